@@ -1,0 +1,58 @@
+/**
+ * The one supported library surface. Explicit named exports only; a test
+ * pins the list, so removing one is a visible, deliberate change.
+ */
+import { defaultHome } from '../core/context.js';
+import { createEngine, type Engine } from '../core/engine.js';
+import type { Clock } from '../core/clock.js';
+import type { IdGenerator } from '../core/ids.js';
+import { PROVIDERS, defaultProviderName } from '../providers/registry.js';
+import type { ProviderFactory } from '../core/context.js';
+import { packageVersion } from '../core/version.js';
+
+export interface HeadspaceOptions {
+  /** State directory; default $HEADSPACE_HOME, else ~/.headspace. */
+  home?: string;
+  /** Provider used by create when none is named: native on Linux, else fake. */
+  defaultProvider?: string;
+  /** Extra or replacement providers (e.g. a fake with a virtual clock). */
+  providers?: Record<string, ProviderFactory>;
+  clock?: Clock;
+  ids?: IdGenerator;
+}
+
+/** Builds an engine wired with the registered providers. */
+export function createHeadspace(options: HeadspaceOptions = {}): Engine {
+  return createEngine({
+    home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),
+    providers: { ...PROVIDERS, ...(options.providers ?? {}) },
+    defaultProvider: options.defaultProvider ?? defaultProviderName(),
+    version: packageVersion(),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ids ? { ids: options.ids } : {}),
+  });
+}
+
+export { createEngine } from '../core/engine.js';
+export type { Engine, EngineOptions } from '../core/engine.js';
+export { createFakeProvider } from '../providers/fake/fake-provider.js';
+export type { FakeProviderOptions } from '../providers/fake/fake-provider.js';
+export { createVirtualClock, systemClock } from '../core/clock.js';
+export type { Clock, VirtualClock } from '../core/clock.js';
+export { sequentialIds } from '../core/ids.js';
+export { EngineError, ProviderError } from '../core/errors.js';
+export type { EngineErrorCode } from '../core/errors.js';
+export { EXIT_CODES, categoryOfStatus, exitCodeOf } from '../core/status.js';
+export type { Category, ResultStatus } from '../core/status.js';
+export { renderMarkdown } from '../core/result/render-markdown.js';
+export { renderJson } from '../core/result/render-json.js';
+export { RESULT_SCHEMA_VERSION, SECTION_ORDER } from '../core/result/result-package.js';
+export type { ResultPackage, Evidence, ArtifactEntry, Provenance, ResourceUsage } from '../core/result/result-package.js';
+export { defaultPolicy, DEFAULT_BUDGET } from '../core/policy/policy.js';
+export type { Policy, Budget } from '../core/policy/policy.js';
+export type { Provider, ProviderCapabilities, ProbeResult, JobOutcome, RunRequest } from '../core/provider.js';
+export type { CreateInput } from '../core/verbs/create.js';
+export type { RunInput } from '../core/verbs/run.js';
+export type { StopInput } from '../core/verbs/stop.js';
+export type { DestroyInput } from '../core/verbs/destroy.js';
+export type { LogsInput } from '../core/verbs/logs.js';

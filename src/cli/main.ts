@@ -1,0 +1,229 @@
+import { Command, CommanderError, Option } from 'commander';
+import { EngineError, toEngineError } from '../core/errors.js';
+import { BUDGET_FIELDS, parseBudgetValue } from '../core/policy/budget-fields.js';
+import type { ResultPackage } from '../core/result/result-package.js';
+import { EXIT_CODES, categoryOfStatus } from '../core/status.js';
+import { COMMON_OPTIONS, VERBS, type VerbSpec } from './catalog.js';
+import { processIo, writeAll, type CliIo } from './io.js';
+import { renderErrorJson, renderErrorText } from './render-error.js';
+import { introspect } from './introspection.js';
+import { renderLogsDump } from './render-logs.js';
+
+/** What a verb's action hands back to be rendered once, at the edge. */
+export type CliOutcome =
+  | { kind: 'package'; pkg: ResultPackage }
+  | { kind: 'document'; text: string; json: unknown; exitCode?: number }
+  | { kind: 'raw'; bytes: Buffer; json: unknown };
+
+type Opts = Record<string, unknown>;
+
+/**
+ * Parses argv, runs one verb, renders its result and returns the exit code.
+ * It never exits the process (only the bin does) and never prints a stack.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let outcome: CliOutcome | null = null;
+  let wantsJson = argv.includes('--json');
+  let maxResultBytes: number | undefined;
+  const program = buildProgram(io, async (verb, args, opts) => {
+    wantsJson = opts.json === true;
+    maxResultBytes = opts.maxResultBytes === undefined ? undefined : parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes));
+    outcome = await dispatch(verb, args, opts, io);
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
+      return fail(io, commanderToEngineError(error, argv), wantsJson);
+    }
+    return fail(io, toEngineError(error), wantsJson);
+  }
+  const done = outcome as CliOutcome | null;
+  if (!done) {
+    // No verb given: show the overview on stderr, like any usage error.
+    return fail(io, new EngineError('UNKNOWN_VERB', 'no verb given', { hint: 'run `headspace --help`, or `headspace learn` for a guided introduction' }), wantsJson);
+  }
+  return render(io, done, wantsJson, maxResultBytes);
+}
+
+async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBytes: number | undefined): Promise<number> {
+  switch (outcome.kind) {
+    case 'package': {
+      const { renderMarkdown } = await import('../core/result/render-markdown.js');
+      const { renderJson } = await import('../core/result/render-json.js');
+      await writeAll(io.stdout, json ? renderJson(outcome.pkg) : renderMarkdown(outcome.pkg, maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }));
+      return EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
+    }
+    case 'document':
+      await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.text);
+      return outcome.exitCode ?? 0;
+    case 'raw':
+      await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.bytes);
+      return 0;
+  }
+}
+
+async function fail(io: CliIo, error: EngineError, json: boolean): Promise<number> {
+  await writeAll(io.stderr, json ? renderErrorJson(error) : renderErrorText(error));
+  return EXIT_CODES[error.category];
+}
+
+function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>): Command {
+  const program = new Command('headspace')
+    .description('An ephemeral, isolated, budgeted workspace for AI agents: run work in a closed box, get back a compact, evidence-bearing result.')
+    .enablePositionalOptions()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => {
+        // Rendered by fail() in our own error:/hint: form instead.
+      },
+    })
+    .addHelpText('after', '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted.');
+  for (const spec of VERBS) program.addCommand(buildVerb(spec, io, onAction));
+  return program;
+}
+
+function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>): Command {
+  const command = new Command(spec.name).description(spec.summary).exitOverride().configureOutput({
+    writeOut: (text) => io.stdout.write(text),
+    writeErr: (text) => io.stderr.write(text),
+    outputError: () => {},
+  });
+  for (const arg of spec.args) command.argument(arg);
+  for (const opt of [...spec.options, ...COMMON_OPTIONS]) {
+    const option = new Option(opt.flags, opt.description);
+    if (opt.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    command.addOption(option);
+  }
+  if (spec.name === 'run') command.passThroughOptions();
+  command.addHelpText('after', `\n${spec.explain}`);
+  command.action(async (...received: unknown[]) => {
+    // commander passes the declared arguments, then the options, then the command.
+    const cmd = received[received.length - 1] as Command;
+    const opts = cmd.opts() as Opts;
+    const args = received.slice(0, spec.args.length).flatMap((a) => (Array.isArray(a) ? (a as string[]) : [a as string]));
+    await onAction(spec.name, spec.name === 'run' ? [args[0]!, ...(received[1] as string[])] : args, opts);
+  });
+  return command;
+}
+
+async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Promise<CliOutcome> {
+  if (verb === 'learn' || verb === 'explain' || verb === 'cli' || verb === 'version') return introspect(verb, args, opts);
+  const { openEngineForCli } = await import('./open-engine.js');
+  const engine = await openEngineForCli(io.env, opts.provider as string | undefined);
+  try {
+    const provider = opts.provider as string | undefined;
+    switch (verb) {
+      case 'create':
+        return pkg(
+          await engine.create({
+            ...(opts.workspaceId !== undefined && { workspaceId: String(opts.workspaceId) }),
+            ...(provider !== undefined && { provider }),
+            ...(opts.profile !== undefined && { profile: String(opts.profile) }),
+            ...(opts.network !== undefined && { network: String(opts.network) as 'enabled' | 'disabled' }),
+            ...(opts.allowHostPath !== undefined && { hostPaths: opts.allowHostPath as string[] }),
+            ...(opts.purpose !== undefined && { purpose: String(opts.purpose) }),
+            ...(opts.owner !== undefined && { owner: String(opts.owner) }),
+            ...(opts.ttl !== undefined && { ttlSeconds: parsePositiveNumber('--ttl', String(opts.ttl)) }),
+            budget: budgetFromOpts(opts),
+          }),
+        );
+      case 'run': {
+        const [workspaceId, ...command] = args;
+        const controller = new AbortController();
+        // Ctrl-C ends the job as cancelled instead of orphaning it.
+        const onSignal = () => controller.abort();
+        process.once('SIGINT', onSignal);
+        process.once('SIGTERM', onSignal);
+        try {
+          return pkg(
+            await engine.run({
+              workspaceId: workspaceId!,
+              argv: command,
+              ...(opts.jobId !== undefined && { jobId: String(opts.jobId) }),
+              ...(opts.cwd !== undefined && { cwd: String(opts.cwd) }),
+              signal: controller.signal,
+            }),
+          );
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+      }
+      case 'stop':
+        return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true }));
+      case 'inspect':
+        if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }));
+        return pkg(await engine.inspect({ handle: args[0]! }));
+      case 'logs':
+        return pkg(
+          await engine.logs({
+            jobId: args[0]!,
+            ...(opts.head !== undefined && { head: parsePositiveInt('--head', String(opts.head)) }),
+            ...(opts.tail !== undefined && { tail: parsePositiveInt('--tail', String(opts.tail)) }),
+            ...(opts.grep !== undefined && { grep: String(opts.grep) }),
+            ...(opts.lines !== undefined && { lines: parseRange(String(opts.lines)) }),
+            ...(opts.maxLines !== undefined && { maxLines: parsePositiveInt('--max-lines', String(opts.maxLines)) }),
+          }),
+        );
+      case 'ls':
+        return pkg(await engine.ls({ all: opts.all === true }));
+      case 'destroy':
+        return pkg(await engine.destroy({ workspaceId: args[0]!, force: opts.force === true }));
+      case 'gc':
+        return pkg(await engine.gc());
+      case 'doctor':
+        return pkg(await engine.doctor(provider === undefined ? {} : { provider }));
+      default:
+        throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
+    }
+  } finally {
+    engine.close();
+  }
+}
+
+function pkg(value: ResultPackage): CliOutcome {
+  return { kind: 'package', pkg: value };
+}
+
+function budgetFromOpts(opts: Opts): Record<string, number> {
+  const budget: Record<string, number> = {};
+  for (const field of BUDGET_FIELDS) {
+    const key = camel(field.flag.slice(2));
+    if (opts[key] !== undefined) budget[field.key] = parseBudgetValue(field, String(opts[key]));
+  }
+  return budget;
+}
+
+function camel(flag: string): string {
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function parsePositiveInt(flag: string, raw: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`);
+  return Number(raw);
+}
+
+function parsePositiveNumber(flag: string, raw: string): number {
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`);
+  return value;
+}
+
+function parseRange(raw: string): { from: number; to: number } {
+  const match = /^(\d{1,9}):(\d{1,9})$/.exec(raw);
+  if (!match) throw new EngineError('BAD_ARGUMENT', `--lines takes A:B, not '${raw.slice(0, 40)}'`, { hint: 'for example --lines 120:160' });
+  return { from: Number(match[1]), to: Number(match[2]) };
+}
+
+/** commander's own usage errors become user errors (exit 1) with a hint, never its raw text alone. */
+function commanderToEngineError(error: CommanderError, argv: string[]): EngineError {
+  const message = error.message.replace(/^error:\s*/i, '').trim();
+  const verb = argv.find((a) => !a.startsWith('-'));
+  const known = VERBS.some((v) => v.name === verb);
+  const hint = error.code === 'commander.unknownCommand' || !known ? 'run `headspace --help` for the verbs' : `run \`headspace ${verb} --help\``;
+  return new EngineError(error.code === 'commander.unknownCommand' ? 'UNKNOWN_VERB' : 'BAD_ARGUMENT', message, { hint });
+}

@@ -1,0 +1,44 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from './clock.js';
+import { EngineError } from './errors.js';
+import type { EventBus } from './events.js';
+import type { IdGenerator } from './ids.js';
+import type { Provider } from './provider.js';
+import type { SqliteStore } from './store/sqlite-store.js';
+
+/** Builds a provider on demand, so a verb pays only for the backend it uses. */
+export type ProviderFactory = (context: { home: string; clock: Clock }) => Provider | Promise<Provider>;
+
+/** What every verb receives: the engine's parts, no module-level state. */
+export interface EngineContext {
+  home: string;
+  version: string;
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventBus;
+  defaultProvider: string;
+  providerNames(): string[];
+  store(): SqliteStore;
+  provider(name: string): Promise<Provider>;
+  /** Where a job's captured output is kept. */
+  logPath(jobId: string): string;
+  /** A command that, pasted into a shell, prints a job's full output. */
+  retrievalCommand(handle: string): string;
+}
+
+export function defaultHome(): string {
+  return join(homedir(), '.headspace');
+}
+
+export function unknownProvider(name: string, known: string[]): EngineError {
+  return new EngineError('UNKNOWN_PROVIDER', `unknown provider '${name.length > 40 ? `${name.slice(0, 40)}…` : name}'`, {
+    hint: `choose one of: ${known.join(', ')}`,
+  });
+}
+
+/** Quotes a word for a POSIX shell only when it needs it. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

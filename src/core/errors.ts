@@ -1,0 +1,101 @@
+import type { Category } from './status.js';
+
+/**
+ * Stable error codes. Code branches on `.code`, never on `.message`.
+ * Each code belongs to exactly one category (and so one exit code).
+ */
+export type EngineErrorCode =
+  | 'BAD_ARGUMENT'
+  | 'BAD_ID'
+  | 'BAD_PATH'
+  | 'BAD_BUDGET'
+  | 'UNKNOWN_PROVIDER'
+  | 'UNKNOWN_VERB'
+  | 'WORKSPACE_NOT_FOUND'
+  | 'WORKSPACE_EXISTS'
+  | 'WORKSPACE_DESTROYED'
+  | 'JOB_NOT_FOUND'
+  | 'ILLEGAL_TRANSITION'
+  | 'FILE_NOT_FOUND'
+  | 'NOT_A_REGULAR_FILE'
+  | 'DESTINATION_EXISTS'
+  | 'DIGEST_MISMATCH'
+  | 'WORKSPACE_BUSY'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_SCHEMA_NEWER'
+  | 'PROVIDER_UNAVAILABLE'
+  | 'POLICY_DENIED'
+  | 'PROVIDER_FAILURE'
+  | 'INTERNAL';
+
+const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze({
+  BAD_ARGUMENT: 'user_error',
+  BAD_ID: 'user_error',
+  BAD_PATH: 'user_error',
+  BAD_BUDGET: 'user_error',
+  UNKNOWN_PROVIDER: 'user_error',
+  UNKNOWN_VERB: 'user_error',
+  WORKSPACE_NOT_FOUND: 'user_error',
+  WORKSPACE_EXISTS: 'user_error',
+  WORKSPACE_DESTROYED: 'user_error',
+  JOB_NOT_FOUND: 'user_error',
+  ILLEGAL_TRANSITION: 'user_error',
+  FILE_NOT_FOUND: 'user_error',
+  NOT_A_REGULAR_FILE: 'user_error',
+  DESTINATION_EXISTS: 'user_error',
+  DIGEST_MISMATCH: 'user_error',
+  WORKSPACE_BUSY: 'environment_error',
+  STORE_UNAVAILABLE: 'environment_error',
+  STORE_SCHEMA_NEWER: 'environment_error',
+  PROVIDER_UNAVAILABLE: 'environment_error',
+  POLICY_DENIED: 'policy_denied',
+  PROVIDER_FAILURE: 'infrastructure_failure',
+  INTERNAL: 'infrastructure_failure',
+});
+
+export function categoryOfCode(code: EngineErrorCode): Category {
+  return CODE_CATEGORY[code];
+}
+
+export interface EngineErrorOptions {
+  /** One line telling the caller what to do next. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** Every failure the engine reports on purpose. Anything else is our bug. */
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly hint: string | undefined;
+  constructor(code: EngineErrorCode, message: string, options: EngineErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'EngineError';
+    this.code = code;
+    this.hint = options.hint;
+  }
+  get category(): Category {
+    return categoryOfCode(this.code);
+  }
+}
+
+/** Raised by a provider when the backend itself broke (exit 7), never for a failing command. */
+export class ProviderError extends EngineError {
+  constructor(message: string, options: EngineErrorOptions = {}) {
+    super('PROVIDER_FAILURE', message, options);
+    this.name = 'ProviderError';
+  }
+}
+
+export function isEngineError(value: unknown): value is EngineError {
+  return value instanceof EngineError;
+}
+
+/** Turns anything thrown into an EngineError; an unknown throw is an INTERNAL fault (our bug). */
+export function toEngineError(value: unknown): EngineError {
+  if (value instanceof EngineError) return value;
+  const message = value instanceof Error ? value.message : String(value);
+  return new EngineError('INTERNAL', `internal error: ${message}`, {
+    hint: 'this is a headspace bug; run `headspace doctor` and report it with the command you ran',
+    cause: value,
+  });
+}

@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { EngineError } from './errors.js';
+
+/** Workspace and job ids: safe as file names, as argv and in markdown. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function validateId(kind: 'workspace' | 'job', id: string): string {
+  if (typeof id !== 'string' || !ID_PATTERN.test(id) || id.includes('..')) {
+    const shown = typeof id === 'string' ? JSON.stringify(id.length > 70 ? `${id.slice(0, 70)}…` : id) : String(id);
+    throw new EngineError('BAD_ID', `${shown} is not a valid ${kind} id`, {
+      hint: 'ids are 1–64 characters: a letter or digit, then letters, digits, ".", "_" or "-" (no "..")',
+    });
+  }
+  return id;
+}
+
+export type IdGenerator = (prefix: 'ws' | 'job') => string;
+
+export const randomIds: IdGenerator = (prefix) => `${prefix}-${randomBytes(6).toString('hex')}`;
+
+/** Deterministic ids for tests: ws-000001, job-000001, … */
+export function sequentialIds(): IdGenerator {
+  const counters = { ws: 0, job: 0 };
+  return (prefix) => `${prefix}-${String(++counters[prefix]).padStart(6, '0')}`;
+}

@@ -1,0 +1,70 @@
+import { EngineError } from '../errors.js';
+import type { Budget } from './policy.js';
+
+/**
+ * One entry per budget field: the CLI generates one `create` flag from each,
+ * and a test checks that every Budget key has an entry (so a new field cannot
+ * ship without its flag).
+ */
+export interface BudgetField {
+  key: keyof Budget;
+  flag: string;
+  kind: 'integer' | 'number';
+  min: number;
+  max: number;
+  unit: string;
+  description: string;
+}
+
+export const BUDGET_FIELDS: readonly BudgetField[] = [
+  { key: 'memoryBytes', flag: '--memory-bytes', kind: 'integer', min: 16 * 1024 * 1024, max: 2 ** 46, unit: 'bytes', description: 'memory ceiling; the kernel kills the job past it' },
+  { key: 'cpuLimit', flag: '--cpu-limit', kind: 'number', min: 0.01, max: 1024, unit: 'cores', description: 'CPU rate, in cores' },
+  { key: 'pidsLimit', flag: '--pids-limit', kind: 'integer', min: 1, max: 65536, unit: 'processes', description: 'processes and threads at once' },
+  { key: 'storageBytes', flag: '--storage-bytes', kind: 'integer', min: 1024 * 1024, max: 2 ** 50, unit: 'bytes', description: 'bytes the workspace files may occupy' },
+  { key: 'wallClockSeconds', flag: '--wall-clock-seconds', kind: 'number', min: 0.1, max: 7 * 24 * 3600, unit: 'seconds', description: 'wall clock per job' },
+  { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 34, unit: 'bytes', description: 'captured stdout+stderr per job' },
+  { key: 'concurrency', flag: '--concurrency', kind: 'integer', min: 1, max: 1, unit: 'jobs', description: 'jobs at once per workspace (only 1 is supported today)' },
+];
+
+/**
+ * Parses a budget value given as text. Accepts plain numbers and, for byte
+ * fields, the suffixes K, M, G (powers of 1024), e.g. `512M`.
+ */
+export function parseBudgetValue(field: BudgetField, raw: string): number {
+  const text = raw.trim();
+  const match = /^(\d+(?:\.\d+)?)([kKmMgGtT]i?[bB]?)?$/.exec(text);
+  const invalid = () =>
+    new EngineError('BAD_BUDGET', `${field.flag} takes a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}, not '${truncate(text)}'`, {
+      hint: `for example ${field.flag} ${field.key === 'memoryBytes' ? '512M' : String(field.min === 1 ? 8 : field.min)}`,
+    });
+  if (!match) throw invalid();
+  let value = Number(match[1]);
+  const suffix = match[2]?.[0]?.toUpperCase();
+  if (suffix !== undefined) {
+    if (field.unit !== 'bytes') throw invalid();
+    const power = { K: 1, M: 2, G: 3, T: 4 }[suffix as 'K' | 'M' | 'G' | 'T'];
+    value = value * 1024 ** power;
+  }
+  if (field.kind === 'integer') {
+    if (!Number.isInteger(value)) throw invalid();
+  }
+  if (!Number.isFinite(value) || value < field.min || value > field.max) throw invalid();
+  return value;
+}
+
+/** Checks a budget given as data (library or stored state), field by field. */
+export function validateBudget(budget: Partial<Record<keyof Budget, unknown>>): void {
+  for (const field of BUDGET_FIELDS) {
+    const value = budget[field.key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < field.min || value > field.max || (field.kind === 'integer' && !Number.isInteger(value))) {
+      throw new EngineError('BAD_BUDGET', `budget ${field.key} must be a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}`, {
+        hint: `the CLI flag is ${field.flag}`,
+      });
+    }
+  }
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

@@ -1,0 +1,97 @@
+import { EngineError } from '../errors.js';
+import type { ProviderCapabilities } from '../provider.js';
+import type { LimitSummary } from '../result/result-package.js';
+import { BOUNDARY_LIMITS, ENGINE_ENFORCED_LIMITS, LIMIT_NAMES, type LimitName, type Policy } from './policy.js';
+
+export interface EffectiveLimit extends LimitSummary {
+  name: LimitName;
+  /** Why a limit is only measured, when it is. */
+  reason?: string;
+}
+
+export interface EffectivePolicy {
+  limits: EffectiveLimit[];
+  /** Boundary limits the provider cannot enforce: non-empty means create must refuse. */
+  refusals: Array<{ limit: LimitName; reason: string }>;
+  /** One warning per limit that is only measured. */
+  warnings: string[];
+}
+
+/**
+ * Pure: labels every limit enforced or measured from the provider's declared
+ * capabilities. The engine enforces wall clock, output and concurrency itself.
+ */
+export function effectivePolicy(policy: Policy, caps: ProviderCapabilities): EffectivePolicy {
+  const limits: EffectiveLimit[] = [];
+  const refusals: EffectivePolicy['refusals'] = [];
+  const warnings: string[] = [];
+  for (const name of LIMIT_NAMES) {
+    const value = describeLimit(name, policy);
+    if (ENGINE_ENFORCED_LIMITS.includes(name)) {
+      limits.push({ name, value, label: 'enforced', by: 'engine' });
+      continue;
+    }
+    const providerCan = providerEnforces(name, policy, caps);
+    if (providerCan) {
+      limits.push({ name, value, label: 'enforced', by: 'provider' });
+      continue;
+    }
+    const reason = caps.reasons[name] ?? `the ${caps.provider} provider cannot enforce ${name}`;
+    limits.push({ name, value, label: 'measured', by: 'none', reason });
+    if (BOUNDARY_LIMITS.includes(name)) refusals.push({ limit: name, reason });
+    else warnings.push(`the ${name} limit (${value}) is measured, not enforced: ${reason}`);
+  }
+  return { limits, refusals, warnings };
+}
+
+function providerEnforces(name: LimitName, policy: Policy, caps: ProviderCapabilities): boolean {
+  if (name === 'network' && policy.network === 'enabled') return caps.networkAccess;
+  if (name === 'filesystem' && policy.hostPaths.length > 0) return caps.hostPaths && caps.enforces.filesystem;
+  return caps.enforces[name];
+}
+
+/** Throws POLICY_DENIED (exit 3) naming every boundary limit that cannot be enforced. */
+export function assertEnforceable(effective: EffectivePolicy, provider: string): void {
+  if (effective.refusals.length === 0) return;
+  const names = effective.refusals.map((r) => r.limit).join(', ');
+  const first = effective.refusals[0]!;
+  throw new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${names}: ${effective.refusals.map((r) => `${r.limit}: ${r.reason}`).join('; ')}`, {
+    hint: first.reason.includes('remedy:') ? first.reason.slice(first.reason.indexOf('remedy:') + 7).trim() : `run \`headspace doctor --provider ${provider}\` for what is missing, or choose another provider`,
+  });
+}
+
+export function describeLimit(name: LimitName, policy: Policy): string {
+  const b = policy.budget;
+  switch (name) {
+    case 'network':
+      return policy.network;
+    case 'filesystem':
+      return policy.hostPaths.length === 0 ? 'workspace only, no host paths' : `workspace + read-only ${policy.hostPaths.join(', ')}`;
+    case 'memory':
+      return formatBytes(b.memoryBytes);
+    case 'cpu':
+      return `${b.cpuLimit} cpu`;
+    case 'pids':
+      return `${b.pidsLimit} pids`;
+    case 'storage':
+      return formatBytes(b.storageBytes);
+    case 'wall_clock':
+      return `${b.wallClockSeconds} s per job`;
+    case 'output_bytes':
+      return `${formatBytes(b.outputBytes)} per job`;
+    case 'concurrency':
+      return `${b.concurrency} job at once`;
+  }
+}
+
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1 && value % 1024 === 0) {
+    value /= 1024;
+    unit += 1;
+  }
+  if (unit === 0 && n >= 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `${value} ${units[unit]}`;
+}

@@ -1,0 +1,178 @@
+/**
+ * The provider contract: the one seam between the engine and a backend.
+ *
+ * Everything crossing it is plain data. Providers import only from `core/`;
+ * the engine never imports a provider. Every provider binds the conformance
+ * suite in `test/conformance/provider-suite.ts` and may not override it.
+ *
+ * Error rules at the seam:
+ *  - a failing *command* is a JobOutcome (exitCode ≠ 0), never a throw;
+ *  - a broken *backend* throws ProviderError (exit 7);
+ *  - a bad request (unknown workspace, bad path, not a regular file) throws
+ *    EngineError with a user_error code (exit 1).
+ */
+import type { LimitName, Policy } from './policy/policy.js';
+
+export interface ProbeCheck {
+  /** Short stable name, e.g. `bubblewrap`, `user-namespaces`, `cgroup-memory`. */
+  name: string;
+  ok: boolean;
+  /** What was found, in one line. */
+  detail: string;
+  /** The one-line remedy when not ok. */
+  remedy?: string;
+}
+
+export interface ProbeResult {
+  provider: string;
+  /** True when the provider can create and run workspaces at all. */
+  ready: boolean;
+  checks: ProbeCheck[];
+}
+
+export interface ProviderCapabilities {
+  provider: string;
+  /**
+   * For each limit: can this provider make the host really apply it?
+   * The engine itself enforces wall_clock, output_bytes and concurrency, so
+   * a provider may say false for those.
+   */
+  enforces: Record<LimitName, boolean>;
+  /** Why each unenforceable limit cannot be enforced, with its remedy. */
+  reasons: Partial<Record<LimitName, string>>;
+  /** Can the provider give a workspace network access when asked? */
+  networkAccess: boolean;
+  /** Can the provider expose host paths read-only when asked? */
+  hostPaths: boolean;
+  /** Isolation layers in force, e.g. `namespaces`, `seccomp`, `landlock`, `cgroup-v1`. */
+  layers: string[];
+  /** Do workspaces outlive the process that created them? */
+  durable: boolean;
+}
+
+export interface WorkspaceSpec {
+  workspaceId: string;
+  policy: Policy;
+  /** Runtime profile name, e.g. `host`. */
+  profile: string;
+}
+
+export interface WorkspaceDescriptor {
+  workspaceId: string;
+  /** The provider's own view: `ready`, or `missing` when it no longer knows it. */
+  state: 'ready' | 'missing';
+  profile: string;
+  /** `sha256:<hex>` of what the job runs on; pins provenance. */
+  environmentDigest: string;
+  /** Bytes of workspace files, when the provider can measure them. */
+  storageBytes?: number;
+}
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface RunRequest {
+  workspaceId: string;
+  jobId: string;
+  /** argv[0] is resolved on the workspace's PATH; never run through a shell by the provider. */
+  argv: string[];
+  /** The job's whole environment beyond the provider's own minimal defaults (PATH, HOME, …). */
+  env: Record<string, string>;
+  /** Workspace-relative working directory; default the workspace root. */
+  cwd?: string;
+  policy: Policy;
+  /** Called for each chunk of output, in order. The engine counts, caps and stores. */
+  onOutput: (stream: OutputStream, chunk: Buffer) => void;
+  /**
+   * Aborted by the engine for its own limits (wall clock, output budget).
+   * The provider ends the job's whole process tree promptly and returns.
+   */
+  signal: AbortSignal;
+}
+
+export interface JobUsage {
+  cpuSeconds?: number;
+  maxMemoryBytes?: number;
+  peakPids?: number;
+}
+
+/**
+ * Raw facts about how a job ended. The engine, not the provider, decides the
+ * status from these (cancelled > timeout > resource_exhausted > exit code).
+ */
+export interface JobOutcome {
+  /** Exit status when the process exited on its own; null when killed by a signal. */
+  exitCode: number | null;
+  /** Terminating signal name, if any, e.g. `SIGKILL`. */
+  signal: string | null;
+  /** The kernel's own OOM counter says the job was killed for memory. Never guessed from 137. */
+  oomKilled: boolean;
+  /** Another caller asked the provider to stop this workspace's job while it ran. */
+  stopped: boolean;
+  /** The request's AbortSignal fired before the job ended. */
+  aborted: boolean;
+  /** Virtual or real wall time the provider measured, in milliseconds. */
+  durationMs: number;
+  usage: JobUsage;
+}
+
+export interface StopReport {
+  /** True when a job was running and has been ended. */
+  stopped: boolean;
+  /** True when nothing of the job remains (cgroup empty, process gone). */
+  empty: boolean;
+}
+
+export type RemovableResource = 'runtime' | 'storage';
+
+/** {runtime, storage} partitioned: each is in exactly one list. */
+export interface RemovalDisposition {
+  removed: RemovableResource[];
+  retained: RemovableResource[];
+  unverified: RemovableResource[];
+}
+
+export interface ReadStream {
+  size: number;
+  /** Chunks of at most `chunkBytes` bytes, in order. */
+  chunks: AsyncIterable<Buffer>;
+  /** Releases the underlying handle; safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /** Hex sha256 the bytes must have; on mismatch nothing lands. */
+  expectedSha256: string;
+  overwrite: boolean;
+}
+
+export interface FileEntry {
+  /** Workspace-relative path with `/` separators. */
+  path: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+}
+
+export interface Provider {
+  readonly name: string;
+  /** Checks the host; cheap enough to run on every create and doctor. */
+  probe(): Promise<ProbeResult>;
+  capabilities(): Promise<ProviderCapabilities>;
+  /** Makes the workspace. A duplicate id throws WORKSPACE_EXISTS. */
+  create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor>;
+  /** The provider's view; `missing` (never a throw) when it no longer knows the id. */
+  inspect(workspaceId: string): Promise<WorkspaceDescriptor>;
+  run(request: RunRequest): Promise<JobOutcome>;
+  /** Reads a regular file; symlinks and directories are refused (BAD_PATH / NOT_A_REGULAR_FILE). */
+  read(workspaceId: string, path: string, chunkBytes?: number): Promise<ReadStream>;
+  write(workspaceId: string, path: string, data: Buffer, options: WriteOptions): Promise<void>;
+  /** Lists entries under a directory, bounded by `limit`. Never follows symlinks. */
+  list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }>;
+  /**
+   * Ends whatever job runs in the workspace, from any process, and returns only
+   * when nothing of it remains (or reports `empty: false`). Idle → stopped=false.
+   */
+  stop(workspaceId: string): Promise<StopReport>;
+  remove(workspaceId: string): Promise<RemovalDisposition>;
+  /** Every workspace id the provider currently holds (for reconciliation). */
+  listWorkspaces(): Promise<string[]>;
+}

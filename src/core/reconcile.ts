@@ -1,0 +1,41 @@
+import type { EngineContext } from './context.js';
+import { isOwnerAlive } from './store/owner.js';
+
+/**
+ * Runs at the entry of every verb (except stop). It REPORTS leftovers as
+ * attention items and never fixes them: silently "repairing" state hides
+ * the crash that caused it (doctor --repair is the deliberate path).
+ */
+export async function reconcile(ctx: EngineContext, scope: { workspaceId?: string; checkProvider?: boolean } = {}): Promise<string[]> {
+  const store = ctx.store();
+  const attention: string[] = [];
+  const now = ctx.clock.now();
+  for (const intent of store.openIntents()) {
+    if (scope.workspaceId && intent.workspaceId !== scope.workspaceId) continue;
+    if (isOwnerAlive(intent.owner)) continue;
+    attention.push(
+      `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; run \`headspace doctor\``,
+    );
+  }
+  for (const job of store.runningJobs()) {
+    if (scope.workspaceId && job.workspaceId !== scope.workspaceId) continue;
+    if (isOwnerAlive(job.owner)) continue;
+    attention.push(`job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it with \`headspace stop ${job.workspaceId} --apply\``);
+  }
+  if (scope.workspaceId) {
+    const ws = store.getWorkspace(scope.workspaceId);
+    if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
+      attention.push(`workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; \`headspace gc\` will expire and remove it`);
+    }
+    if (ws && scope.checkProvider && ws.state !== 'destroyed' && ws.state !== 'requested') {
+      try {
+        const provider = await ctx.provider(ws.provider);
+        const view = await provider.inspect(ws.id);
+        if (view.state === 'missing') attention.push(`workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it with \`headspace destroy ${ws.id}\``);
+      } catch (error) {
+        attention.push(`the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`);
+      }
+    }
+  }
+  return attention;
+}

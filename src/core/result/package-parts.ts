@@ -1,0 +1,67 @@
+import type { EngineContext } from '../context.js';
+import { describeLimit } from '../policy/effective-policy.js';
+import { LIMIT_NAMES, type LimitName, type Policy } from '../policy/policy.js';
+import type { ProviderCapabilities } from '../provider.js';
+import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import { RESULT_SCHEMA_VERSION, emptyUsage, type LimitSummary, type Provenance, type ResourceUsage } from './result-package.js';
+
+export function isoTime(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/** The policy summary for a result, labelled from the provider's capabilities when known. */
+export function policySummary(policy: Policy, caps: ProviderCapabilities | null): LimitSummary[] {
+  return LIMIT_NAMES.map((name: LimitName) => {
+    const value = describeLimit(name, policy);
+    if (name === 'wall_clock' || name === 'output_bytes' || name === 'concurrency') return { name, value, label: 'enforced', by: 'engine' };
+    if (!caps) return { name, value, label: 'measured', by: 'none' };
+    const enforced = name === 'network' && policy.network === 'enabled' ? caps.networkAccess : caps.enforces[name];
+    return enforced ? { name, value, label: 'enforced', by: 'provider' } : { name, value, label: 'measured', by: 'none' };
+  });
+}
+
+export function provenanceFor(
+  ctx: EngineContext,
+  verb: string,
+  parts: { workspace?: WorkspaceRecord | undefined; job?: JobRecord | undefined; caps?: ProviderCapabilities | null; startedAt?: number; finishedAt?: number },
+): Provenance {
+  const ws = parts.workspace;
+  const job = parts.job;
+  return {
+    result_schema_version: RESULT_SCHEMA_VERSION,
+    headspace_version: ctx.version,
+    verb,
+    workspace_id: ws?.id ?? job?.workspaceId ?? null,
+    job_id: job?.id ?? null,
+    provider: ws?.provider ?? null,
+    profile: ws?.profile ?? null,
+    environment_digest: ws?.environmentDigest ?? null,
+    command: job?.argv ?? null,
+    started_at: isoTime(job?.startedAt ?? parts.startedAt),
+    finished_at: isoTime(job?.finishedAt ?? parts.finishedAt),
+    policy_summary: ws ? policySummary(ws.policy, parts.caps ?? null) : [],
+    inputs: [],
+    exit_code: job?.exitCode ?? null,
+  };
+}
+
+export function usageOfJob(job: JobRecord, storageBytes: number | null = null): ResourceUsage {
+  return {
+    ...emptyUsage(),
+    wall_time_seconds: job.finishedAt === null ? null : round3((job.finishedAt - job.startedAt) / 1000),
+    cpu_seconds: job.usage.cpuSeconds === undefined ? null : round3(job.usage.cpuSeconds),
+    max_memory_bytes: job.usage.maxMemoryBytes ?? null,
+    peak_pids: job.usage.peakPids ?? null,
+    storage_bytes: storageBytes,
+    output_bytes: job.outputBytes,
+  };
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+/** Warnings every result about a workspace carries: each measured (not enforced) limit. */
+export function measuredLimitWarnings(summary: LimitSummary[]): string[] {
+  return summary.filter((l) => l.label === 'measured').map((l) => `the ${l.name} limit (${l.value}) is measured, not enforced: reported, not capped`);
+}

@@ -1,0 +1,139 @@
+/**
+ * The result package: what every verb returns. Nine sections in a fixed
+ * order, one in-memory structure, rendered as markdown (bounded) or JSON
+ * (never clipped). There is no raw-log field: captured output enters only as
+ * evidence excerpts, with a retrieval command for the rest.
+ */
+import type { ResultStatus } from '../status.js';
+import { RESULT_STATUSES } from '../status.js';
+
+export const RESULT_SCHEMA_VERSION = 1;
+
+export const SECTION_ORDER = [
+  'outcome_summary',
+  'status',
+  'key_findings',
+  'evidence',
+  'artifacts',
+  'warnings',
+  'resource_usage',
+  'provenance',
+  'attention',
+] as const;
+
+export type SectionName = (typeof SECTION_ORDER)[number];
+
+export const SECTION_TITLES: Readonly<Record<SectionName, string>> = {
+  outcome_summary: 'Outcome summary',
+  status: 'Status',
+  key_findings: 'Key findings',
+  evidence: 'Evidence',
+  artifacts: 'Artifacts',
+  warnings: 'Warnings and limitations',
+  resource_usage: 'Resource usage',
+  provenance: 'Provenance',
+  attention: 'Suggested attention',
+};
+
+export interface Evidence {
+  label: string;
+  /** `excerpt` (selected lines of captured output) or `fact`. */
+  kind: 'excerpt' | 'fact';
+  /** Handle the excerpt came from (a job id). */
+  source: string;
+  /** True when lines or bytes were left out of `excerpt`. */
+  truncated: boolean;
+  excerpt: string;
+  /** Bytes and lines of the whole source, so a reader knows what was left out. */
+  total_bytes?: number;
+  total_lines?: number;
+  /** Lines of the source not shown. */
+  omitted_lines?: number;
+  /** Pasted into a shell, returns the full source. */
+  retrieval?: string;
+}
+
+export interface ArtifactEntry {
+  name: string;
+  purpose: string;
+  media_type: string;
+  digest: string | null;
+  size_bytes: number | null;
+  /** Where it is durable (export destination), or null while unexported. */
+  reference: string | null;
+}
+
+export interface ResourceUsage {
+  wall_time_seconds: number | null;
+  cpu_seconds: number | null;
+  max_memory_bytes: number | null;
+  peak_pids: number | null;
+  storage_bytes: number | null;
+  output_bytes: number | null;
+}
+
+export interface LimitSummary {
+  name: string;
+  value: string;
+  /** `enforced`: the host really applies it; `measured`: only reported. */
+  label: 'enforced' | 'measured';
+  by: 'provider' | 'engine' | 'none';
+}
+
+export interface Provenance {
+  result_schema_version: number;
+  headspace_version: string;
+  verb: string;
+  workspace_id: string | null;
+  job_id: string | null;
+  provider: string | null;
+  profile: string | null;
+  environment_digest: string | null;
+  command: string[] | null;
+  started_at: string | null;
+  finished_at: string | null;
+  policy_summary: LimitSummary[];
+  inputs: Array<{ destination: string; size_bytes: number; sha256: string }>;
+  exit_code: number | null;
+}
+
+export interface ResultPackage {
+  outcome_summary: string;
+  status: ResultStatus;
+  key_findings: string[];
+  evidence: Evidence[];
+  artifacts: ArtifactEntry[];
+  warnings: string[];
+  resource_usage: ResourceUsage;
+  provenance: Provenance;
+  attention: string[];
+}
+
+export function emptyUsage(): ResourceUsage {
+  return {
+    wall_time_seconds: null,
+    cpu_seconds: null,
+    max_memory_bytes: null,
+    peak_pids: null,
+    storage_bytes: null,
+    output_bytes: null,
+  };
+}
+
+/** Builds a package in the fixed section order; an unknown status is refused at construction. */
+export function makeResultPackage(fields: ResultPackage): ResultPackage {
+  if (!RESULT_STATUSES.includes(fields.status)) {
+    throw new TypeError(`unknown result status '${String(fields.status)}'`);
+  }
+  return {
+    outcome_summary: fields.outcome_summary,
+    status: fields.status,
+    key_findings: [...fields.key_findings],
+    evidence: fields.evidence.map((e) => ({ ...e })),
+    artifacts: fields.artifacts.map((a) => ({ ...a })),
+    warnings: [...fields.warnings],
+    resource_usage: { ...fields.resource_usage },
+    provenance: { ...fields.provenance },
+    attention: [...fields.attention],
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The one vocabulary shared by result packages, errors and exit codes.
+ *
+ * Exit codes are additive only: a code, once published, is never renumbered
+ * (scripts branch on them). 0–2 are the CLI's own outcomes, 3–8 mirror the
+ * failure taxonomy one to one.
+ */
+
+/** What a result package says happened. */
+export type ResultStatus =
+  | 'success'
+  | 'failure'
+  | 'timeout'
+  | 'cancelled'
+  | 'resource_exhausted'
+  | 'policy_denied'
+  | 'infrastructure_failure';
+
+/** Why a verb ended the way it did; one category per exit code. */
+export type Category =
+  | 'success'
+  | 'user_error'
+  | 'environment_error'
+  | 'policy_denied'
+  | 'timeout'
+  | 'cancelled'
+  | 'computation_failed'
+  | 'infrastructure_failure'
+  | 'resource_exhausted';
+
+export const EXIT_CODES: Readonly<Record<Category, number>> = Object.freeze({
+  success: 0,
+  user_error: 1,
+  environment_error: 2,
+  policy_denied: 3,
+  timeout: 4,
+  cancelled: 5,
+  computation_failed: 6,
+  infrastructure_failure: 7,
+  resource_exhausted: 8,
+});
+
+export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.freeze({
+  success: 'the verb completed',
+  user_error: 'bad flag, missing argument, unknown id or illegal move: fix the call',
+  environment_error: 'a local set-up problem, or the workspace is busy with another job',
+  policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
+  timeout: 'the wall-clock budget was hit',
+  cancelled: 'the caller stopped the job (stop --apply)',
+  computation_failed: 'the job ran and failed (non-zero exit, 126 not executable, 127 not found)',
+  infrastructure_failure: 'the engine or the host broke: not the command\'s fault',
+  resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
+});
+
+const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze({
+  success: 'success',
+  failure: 'computation_failed',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  resource_exhausted: 'resource_exhausted',
+  policy_denied: 'policy_denied',
+  infrastructure_failure: 'infrastructure_failure',
+});
+
+export function categoryOfStatus(status: ResultStatus): Category {
+  return STATUS_CATEGORY[status];
+}
+
+export function exitCodeOf(category: Category): number {
+  return EXIT_CODES[category];
+}
+
+export const RESULT_STATUSES: readonly ResultStatus[] = Object.keys(STATUS_CATEGORY) as ResultStatus[];
+export const CATEGORIES: readonly Category[] = Object.keys(EXIT_CODES) as Category[];

@@ -1,0 +1,60 @@
+/**
+ * Schema migrations, applied in order inside one transaction each. The
+ * database's `user_version` is the schema version; a store written by a newer
+ * headspace is refused before anything touches it (see open-store.ts).
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: workspaces, jobs, the intent journal.
+  `
+  CREATE TABLE workspaces (
+    id TEXT PRIMARY KEY,
+    provider TEXT NOT NULL,
+    state TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    environment_digest TEXT,
+    purpose TEXT,
+    owner TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    lifecycle_path TEXT NOT NULL
+  );
+  CREATE INDEX workspaces_state ON workspaces(state);
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    state TEXT NOT NULL,
+    status TEXT,
+    argv TEXT NOT NULL,
+    exit_code INTEGER,
+    signal TEXT,
+    limit_hit TEXT,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    owner_pid INTEGER NOT NULL,
+    owner_started TEXT,
+    output_bytes INTEGER NOT NULL DEFAULT 0,
+    stored_bytes INTEGER NOT NULL DEFAULT 0,
+    usage TEXT,
+    stop_requested INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX jobs_workspace ON jobs(workspace_id, started_at);
+  CREATE INDEX jobs_running ON jobs(state) WHERE state = 'running';
+  CREATE TABLE intents (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL,
+    job_id TEXT,
+    op TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    owner_pid INTEGER NOT NULL,
+    owner_started TEXT,
+    created_at INTEGER NOT NULL,
+    settled_at INTEGER,
+    outcome TEXT
+  );
+  CREATE INDEX intents_open ON intents(settled_at) WHERE settled_at IS NULL;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

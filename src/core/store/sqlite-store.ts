@@ -1,0 +1,386 @@
+import Database from 'better-sqlite3';
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngineError } from '../errors.js';
+import type { WorkspaceState } from '../lifecycle/transitions.js';
+import { transition } from '../lifecycle/transitions.js';
+import type { Policy } from '../policy/policy.js';
+import type { JobUsage } from '../provider.js';
+import type { ResultStatus } from '../status.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import type { Owner } from './owner.js';
+
+export interface WorkspaceRecord {
+  id: string;
+  provider: string;
+  state: WorkspaceState;
+  profile: string;
+  policy: Policy;
+  environmentDigest: string | null;
+  purpose: string | null;
+  owner: string | null;
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number | null;
+  lifecyclePath: WorkspaceState[];
+}
+
+export type LimitHit = 'wall_clock' | 'output_bytes' | 'memory';
+
+export interface JobRecord {
+  id: string;
+  workspaceId: string;
+  state: 'running' | 'finished';
+  status: ResultStatus | null;
+  argv: string[];
+  exitCode: number | null;
+  signal: string | null;
+  limitHit: LimitHit | null;
+  startedAt: number;
+  finishedAt: number | null;
+  owner: Owner;
+  /** Every byte the job printed, including bytes past the output budget. */
+  outputBytes: number;
+  /** Bytes kept in the job's log file (at most the output budget). */
+  storedBytes: number;
+  usage: JobUsage;
+  stopRequested: boolean;
+}
+
+export interface IntentRecord {
+  id: number;
+  workspaceId: string;
+  jobId: string | null;
+  op: string;
+  provider: string;
+  owner: Owner;
+  createdAt: number;
+  settledAt: number | null;
+  outcome: string | null;
+}
+
+export interface JobFinish {
+  status: ResultStatus;
+  exitCode: number | null;
+  signal: string | null;
+  limitHit: LimitHit | null;
+  finishedAt: number;
+  outputBytes: number;
+  storedBytes: number;
+  usage: JobUsage;
+}
+
+type Row = Record<string, unknown>;
+
+/** The SQLite file's header keeps user_version at bytes 60–63, big-endian. */
+function readSchemaVersionFromHeader(file: string): number | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const header = Buffer.alloc(100);
+    const n = readSync(fd, header, 0, 100, 0);
+    if (n < 100) return null;
+    return header.readUInt32BE(60);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * CLI-owned state in embedded SQLite (WAL). Many processes may open it at
+ * once; every state-changing step runs in an IMMEDIATE transaction so two
+ * processes cannot both take a workspace for a job.
+ */
+export class SqliteStore {
+  readonly path: string;
+  private readonly db: Database.Database;
+
+  private constructor(path: string, db: Database.Database) {
+    this.path = path;
+    this.db = db;
+  }
+
+  static open(home: string): SqliteStore {
+    try {
+      mkdirSync(home, { recursive: true, mode: 0o700 });
+    } catch (cause) {
+      throw new EngineError('STORE_UNAVAILABLE', `cannot create the state directory ${home}`, { hint: 'set HEADSPACE_HOME to a writable directory', cause });
+    }
+    const path = join(home, 'state.db');
+    // Read the version from the file header before opening: a newer store must
+    // be left byte-identical, and even opening it in WAL mode could touch it.
+    const onDisk = readSchemaVersionFromHeader(path);
+    if (onDisk !== null && onDisk > SCHEMA_VERSION) {
+      throw new EngineError('STORE_SCHEMA_NEWER', `the state store at ${path} has schema version ${onDisk}, newer than this headspace understands (${SCHEMA_VERSION}); it was not modified`, {
+        hint: 'upgrade headspace, or point HEADSPACE_HOME at another directory',
+      });
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(path);
+      db.pragma('busy_timeout = 10000');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+    } catch (cause) {
+      throw new EngineError('STORE_UNAVAILABLE', `cannot open the state store at ${path}: ${(cause as Error).message}`, {
+        hint: 'check the file permissions, or run `headspace doctor`',
+        cause,
+      });
+    }
+    const store = new SqliteStore(path, db);
+    store.migrate();
+    return store;
+  }
+
+  private migrate(): void {
+    const run = this.db.transaction(() => {
+      const version = this.db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) {
+        throw new EngineError('STORE_SCHEMA_NEWER', `the state store has schema version ${version}, newer than ${SCHEMA_VERSION}`, { hint: 'upgrade headspace' });
+      }
+      for (let v = version; v < SCHEMA_VERSION; v++) {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      }
+    });
+    run.immediate();
+  }
+
+  schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  integrityCheck(): string {
+    return String(this.db.pragma('quick_check', { simple: true }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ---- workspaces ----
+
+  insertWorkspace(record: WorkspaceRecord): void {
+    const tx = this.db.transaction(() => {
+      const existing = this.db.prepare('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
+      if (existing) {
+        throw new EngineError('WORKSPACE_EXISTS', `workspace ${record.id} already exists (${String(existing.state)})`, {
+          hint: 'choose another --workspace-id, or omit it to get a fresh one',
+        });
+      }
+      this.db
+        .prepare(
+          `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path)
+           VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath)`,
+        )
+        .run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath) });
+    });
+    tx.immediate();
+  }
+
+  getWorkspace(id: string): WorkspaceRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
+    return row ? toWorkspace(row) : undefined;
+  }
+
+  listWorkspaces(options: { includeDestroyed?: boolean } = {}): WorkspaceRecord[] {
+    const sql = options.includeDestroyed ? 'SELECT * FROM workspaces ORDER BY created_at, id' : "SELECT * FROM workspaces WHERE state != 'destroyed' ORDER BY created_at, id";
+    return (this.db.prepare(sql).all() as Row[]).map(toWorkspace);
+  }
+
+  /** Moves a workspace through the lifecycle table (illegal moves throw), recording the path. */
+  moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
+    const tx = this.db.transaction(() => {
+      const current = this.getWorkspace(id);
+      if (!current) throw notFound(id);
+      transition(current.state, to);
+      const path = [...current.lifecyclePath, to];
+      this.db
+        .prepare('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?')
+        .run(to, now, JSON.stringify(path), extra.environmentDigest ?? null, id);
+      return { ...current, state: to, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
+    });
+    return tx.immediate();
+  }
+
+  // ---- jobs ----
+
+  /**
+   * Takes the workspace for a job atomically: ready → running and a running
+   * job row, or WORKSPACE_BUSY naming the running job (never its argv).
+   */
+  beginJob(job: { id: string; workspaceId: string; argv: string[]; startedAt: number; owner: Owner }): void {
+    const tx = this.db.transaction(() => {
+      const ws = this.getWorkspace(job.workspaceId);
+      if (!ws) throw notFound(job.workspaceId);
+      if (ws.state === 'running') throw this.busyError(ws.id);
+      if (this.db.prepare('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
+        throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit --job-id to get a fresh one' });
+      }
+      transition(ws.state, 'running');
+      this.db
+        .prepare('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
+        .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
+      this.db
+        .prepare(
+          `INSERT INTO jobs (id, workspace_id, state, argv, started_at, owner_pid, owner_started)
+           VALUES (?, ?, 'running', ?, ?, ?, ?)`,
+        )
+        .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.startedAt, job.owner.pid, job.owner.started);
+    });
+    tx.immediate();
+  }
+
+  /** Settles a running job once; the workspace goes back to ready. A second finish is a no-op. */
+  finishJob(jobId: string, finish: JobFinish): JobRecord {
+    const tx = this.db.transaction(() => {
+      const job = this.getJob(jobId);
+      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`);
+      if (job.state === 'finished') return job;
+      this.db
+        .prepare(
+          `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
+             output_bytes = ?, stored_bytes = ?, usage = ? WHERE id = ?`,
+        )
+        .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), jobId);
+      const ws = this.getWorkspace(job.workspaceId);
+      if (ws && ws.state === 'running') {
+        this.db
+          .prepare('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
+          .run('ready', finish.finishedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'ready'])), ws.id);
+      }
+      return this.getJob(jobId)!;
+    });
+    return tx.immediate();
+  }
+
+  requestStop(jobId: string): void {
+    this.db.prepare('UPDATE jobs SET stop_requested = 1 WHERE id = ?').run(jobId);
+  }
+
+  getJob(id: string): JobRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  listJobs(workspaceId: string): JobRecord[] {
+    return (this.db.prepare('SELECT * FROM jobs WHERE workspace_id = ? ORDER BY started_at, rowid').all(workspaceId) as Row[]).map(toJob);
+  }
+
+  countJobs(workspaceId: string): number {
+    return Number((this.db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?').get(workspaceId) as Row).n);
+  }
+
+  runningJob(workspaceId: string): JobRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at DESC LIMIT 1").get(workspaceId) as Row | undefined;
+    return row ? toJob(row) : undefined;
+  }
+
+  runningJobs(): JobRecord[] {
+    return (this.db.prepare("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
+  }
+
+  busyError(workspaceId: string): EngineError {
+    const job = this.runningJob(workspaceId);
+    const named = job ? `job ${job.id}` : 'a job';
+    return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} is running`, {
+      hint: `wait for it, or end it with: headspace stop ${workspaceId} --apply`,
+    });
+  }
+
+  // ---- intent journal ----
+
+  /** Written before every provider call; settled after. An unsettled intent is evidence of a crash. */
+  openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number }): number {
+    const info = this.db
+      .prepare('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt);
+    return Number(info.lastInsertRowid);
+  }
+
+  settleIntent(id: number, outcome: string, settledAt: number): void {
+    this.db.prepare('UPDATE intents SET settled_at = ?, outcome = ? WHERE id = ? AND settled_at IS NULL').run(settledAt, outcome, id);
+  }
+
+  openIntents(): IntentRecord[] {
+    return (this.db.prepare('SELECT * FROM intents WHERE settled_at IS NULL ORDER BY id').all() as Row[]).map(toIntent);
+  }
+
+  countIntents(): number {
+    return Number((this.db.prepare('SELECT COUNT(*) AS n FROM intents').get() as Row).n);
+  }
+}
+
+/** Keeps the recorded path readable across many jobs: ready → running → ready collapses. */
+function compactPath(path: WorkspaceState[]): WorkspaceState[] {
+  const out: WorkspaceState[] = [];
+  for (const state of path) {
+    const n = out.length;
+    if (n >= 2 && state === 'ready' && out[n - 1] === 'running' && out[n - 2] === 'ready') {
+      out.pop();
+      continue;
+    }
+    out.push(state);
+  }
+  return out;
+}
+
+function notFound(id: string): EngineError {
+  return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list workspaces with: headspace ls' });
+}
+
+function toWorkspace(row: Row): WorkspaceRecord {
+  return {
+    id: String(row.id),
+    provider: String(row.provider),
+    state: row.state as WorkspaceState,
+    profile: String(row.profile),
+    policy: JSON.parse(String(row.policy)) as Policy,
+    environmentDigest: row.environment_digest === null ? null : String(row.environment_digest),
+    purpose: row.purpose === null ? null : String(row.purpose),
+    owner: row.owner === null ? null : String(row.owner),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    lifecyclePath: JSON.parse(String(row.lifecycle_path)) as WorkspaceState[],
+  };
+}
+
+function toJob(row: Row): JobRecord {
+  return {
+    id: String(row.id),
+    workspaceId: String(row.workspace_id),
+    state: row.state as JobRecord['state'],
+    status: (row.status ?? null) as ResultStatus | null,
+    argv: JSON.parse(String(row.argv)) as string[],
+    exitCode: row.exit_code === null ? null : Number(row.exit_code),
+    signal: row.signal === null ? null : String(row.signal),
+    limitHit: (row.limit_hit ?? null) as LimitHit | null,
+    startedAt: Number(row.started_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    owner: { pid: Number(row.owner_pid), started: row.owner_started === null ? null : String(row.owner_started) },
+    outputBytes: Number(row.output_bytes),
+    storedBytes: Number(row.stored_bytes),
+    usage: row.usage ? (JSON.parse(String(row.usage)) as JobUsage) : {},
+    stopRequested: Number(row.stop_requested) === 1,
+  };
+}
+
+function toIntent(row: Row): IntentRecord {
+  return {
+    id: Number(row.id),
+    workspaceId: String(row.workspace_id),
+    jobId: row.job_id === null ? null : String(row.job_id),
+    op: String(row.op),
+    provider: String(row.provider),
+    owner: { pid: Number(row.owner_pid), started: row.owner_started === null ? null : String(row.owner_started) },
+    createdAt: Number(row.created_at),
+    settledAt: row.settled_at === null ? null : Number(row.settled_at),
+    outcome: row.outcome === null ? null : String(row.outcome),
+  };
+}

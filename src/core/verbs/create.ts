@@ -1,0 +1,123 @@
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { validateId } from '../ids.js';
+import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
+import { validateBudget } from '../policy/budget-fields.js';
+import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
+import { currentOwner } from '../store/owner.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+
+export interface CreateInput {
+  workspaceId?: string;
+  provider?: string;
+  profile?: string;
+  network?: NetworkMode;
+  hostPaths?: string[];
+  budget?: Partial<Budget>;
+  purpose?: string;
+  owner?: string;
+  /** Seconds until the workspace expires (gc then removes it). */
+  ttlSeconds?: number;
+}
+
+export const PROFILES = ['host'] as const;
+
+/**
+ * Provisions a workspace. Order matters for fail-closed: the provider is
+ * probed and every boundary limit checked BEFORE any state or backend object
+ * exists, so a refusal (exit 3) leaves nothing behind.
+ */
+export async function createWorkspace(ctx: EngineContext, input: CreateInput): Promise<ResultPackage> {
+  const providerName = input.provider ?? ctx.defaultProvider;
+  const workspaceId = input.workspaceId === undefined ? ctx.ids('ws') : validateId('workspace', input.workspaceId);
+  const profile = input.profile ?? 'host';
+  if (!(PROFILES as readonly string[]).includes(profile)) {
+    throw new EngineError('BAD_ARGUMENT', `unknown profile '${profile.slice(0, 40)}'`, { hint: `choose one of: ${PROFILES.join(', ')}` });
+  }
+  if (input.network !== undefined && input.network !== 'enabled' && input.network !== 'disabled') {
+    throw new EngineError('BAD_ARGUMENT', `--network takes enabled or disabled, not '${String(input.network).slice(0, 40)}'`, { hint: 'omit it for the closed default (disabled)' });
+  }
+  if (input.ttlSeconds !== undefined && (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds <= 0)) {
+    throw new EngineError('BAD_ARGUMENT', '--ttl takes a positive number of seconds', { hint: 'for example --ttl 3600' });
+  }
+  validateBudget(input.budget ?? {});
+  const base = defaultPolicy();
+  const policy: Policy = {
+    network: input.network ?? base.network,
+    hostPaths: [...(input.hostPaths ?? [])],
+    budget: { ...base.budget, ...definedOnly(input.budget ?? {}) },
+  };
+  const provider = await ctx.provider(providerName);
+  const store = ctx.store();
+  if (store.getWorkspace(workspaceId)) {
+    throw new EngineError('WORKSPACE_EXISTS', `workspace ${workspaceId} already exists`, { hint: 'choose another --workspace-id, or omit it to get a fresh one' });
+  }
+  const attention = await reconcile(ctx);
+
+  const probe = await provider.probe();
+  if (!probe.ready) {
+    const failed = probe.checks.filter((c) => !c.ok);
+    throw new EngineError('POLICY_DENIED', `the ${providerName} provider cannot isolate a workspace here: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}`, {
+      hint: failed.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${providerName}\``,
+    });
+  }
+  const caps = await provider.capabilities();
+  const effective = effectivePolicy(policy, caps);
+  assertEnforceable(effective, providerName);
+
+  const now = ctx.clock.now();
+  store.insertWorkspace({
+    id: workspaceId,
+    provider: providerName,
+    state: 'requested',
+    profile,
+    policy,
+    environmentDigest: null,
+    purpose: input.purpose ?? null,
+    owner: input.owner ?? null,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: input.ttlSeconds === undefined ? null : now + Math.round(input.ttlSeconds * 1000),
+    lifecyclePath: ['requested'],
+  });
+  store.moveWorkspace(workspaceId, 'provisioning', now);
+  const intent = store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now });
+  let descriptor;
+  try {
+    descriptor = await provider.create({ workspaceId, policy, profile });
+  } catch (error) {
+    store.settleIntent(intent, 'failed', ctx.clock.now());
+    store.moveWorkspace(workspaceId, 'failed', ctx.clock.now());
+    throw error;
+  }
+  store.settleIntent(intent, 'created', ctx.clock.now());
+  const ws = store.moveWorkspace(workspaceId, 'ready', ctx.clock.now(), { environmentDigest: descriptor.environmentDigest });
+  ctx.events.emit({ type: 'workspace.created', workspaceId, provider: providerName });
+
+  const findings = [
+    `lifecycle state: ${ws.state}`,
+    `network: ${policy.network}`,
+    `isolation: ${caps.layers.join(', ') || '(none)'}`,
+    `environment digest: ${descriptor.environmentDigest}`,
+  ];
+  if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
+  if (ws.owner) findings.push(`owner: ${ws.owner}`);
+  if (ws.expiresAt !== null) findings.push(`expires at: ${new Date(ws.expiresAt).toISOString()}`);
+  return makeResultPackage({
+    outcome_summary: `workspace ${workspaceId} is ready on ${providerName}, running the ${profile} profile`,
+    status: 'success',
+    key_findings: findings,
+    evidence: [],
+    artifacts: [],
+    warnings: effective.warnings,
+    resource_usage: { ...emptyUsage(), storage_bytes: descriptor.storageBytes ?? null },
+    provenance: provenanceFor(ctx, 'create', { workspace: ws, caps, startedAt: now, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}
+
+function definedOnly(budget: Partial<Budget>): Partial<Budget> {
+  return Object.fromEntries(Object.entries(budget).filter(([, v]) => v !== undefined)) as Partial<Budget>;
+}

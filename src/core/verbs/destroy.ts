@@ -1,0 +1,62 @@
+import { rmSync } from 'node:fs';
+import type { EngineContext } from '../context.js';
+import { removalPath } from '../lifecycle/transitions.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { currentOwner } from '../store/owner.js';
+import type { RemovalDisposition } from '../provider.js';
+import { requireLiveWorkspace } from './workspace-guards.js';
+
+export interface DestroyInput {
+  workspaceId: string;
+  force?: boolean;
+}
+
+/**
+ * Removes a workspace along the fixed removal path (never from running).
+ * Reports what the provider removed, retained, or could not verify.
+ */
+export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
+  const store = ctx.store();
+  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  if (ws.state === 'running') throw store.busyError(ws.id);
+  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  const path = removalPath(ws.state);
+  const startedAt = ctx.clock.now();
+  let disposition: RemovalDisposition;
+  const warnings: string[] = [];
+  try {
+    const provider = await ctx.provider(ws.provider);
+    const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+    disposition = await provider.remove(ws.id);
+    store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
+  } catch (error) {
+    disposition = { removed: [], retained: [], unverified: ['runtime', 'storage'] };
+    warnings.push(`the ${ws.provider} provider could not remove the workspace (${(error as Error).message}); check with \`headspace doctor\``);
+  }
+  for (const state of path.slice(1)) store.moveWorkspace(ws.id, state, ctx.clock.now());
+  let logsRemoved = 0;
+  for (const job of store.listJobs(ws.id)) {
+    rmSync(ctx.logPath(job.id), { force: true });
+    logsRemoved++;
+  }
+  ctx.events.emit({ type: 'workspace.destroyed', workspaceId: ws.id });
+  const list = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
+  return makeResultPackage({
+    outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
+    status: 'success',
+    key_findings: [
+      `removed: ${list([...disposition.removed, ...(logsRemoved ? ['job logs'] : [])])}`,
+      `retained: ${list(disposition.retained)}`,
+      `unverified: ${list(disposition.unverified)}`,
+      `lifecycle path: ${path.join(' -> ')}`,
+    ],
+    evidence: [],
+    artifacts: [],
+    warnings,
+    resource_usage: emptyUsage(),
+    provenance: provenanceFor(ctx, 'destroy', { workspace: store.getWorkspace(ws.id), startedAt, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}

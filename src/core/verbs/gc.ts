@@ -1,0 +1,48 @@
+import type { EngineContext } from '../context.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { destroyWorkspace } from './destroy.js';
+
+/**
+ * Expires workspaces past their TTL and destroys those with nothing left to
+ * lose, reporting each. A running workspace is left alone and reported.
+ */
+export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage> {
+  const store = ctx.store();
+  const now = ctx.clock.now();
+  const findings: string[] = [];
+  const attention: string[] = [];
+  const warnings: string[] = [];
+  for (const ws of store.listWorkspaces()) {
+    if (ws.expiresAt === null || ws.expiresAt > now) continue;
+    if (ws.state === 'running') {
+      attention.push(`workspace ${ws.id} expired but a job is running; it was left alone`);
+      continue;
+    }
+    if (ws.state !== 'expired') {
+      if (ws.state !== 'ready') {
+        attention.push(`workspace ${ws.id} expired while ${ws.state}; destroy it with \`headspace destroy ${ws.id}\``);
+        continue;
+      }
+      store.moveWorkspace(ws.id, 'expired', ctx.clock.now());
+      findings.push(`workspace ${ws.id} marked expired`);
+    }
+    try {
+      await destroyWorkspace(ctx, { workspaceId: ws.id });
+      findings.push(`workspace ${ws.id} destroyed (expired at ${new Date(ws.expiresAt).toISOString()})`);
+    } catch (error) {
+      warnings.push(`workspace ${ws.id} expired but could not be destroyed: ${(error as Error).message}`);
+    }
+  }
+  return makeResultPackage({
+    outcome_summary: findings.length ? `gc expired or destroyed ${findings.filter((f) => f.includes('destroyed')).length} workspace(s)` : 'nothing to collect',
+    status: 'success',
+    key_findings: findings,
+    evidence: [],
+    artifacts: [],
+    warnings,
+    resource_usage: emptyUsage(),
+    provenance: provenanceFor(ctx, 'gc', { startedAt: now, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}

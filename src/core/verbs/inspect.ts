@@ -1,0 +1,95 @@
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { ID_PATTERN } from '../ids.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
+import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import { jobOutputEvidence, readJobLog } from './job-evidence.js';
+import { jobFindings, jobSummary, commandLabel } from './run.js';
+
+export interface InspectInput {
+  handle: string;
+}
+
+/** Full captured output, unbounded: what `inspect --logs` and the truncation marker return. */
+export interface LogsDump {
+  handle: string;
+  jobs: Array<{ jobId: string; outputBytes: number; storedBytes: number; output: Buffer }>;
+}
+
+function resolveHandle(ctx: EngineContext, handle: string): { workspace: WorkspaceRecord; job?: JobRecord } {
+  if (typeof handle !== 'string' || !ID_PATTERN.test(handle) || handle.includes('..')) {
+    throw new EngineError('BAD_ID', `${JSON.stringify(String(handle).slice(0, 70))} is not a valid workspace or job id`, { hint: 'list workspaces with: headspace ls' });
+  }
+  const store = ctx.store();
+  const ws = store.getWorkspace(handle);
+  if (ws) return { workspace: ws };
+  const job = store.getJob(handle);
+  if (job) return { workspace: store.getWorkspace(job.workspaceId)!, job };
+  throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace or job ${handle}`, { hint: 'list workspaces with: headspace ls' });
+}
+
+function refuseDestroyed(ws: WorkspaceRecord): void {
+  if (ws.state === 'destroyed') {
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, { hint: 'create a new one with: headspace create' });
+  }
+}
+
+export async function inspectHandle(ctx: EngineContext, input: InspectInput): Promise<ResultPackage> {
+  const { workspace: ws, job } = resolveHandle(ctx, input.handle);
+  refuseDestroyed(ws);
+  const store = ctx.store();
+  const attention = await reconcile(ctx, { workspaceId: ws.id, checkProvider: true });
+  const provider = await ctx.provider(ws.provider).catch(() => null);
+  const caps = provider ? await provider.capabilities().catch(() => null) : null;
+  const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
+  const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job, caps });
+  if (job) {
+    return makeResultPackage({
+      outcome_summary: jobSummary(job),
+      status: job.status ?? 'success',
+      key_findings: [`job state: ${job.state}`, ...jobFindings(job, ws.policy.budget)],
+      evidence: [jobOutputEvidence(ctx, job)],
+      artifacts: [],
+      warnings: measuredLimitWarnings(summary.policy_summary),
+      resource_usage: usageOfJob(job, view?.storageBytes ?? null),
+      provenance: summary,
+      attention,
+    });
+  }
+  const jobs = store.listJobs(ws.id);
+  const findings = [
+    `lifecycle state: ${ws.state}`,
+    `lifecycle path: ${ws.lifecyclePath.join(' -> ')}`,
+    `provider view: ${view ? view.state : 'unverified (the provider could not be asked)'}`,
+    `${jobs.length} job(s)`,
+  ];
+  if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
+  if (ws.owner) findings.push(`owner: ${ws.owner}`);
+  if (ws.expiresAt !== null) findings.push(`expires at: ${isoTime(ws.expiresAt)}`);
+  for (const j of jobs.slice(-20)) findings.push(`job ${j.id}: ${j.state === 'running' ? 'running' : j.status} — ${commandLabel(j.argv)}${j.exitCode !== null ? ` (exit ${j.exitCode})` : ''}`);
+  if (jobs.length > 20) findings.push(`… and ${jobs.length - 20} earlier job(s)`);
+  const last = jobs[jobs.length - 1];
+  return makeResultPackage({
+    outcome_summary: `workspace ${ws.id} is ${ws.state} on ${ws.provider} with ${jobs.length} job(s)`,
+    status: 'success',
+    key_findings: findings,
+    evidence: last ? [jobOutputEvidence(ctx, last, 2000)] : [],
+    artifacts: [],
+    warnings: measuredLimitWarnings(summary.policy_summary),
+    resource_usage: { ...emptyUsage(), storage_bytes: view?.storageBytes ?? null, output_bytes: jobs.reduce((n, j) => n + j.outputBytes, 0) },
+    provenance: summary,
+    attention,
+  });
+}
+
+export async function dumpLogs(ctx: EngineContext, input: InspectInput): Promise<LogsDump> {
+  const { workspace: ws, job } = resolveHandle(ctx, input.handle);
+  refuseDestroyed(ws);
+  const jobs = job ? [job] : ctx.store().listJobs(ws.id);
+  return {
+    handle: input.handle,
+    jobs: jobs.map((j) => ({ jobId: j.id, outputBytes: j.outputBytes, storedBytes: j.storedBytes, output: readJobLog(ctx, j.id) ?? Buffer.alloc(0) })),
+  };
+}

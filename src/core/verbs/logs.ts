@@ -1,0 +1,104 @@
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { validateId } from '../ids.js';
+import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor, usageOfJob } from '../result/package-parts.js';
+import { jobOutputEvidence, readJobLog } from './job-evidence.js';
+
+export interface LogsInput {
+  jobId: string;
+  head?: number;
+  tail?: number;
+  /** A regular expression (JavaScript syntax), matched per line. */
+  grep?: string;
+  /** 1-based inclusive line range. */
+  lines?: { from: number; to: number };
+  /** At most this many lines are returned (default 200). */
+  maxLines?: number;
+}
+
+/**
+ * A bounded, selective view of one job's output, so an agent can drill into
+ * a log without loading it: each returned line carries its 1-based number.
+ * Without a selector it returns the agent-oriented excerpt.
+ */
+export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<ResultPackage> {
+  validateId('job', input.jobId);
+  const store = ctx.store();
+  const job = store.getJob(input.jobId);
+  if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, { hint: 'see a workspace\'s jobs with: headspace inspect <workspace>' });
+  const ws = store.getWorkspace(job.workspaceId)!;
+  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`);
+  const selectors = [input.head, input.tail, input.grep, input.lines].filter((s) => s !== undefined).length;
+  if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of --head, --tail, --grep or --lines', { hint: 'run logs once per view' });
+  const maxLines = input.maxLines ?? 200;
+  for (const [name, value] of [['--head', input.head], ['--tail', input.tail], ['--max-lines', maxLines]] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`);
+  }
+  if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
+    throw new EngineError('BAD_ARGUMENT', '--lines takes A:B with 1 ≤ A ≤ B', { hint: 'for example --lines 120:160' });
+  }
+  let pattern: RegExp | undefined;
+  if (input.grep !== undefined) {
+    try {
+      pattern = new RegExp(input.grep);
+    } catch {
+      throw new EngineError('BAD_ARGUMENT', `--grep '${input.grep.slice(0, 40)}' is not a valid regular expression`);
+    }
+  }
+  const provenance = provenanceFor(ctx, 'logs', { workspace: ws, job });
+  const base = {
+    artifacts: [],
+    warnings: job.storedBytes < job.outputBytes ? [`only the first ${job.storedBytes} of ${job.outputBytes} bytes were kept (output budget)`] : [],
+    resource_usage: usageOfJob(job),
+    provenance,
+    attention: [],
+  };
+  if (selectors === 0) {
+    return makeResultPackage({ ...base, outcome_summary: `job ${job.id}: selected lines of ${job.outputBytes} bytes of output`, status: 'success', key_findings: [], evidence: [jobOutputEvidence(ctx, job)] });
+  }
+  const text = (readJobLog(ctx, job.id) ?? Buffer.alloc(0)).toString('utf8');
+  const all = text.split('\n');
+  if (all.length > 0 && all[all.length - 1] === '') all.pop();
+  let picked: Array<[number, string]> = [];
+  let view = '';
+  if (input.head !== undefined) {
+    picked = all.slice(0, input.head).map((l, i) => [i + 1, l]);
+    view = `first ${input.head} line(s)`;
+  } else if (input.tail !== undefined) {
+    const start = Math.max(0, all.length - input.tail);
+    picked = all.slice(start).map((l, i) => [start + i + 1, l]);
+    view = `last ${input.tail} line(s)`;
+  } else if (input.lines) {
+    picked = all.slice(input.lines.from - 1, input.lines.to).map((l, i) => [input.lines!.from + i, l]);
+    view = `lines ${input.lines.from}:${input.lines.to}`;
+  } else if (pattern) {
+    all.forEach((l, i) => {
+      if (pattern!.test(l)) picked.push([i + 1, l]);
+    });
+    view = `lines matching /${input.grep}/`;
+  }
+  const matched = picked.length;
+  const shown = picked.slice(0, maxLines);
+  const width = String(shown[shown.length - 1]?.[0] ?? 1).length;
+  const excerpt = shown.map(([n, l]) => `${String(n).padStart(width)}: ${l.length > 1000 ? `${l.slice(0, 1000)}…[+${l.length - 1000} chars]` : l}`).join('\n');
+  return makeResultPackage({
+    ...base,
+    outcome_summary: `job ${job.id}: ${view}, ${shown.length} of ${matched} line(s) shown (log has ${all.length} lines)`,
+    status: 'success',
+    key_findings: [`${matched} line(s) selected of ${all.length}`],
+    evidence: [
+      {
+        label: view,
+        kind: 'excerpt',
+        source: job.id,
+        truncated: shown.length < matched,
+        excerpt: excerpt === '' ? '(no lines)' : excerpt,
+        total_bytes: job.outputBytes,
+        total_lines: all.length,
+        omitted_lines: all.length - shown.length,
+        retrieval: ctx.retrievalCommand(job.id),
+      },
+    ],
+  });
+}

@@ -1,0 +1,167 @@
+import type { EngineContext } from '../context.js';
+import { EngineError, toEngineError } from '../errors.js';
+import { validateId } from '../ids.js';
+import { normalizeWorkspacePath } from '../paths.js';
+import type { JobOutcome } from '../provider.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor, usageOfJob, measuredLimitWarnings } from '../result/package-parts.js';
+import { currentOwner } from '../store/owner.js';
+import type { JobRecord } from '../store/sqlite-store.js';
+import { formatBytes } from '../policy/effective-policy.js';
+import { classifyOutcome, type AbortReason } from './classify-outcome.js';
+import { jobOutputEvidence } from './job-evidence.js';
+import { openOutputSink } from './output-sink.js';
+import { requireLiveWorkspace } from './workspace-guards.js';
+
+export interface RunInput {
+  workspaceId: string;
+  argv: string[];
+  jobId?: string;
+  /** The job's environment: names are recorded, values never. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Aborting it cancels the job (e.g. the CLI's SIGINT). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one command in a workspace. Journal, then engine, then state: the
+ * intent row exists before the provider is called, so a crash mid-job is
+ * visible to the next verb's reconciliation.
+ */
+export async function runJob(ctx: EngineContext, input: RunInput): Promise<ResultPackage> {
+  validateId('workspace', input.workspaceId);
+  if (!Array.isArray(input.argv) || input.argv.length === 0 || input.argv[0] === '') {
+    throw new EngineError('BAD_ARGUMENT', 'run needs a command after the workspace id', { hint: 'for example: headspace run <workspace> python3 -c "print(1)"' });
+  }
+  if (input.argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
+    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes');
+  }
+  const jobId = input.jobId === undefined ? ctx.ids('job') : validateId('job', input.jobId);
+  const env = input.env ?? {};
+  for (const name of Object.keys(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`);
+  }
+  const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
+  const store = ctx.store();
+  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  if (ws.state === 'running') throw store.busyError(ws.id);
+  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  const provider = await ctx.provider(ws.provider);
+  const caps = await provider.capabilities();
+
+  const startedAt = ctx.clock.now();
+  store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
+  ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
+
+  const controller = new AbortController();
+  let abortReason: AbortReason | null = null;
+  const abort = (reason: AbortReason) => {
+    if (abortReason !== null) return;
+    abortReason = reason;
+    controller.abort();
+  };
+  const budget = ws.policy.budget;
+  const sink = openOutputSink(ctx.logPath(jobId), budget.outputBytes, () => abort('output_bytes'));
+  const cancelTimer = ctx.clock.setTimer(budget.wallClockSeconds * 1000, () => abort('timeout'));
+  const onCallerAbort = () => abort('cancelled');
+  if (input.signal?.aborted) onCallerAbort();
+  input.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+  const intent = store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  let outcome: JobOutcome | null = null;
+  let failure: EngineError | null = null;
+  try {
+    outcome = await provider.run({
+      workspaceId: ws.id,
+      jobId,
+      argv: input.argv,
+      env,
+      ...(cwd === undefined ? {} : { cwd }),
+      policy: ws.policy,
+      onOutput: (stream, chunk) => {
+        sink.write(stream, chunk);
+        ctx.events.emit({ type: 'job.output', jobId, bytes: chunk.length });
+      },
+      signal: controller.signal,
+    });
+  } catch (error) {
+    failure = toEngineError(error);
+  } finally {
+    cancelTimer();
+    input.signal?.removeEventListener('abort', onCallerAbort);
+    sink.close();
+  }
+  const finishedAt = ctx.clock.now();
+  store.settleIntent(intent, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
+
+  const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
+  let job: JobRecord;
+  if (outcome) {
+    const { status, limitHit } = classifyOutcome(outcome, abortReason, stopRequested);
+    const exited = status === 'cancelled' || status === 'timeout' ? null : outcome.exitCode;
+    job = store.finishJob(jobId, { status, exitCode: exited, signal: outcome.signal, limitHit, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: outcome.usage });
+  } else {
+    job = store.finishJob(jobId, { status: 'infrastructure_failure', exitCode: null, signal: null, limitHit: null, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: {} });
+  }
+  ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
+
+  const view = await provider.inspect(ws.id).catch(() => null);
+  const summary = provenanceFor(ctx, 'run', { workspace: ws, job, caps });
+  const findings = jobFindings(job, ws.policy.budget);
+  const warnings = measuredLimitWarnings(summary.policy_summary);
+  if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
+  return makeResultPackage({
+    outcome_summary: jobSummary(job, failure),
+    status: job.status ?? 'infrastructure_failure',
+    key_findings: findings,
+    evidence: [jobOutputEvidence(ctx, job)],
+    artifacts: [],
+    warnings,
+    resource_usage: usageOfJob(job, view?.storageBytes ?? null),
+    provenance: summary,
+    attention,
+  });
+}
+
+export function commandLabel(argv: string[]): string {
+  const first = argv[0] ?? '';
+  const shown = first.length > 40 ? `${first.slice(0, 40)}…` : first;
+  return argv.length > 1 ? `${shown} …` : shown;
+}
+
+export function jobSummary(job: JobRecord, failure: EngineError | null = null): string {
+  const what = `job ${job.id} ran ${commandLabel(job.argv)} in workspace ${job.workspaceId}`;
+  switch (job.status) {
+    case 'success':
+      return `${what} and reported success`;
+    case 'failure':
+      if (job.limitHit === 'output_bytes') return `${what} and was stopped for printing past its output budget`;
+      if (job.exitCode === 127) return `${what}, but the command was not found (exit 127)`;
+      if (job.exitCode === 126) return `${what}, but the command is not executable (exit 126)`;
+      return job.exitCode === null ? `${what} and was killed by ${job.signal ?? 'a signal'}` : `${what} and failed with exit status ${job.exitCode}`;
+    case 'timeout':
+      return `${what} and hit its wall-clock budget`;
+    case 'cancelled':
+      return `${what} and was cancelled by stop`;
+    case 'resource_exhausted':
+      return `${what} and was killed by the kernel for exceeding its memory budget`;
+    case 'infrastructure_failure':
+      return `job ${job.id} in workspace ${job.workspaceId} could not run: the engine failed${failure ? ` (${failure.message})` : ''}`;
+    case 'policy_denied':
+      return `job ${job.id} was refused by policy`;
+    case null:
+      return `job ${job.id} is still running in workspace ${job.workspaceId}`;
+  }
+}
+
+export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallClockSeconds: number; memoryBytes: number }): string[] {
+  const findings: string[] = [];
+  findings.push(`exit status: ${job.exitCode === null ? '(none)' : job.exitCode}${job.signal ? ` (signal ${job.signal})` : ''}`);
+  if (job.limitHit === 'wall_clock') findings.push(`wall-clock budget of ${budget.wallClockSeconds} s was hit; the job's processes were killed`);
+  if (job.limitHit === 'memory') findings.push(`memory budget of ${formatBytes(budget.memoryBytes)} was exceeded; the kernel's OOM killer ended the job`);
+  if (job.limitHit === 'output_bytes') findings.push(`output budget of ${formatBytes(budget.outputBytes)} was exceeded (${job.outputBytes} bytes seen); the job was stopped and only the first ${job.storedBytes} bytes were kept`);
+  findings.push(`output: ${job.outputBytes} bytes${job.storedBytes < job.outputBytes ? ` (${job.storedBytes} kept)` : ''}`);
+  return findings;
+}

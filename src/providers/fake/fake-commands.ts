@@ -1,0 +1,54 @@
+/**
+ * The fake provider's scripted command language. Each command is a small,
+ * deterministic behaviour so the whole engine is testable with no host
+ * isolation. `a && b` runs b only when a succeeded.
+ *
+ *   echo WORDS…        print WORDS to stdout
+ *   stderr WORDS…      print WORDS to stderr
+ *   true | false       exit 0 | exit 1
+ *   fail N | exit N    exit with status N
+ *   sleep SECONDS      sleep on the engine's clock (virtual in tests)
+ *   block              wait until stopped or aborted (real time)
+ *   alloc BYTES        allocate; past the memory budget the "kernel" kills it (OOM)
+ *   flood BYTES        print BYTES of output in lines
+ *   trace N            the seed's N-step LCG/Collatz trace, ending with answer=…
+ *   write PATH TEXT…   write TEXT to a workspace file
+ *   cat PATH           print a workspace file
+ *   env NAME           print the value of NAME from the job's environment
+ *   ls                 list workspace files
+ * Anything else: 126 when it names an existing workspace file (fake files are
+ * never executable), otherwise 127 (command not found).
+ */
+export const FAKE_COMMANDS = ['echo', 'stderr', 'true', 'false', 'fail', 'exit', 'sleep', 'block', 'alloc', 'flood', 'trace', 'write', 'cat', 'env', 'ls'] as const;
+
+/** Splits argv on `&&` tokens into a sequence of commands. */
+export function splitSequence(argv: readonly string[]): string[][] {
+  const out: string[][] = [[]];
+  for (const word of argv) {
+    if (word === '&&') out.push([]);
+    else out[out.length - 1]!.push(word);
+  }
+  return out.filter((c) => c.length > 0);
+}
+
+/**
+ * The trace the seed's e2e test used: an LCG drives a Collatz walk per step;
+ * about 86 bytes a line, so 20,000 steps is about 1.7 MB. The final line is
+ * the answer a reader needs.
+ */
+export function* traceLines(steps: number): Generator<string> {
+  let seed = 12345;
+  let checksum = 0;
+  for (let step = 0; step < steps; step++) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    let n = (seed % 100000) + 1;
+    let length = 0;
+    while (n !== 1 && length < 1000) {
+      n = n % 2 === 0 ? n / 2 : 3 * n + 1;
+      length++;
+    }
+    checksum = (checksum + length * (step + 1)) % 1000000007;
+    yield `trace step=${String(step).padStart(6, '0')} seed=${String(seed).padStart(10, '0')} collatz_len=${String(length).padStart(4, '0')} checksum=${String(checksum).padStart(10, '0')}\n`;
+  }
+  yield `answer=${checksum}\n`;
+}

@@ -1,0 +1,362 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Clock } from '../../core/clock.js';
+import { systemClock } from '../../core/clock.js';
+import { EngineError, ProviderError } from '../../core/errors.js';
+import { normalizeWorkspacePath } from '../../core/paths.js';
+import type { LimitName } from '../../core/policy/policy.js';
+import type {
+  FileEntry,
+  JobOutcome,
+  ProbeResult,
+  Provider,
+  ProviderCapabilities,
+  ReadStream,
+  RemovalDisposition,
+  RunRequest,
+  StopReport,
+  WorkspaceDescriptor,
+  WorkspaceSpec,
+  WriteOptions,
+} from '../../core/provider.js';
+import { splitSequence, traceLines } from './fake-commands.js';
+
+export interface FakeProviderOptions {
+  clock?: Clock;
+  /**
+   * Where to keep state between processes (the CLI sets it so a multi-step
+   * shell session works). Without it, workspaces live in this object only.
+   */
+  persistPath?: string;
+  /** Limits to declare unenforceable, to exercise fail-closed paths. */
+  cannotEnforce?: LimitName[];
+  /** Makes every call throw ProviderError: a broken backend (exit 7). */
+  broken?: boolean;
+}
+
+interface FakeWorkspace {
+  profile: string;
+  files: Record<string, string>; // path -> base64
+  storageBytes: number;
+  storageBudget: number;
+  running: string | null;
+  stopRequested: boolean;
+}
+
+interface FakeState {
+  workspaces: Record<string, FakeWorkspace>;
+}
+
+const ENVIRONMENT_DIGEST = `sha256:${createHash('sha256').update('headspace fake provider, profile host, v1').digest('hex')}`;
+
+/**
+ * An in-memory provider: deterministic, engine-free, and a genuine second
+ * implementation of the contract (it passes the same conformance suite as
+ * native). Commands are the scripted language in fake-commands.ts.
+ */
+export function createFakeProvider(options: FakeProviderOptions = {}): Provider {
+  const clock = options.clock ?? systemClock;
+  const cannot = new Set(options.cannotEnforce ?? []);
+  let memory: FakeState = { workspaces: {} };
+
+  const load = (): FakeState => {
+    if (!options.persistPath) return memory;
+    try {
+      memory = JSON.parse(readFileSync(options.persistPath, 'utf8')) as FakeState;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ProviderError(`fake provider state is unreadable: ${(error as Error).message}`);
+      memory = { workspaces: {} };
+    }
+    return memory;
+  };
+  const save = (state: FakeState): void => {
+    memory = state;
+    if (!options.persistPath) return;
+    mkdirSync(dirname(options.persistPath), { recursive: true });
+    const tmp = `${options.persistPath}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(state));
+    renameSync(tmp, options.persistPath);
+  };
+  /** Read-modify-write against the latest state, so two processes' changes both land. */
+  const mutate = <T>(fn: (state: FakeState) => T): T => {
+    const state = load();
+    const out = fn(state);
+    save(state);
+    return out;
+  };
+  const guard = () => {
+    if (options.broken) throw new ProviderError('the fake backend is broken (configured with broken: true)');
+  };
+  const need = (state: FakeState, id: string): FakeWorkspace => {
+    const ws = state.workspaces[id];
+    if (!ws) throw new EngineError('WORKSPACE_NOT_FOUND', `the fake provider has no workspace ${id}`, { hint: 'list workspaces with: headspace ls' });
+    return ws;
+  };
+  const recount = (ws: FakeWorkspace) => {
+    ws.storageBytes = Object.values(ws.files).reduce((n, b64) => n + Buffer.from(b64, 'base64').length, 0);
+  };
+
+  const provider: Provider = {
+    name: 'fake',
+    async probe(): Promise<ProbeResult> {
+      return {
+        provider: 'fake',
+        ready: !options.broken,
+        checks: [{ name: 'in-memory backend', ok: !options.broken, detail: options.broken ? 'configured broken' : options.persistPath ? `state kept in ${options.persistPath}` : 'state kept in this process' }],
+      };
+    },
+    async capabilities(): Promise<ProviderCapabilities> {
+      const all: LimitName[] = ['network', 'filesystem', 'memory', 'cpu', 'pids', 'storage', 'wall_clock', 'output_bytes', 'concurrency'];
+      const enforces = Object.fromEntries(all.map((l) => [l, !cannot.has(l)])) as Record<LimitName, boolean>;
+      const reasons: ProviderCapabilities['reasons'] = {};
+      for (const l of cannot) reasons[l] = `the fake provider was configured not to enforce ${l}`;
+      return {
+        provider: 'fake',
+        enforces,
+        reasons,
+        networkAccess: false,
+        hostPaths: false,
+        layers: ['simulated'],
+        durable: Boolean(options.persistPath),
+      };
+    },
+    async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
+      guard();
+      return mutate((state) => {
+        if (state.workspaces[spec.workspaceId]) throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`);
+        state.workspaces[spec.workspaceId] = { profile: spec.profile, files: {}, storageBytes: 0, storageBudget: spec.policy.budget.storageBytes, running: null, stopRequested: false };
+        return { workspaceId: spec.workspaceId, state: 'ready', profile: spec.profile, environmentDigest: ENVIRONMENT_DIGEST, storageBytes: 0 };
+      });
+    },
+    async inspect(workspaceId: string): Promise<WorkspaceDescriptor> {
+      guard();
+      const ws = load().workspaces[workspaceId];
+      if (!ws) return { workspaceId, state: 'missing', profile: 'unknown', environmentDigest: ENVIRONMENT_DIGEST };
+      return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ENVIRONMENT_DIGEST, storageBytes: ws.storageBytes };
+    },
+    async run(request: RunRequest): Promise<JobOutcome> {
+      guard();
+      mutate((state) => {
+        const ws = need(state, request.workspaceId);
+        ws.running = request.jobId;
+        ws.stopRequested = false;
+      });
+      const started = clock.now();
+      const usage = { cpuSeconds: 0, maxMemoryBytes: 4 * 1024 * 1024, peakPids: 1 };
+      let exitCode: number | null = 0;
+      let signal: string | null = null;
+      let oomKilled = false;
+      const out = (stream: 'stdout' | 'stderr', text: string) => request.onOutput(stream, Buffer.from(text));
+      const stopped = () => Boolean(load().workspaces[request.workspaceId]?.stopRequested);
+      try {
+        for (const command of splitSequence(request.argv)) {
+          exitCode = await runOne(command);
+          if (exitCode !== 0 || request.signal.aborted || stopped()) break;
+        }
+      } finally {
+        mutate((state) => {
+          const ws = state.workspaces[request.workspaceId];
+          if (ws && ws.running === request.jobId) ws.running = null;
+        });
+      }
+      const wasStopped = stopped();
+      if (request.signal.aborted || wasStopped) {
+        exitCode = null;
+        signal = 'SIGKILL';
+      }
+      return { exitCode, signal, oomKilled, stopped: wasStopped, aborted: request.signal.aborted, durationMs: clock.now() - started, usage };
+
+      async function runOne(command: string[]): Promise<number | null> {
+        const [name, ...args] = command as [string, ...string[]];
+        switch (name) {
+          case 'echo':
+            out('stdout', `${args.join(' ')}\n`);
+            return 0;
+          case 'stderr':
+            out('stderr', `${args.join(' ')}\n`);
+            return 0;
+          case 'true':
+            return 0;
+          case 'false':
+            return 1;
+          case 'fail':
+          case 'exit': {
+            const code = Number(args[0] ?? 1);
+            if (name === 'fail') out('stderr', `error: failing with status ${code}\n`);
+            return Number.isInteger(code) && code >= 0 && code <= 255 ? code : 2;
+          }
+          case 'sleep':
+            await clock.sleep(Number(args[0] ?? 0) * 1000, request.signal);
+            return 0;
+          case 'block':
+            while (!request.signal.aborted && !stopped()) await new Promise((r) => setTimeout(r, 20));
+            return 0;
+          case 'alloc': {
+            const bytes = Number(args[0] ?? 0);
+            usage.maxMemoryBytes = Math.max(usage.maxMemoryBytes, Math.min(bytes, request.policy.budget.memoryBytes));
+            if (bytes > request.policy.budget.memoryBytes && !cannot.has('memory')) {
+              oomKilled = true;
+              signal = 'SIGKILL';
+              return null;
+            }
+            return 0;
+          }
+          case 'flood': {
+            const total = Number(args[0] ?? 0);
+            const line = `${'flood '.repeat(15)}\n`;
+            const chunk = line.repeat(Math.ceil(65536 / line.length));
+            let sent = 0;
+            while (sent < total && !request.signal.aborted) {
+              const piece = chunk.slice(0, Math.min(chunk.length, total - sent));
+              out('stdout', piece);
+              sent += piece.length;
+              if (sent % (1 << 20) < piece.length) await Promise.resolve();
+            }
+            return 0;
+          }
+          case 'trace': {
+            let batch = '';
+            for (const line of traceLines(Number(args[0] ?? 20000))) {
+              batch += line;
+              if (batch.length > 65536) {
+                out('stdout', batch);
+                batch = '';
+              }
+            }
+            out('stdout', batch);
+            return 0;
+          }
+          case 'write': {
+            const path = normalizeWorkspacePath(args[0] ?? '');
+            const data = Buffer.from(args.slice(1).join(' '));
+            mutate((state) => {
+              const ws = need(state, request.workspaceId);
+              ws.files[path] = data.toString('base64');
+              recount(ws);
+            });
+            return 0;
+          }
+          case 'cat': {
+            const ws = need(load(), request.workspaceId);
+            const file = ws.files[normalizeWorkspacePath(args[0] ?? '')];
+            if (file === undefined) {
+              out('stderr', `cat: ${args[0] ?? ''}: No such file or directory\n`);
+              return 1;
+            }
+            request.onOutput('stdout', Buffer.from(file, 'base64'));
+            return 0;
+          }
+          case 'env':
+            out('stdout', `${request.env[args[0] ?? ''] ?? ''}\n`);
+            return 0;
+          case 'ls':
+            out('stdout', Object.keys(need(load(), request.workspaceId).files).sort().map((p) => `${p}\n`).join(''));
+            return 0;
+          default: {
+            const ws = need(load(), request.workspaceId);
+            let asPath: string | null = null;
+            try {
+              asPath = normalizeWorkspacePath(name);
+            } catch {
+              asPath = null;
+            }
+            if (asPath !== null && ws.files[asPath] !== undefined) {
+              out('stderr', `${name}: Permission denied\n`);
+              return 126;
+            }
+            out('stderr', `${name}: command not found\n`);
+            return 127;
+          }
+        }
+      }
+    },
+    async read(workspaceId: string, path: string, chunkBytes = 1024 * 1024): Promise<ReadStream> {
+      guard();
+      const key = normalizeWorkspacePath(path);
+      const ws = need(load(), workspaceId);
+      const file = ws.files[key];
+      if (file === undefined) {
+        const isDir = Object.keys(ws.files).some((p) => p.startsWith(`${key}/`));
+        if (isDir) throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a directory, not a regular file`);
+        throw new EngineError('FILE_NOT_FOUND', `no file ${key} in workspace ${workspaceId}`, { hint: `list files with: headspace inspect ${workspaceId}` });
+      }
+      const bytes = Buffer.from(file, 'base64');
+      let closed = false;
+      return {
+        size: bytes.length,
+        chunks: (async function* () {
+          for (let at = 0; at < bytes.length && !closed; at += chunkBytes) yield bytes.subarray(at, at + chunkBytes);
+        })(),
+        async close() {
+          closed = true;
+        },
+      };
+    },
+    async write(workspaceId: string, path: string, data: Buffer, writeOptions: WriteOptions): Promise<void> {
+      guard();
+      const key = normalizeWorkspacePath(path);
+      const digest = createHash('sha256').update(data).digest('hex');
+      if (digest !== writeOptions.expectedSha256.toLowerCase()) {
+        throw new EngineError('DIGEST_MISMATCH', `the bytes for ${key} have sha256 ${digest}, not the expected ${writeOptions.expectedSha256}; nothing was written`);
+      }
+      mutate((state) => {
+        const ws = need(state, workspaceId);
+        if (ws.files[key] !== undefined && !writeOptions.overwrite) {
+          throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, { hint: 'pass --overwrite to replace it' });
+        }
+        const after = ws.storageBytes - (ws.files[key] ? Buffer.from(ws.files[key], 'base64').length : 0) + data.length;
+        if (!cannot.has('storage') && after > ws.storageBudget) {
+          throw new EngineError('POLICY_DENIED', `writing ${key} would take the workspace to ${after} bytes, past its storage_bytes budget of ${ws.storageBudget}`, { hint: 'create the workspace with a larger --storage-bytes' });
+        }
+        ws.files[key] = data.toString('base64');
+        recount(ws);
+      });
+    },
+    async list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }> {
+      guard();
+      const base = normalizeWorkspacePath(path, { allowRoot: true });
+      const ws = need(load(), workspaceId);
+      const prefix = base === '' ? '' : `${base}/`;
+      const seen = new Map<string, FileEntry>();
+      for (const [p, b64] of Object.entries(ws.files).sort(([a], [b]) => a.localeCompare(b))) {
+        if (!p.startsWith(prefix)) continue;
+        const rest = p.slice(prefix.length);
+        const slash = rest.indexOf('/');
+        const name = prefix + (slash === -1 ? rest : rest.slice(0, slash));
+        if (!seen.has(name)) seen.set(name, slash === -1 ? { path: name, type: 'file', size: Buffer.from(b64, 'base64').length } : { path: name, type: 'directory', size: 0 });
+      }
+      const entries = [...seen.values()];
+      return { entries: entries.slice(0, limit), truncated: entries.length > limit };
+    },
+    async stop(workspaceId: string): Promise<StopReport> {
+      guard();
+      const wasRunning = mutate((state) => {
+        const ws = need(state, workspaceId);
+        if (!ws.running) return false;
+        ws.stopRequested = true;
+        return true;
+      });
+      if (!wasRunning) return { stopped: false, empty: true };
+      // Wait (bounded) for the running job to notice and let go.
+      for (let i = 0; i < 250; i++) {
+        if (!load().workspaces[workspaceId]?.running) return { stopped: true, empty: true };
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return { stopped: true, empty: false };
+    },
+    async remove(workspaceId: string): Promise<RemovalDisposition> {
+      guard();
+      return mutate((state) => {
+        if (!state.workspaces[workspaceId]) return { removed: [], retained: [], unverified: ['runtime', 'storage'] };
+        delete state.workspaces[workspaceId];
+        return { removed: ['runtime', 'storage'], retained: [], unverified: [] };
+      });
+    },
+    async listWorkspaces(): Promise<string[]> {
+      guard();
+      return Object.keys(load().workspaces).sort();
+    },
+  };
+  return provider;
+}

@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import type { ProviderFactory } from '../core/context.js';
+
+/**
+ * Name → lazy factory. A verb only loads the provider it uses (the native
+ * provider's modules are not imported by `--provider fake` runs).
+ */
+export const PROVIDERS: Record<string, ProviderFactory> = {
+  fake: async ({ home, clock }) => {
+    const { createFakeProvider } = await import('./fake/fake-provider.js');
+    return createFakeProvider({ clock, persistPath: join(home, 'fake', 'state.json') });
+  },
+  native: async ({ home }) => {
+    const { createNativeProvider } = await import('./native/native-provider.js');
+    return createNativeProvider({ root: join(home, 'native') });
+  },
+};
+
+export function defaultProviderName(): string {
+  return process.env.HEADSPACE_PROVIDER ?? (process.platform === 'linux' ? 'native' : 'fake');
+}
