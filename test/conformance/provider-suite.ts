@@ -1,0 +1,334 @@
+/**
+ * The provider conformance suite. Every provider binds it in a few lines
+ * (test/conformance/<provider>.test.ts) and cannot change what it asserts:
+ * a binding supplies only how to build the provider and which commands
+ * produce each behaviour. Skips carry a reason and must name real tests, so a
+ * stale skip fails the run.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EngineError } from '../../src/core/errors.js';
+import { defaultPolicy, LIMIT_NAMES, type Policy } from '../../src/core/policy/policy.js';
+import type { JobOutcome, Provider } from '../../src/core/provider.js';
+
+export interface ConformanceCommands {
+  /** Prints `text` and a newline to stdout, exits 0. */
+  print(text: string): string[];
+  /** Exits with status 7 without being killed. */
+  exitSeven: string[];
+  /** A command that does not exist (127). */
+  absent: string[];
+  /** A command that exists in the workspace but cannot be executed (126); `setup` plants it. */
+  unrunnable: { argv: string[]; setup(provider: Provider, workspaceId: string): Promise<void> };
+  /** Allocates well past a 64 MiB memory budget. */
+  memoryHog: string[];
+  /** Runs for 30 s unless ended. */
+  slow: string[];
+  /** Writes `text` to workspace path `path`. */
+  writeFile(path: string, text: string): string[];
+  /** Prints the value of environment variable `name`. */
+  printEnv(name: string): string[];
+}
+
+export interface ConformanceBinding {
+  name: string;
+  /** A fresh provider; `peer()` gives a second instance over the same state, as another process would. */
+  make(): Promise<{ provider: Provider; peer(): Promise<Provider>; cleanup(): Promise<void> }>;
+  commands: ConformanceCommands;
+  skip?: Array<{ reason: string; tests: string[] }>;
+}
+
+export const CONFORMANCE_TESTS = [
+  'declares a capability for every limit, the same on every call',
+  'probes the host and says whether it is ready',
+  'creates a ready workspace with an algorithm-prefixed environment digest',
+  'refuses a duplicate workspace id',
+  'reports an unknown workspace as missing rather than throwing',
+  'runs a command and streams its output',
+  'reports a failing command as an exit status, not an error',
+  'tells a missing command (127) from an unrunnable one (126)',
+  'reports a job killed for memory from the kernel counter',
+  'ends a job promptly when the engine aborts it',
+  'leaves the workspace ready after three jobs',
+  'gives a job its environment and does not carry it into the next job',
+  'returns written bytes exactly, in bounded chunks, and closes twice safely',
+  'refuses missing paths and escapes as user errors',
+  'checks the digest on write and lands nothing on a mismatch',
+  'refuses to overwrite unless asked',
+  'reads a file a job wrote',
+  'lists workspace entries without following links',
+  'reports an idle stop as nothing stopped',
+  'stops a running job from another provider instance',
+  'refuses to run in an unknown workspace',
+  'partitions removal into removed, retained and unverified and forgets the workspace',
+] as const;
+
+export type ConformanceTest = (typeof CONFORMANCE_TESTS)[number];
+
+function smallPolicy(): Policy {
+  const policy = defaultPolicy();
+  policy.budget.memoryBytes = 64 * 1024 * 1024;
+  policy.budget.wallClockSeconds = 60;
+  return policy;
+}
+
+async function collect(provider: Provider, workspaceId: string, argv: string[], extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy } = {}): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const outcome = await provider.run({
+    workspaceId,
+    jobId: `job-${randomBytes(4).toString('hex')}`,
+    argv,
+    env: extra.env ?? {},
+    policy: extra.policy ?? smallPolicy(),
+    onOutput: (stream, chunk) => {
+      if (stream === 'stdout') stdout += chunk.toString('utf8');
+      else stderr += chunk.toString('utf8');
+    },
+    signal: extra.signal ?? new AbortController().signal,
+  });
+  return { outcome, stdout, stderr };
+}
+
+async function expectEngineError(promise: Promise<unknown>, codes: string[]): Promise<EngineError> {
+  try {
+    await promise;
+  } catch (error) {
+    const code = (error as EngineError).code;
+    expect(codes, `unexpected error ${String(code)}: ${(error as Error).message}`).toContain(code);
+    return error as EngineError;
+  }
+  throw new Error(`expected one of ${codes.join(', ')}, but the call succeeded`);
+}
+
+function sha256(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function runProviderConformance(binding: ConformanceBinding): void {
+  const skipped = new Map<string, string>();
+  for (const entry of binding.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
+
+  describe(`provider conformance: ${binding.name}`, () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    afterAll(async () => {
+      for (const cleanup of cleanups) await cleanup();
+    });
+    let counter = 0;
+    const fresh = async () => {
+      const made = await binding.make();
+      cleanups.push(made.cleanup);
+      return made;
+    };
+    const withWorkspace = async (policy: Policy = smallPolicy()) => {
+      const made = await fresh();
+      const workspaceId = `conf-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
+      await made.provider.create({ workspaceId, policy, profile: 'host' });
+      cleanups.push(async () => {
+        await made.provider.remove(workspaceId).catch(() => undefined);
+      });
+      return { ...made, workspaceId };
+    };
+    const test = (title: ConformanceTest, body: () => Promise<void>, timeout = 30_000) => {
+      const reason = skipped.get(title);
+      if (reason) it.skip(`${title} (skipped: ${reason})`, body);
+      else it(title, body, timeout);
+    };
+
+    it('names only real tests in its skip list', () => {
+      for (const title of skipped.keys()) expect(CONFORMANCE_TESTS as readonly string[]).toContain(title);
+    });
+
+    test('declares a capability for every limit, the same on every call', async () => {
+      const { provider } = await fresh();
+      const first = await provider.capabilities();
+      for (const limit of LIMIT_NAMES) expect(typeof first.enforces[limit]).toBe('boolean');
+      expect(first.provider).toBe(provider.name);
+      expect(await provider.capabilities()).toEqual(first);
+    });
+
+    test('probes the host and says whether it is ready', async () => {
+      const { provider } = await fresh();
+      const probe = await provider.probe();
+      expect(probe.provider).toBe(provider.name);
+      expect(probe.ready).toBe(true);
+      expect(probe.checks.length).toBeGreaterThan(0);
+      for (const check of probe.checks) expect(check.detail.length).toBeGreaterThan(0);
+    });
+
+    test('creates a ready workspace with an algorithm-prefixed environment digest', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const view = await provider.inspect(workspaceId);
+      expect(view.state).toBe('ready');
+      expect(view.environmentDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(await provider.listWorkspaces()).toContain(workspaceId);
+    });
+
+    test('refuses a duplicate workspace id', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      await expectEngineError(provider.create({ workspaceId, policy: smallPolicy(), profile: 'host' }), ['WORKSPACE_EXISTS']);
+    });
+
+    test('reports an unknown workspace as missing rather than throwing', async () => {
+      const { provider } = await fresh();
+      expect((await provider.inspect('never-created-here')).state).toBe('missing');
+    });
+
+    test('runs a command and streams its output', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const { outcome, stdout } = await collect(provider, workspaceId, binding.commands.print('hello-conformance'));
+      expect(outcome.exitCode).toBe(0);
+      expect(outcome.signal).toBeNull();
+      expect(outcome.oomKilled).toBe(false);
+      expect(stdout).toBe('hello-conformance\n');
+    });
+
+    test('reports a failing command as an exit status, not an error', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const { outcome } = await collect(provider, workspaceId, binding.commands.exitSeven);
+      expect(outcome.exitCode).toBe(7);
+      expect(outcome.stopped).toBe(false);
+    });
+
+    test('tells a missing command (127) from an unrunnable one (126)', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      expect((await collect(provider, workspaceId, binding.commands.absent)).outcome.exitCode).toBe(127);
+      await binding.commands.unrunnable.setup(provider, workspaceId);
+      expect((await collect(provider, workspaceId, binding.commands.unrunnable.argv)).outcome.exitCode).toBe(126);
+    });
+
+    test('reports a job killed for memory from the kernel counter', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const { outcome } = await collect(provider, workspaceId, binding.commands.memoryHog);
+      expect(outcome.oomKilled).toBe(true);
+      expect(outcome.exitCode === 0 && outcome.signal === null).toBe(false);
+    });
+
+    test('ends a job promptly when the engine aborts it', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const controller = new AbortController();
+      const started = Date.now();
+      const running = collect(provider, workspaceId, binding.commands.slow, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 300);
+      const { outcome } = await running;
+      expect(outcome.aborted).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    });
+
+    test('leaves the workspace ready after three jobs', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      for (let i = 0; i < 3; i++) expect((await collect(provider, workspaceId, binding.commands.print(`job ${i}`))).outcome.exitCode).toBe(0);
+      expect((await provider.inspect(workspaceId)).state).toBe('ready');
+    });
+
+    test('gives a job its environment and does not carry it into the next job', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const marker = `marker-${randomBytes(8).toString('hex')}`;
+      const first = await collect(provider, workspaceId, binding.commands.printEnv('CONFORMANCE_SECRET'), { env: { CONFORMANCE_SECRET: marker } });
+      expect(first.stdout).toContain(marker);
+      expect(JSON.stringify(first.outcome)).not.toContain(marker);
+      expect(JSON.stringify(await provider.inspect(workspaceId))).not.toContain(marker);
+      const second = await collect(provider, workspaceId, binding.commands.printEnv('CONFORMANCE_SECRET'));
+      expect(second.stdout).not.toContain(marker);
+    });
+
+    test('returns written bytes exactly, in bounded chunks, and closes twice safely', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const bytes = randomBytes(5000);
+      await provider.write(workspaceId, 'data/blob.bin', bytes, { expectedSha256: sha256(bytes), overwrite: false });
+      const stream = await provider.read(workspaceId, 'data/blob.bin', 1024);
+      expect(stream.size).toBe(5000);
+      const parts: Buffer[] = [];
+      for await (const chunk of stream.chunks) {
+        expect(chunk.length).toBeLessThanOrEqual(1024);
+        parts.push(chunk);
+      }
+      await stream.close();
+      await stream.close();
+      expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+    });
+
+    test('refuses missing paths and escapes as user errors', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      await expectEngineError(provider.read(workspaceId, 'no/such/file'), ['FILE_NOT_FOUND']);
+      for (const bad of ['../outside', '/etc/passwd', 'a/../../b', 'nul\0byte', '']) {
+        await expectEngineError(provider.read(workspaceId, bad), ['BAD_PATH']);
+        const data = Buffer.from('x');
+        await expectEngineError(provider.write(workspaceId, bad, data, { expectedSha256: sha256(data), overwrite: true }), ['BAD_PATH']);
+      }
+    });
+
+    test('checks the digest on write and lands nothing on a mismatch', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const data = Buffer.from('the right bytes');
+      await expectEngineError(provider.write(workspaceId, 'checked.txt', data, { expectedSha256: sha256('other bytes'), overwrite: false }), ['DIGEST_MISMATCH']);
+      await expectEngineError(provider.read(workspaceId, 'checked.txt'), ['FILE_NOT_FOUND']);
+    });
+
+    test('refuses to overwrite unless asked', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const one = Buffer.from('one');
+      const two = Buffer.from('two');
+      await provider.write(workspaceId, 'f.txt', one, { expectedSha256: sha256(one), overwrite: false });
+      await expectEngineError(provider.write(workspaceId, 'f.txt', two, { expectedSha256: sha256(two), overwrite: false }), ['DESTINATION_EXISTS']);
+      await provider.write(workspaceId, 'f.txt', two, { expectedSha256: sha256(two), overwrite: true });
+      const stream = await provider.read(workspaceId, 'f.txt');
+      const parts: Buffer[] = [];
+      for await (const chunk of stream.chunks) parts.push(chunk);
+      await stream.close();
+      expect(Buffer.concat(parts).toString()).toBe('two');
+    });
+
+    test('reads a file a job wrote', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      expect((await collect(provider, workspaceId, binding.commands.writeFile('out.txt', 'made by the job'))).outcome.exitCode).toBe(0);
+      const stream = await provider.read(workspaceId, 'out.txt');
+      const parts: Buffer[] = [];
+      for await (const chunk of stream.chunks) parts.push(chunk);
+      await stream.close();
+      expect(Buffer.concat(parts).toString()).toContain('made by the job');
+    });
+
+    test('lists workspace entries without following links', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const data = Buffer.from('listed');
+      await provider.write(workspaceId, 'dir/a.txt', data, { expectedSha256: sha256(data), overwrite: false });
+      const root = await provider.list(workspaceId, '', 100);
+      expect(root.entries.map((e) => e.path)).toContain('dir');
+      const inner = await provider.list(workspaceId, 'dir', 100);
+      expect(inner.entries).toContainEqual({ path: 'dir/a.txt', type: 'file', size: 6 });
+      expect(inner.truncated).toBe(false);
+    });
+
+    test('reports an idle stop as nothing stopped', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      expect(await provider.stop(workspaceId)).toEqual({ stopped: false, empty: true });
+    });
+
+    test('stops a running job from another provider instance', async () => {
+      const { provider, peer, workspaceId } = await withWorkspace();
+      const running = collect(provider, workspaceId, binding.commands.slow);
+      await new Promise((r) => setTimeout(r, 500));
+      const other = await peer();
+      const report = await other.stop(workspaceId);
+      expect(report).toEqual({ stopped: true, empty: true });
+      const { outcome } = await running;
+      expect(outcome.stopped).toBe(true);
+    });
+
+    test('refuses to run in an unknown workspace', async () => {
+      const { provider } = await fresh();
+      await expectEngineError(collect(provider, 'never-created-here', binding.commands.print('x')), ['WORKSPACE_NOT_FOUND']);
+    });
+
+    test('partitions removal into removed, retained and unverified and forgets the workspace', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const disposition = await provider.remove(workspaceId);
+      const all = [...disposition.removed, ...disposition.retained, ...disposition.unverified].sort();
+      expect(all).toEqual(['runtime', 'storage']);
+      expect(disposition.removed).toEqual(expect.arrayContaining(['runtime', 'storage']));
+      expect((await provider.inspect(workspaceId)).state).toBe('missing');
+      expect(await provider.listWorkspaces()).not.toContain(workspaceId);
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVirtualClock, type VirtualClock } from '../../src/core/clock.js';
+import { createEngine, type Engine } from '../../src/core/engine.js';
+import { sequentialIds } from '../../src/core/ids.js';
+import type { LimitName } from '../../src/core/policy/policy.js';
+import { createFakeProvider } from '../../src/providers/fake/fake-provider.js';
+
+export interface TestEngine {
+  engine: Engine;
+  clock: VirtualClock;
+  home: string;
+  cleanup(): void;
+}
+
+/**
+ * An engine over a fresh temporary home, the fake provider (in memory) and a
+ * virtual clock, with deterministic ids: ws-000001, job-000001, …
+ */
+export function makeTestEngine(options: { cannotEnforce?: LimitName[]; broken?: boolean; realClock?: boolean } = {}): TestEngine {
+  const home = mkdtempSync(join(tmpdir(), 'hs-test-'));
+  const clock = createVirtualClock();
+  const engine = createEngine({
+    home,
+    version: '0.0.0-test',
+    defaultProvider: 'fake',
+    ...(options.realClock ? {} : { clock }),
+    ids: sequentialIds(),
+    providers: {
+      fake: ({ clock: c }) =>
+        createFakeProvider({ clock: c, persistPath: join(home, 'fake', 'state.json'), ...(options.cannotEnforce ? { cannotEnforce: options.cannotEnforce } : {}), ...(options.broken ? { broken: true } : {}) }),
+    },
+  });
+  return {
+    engine,
+    clock,
+    home,
+    cleanup() {
+      engine.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}

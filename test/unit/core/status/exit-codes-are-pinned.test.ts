@@ -1,0 +1,28 @@
+/**
+ * Exit codes are a published contract: 0–8, one per category, never
+ * renumbered. Result statuses map one to one onto 0 and 3–8.
+ */
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODES, RESULT_STATUSES, categoryOfStatus } from '../../../../src/core/status.js';
+
+describe('exit codes', () => {
+  it('pins every category to its number', () => {
+    expect(EXIT_CODES).toEqual({
+      success: 0,
+      user_error: 1,
+      environment_error: 2,
+      policy_denied: 3,
+      timeout: 4,
+      cancelled: 5,
+      computation_failed: 6,
+      infrastructure_failure: 7,
+      resource_exhausted: 8,
+    });
+  });
+
+  it('maps the result statuses one to one onto distinct codes', () => {
+    const codes = RESULT_STATUSES.map((s) => EXIT_CODES[categoryOfStatus(s)]);
+    expect(new Set(codes).size).toBe(RESULT_STATUSES.length);
+    expect(codes.every((c) => c === 0 || (c >= 3 && c <= 8))).toBe(true);
+  });
+});
