@@ -11,7 +11,8 @@
  *   block              wait until stopped or aborted (real time)
  *   alloc BYTES        allocate; past the memory budget the "kernel" kills it (OOM)
  *   flood BYTES        print BYTES of output in lines
- *   trace N            the seed's N-step LCG/Collatz trace, ending with answer=…
+ *   trace N [K]        the seed's N-step LCG/Collatz trace, ending with answer=…;
+ *                      with K, an `ERROR: checksum drift at step K` line at step K
  *   write PATH TEXT…   write TEXT to a workspace file
  *   cat PATH           print a workspace file
  *   env NAME           print the value of NAME from the job's environment
@@ -36,7 +37,7 @@ export function splitSequence(argv: readonly string[]): string[][] {
  * about 86 bytes a line, so 20,000 steps is about 1.7 MB. The final line is
  * the answer a reader needs.
  */
-export function* traceLines(steps: number): Generator<string> {
+export function* traceLines(steps: number, errorAt = -1): Generator<string> {
   let seed = 12345;
   let checksum = 0;
   for (let step = 0; step < steps; step++) {
@@ -48,7 +49,8 @@ export function* traceLines(steps: number): Generator<string> {
       length++;
     }
     checksum = (checksum + length * (step + 1)) % 1000000007;
-    yield `trace step=${String(step).padStart(6, '0')} seed=${String(seed).padStart(10, '0')} collatz_len=${String(length).padStart(4, '0')} checksum=${String(checksum).padStart(10, '0')}\n`;
+    if (step === errorAt) yield `ERROR: checksum drift at step ${step}\n`;
+    yield `trace step=${String(step).padStart(6, '0')} seed=${String(seed).padStart(10, '0')} unit=${(seed / 2147483648).toFixed(9)} collatz_len=${String(length).padStart(4, '0')} checksum=${String(checksum).padStart(10, '0')}\n`;
   }
   yield `answer=${checksum}\n`;
 }

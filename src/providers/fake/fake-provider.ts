@@ -217,7 +217,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           }
           case 'trace': {
             let batch = '';
-            for (const line of traceLines(Number(args[0] ?? 20000))) {
+            for (const line of traceLines(Number(args[0] ?? 20000), args[1] === undefined ? -1 : Number(args[1]))) {
               batch += line;
               if (batch.length > 65536) {
                 out('stdout', batch);

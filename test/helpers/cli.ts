@@ -1,0 +1,60 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const BIN = join(REPO, 'bin', 'headspace');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(join(REPO, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it for you)');
+}
+
+/** A fresh HEADSPACE_HOME for one test file, removed by `cleanup`. */
+export function makeHome(): { home: string; cleanup(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'hs-cli-'));
+  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** Runs the built bin as a user would, with a controlled environment. */
+export function cli(home: string, args: string[], env: Record<string, string> = {}): CliRun {
+  assertBuilt();
+  const result = spawnSync(BIN, args, {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts the bin without waiting (for stop-from-another-process tests). */
+export function cliAsync(home: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  assertBuilt();
+  return new Promise((resolvePromise) => {
+    const child = spawn(BIN, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Runs a pasted command line through a shell with the same environment. */
+export function shell(home: string, line: string): CliRun {
+  const result = spawnSync('/bin/sh', ['-c', line], {
+    encoding: 'utf8',
+    env: { PATH: `${dirname(BIN)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? '/root', HEADSPACE_PROVIDER: 'fake' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  void home;
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
