@@ -1,0 +1,36 @@
+/**
+ * Workspace paths are validated once, at the seam: relative only; `..`,
+ * absolute, NUL and empty are refused, never resolved; empty and `.`
+ * segments are dropped.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { normalizeWorkspacePath } from '../../../src/core/paths.js';
+
+describe('workspace paths', () => {
+  it('normalises harmless forms', () => {
+    expect(normalizeWorkspacePath('a//b/./c/')).toBe('a/b/c');
+    expect(normalizeWorkspacePath('./report.json')).toBe('report.json');
+  });
+
+  it('refuses escapes, absolutes, NUL and empty', () => {
+    for (const bad of ['..', '../x', 'a/../../b', 'a/..', '/etc/passwd', 'a\0b', '', '.', './/']) {
+      expect(() => normalizeWorkspacePath(bad), bad).toThrow(expect.objectContaining({ code: 'BAD_PATH' }));
+    }
+  });
+
+  it('never returns a path that leaves the workspace, for any input', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', '..', '.', '', '/', '\0', 'c.txt'), { maxLength: 8 }), (parts) => {
+        const raw = parts.join('/');
+        try {
+          const out = normalizeWorkspacePath(raw);
+          return !out.startsWith('/') && !out.split('/').includes('..') && !out.includes('\0') && out.length > 0;
+        } catch (error) {
+          return (error as { code?: string }).code === 'BAD_PATH';
+        }
+      }),
+      { seed: 7, numRuns: 500 },
+    );
+  });
+});

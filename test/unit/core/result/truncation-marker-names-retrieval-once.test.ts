@@ -1,0 +1,70 @@
+/**
+ * A truncation marker reads `…[truncated: N of M bytes shown -- full text: `<retrieval>`]`:
+ * M is the true size of the source (evidence.total_bytes), N the bytes shown,
+ * and the retrieval command appears exactly as given, once. The seed wrapped
+ * an already complete command again and printed
+ * `headspace inspect headspace inspect x --logs --logs`; this guards that.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
+import { emptyUsage, makeResultPackage, type ResultPackage } from '../../../../src/core/result/result-package.js';
+import { selectExcerpt } from '../../../../src/core/result/select-excerpt.js';
+
+function basePackage(overrides: Partial<ResultPackage> = {}): ResultPackage {
+  return makeResultPackage({
+    outcome_summary: 'job job-abc ran in workspace demo',
+    status: 'failure',
+    key_findings: [],
+    evidence: [],
+    artifacts: [],
+    warnings: [],
+    resource_usage: emptyUsage(),
+    provenance: { result_schema_version: 1, headspace_version: '0.1.0', verb: 'run', workspace_id: 'demo', job_id: 'job-abc', provider: 'fake', profile: null, environment_digest: null, command: ['python3', 'run.py'], started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: 1 },
+    attention: [],
+    ...overrides,
+  });
+}
+
+const RETRIEVAL = 'headspace inspect job-abc --logs';
+const LOG = Array.from({ length: 5000 }, (_, i) => `record ${i} processed without incident`).join('\n');
+
+function markersIn(markdown: string): string[] {
+  return markdown.split('\n').filter((line) => line.includes('…[truncated:'));
+}
+
+describe('truncation markers', () => {
+  it('name the retrieval command once, unwrapped, for an excerpt from selectExcerpt', () => {
+    const selected = selectExcerpt(LOG, { budgetBytes: 3000, retrieval: RETRIEVAL });
+    expect(selected.excerpt).toContain(`\`${RETRIEVAL}\``);
+    const markdown = renderMarkdown(basePackage({ evidence: [{ label: 'output', kind: 'excerpt', source: 'job-abc', retrieval: RETRIEVAL, ...selected }] }));
+    const markers = markersIn(markdown);
+    expect(markers).toEqual([`…[truncated: ${Buffer.byteLength(selected.excerpt.slice(0, selected.excerpt.lastIndexOf('\n')))} of ${Buffer.byteLength(LOG)} bytes shown -- full text: \`${RETRIEVAL}\`]`]);
+    expect(markdown).not.toContain('inspect headspace inspect');
+    expect(markdown).not.toContain('--logs --logs');
+    expect(markdown.split(RETRIEVAL).length - 1).toBe(1);
+  });
+
+  it('state the true total, not the excerpt size, when the renderer shrinks further', () => {
+    const selected = selectExcerpt(LOG, { budgetBytes: 6000, retrieval: RETRIEVAL });
+    const markdown = renderMarkdown(basePackage({ evidence: [{ label: 'output', kind: 'excerpt', source: 'job-abc', retrieval: RETRIEVAL, ...selected }] }), { maxBytes: 1500 });
+    const [marker, ...rest] = markersIn(markdown);
+    expect(rest).toEqual([]);
+    const [, shown, total] = /^…\[truncated: (\d+) of (\d+) bytes shown -- full text: `(.*)`\]$/.exec(marker ?? '') ?? [];
+    expect(Number(total)).toBe(Buffer.byteLength(LOG));
+    expect(Number(shown)).toBeLessThan(1500);
+    expect(marker).toContain(`\`${RETRIEVAL}\``);
+  });
+
+  it('fall back to the excerpt length when the evidence has no total', () => {
+    const excerpt = Array.from({ length: 400 }, (_, i) => `line ${i}`).join('\n');
+    const markdown = renderMarkdown(basePackage({ evidence: [{ label: 'output', kind: 'excerpt', source: 'job-abc', truncated: false, excerpt, retrieval: RETRIEVAL }] }), { maxBytes: 1200 });
+    expect(markersIn(markdown)).toHaveLength(1);
+    expect(markersIn(markdown)[0]).toMatch(new RegExp(`of ${Buffer.byteLength(excerpt)} bytes shown -- full text: \`${RETRIEVAL}\``));
+    expect(markdown).toContain('truncated: true');
+  });
+
+  it('quote a retrieval command holding backticks with a longer delimiter', () => {
+    const markdown = renderMarkdown(basePackage({ evidence: [{ label: 'o', kind: 'excerpt', source: 'j', truncated: true, excerpt: 'x', total_bytes: 9, retrieval: 'echo `date`' }] }));
+    expect(markersIn(markdown)).toEqual(['…[truncated: 1 of 9 bytes shown -- full text: `` echo `date` ``]']);
+  });
+});
