@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The worked example, end to end, on the default provider (native on Linux):
+# create a closed workspace, run a Python calculation in it, run a failing
+# job, drill into its log, inspect, destroy. Each step prints its bounded
+# result package; the exit code of each verb is shown after it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+export HEADSPACE_HOME="${HEADSPACE_HOME:-$(mktemp -d -t headspace-example-XXXXXX)}"
+hs() {
+  printf '\n$ headspace %s\n' "$*"
+  local code=0
+  ./bin/headspace "$@" || code=$?
+  printf '(exit %s)\n' "$code"
+  return 0
+}
+
+echo "example: state in HEADSPACE_HOME=$HEADSPACE_HOME"
+hs create --workspace-id demo --purpose "worked example" --memory-bytes 256M --wall-clock-seconds 60
+hs run --job-id job-pi demo python3 -c "
+import json, math
+value = round(math.pi, 10)
+check = abs(value - 3.1415926536) < 1e-9
+with open('report.json', 'w') as f:
+    json.dump({'pi': value, 'check_passed': check}, f)
+print(f'pi={value} check_passed={check}')
+"
+hs run --job-id job-fail demo python3 -c "
+for i in range(5000):
+    print(f'step {i}: fine')
+raise SystemExit('fatal: the answer drifted at step 4999')
+"
+hs logs job-fail --grep fatal
+hs inspect demo
+hs destroy demo

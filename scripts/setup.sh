@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Everything the project needs on a fresh machine, idempotent:
+#  1. npm dependencies (better-sqlite3 compiles from source here: about 80 s once);
+#  2. system packages for the native provider (bubblewrap), through apt when
+#     root — otherwise it stops and prints the one command to run;
+#  3. the TypeScript build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm dependencies (first time: about 2 minutes)" >&2
+  npm ci --no-audit --no-fund >&2
+fi
+
+if [ "$(uname -s)" = "Linux" ]; then
+  bash scripts/setup-native.sh >&2
+fi
+
+echo "setup: building" >&2
+npx tsc -p tsconfig.json >&2

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite: set-up, build, then vitest. Ends with one plain line
+# "tests: N passed, N failed, N skipped" that any CI can read.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+results="$(mktemp -t headspace-vitest-XXXXXX.json)"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results" "$@" || status=$?
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  if (r.numTotalTests === 0) { console.error("no test ran"); process.exit(1); }
+' "$results" || status=1
+rm -f "$results"
+exit "$status"
