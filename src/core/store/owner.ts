@@ -22,8 +22,12 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
+let self: Owner | null = null;
+
+/** This process as an owner; its start time never changes, so it is read once. */
 export function currentOwner(): Owner {
-  return { pid: process.pid, started: processStartTime(process.pid) };
+  self ??= { pid: process.pid, started: processStartTime(process.pid) };
+  return self;
 }
 
 export function isOwnerAlive(owner: Owner): boolean {

@@ -98,10 +98,40 @@ function readSchemaVersionFromHeader(file: string): number | null {
 export class SqliteStore {
   readonly path: string;
   private readonly db: Database.Database;
+  /** Prepared once per connection: preparing on every call cost more than running. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   private constructor(path: string, db: Database.Database) {
     this.path = path;
     this.db = db;
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction (the write lock taken up front, so
+   * two processes cannot both read "ready" and both take the workspace).
+   * Re-entrant: inside another atomically() call it joins that transaction,
+   * which lets a verb group several steps into a single commit.
+   */
+  atomically<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    this.sql('BEGIN IMMEDIATE').run();
+    try {
+      const out = fn();
+      this.sql('COMMIT').run();
+      return out;
+    } catch (error) {
+      if (this.db.inTransaction) this.sql('ROLLBACK').run();
+      throw error;
+    }
+  }
+
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
   }
 
   static open(home: string): SqliteStore {
@@ -138,7 +168,7 @@ export class SqliteStore {
   }
 
   private migrate(): void {
-    const run = this.db.transaction(() => {
+    this.atomically(() => {
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
         throw new EngineError('STORE_SCHEMA_NEWER', `the state store has schema version ${version}, newer than ${SCHEMA_VERSION}`, { hint: 'upgrade headspace' });
@@ -148,7 +178,6 @@ export class SqliteStore {
         this.db.pragma(`user_version = ${v + 1}`);
       }
     });
-    run.immediate();
   }
 
   schemaVersion(): number {
@@ -160,52 +189,49 @@ export class SqliteStore {
   }
 
   close(): void {
+    this.statements.clear();
     if (this.db.open) this.db.close();
   }
 
   // ---- workspaces ----
 
   insertWorkspace(record: WorkspaceRecord): void {
-    const tx = this.db.transaction(() => {
-      const existing = this.db.prepare('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
+    return this.atomically(() => {
+      const existing = this.sql('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
       if (existing) {
         throw new EngineError('WORKSPACE_EXISTS', `workspace ${record.id} already exists (${String(existing.state)})`, {
           hint: 'choose another --workspace-id, or omit it to get a fresh one',
         });
       }
-      this.db
-        .prepare(
+      this.sql(
           `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path)
            VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath)`,
         )
         .run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath) });
     });
-    tx.immediate();
   }
 
   getWorkspace(id: string): WorkspaceRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as Row | undefined;
     return row ? toWorkspace(row) : undefined;
   }
 
   listWorkspaces(options: { includeDestroyed?: boolean } = {}): WorkspaceRecord[] {
     const sql = options.includeDestroyed ? 'SELECT * FROM workspaces ORDER BY created_at, id' : "SELECT * FROM workspaces WHERE state != 'destroyed' ORDER BY created_at, id";
-    return (this.db.prepare(sql).all() as Row[]).map(toWorkspace);
+    return (this.sql(sql).all() as Row[]).map(toWorkspace);
   }
 
   /** Moves a workspace through the lifecycle table (illegal moves throw), recording the path. */
   moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
-    const tx = this.db.transaction(() => {
+    return this.atomically(() => {
       const current = this.getWorkspace(id);
       if (!current) throw notFound(id);
       transition(current.state, to);
       const path = [...current.lifecyclePath, to];
-      this.db
-        .prepare('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?')
+      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?')
         .run(to, now, JSON.stringify(path), extra.environmentDigest ?? null, id);
       return { ...current, state: to, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
     });
-    return tx.immediate();
   }
 
   // ---- jobs ----
@@ -215,74 +241,68 @@ export class SqliteStore {
    * job row, or WORKSPACE_BUSY naming the running job (never its argv).
    */
   beginJob(job: { id: string; workspaceId: string; argv: string[]; startedAt: number; owner: Owner }): void {
-    const tx = this.db.transaction(() => {
+    return this.atomically(() => {
       const ws = this.getWorkspace(job.workspaceId);
       if (!ws) throw notFound(job.workspaceId);
       if (ws.state === 'running') throw this.busyError(ws.id);
-      if (this.db.prepare('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
+      if (this.sql('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
         throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit --job-id to get a fresh one' });
       }
       transition(ws.state, 'running');
-      this.db
-        .prepare('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
+      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
         .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
-      this.db
-        .prepare(
+      this.sql(
           `INSERT INTO jobs (id, workspace_id, state, argv, started_at, owner_pid, owner_started)
            VALUES (?, ?, 'running', ?, ?, ?, ?)`,
         )
         .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.startedAt, job.owner.pid, job.owner.started);
     });
-    tx.immediate();
   }
 
   /** Settles a running job once; the workspace goes back to ready. A second finish is a no-op. */
   finishJob(jobId: string, finish: JobFinish): JobRecord {
-    const tx = this.db.transaction(() => {
+    return this.atomically(() => {
       const job = this.getJob(jobId);
       if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`);
       if (job.state === 'finished') return job;
-      this.db
-        .prepare(
+      this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
              output_bytes = ?, stored_bytes = ?, usage = ? WHERE id = ?`,
         )
         .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), jobId);
       const ws = this.getWorkspace(job.workspaceId);
       if (ws && ws.state === 'running') {
-        this.db
-          .prepare('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
+        this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
           .run('ready', finish.finishedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'ready'])), ws.id);
       }
       return this.getJob(jobId)!;
     });
-    return tx.immediate();
   }
 
   requestStop(jobId: string): void {
-    this.db.prepare('UPDATE jobs SET stop_requested = 1 WHERE id = ?').run(jobId);
+    this.sql('UPDATE jobs SET stop_requested = 1 WHERE id = ?').run(jobId);
   }
 
   getJob(id: string): JobRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM jobs WHERE id = ?').get(id) as Row | undefined;
     return row ? toJob(row) : undefined;
   }
 
   listJobs(workspaceId: string): JobRecord[] {
-    return (this.db.prepare('SELECT * FROM jobs WHERE workspace_id = ? ORDER BY started_at, rowid').all(workspaceId) as Row[]).map(toJob);
+    return (this.sql('SELECT * FROM jobs WHERE workspace_id = ? ORDER BY started_at, rowid').all(workspaceId) as Row[]).map(toJob);
   }
 
   countJobs(workspaceId: string): number {
-    return Number((this.db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?').get(workspaceId) as Row).n);
+    return Number((this.sql('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?').get(workspaceId) as Row).n);
   }
 
   runningJob(workspaceId: string): JobRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at DESC LIMIT 1").get(workspaceId) as Row | undefined;
+    const row = this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at DESC LIMIT 1").get(workspaceId) as Row | undefined;
     return row ? toJob(row) : undefined;
   }
 
   runningJobs(): JobRecord[] {
-    return (this.db.prepare("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
+    return (this.sql("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
   }
 
   busyError(workspaceId: string): EngineError {
@@ -297,22 +317,21 @@ export class SqliteStore {
 
   /** Written before every provider call; settled after. An unsettled intent is evidence of a crash. */
   openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number }): number {
-    const info = this.db
-      .prepare('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    const info = this.sql('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt);
     return Number(info.lastInsertRowid);
   }
 
   settleIntent(id: number, outcome: string, settledAt: number): void {
-    this.db.prepare('UPDATE intents SET settled_at = ?, outcome = ? WHERE id = ? AND settled_at IS NULL').run(settledAt, outcome, id);
+    this.sql('UPDATE intents SET settled_at = ?, outcome = ? WHERE id = ? AND settled_at IS NULL').run(settledAt, outcome, id);
   }
 
   openIntents(): IntentRecord[] {
-    return (this.db.prepare('SELECT * FROM intents WHERE settled_at IS NULL ORDER BY id').all() as Row[]).map(toIntent);
+    return (this.sql('SELECT * FROM intents WHERE settled_at IS NULL ORDER BY id').all() as Row[]).map(toIntent);
   }
 
   countIntents(): number {
-    return Number((this.db.prepare('SELECT COUNT(*) AS n FROM intents').get() as Row).n);
+    return Number((this.sql('SELECT COUNT(*) AS n FROM intents').get() as Row).n);
   }
 }
 

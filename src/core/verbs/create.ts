@@ -68,32 +68,39 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   assertEnforceable(effective, providerName);
 
   const now = ctx.clock.now();
-  store.insertWorkspace({
-    id: workspaceId,
-    provider: providerName,
-    state: 'requested',
-    profile,
-    policy,
-    environmentDigest: null,
-    purpose: input.purpose ?? null,
-    owner: input.owner ?? null,
-    createdAt: now,
-    updatedAt: now,
-    expiresAt: input.ttlSeconds === undefined ? null : now + Math.round(input.ttlSeconds * 1000),
-    lifecyclePath: ['requested'],
-  });
-  store.moveWorkspace(workspaceId, 'provisioning', now);
-  const intent = store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now });
+  // One commit: the workspace row and the intent land together, before the provider call.
+  const intent = store.atomically(() => {
+    store.insertWorkspace({
+      id: workspaceId,
+      provider: providerName,
+      state: 'requested',
+      profile,
+      policy,
+      environmentDigest: null,
+      purpose: input.purpose ?? null,
+      owner: input.owner ?? null,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: input.ttlSeconds === undefined ? null : now + Math.round(input.ttlSeconds * 1000),
+      lifecyclePath: ['requested'],
+    });
+    store.moveWorkspace(workspaceId, 'provisioning', now);
+    return store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now });
+});
   let descriptor;
   try {
     descriptor = await provider.create({ workspaceId, policy, profile });
   } catch (error) {
-    store.settleIntent(intent, 'failed', ctx.clock.now());
-    store.moveWorkspace(workspaceId, 'failed', ctx.clock.now());
+    store.atomically(() => {
+      store.settleIntent(intent, 'failed', ctx.clock.now());
+      store.moveWorkspace(workspaceId, 'failed', ctx.clock.now());
+    });
     throw error;
   }
-  store.settleIntent(intent, 'created', ctx.clock.now());
-  const ws = store.moveWorkspace(workspaceId, 'ready', ctx.clock.now(), { environmentDigest: descriptor.environmentDigest });
+  const ws = store.atomically(() => {
+    store.settleIntent(intent, 'created', ctx.clock.now());
+    return store.moveWorkspace(workspaceId, 'ready', ctx.clock.now(), { environmentDigest: descriptor.environmentDigest });
+  });
   ctx.events.emit({ type: 'workspace.created', workspaceId, provider: providerName });
 
   const findings = [

@@ -24,18 +24,22 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
+  const provider = await ctx.provider(ws.provider);
+  const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
   let disposition: RemovalDisposition;
-  const warnings: string[] = [];
   try {
-    const provider = await ctx.provider(ws.provider);
-    const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
     disposition = await provider.remove(ws.id);
-    store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
   } catch (error) {
-    disposition = { removed: [], retained: [], unverified: ['runtime', 'storage'] };
-    warnings.push(`the ${ws.provider} provider could not remove the workspace (${(error as Error).message}); check with \`headspace doctor\``);
+    // Leave the workspace as it was: marking it destroyed would hide
+    // whatever the provider failed to remove. The caller can retry.
+    store.settleIntent(intent, `failed: ${(error as Error).message.slice(0, 200)}`, ctx.clock.now());
+    throw error;
   }
-  for (const state of path.slice(1)) store.moveWorkspace(ws.id, state, ctx.clock.now());
+  store.atomically(() => {
+    store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
+    for (const state of path.slice(1)) store.moveWorkspace(ws.id, state, ctx.clock.now());
+  });
+  const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
   let logsRemoved = 0;
   for (const job of store.listJobs(ws.id)) {
     rmSync(ctx.logPath(job.id), { force: true });

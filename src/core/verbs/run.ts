@@ -52,7 +52,11 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const caps = await provider.capabilities();
 
   const startedAt = ctx.clock.now();
-  store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
+  // One commit: the workspace is taken and the intent is journalled together.
+  const intent = store.atomically(() => {
+    store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
+    return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
 
   const controller = new AbortController();
@@ -69,7 +73,6 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   if (input.signal?.aborted) onCallerAbort();
   input.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
-  const intent = store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
   let outcome: JobOutcome | null = null;
   let failure: EngineError | null = null;
   try {
@@ -94,17 +97,17 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     sink.close();
   }
   const finishedAt = ctx.clock.now();
-  store.settleIntent(intent, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
-
-  const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
-  let job: JobRecord;
-  if (outcome) {
+  // One commit: the intent settles with the job's single terminal record.
+  const job: JobRecord = store.atomically(() => {
+    store.settleIntent(intent, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
+    const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
+    if (!outcome) {
+      return store.finishJob(jobId, { status: 'infrastructure_failure', exitCode: null, signal: null, limitHit: null, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: {} });
+    }
     const { status, limitHit } = classifyOutcome(outcome, abortReason, stopRequested);
     const exited = status === 'cancelled' || status === 'timeout' ? null : outcome.exitCode;
-    job = store.finishJob(jobId, { status, exitCode: exited, signal: outcome.signal, limitHit, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: outcome.usage });
-  } else {
-    job = store.finishJob(jobId, { status: 'infrastructure_failure', exitCode: null, signal: null, limitHit: null, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: {} });
-  }
+    return store.finishJob(jobId, { status, exitCode: exited, signal: outcome.signal, limitHit, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: outcome.usage });
+  });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
 
   const view = await provider.inspect(ws.id).catch(() => null);

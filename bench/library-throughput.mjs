@@ -1,0 +1,40 @@
+// Library create+run+destroy cycles per second on the fake provider (in
+// memory, real SQLite store on disk). Aim: at least 1,000/s.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function benchLibraryThroughput({ repo, seconds = 3 }) {
+  const api = await import(join(repo, 'dist', 'api', 'index.js'));
+  const home = mkdtempSync(join(tmpdir(), 'hs-bench-lib-'));
+  const engine = api.createEngine({
+    home,
+    version: 'bench',
+    defaultProvider: 'fake',
+    providers: { fake: () => api.createFakeProvider() },
+  });
+  const cycle = async () => {
+    const created = await engine.create({ provider: 'fake' });
+    const id = created.provenance.workspace_id;
+    const ran = await engine.run({ workspaceId: id, argv: ['echo', 'hello'] });
+    if (ran.status !== 'success') throw new Error(`run: ${ran.status}`);
+    await engine.destroy({ workspaceId: id });
+  };
+  for (let i = 0; i < 50; i++) await cycle();
+  let count = 0;
+  const started = process.hrtime.bigint();
+  const deadline = started + BigInt(seconds * 1e9);
+  while (process.hrtime.bigint() < deadline) {
+    await cycle();
+    count++;
+  }
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  engine.close();
+  rmSync(home, { recursive: true, force: true });
+  const perSecond = count / elapsed;
+  return {
+    name: 'library-throughput',
+    result: { cycles: count, seconds: elapsed, perSecond },
+    markdown: `| measure | value |\n| --- | --- |\n| create+run+destroy cycles | ${count} in ${elapsed.toFixed(2)} s |\n| cycles per second | ${perSecond.toFixed(0)} |`,
+  };
+}
