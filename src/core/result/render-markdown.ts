@@ -8,7 +8,8 @@
  * 2. with excerpts at 80, the largest per-list budget for key findings,
  *    warnings and suggested attention;
  * 3. with lists at their minimum too, the largest budget for every other
- *    text field (summary, labels, names, provenance values);
+ *    text field (labels, names, provenance values; the summary gets four
+ *    times that budget);
  * 4. clipping whole blocks section by section (headings stay), with a package
  *    marker line pointing at the JSON rendering, which is never clipped.
  * Shrunk text keeps its important lines (line-scoring.ts) and ends with a
@@ -135,7 +136,8 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
   const usage = pkg.resource_usage;
   const prov = pkg.provenance;
   return {
-    outcome_summary: renderSummary(pkg.outcome_summary, budgets.field, ctx.fullResult),
+    // The summary is the text an agent reads first: it gets four field budgets.
+    outcome_summary: renderSummary(pkg.outcome_summary, budgets.field * 4, ctx.fullResult),
     status: [pkg.status],
     key_findings: list(pkg.key_findings),
     evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field)),
@@ -173,7 +175,9 @@ function renderSummary(summary: string, budget: number, fullResult: string | und
   const text = escapeBlockStarts(cleanText(summary).trim());
   if (text === '') return [NONE];
   if (utf8Length(text) <= budget) return [text];
-  const shrunk = shrinkPrepared(prepareText(text), budget).text;
+  const shrunk = shrinkPrepared(prepareText(text, 'prose'), budget).text;
+  // A one-line summary cut in place already says `…[+N bytes]`; a marker line would cost more than it saved.
+  if (!text.includes('\n')) return [shrunk];
   return [shrunk, fieldMarker(utf8Length(shrunk), utf8Length(text), fullResult)];
 }
 
@@ -235,7 +239,7 @@ export function codeFence(text: string): string {
  * would swallow every section after it. Such lines get a leading backslash.
  */
 function escapeBlockStarts(text: string): string {
-  return text.replace(/^( {0,3})(#|```|~~~|=+\s*$|-{2,}\s*$|>)/gm, '$1\\$2');
+  return text.replace(/^( {0,3})(#|```|~~~|=+[ \t]*$|-{2,}[ \t]*$|>)/gm, '$1\\$2');
 }
 
 /** Marker for shrunk non-evidence text; the full text lives in the JSON rendering. */

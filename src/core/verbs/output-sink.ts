@@ -6,6 +6,12 @@ import type { OutputStream } from '../provider.js';
  * Receives a job's output: keeps at most `budget` bytes in the log file,
  * counts every byte (so a result can say how much was printed in all), and
  * calls `onOverflow` once when the budget is passed.
+ *
+ * stdout and stderr are merged a whole line at a time: pipes deliver chunks
+ * at arbitrary byte boundaries, and merging raw chunks could splice an
+ * error line into the middle of an ordinary one, where the excerpt selector
+ * would no longer see it. A partial line waits (up to PENDING_LIMIT bytes)
+ * for its end.
  */
 export interface OutputSink {
   write(stream: OutputStream, chunk: Buffer): void;
@@ -15,6 +21,9 @@ export interface OutputSink {
   readonly streamBytes: Record<OutputStream, number>;
 }
 
+const PENDING_LIMIT = 64 * 1024;
+const NEWLINE = 0x0a;
+
 export function openOutputSink(path: string, budget: number, onOverflow: () => void): OutputSink {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const fd = openSync(path, 'w', 0o600);
@@ -23,16 +32,43 @@ export function openOutputSink(path: string, budget: number, onOverflow: () => v
   let overflowed = false;
   let closed = false;
   const streamBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
+  const pending: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
+  const pendingBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
+
+  const store = (bytes: Buffer) => {
+    const room = budget - stored;
+    if (room <= 0 || bytes.length === 0) return;
+    const piece = bytes.length <= room ? bytes : bytes.subarray(0, room);
+    writeSync(fd, piece);
+    stored += piece.length;
+  };
+  const flush = (stream: OutputStream) => {
+    if (pendingBytes[stream] === 0) return;
+    store(Buffer.concat(pending[stream]));
+    pending[stream] = [];
+    pendingBytes[stream] = 0;
+  };
+
   return {
     write(stream, chunk) {
       total += chunk.length;
       streamBytes[stream] += chunk.length;
-      if (closed) return;
-      const room = budget - stored;
-      if (room > 0) {
-        const piece = chunk.length <= room ? chunk : chunk.subarray(0, room);
-        writeSync(fd, piece);
-        stored += piece.length;
+      if (!closed) {
+        const lastNewline = chunk.lastIndexOf(NEWLINE);
+        if (lastNewline === -1) {
+          pending[stream].push(chunk);
+          pendingBytes[stream] += chunk.length;
+          if (pendingBytes[stream] > PENDING_LIMIT) flush(stream);
+        } else {
+          pending[stream].push(chunk.subarray(0, lastNewline + 1));
+          pendingBytes[stream] += lastNewline + 1;
+          flush(stream);
+          const rest = chunk.subarray(lastNewline + 1);
+          if (rest.length) {
+            pending[stream].push(rest);
+            pendingBytes[stream] += rest.length;
+          }
+        }
       }
       if (total > budget && !overflowed) {
         overflowed = true;
@@ -41,6 +77,8 @@ export function openOutputSink(path: string, budget: number, onOverflow: () => v
     },
     close() {
       if (closed) return;
+      flush('stdout');
+      flush('stderr');
       closed = true;
       closeSync(fd);
     },

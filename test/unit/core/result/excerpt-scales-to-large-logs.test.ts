@@ -37,11 +37,16 @@ describe('selectExcerpt at scale', () => {
     const small = bigLog(2 * 1024 * 1024);
     const large = bigLog(8 * 1024 * 1024);
     selectExcerpt(small, { budgetBytes: 6000 });
-    const time = (log: Buffer) => {
-      const started = performance.now();
-      selectExcerpt(log, { budgetBytes: 6000 });
-      return performance.now() - started;
-    };
+    // CPU time, best of three: wall time on a shared machine measures the neighbours, not us.
+    const time = (log: Buffer) =>
+      Math.min(
+        ...[1, 2, 3].map(() => {
+          const started = process.cpuUsage();
+          selectExcerpt(log, { budgetBytes: 6000 });
+          const used = process.cpuUsage(started);
+          return (used.user + used.system) / 1000;
+        }),
+      );
     const ratio = time(large) / Math.max(1, time(small));
     expect(ratio).toBeLessThan(10);
   });

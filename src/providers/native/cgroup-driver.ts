@@ -1,0 +1,63 @@
+/**
+ * The cgroup driver contract, and the probe that picks one.
+ *
+ * One cgroup per workspace (not per job): jobs are placed into it by the
+ * launcher, and per-job figures come from counter deltas (cpu usage, the OOM
+ * kill count) and a peak reset before each job. A per-workspace cgroup saves
+ * the mkdir/rmdir per job and the EBUSY lag after teardown.
+ */
+import type { Budget } from '../../core/policy/policy.js';
+import type { JobUsage } from '../../core/provider.js';
+
+export type CgroupKind = 'cgroup-v1' | 'cgroup-v2';
+
+export interface CgroupSnapshot {
+  cpuNs?: number;
+  oomKills: number;
+  /** v1 pids.peak before the job (not resettable): a job's peak is known only when it rose. */
+  pidsPeak?: number;
+}
+
+export interface CgroupJobReport {
+  oomKilled: boolean;
+  usage: JobUsage;
+}
+
+export interface CgroupDriver {
+  readonly kind: CgroupKind;
+  /**
+   * How the launcher may place itself: `job-uid` (procs files are chowned to
+   * the job uid, v1 as root), `self` (the caller owns a delegated subtree and
+   * runs jobs as itself), or `root-then-drop` (v2 as root: placement needs
+   * root because of the common-ancestor rule, then setpriv drops to the job uid).
+   */
+  readonly placement: 'job-uid' | 'self' | 'root-then-drop';
+  /** Creates the workspace cgroups if missing and writes the budget. Idempotent. */
+  prepare(name: string, budget: Budget, owner: { uid: number; gid: number }): Promise<void>;
+  /** The cgroup.procs files the launcher writes its own pid into, before exec'ing bwrap. */
+  procsFiles(name: string): string[];
+  /** Called just before a job: resets peaks and returns the counters to diff against. */
+  beginJob(name: string): Promise<CgroupSnapshot>;
+  endJob(name: string, before: CgroupSnapshot): Promise<CgroupJobReport>;
+  /** Ends every process in the workspace cgroup; true when it is empty afterwards. */
+  kill(name: string, timeoutMs?: number): Promise<boolean>;
+  isEmpty(name: string): Promise<boolean>;
+  /** Removes the workspace cgroups; true when all are gone. */
+  remove(name: string): Promise<boolean>;
+}
+
+export interface CgroupChoice {
+  driver?: CgroupDriver;
+  /** One line per driver considered: what was found. */
+  details: string[];
+  /** Which of memory/pids/cpu the chosen driver can enforce. */
+  enforces: { memory: boolean; pids: boolean; cpu: boolean };
+}
+
+export function cpuQuota(cpuLimit: number, periodUs = 100_000): number {
+  // The kernel refuses quotas under 1 ms.
+  return Math.max(1000, Math.round(cpuLimit * periodUs));
+}
+
+/** bwrap's own two processes (the setup parent and pid 1 of the namespace) count against pids.max. */
+export const BWRAP_OWN_PIDS = 2;

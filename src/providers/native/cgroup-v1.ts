@@ -1,0 +1,148 @@
+/**
+ * cgroup v1 driver (this project's VMs: no systemd, v1 controllers mounted
+ * under /sys/fs/cgroup/{memory,pids,cpu,cpuacct,freezer}). Needs root: it
+ * creates `headspace/<name>` in each hierarchy and chowns only the
+ * cgroup.procs files to the job uid, so the unprivileged launcher can place
+ * itself race-free before it execs bwrap.
+ *
+ * OOM comes from memory.oom_control's `oom_kill` counter (memory.failcnt
+ * stays 0 on a real OOM here). Kill = freeze, SIGKILL every pid, thaw, so a
+ * fork bomb cannot outrun the kill loop.
+ */
+import { access, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Budget } from '../../core/policy/policy.js';
+import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
+import { killPids, readKeyed, readNumber, readPids, removeCgroupDir, sleep, type CgroupMount } from './cgroup-fs.js';
+
+export const V1_CONTROLLERS = ['memory', 'pids', 'cpu', 'cpuacct', 'freezer'] as const;
+export type V1Controller = (typeof V1_CONTROLLERS)[number];
+
+export const CGROUP_PARENT = 'headspace';
+
+/** Finds the mount of each v1 controller we use; a co-mounted `cpu,cpuacct` serves both. */
+export function v1ControllerDirs(mounts: readonly CgroupMount[]): Partial<Record<V1Controller, string>> {
+  const dirs: Partial<Record<V1Controller, string>> = {};
+  for (const controller of V1_CONTROLLERS) {
+    const mount = mounts.find((m) => m.version === 1 && m.controllers.includes(controller));
+    if (mount !== undefined) dirs[controller] = mount.dir;
+  }
+  return dirs;
+}
+
+export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>): CgroupDriver {
+  // Distinct hierarchies only: a co-mounted cpu,cpuacct is one directory and one procs write.
+  const hierarchies = [...new Set(Object.values(dirs))];
+  const at = (controller: V1Controller, name: string, file: string): string | undefined => {
+    const base = dirs[controller];
+    return base === undefined ? undefined : join(base, CGROUP_PARENT, name, file);
+  };
+  const groupDirs = (name: string) => hierarchies.map((h) => join(h, CGROUP_PARENT, name));
+
+  async function isEmpty(name: string): Promise<boolean> {
+    for (const dir of groupDirs(name)) {
+      if ((await readPids(join(dir, 'cgroup.procs'))).length > 0) return false;
+    }
+    return true;
+  }
+
+  return {
+    kind: 'cgroup-v1',
+    placement: 'job-uid',
+    async prepare(name: string, budget: Budget, owner: { uid: number; gid: number }) {
+      for (const dir of groupDirs(name)) {
+        await mkdir(dir, { recursive: true });
+        await chown(join(dir, 'cgroup.procs'), owner.uid, owner.gid);
+      }
+      const memory = at('memory', name, 'memory.limit_in_bytes');
+      if (memory !== undefined) await writeMemoryLimit(memory, at('memory', name, 'memory.memsw.limit_in_bytes')!, budget.memoryBytes);
+      const pids = at('pids', name, 'pids.max');
+      if (pids !== undefined) await writeFile(pids, String(budget.pidsLimit + BWRAP_OWN_PIDS));
+      const period = at('cpu', name, 'cpu.cfs_period_us');
+      if (period !== undefined) {
+        await writeFile(period, '100000');
+        await writeFile(at('cpu', name, 'cpu.cfs_quota_us')!, String(cpuQuota(budget.cpuLimit)));
+      }
+    },
+    procsFiles(name: string) {
+      return groupDirs(name).map((dir) => join(dir, 'cgroup.procs'));
+    },
+    async beginJob(name: string): Promise<CgroupSnapshot> {
+      // Peaks are per workspace cgroup: reset so this job's figure is its own.
+      const maxUsage = at('memory', name, 'memory.max_usage_in_bytes');
+      if (maxUsage !== undefined) await writeFile(maxUsage, '0').catch(() => undefined);
+      return snapshot(name);
+    },
+    async endJob(name: string, before: CgroupSnapshot): Promise<CgroupJobReport> {
+      const after = await snapshot(name);
+      const maxMemoryBytes = await readNumber(at('memory', name, 'memory.max_usage_in_bytes') ?? '');
+      const peakPids = after.pidsPeak;
+      const usage: CgroupJobReport['usage'] = {};
+      if (after.cpuNs !== undefined && before.cpuNs !== undefined) usage.cpuSeconds = Math.max(0, after.cpuNs - before.cpuNs) / 1e9;
+      if (maxMemoryBytes !== undefined) usage.maxMemoryBytes = maxMemoryBytes;
+      // pids.peak is a workspace-lifetime figure that cannot be reset: it is this
+      // job's only when it rose during the job. Otherwise say nothing rather than
+      // report an earlier job's peak. It includes bwrap's own two processes.
+      if (peakPids !== undefined && (before.pidsPeak === undefined || peakPids > before.pidsPeak)) usage.peakPids = Math.max(0, peakPids - BWRAP_OWN_PIDS);
+      return { oomKilled: after.oomKills > before.oomKills, usage };
+    },
+    async kill(name: string, timeoutMs = 5000): Promise<boolean> {
+      const freezer = at('freezer', name, 'freezer.state');
+      const procs = groupDirs(name).map((dir) => join(dir, 'cgroup.procs'));
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const frozen = freezer !== undefined && (await freeze(freezer, deadline));
+        for (const file of procs) killPids(await readPids(file));
+        if (freezer !== undefined && frozen) await writeFile(freezer, 'THAWED').catch(() => undefined);
+        if (await isEmpty(name)) return true;
+        await sleep(10);
+      }
+      return isEmpty(name);
+    },
+    isEmpty,
+    async remove(name: string) {
+      let gone = true;
+      for (const dir of groupDirs(name)) {
+        if (!(await removeCgroupDir(dir))) gone = false;
+      }
+      return gone;
+    },
+  };
+
+  async function snapshot(name: string): Promise<CgroupSnapshot> {
+    const cpuNs = await readNumber(at('cpuacct', name, 'cpuacct.usage') ?? '');
+    const oom = await readKeyed(at('memory', name, 'memory.oom_control') ?? '');
+    const pidsPeak = await readNumber(at('pids', name, 'pids.peak') ?? '');
+    return { ...(cpuNs === undefined ? {} : { cpuNs }), ...(pidsPeak === undefined ? {} : { pidsPeak }), oomKills: oom.get('oom_kill') ?? 0 };
+  }
+}
+
+/** memory.limit ≤ memsw.limit must hold at every step, so the order depends on the direction. */
+async function writeMemoryLimit(limitFile: string, memswFile: string, bytes: number): Promise<void> {
+  const hasMemsw = await access(memswFile).then(
+    () => true,
+    () => false,
+  );
+  try {
+    await writeFile(limitFile, String(bytes));
+    // Swap would let a job exceed its memory budget: cap memory+swap at the same figure.
+    if (hasMemsw) await writeFile(memswFile, String(bytes));
+  } catch {
+    if (hasMemsw) await writeFile(memswFile, String(bytes));
+    await writeFile(limitFile, String(bytes));
+  }
+}
+
+async function freeze(stateFile: string, deadline: number): Promise<boolean> {
+  try {
+    await writeFile(stateFile, 'FROZEN');
+    while (Date.now() < deadline) {
+      const state = (await readFile(stateFile, 'utf8')).trim();
+      if (state === 'FROZEN') return true;
+      await sleep(2);
+    }
+  } catch {
+    // Freezer missing or refused: fall back to the plain kill loop.
+  }
+  return false;
+}

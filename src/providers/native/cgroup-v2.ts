@@ -1,0 +1,115 @@
+/**
+ * cgroup v2 driver (typical laptops: unified hierarchy, systemd user
+ * delegation). As root it uses `<mount>/headspace/<name>`; as a normal user
+ * it uses the highest ancestor of its own cgroup that it owns (a delegated
+ * subtree, e.g. user@1000.service) and creates `headspace/<name>` below it.
+ *
+ * Kill = `cgroup.kill` (atomic, fork-bomb proof); emptiness from
+ * `cgroup.events` populated; OOM from memory.events `oom_kill`.
+ * Note: this project's VMs have no v2 controllers, so this driver is only
+ * exercised by unit tests of its planning here, not end to end.
+ */
+import { access, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Budget } from '../../core/policy/policy.js';
+import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
+import { readKeyed, readNumber, removeCgroupDir, sleep } from './cgroup-fs.js';
+import { CGROUP_PARENT } from './cgroup-v1.js';
+
+export const V2_CONTROLLERS = ['memory', 'pids', 'cpu'] as const;
+
+export interface V2Base {
+  /** The directory that holds `headspace/`, whose subtree_control must enable our controllers. */
+  delegateDir: string;
+  placement: 'self' | 'root-then-drop';
+}
+
+/**
+ * Finds where this process may create cgroups. Root: the mount root.
+ * Otherwise: the highest ancestor of our own cgroup owned by our uid.
+ */
+export async function findV2Base(mountDir: string, uid: number): Promise<V2Base | undefined> {
+  if (uid === 0) return { delegateDir: mountDir, placement: 'root-then-drop' };
+  const self = (await readFile('/proc/self/cgroup', 'utf8')).split('\n').find((l) => l.startsWith('0::'));
+  if (self === undefined) return undefined;
+  let dir = join(mountDir, self.slice(3));
+  let best: string | undefined;
+  while (dir.startsWith(mountDir) && dir !== mountDir) {
+    const owner = await stat(dir).then((s) => s.uid, () => -1);
+    if (owner === uid) best = dir;
+    dir = dirname(dir);
+  }
+  return best === undefined ? undefined : { delegateDir: best, placement: 'self' };
+}
+
+export async function v2ControllersAvailable(delegateDir: string): Promise<string[]> {
+  const text = await readFile(join(delegateDir, 'cgroup.controllers'), 'utf8').catch(() => '');
+  return text.trim().split(/\s+/).filter((c) => c !== '');
+}
+
+export function createCgroupV2Driver(base: V2Base): CgroupDriver {
+  const parent = join(base.delegateDir, CGROUP_PARENT);
+  const group = (name: string) => join(parent, name);
+  const file = (name: string, f: string) => join(group(name), f);
+
+  async function isEmpty(name: string): Promise<boolean> {
+    const events = await readKeyed(file(name, 'cgroup.events'));
+    // A missing cgroup holds nothing.
+    return (events.get('populated') ?? 0) === 0;
+  }
+
+  async function snapshot(name: string): Promise<CgroupSnapshot> {
+    const cpu = await readKeyed(file(name, 'cpu.stat'));
+    const events = await readKeyed(file(name, 'memory.events'));
+    const usec = cpu.get('usage_usec');
+    return { ...(usec === undefined ? {} : { cpuNs: usec * 1000 }), oomKills: events.get('oom_kill') ?? 0 };
+  }
+
+  return {
+    kind: 'cgroup-v2',
+    placement: base.placement,
+    async prepare(name: string, budget: Budget) {
+      await mkdir(group(name), { recursive: true });
+      const enable = V2_CONTROLLERS.map((c) => `+${c}`).join(' ');
+      // Enabling in the delegate dir may already be done (or refused while it holds processes): check the child instead.
+      await writeFile(join(base.delegateDir, 'cgroup.subtree_control'), enable).catch(() => undefined);
+      await writeFile(join(parent, 'cgroup.subtree_control'), enable);
+      await writeFile(file(name, 'memory.max'), String(budget.memoryBytes));
+      await writeFile(file(name, 'memory.swap.max'), '0').catch(() => undefined); // absent without swap accounting
+      await writeFile(file(name, 'pids.max'), String(budget.pidsLimit + BWRAP_OWN_PIDS));
+      await writeFile(file(name, 'cpu.max'), `${cpuQuota(budget.cpuLimit)} 100000`);
+    },
+    procsFiles(name: string) {
+      return [file(name, 'cgroup.procs')];
+    },
+    async beginJob(name: string) {
+      return snapshot(name);
+    },
+    async endJob(name: string, before: CgroupSnapshot): Promise<CgroupJobReport> {
+      const after = await snapshot(name);
+      const usage: CgroupJobReport['usage'] = {};
+      if (after.cpuNs !== undefined && before.cpuNs !== undefined) usage.cpuSeconds = Math.max(0, after.cpuNs - before.cpuNs) / 1e9;
+      // memory.peak / pids.peak are workspace-lifetime peaks on v2 (no per-job reset before 6.12): an upper bound.
+      const memPeak = await readNumber(file(name, 'memory.peak'));
+      if (memPeak !== undefined) usage.maxMemoryBytes = memPeak;
+      const pidsPeak = await readNumber(file(name, 'pids.peak'));
+      if (pidsPeak !== undefined) usage.peakPids = Math.max(0, pidsPeak - BWRAP_OWN_PIDS);
+      return { oomKilled: after.oomKills > before.oomKills, usage };
+    },
+    async kill(name: string, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      const exists = await access(group(name)).then(() => true, () => false);
+      if (!exists) return true;
+      await writeFile(file(name, 'cgroup.kill'), '1');
+      while (Date.now() < deadline) {
+        if (await isEmpty(name)) return true;
+        await sleep(5);
+      }
+      return isEmpty(name);
+    },
+    isEmpty,
+    async remove(name: string) {
+      return removeCgroupDir(group(name));
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The running-job marker, `workspaces/<id>/job.json`: who runs what, so that
+ * stop() in another process knows a job is live, and a second concurrent run
+ * is refused. Created with O_EXCL; a marker whose owner process is gone
+ * (crashed: bwrap's --die-with-parent took the job with it) is stale and replaced.
+ */
+import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { EngineError } from '../../core/errors.js';
+
+export interface JobMarker {
+  jobId: string;
+  /** The Node process that owns the run() call. */
+  ownerPid: number;
+  startedAt: string;
+}
+
+export async function readJobMarker(path: string): Promise<JobMarker | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<JobMarker>;
+    if (typeof parsed.jobId !== 'string' || typeof parsed.ownerPid !== 'number') return undefined;
+    return { jobId: parsed.jobId, ownerPid: parsed.ownerPid, startedAt: String(parsed.startedAt ?? '') };
+  } catch {
+    return undefined;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The live marker, or undefined when idle (a stale marker counts as idle). */
+export async function liveJob(path: string): Promise<JobMarker | undefined> {
+  const marker = await readJobMarker(path);
+  return marker !== undefined && isAlive(marker.ownerPid) ? marker : undefined;
+}
+
+export async function acquireJobMarker(path: string, workspaceId: string, jobId: string): Promise<void> {
+  const marker: JobMarker = { jobId, ownerPid: process.pid, startedAt: new Date().toISOString() };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(path, JSON.stringify(marker), { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const live = await liveJob(path);
+      if (live !== undefined) {
+        throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is running job ${live.jobId}`, { hint: `wait for it, or stop it: headspace stop ${workspaceId} --apply` });
+      }
+      await unlink(path).catch(() => undefined);
+    }
+  }
+  throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy`);
+}
+
+export async function releaseJobMarker(path: string, jobId: string): Promise<void> {
+  const marker = await readJobMarker(path);
+  if (marker?.jobId === jobId && marker.ownerPid === process.pid) await unlink(path).catch(() => undefined);
+}

@@ -1,0 +1,45 @@
+/**
+ * Where the native provider keeps its state under `options.root`. Everything a
+ * second process needs (workspace list, meta, the running job, stop requests)
+ * is a file here, so provider instances hold no state across processes.
+ *
+ *   root/workspaces/<id>/files          bound read-write at /workspace
+ *   root/workspaces/<id>/meta.json      WorkspaceMeta
+ *   root/workspaces/<id>/job.json       the running job (owner pid, job id); absent when idle
+ *   root/workspaces/<id>/stop-<jobId>   written by stop() before it kills, read by run()
+ *   root/runtime/                       generated files bound into every sandbox (passwd, group)
+ *   root/cache/host-profile.json        memoised binary digests for the environment digest
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+
+export interface Layout {
+  root: string;
+  workspacesDir: string;
+  runtimeDir: string;
+  cacheDir: string;
+  workspaceDir(id: string): string;
+  filesDir(id: string): string;
+  metaPath(id: string): string;
+  jobPath(id: string): string;
+  stopSentinelPath(id: string, jobId: string): string;
+  /** Cgroup directory name for the workspace: unique per root, so two roots never share a cgroup. */
+  cgroupName(id: string): string;
+}
+
+export function layoutOf(root: string): Layout {
+  const workspacesDir = join(root, 'workspaces');
+  const rootTag = createHash('sha256').update(root).digest('hex').slice(0, 10);
+  return {
+    root,
+    workspacesDir,
+    runtimeDir: join(root, 'runtime'),
+    cacheDir: join(root, 'cache'),
+    workspaceDir: (id) => join(workspacesDir, id),
+    filesDir: (id) => join(workspacesDir, id, 'files'),
+    metaPath: (id) => join(workspacesDir, id, 'meta.json'),
+    jobPath: (id) => join(workspacesDir, id, 'job.json'),
+    stopSentinelPath: (id, jobId) => join(workspacesDir, id, `stop-${jobId}`),
+    cgroupName: (id) => `${rootTag}-${id}`,
+  };
+}

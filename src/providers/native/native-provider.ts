@@ -1,0 +1,323 @@
+/**
+ * The native Linux provider: bubblewrap namespaces + our seccomp filter +
+ * cgroup budgets, jobs as a dedicated non-root uid. All state lives in files
+ * under `options.root` (see layout.ts), so any process with the same root
+ * sees the same workspaces and can stop their jobs.
+ */
+import { access, mkdir, readdir, rm, stat, chown, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { EngineError, ProviderError } from '../../core/errors.js';
+import { validateId } from '../../core/ids.js';
+import { normalizeWorkspacePath } from '../../core/paths.js';
+import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
+import type {
+  JobOutcome,
+  Provider,
+  ProviderCapabilities,
+  RemovableResource,
+  RemovalDisposition,
+  RunRequest,
+  StopReport,
+  WorkspaceDescriptor,
+  WorkspaceSpec,
+} from '../../core/provider.js';
+import type { CgroupDriver } from './cgroup-driver.js';
+import { HOST_PROFILE, resolveHostProfile, type HostProfile } from './host-profile.js';
+import { acquireJobMarker, liveJob, releaseJobMarker } from './job-marker.js';
+import { launchJob } from './launch-job.js';
+import { layoutOf } from './layout.js';
+import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
+import { probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
+import { planReachablePaths, type ReachablePaths } from './reachable-paths.js';
+import { ensureRuntimeFiles } from './runtime-files.js';
+import { openSafeFs } from './safe-fs.js';
+import { seccompProgram } from './seccomp-program.js';
+import { readMeta, writeMeta, type WorkspaceMeta } from './workspace-meta.js';
+
+export interface NativeProviderOptions {
+  /** State directory; the engine passes `$HEADSPACE_HOME/native`. */
+  root: string;
+  /** Host uid/gid jobs run as when this process is root. Never 0. Default 600000 (a uid no account uses). */
+  jobUid?: number;
+  jobGid?: number;
+  /** bwrap binary; default the first of /usr/bin, /usr/local/bin, /bin. */
+  bwrapPath?: string;
+  /** Where files dirs are bind-mounted when `root` is not searchable by the job uid. Default /run/headspace-native/<root tag>. */
+  mountBase?: string;
+  /** Host PATH searched for toolchains of the `host` profile. Default process.env.PATH. */
+  hostPath?: string;
+  /** How long stop/abort waits for the job's cgroup to empty, in ms. Default 5000. */
+  killTimeoutMs?: number;
+}
+
+export const DEFAULT_JOB_UID = 600_000;
+
+export function createNativeProvider(options: NativeProviderOptions): Provider {
+  const layout = layoutOf(options.root);
+  const jobUid = options.jobUid ?? DEFAULT_JOB_UID;
+  const jobGid = options.jobGid ?? jobUid;
+  const killTimeoutMs = options.killTimeoutMs ?? 5000;
+  // Per-instance memos: host facts do not change within one process's lifetime in practice.
+  let probing: Promise<HostProbe> | undefined;
+  let profiling: Promise<HostProfile> | undefined;
+  let reaching: Promise<ReachablePaths> | undefined;
+
+  const hostProbe = () => (probing ??= probeHost({ jobUid, jobGid, ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }) }));
+  const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
+  const reachable = () =>
+    (reaching ??= planReachablePaths({
+      root: options.root,
+      runtimeDirUnderRoot: layout.runtimeDir,
+      mountBase: options.mountBase ?? join('/run/headspace-native', layout.cgroupName('').replace(/-$/, '')),
+      ...jobUser(),
+    }));
+  const hostProfile = () =>
+    (profiling ??= (async () => {
+      const paths = await reachable();
+      const runtimeFiles = await ensureRuntimeFiles(paths.runtimeDir, jobUser());
+      return resolveHostProfile({ runtimeFiles, cacheFile: join(layout.cacheDir, 'host-profile.json'), hostPath: options.hostPath ?? process.env.PATH ?? '/usr/bin:/bin', jobUser: jobUser() });
+    })());
+
+  async function readyEnv(): Promise<HostEnv> {
+    const probe = await hostProbe();
+    if (probe.env !== undefined && probe.env.cgroups.driver !== undefined) return probe.env;
+    const failed = probe.result.checks.filter((c) => !c.ok);
+    throw new EngineError('POLICY_DENIED', `the native provider cannot isolate and budget jobs here: ${failed.map((c) => `${c.name} (${c.detail})`).join('; ')}`, {
+      hint: failed[0]?.remedy ?? REMEDIES.cgroups,
+    });
+  }
+
+  async function requireMeta(id: string): Promise<WorkspaceMeta> {
+    validateId('workspace', id);
+    const meta = await readMeta(layout.metaPath(id));
+    if (meta === undefined) throw new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, { hint: 'list workspaces with headspace list' });
+    return meta;
+  }
+
+  async function validatePolicy(policy: Policy): Promise<void> {
+    if (policy.network !== 'disabled') {
+      throw new EngineError('POLICY_DENIED', 'the native provider does not give workspaces network access: sharing the host network would expose host loopback services', {
+        hint: 'use --network disabled',
+      });
+    }
+    for (const hostPath of policy.hostPaths) {
+      assertHostPathAllowed(hostPath);
+      if (!(await stat(hostPath).then(() => true, () => false))) throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`);
+    }
+  }
+
+  /** Kills whatever is in the workspace cgroup; true when it is empty afterwards. */
+  async function killJob(driver: CgroupDriver, id: string): Promise<boolean> {
+    return driver.kill(layout.cgroupName(id), killTimeoutMs);
+  }
+
+  const provider: Provider = {
+    name: PROVIDER_NAME,
+
+    async probe() {
+      return (await hostProbe()).result;
+    },
+
+    async capabilities(): Promise<ProviderCapabilities> {
+      const probe = await hostProbe();
+      const ready = probe.result.ready;
+      const notReady = probe.result.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail} — ${c.remedy ?? ''}`).join('; ');
+      const enforces = Object.fromEntries(LIMIT_NAMES.map((n) => [n, false])) as Record<LimitName, boolean>;
+      const reasons: Partial<Record<LimitName, string>> = {};
+      enforces.network = ready; // 'disabled' = a private network namespace with loopback only
+      enforces.filesystem = ready;
+      enforces.memory = ready && probe.cgroups.enforces.memory;
+      enforces.pids = ready && probe.cgroups.enforces.pids;
+      enforces.cpu = ready && probe.cgroups.enforces.cpu;
+      for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) if (!enforces[name]) reasons[name] = notReady || 'not ready';
+      reasons.storage = 'measured, not enforced: workspace files are on the host filesystem with no per-workspace quota (report: inspect storageBytes); /tmp inside is capped by its tmpfs size';
+      reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
+      reasons.output_bytes = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
+      reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
+      const layers = ready ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', probe.cgroups.driver?.kind ?? 'no-cgroups'] : [];
+      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true };
+    },
+
+    async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
+      const id = validateId('workspace', spec.workspaceId);
+      if (spec.profile !== HOST_PROFILE) throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${spec.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
+      await validatePolicy(spec.policy);
+      const env = await readyEnv();
+      const user = env.jobUser;
+      await mkdir(layout.workspacesDir, { recursive: true, mode: 0o711 });
+      try {
+        await mkdir(layout.workspaceDir(id), { mode: 0o711 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('WORKSPACE_EXISTS', `native workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+        throw error;
+      }
+      const filesDir = layout.filesDir(id);
+      await mkdir(filesDir, { mode: 0o700 });
+      if (env.switchUser) await chown(filesDir, user.uid, user.gid);
+      await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
+      await (await reachable()).filesSource(id, filesDir);
+      const profile = await hostProfile();
+      const meta: WorkspaceMeta = { schema: 1, workspaceId: id, profile: spec.profile, policy: spec.policy, environmentDigest: profile.digest, createdAt: new Date().toISOString() };
+      await writeMeta(layout.metaPath(id), meta);
+      return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: profile.digest, storageBytes: 0 };
+    },
+
+    async inspect(workspaceId: string): Promise<WorkspaceDescriptor> {
+      validateId('workspace', workspaceId);
+      const meta = await readMeta(layout.metaPath(workspaceId));
+      if (meta === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
+      const safe = await openSafeFs(layout.filesDir(workspaceId), jobUser()).catch(() => undefined);
+      const storageBytes = safe === undefined ? undefined : await safe.measure();
+      const digest = await hostProfile().then((p) => p.digest, () => meta.environmentDigest);
+      return { workspaceId, state: 'ready', profile: meta.profile, environmentDigest: digest, ...(storageBytes === undefined ? {} : { storageBytes }) };
+    },
+
+    async run(request: RunRequest): Promise<JobOutcome> {
+      const id = request.workspaceId;
+      await requireMeta(id);
+      validateId('job', request.jobId);
+      await validatePolicy(request.policy);
+      const env = await readyEnv();
+      const driver = env.cgroups.driver!;
+      const cgroup = layout.cgroupName(id);
+      const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
+      const safe = await openSafeFs(layout.filesDir(id), env.jobUser);
+      if (cwd !== '' && !(await safe.isDirectory(cwd))) throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
+      const [paths, profile] = await Promise.all([reachable(), hostProfile()]);
+      const plan = planBwrap({
+        filesDir: await paths.filesSource(id, layout.filesDir(id)),
+        policy: request.policy,
+        exposures: profile.exposures,
+        extraPath: profile.extraPath,
+        cwd,
+        env: request.env,
+        seccompFd: 4,
+      });
+      const command = planCommand(request.argv);
+      if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
+
+      const jobPath = layout.jobPath(id);
+      const sentinel = layout.stopSentinelPath(id, request.jobId);
+      await acquireJobMarker(jobPath, id, request.jobId);
+      const onAbort = () => void killJob(driver, id);
+      try {
+        await unlink(sentinel).catch(() => undefined);
+        await driver.prepare(cgroup, request.policy.budget, env.jobUser);
+        // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
+        if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
+        const before = await driver.beginJob(cgroup);
+        const started = performance.now();
+        const job = launchJob({
+          bwrapPath: env.bwrapPath,
+          bwrapArgs: plan.args,
+          command,
+          seccomp: seccompProgram(env.arch),
+          env: plan.env,
+          procsFiles: driver.procsFiles(cgroup),
+          ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: env.jobUser } : {}),
+          ...(env.switchUser && driver.placement === 'root-then-drop' ? { dropTo: { ...env.jobUser, setprivPath: env.setprivPath } } : {}),
+          onOutput: request.onOutput,
+        });
+        request.signal.addEventListener('abort', onAbort, { once: true });
+        const placed = await job.placed;
+        if (!placed) {
+          const exit = await job.exited;
+          throw new ProviderError(`the job launcher could not place itself in the workspace cgroups: ${exit.stderrTail.trim().slice(0, 300)}`, {
+            hint: 'run headspace doctor; check that the cgroup directories exist and are writable',
+          });
+        }
+        // A stop or abort that landed before placement found an empty cgroup: honour it now.
+        if (request.signal.aborted || (await exists(sentinel))) await killJob(driver, id);
+        const exit = await job.exited;
+        const durationMs = performance.now() - started;
+        // Nothing a job starts may outlive it (setsid, double fork): empty the cgroup.
+        if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
+        const report = await driver.endJob(cgroup, before);
+        const stopped = await exists(sentinel);
+        return {
+          exitCode: exit.signal === null ? exit.code : null,
+          signal: exit.signal,
+          oomKilled: report.oomKilled,
+          stopped,
+          aborted: request.signal.aborted,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+          usage: report.usage,
+        };
+      } finally {
+        request.signal.removeEventListener('abort', onAbort);
+        await unlink(sentinel).catch(() => undefined);
+        await releaseJobMarker(jobPath, request.jobId);
+      }
+    },
+
+    async read(workspaceId, path, chunkBytes) {
+      await requireMeta(workspaceId);
+      return (await openSafeFs(layout.filesDir(workspaceId), jobUser())).read(path, chunkBytes);
+    },
+
+    async write(workspaceId, path, data, writeOptions) {
+      await requireMeta(workspaceId);
+      const user = jobUser();
+      await (await openSafeFs(layout.filesDir(workspaceId), user)).write(path, data, writeOptions);
+    },
+
+    async list(workspaceId, path, limit) {
+      await requireMeta(workspaceId);
+      return (await openSafeFs(layout.filesDir(workspaceId), jobUser())).list(path, limit);
+    },
+
+    async stop(workspaceId: string): Promise<StopReport> {
+      await requireMeta(workspaceId);
+      const driver = (await hostProbe()).cgroups.driver;
+      if (driver === undefined) return { stopped: false, empty: true }; // no driver: no job could have started
+      const cgroup = layout.cgroupName(workspaceId);
+      const live = await liveJob(layout.jobPath(workspaceId));
+      if (live === undefined) {
+        const leftovers = !(await driver.isEmpty(cgroup));
+        const empty = leftovers ? await killJob(driver, workspaceId) : true;
+        return { stopped: leftovers, empty };
+      }
+      // The sentinel first, then the kill: run() reads it to report stopped=true (and honours it if it was not yet placed).
+      await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`);
+      const empty = await killJob(driver, workspaceId);
+      return { stopped: true, empty };
+    },
+
+    async remove(workspaceId: string): Promise<RemovalDisposition> {
+      validateId('workspace', workspaceId);
+      const removed: RemovableResource[] = [];
+      const retained: RemovableResource[] = [];
+      const unverified: RemovableResource[] = [];
+      const driver = (await hostProbe()).cgroups.driver;
+      const cgroup = layout.cgroupName(workspaceId);
+      const live = await liveJob(layout.jobPath(workspaceId));
+      if (live !== undefined) await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`).catch(() => undefined);
+      if (driver === undefined) unverified.push('runtime');
+      else {
+        const empty = (await driver.isEmpty(cgroup)) || (await killJob(driver, workspaceId));
+        const gone = empty && (await driver.remove(cgroup));
+        (gone ? removed : empty ? unverified : retained).push('runtime');
+      }
+      await (await reachable()).release(workspaceId).catch(() => undefined);
+      await rm(layout.workspaceDir(workspaceId), { recursive: true, force: true, maxRetries: 3 });
+      (await exists(layout.workspaceDir(workspaceId)) ? retained : removed).push('storage');
+      return { removed, retained, unverified };
+    },
+
+    async listWorkspaces(): Promise<string[]> {
+      const names = await readdir(layout.workspacesDir).catch(() => [] as string[]);
+      const ids: string[] = [];
+      for (const name of names.sort()) if (await exists(layout.metaPath(name))) ids.push(name);
+      return ids;
+    },
+  };
+  return provider;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}

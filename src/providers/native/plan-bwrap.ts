@@ -1,0 +1,135 @@
+/**
+ * Pure planner: policy + workspace + host exposure → the bwrap argument list
+ * (sent over `--args FD`, so no host path shows in the sandbox's
+ * /proc/1/cmdline), the command line, and the job's whole environment.
+ *
+ * Ordering matters and is pinned by tests:
+ *  - `--unshare-user` is explicit because `--disable-userns` needs it (bwrap 0.8);
+ *  - `--cap-drop ALL` always: root running bwrap keeps CAP_SYS_ADMIN otherwise
+ *    and can remount a read-only bind writable (a reproduced escape);
+ *  - `--remount-ro /` comes last, or the sandbox root stays writable.
+ */
+import { EngineError } from '../../core/errors.js';
+import type { Policy } from '../../core/policy/policy.js';
+
+/** One read-only view of a host path inside the sandbox. */
+export type Exposure =
+  | { kind: 'ro-bind'; src: string; dest: string }
+  /** Bound only when present on the host (e.g. /lib64 on aarch64 does not exist). */
+  | { kind: 'ro-bind-try'; src: string; dest: string }
+  | { kind: 'symlink'; target: string; dest: string };
+
+export interface BwrapPlanInput {
+  /** Host directory bound read-write at /workspace. */
+  filesDir: string;
+  policy: Policy;
+  /** The runtime profile's read-only system view, in mount order. */
+  exposures: readonly Exposure[];
+  /** Extra directories put in front of the default PATH (toolchains outside /usr). */
+  extraPath?: readonly string[];
+  /** Workspace-relative working directory, already normalised ('' = root). */
+  cwd: string;
+  /** request.env: the job's environment beyond the defaults; may override them. */
+  env: Readonly<Record<string, string>>;
+  /** File descriptor number bwrap reads the seccomp program from. */
+  seccompFd: number;
+}
+
+export interface BwrapPlan {
+  /** Arguments for `--args FD` (NUL-joined by the caller). */
+  args: string[];
+  /** The whole environment handed to bwrap and so to the job; nothing of the host's. */
+  env: Record<string, string>;
+}
+
+export const SANDBOX_WORKSPACE = '/workspace';
+export const SANDBOX_HOSTNAME = 'headspace';
+export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** Destinations the sandbox owns; a host path may not be mounted over or under them. */
+export const RESERVED_DESTINATIONS = ['/', '/workspace', '/tmp', '/proc', '/dev', '/usr', '/etc', '/bin', '/lib', '/lib64', '/sbin'] as const;
+
+/**
+ * The command runs under `sh -c 'exec "$@"'` so "not found" exits 127 and
+ * "not executable" exits 126 (bwrap's own execvp failure exits 1, which would
+ * read as the command failing). `"$@"` is never interpreted by the shell.
+ */
+export function planCommand(argv: readonly string[]): string[] {
+  if (argv.length === 0) throw new EngineError('BAD_ARGUMENT', 'the command is empty', { hint: 'give a command to run, e.g. python3 main.py' });
+  return ['/bin/sh', '-c', 'exec "$@"', 'sh', ...argv];
+}
+
+export function planEnv(env: Readonly<Record<string, string>>, extraPath: readonly string[] = []): Record<string, string> {
+  const out: Record<string, string> = {
+    PATH: [...extraPath, DEFAULT_PATH].join(':'),
+    HOME: '/tmp',
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TERM: 'dumb',
+  };
+  for (const [name, value] of Object.entries(env)) {
+    // A name with '=' or NUL would smuggle a second variable or truncate the block.
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`);
+    if (value.includes('\0')) throw new EngineError('BAD_ARGUMENT', `environment variable ${name} contains a NUL byte`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** /tmp and /dev/shm are tmpfs charged to the job's memory cgroup; cap each at the smaller budget. */
+export function tmpfsBytes(policy: Policy): number {
+  return Math.max(1024 * 1024, Math.min(policy.budget.storageBytes, policy.budget.memoryBytes));
+}
+
+export function planBwrap(input: BwrapPlanInput): BwrapPlan {
+  const { policy } = input;
+  if (policy.network !== 'disabled') {
+    // Sharing the host network namespace would also expose host loopback services: refuse (#issue item 1).
+    throw new EngineError('POLICY_DENIED', 'the native provider cannot give a workspace network access safely', {
+      hint: 'create the workspace with --network disabled',
+    });
+  }
+  const args: string[] = [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--hostname',
+    SANDBOX_HOSTNAME,
+  ];
+  for (const exposure of input.exposures) {
+    if (exposure.kind === 'symlink') args.push('--symlink', exposure.target, exposure.dest);
+    else args.push(`--${exposure.kind}`, exposure.src, exposure.dest);
+  }
+  const size = String(tmpfsBytes(policy));
+  args.push('--proc', '/proc', '--dev', '/dev', '--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', '/dev/shm');
+  args.push('--bind', input.filesDir, SANDBOX_WORKSPACE);
+  for (const hostPath of policy.hostPaths) {
+    assertHostPathAllowed(hostPath);
+    args.push('--ro-bind', hostPath, hostPath);
+  }
+  args.push('--chdir', input.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${input.cwd}`);
+  args.push('--seccomp', String(input.seccompFd));
+  args.push('--remount-ro', '/');
+  return { args, env: planEnv(input.env, input.extraPath) };
+}
+
+/** A host path must be absolute, normalised, and clear of the sandbox's own mounts. */
+export function assertHostPathAllowed(hostPath: string): void {
+  const normalised = hostPath.replace(/\/+$/, '');
+  if (!hostPath.startsWith('/') || hostPath.includes('\0') || hostPath.split('/').some((s) => s === '..' || s === '.')) {
+    throw new EngineError('BAD_ARGUMENT', `host path '${hostPath.slice(0, 80)}' must be an absolute, normalised path`);
+  }
+  for (const reserved of RESERVED_DESTINATIONS) {
+    const clash = reserved === '/' ? normalised === '' : normalised === reserved || normalised.startsWith(`${reserved}/`);
+    if (clash) {
+      throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' would cover the sandbox's own ${reserved}`, {
+        hint: 'expose a path outside /, /workspace, /tmp, /proc, /dev, /usr, /etc and the /bin-style links',
+      });
+    }
+  }
+}

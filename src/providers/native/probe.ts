@@ -1,0 +1,116 @@
+/**
+ * Host checks for the native provider, each with what was found and a
+ * one-line remedy. Fails closed: the provider is ready only when bwrap runs a
+ * real sandbox as the job uid, the seccomp filter exists for this arch, and a
+ * cgroup driver enforces memory, pids and cpu.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
+import type { CgroupChoice } from './cgroup-driver.js';
+import { chooseCgroupDriver } from './choose-cgroup-driver.js';
+import { seccompArchOf, type SeccompArch } from './syscall-tables.js';
+
+const run = promisify(execFile);
+
+export const PROVIDER_NAME = 'native';
+
+export const REMEDIES = {
+  platform: 'use a Linux host (the native provider is built on bubblewrap and cgroups)',
+  bubblewrap: 'run scripts/setup-native.sh (as root: apt-get update && apt-get install -y bubblewrap)',
+  userNamespaces: 'allow unprivileged user namespaces: sysctl -w kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04)',
+  seccomp: 'use an x86_64 or aarch64 host (the seccomp filter has syscall tables for these only)',
+  jobUid: 'run as root with a non-zero jobUid, or as a normal user (jobs then run as that user)',
+  cgroups: 'run as root on a host with cgroup v1 memory/pids/cpu controllers, or inside a delegated cgroup v2 subtree (systemd-run --user --scope -p Delegate=yes …)',
+  setpriv: 'install util-linux (setpriv drops root after cgroup v2 placement)',
+} as const;
+
+export interface HostEnv {
+  bwrapPath: string;
+  setprivPath: string;
+  arch: SeccompArch;
+  jobUser: { uid: number; gid: number };
+  /** True when we are root and switch to jobUser; false when jobs run as ourselves. */
+  switchUser: boolean;
+  cgroups: CgroupChoice;
+}
+
+export interface HostProbe {
+  result: ProbeResult;
+  /** Present when ready; what run() needs. */
+  env?: HostEnv;
+  cgroups: CgroupChoice;
+}
+
+export async function probeHost(options: { bwrapPath?: string; jobUid: number; jobGid: number }): Promise<HostProbe> {
+  const checks: ProbeCheck[] = [];
+  const add = (name: string, ok: boolean, detail: string, remedy: string) => checks.push(ok ? { name, ok, detail } : { name, ok, detail, remedy });
+
+  const linux = process.platform === 'linux';
+  add('platform', linux, `${process.platform} ${process.arch}`, REMEDIES.platform);
+
+  const arch = seccompArchOf(process.arch);
+  add('seccomp', arch !== undefined, arch === undefined ? `no syscall table for ${process.arch}` : `classic-BPF filter for ${arch}`, REMEDIES.seccomp);
+
+  const uid = process.getuid?.() ?? -1;
+  const switchUser = uid === 0;
+  const jobUser = switchUser ? { uid: options.jobUid, gid: options.jobGid } : { uid, gid: process.getgid?.() ?? -1 };
+  add('job-uid', jobUser.uid > 0, switchUser ? `jobs run as uid ${jobUser.uid} (we are root)` : `jobs run as our own uid ${uid}`, REMEDIES.jobUid);
+
+  const bwrapPath = await findExecutable([options.bwrapPath, '/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']);
+  let bwrapOk = false;
+  if (bwrapPath === undefined) add('bubblewrap', false, 'bwrap not found', REMEDIES.bubblewrap);
+  else {
+    const version = await run(bwrapPath, ['--version']).then((r) => r.stdout.trim(), (e: Error) => `unusable: ${e.message}`);
+    bwrapOk = version.startsWith('bubblewrap');
+    add('bubblewrap', bwrapOk, `${bwrapPath}: ${version}`, REMEDIES.bubblewrap);
+  }
+
+  if (bwrapPath !== undefined && bwrapOk && jobUser.uid > 0) {
+    const userns = await tryUserNamespace(bwrapPath, switchUser ? jobUser : undefined);
+    add('user-namespaces', userns.ok, userns.detail, REMEDIES.userNamespaces);
+  } else {
+    add('user-namespaces', false, 'not checked: bwrap or the job uid is unusable', REMEDIES.userNamespaces);
+  }
+
+  const cgroups = linux ? await chooseCgroupDriver(uid) : { details: ['not Linux'], enforces: { memory: false, pids: false, cpu: false } };
+  const detail = cgroups.details.join('; ');
+  add('cgroup-memory', cgroups.enforces.memory, detail, REMEDIES.cgroups);
+  add('cgroup-pids', cgroups.enforces.pids, detail, REMEDIES.cgroups);
+  add('cgroup-cpu', cgroups.enforces.cpu, detail, REMEDIES.cgroups);
+
+  const setprivPath = (await findExecutable(['/usr/bin/setpriv', '/bin/setpriv'])) ?? '';
+  if (cgroups.driver?.placement === 'root-then-drop') add('setpriv', setprivPath !== '', setprivPath || 'setpriv not found', REMEDIES.setpriv);
+
+  const ready = checks.every((c) => c.ok);
+  const result: ProbeResult = { provider: PROVIDER_NAME, ready, checks };
+  if (!ready || bwrapPath === undefined || arch === undefined) return { result, cgroups };
+  return { result, cgroups, env: { bwrapPath, setprivPath, arch, jobUser, switchUser, cgroups } };
+}
+
+async function findExecutable(candidates: ReadonlyArray<string | undefined>): Promise<string | undefined> {
+  for (const candidate of candidates) {
+    if (candidate === undefined) continue;
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return undefined;
+}
+
+/** Runs `true` in a minimal sandbox as the job uid: the only reliable test that user namespaces work here. */
+function tryUserNamespace(bwrapPath: string, as: { uid: number; gid: number } | undefined): Promise<{ ok: boolean; detail: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(bwrapPath, ['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--', '/bin/true'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {},
+      cwd: '/',
+      ...(as === undefined ? {} : { uid: as.uid, gid: as.gid }),
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('error', (error) => resolve({ ok: false, detail: error.message }));
+    child.on('close', (code) =>
+      resolve(code === 0 ? { ok: true, detail: 'bwrap created user, pid, net, ipc, uts and cgroup namespaces' } : { ok: false, detail: stderr.trim().split('\n')[0] ?? `bwrap exited ${code}` }),
+    );
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Makes a workspace's files directory reachable by the job uid.
+ *
+ * bwrap runs as the job uid and resolves every bind source with realpath()
+ * (even `--bind-fd`, which it turns back into a path), so each ancestor of
+ * the source must be searchable by that uid. `options.root` often is not
+ * (e.g. /root/.headspace, /root being 0700). When it is not and we are root,
+ * the files directory is bind-mounted once, at create or on first run, under
+ * a root-owned 0711 directory in /run; `release` unmounts it at remove.
+ * When the root is searchable, the files directory is used as is.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, realpath, rmdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { ProviderError } from '../../core/errors.js';
+
+const run = promisify(execFile);
+
+/** Can `uid`/`gid` search every directory from / down to and including `path`? Pure over stat results. */
+export async function searchableBy(path: string, uid: number, gid: number): Promise<boolean> {
+  let dir = await realpath(path).catch(() => undefined);
+  if (dir === undefined) return false;
+  for (;;) {
+    const info = await stat(dir).catch(() => undefined);
+    if (info === undefined) return false;
+    const bit = info.uid === uid ? 0o100 : info.gid === gid ? 0o010 : 0o001;
+    if ((info.mode & bit) === 0) return false;
+    if (dir === '/') return true;
+    dir = dirname(dir);
+  }
+}
+
+export interface ReachablePaths {
+  /** The path bwrap binds at /workspace for this workspace. */
+  filesSource(id: string, filesDir: string): Promise<string>;
+  /** Directory for generated runtime files (passwd, group, hosts), readable by the job uid. */
+  runtimeDir: string;
+  release(id: string): Promise<void>;
+}
+
+export async function planReachablePaths(options: {
+  root: string;
+  runtimeDirUnderRoot: string;
+  mountBase: string;
+  uid: number;
+  gid: number;
+}): Promise<ReachablePaths> {
+  await mkdir(options.root, { recursive: true });
+  if (await searchableBy(options.root, options.uid, options.gid)) {
+    return { filesSource: async (_id, filesDir) => filesDir, runtimeDir: options.runtimeDirUnderRoot, release: async () => undefined };
+  }
+  if (process.getuid?.() !== 0) {
+    throw new ProviderError(`the job uid ${options.uid} cannot reach ${options.root}`, { hint: `make every directory above ${options.root} searchable (chmod o+x), or choose another HEADSPACE_HOME` });
+  }
+  const base = options.mountBase;
+  await mkdir(join(base, 'ws'), { recursive: true, mode: 0o711 });
+  await mkdir(join(base, 'runtime'), { recursive: true, mode: 0o755 });
+  return {
+    runtimeDir: join(base, 'runtime'),
+    async filesSource(id, filesDir) {
+      const target = join(base, 'ws', id);
+      const [src, dst] = await Promise.all([stat(filesDir), stat(target).catch(() => undefined)]);
+      if (dst !== undefined && dst.dev === src.dev && dst.ino === src.ino) return target;
+      await mkdir(target, { recursive: true, mode: 0o700 });
+      await run('/usr/bin/mount', ['--bind', filesDir, target]).catch((error: unknown) => {
+        throw new ProviderError(`cannot bind ${filesDir} for the job uid`, { cause: error, hint: 'the native provider needs root (mount) when HEADSPACE_HOME is not searchable by other users' });
+      });
+      return target;
+    },
+    async release(id) {
+      const target = join(base, 'ws', id);
+      await run('/usr/bin/umount', ['-l', target]).catch(() => undefined);
+      await rmdir(target).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/** meta.json: what create() decided, read by every later call from any process. */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import type { Policy } from '../../core/policy/policy.js';
+
+export interface WorkspaceMeta {
+  schema: 1;
+  workspaceId: string;
+  profile: string;
+  policy: Policy;
+  environmentDigest: string;
+  createdAt: string;
+}
+
+export async function readMeta(path: string): Promise<WorkspaceMeta | undefined> {
+  try {
+    const parsed = JSON.parse(await readFile(path, 'utf8')) as WorkspaceMeta;
+    return parsed.schema === 1 ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeMeta(path: string, meta: WorkspaceMeta): Promise<void> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(meta, null, 2), { mode: 0o600 });
+  await rename(tmp, path);
+}

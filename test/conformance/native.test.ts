@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNativeProvider } from '../../src/providers/native/native-provider.js';
+import { nativeReadiness } from '../unit/providers/native/native-readiness.js';
+import { runProviderConformance } from './provider-suite.js';
+
+const readiness = await nativeReadiness();
+
+runProviderConformance({
+  name: 'native',
+  async make() {
+    const dir = mkdtempSync(join(tmpdir(), 'hs-native-conf-'));
+    return {
+      provider: createNativeProvider({ root: dir }),
+      peer: async () => createNativeProvider({ root: dir }),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+  commands: {
+    print: (text) => ['echo', text],
+    exitSeven: ['sh', '-c', 'exit 7'],
+    absent: ['no-such-command-here'],
+    unrunnable: {
+      argv: ['./tool.sh'],
+      async setup(provider, workspaceId) {
+        // Written without an execute bit: exec fails with EACCES → 126.
+        const data = Buffer.from('#!/bin/sh\necho never\n');
+        await provider.write(workspaceId, 'tool.sh', data, { expectedSha256: createHash('sha256').update(data).digest('hex'), overwrite: true });
+      },
+    },
+    // Writes every byte (bytes(n) would map lazily-zeroed pages the kernel never charges).
+    memoryHog: ['python3', '-c', 'x = b"\\x01" * (1 << 30)'],
+    slow: ['sleep', '30'],
+    writeFile: (path, text) => ['sh', '-c', 'printf "%s" "$2" > "$1"', 'sh', path, text],
+    printEnv: (name) => ['printenv', name],
+  },
+  skip: readiness.ready ? [] : [{ reason: readiness.reason, tests: ['probes the host and says whether it is ready', 'creates a ready workspace with an algorithm-prefixed environment digest', 'refuses a duplicate workspace id', 'runs a command and streams its output', 'reports a failing command as an exit status, not an error', 'tells a missing command (127) from an unrunnable one (126)', 'reports a job killed for memory from the kernel counter', 'ends a job promptly when the engine aborts it', 'leaves the workspace ready after three jobs', 'gives a job its environment and does not carry it into the next job', 'returns written bytes exactly, in bounded chunks, and closes twice safely', 'refuses missing paths and escapes as user errors', 'checks the digest on write and lands nothing on a mismatch', 'refuses to overwrite unless asked', 'reads a file a job wrote', 'lists workspace entries without following links', 'reports an idle stop as nothing stopped', 'stops a running job from another provider instance', 'partitions removal into removed, retained and unverified and forgets the workspace'] }],
+});

@@ -1,0 +1,56 @@
+/**
+ * The JSON rendering is the whole package, never clipped: it parses back to
+ * a value equal to the package, however large, with the nine sections in
+ * SECTION_ORDER, two-space indentation and a trailing newline.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderJson } from '../../../../src/core/result/render-json.js';
+import { SECTION_ORDER } from '../../../../src/core/result/result-package.js';
+import { emptyUsage, makeResultPackage, type ResultPackage } from '../../../../src/core/result/result-package.js';
+
+function basePackage(overrides: Partial<ResultPackage> = {}): ResultPackage {
+  return makeResultPackage({
+    outcome_summary: 'job job-abc ran in workspace demo',
+    status: 'failure',
+    key_findings: [],
+    evidence: [],
+    artifacts: [],
+    warnings: [],
+    resource_usage: emptyUsage(),
+    provenance: { result_schema_version: 1, headspace_version: '0.1.0', verb: 'run', workspace_id: 'demo', job_id: 'job-abc', provider: 'fake', profile: null, environment_digest: null, command: ['python3', 'run.py'], started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: 1 },
+    attention: [],
+    ...overrides,
+  });
+}
+
+describe('JSON rendering', () => {
+  it('parses back to the package, whatever its text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.array(fc.string({ maxLength: 40 }), { maxLength: 20 }), (summary, findings) => {
+        const pkg = basePackage({ outcome_summary: summary, key_findings: findings });
+        expect(JSON.parse(renderJson(pkg))).toEqual(pkg);
+      }),
+      { seed: 42, numRuns: 200 },
+    );
+  });
+
+  it('is never clipped, even for megabytes of excerpt', () => {
+    const excerpt = 'x'.repeat(3_000_000);
+    const json = renderJson(basePackage({ evidence: [{ label: 'o', kind: 'excerpt', source: 'j', truncated: false, excerpt }] }));
+    expect(JSON.parse(json).evidence[0].excerpt).toBe(excerpt);
+  });
+
+  it('lists the sections in order, indented by two spaces, ending in a newline', () => {
+    const json = renderJson(basePackage());
+    expect(Object.keys(JSON.parse(json))).toEqual([...SECTION_ORDER]);
+    expect(json.startsWith('{\n  "outcome_summary": ')).toBe(true);
+    expect(json.endsWith('}\n')).toBe(true);
+  });
+
+  it('writes lone surrogates as escapes, so the output is valid UTF-8', () => {
+    const json = renderJson(basePackage({ outcome_summary: 'half \ud800 pair' }));
+    expect(json).toContain('half \\ud800 pair');
+    expect(Buffer.from(json).toString('utf8')).toBe(json);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Values render the same way everywhere: lists as `- item`, empty values and
+ * nulls as `(none)`, booleans in lowercase, resource usage and provenance as
+ * `- key: value` lines, each policy limit on one line with who enforces it,
+ * and the command as one pasteable, shell-quoted line.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderMarkdown, shellJoin } from '../../../../src/core/result/render-markdown.js';
+import { emptyUsage, makeResultPackage, type ResultPackage } from '../../../../src/core/result/result-package.js';
+
+function basePackage(overrides: Partial<ResultPackage> = {}): ResultPackage {
+  return makeResultPackage({
+    outcome_summary: 'job job-abc ran in workspace demo',
+    status: 'failure',
+    key_findings: [],
+    evidence: [],
+    artifacts: [],
+    warnings: [],
+    resource_usage: emptyUsage(),
+    provenance: { result_schema_version: 1, headspace_version: '0.1.0', verb: 'run', workspace_id: 'demo', job_id: 'job-abc', provider: 'fake', profile: null, environment_digest: null, command: ['python3', 'run.py'], started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: 1 },
+    attention: [],
+    ...overrides,
+  });
+}
+
+describe('markdown value formatting', () => {
+  it('renders an empty package with (none) in every empty section', () => {
+    const markdown = renderMarkdown(basePackage({ outcome_summary: '', provenance: { ...basePackage().provenance, command: null } }));
+    expect(markdown).toBe(
+      [
+        '# headspace result',
+        '## Outcome summary',
+        '(none)',
+        '## Status',
+        'failure',
+        '## Key findings',
+        '(none)',
+        '## Evidence',
+        '(none)',
+        '## Artifacts',
+        '(none)',
+        '## Warnings and limitations',
+        '(none)',
+        '## Resource usage',
+        '- wall_time_seconds: (none)',
+        '- cpu_seconds: (none)',
+        '- max_memory_bytes: (none)',
+        '- peak_pids: (none)',
+        '- storage_bytes: (none)',
+        '- output_bytes: (none)',
+        '## Provenance',
+        '- result_schema_version: 1',
+        '- headspace_version: 0.1.0',
+        '- verb: run',
+        '- workspace_id: demo',
+        '- job_id: job-abc',
+        '- provider: fake',
+        '- profile: (none)',
+        '- environment_digest: (none)',
+        '- command: (none)',
+        '- started_at: (none)',
+        '- finished_at: (none)',
+        '- exit_code: 1',
+        '- policy_summary: (none)',
+        '- inputs: (none)',
+        '## Suggested attention',
+        '(none)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('renders evidence, artifacts and policy limits as nested key lines', () => {
+    const markdown = renderMarkdown(
+      basePackage({
+        key_findings: ['exit code 1'],
+        evidence: [{ label: 'captured output', kind: 'excerpt', source: 'job-abc', truncated: false, excerpt: 'pi=3.14', total_bytes: 8, total_lines: 1, omitted_lines: 0, retrieval: 'headspace inspect job-abc --logs' }],
+        artifacts: [{ name: 'report.json', purpose: 'the answer', media_type: 'application/json', digest: 'sha256:ab', size_bytes: 42, reference: null }],
+        provenance: {
+          ...basePackage().provenance,
+          policy_summary: [
+            { name: 'memory', value: '512 MiB', label: 'enforced', by: 'provider' },
+            { name: 'storage', value: '1 GiB', label: 'measured', by: 'engine' },
+            { name: 'network', value: 'off', label: 'measured', by: 'none' },
+          ],
+        },
+      }),
+    );
+    expect(markdown).toContain('## Key findings\n- exit code 1\n');
+    expect(markdown).toContain(
+      [
+        '- label: captured output',
+        '  - kind: excerpt, source: job-abc, truncated: false',
+        '  - source size: 8 bytes, 1 lines, 0 lines omitted',
+        '  - retrieval: `headspace inspect job-abc --logs`',
+        '  - excerpt:',
+        '```text',
+        'pi=3.14',
+        '```',
+        '## Artifacts',
+        '- name: report.json',
+        '  - purpose: the answer',
+        '  - media_type: application/json',
+        '  - digest: sha256:ab',
+        '  - size_bytes: 42',
+        '  - reference: (none)',
+      ].join('\n'),
+    );
+    expect(markdown).toContain('- policy_summary:\n  - memory: 512 MiB (enforced by provider)\n  - storage: 1 GiB (measured by engine)\n  - network: off (measured)\n');
+  });
+
+  it('shell-quotes the command on one line', () => {
+    expect(shellJoin(['python3', '-c', "print('hi')", 'a b', '', 'x\ny', '--flag=1'])).toBe("python3 -c 'print('\\''hi'\\'')' 'a b' '' $'x\\ny' --flag=1");
+  });
+
+  it('clips a very long command with a note of the bytes cut', () => {
+    const markdown = renderMarkdown(basePackage({ provenance: { ...basePackage().provenance, command: ['echo', 'x'.repeat(1000)] } }));
+    const line = markdown.split('\n').find((l) => l.startsWith('- command: '))!;
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual('- command: '.length + 240);
+    expect(line).toMatch(/…\[\+\d+ bytes\]$/);
+  });
+});

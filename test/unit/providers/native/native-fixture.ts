@@ -1,0 +1,53 @@
+/**
+ * A real native workspace for integration tests: temp root, one workspace,
+ * a `run` helper that collects output, and a teardown that removes it.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultPolicy, type Policy } from '../../../../src/core/policy/policy.js';
+import type { JobOutcome, Provider } from '../../../../src/core/provider.js';
+import { createNativeProvider, type NativeProviderOptions } from '../../../../src/providers/native/native-provider.js';
+
+export interface NativeFixture {
+  root: string;
+  provider: Provider;
+  workspaceId: string;
+  policy: Policy;
+  run(argv: string[], extra?: { policy?: Policy; signal?: AbortSignal; jobId?: string }): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }>;
+  dispose(): Promise<void>;
+}
+
+export async function makeNativeWorkspace(patch: (policy: Policy) => void = () => undefined, options: Partial<NativeProviderOptions> & { rootParent?: string } = {}): Promise<NativeFixture> {
+  const root = mkdtempSync(join(options.rootParent ?? tmpdir(), 'hs-native-it-'));
+  const provider = createNativeProvider({ root, ...options });
+  const policy = defaultPolicy();
+  patch(policy);
+  const workspaceId = `it-${randomBytes(4).toString('hex')}`;
+  await provider.create({ workspaceId, policy, profile: 'host' });
+  return {
+    root,
+    provider,
+    workspaceId,
+    policy,
+    async run(argv, extra = {}) {
+      let stdout = '';
+      let stderr = '';
+      const outcome = await provider.run({
+        workspaceId,
+        jobId: extra.jobId ?? `job-${randomBytes(4).toString('hex')}`,
+        argv,
+        env: {},
+        policy: extra.policy ?? policy,
+        onOutput: (stream, chunk) => (stream === 'stdout' ? (stdout += chunk.toString()) : (stderr += chunk.toString())),
+        signal: extra.signal ?? new AbortController().signal,
+      });
+      return { outcome, stdout, stderr };
+    },
+    async dispose() {
+      await provider.remove(workspaceId).catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

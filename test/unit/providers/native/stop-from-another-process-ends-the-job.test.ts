@@ -1,0 +1,48 @@
+/**
+ * stop() called from a different OS process (a fresh provider over the same
+ * root, as `headspace stop --apply` would be) ends every process of the
+ * running job, returns only when the cgroup is empty, and the original run()
+ * reports stopped=true. The provider is compiled with tsc so the second
+ * process runs plain Node.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeNativeWorkspace, type NativeFixture } from './native-fixture.js';
+import { nativeReadiness } from './native-readiness.js';
+
+const readiness = await nativeReadiness();
+const run = promisify(execFile);
+
+describe.runIf(readiness.ready)(`stop across processes (needs a ready native host: ${readiness.reason})`, () => {
+  let ws: NativeFixture;
+  const out = mkdtempSync(join(tmpdir(), 'hs-native-dist-'));
+  beforeAll(async () => {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], { cwd: process.cwd(), stdio: 'ignore' });
+    writeFileSync(join(out, 'package.json'), '{"type":"module"}');
+    writeFileSync(
+      join(out, 'stop.mjs'),
+      `import { createNativeProvider } from './providers/native/native-provider.js';\nconst [root, id] = process.argv.slice(2);\nconsole.log(JSON.stringify(await createNativeProvider({ root }).stop(id)));\n`,
+    );
+    ws = await makeNativeWorkspace();
+  }, 120_000);
+  afterAll(async () => {
+    await ws?.dispose();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('ends the job and its detached children, and run() says stopped', async () => {
+    const running = ws.run(['sh', '-c', 'setsid sleep 71.5 & sleep 72.5']);
+    await new Promise((r) => setTimeout(r, 700));
+    const { stdout } = await run(process.execPath, [join(out, 'stop.mjs'), ws.root, ws.workspaceId]);
+    expect(JSON.parse(stdout)).toEqual({ stopped: true, empty: true });
+    const { outcome } = await running;
+    expect(outcome.stopped).toBe(true);
+    expect(outcome.exitCode).toBeNull();
+    const survivors = await run('pgrep', ['-f', 'sleep 7[12].5']).then((r) => r.stdout, () => '');
+    expect(survivors).toBe('');
+  });
+});
