@@ -39,7 +39,7 @@ export function effectivePolicy(policy: Policy, caps: ProviderCapabilities): Eff
     const reason = caps.reasons[name] ?? `the ${caps.provider} provider cannot enforce ${name}`;
     limits.push({ name, value, label: 'measured', by: 'none', reason });
     if (BOUNDARY_LIMITS.includes(name)) refusals.push({ limit: name, reason });
-    else warnings.push(`the ${name} limit (${value}) is measured, not enforced: ${reason}`);
+    else warnings.push(`the ${name} limit (${value}) is measured, not enforced: ${reason.replace(/^measured, not enforced:\s*/i, '')}`);
   }
   return { limits, refusals, warnings };
 }

@@ -9,12 +9,15 @@ export function isoTime(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }
 
-/** The policy summary for a result, labelled from the provider's capabilities when known. */
+/**
+ * The policy summary for a result, labelled from the provider's capabilities.
+ * Without them it is empty: guessing a label would be dishonest either way.
+ */
 export function policySummary(policy: Policy, caps: ProviderCapabilities | null): LimitSummary[] {
+  if (!caps) return [];
   return LIMIT_NAMES.map((name: LimitName) => {
     const value = describeLimit(name, policy);
     if (name === 'wall_clock' || name === 'output_bytes' || name === 'concurrency') return { name, value, label: 'enforced', by: 'engine' };
-    if (!caps) return { name, value, label: 'measured', by: 'none' };
     const enforced = name === 'network' && policy.network === 'enabled' ? caps.networkAccess : caps.enforces[name];
     return enforced ? { name, value, label: 'enforced', by: 'provider' } : { name, value, label: 'measured', by: 'none' };
   });
@@ -64,4 +67,13 @@ function round3(n: number): number {
 /** Warnings every result about a workspace carries: each measured (not enforced) limit. */
 export function measuredLimitWarnings(summary: LimitSummary[]): string[] {
   return summary.filter((l) => l.label === 'measured').map((l) => `the ${l.name} limit (${l.value}) is measured, not enforced: reported, not capped`);
+}
+
+/** The provider's capabilities, or null when the provider cannot be reached (the summary then stays empty). */
+export async function capabilitiesOf(ctx: EngineContext, provider: string): Promise<ProviderCapabilities | null> {
+  try {
+    return await (await ctx.provider(provider)).capabilities();
+  } catch {
+    return null;
+  }
 }

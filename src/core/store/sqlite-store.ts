@@ -198,7 +198,11 @@ export class SqliteStore {
   insertWorkspace(record: WorkspaceRecord): void {
     return this.atomically(() => {
       const existing = this.sql('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
-      if (existing) {
+      if (existing && existing.state === 'destroyed') {
+        // A destroyed workspace keeps nothing but its record; its id may be used again.
+        this.sql('DELETE FROM jobs WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM workspaces WHERE id = ?').run(record.id);
+      } else if (existing) {
         throw new EngineError('WORKSPACE_EXISTS', `workspace ${record.id} already exists (${String(existing.state)})`, {
           hint: 'choose another --workspace-id, or omit it to get a fresh one',
         });

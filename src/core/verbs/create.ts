@@ -51,7 +51,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   };
   const provider = await ctx.provider(providerName);
   const store = ctx.store();
-  if (store.getWorkspace(workspaceId)) {
+  const previous = store.getWorkspace(workspaceId);
+  if (previous && previous.state !== 'destroyed') {
     throw new EngineError('WORKSPACE_EXISTS', `workspace ${workspaceId} already exists`, { hint: 'choose another --workspace-id, or omit it to get a fresh one' });
   }
   const attention = await reconcile(ctx);

@@ -60,7 +60,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     artifacts: [],
     warnings,
     resource_usage: emptyUsage(),
-    provenance: provenanceFor(ctx, 'destroy', { workspace: store.getWorkspace(ws.id), startedAt, finishedAt: ctx.clock.now() }),
+    provenance: provenanceFor(ctx, 'destroy', { workspace: store.getWorkspace(ws.id), caps: await provider.capabilities().catch(() => null), startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });
 }

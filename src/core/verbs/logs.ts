@@ -46,6 +46,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
       throw new EngineError('BAD_ARGUMENT', `--grep '${input.grep.slice(0, 40)}' is not a valid regular expression`);
     }
   }
+  // No policy summary here: reading a log should not cost a provider probe.
   const provenance = provenanceFor(ctx, 'logs', { workspace: ws, job });
   const base = {
     artifacts: [],

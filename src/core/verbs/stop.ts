@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
-import { provenanceFor, usageOfJob } from '../result/package-parts.js';
+import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 
@@ -81,7 +81,7 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
     artifacts: [],
     warnings,
     resource_usage: usageOfJob(record),
-    provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: record, startedAt: now, finishedAt: ctx.clock.now() }),
+    provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: record, caps: await capabilitiesOf(ctx, ws.provider), startedAt: now, finishedAt: ctx.clock.now() }),
     attention: [],
   });
 }

@@ -20,3 +20,15 @@ describe('destroy', () => {
     await expect(t.engine.destroy({ workspaceId: 'gone' })).rejects.toMatchObject({ code: 'WORKSPACE_DESTROYED' });
   });
 });
+
+describe('a destroyed id', () => {
+  it('may be used again by a new workspace', async () => {
+    t = makeTestEngine();
+    await t.engine.create({ workspaceId: 'again' });
+    await t.engine.run({ workspaceId: 'again', argv: ['echo', 'first life'] });
+    await t.engine.destroy({ workspaceId: 'again' });
+    const second = await t.engine.create({ workspaceId: 'again' });
+    expect(second.status).toBe('success');
+    expect((await t.engine.inspect({ handle: 'again' })).key_findings).toContain('0 job(s)');
+  });
+});
