@@ -143,27 +143,58 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
     evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field)),
     artifacts: pkg.artifacts.length === 0 ? [NONE] : pkg.artifacts.map((a) => renderArtifact(a, optional, number)),
     warnings: list(pkg.warnings),
-    resource_usage: (Object.keys(usage) as Array<keyof typeof usage>).map((key) => `- ${key}: ${number(usage[key])}`),
-    provenance: [
-      `- result_schema_version: ${prov.result_schema_version}`,
-      `- headspace_version: ${optional(prov.headspace_version)}`,
-      `- verb: ${optional(prov.verb)}`,
-      `- workspace_id: ${optional(prov.workspace_id)}`,
-      `- job_id: ${optional(prov.job_id)}`,
-      `- provider: ${optional(prov.provider)}`,
-      `- profile: ${optional(prov.profile)}`,
-      `- environment_digest: ${optional(prov.environment_digest)}`,
-      `- command: ${prov.command === null ? NONE : clipLine(shellJoin(prov.command), Math.min(COMMAND_MAX_BYTES, budgets.field))}`,
-      `- started_at: ${optional(prov.started_at)}`,
-      `- finished_at: ${optional(prov.finished_at)}`,
-      `- exit_code: ${number(prov.exit_code)}`,
-      prov.policy_summary.length === 0 ? `- policy_summary: ${NONE}` : `- policy_summary:`,
-      ...prov.policy_summary.map((limit) => `  - ${field(limit.name)}: ${field(limit.value)} ${enforcement(limit)}`),
-      prov.inputs.length === 0 ? `- inputs: ${NONE}` : `- inputs:`,
-      ...prov.inputs.map((input) => `  - ${field(input.destination)}: ${input.size_bytes} bytes, sha256 ${field(input.sha256)}`),
-    ],
+    resource_usage: renderUsage(usage),
+    provenance: renderProvenance(prov, optional, budgets.field),
     attention: list(pkg.attention),
   };
+}
+
+/**
+ * Usage in one line, known figures only: a trivial result should cost an
+ * agent a few tokens here, not six lines of `(none)`. JSON keeps every field.
+ */
+function renderUsage(usage: ResultPackage['resource_usage']): Body {
+  const parts: string[] = [];
+  if (usage.wall_time_seconds !== null) parts.push(`wall ${usage.wall_time_seconds} s`);
+  if (usage.cpu_seconds !== null) parts.push(`cpu ${usage.cpu_seconds} s`);
+  if (usage.max_memory_bytes !== null) parts.push(`peak memory ${humanBytes(usage.max_memory_bytes)}`);
+  if (usage.peak_pids !== null) parts.push(`peak pids ${usage.peak_pids}`);
+  if (usage.storage_bytes !== null) parts.push(`storage ${humanBytes(usage.storage_bytes)}`);
+  if (usage.output_bytes !== null) parts.push(`output ${humanBytes(usage.output_bytes)}`);
+  return parts.length === 0 ? [NONE] : [`- ${parts.join(', ')}`];
+}
+
+/** Provenance with the known fields only, the policy on one line with every limit labelled. */
+function renderProvenance(prov: ResultPackage['provenance'], optional: (text: string | null) => string, fieldBudget: number): Body {
+  const lines: string[] = [];
+  const where = [
+    prov.workspace_id === null ? null : `workspace ${optional(prov.workspace_id)}`,
+    prov.job_id === null ? null : `job ${optional(prov.job_id)}`,
+    prov.provider === null ? null : `provider ${optional(prov.provider)}`,
+    prov.profile === null ? null : `profile ${optional(prov.profile)}`,
+  ].filter((x): x is string => x !== null);
+  lines.push(`- ${prov.verb} by headspace ${optional(prov.headspace_version)} (result schema ${prov.result_schema_version})${where.length ? `: ${where.join(', ')}` : ''}`);
+  if (prov.environment_digest !== null) lines.push(`- environment: ${optional(prov.environment_digest)}`);
+  if (prov.command !== null) lines.push(`- command: ${clipLine(shellJoin(prov.command), Math.min(COMMAND_MAX_BYTES, fieldBudget))}`);
+  if (prov.exit_code !== null) lines.push(`- exit code: ${prov.exit_code}`);
+  if (prov.started_at !== null || prov.finished_at !== null) lines.push(`- time: ${optional(prov.started_at)} → ${optional(prov.finished_at)}`);
+  if (prov.policy_summary.length > 0) {
+    lines.push(`- policy: ${prov.policy_summary.map((limit) => `${cleanInline(limit.name)} ${cleanInline(limit.value)} ${enforcement(limit)}`).join('; ')}`);
+  }
+  for (const input of prov.inputs) lines.push(`- input ${optional(input.destination)}: ${input.size_bytes} bytes, sha256 ${optional(input.sha256)}`);
+  return lines;
+}
+
+function humanBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
 /** `(enforced by provider)`, `(measured by engine)`; `(measured)` when nothing applies it. */

@@ -108,7 +108,6 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     `lifecycle state: ${ws.state}`,
     `network: ${policy.network}`,
     `isolation: ${caps.layers.join(', ') || '(none)'}`,
-    `environment digest: ${descriptor.environmentDigest}`,
   ];
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);

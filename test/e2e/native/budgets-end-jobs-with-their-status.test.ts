@@ -21,7 +21,7 @@ describe.runIf(readiness.ready)(`native budgets through the CLI${readiness.ready
   it('creates a small workspace', () => {
     const created = cli(home, ['create', '--workspace-id', 'budgets', '--memory-bytes', '64M', '--pids-limit', '32', '--output-bytes', '64K', '--wall-clock-seconds', '20'], env);
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toContain('memory: 64 MiB (enforced by provider)');
+    expect(created.stdout).toContain('memory 64 MiB (enforced by provider)');
   });
 
   it('exits 8 when a job allocates past its memory budget', () => {

@@ -1,8 +1,9 @@
 /**
  * Values render the same way everywhere: lists as `- item`, empty values and
- * nulls as `(none)`, booleans in lowercase, resource usage and provenance as
- * `- key: value` lines, each policy limit on one line with who enforces it,
- * and the command as one pasteable, shell-quoted line.
+ * nulls as `(none)`, booleans in lowercase; resource usage and provenance
+ * compact (known figures only: JSON keeps every field), every policy limit
+ * on one line with who enforces it, and the command as one pasteable,
+ * shell-quoted line.
  */
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, shellJoin } from '../../../../src/core/result/render-markdown.js';
@@ -42,27 +43,10 @@ describe('markdown value formatting', () => {
         '## Warnings and limitations',
         '(none)',
         '## Resource usage',
-        '- wall_time_seconds: (none)',
-        '- cpu_seconds: (none)',
-        '- max_memory_bytes: (none)',
-        '- peak_pids: (none)',
-        '- storage_bytes: (none)',
-        '- output_bytes: (none)',
+        '(none)',
         '## Provenance',
-        '- result_schema_version: 1',
-        '- headspace_version: 0.1.0',
-        '- verb: run',
-        '- workspace_id: demo',
-        '- job_id: job-abc',
-        '- provider: fake',
-        '- profile: (none)',
-        '- environment_digest: (none)',
-        '- command: (none)',
-        '- started_at: (none)',
-        '- finished_at: (none)',
-        '- exit_code: 1',
-        '- policy_summary: (none)',
-        '- inputs: (none)',
+        '- run by headspace 0.1.0 (result schema 1): workspace demo, job job-abc, provider fake',
+        '- exit code: 1',
         '## Suggested attention',
         '(none)',
         '',
@@ -106,7 +90,7 @@ describe('markdown value formatting', () => {
         '  - reference: (none)',
       ].join('\n'),
     );
-    expect(markdown).toContain('- policy_summary:\n  - memory: 512 MiB (enforced by provider)\n  - storage: 1 GiB (measured by engine)\n  - network: off (measured)\n');
+    expect(markdown).toContain('- policy: memory 512 MiB (enforced by provider); storage 1 GiB (measured by engine); network off (measured)\n');
   });
 
   it('shell-quotes the command on one line', () => {
