@@ -6,12 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchCliStartup } from './cli-startup.mjs';
 import { benchLibraryThroughput } from './library-throughput.mjs';
+import { benchExportThroughput } from './export-throughput.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
 const benches = [
   ['cli-startup', () => benchCliStartup({ repo })],
   ['library-throughput', () => benchLibraryThroughput({ repo })],
+  ['export-throughput', () => benchExportThroughput({ repo })],
 ];
 const nativeBench = join(repo, 'bench', 'native-overhead.mjs');
 if (existsSync(nativeBench)) {

@@ -55,9 +55,51 @@ export const VERBS: VerbSpec[] = [
     options: [
       { flags: '--job-id <id>', description: 'choose the job id' },
       { flags: '--cwd <path>', description: 'working directory, relative to the workspace root' },
+      { flags: '--input <name=host-path>', description: 'copy a host file or directory in before the job (never overwrites; repeatable)', repeatable: true },
+      { flags: '--env <name>', description: "pass a variable's value from YOUR environment (the name is recorded, the value never; repeatable)", repeatable: true },
+      { flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true },
+      { flags: '--declare <name=purpose>', description: 'declare an artifact the job will produce; only declared artifacts can be exported (repeatable)', repeatable: true },
     ],
     explain:
-      'Runs one command, with no shell, in the workspace, under its budgets. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
+      'Runs one command, with no shell, in the workspace, under its budgets. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
+  },
+  {
+    name: 'put',
+    args: ['<workspace>', '<host-path>', '<destination>'],
+    group: 'lifecycle',
+    summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
+    options: [{ flags: '--overwrite', description: 'replace an existing destination' }],
+    explain:
+      'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
+  },
+  {
+    name: 'declare',
+    args: ['<workspace>', '<name=purpose>'],
+    group: 'lifecycle',
+    summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported',
+    options: [],
+    explain: 'Only declared artifacts can leave a workspace. A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force.',
+  },
+  {
+    name: 'export',
+    args: ['<workspace>', '<name>'],
+    group: 'lifecycle',
+    summary: 'publish a declared artifact to a host path, digest-verified, by atomic rename',
+    options: [
+      { flags: '--to <host-path>', description: 'where to publish it (required)' },
+      { flags: '--expect-sha256 <hex>', description: 'refuse unless the bytes have this digest' },
+      { flags: '--overwrite', description: 'replace an existing host file' },
+    ],
+    explain:
+      'Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused and leaves nothing behind.',
+  },
+  {
+    name: 'ls-files',
+    args: ['<workspace>', '[path]'],
+    group: 'lifecycle',
+    summary: "a bounded listing of a workspace's files (names, types, sizes)",
+    options: [{ flags: '--limit <n>', description: 'at most N entries (default 200)' }],
+    explain: 'Lists files recursively under a path so an agent can find intermediate files it never declared, then declare and export them. Symlinks are listed, never followed.',
   },
   {
     name: 'stop',
@@ -103,9 +145,9 @@ export const VERBS: VerbSpec[] = [
     name: 'destroy',
     args: ['<workspace>'],
     group: 'lifecycle',
-    summary: 'remove a workspace; refuses while a job runs',
-    options: [{ flags: '--force', description: 'discard what would otherwise make destroy refuse' }],
-    explain: 'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified. A running job must be stopped first (there is no running -> destroyed edge).',
+    summary: 'remove a workspace; refuses while a job runs or while declared artifacts are unexported',
+    options: [{ flags: '--force', description: 'discard unexported declared artifacts, naming each' }],
+    explain: 'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified, and the exports that survive it. It refuses, removing nothing, while declared artifacts are unexported (--force discards them and names each). A running job must be stopped first (there is no running -> destroyed edge).',
   },
   {
     name: 'gc',
@@ -122,6 +164,31 @@ export const VERBS: VerbSpec[] = [
     summary: 'read-only health report: store, schema, leftovers, provider readiness',
     options: [],
     explain: 'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows) and each provider\'s probe. It changes nothing.',
+  },
+  {
+    name: 'probe',
+    args: ['[scenario]'],
+    group: 'operator',
+    summary: 'run real escape attempts in a dedicated workspace and report each scenario contained or escaped; exit 0 only when all are contained',
+    options: [
+      { flags: '--all', description: 'run every scenario' },
+      { flags: '--list', description: 'describe the scenarios and run nothing' },
+    ],
+    explain:
+      'Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine\'s fault, never the command\'s. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.',
+  },
+  {
+    name: 'mcp',
+    args: [],
+    group: 'operator',
+    summary: 'serve headspace as MCP tools for agents: over stdio (default) or Streamable HTTP (--http, loopback, bearer token)',
+    options: [
+      { flags: '--http', description: 'serve Streamable HTTP at /mcp instead of stdio' },
+      { flags: '--port <n>', description: 'HTTP port (default 7340; 0 picks a free one)' },
+      { flags: '--host <h>', description: 'HTTP address to bind (default 127.0.0.1; anything else is reachable beyond this machine)' },
+    ],
+    explain:
+      'Runs an MCP server until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Every verb is a tool taking the library\'s arguments (run: {workspaceId, argv, env?, …}); each result is the result package as structuredContent plus its bounded markdown. A refused verb is a tool error naming its category and exit code; malformed arguments are JSON-RPC -32602. The learn text is a prompt; workspace files are resources headspace://workspace/{id}/file/{path} (at most 256 KiB). Over HTTP every request needs `Authorization: Bearer <token>`: the token comes from HEADSPACE_MCP_TOKEN or is generated and printed on stderr. stdout carries only protocol messages.',
   },
   {
     name: 'learn',

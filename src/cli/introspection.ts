@@ -1,7 +1,8 @@
 import { EngineError } from '../core/errors.js';
-import { RESULT_SCHEMA_VERSION, SECTION_ORDER } from '../core/result/result-package.js';
+import { RESULT_SCHEMA_VERSION } from '../core/result/result-package.js';
 import { SCHEMA_VERSION } from '../core/store/migrations.js';
-import { CATEGORY_MEANINGS, EXIT_CODES } from '../core/status.js';
+import { EXIT_CODES } from '../core/status.js';
+import { learnData, learnText } from '../core/learn.js';
 import { COMMON_OPTIONS, TOPICS, VERBS } from './catalog.js';
 import type { CliOutcome } from './main.js';
 import { packageVersion } from '../core/version.js';
@@ -21,7 +22,7 @@ export function introspect(verb: string, args: string[], _opts: Record<string, u
     case 'explain':
       return explain(args);
     case 'learn':
-      return { kind: 'document', text: learnText(), json: learnData() };
+      return { kind: 'document', text: learnText(VERBS), json: learnData(VERBS) };
     default:
       throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`);
   }
@@ -57,54 +58,4 @@ function explain(path: string[]): CliOutcome {
   const topic = TOPICS[key];
   if (topic) return { kind: 'document', text: `# ${key}\n\n${topic}\n`, json: { path: key, explain: topic } };
   throw new EngineError('BAD_ARGUMENT', `nothing to explain at '${key.slice(0, 60)}'`, { hint: `try one of: ${[...VERBS.map((v) => v.name), ...Object.keys(TOPICS)].join(', ')}` });
-}
-
-function learnData() {
-  return {
-    name: 'headspace',
-    purpose: 'Run commands in an isolated, budgeted workspace and get back a compact, evidence-bearing result package instead of a raw log.',
-    workflow: [
-      'headspace create --purpose "…"            → a workspace id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
-      'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
-      'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
-      'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
-      'headspace stop <workspace> --apply       → end a running job (from any process)',
-      'headspace destroy <workspace>            → remove it',
-    ],
-    rules: [
-      'Read the status and the exit code first; they agree one to one.',
-      'Never put a secret on the command line: argv is recorded verbatim.',
-      'Every limit says whether it is enforced or only measured.',
-      'Add --json for the same result as one JSON document.',
-    ],
-    result_sections: SECTION_ORDER,
-    exit_codes: EXIT_CODES,
-    exit_code_meanings: CATEGORY_MEANINGS,
-    verbs: VERBS.map((v) => ({ name: v.name, summary: v.summary })),
-  };
-}
-
-function learnText(): string {
-  const d = learnData();
-  return [
-    '# Learning headspace',
-    '',
-    d.purpose,
-    '',
-    '## Workflow',
-    ...d.workflow.map((w) => `- ${w}`),
-    '',
-    '## Rules',
-    ...d.rules.map((r) => `- ${r}`),
-    '',
-    '## Result package',
-    `Nine sections, always in this order: ${d.result_sections.join(', ')}.`,
-    '',
-    '## Exit codes',
-    ...Object.entries(EXIT_CODES).map(([c, n]) => `- ${n} ${c}: ${CATEGORY_MEANINGS[c as keyof typeof CATEGORY_MEANINGS]}`),
-    '',
-    '## Verbs',
-    ...d.verbs.map((v) => `- ${v.name}: ${v.summary}`),
-    '',
-  ].join('\n');
 }

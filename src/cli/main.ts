@@ -8,6 +8,7 @@ import { processIo, writeAll, type CliIo } from './io.js';
 import { renderErrorJson, renderErrorText } from './render-error.js';
 import { introspect } from './introspection.js';
 import { renderLogsDump } from './render-logs.js';
+import { envFromFlags, splitAssignment } from './run-inputs.js';
 
 /** What a verb's action hands back to be rendered once, at the edge. */
 export type CliOutcome =
@@ -112,6 +113,20 @@ function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: str
 
 async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Promise<CliOutcome> {
   if (verb === 'learn' || verb === 'explain' || verb === 'cli' || verb === 'version') return introspect(verb, args, opts);
+  if (verb === 'mcp') {
+    // Long-running: resolves only when the server is done, since the bin exits right after main().
+    const [{ serveMcp }, { openEngineForCli }] = await Promise.all([import('../mcp/serve.js'), import('./open-engine.js')]);
+    const exitCode = await serveMcp({
+      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined),
+      http: opts.http === true,
+      ...(opts.port !== undefined && { port: String(opts.port) }),
+      ...(opts.host !== undefined && { host: String(opts.host) }),
+      ...(opts.maxResultBytes !== undefined && { maxResultBytes: parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes)) }),
+      env: io.env,
+      stderr: io.stderr,
+    });
+    return { kind: 'document', text: '', json: null, exitCode };
+  }
   const { openEngineForCli } = await import('./open-engine.js');
   const engine = await openEngineForCli(io.env, opts.provider as string | undefined);
   try {
@@ -145,6 +160,15 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
               argv: command,
               ...(opts.jobId !== undefined && { jobId: String(opts.jobId) }),
               ...(opts.cwd !== undefined && { cwd: String(opts.cwd) }),
+              env: envFromFlags((opts.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env),
+              inputs: ((opts.input as string[] | undefined) ?? []).map((raw) => {
+                const [destination, hostPath] = splitAssignment('--input', raw, ['NAME', 'HOST_PATH']);
+                return { destination, hostPath };
+              }),
+              declares: ((opts.declare as string[] | undefined) ?? []).map((raw) => {
+                const [name, purpose] = splitAssignment('--declare', raw, ['NAME', 'PURPOSE']);
+                return { name, purpose };
+              }),
               signal: controller.signal,
             }),
           );
@@ -153,6 +177,32 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
           process.off('SIGTERM', onSignal);
         }
       }
+      case 'put':
+        return pkg(await engine.put({ workspaceId: args[0]!, hostPath: args[1]!, destination: args[2]!, overwrite: opts.overwrite === true }));
+      case 'declare': {
+        const [name, purpose] = splitAssignment('declare', args[1]!, ['NAME', 'PURPOSE']);
+        return pkg(await engine.declare({ workspaceId: args[0]!, name, purpose }));
+      }
+      case 'export':
+        if (opts.to === undefined) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>', { hint: `for example: headspace export ${args[0]} ${args[1]} --to ./${args[1]}` });
+        return pkg(
+          await engine.export({
+            workspaceId: args[0]!,
+            name: args[1]!,
+            to: String(opts.to),
+            overwrite: opts.overwrite === true,
+            ...(opts.expectSha256 !== undefined && { expectSha256: String(opts.expectSha256) }),
+            ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${args[1]}`) } : {}),
+          }),
+        );
+      case 'ls-files':
+        return pkg(
+          await engine.listFiles({
+            workspaceId: args[0]!,
+            ...(args[1] !== undefined && { path: args[1] }),
+            ...(opts.limit !== undefined && { limit: parsePositiveInt('--limit', String(opts.limit)) }),
+          }),
+        );
       case 'stop':
         return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true }));
       case 'inspect':
@@ -177,12 +227,26 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
         return pkg(await engine.gc());
       case 'doctor':
         return pkg(await engine.doctor(provider === undefined ? {} : { provider }));
+      case 'probe':
+        return pkg(await engine.probe({ ...(args[0] !== undefined && { scenario: args[0] }), all: opts.all === true, list: opts.list === true, ...(provider !== undefined && { provider }) }));
       default:
         throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
     }
   } finally {
     engine.close();
   }
+}
+
+/** A progress line on a terminal's stderr, redrawn at most ten times a second. */
+function progressOnStderr(io: CliIo, label: string): (done: number, total: number) => void {
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (now - last < 100 && done < total) return;
+    last = now;
+    const pct = total > 0 ? Math.floor((done / total) * 100) : 100;
+    io.stderr.write(`\r${label}: ${pct}% (${done} of ${total} bytes)${done >= total ? '\n' : ''}`);
+  };
 }
 
 function pkg(value: ResultPackage): CliOutcome {

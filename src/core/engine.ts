@@ -9,12 +9,17 @@ import { SqliteStore } from './store/sqlite-store.js';
 import { createWorkspace, type CreateInput } from './verbs/create.js';
 import { destroyWorkspace, type DestroyInput } from './verbs/destroy.js';
 import { diagnose, type DoctorInput } from './verbs/doctor.js';
+import { probeContainment, type ProbeInput } from './verbs/probe.js';
 import { collectGarbage } from './verbs/gc.js';
 import { dumpLogs, inspectHandle, type InspectInput, type LogsDump } from './verbs/inspect.js';
 import { readLogs, type LogsInput } from './verbs/logs.js';
 import { listWorkspaces, type LsInput } from './verbs/ls.js';
 import { runJob, type RunInput } from './verbs/run.js';
 import { stopJob, type StopInput } from './verbs/stop.js';
+import { putFiles, type PutInput } from './verbs/put.js';
+import { declareArtifact, type DeclareInput } from './verbs/declare.js';
+import { exportArtifact, type ExportInput } from './verbs/export.js';
+import { listFiles, type LsFilesInput } from './verbs/ls-files.js';
 
 export interface EngineOptions {
   /** State directory; default $HEADSPACE_HOME or ~/.headspace. */
@@ -40,6 +45,12 @@ export interface Engine {
   destroy(input: DestroyInput): Promise<ResultPackage>;
   gc(): Promise<ResultPackage>;
   doctor(input?: DoctorInput): Promise<ResultPackage>;
+  /** Real escape attempts in a dedicated workspace; success only when every scenario is contained. */
+  probe(input: ProbeInput): Promise<ResultPackage>;
+  put(input: PutInput): Promise<ResultPackage>;
+  declare(input: DeclareInput): Promise<ResultPackage>;
+  export(input: ExportInput): Promise<ResultPackage>;
+  listFiles(input: LsFilesInput): Promise<ResultPackage>;
   /** The provider instance for a name (built once per engine). */
   provider(name: string): Promise<Provider>;
   close(): void;
@@ -97,6 +108,11 @@ export function createEngine(options: EngineOptions): Engine {
     destroy: (input) => destroyWorkspace(ctx, input),
     gc: () => collectGarbage(ctx),
     doctor: (input = {}) => diagnose(ctx, input),
+    probe: (input) => probeContainment(ctx, input),
+    put: (input) => putFiles(ctx, input),
+    declare: (input) => declareArtifact(ctx, input),
+    export: (input) => exportArtifact(ctx, input),
+    listFiles: (input) => listFiles(ctx, input),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();

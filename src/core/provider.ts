@@ -165,7 +165,12 @@ export interface Provider {
   /** Reads a regular file; symlinks and directories are refused (BAD_PATH / NOT_A_REGULAR_FILE). */
   read(workspaceId: string, path: string, chunkBytes?: number): Promise<ReadStream>;
   write(workspaceId: string, path: string, data: Buffer, options: WriteOptions): Promise<void>;
-  /** Lists entries under a directory, bounded by `limit`. Never follows symlinks. */
+  /**
+   * Lists every entry under a directory, recursively, sorted by path, at most
+   * `limit` of them (`truncated` says when more exist). Never follows
+   * symlinks: a link is listed as `symlink`. A missing directory throws
+   * FILE_NOT_FOUND; a file path throws NOT_A_REGULAR_FILE.
+   */
   list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }>;
   /**
    * Ends whatever job runs in the workspace, from any process, and returns only

@@ -1,5 +1,6 @@
 import type { EngineContext } from './context.js';
 import { isOwnerAlive } from './store/owner.js';
+import { unexportedAttention } from './verbs/artifact-view.js';
 
 /**
  * Runs at the entry of every verb (except stop). It REPORTS leftovers as
@@ -24,6 +25,7 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
   }
   if (scope.workspaceId) {
     const ws = store.getWorkspace(scope.workspaceId);
+    if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
     if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
       attention.push(`workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; \`headspace gc\` will expire and remove it`);
     }

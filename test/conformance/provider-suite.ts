@@ -294,7 +294,12 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       const data = Buffer.from('listed');
       await provider.write(workspaceId, 'dir/a.txt', data, { expectedSha256: sha256(data), overwrite: false });
       const root = await provider.list(workspaceId, '', 100);
-      expect(root.entries.map((e) => e.path)).toContain('dir');
+      expect(root.entries.map((e) => e.path)).toEqual(expect.arrayContaining(['dir', 'dir/a.txt']));
+      expect(root.entries.find((e) => e.path === 'dir')?.type).toBe('directory');
+      const bounded = await provider.list(workspaceId, '', 1);
+      expect(bounded.entries).toHaveLength(1);
+      expect(bounded.truncated).toBe(true);
+      await expectEngineError(provider.list(workspaceId, 'no-such-dir', 10), ['FILE_NOT_FOUND']);
       const inner = await provider.list(workspaceId, 'dir', 100);
       expect(inner.entries).toContainEqual({ path: 'dir/a.txt', type: 'file', size: 6 });
       expect(inner.truncated).toBe(false);

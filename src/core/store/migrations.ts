@@ -55,6 +55,36 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX intents_open ON intents(settled_at) WHERE settled_at IS NULL;
   `,
+  // 2: files in (inputs ledger: destination, size, digest — never bytes),
+  // declared artifacts and their exports, and the env NAMES a job received.
+  `
+  CREATE TABLE inputs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    job_id TEXT,
+    destination TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    file_count INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX inputs_workspace ON inputs(workspace_id);
+  CREATE TABLE artifacts (
+    workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+    name TEXT NOT NULL,
+    purpose TEXT NOT NULL,
+    media_type TEXT NOT NULL,
+    declared_by_job TEXT,
+    declared_at INTEGER NOT NULL,
+    exported_to TEXT,
+    exported_sha256 TEXT,
+    exported_size INTEGER,
+    exported_at INTEGER,
+    PRIMARY KEY (workspace_id, name)
+  );
+  ALTER TABLE jobs ADD COLUMN env_names TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

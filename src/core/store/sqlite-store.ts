@@ -59,6 +59,31 @@ export interface IntentRecord {
   outcome: string | null;
 }
 
+export interface InputRecord {
+  workspaceId: string;
+  jobId: string | null;
+  destination: string;
+  kind: 'file' | 'directory';
+  sizeBytes: number;
+  /** A file's sha256, or a directory's manifest digest. */
+  sha256: string;
+  fileCount: number;
+  createdAt: number;
+}
+
+export interface ArtifactRecord {
+  workspaceId: string;
+  name: string;
+  purpose: string;
+  mediaType: string;
+  declaredByJob: string | null;
+  declaredAt: number;
+  exportedTo: string | null;
+  exportedSha256: string | null;
+  exportedSize: number | null;
+  exportedAt: number | null;
+}
+
 export interface JobFinish {
   status: ResultStatus;
   exitCode: number | null;
@@ -201,6 +226,8 @@ export class SqliteStore {
       if (existing && existing.state === 'destroyed') {
         // A destroyed workspace keeps nothing but its record; its id may be used again.
         this.sql('DELETE FROM jobs WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM inputs WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM artifacts WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM workspaces WHERE id = ?').run(record.id);
       } else if (existing) {
         throw new EngineError('WORKSPACE_EXISTS', `workspace ${record.id} already exists (${String(existing.state)})`, {
@@ -315,6 +342,74 @@ export class SqliteStore {
     return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} is running`, {
       hint: `wait for it, or end it with: headspace stop ${workspaceId} --apply`,
     });
+  }
+
+  /** Records the NAMES of the environment a job received; values are never stored. */
+  recordEnvNames(jobId: string, names: string[]): void {
+    this.sql('UPDATE jobs SET env_names = ? WHERE id = ?').run(JSON.stringify(names), jobId);
+  }
+
+  envNames(jobId: string): string[] {
+    const row = this.sql('SELECT env_names FROM jobs WHERE id = ?').get(jobId) as Row | undefined;
+    return row?.env_names ? (JSON.parse(String(row.env_names)) as string[]) : [];
+  }
+
+  // ---- inputs and artifacts ----
+
+  recordInput(input: InputRecord): void {
+    this.sql(
+      'INSERT INTO inputs (workspace_id, job_id, destination, kind, size_bytes, sha256, file_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(input.workspaceId, input.jobId, input.destination, input.kind, input.sizeBytes, input.sha256, input.fileCount, input.createdAt);
+  }
+
+  listInputs(workspaceId: string, jobId?: string): InputRecord[] {
+    const rows = (jobId === undefined
+      ? this.sql('SELECT * FROM inputs WHERE workspace_id = ? ORDER BY id').all(workspaceId)
+      : this.sql('SELECT * FROM inputs WHERE workspace_id = ? AND job_id = ? ORDER BY id').all(workspaceId, jobId)) as Row[];
+    return rows.map((row) => ({
+      workspaceId: String(row.workspace_id),
+      jobId: row.job_id === null ? null : String(row.job_id),
+      destination: String(row.destination),
+      kind: row.kind as InputRecord['kind'],
+      sizeBytes: Number(row.size_bytes),
+      sha256: String(row.sha256),
+      fileCount: Number(row.file_count),
+      createdAt: Number(row.created_at),
+    }));
+  }
+
+  /** Declares (or re-declares, updating the purpose) an artifact. */
+  declareArtifact(artifact: { workspaceId: string; name: string; purpose: string; mediaType: string; declaredByJob: string | null; declaredAt: number }): void {
+    this.sql(
+      `INSERT INTO artifacts (workspace_id, name, purpose, media_type, declared_by_job, declared_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (workspace_id, name) DO UPDATE SET purpose = excluded.purpose`,
+    ).run(artifact.workspaceId, artifact.name, artifact.purpose, artifact.mediaType, artifact.declaredByJob, artifact.declaredAt);
+  }
+
+  recordExport(workspaceId: string, name: string, exported: { to: string; sha256: string; size: number; at: number }): void {
+    this.sql('UPDATE artifacts SET exported_to = ?, exported_sha256 = ?, exported_size = ?, exported_at = ? WHERE workspace_id = ? AND name = ?').run(
+      exported.to,
+      exported.sha256,
+      exported.size,
+      exported.at,
+      workspaceId,
+      name,
+    );
+  }
+
+  listArtifacts(workspaceId: string): ArtifactRecord[] {
+    return (this.sql('SELECT * FROM artifacts WHERE workspace_id = ? ORDER BY declared_at, name').all(workspaceId) as Row[]).map((row) => ({
+      workspaceId: String(row.workspace_id),
+      name: String(row.name),
+      purpose: String(row.purpose),
+      mediaType: String(row.media_type),
+      declaredByJob: row.declared_by_job === null ? null : String(row.declared_by_job),
+      declaredAt: Number(row.declared_at),
+      exportedTo: row.exported_to === null ? null : String(row.exported_to),
+      exportedSha256: row.exported_sha256 === null ? null : String(row.exported_sha256),
+      exportedSize: row.exported_size === null ? null : Number(row.exported_size),
+      exportedAt: row.exported_at === null ? null : Number(row.exported_at),
+    }));
   }
 
   // ---- intent journal ----

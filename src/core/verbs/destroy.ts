@@ -7,6 +7,8 @@ import { provenanceFor } from '../result/package-parts.js';
 import { currentOwner } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { EngineError } from '../errors.js';
+import { toEntry } from './artifact-view.js';
 
 export interface DestroyInput {
   workspaceId: string;
@@ -21,7 +23,14 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
   if (ws.state === 'running') throw store.busyError(ws.id);
-  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  const artifacts = store.listArtifacts(ws.id);
+  const unexported = artifacts.filter((a) => a.exportedTo === null);
+  if (unexported.length > 0 && input.force !== true) {
+    throw new EngineError('BAD_ARGUMENT', `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => `'${a.name}'`).join(', ')}; nothing was removed`, {
+      hint: `export them (headspace export ${ws.id} NAME --to PATH), or discard them deliberately with: headspace destroy ${ws.id} --force`,
+    });
+  }
+  const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => !a.startsWith('artifact '));
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);
@@ -47,6 +56,8 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   }
   ctx.events.emit({ type: 'workspace.destroyed', workspaceId: ws.id });
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
+  const discarded = unexported.map((a) => `discarded declared artifact '${a.name}' (${a.purpose})`);
+  const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: '${a.name}' at ${a.exportedTo} (sha256:${a.exportedSha256})`);
   return makeResultPackage({
     outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',
@@ -55,9 +66,11 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
       `retained: ${list(disposition.retained)}`,
       `unverified: ${list(disposition.unverified)}`,
       `lifecycle path: ${path.join(' -> ')}`,
+      ...discarded,
+      ...survivors,
     ],
     evidence: [],
-    artifacts: [],
+    artifacts: artifacts.map(toEntry),
     warnings,
     resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'destroy', { workspace: store.getWorkspace(ws.id), caps: await provider.capabilities().catch(() => null), startedAt, finishedAt: ctx.clock.now() }),

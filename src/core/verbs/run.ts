@@ -13,6 +13,11 @@ import { classifyOutcome, type AbortReason } from './classify-outcome.js';
 import { jobOutputEvidence } from './job-evidence.js';
 import { openOutputSink } from './output-sink.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { copyIn } from '../files/copy-in.js';
+import type { InputRecord } from '../store/sqlite-store.js';
+import { artifactEntries, unexportedAttention } from './artifact-view.js';
+import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
+import { describeInput, provenanceInputs } from './put.js';
 
 export interface RunInput {
   workspaceId: string;
@@ -23,6 +28,10 @@ export interface RunInput {
   cwd?: string;
   /** Aborting it cancels the job (e.g. the CLI's SIGINT). */
   signal?: AbortSignal;
+  /** Host files or directories copied in before the job starts (never overwriting). */
+  inputs?: Array<{ destination: string; hostPath: string }>;
+  /** Artifacts the job will produce; only declared artifacts can be exported. */
+  declares?: Declaration[];
 }
 
 /**
@@ -43,6 +52,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   for (const name of Object.keys(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`);
   }
+  const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
@@ -51,10 +61,19 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
 
+  // Inputs enter through the same code as `put`, before the job starts, and
+  // never overwrite: replacing a file is a deliberate act that belongs to put.
+  const inputs: InputRecord[] = [];
+  for (const item of input.inputs ?? []) {
+    inputs.push(await copyIn(ctx, ws, provider, { hostPath: item.hostPath, destination: item.destination, overwrite: false, jobId }));
+  }
+
   const startedAt = ctx.clock.now();
   // One commit: the workspace is taken and the intent is journalled together.
   const intent = store.atomically(() => {
     store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
+    if (Object.keys(env).length) store.recordEnvNames(jobId, Object.keys(env).sort());
+    recordDeclarations(ctx, store, ws.id, declarations, jobId);
     return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
   });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
@@ -113,6 +132,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const view = await provider.inspect(ws.id).catch(() => null);
   const summary = provenanceFor(ctx, 'run', { workspace: ws, job, caps });
   const findings = jobFindings(job, ws.policy.budget);
+  if (Object.keys(env).length) findings.push(`environment given: ${Object.keys(env).sort().join(', ')} (names only; values are never recorded)`);
+  for (const record of inputs) findings.push(`input ${describeInput(record)}`);
+  summary.inputs = provenanceInputs(inputs);
   const warnings = measuredLimitWarnings(summary.policy_summary);
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
   return makeResultPackage({
@@ -120,11 +142,11 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     status: job.status ?? 'infrastructure_failure',
     key_findings: findings,
     evidence: [jobOutputEvidence(ctx, job)],
-    artifacts: [],
+    artifacts: artifactEntries(store, ws.id),
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention,
+    attention: [...attention.filter((a) => !a.startsWith('artifact ')), ...unexportedAttention(store, ws.id)],
   });
 }
 

@@ -318,15 +318,20 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const base = normalizeWorkspacePath(path, { allowRoot: true });
       const ws = need(load(), workspaceId);
       const prefix = base === '' ? '' : `${base}/`;
+      if (base !== '' && ws.files[base] !== undefined) throw new EngineError('NOT_A_REGULAR_FILE', `${base} is a file, not a directory`);
+      // Recursive, like native: every file under the path and every directory implied by one.
       const seen = new Map<string, FileEntry>();
-      for (const [p, b64] of Object.entries(ws.files).sort(([a], [b]) => a.localeCompare(b))) {
+      for (const [p, b64] of Object.entries(ws.files)) {
         if (!p.startsWith(prefix)) continue;
-        const rest = p.slice(prefix.length);
-        const slash = rest.indexOf('/');
-        const name = prefix + (slash === -1 ? rest : rest.slice(0, slash));
-        if (!seen.has(name)) seen.set(name, slash === -1 ? { path: name, type: 'file', size: Buffer.from(b64, 'base64').length } : { path: name, type: 'directory', size: 0 });
+        const parts = p.slice(prefix.length).split('/');
+        for (let i = 1; i < parts.length; i++) {
+          const dir = prefix + parts.slice(0, i).join('/');
+          if (!seen.has(dir)) seen.set(dir, { path: dir, type: 'directory', size: 0 });
+        }
+        seen.set(p, { path: p, type: 'file', size: Buffer.from(b64, 'base64').length });
       }
-      const entries = [...seen.values()];
+      if (base !== '' && seen.size === 0) throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`);
+      const entries = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { entries: entries.slice(0, limit), truncated: entries.length > limit };
     },
     async stop(workspaceId: string): Promise<StopReport> {

@@ -42,6 +42,8 @@ export interface CgroupDriver {
   /** Ends every process in the workspace cgroup; true when it is empty afterwards. */
   kill(name: string, timeoutMs?: number): Promise<boolean>;
   isEmpty(name: string): Promise<boolean>;
+  /** Every pid in the workspace cgroups (the union over hierarchies). */
+  pids(name: string): Promise<number[]>;
   /** Removes the workspace cgroups; true when all are gone. */
   remove(name: string): Promise<boolean>;
 }

@@ -9,7 +9,7 @@
  * stays 0 on a real OOM here). Kill = freeze, SIGKILL every pid, thaw, so a
  * fork bomb cannot outrun the kill loop.
  */
-import { access, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Budget } from '../../core/policy/policy.js';
 import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
@@ -50,18 +50,23 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
     kind: 'cgroup-v1',
     placement: 'job-uid',
     async prepare(name: string, budget: Budget, owner: { uid: number; gid: number }) {
+      // Runs before every job: it checks and repairs rather than rewrites, so a
+      // prepared workspace costs a few stats and reads (~0.1 ms), and a cgroup
+      // removed or altered since is recreated with the budget again.
       for (const dir of groupDirs(name)) {
-        await mkdir(dir, { recursive: true });
-        await chown(join(dir, 'cgroup.procs'), owner.uid, owner.gid);
+        if (!isDirectory(dir)) mkdirSync(dir, { recursive: true });
+        const procs = join(dir, 'cgroup.procs');
+        const info = statSync(procs);
+        if (info.uid !== owner.uid || info.gid !== owner.gid) chownSync(procs, owner.uid, owner.gid);
       }
       const memory = at('memory', name, 'memory.limit_in_bytes');
-      if (memory !== undefined) await writeMemoryLimit(memory, at('memory', name, 'memory.memsw.limit_in_bytes')!, budget.memoryBytes);
+      if (memory !== undefined) writeMemoryLimit(memory, at('memory', name, 'memory.memsw.limit_in_bytes')!, budget.memoryBytes);
       const pids = at('pids', name, 'pids.max');
-      if (pids !== undefined) await writeFile(pids, String(budget.pidsLimit + BWRAP_OWN_PIDS));
+      if (pids !== undefined) ensureValue(pids, String(budget.pidsLimit + BWRAP_OWN_PIDS));
       const period = at('cpu', name, 'cpu.cfs_period_us');
       if (period !== undefined) {
-        await writeFile(period, '100000');
-        await writeFile(at('cpu', name, 'cpu.cfs_quota_us')!, String(cpuQuota(budget.cpuLimit)));
+        ensureValue(period, '100000');
+        ensureValue(at('cpu', name, 'cpu.cfs_quota_us')!, String(cpuQuota(budget.cpuLimit)));
       }
     },
     procsFiles(name: string) {
@@ -70,7 +75,7 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
     async beginJob(name: string): Promise<CgroupSnapshot> {
       // Peaks are per workspace cgroup: reset so this job's figure is its own.
       const maxUsage = at('memory', name, 'memory.max_usage_in_bytes');
-      if (maxUsage !== undefined) await writeFile(maxUsage, '0').catch(() => undefined);
+      if (maxUsage !== undefined) tryWrite(maxUsage, '0');
       return snapshot(name);
     },
     async endJob(name: string, before: CgroupSnapshot): Promise<CgroupJobReport> {
@@ -93,13 +98,18 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
       while (Date.now() < deadline) {
         const frozen = freezer !== undefined && (await freeze(freezer, deadline));
         for (const file of procs) killPids(await readPids(file));
-        if (freezer !== undefined && frozen) await writeFile(freezer, 'THAWED').catch(() => undefined);
+        if (freezer !== undefined && frozen) tryWrite(freezer, 'THAWED');
         if (await isEmpty(name)) return true;
-        await sleep(10);
+        await sleep(2);
       }
       return isEmpty(name);
     },
     isEmpty,
+    async pids(name: string) {
+      const all = new Set<number>();
+      for (const dir of groupDirs(name)) for (const pid of await readPids(join(dir, 'cgroup.procs'))) all.add(pid);
+      return [...all];
+    },
     async remove(name: string) {
       let gone = true;
       for (const dir of groupDirs(name)) {
@@ -117,29 +127,55 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
   }
 }
 
-/** memory.limit ≤ memsw.limit must hold at every step, so the order depends on the direction. */
-async function writeMemoryLimit(limitFile: string, memswFile: string, bytes: number): Promise<void> {
-  const hasMemsw = await access(memswFile).then(
-    () => true,
-    () => false,
-  );
+/** Writes `value` unless the file already holds it (a missing file throws, as a write would). */
+function ensureValue(file: string, value: string): void {
+  if (readFileSync(file, 'utf8').trim() !== value) writeFileSync(file, value);
+}
+
+function tryWrite(file: string, value: string): void {
   try {
-    await writeFile(limitFile, String(bytes));
-    // Swap would let a job exceed its memory budget: cap memory+swap at the same figure.
-    if (hasMemsw) await writeFile(memswFile, String(bytes));
+    writeFileSync(file, value);
   } catch {
-    if (hasMemsw) await writeFile(memswFile, String(bytes));
-    await writeFile(limitFile, String(bytes));
+    // Best effort (a peak reset, a thaw after the group emptied).
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The kernel keeps memory limits in whole pages: what reading back a written figure gives. */
+function asStoredLimit(bytes: number): string {
+  return String(Math.floor(bytes / 4096) * 4096);
+}
+
+/** memory.limit ≤ memsw.limit must hold at every step, so the order depends on the direction. */
+function writeMemoryLimit(limitFile: string, memswFile: string, bytes: number): void {
+  const hasMemsw = existsSync(memswFile);
+  const want = asStoredLimit(bytes);
+  const current = readFileSync(limitFile, 'utf8').trim();
+  if (current === want && (!hasMemsw || readFileSync(memswFile, 'utf8').trim() === want)) return;
+  try {
+    writeFileSync(limitFile, String(bytes));
+    // Swap would let a job exceed its memory budget: cap memory+swap at the same figure.
+    if (hasMemsw) writeFileSync(memswFile, String(bytes));
+  } catch {
+    if (hasMemsw) writeFileSync(memswFile, String(bytes));
+    writeFileSync(limitFile, String(bytes));
   }
 }
 
 async function freeze(stateFile: string, deadline: number): Promise<boolean> {
   try {
-    await writeFile(stateFile, 'FROZEN');
+    writeFileSync(stateFile, 'FROZEN');
     while (Date.now() < deadline) {
-      const state = (await readFile(stateFile, 'utf8')).trim();
+      const state = readFileSync(stateFile, 'utf8').trim();
       if (state === 'FROZEN') return true;
-      await sleep(2);
+      await sleep(1);
     }
   } catch {
     // Freezer missing or refused: fall back to the plain kill loop.

@@ -13,7 +13,7 @@ import { access, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Budget } from '../../core/policy/policy.js';
 import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
-import { readKeyed, readNumber, removeCgroupDir, sleep } from './cgroup-fs.js';
+import { readKeyed, readNumber, readPids, removeCgroupDir, sleep } from './cgroup-fs.js';
 import { CGROUP_PARENT } from './cgroup-v1.js';
 
 export const V2_CONTROLLERS = ['memory', 'pids', 'cpu'] as const;
@@ -108,6 +108,9 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
       return isEmpty(name);
     },
     isEmpty,
+    async pids(name: string) {
+      return readPids(file(name, 'cgroup.procs'));
+    },
     async remove(name: string) {
       return removeCgroupDir(group(name));
     },

@@ -3,8 +3,11 @@
  * stop() in another process knows a job is live, and a second concurrent run
  * is refused. Created with O_EXCL; a marker whose owner process is gone
  * (crashed: bwrap's --die-with-parent took the job with it) is stale and replaced.
+ *
+ * Synchronous I/O: these are tiny local files touched twice per job, and the
+ * async API's thread-pool round trips cost ~1 ms per job on a loaded host.
  */
-import { readFile, unlink, writeFile } from 'node:fs/promises';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { EngineError } from '../../core/errors.js';
 
 export interface JobMarker {
@@ -16,7 +19,7 @@ export interface JobMarker {
 
 export async function readJobMarker(path: string): Promise<JobMarker | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<JobMarker>;
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<JobMarker>;
     if (typeof parsed.jobId !== 'string' || typeof parsed.ownerPid !== 'number') return undefined;
     return { jobId: parsed.jobId, ownerPid: parsed.ownerPid, startedAt: String(parsed.startedAt ?? '') };
   } catch {
@@ -43,7 +46,7 @@ export async function acquireJobMarker(path: string, workspaceId: string, jobId:
   const marker: JobMarker = { jobId, ownerPid: process.pid, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      await writeFile(path, JSON.stringify(marker), { flag: 'wx' });
+      writeFileSync(path, JSON.stringify(marker), { flag: 'wx' });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -51,7 +54,7 @@ export async function acquireJobMarker(path: string, workspaceId: string, jobId:
       if (live !== undefined) {
         throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is running job ${live.jobId}`, { hint: `wait for it, or stop it: headspace stop ${workspaceId} --apply` });
       }
-      await unlink(path).catch(() => undefined);
+      removeQuietly(path);
     }
   }
   throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy`);
@@ -59,5 +62,14 @@ export async function acquireJobMarker(path: string, workspaceId: string, jobId:
 
 export async function releaseJobMarker(path: string, jobId: string): Promise<void> {
   const marker = await readJobMarker(path);
-  if (marker?.jobId === jobId && marker.ownerPid === process.pid) await unlink(path).catch(() => undefined);
+  if (marker?.jobId === jobId && marker.ownerPid === process.pid) removeQuietly(path);
+}
+
+/** unlink, where an absent file is fine. */
+export function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // ENOENT: already gone.
+  }
 }

@@ -1,68 +1,116 @@
 /**
- * Starts one job: a tiny `sh` writes its own pid into each cgroup.procs file
- * (race-free placement: nothing has forked yet), reports on fd 5 that it is
- * placed, then execs bwrap (directly as the job uid, or through setpriv when
- * placement had to happen as root). bwrap reads its arguments from fd 3 and
- * the seccomp program from fd 4, and closes both before the job starts.
+ * Starts one job in two steps. `spawnLauncher` starts a tiny `sh` that writes
+ * its own pid into each cgroup.procs file (race-free placement: nothing has
+ * forked yet), reports `k` on fd 5, then waits on fd 5 for one "go" line: the
+ * shell-quoted command to exec (bwrap, or setpriv then bwrap when placement
+ * had to happen as root). `start` writes bwrap's arguments to fd 3, the
+ * seccomp program to fd 4, then the go line. bwrap reads both and closes
+ * them before the job starts; the job's environment travels as
+ * `--clearenv --setenv …` on fd 3, so the launcher itself starts with none.
+ *
+ * Why two steps: the placement (the cgroup.procs write) waits about 6 ms for
+ * an RCU grace period when the host has been idle, on every job. A launcher
+ * spawned and placed *before* the job is asked for (a standby, see
+ * native-provider.ts) takes that wait and the sh spawn off the job's path;
+ * the job still cannot run a single instruction before it is placed. If
+ * node dies, the go read sees EOF and the standby exits.
  *
  * Spawned from the main thread: bwrap's --die-with-parent fires when the
  * spawning *thread* exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import type { OutputStream } from '../../core/provider.js';
 
-/** `$1` = number of procs files, then the files, then the command to exec. */
-const PLACE_AND_EXEC = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; printf k >&5; exec 5>&-; exec "$@"';
+/** Marks a launcher in `ps` and /proc/PID/cmdline, so other processes can tell an idle standby from a job. */
+export const LAUNCHER_NAME = 'headspace-launch';
 
-export interface LaunchSpec {
+/** `$1` = number of procs files, then the files. Then: placed (k), wait for the go line, exec it. */
+const PLACE_AND_WAIT = `nl='
+'; n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; printf k >&5; IFS= read -r go <&5 || exit 0; exec 5>&-; eval "set -- $go"; exec "$@"`;
+
+export interface Placement {
+  procsFiles: string[];
+  /** Set: spawn the launcher as this uid. Undefined: launch as ourselves. */
+  spawnAs?: { uid: number; gid: number };
+}
+
+export interface JobSpec {
   bwrapPath: string;
-  /** NUL-joined by us and written to fd 3. */
+  /** NUL-joined by us and written to fd 3, after the environment options. */
   bwrapArgs: string[];
   /** What bwrap runs inside (after `--`). */
   command: string[];
   seccomp: Buffer;
   env: Record<string, string>;
-  procsFiles: string[];
-  /** Set: spawn the launcher as this uid. Undefined: launch as ourselves. */
-  spawnAs?: { uid: number; gid: number };
   /** Set: drop to this uid with setpriv after placement (v2 as root). */
   dropTo?: { uid: number; gid: number; setprivPath: string };
   onOutput: (stream: OutputStream, chunk: Buffer) => void;
 }
 
-export interface LaunchedJob {
+export interface LaunchSpec extends Placement, JobSpec {}
+
+export interface Launcher {
   child: ChildProcess;
   /** Resolves true once the launcher says it sits in every cgroup; false if it exited first. */
   placed: Promise<boolean>;
   /** Resolves when the process has exited and its output pipes are drained. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderrTail: string }>;
+  /** True until the process has exited or was told to start. */
+  idle(): boolean;
+  /** Hands the launcher its job; call once, after `placed` resolved true. */
+  start(job: JobSpec): void;
+  /** Lets node exit while this launcher waits (a standby); `ref` undoes it (and `start` refs it too). */
+  unref(): void;
+  ref(): void;
 }
 
-export function launchJob(spec: LaunchSpec): LaunchedJob {
-  const inner = ['--args', '3', '--', ...spec.command];
-  const exec = spec.dropTo === undefined
-    ? [spec.bwrapPath, ...inner]
-    : [spec.dropTo.setprivPath, `--reuid=${spec.dropTo.uid}`, `--regid=${spec.dropTo.gid}`, '--clear-groups', '--', spec.bwrapPath, ...inner];
-  const child = spawn('/bin/sh', ['-c', PLACE_AND_EXEC, 'headspace-launch', String(spec.procsFiles.length), ...spec.procsFiles, ...exec], {
+export type LaunchedJob = Pick<Launcher, 'child' | 'placed' | 'exited'>;
+
+/** Is `pid` a launcher still waiting for its go line (it becomes bwrap once started)? */
+export function isIdleLauncher(pid: number): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return argv[0] === '/bin/sh' && argv[1] === '-c' && argv[2] === PLACE_AND_WAIT && argv[3] === LAUNCHER_NAME;
+  } catch {
+    return false;
+  }
+}
+
+/** `'…'` quoting for the go line: `'` → `'\''`, newline → `'"$nl"'` so the line stays one line. */
+export function quoteForGoLine(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`).replace(/\n/g, `'"$nl"'`)}'`;
+}
+
+/** bwrap's options for the job environment: bwrap keeps nothing of its own environment. */
+export function envArgs(env: Readonly<Record<string, string>>): string[] {
+  const args = ['--clearenv'];
+  for (const [name, value] of Object.entries(env)) args.push('--setenv', name, value);
+  return args;
+}
+
+export function spawnLauncher(placement: Placement): Launcher {
+  const child = spawn('/bin/sh', ['-c', PLACE_AND_WAIT, LAUNCHER_NAME, String(placement.procsFiles.length), ...placement.procsFiles], {
     cwd: '/',
-    env: spec.env,
+    env: {},
     stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
-    ...(spec.spawnAs === undefined ? {} : { uid: spec.spawnAs.uid, gid: spec.spawnAs.gid }),
+    ...(placement.spawnAs === undefined ? {} : { uid: placement.spawnAs.uid, gid: placement.spawnAs.gid }),
   });
-  // Node types stdio as a 5-tuple; fds 3–5 are sockets (Duplex) here.
+  // Node types stdio as a 5-tuple; fds 3–5 are sockets (Duplex, both ways) here.
   const stdio = child.stdio as unknown as Array<Duplex | null>;
   const [, stdout, stderr, argsPipe, seccompPipe, statusPipe] = stdio;
   // bwrap may exit (a setup error) before reading: a write error is then expected, not a crash.
   for (const pipe of [argsPipe, seccompPipe, statusPipe]) pipe?.on('error', () => undefined);
-  argsPipe?.end(Buffer.from(spec.bwrapArgs.map((a) => `${a}\0`).join('')));
-  seccompPipe?.end(spec.seccomp);
 
+  let onOutput: JobSpec['onOutput'] = () => undefined;
   let stderrTail = '';
-  stdout?.on('data', (chunk: Buffer) => spec.onOutput('stdout', chunk));
+  let started = false;
+  let done = false;
+  stdout?.on('data', (chunk: Buffer) => onOutput('stdout', chunk));
   stderr?.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
-    spec.onOutput('stderr', chunk);
+    onOutput('stderr', chunk);
   });
 
   const placed = new Promise<boolean>((resolve) => {
@@ -73,8 +121,54 @@ export function launchJob(spec: LaunchSpec): LaunchedJob {
     child.on('error', () => resolve(false));
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderrTail: string }>((resolve) => {
-    child.on('error', (error) => resolve({ code: null, signal: null, stderrTail: `spawn failed: ${error.message}` }));
-    child.on('close', (code, signal) => resolve({ code, signal, stderrTail }));
+    child.on('error', (error) => {
+      done = true;
+      resolve({ code: null, signal: null, stderrTail: `spawn failed: ${error.message}` });
+    });
+    child.on('exit', () => (done = true));
+    child.on('close', (code, signal) => {
+      done = true;
+      resolve({ code, signal, stderrTail });
+    });
   });
-  return { child, placed, exited };
+
+  function ref(): void {
+    child.ref();
+    for (const pipe of stdio) (pipe as { ref?: () => void } | null)?.ref?.();
+  }
+
+  return {
+    child,
+    placed,
+    exited,
+    idle: () => !started && !done && child.exitCode === null && child.signalCode === null,
+    unref() {
+      child.unref();
+      for (const pipe of stdio) (pipe as { unref?: () => void } | null)?.unref?.();
+    },
+    ref,
+    start(job: JobSpec) {
+      if (started) throw new Error('a launcher starts one job only');
+      started = true;
+      ref();
+      onOutput = job.onOutput;
+      const inner = ['--args', '3', '--', ...job.command];
+      const exec = job.dropTo === undefined
+        ? [job.bwrapPath, ...inner]
+        : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner];
+      argsPipe?.end(Buffer.from([...envArgs(job.env), ...job.bwrapArgs].map((a) => `${a}\0`).join('')));
+      seccompPipe?.end(job.seccomp);
+      statusPipe?.end(`${exec.map(quoteForGoLine).join(' ')}\n`);
+    },
+  };
+}
+
+/** Spawn, place and start in one go (no standby at hand). */
+export function launchJob(spec: LaunchSpec): LaunchedJob {
+  const launcher = spawnLauncher(spec);
+  const placed = launcher.placed.then((ok) => {
+    if (ok) launcher.start(spec);
+    return ok;
+  });
+  return { child: launcher.child, placed, exited: launcher.exited };
 }

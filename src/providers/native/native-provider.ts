@@ -4,7 +4,8 @@
  * under `options.root` (see layout.ts), so any process with the same root
  * sees the same workspaces and can stop their jobs.
  */
-import { access, mkdir, readdir, rm, stat, chown, unlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { access, mkdir, readdir, rm, stat, chown, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
@@ -24,8 +25,8 @@ import type {
 } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { HOST_PROFILE, resolveHostProfile, type HostProfile } from './host-profile.js';
-import { acquireJobMarker, liveJob, releaseJobMarker } from './job-marker.js';
-import { launchJob } from './launch-job.js';
+import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './job-marker.js';
+import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './launch-job.js';
 import { layoutOf } from './layout.js';
 import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
 import { probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
@@ -62,6 +63,17 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   let probing: Promise<HostProbe> | undefined;
   let profiling: Promise<HostProfile> | undefined;
   let reaching: Promise<ReachablePaths> | undefined;
+  let seccomp: Buffer | undefined;
+  /**
+   * Standby launchers: per workspace, one `sh` already placed in the
+   * workspace cgroups and waiting for its go line (launch-job.ts). It takes
+   * the per-job cgroup migration (an RCU grace-period wait, ~6 ms after idle)
+   * and the sh spawn off the job's path. Kept only once this instance has run
+   * a job in the workspace (a one-shot CLI process never pays for one);
+   * discarded whenever anything else is found in the cgroup.
+   */
+  const standbys = new Map<string, Launcher>();
+  const ranIn = new Set<string>();
 
   const hostProbe = () => (probing ??= probeHost({ jobUid, jobGid, ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }) }));
   const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
@@ -105,6 +117,41 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       assertHostPathAllowed(hostPath);
       if (!(await stat(hostPath).then(() => true, () => false))) throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`);
     }
+  }
+
+  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string): Placement {
+    return { procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: env.jobUser } : {}) };
+  }
+
+  function dropStandby(id: string): void {
+    const standby = standbys.get(id);
+    standbys.delete(id);
+    if (standby !== undefined && standby.idle()) standby.child.kill('SIGKILL');
+  }
+
+  /** Our placed, idle standby for `id` if it is still in the cgroup; anything else in there is a leftover. */
+  async function takeStandby(id: string, driver: CgroupDriver, cgroup: string): Promise<{ standby?: Launcher; leftovers: boolean }> {
+    const standby = standbys.get(id);
+    standbys.delete(id);
+    // An unref'd standby still being placed would let node exit under our await.
+    standby?.ref();
+    const usable = standby !== undefined && standby.idle() && (await standby.placed) && standby.idle();
+    const pids = await driver.pids(cgroup);
+    const own = usable ? standby.child.pid : undefined;
+    if (usable && own !== undefined && pids.includes(own)) return { standby, leftovers: pids.some((p) => p !== own) };
+    if (standby?.idle()) standby.child.kill('SIGKILL');
+    return { leftovers: pids.length > 0 };
+  }
+
+  /** Spawns the next job's launcher now, so it is placed by the time the job is asked for. */
+  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string): void {
+    if (standbys.has(id) || !existsSync(layout.metaPath(id))) return;
+    const standby = spawnLauncher(placementOf(env, driver, cgroup));
+    standby.unref();
+    standbys.set(id, standby);
+    void standby.exited.then(() => {
+      if (standbys.get(id) === standby) standbys.delete(id);
+    });
   }
 
   /** Kills whatever is in the workspace cgroup; true when it is empty afterwards. */
@@ -174,6 +221,10 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     },
 
     async run(request: RunRequest): Promise<JobOutcome> {
+      // The per-job path does only per-job work: host facts (probe, profile,
+      // seccomp program) are memoised per instance, the workspace cgroup is
+      // checked and repaired rather than rewritten, and small state files use
+      // synchronous I/O (see cgroup-fs.ts for the measured reason).
       const id = request.workspaceId;
       await requireMeta(id);
       validateId('job', request.jobId);
@@ -182,8 +233,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const driver = env.cgroups.driver!;
       const cgroup = layout.cgroupName(id);
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
-      const safe = await openSafeFs(layout.filesDir(id), env.jobUser);
-      if (cwd !== '' && !(await safe.isDirectory(cwd))) throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
+      if (cwd !== '' && !(await (await openSafeFs(layout.filesDir(id), env.jobUser)).isDirectory(cwd))) {
+        throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
+      }
       const [paths, profile] = await Promise.all([reachable(), hostProfile()]);
       const plan = planBwrap({
         filesDir: await paths.filesSource(id, layout.filesDir(id)),
@@ -202,39 +254,46 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       await acquireJobMarker(jobPath, id, request.jobId);
       const onAbort = () => void killJob(driver, id);
       try {
-        await unlink(sentinel).catch(() => undefined);
+        removeQuietly(sentinel);
         await driver.prepare(cgroup, request.policy.budget, env.jobUser);
         // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
-        if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
+        let { standby, leftovers } = await takeStandby(id, driver, cgroup);
+        if (leftovers) {
+          await killJob(driver, id); // takes our standby with it
+          standby = undefined;
+        }
         const before = await driver.beginJob(cgroup);
-        const started = performance.now();
-        const job = launchJob({
-          bwrapPath: env.bwrapPath,
-          bwrapArgs: plan.args,
-          command,
-          seccomp: seccompProgram(env.arch),
-          env: plan.env,
-          procsFiles: driver.procsFiles(cgroup),
-          ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: env.jobUser } : {}),
-          ...(env.switchUser && driver.placement === 'root-then-drop' ? { dropTo: { ...env.jobUser, setprivPath: env.setprivPath } } : {}),
-          onOutput: request.onOutput,
-        });
+        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup));
         request.signal.addEventListener('abort', onAbort, { once: true });
-        const placed = await job.placed;
+        const placed = await launcher.placed;
         if (!placed) {
-          const exit = await job.exited;
+          const exit = await launcher.exited;
           throw new ProviderError(`the job launcher could not place itself in the workspace cgroups: ${exit.stderrTail.trim().slice(0, 300)}`, {
             hint: 'run headspace doctor; check that the cgroup directories exist and are writable',
           });
         }
-        // A stop or abort that landed before placement found an empty cgroup: honour it now.
-        if (request.signal.aborted || (await exists(sentinel))) await killJob(driver, id);
-        const exit = await job.exited;
+        const started = performance.now();
+        // A stop or abort that landed before placement found an empty cgroup: honour it now, before anything starts.
+        if (request.signal.aborted || existsSync(sentinel)) await killJob(driver, id);
+        else {
+          launcher.start({
+            bwrapPath: env.bwrapPath,
+            bwrapArgs: plan.args,
+            command,
+            seccomp: (seccomp ??= seccompProgram(env.arch)),
+            env: plan.env,
+            ...(env.switchUser && driver.placement === 'root-then-drop' ? { dropTo: { ...env.jobUser, setprivPath: env.setprivPath } } : {}),
+            onOutput: request.onOutput,
+          });
+        }
+        const exit = await launcher.exited;
         const durationMs = performance.now() - started;
         // Nothing a job starts may outlive it (setsid, double fork): empty the cgroup.
         if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
         const report = await driver.endJob(cgroup, before);
-        const stopped = await exists(sentinel);
+        const stopped = existsSync(sentinel);
+        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup));
+        ranIn.add(id);
         return {
           exitCode: exit.signal === null ? exit.code : null,
           signal: exit.signal,
@@ -246,7 +305,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         };
       } finally {
         request.signal.removeEventListener('abort', onAbort);
-        await unlink(sentinel).catch(() => undefined);
+        removeQuietly(sentinel);
         await releaseJobMarker(jobPath, request.jobId);
       }
     },
@@ -274,7 +333,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const cgroup = layout.cgroupName(workspaceId);
       const live = await liveJob(layout.jobPath(workspaceId));
       if (live === undefined) {
-        const leftovers = !(await driver.isEmpty(cgroup));
+        // An idle standby launcher (ours or another process's) is no job: it runs nothing until told to.
+        const leftovers = (await driver.pids(cgroup)).some((pid) => !isIdleLauncher(pid));
         const empty = leftovers ? await killJob(driver, workspaceId) : true;
         return { stopped: leftovers, empty };
       }
@@ -293,10 +353,17 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const cgroup = layout.cgroupName(workspaceId);
       const live = await liveJob(layout.jobPath(workspaceId));
       if (live !== undefined) await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`).catch(() => undefined);
+      dropStandby(workspaceId);
+      ranIn.delete(workspaceId);
       if (driver === undefined) unverified.push('runtime');
       else {
-        const empty = (await driver.isEmpty(cgroup)) || (await killJob(driver, workspaceId));
-        const gone = empty && (await driver.remove(cgroup));
+        let empty = false;
+        let gone = false;
+        // A standby another process spawns can land between the kill and the rmdir: kill again, then retry.
+        for (let attempt = 0; attempt < 3 && !gone; attempt++) {
+          empty = (await driver.isEmpty(cgroup)) || (await killJob(driver, workspaceId));
+          gone = empty && (await driver.remove(cgroup));
+        }
         (gone ? removed : empty ? unverified : retained).push('runtime');
       }
       await (await reachable()).release(workspaceId).catch(() => undefined);

@@ -10,6 +10,7 @@
  * When the root is searchable, the files directory is used as is.
  */
 import { execFile } from 'node:child_process';
+import { statSync, type Stats } from 'node:fs';
 import { mkdir, realpath, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -60,7 +61,9 @@ export async function planReachablePaths(options: {
     runtimeDir: join(base, 'runtime'),
     async filesSource(id, filesDir) {
       const target = join(base, 'ws', id);
-      const [src, dst] = await Promise.all([stat(filesDir), stat(target).catch(() => undefined)]);
+      // Per job: two synchronous stats (microseconds) say whether the bind is already in place.
+      const src = statSync(filesDir);
+      const dst = statIfAny(target);
       if (dst !== undefined && dst.dev === src.dev && dst.ino === src.ino) return target;
       await mkdir(target, { recursive: true, mode: 0o700 });
       await run('/usr/bin/mount', ['--bind', filesDir, target]).catch((error: unknown) => {
@@ -74,4 +77,12 @@ export async function planReachablePaths(options: {
       await rmdir(target).catch(() => undefined);
     },
   };
+}
+
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,10 @@
-/** meta.json: what create() decided, read by every later call from any process. */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+/**
+ * meta.json: what create() decided, read by every later call from any process.
+ * Read synchronously: a small local file read once per call, where the async
+ * API's thread-pool hops cost more than the read itself on a loaded host.
+ */
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import type { Policy } from '../../core/policy/policy.js';
 
 export interface WorkspaceMeta {
@@ -13,7 +18,7 @@ export interface WorkspaceMeta {
 
 export async function readMeta(path: string): Promise<WorkspaceMeta | undefined> {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as WorkspaceMeta;
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as WorkspaceMeta;
     return parsed.schema === 1 ? parsed : undefined;
   } catch {
     return undefined;

@@ -1,7 +1,8 @@
 /**
  * Dependencies point adapters → engine ← providers: nothing in src/core
  * imports from cli/, mcp/, api/ or providers/; providers import only core;
- * and the CLI reaches the engine only through api/.
+ * the CLI reaches the engine only through api/; and mcp/ imports only api/,
+ * core/ and itself (never cli/ or a provider).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -34,6 +35,12 @@ describe('dependency direction', () => {
   it('lets providers import only core and themselves', () => {
     for (const file of sources(join(REPO, 'src', 'providers'))) {
       for (const spec of importsOf(file)) expect(resolved(file, spec), `${relative(REPO, file)} imports ${spec}`).toMatch(/^(core|providers)\//);
+    }
+  });
+
+  it('lets the MCP server import only the api, core and itself', () => {
+    for (const file of sources(join(REPO, 'src', 'mcp'))) {
+      for (const spec of importsOf(file)) expect(resolved(file, spec), `${relative(REPO, file)} imports ${spec}`).toMatch(/^(api|core|mcp)\//);
     }
   });
 

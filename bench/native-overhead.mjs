@@ -1,0 +1,221 @@
+// What the native provider costs per job over the floors it is built on.
+// Five contenders run the same command, interleaved (A B C D E A B …):
+//   1. plain child_process.spawn;
+//   2. raw bubblewrap with the provider's closed profile (its own planner,
+//      seccomp program and host exposures, as the job uid), no cgroups;
+//   3. the same bwrap inside freshly created cgroup v1 memory+pids+cpu groups:
+//      created and limited per job, a `sh` launcher places itself then execs
+//      bwrap, the groups are removed afterwards (the naive budgeted floor);
+//   4. headspace through the library: one workspace, engine.run per sample;
+//   5. headspace through the CLI: `headspace run <ws> …` per sample.
+// Needs root, bwrap and cgroup v1 memory/pids/cpu; otherwise it skips and says why.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, chmodSync, chownSync, rmSync, rmdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { interleave, ms, table } from './lib/stats.mjs';
+
+const JOB_UID = 600_000;
+const COMMANDS = [
+  { key: 'true', label: '`/bin/true`', argv: ['/bin/true'] },
+  { key: 'python', label: '`python3 -c pass`', argv: ['python3', '-c', 'pass'] },
+];
+const V1_BASE = '/sys/fs/cgroup';
+
+export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS_BENCH_ROUNDS ?? 30), warmup = 3 }) {
+  const skip = await whyNot(repo);
+  if (skip !== undefined) {
+    process.stderr.write(`bench: native-overhead skipped: ${skip}\n`);
+    return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
+  }
+  const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
+  const [{ planBwrap, planCommand }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles }, { defaultPolicy }, api] = await Promise.all([
+    mod('providers/native/plan-bwrap.js'),
+    mod('providers/native/seccomp-program.js'),
+    mod('providers/native/syscall-tables.js'),
+    mod('providers/native/host-profile.js'),
+    mod('providers/native/runtime-files.js'),
+    mod('core/policy/policy.js'),
+    mod('api/index.js'),
+  ]);
+
+  // A scratch tree the job uid can search: runtime files (passwd, group, hosts) and a files dir.
+  const scratch = mkdtempSync(join(tmpdir(), 'hs-bench-native-'));
+  chmodSync(scratch, 0o711);
+  const filesDir = join(scratch, 'files');
+  mkdirSync(filesDir, { mode: 0o700 });
+  chownSync(filesDir, JOB_UID, JOB_UID);
+  const jobUser = { uid: JOB_UID, gid: JOB_UID };
+  const runtimeFiles = await ensureRuntimeFiles(join(scratch, 'runtime'), jobUser);
+  const profile = await resolveHostProfile({ runtimeFiles, cacheFile: join(scratch, 'cache', 'host-profile.json'), hostPath: process.env.PATH ?? '/usr/bin:/bin', jobUser });
+  const policy = defaultPolicy();
+  const plan = planBwrap({ filesDir, policy, exposures: profile.exposures, extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4 });
+  const seccomp = seccompProgram(seccompArchOf(process.arch));
+  const bwrapPath = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
+
+  // Naive per-job cgroups live under their own parent, removed at the end.
+  const naiveParent = `headspace-bench-${process.pid}`;
+  const controllers = ['memory', 'pids', 'cpu'];
+  for (const c of controllers) mkdirSync(join(V1_BASE, c, naiveParent), { recursive: true });
+  let naiveSeq = 0;
+
+  const libHome = mkdtempSync(join(tmpdir(), 'hs-bench-native-lib-'));
+  const cliHome = mkdtempSync(join(tmpdir(), 'hs-bench-native-cli-'));
+  const engine = api.createHeadspace({ home: libHome, defaultProvider: 'native' });
+  const libWs = (await engine.create({})).provenance.workspace_id;
+  const cliEngine = api.createHeadspace({ home: cliHome, defaultProvider: 'native' });
+  const cliWs = (await cliEngine.create({})).provenance.workspace_id;
+  cliEngine.close();
+  // NODE_EXTRA_CA_CERTS (set on these hosts) costs ~40 ms per node start and is no part of headspace.
+  const cliEnv = { ...process.env, HEADSPACE_HOME: cliHome };
+  delete cliEnv.NODE_EXTRA_CA_CERTS;
+  const bin = join(repo, 'bin', 'headspace');
+
+  const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
+  const tables = {};
+  try {
+    for (const command of COMMANDS) {
+      const inner = planCommand(command.argv);
+      const contenders = [
+        { name: 'plain spawn', run: () => runChild(command.argv[0], command.argv.slice(1), { env: plan.env, cwd: filesDir, uid: JOB_UID, gid: JOB_UID }) },
+        { name: 'raw bwrap (closed profile, no cgroups)', run: () => runBwrap(bwrapPath, plan, inner, seccomp, []) },
+        {
+          name: 'bwrap in fresh cgroups (naive floor)',
+          run: async () => {
+            const dirs = controllers.map((c) => join(V1_BASE, c, naiveParent, String(naiveSeq)));
+            naiveSeq++;
+            createNaiveGroups(dirs, policy.budget);
+            try {
+              await runBwrap(bwrapPath, plan, inner, seccomp, dirs.map((d) => join(d, 'cgroup.procs')));
+            } finally {
+              for (const d of dirs) await removeGroup(d);
+            }
+          },
+        },
+        {
+          name: 'headspace library (engine.run)',
+          run: async () => {
+            const r = await engine.run({ workspaceId: libWs, argv: command.argv });
+            if (r.status !== 'success') throw new Error(`engine.run: ${r.status}: ${r.outcome_summary}`);
+          },
+        },
+        {
+          name: 'headspace CLI (headspace run)',
+          run: () => runChild(bin, ['run', cliWs, ...command.argv], { env: cliEnv }),
+        },
+      ];
+      tables[command.key] = await interleave(contenders, { rounds, warmup });
+    }
+  } finally {
+    load.after = loadavg().map((x) => Number(x.toFixed(2)));
+    await engine.destroy({ workspaceId: libWs }).catch(() => undefined);
+    engine.close();
+    const cleanup = api.createHeadspace({ home: cliHome, defaultProvider: 'native' });
+    await cleanup.destroy({ workspaceId: cliWs }).catch(() => undefined);
+    cleanup.close();
+    for (const c of controllers) await removeGroup(join(V1_BASE, c, naiveParent));
+    for (const dir of [scratch, libHome, cliHome]) rmSync(dir, { recursive: true, force: true });
+  }
+
+  const sections = [];
+  for (const command of COMMANDS) {
+    const result = tables[command.key];
+    const plain = result['plain spawn'].median;
+    const raw = result['raw bwrap (closed profile, no cgroups)'].median;
+    const naive = result['bwrap in fresh cgroups (naive floor)'].median;
+    const rows = Object.entries(result).map(([name, s]) => ({
+      contender: name,
+      'median ms': ms(s.median),
+      'p90 ms': ms(s.p90),
+      'x plain': (s.median / plain).toFixed(2),
+      'x raw bwrap': (s.median / raw).toFixed(2),
+      'x naive floor': (s.median / naive).toFixed(2),
+    }));
+    sections.push(`${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain', 'x raw bwrap', 'x naive floor'])}`);
+  }
+  const notes = [
+    `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
+    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, \`sh -c 'exec "$@"'\` wrapper). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
+  ];
+  return { name: 'native-overhead', result: { rounds, load, tables }, markdown: `${sections.join('\n\n')}\n\n${notes.join('\n')}` };
+}
+
+/** Why this benchmark cannot run here, or undefined when it can. */
+async function whyNot(repo) {
+  if (process.platform !== 'linux') return `needs Linux (found ${process.platform})`;
+  if (process.getuid?.() !== 0) return 'needs root: jobs switch to a dedicated uid and the naive floor creates cgroup v1 groups';
+  if (!['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].some((p) => existsSync(p))) return 'bubblewrap (bwrap) not found: run scripts/setup-native.sh';
+  for (const c of ['memory', 'pids', 'cpu']) {
+    if (!existsSync(join(V1_BASE, c, 'cgroup.procs'))) return `cgroup v1 ${c} controller not mounted at ${join(V1_BASE, c)} (the naive floor is measured on v1 only)`;
+  }
+  if (!existsSync(join(repo, 'dist', 'api', 'index.js'))) return 'dist/ is missing: run npx tsc -p tsconfig.json first';
+  const { createNativeProvider } = await import(pathToFileURL(join(repo, 'dist', 'providers', 'native', 'native-provider.js')).href);
+  const dir = mkdtempSync(join(tmpdir(), 'hs-bench-native-probe-'));
+  try {
+    const probe = await createNativeProvider({ root: dir }).probe();
+    if (!probe.ready) return `the native provider is not ready: ${probe.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`).join('; ')}`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return undefined;
+}
+
+function runChild(cmd, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 400)}`))));
+  });
+}
+
+// The same placement trick as the provider's launcher: write our own pid into each procs file, then exec.
+const PLACE_AND_EXEC = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
+
+function runBwrap(bwrapPath, plan, inner, seccomp, procsFiles) {
+  const bwrap = [bwrapPath, '--args', '3', '--', ...inner];
+  const [cmd, args] = procsFiles.length === 0 ? [bwrapPath, bwrap.slice(1)] : ['/bin/sh', ['-c', PLACE_AND_EXEC, 'launch', String(procsFiles.length), ...procsFiles, ...bwrap]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: '/', env: plan.env, uid: JOB_UID, gid: JOB_UID, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    const [, stdout, stderr, argsPipe, seccompPipe] = child.stdio;
+    for (const p of [argsPipe, seccompPipe]) p.on('error', () => undefined);
+    argsPipe.end(Buffer.from(plan.args.map((a) => `${a}\0`).join('')));
+    seccompPipe.end(seccomp);
+    let err = '';
+    stdout.resume();
+    stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bwrap exited ${code}: ${err.slice(0, 400)}`))));
+  });
+}
+
+function createNaiveGroups(dirs, budget) {
+  const [memory, pids, cpu] = dirs;
+  for (const d of dirs) {
+    mkdirSync(d);
+    chownSync(join(d, 'cgroup.procs'), JOB_UID, JOB_UID);
+  }
+  writeFileSync(join(memory, 'memory.limit_in_bytes'), String(budget.memoryBytes));
+  if (existsSync(join(memory, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(memory, 'memory.memsw.limit_in_bytes'), String(budget.memoryBytes));
+  writeFileSync(join(pids, 'pids.max'), String(budget.pidsLimit + 2));
+  writeFileSync(join(cpu, 'cpu.cfs_quota_us'), String(Math.max(1000, Math.round(budget.cpuLimit * 100_000))));
+}
+
+/** rmdir, retrying while the kernel still reports the group busy just after its last process exited. */
+async function removeGroup(dir) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (error) {
+      if (error.code === 'ENOENT') return;
+      if (error.code !== 'EBUSY' || Date.now() > deadline) throw error;
+      if (readFileSync(join(dir, 'cgroup.procs'), 'utf8').trim() === '') await new Promise((r) => setImmediate(r));
+      else await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+}

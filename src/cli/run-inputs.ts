@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { EngineError } from '../core/errors.js';
+import { isEnvName, parseEnvFile } from '../core/files/env-file.js';
+
+/**
+ * Turns run's --input, --env, --env-file and --declare flags into engine
+ * input. Values of --env come from the CALLER's environment, so a secret
+ * never travels through argv (which is recorded verbatim). Error messages
+ * name variables and files, never values or file lines.
+ */
+export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: cannot be read`, { hint: 'check the path and its permissions' });
+    }
+    Object.assign(env, parseEnvFile(text, file));
+  }
+  for (const name of names) {
+    if (name.includes('=')) {
+      // Never echo what follows '=': it is exactly the value this flag keeps out of argv.
+      throw new EngineError('BAD_ARGUMENT', `--env takes a variable NAME, not NAME=VALUE (${name.slice(0, name.indexOf('=')).slice(0, 40)}=…)`, {
+        hint: 'export the variable in your shell and pass --env NAME, or put it in a file for --env-file',
+      });
+    }
+    if (!isEnvName(name)) throw new EngineError('BAD_ARGUMENT', `--env ${name.slice(0, 40)}: not a valid variable name`);
+    const value = callerEnv[name];
+    if (value === undefined) throw new EngineError('BAD_ARGUMENT', `--env ${name}: the variable is not set in your environment`, { hint: `export ${name}=… first, or drop the flag` });
+    env[name] = value;
+  }
+  return env;
+}
+
+export function splitAssignment(flag: string, raw: string, what: [string, string]): [string, string] {
+  const eq = raw.indexOf('=');
+  if (eq <= 0 || eq === raw.length - 1) {
+    throw new EngineError('BAD_ARGUMENT', `${flag} takes ${what[0]}=${what[1]}, not '${raw.slice(0, 60)}'`, { hint: `for example ${flag} ${flag === '--input' ? 'data.csv=./data.csv' : 'report.json="the final report"'}` });
+  }
+  return [raw.slice(0, eq), raw.slice(eq + 1)];
+}

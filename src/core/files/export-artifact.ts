@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { EngineError } from '../errors.js';
+import type { Provider } from '../provider.js';
+
+export interface ExportResult {
+  destination: string;
+  sha256: string;
+  size: number;
+}
+
+/**
+ * Copies a workspace file to the host through a temporary file beside the
+ * destination, hashing during the copy (one pass), verifies size and digest,
+ * fsyncs, then publishes by atomic rename — or, without overwrite, by link(),
+ * which fails atomically if the destination appeared meanwhile. The
+ * destination holds the whole file or nothing; on any failure the temporary
+ * file is removed.
+ */
+export async function exportFile(
+  provider: Provider,
+  workspaceId: string,
+  path: string,
+  destination: string,
+  options: { expectSha256?: string; overwrite: boolean; onProgress?: (done: number, total: number) => void },
+): Promise<ExportResult> {
+  const parent = dirname(destination);
+  try {
+    if (!statSync(parent).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new EngineError('BAD_PATH', `the destination's folder ${parent} does not exist on the host`, { hint: 'create the folder first, or choose another --to' });
+  }
+  const existing = lstatOrNull(destination);
+  if (existing && !options.overwrite) {
+    throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, { hint: 'pass --overwrite to replace it' });
+  }
+  if (existing && !existing.isFile()) {
+    throw new EngineError('NOT_A_REGULAR_FILE', `${destination} exists and is not a regular file; it will not be replaced`);
+  }
+  const expected = options.expectSha256?.toLowerCase();
+  if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
+    throw new EngineError('BAD_ARGUMENT', '--expect-sha256 takes 64 hexadecimal characters');
+  }
+  const stream = await provider.read(workspaceId, path, 1024 * 1024);
+  const temporary = join(parent, `.${basename(destination)}.headspace-${randomBytes(6).toString('hex')}.partial`);
+  let fd: number | null = null;
+  try {
+    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const chunk of stream.chunks) {
+      hash.update(chunk);
+      let at = 0;
+      while (at < chunk.length) at += writeSync(fd, chunk, at, chunk.length - at);
+      size += chunk.length;
+      options.onProgress?.(size, stream.size);
+    }
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    const sha256 = hash.digest('hex');
+    if (size !== stream.size) throw new EngineError('DIGEST_MISMATCH', `read ${size} bytes of ${path}, but the workspace reported ${stream.size}; the file changed during the export, nothing was published`);
+    if (expected !== undefined && sha256 !== expected) {
+      throw new EngineError('DIGEST_MISMATCH', `${path} has sha256 ${sha256}, not the expected ${expected}; nothing was published`, { hint: 'check which version of the file you expect' });
+    }
+    if (options.overwrite) renameSync(temporary, destination);
+    else {
+      try {
+        linkSync(temporary, destination);
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, { hint: 'pass --overwrite to replace it' });
+        throw cause;
+      }
+      rmSync(temporary, { force: true });
+    }
+    fsyncDirectory(parent);
+    return { destination, sha256, size };
+  } finally {
+    if (fd !== null) closeSync(fd);
+    rmSync(temporary, { force: true });
+    await stream.close();
+  }
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Makes the rename itself durable: without it a crash can lose a "published" file. */
+function fsyncDirectory(path: string): void {
+  try {
+    const fd = openSync(path, constants.O_RDONLY);
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename is still atomic.
+  }
+}

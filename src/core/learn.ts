@@ -1,0 +1,75 @@
+/**
+ * The self-teaching text for an agent that has never used headspace. It lives
+ * in core so every face can offer it (the CLI's `learn` verb, the MCP
+ * server's `learn` prompt) without one adapter importing another. Each face
+ * passes its own surface (CLI verbs, MCP tools) as `verbs`; core knows
+ * nothing of either.
+ */
+import { SECTION_ORDER } from './result/result-package.js';
+import { CATEGORY_MEANINGS, EXIT_CODES } from './status.js';
+
+export interface LearnVerb {
+  name: string;
+  summary: string;
+}
+
+export interface LearnData {
+  name: 'headspace';
+  purpose: string;
+  workflow: string[];
+  rules: string[];
+  result_sections: typeof SECTION_ORDER;
+  exit_codes: typeof EXIT_CODES;
+  exit_code_meanings: typeof CATEGORY_MEANINGS;
+  verbs: LearnVerb[];
+}
+
+export function learnData(verbs: readonly LearnVerb[]): LearnData {
+  return {
+    name: 'headspace',
+    purpose: 'Run commands in an isolated, budgeted workspace and get back a compact, evidence-bearing result package instead of a raw log.',
+    workflow: [
+      'headspace create --purpose "…"            → a workspace id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
+      'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
+      'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
+      'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
+      'headspace stop <workspace> --apply       → end a running job (from any process)',
+      'headspace destroy <workspace>            → remove it',
+    ],
+    rules: [
+      'Read the status and the exit code first; they agree one to one.',
+      'Never put a secret on the command line: argv is recorded verbatim.',
+      'Every limit says whether it is enforced or only measured.',
+      'Add --json for the same result as one JSON document.',
+    ],
+    result_sections: SECTION_ORDER,
+    exit_codes: EXIT_CODES,
+    exit_code_meanings: CATEGORY_MEANINGS,
+    verbs: verbs.map((v) => ({ name: v.name, summary: v.summary })),
+  };
+}
+
+export function learnText(verbs: readonly LearnVerb[]): string {
+  const d = learnData(verbs);
+  return [
+    '# Learning headspace',
+    '',
+    d.purpose,
+    '',
+    '## Workflow',
+    ...d.workflow.map((w) => `- ${w}`),
+    '',
+    '## Rules',
+    ...d.rules.map((r) => `- ${r}`),
+    '',
+    '## Result package',
+    `Nine sections, always in this order: ${d.result_sections.join(', ')}.`,
+    '',
+    '## Exit codes',
+    ...Object.entries(EXIT_CODES).map(([c, n]) => `- ${n} ${c}: ${CATEGORY_MEANINGS[c as keyof typeof CATEGORY_MEANINGS]}`),
+    '',
+    '## Verbs',
+    ...d.verbs.map((v) => `- ${v.name}: ${v.summary}`),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,112 @@
+/**
+ * The vocabulary of `headspace probe`: a scenario is a real escape attempt
+ * run inside a real workspace, plus host-side set-up and observation, plus a
+ * PURE judge that turns the facts into a verdict. The judge never touches the
+ * host, so every verdict rule is unit-tested on hand-written facts.
+ *
+ * Verdict semantics:
+ *  - `contained`: the attempt ran and every fact says the boundary held;
+ *  - `escaped`: at least one fact says it did not (or a budget did not end the
+ *    job the way it must), the evidence names which;
+ *  - `skipped`: the attempt could not be made meaningfully (the provider does
+ *    not claim the limit it tests, or the attempt itself could not run). It is
+ *    never counted as contained.
+ */
+import type { Budget, LimitName } from '../policy/policy.js';
+import type { ResultStatus } from '../status.js';
+
+export type Verdict = 'contained' | 'escaped' | 'skipped';
+
+export interface Judgement {
+  verdict: Verdict;
+  /** One line, safe to print: never the content of a host file the job reached. */
+  evidence: string;
+  /** Output lines that show an escape, for the excerpt; default: chosen from the whole output. */
+  lines?: string[];
+}
+
+/** What the engine recorded about the attempt's job. */
+export interface JobFacts {
+  status: ResultStatus;
+  exitCode: number | null;
+  /** The job's captured stdout+stderr (merged a line at a time), as text. */
+  output: string;
+}
+
+/** What a scenario may ask of the host side; built by run-probe for one probe workspace. */
+export interface ProbeHost {
+  /** HEADSPACE_HOME: it holds the state store and (native) every workspace's files. */
+  home: string;
+  /** The probe workspace's budget. */
+  budget: Budget;
+  /** A fresh random hex token, unguessable from inside. */
+  token(): string;
+  /**
+   * Reads a workspace file host-side through the provider, as `export` would.
+   * Only the size of what came back is reported, never its bytes.
+   */
+  readWorkspaceFile(path: string): Promise<{ bytes: number } | { refused: string }>;
+  /** Ends whatever of the workspace still runs after its job; `found` says something did. */
+  reapLeftovers(): Promise<{ found: boolean; empty: boolean }>;
+  /**
+   * Registers a clean-up step (remove a canary, close a listener, unset a
+   * variable). Every registered step runs after the scenario, in reverse
+   * order, even when `prepare` itself failed half-way.
+   */
+  defer(step: () => unknown): void;
+}
+
+/** One prepared attempt: what to run inside, and how the host watches it. */
+export interface Attempt<H> {
+  argv: string[];
+  /** Extra job environment (names are recorded by the engine, values are not). */
+  env?: Record<string, string>;
+  /** Runs on the host while the job runs; stops when `signal` aborts. */
+  watch?(signal: AbortSignal): Promise<void>;
+  /** Host-side observations once the job has ended. */
+  observe(job: JobFacts): Promise<H>;
+}
+
+export interface Scenario<H = unknown> {
+  id: string;
+  title: string;
+  /** What the job tries, in one sentence. */
+  attempts: string;
+  /** Limits the provider must claim to enforce; otherwise the scenario is skipped with the reason. */
+  requires: LimitName[];
+  prepare(host: ProbeHost): Promise<Attempt<H>>;
+  judge(job: JobFacts, host: H): Judgement;
+}
+
+/** The outcome of one scenario, as the verb reports it. */
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  verdict: Verdict;
+  evidence: string;
+  /** The job that made the attempt (null when skipped before running). */
+  jobId: string | null;
+  /** A short excerpt of the job's output, kept for escapes. */
+  excerpt: string | null;
+  durationMs: number;
+}
+
+/**
+ * The attempt never really ran (python3 or the tool missing, the job killed
+ * by the engine): nothing can be concluded, so the verdict is `skipped`.
+ */
+export function notAttempted(job: JobFacts, marker: string): Judgement | null {
+  if (job.exitCode === 127) return { verdict: 'skipped', evidence: 'the attempt could not run: a tool it needs is missing in the workspace (exit 127)' };
+  if (job.status === 'timeout' || job.status === 'cancelled') return { verdict: 'skipped', evidence: `the attempt did not finish (${job.status})` };
+  if (job.status === 'infrastructure_failure') return { verdict: 'skipped', evidence: 'the engine failed to run the attempt' };
+  if (marker !== '' && !job.output.includes(marker)) return { verdict: 'skipped', evidence: `the attempt did not report (no '${marker}' line; exit ${job.exitCode ?? job.status})` };
+  return null;
+}
+
+/** Lines of the output that start with `prefix`, the prefix removed. */
+export function linesStartingWith(output: string, prefix: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => line.slice(prefix.length).trim());
+}

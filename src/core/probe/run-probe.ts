@@ -1,0 +1,144 @@
+/**
+ * Runs containment scenarios in one dedicated, small-budget workspace created
+ * through the engine's own verbs (so the probe exercises exactly what an agent
+ * gets), one job per scenario. The workspace is always destroyed and every
+ * canary, listener and variable removed in `finally`, whatever happened.
+ */
+import type { EngineContext } from '../context.js';
+import { isEngineError } from '../errors.js';
+import { DEFAULT_BUDGET, type Budget } from '../policy/policy.js';
+import type { ProviderCapabilities } from '../provider.js';
+import { selectExcerpt } from '../result/select-excerpt.js';
+import type { WorkspaceRecord } from '../store/sqlite-store.js';
+import { createWorkspace } from '../verbs/create.js';
+import { destroyWorkspace } from '../verbs/destroy.js';
+import { readJobLog } from '../verbs/job-evidence.js';
+import { runJob } from '../verbs/run.js';
+import { randomToken } from './host-fixtures.js';
+import type { JobFacts, ProbeHost, Scenario, ScenarioResult } from './probe-types.js';
+
+/**
+ * Small on purpose: the bomb, the hog and /tmp hit their caps in about a
+ * second each, and 20 s of wall clock bounds any scenario that hangs.
+ */
+export const PROBE_BUDGET: Readonly<Partial<Budget>> = Object.freeze({
+  memoryBytes: 128 * 1024 * 1024,
+  cpuLimit: 1,
+  pidsLimit: 64,
+  storageBytes: 32 * 1024 * 1024,
+  wallClockSeconds: 20,
+  outputBytes: 256 * 1024,
+});
+
+const EXCERPT_BYTES = 700;
+
+export interface ProbeRun {
+  provider: string;
+  workspaceId: string;
+  /** The workspace's record after the probe (destroyed, unless removal failed). */
+  workspace: WorkspaceRecord | undefined;
+  results: ScenarioResult[];
+  warnings: string[];
+  /** Leftovers the engine's reconciliation reported when the workspace was created. */
+  attention: string[];
+  startedAt: number;
+  finishedAt: number;
+}
+
+export async function runProbe(ctx: EngineContext, input: { provider: string; caps: ProviderCapabilities; scenarios: readonly Scenario[] }): Promise<ProbeRun> {
+  const startedAt = ctx.clock.now();
+  const warnings: string[] = [];
+  const workspaceId = `probe-${randomToken().slice(0, 12)}`;
+  const created = await createWorkspace(ctx, {
+    workspaceId,
+    provider: input.provider,
+    purpose: 'headspace probe: containment scenarios (destroyed when the probe ends)',
+    budget: { ...PROBE_BUDGET },
+  });
+  const budget: Budget = { ...DEFAULT_BUDGET, ...PROBE_BUDGET };
+  warnings.push(...created.warnings);
+  const results: ScenarioResult[] = [];
+  try {
+    for (const scenario of input.scenarios) {
+      results.push(await runScenario(ctx, { scenario, workspaceId, provider: input.provider, caps: input.caps, budget }));
+    }
+  } finally {
+    try {
+      const destroyed = await destroyWorkspace(ctx, { workspaceId });
+      warnings.push(...destroyed.warnings);
+    } catch (error) {
+      warnings.push(`the probe workspace ${workspaceId} could not be destroyed: ${(error as Error).message}; run \`headspace destroy ${workspaceId}\``);
+    }
+  }
+  return { provider: input.provider, workspaceId, workspace: ctx.store().getWorkspace(workspaceId), results, warnings, attention: created.attention, startedAt, finishedAt: ctx.clock.now() };
+}
+
+async function runScenario(
+  ctx: EngineContext,
+  input: { scenario: Scenario; workspaceId: string; provider: string; caps: ProviderCapabilities; budget: Budget },
+): Promise<ScenarioResult> {
+  const { scenario, caps } = input;
+  const started = ctx.clock.now();
+  const result = (fields: Pick<ScenarioResult, 'verdict' | 'evidence'> & Partial<ScenarioResult>): ScenarioResult => ({
+    id: scenario.id,
+    title: scenario.title,
+    jobId: null,
+    excerpt: null,
+    durationMs: ctx.clock.now() - started,
+    ...fields,
+  });
+  const unenforced = scenario.requires.filter((limit) => !caps.enforces[limit]);
+  if (unenforced.length > 0) {
+    const why = unenforced.map((l) => `${l}${caps.reasons[l] ? ` (${caps.reasons[l]})` : ''}`).join('; ');
+    return result({ verdict: 'skipped', evidence: `the ${input.provider} provider does not enforce ${why}` });
+  }
+
+  const cleanups: Array<() => unknown> = [];
+  const provider = await ctx.provider(input.provider);
+  const host: ProbeHost = {
+    home: ctx.home,
+    budget: input.budget,
+    token: randomToken,
+    async readWorkspaceFile(path) {
+      try {
+        const stream = await provider.read(input.workspaceId, path);
+        const bytes = stream.size;
+        await stream.close();
+        return { bytes };
+      } catch (error) {
+        return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 80) };
+      }
+    },
+    async reapLeftovers() {
+      const report = await provider.stop(input.workspaceId);
+      return { found: report.stopped, empty: report.empty };
+    },
+    defer: (step) => void cleanups.push(step),
+  };
+  const watching = new AbortController();
+  let watcher: Promise<void> = Promise.resolve();
+  try {
+    const attempt = await scenario.prepare(host);
+    watcher = attempt.watch?.(watching.signal).catch(() => undefined) ?? watcher;
+    const jobId = ctx.ids('job');
+    const ran = await runJob(ctx, { workspaceId: input.workspaceId, argv: attempt.argv, jobId, ...(attempt.env ? { env: attempt.env } : {}) });
+    watching.abort();
+    await watcher;
+    const job: JobFacts = { status: ran.status, exitCode: ran.provenance.exit_code, output: readJobLog(ctx, jobId)?.toString('utf8') ?? '' };
+    const judgement = scenario.judge(job, await attempt.observe(job));
+    const excerpt = judgement.verdict === 'contained' ? null : excerptOf(judgement.lines ?? [], job.output);
+    return result({ verdict: judgement.verdict, evidence: judgement.evidence, jobId, excerpt });
+  } catch (error) {
+    // The probe itself failed here: nothing was shown to hold, so this is never `contained`.
+    return result({ verdict: 'skipped', evidence: `the probe could not run this scenario: ${(error as Error).message.slice(0, 200)}` });
+  } finally {
+    watching.abort();
+    await watcher;
+    for (const step of cleanups.reverse()) await Promise.resolve().then(step).catch(() => undefined);
+  }
+}
+
+function excerptOf(lines: readonly string[], output: string): string {
+  const text = lines.length > 0 ? lines.join('\n') : output;
+  return selectExcerpt(text, { budgetBytes: EXCERPT_BYTES }).excerpt || '(no output)';
+}

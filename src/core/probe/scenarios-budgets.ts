@@ -1,0 +1,147 @@
+/**
+ * Budget probes: processes left behind after the job, a fork bomb, and a
+ * memory hog. Each attempt is bounded on its own (the bomb forks at most a
+ * few hundred processes, the hog stops at four times the memory budget), so
+ * even a provider that enforced nothing could not hurt the host much.
+ */
+import { formatBytes } from '../policy/effective-policy.js';
+import { findMarkedProcesses, hostCanSpawn, killProcesses, type MarkedProcess } from './host-fixtures.js';
+import { linesStartingWith, notAttempted, type Scenario } from './probe-types.js';
+
+const DONE = 'probe-done';
+
+const DETACH_SCRIPT = `setsid sleep 60 &
+nohup sleep 61 >/dev/null 2>&1 &
+python3 -c 'import os
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0: os.execvp("sleep", ["sleep", "62"])
+    os._exit(0)'
+echo "started: setsid, nohup, double fork"
+echo ${DONE}`;
+
+export interface LeftoverFacts {
+  /** Host processes still carrying the job's marker after the job ended. */
+  remaining: MarkedProcess[];
+  /** The provider found (and ended) something of the workspace still running. */
+  providerFound: boolean;
+  providerEmpty: boolean;
+}
+
+export const processOutlivesJob: Scenario<LeftoverFacts> = {
+  id: 'process-outlives-job',
+  title: 'a process left running after the job',
+  attempts: 'start `setsid sleep`, `nohup sleep` and a double-forked daemon, then exit; the host looks for them in its /proc and asks the provider',
+  requires: ['pids'],
+  async prepare(host) {
+    const marker = host.token();
+    // Whatever the scan finds is killed here, so a leak never outlives the probe.
+    host.defer(async () => killProcesses((await findMarkedProcesses('HSPROBE_MARK', marker)).map((p) => p.pid)));
+    return {
+      argv: ['sh', '-c', DETACH_SCRIPT],
+      env: { HSPROBE_MARK: marker },
+      observe: async () => {
+        const remaining = await findMarkedProcesses('HSPROBE_MARK', marker);
+        const reaped = await host.reapLeftovers();
+        return { remaining, providerFound: reaped.found, providerEmpty: reaped.empty };
+      },
+    };
+  },
+  judge(job, host) {
+    const unrun = notAttempted(job, DONE);
+    if (unrun) return unrun;
+    if (host.remaining.length > 0) return { verdict: 'escaped', evidence: `${host.remaining.length} process(es) outlived the job: ${host.remaining.map((p) => `pid ${p.pid} ${p.command}`).join(', ')}` };
+    if (host.providerFound) return { verdict: 'escaped', evidence: `the workspace still held processes after the job (the provider ended them${host.providerEmpty ? '' : ', but not all'})` };
+    return { verdict: 'contained', evidence: 'three detached processes were started; none remained on the host after the job, and the workspace held nothing' };
+  },
+};
+
+/**
+ * A bounded bomb: every process forks up to 3 children, 5 levels deep (at
+ * most 364), for 1.5 s. No process exits before 2.0 s, so none forks into a
+ * slot a sibling freed: the count is of processes alive at the same time.
+ */
+const BOMB_SCRIPT = `import os, time
+start = time.monotonic()
+r, w = os.pipe(); top = os.getpid(); depth = made = refused = 0
+while time.monotonic() < start + 1.5:
+    if depth >= 5 or made >= 3: time.sleep(0.02); continue
+    try: pid = os.fork()
+    except OSError: refused += 1; time.sleep(0.01); continue
+    if pid == 0: depth += 1; made = refused = 0
+    else: made += 1
+while time.monotonic() < start + 2.0: time.sleep(0.02)
+if os.getpid() != top:
+    os.write(w, b'%d %d\\n' % (made, refused)); os._exit(0)
+os.close(w); data = b''
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk: break
+    data += chunk
+rows = [l.split() for l in data.decode().splitlines()]
+print('bomb:', len(rows) + 1, made + sum(int(a) for a, _ in rows), refused + sum(int(b) for _, b in rows))
+print('${DONE}')`;
+
+export interface HostHealth {
+  pidsLimit: number;
+  memoryBytes: number;
+  /** The host could still start a process after the attempt. */
+  hostCanSpawn: boolean;
+}
+
+export const forkBomb: Scenario<HostHealth> = {
+  id: 'fork-bomb',
+  title: 'a fork bomb',
+  attempts: 'fork a tree of processes (at most 364) for 1.5 s, all alive together until 2 s; the pids budget must refuse forks past it',
+  requires: ['pids'],
+  async prepare(host) {
+    return {
+      argv: ['python3', '-c', BOMB_SCRIPT],
+      observe: async () => ({ pidsLimit: host.budget.pidsLimit, memoryBytes: host.budget.memoryBytes, hostCanSpawn: hostCanSpawn() }),
+    };
+  },
+  judge(job, host) {
+    const unrun = notAttempted(job, DONE);
+    if (unrun) return unrun;
+    const [processes, forks, refused] = (linesStartingWith(job.output, 'bomb:')[0] ?? '').split(' ').map(Number);
+    if (processes === undefined || forks === undefined || refused === undefined || [processes, forks, refused].some(Number.isNaN)) {
+      return { verdict: 'skipped', evidence: 'the bomb did not report its counts' };
+    }
+    if (!host.hostCanSpawn) return { verdict: 'escaped', evidence: 'the host could not start a process after the bomb' };
+    if (processes > host.pidsLimit) return { verdict: 'escaped', evidence: `${processes} processes ran at once, past the pids budget of ${host.pidsLimit}` };
+    if (refused === 0) return { verdict: 'escaped', evidence: `no fork was refused (${processes} processes): the pids budget never held the bomb` };
+    if (job.status !== 'success') return { verdict: 'escaped', evidence: `the bomb was held but the job ended ${job.status}, not success` };
+    return { verdict: 'contained', evidence: `held at ${processes} processes (budget ${host.pidsLimit}); ${refused} forks refused; the job ended success; the host still starts processes` };
+  },
+};
+
+const HOG_SCRIPT = `import sys
+limit, chunk, held, n = int(sys.argv[1]), 8 << 20, [], 0
+while n < limit:
+    held.append(b'\\xff' * chunk); n += chunk
+    print('allocated:', n >> 20, flush=True)
+print('${DONE}: allocated', n >> 20, 'MiB without being stopped')`;
+
+export const memoryHog: Scenario<HostHealth> = {
+  id: 'memory-hog',
+  title: 'a memory hog',
+  attempts: 'touch memory in 8 MiB steps up to four times the memory budget; the kernel must kill it (resource_exhausted)',
+  requires: ['memory'],
+  async prepare(host) {
+    return {
+      argv: ['python3', '-c', HOG_SCRIPT, String(host.budget.memoryBytes * 4)],
+      observe: async () => ({ pidsLimit: host.budget.pidsLimit, memoryBytes: host.budget.memoryBytes, hostCanSpawn: hostCanSpawn() }),
+    };
+  },
+  judge(job, host) {
+    const unrun = notAttempted(job, '');
+    if (unrun) return unrun;
+    const steps = linesStartingWith(job.output, 'allocated:');
+    const reached = Number(steps[steps.length - 1] ?? 0) * 1024 * 1024;
+    if (steps.length === 0) return { verdict: 'skipped', evidence: `the hog never reported an allocation (${job.status})` };
+    if (job.output.includes(`${DONE}:`)) return { verdict: 'escaped', evidence: `allocated ${formatBytes(reached)} against a ${formatBytes(host.memoryBytes)} budget without being stopped` };
+    if (!host.hostCanSpawn) return { verdict: 'escaped', evidence: 'the host could not start a process after the hog' };
+    if (job.status !== 'resource_exhausted') return { verdict: 'escaped', evidence: `the hog ended ${job.status} (exit ${job.exitCode ?? 'none'}), not resource_exhausted` };
+    return { verdict: 'contained', evidence: `killed by the kernel at about ${formatBytes(reached)} of a ${formatBytes(host.memoryBytes)} budget: resource_exhausted; the host still starts processes` };
+  },
+};

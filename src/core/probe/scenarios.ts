@@ -1,0 +1,46 @@
+/**
+ * The containment scenarios, as data, in the order `probe --all` runs them:
+ * cheap boundary checks first, the budget attacks (bomb, hog, /tmp) last so
+ * a slow one cannot delay the rest.
+ */
+import { EngineError } from '../errors.js';
+import type { Scenario } from './probe-types.js';
+import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
+import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
+import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
+
+// Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
+export const SCENARIOS: readonly Scenario[] = [
+  writeOutside,
+  readHostFile,
+  hostEnv,
+  loopback,
+  externalNetwork,
+  containerSockets,
+  procHostPaths,
+  symlinkRead,
+  privilege,
+  processOutlivesJob,
+  forkBomb,
+  memoryHog,
+  fillTmp,
+];
+
+export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
+
+/** The scenarios one call asks for; an unknown id is a user error that lists the known ones. */
+export function selectScenarios(request: { scenario?: string | undefined; all?: boolean | undefined }): Scenario[] {
+  if (request.scenario !== undefined && request.all === true) {
+    throw new EngineError('BAD_ARGUMENT', 'give either one scenario or --all, not both', { hint: `headspace probe --all, or one of: ${SCENARIO_IDS.join(', ')}` });
+  }
+  if (request.all === true) return [...SCENARIOS];
+  if (request.scenario === undefined || request.scenario === '') {
+    throw new EngineError('BAD_ARGUMENT', 'probe needs a scenario id or --all', { hint: `run \`headspace probe --all\`, or one of: ${SCENARIO_IDS.join(', ')} (\`headspace probe --list\` describes them)` });
+  }
+  const found = SCENARIOS.find((s) => s.id === request.scenario);
+  if (!found) {
+    const shown = request.scenario.length > 40 ? `${request.scenario.slice(0, 40)}…` : request.scenario;
+    throw new EngineError('BAD_ARGUMENT', `unknown probe scenario '${shown}'`, { hint: `choose one of: ${SCENARIO_IDS.join(', ')}` });
+  }
+  return [found];
+}

@@ -1,0 +1,29 @@
+import { shellQuote } from '../context.js';
+import type { ArtifactEntry } from '../result/result-package.js';
+import type { ArtifactRecord, SqliteStore } from '../store/sqlite-store.js';
+
+export function artifactEntries(store: SqliteStore, workspaceId: string): ArtifactEntry[] {
+  return store.listArtifacts(workspaceId).map(toEntry);
+}
+
+export function toEntry(a: ArtifactRecord): ArtifactEntry {
+  return {
+    name: a.name,
+    purpose: a.purpose,
+    media_type: a.mediaType,
+    digest: a.exportedSha256 === null ? null : `sha256:${a.exportedSha256}`,
+    size_bytes: a.exportedSize,
+    reference: a.exportedTo,
+  };
+}
+
+/** One attention item per declared artifact that has not left the workspace yet. */
+export function unexportedAttention(store: SqliteStore, workspaceId: string): string[] {
+  return store
+    .listArtifacts(workspaceId)
+    .filter((a) => a.exportedTo === null)
+    .map(
+      (a) =>
+        `artifact '${a.name}' is declared but not exported (${a.purpose}); export it with \`headspace export ${workspaceId} ${shellQuote(a.name)} --to PATH\`, or a destroy will refuse until you discard it with --force`,
+    );
+}

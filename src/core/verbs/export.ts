@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { exportFile } from '../files/export-artifact.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { currentOwner } from '../store/owner.js';
+import { normalizeWorkspacePath } from '../paths.js';
+import { artifactEntries } from './artifact-view.js';
+import { requireLiveWorkspace } from './workspace-guards.js';
+
+export interface ExportInput {
+  workspaceId: string;
+  /** The declared artifact's name (its workspace path). */
+  name: string;
+  /** Host destination path. */
+  to: string;
+  expectSha256?: string;
+  overwrite?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Publishes a declared artifact to a durable host path, digest-verified, by atomic rename. */
+export async function exportArtifact(ctx: EngineContext, input: ExportInput): Promise<ResultPackage> {
+  const store = ctx.store();
+  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  if (ws.state === 'running') throw store.busyError(ws.id);
+  const name = normalizeWorkspacePath(input.name);
+  const declared = store.listArtifacts(ws.id).find((a) => a.name === name);
+  if (!declared) {
+    throw new EngineError('BAD_ARGUMENT', `artifact '${name}' was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
+      hint: `declare it first: headspace declare ${ws.id} ${name}=PURPOSE`,
+    });
+  }
+  if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>');
+  const destination = resolve(input.to);
+  const provider = await ctx.provider(ws.provider);
+  const startedAt = ctx.clock.now();
+  const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'export', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  let result;
+  try {
+    result = await exportFile(provider, ws.id, name, destination, {
+      overwrite: input.overwrite === true,
+      ...(input.expectSha256 === undefined ? {} : { expectSha256: input.expectSha256 }),
+      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+    });
+  } catch (error) {
+    store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
+    throw error;
+  }
+  store.atomically(() => {
+    store.settleIntent(intent, 'exported', ctx.clock.now());
+    store.recordExport(ws.id, name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
+  });
+  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  return makeResultPackage({
+    outcome_summary: `artifact '${name}' left workspace ${ws.id} and is durable at ${result.destination}`,
+    status: 'success',
+    key_findings: [`${result.size} bytes verified as sha256:${result.sha256}`, 'the artifact now outlives its workspace'],
+    evidence: [],
+    artifacts: artifactEntries(store, ws.id),
+    warnings: [],
+    resource_usage: { ...emptyUsage(), output_bytes: null },
+    provenance: provenanceFor(ctx, 'export', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}

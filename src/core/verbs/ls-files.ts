@@ -1,0 +1,41 @@
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { normalizeWorkspacePath } from '../paths.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { artifactEntries } from './artifact-view.js';
+import { requireLiveWorkspace } from './workspace-guards.js';
+
+export interface LsFilesInput {
+  workspaceId: string;
+  /** Workspace-relative directory; default the root. */
+  path?: string;
+  /** At most this many entries (default 200, at most 10,000). */
+  limit?: number;
+}
+
+/** A bounded listing (names, types, sizes) so an agent can find files it never declared. */
+export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promise<ResultPackage> {
+  const store = ctx.store();
+  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  const path = input.path === undefined ? '' : normalizeWorkspacePath(input.path, { allowRoot: true });
+  const limit = input.limit ?? 200;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('BAD_ARGUMENT', '--limit takes a whole number from 1 to 10000');
+  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  const provider = await ctx.provider(ws.provider);
+  const listing = await provider.list(ws.id, path, limit);
+  const findings = listing.entries.map((e) => (e.type === 'file' ? `${e.path} (${e.size} bytes)` : e.type === 'directory' ? `${e.path}/` : `${e.path} (${e.type}: not exportable)`));
+  const now = ctx.clock.now();
+  return makeResultPackage({
+    outcome_summary: `${listing.entries.length}${listing.truncated ? '+' : ''} entr${listing.entries.length === 1 ? 'y' : 'ies'} under ${path === '' ? 'the root' : path} of workspace ${ws.id}`,
+    status: 'success',
+    key_findings: findings,
+    evidence: [],
+    artifacts: artifactEntries(store, ws.id),
+    warnings: listing.truncated ? [`the listing stopped at ${limit} entries; narrow it with a path or raise --limit`] : [],
+    resource_usage: emptyUsage(),
+    provenance: provenanceFor(ctx, 'ls-files', { workspace: ws, startedAt: now, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}

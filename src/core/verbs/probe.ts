@@ -1,0 +1,86 @@
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import type { ScenarioResult } from '../probe/probe-types.js';
+import { runProbe } from '../probe/run-probe.js';
+import { SCENARIOS, selectScenarios } from '../probe/scenarios.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { emptyUsage, makeResultPackage, type Evidence, type ResultPackage } from '../result/result-package.js';
+
+export interface ProbeInput {
+  /** One scenario id; exclusive with `all`. */
+  scenario?: string;
+  all?: boolean;
+  provider?: string;
+  /** Describe the scenarios and run nothing. */
+  list?: boolean;
+}
+
+/**
+ * Runs real escape attempts in a real, dedicated workspace and reports each
+ * scenario contained, escaped or skipped. Success only when every scenario
+ * asked for is contained. Anything else is `infrastructure_failure` (exit
+ * 7): a boundary that does not hold is the engine's fault, never the
+ * command's; a skipped scenario proves nothing, so it is not success either.
+ *
+ * A provider that declares no real isolation layer (the fake: `simulated`)
+ * is refused up front (exit 3): every scenario would be meaningless there.
+ */
+export async function probeContainment(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
+  if (input.list === true) return listScenarios(ctx);
+  const scenarios = selectScenarios(input);
+  const providerName = input.provider ?? ctx.defaultProvider;
+  const provider = await ctx.provider(providerName);
+  const caps = await provider.capabilities();
+  if (!caps.layers.some((layer) => layer !== 'simulated')) {
+    throw new EngineError('POLICY_DENIED', `the ${providerName} provider isolates nothing (layers: ${caps.layers.join(', ') || 'none'}), so there is no boundary to probe`, {
+      hint: 'probe a provider that isolates, e.g. `headspace probe --all --provider native`',
+    });
+  }
+  const run = await runProbe(ctx, { provider: providerName, caps, scenarios });
+  const count = (verdict: ScenarioResult['verdict']) => run.results.filter((r) => r.verdict === verdict).length;
+  const [contained, escaped, skipped] = [count('contained'), count('escaped'), count('skipped')];
+  const total = run.results.length;
+  const summary = [`${contained} of ${total} scenario${total === 1 ? '' : 's'} contained on ${providerName}`];
+  if (escaped > 0) summary.push(`${escaped} ESCAPED`);
+  if (skipped > 0) summary.push(`${skipped} skipped`);
+
+  const warnings = [...run.warnings];
+  if (skipped > 0) warnings.unshift(`${skipped} scenario(s) were skipped; a skipped scenario shows nothing held, so the probe does not report success`);
+  const attention = [...run.attention];
+  for (const r of run.results.filter((x) => x.verdict === 'escaped')) {
+    attention.push(`${r.id} escaped on ${providerName}: ${r.evidence}; do not rely on the ${providerName} provider for this until it is fixed`);
+  }
+  const evidence: Evidence[] = run.results
+    .filter((r) => r.verdict !== 'contained' && r.excerpt !== null)
+    .map((r) => ({ label: `${r.verdict}: ${r.id}`, kind: 'excerpt', source: r.jobId ?? r.id, truncated: false, excerpt: r.excerpt! }));
+  const state = run.workspace?.state ?? 'unknown';
+  return makeResultPackage({
+    outcome_summary: summary.join('; '),
+    status: contained === total ? 'success' : 'infrastructure_failure',
+    key_findings: [
+      ...run.results.map((r) => `${r.verdict}: ${r.id} — ${r.evidence}`),
+      `probe workspace: ${run.workspaceId} (${state}); ${Math.round((run.finishedAt - run.startedAt) / 100) / 10} s in all`,
+    ],
+    evidence,
+    artifacts: [],
+    warnings,
+    resource_usage: { ...emptyUsage(), wall_time_seconds: Math.round(run.finishedAt - run.startedAt) / 1000 },
+    provenance: provenanceFor(ctx, 'probe', { workspace: run.workspace, caps, startedAt: run.startedAt, finishedAt: run.finishedAt }),
+    attention,
+  });
+}
+
+function listScenarios(ctx: EngineContext): ResultPackage {
+  const now = ctx.clock.now();
+  return makeResultPackage({
+    outcome_summary: `${SCENARIOS.length} containment scenarios; run one with \`headspace probe <id>\`, or all with \`headspace probe --all\``,
+    status: 'success',
+    key_findings: SCENARIOS.map((s) => `${s.id} — ${s.title}: ${s.attempts}`),
+    evidence: [],
+    artifacts: [],
+    warnings: [],
+    resource_usage: emptyUsage(),
+    provenance: provenanceFor(ctx, 'probe', { startedAt: now, finishedAt: now }),
+    attention: [],
+  });
+}

@@ -1,0 +1,59 @@
+import type { EngineContext } from '../context.js';
+import { copyIn } from '../files/copy-in.js';
+import { reconcile } from '../reconcile.js';
+import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { currentOwner } from '../store/owner.js';
+import type { InputRecord } from '../store/sqlite-store.js';
+import { artifactEntries } from './artifact-view.js';
+import { requireLiveWorkspace } from './workspace-guards.js';
+
+export interface PutInput {
+  workspaceId: string;
+  /** A host file or directory. */
+  hostPath: string;
+  /** Workspace-relative destination. */
+  destination: string;
+  overwrite?: boolean;
+}
+
+export function describeInput(input: InputRecord): string {
+  return input.kind === 'file'
+    ? `${input.destination}: ${input.sizeBytes} bytes, sha256:${input.sha256}`
+    : `${input.destination}/: ${input.fileCount} file(s), ${input.sizeBytes} bytes, manifest sha256:${input.sha256}`;
+}
+
+export function provenanceInputs(inputs: InputRecord[]): Array<{ destination: string; size_bytes: number; sha256: string }> {
+  return inputs.map((i) => ({ destination: i.kind === 'directory' ? `${i.destination}/` : i.destination, size_bytes: i.sizeBytes, sha256: `sha256:${i.sha256}` }));
+}
+
+/** Copies a host file or directory into a workspace, recording destination, size and digest — never the bytes. */
+export async function putFiles(ctx: EngineContext, input: PutInput): Promise<ResultPackage> {
+  const store = ctx.store();
+  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  if (ws.state === 'running') throw store.busyError(ws.id);
+  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  const provider = await ctx.provider(ws.provider);
+  const startedAt = ctx.clock.now();
+  const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'put', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  let record: InputRecord;
+  try {
+    record = await copyIn(ctx, ws, provider, { hostPath: input.hostPath, destination: input.destination, overwrite: input.overwrite === true, jobId: null });
+  } finally {
+    store.settleIntent(intent, 'done', ctx.clock.now());
+  }
+  const view = await provider.inspect(ws.id).catch(() => null);
+  const provenance = provenanceFor(ctx, 'put', { workspace: ws, startedAt, finishedAt: ctx.clock.now() });
+  provenance.inputs = provenanceInputs([record]);
+  return makeResultPackage({
+    outcome_summary: `${record.kind === 'file' ? 'a file' : `a directory of ${record.fileCount} file(s)`} entered workspace ${ws.id} at ${record.destination}`,
+    status: 'success',
+    key_findings: [describeInput(record)],
+    evidence: [],
+    artifacts: artifactEntries(store, ws.id),
+    warnings: [],
+    resource_usage: { ...emptyUsage(), storage_bytes: view?.storageBytes ?? null },
+    provenance,
+    attention,
+  });
+}

@@ -1,0 +1,171 @@
+/**
+ * `headspace mcp --http`: Streamable HTTP at /mcp, one MCP session per client.
+ *
+ * Guards, in order, before the SDK sees a request:
+ *  1. Host: when bound to loopback (the default), the Host header must name a
+ *     loopback address, so a DNS-rebound web page cannot reach us (403).
+ *  2. Path: only /mcp (404).
+ *  3. Bearer token: `Authorization: Bearer <token>`, compared in constant
+ *     time; anything else is 401 with `WWW-Authenticate: Bearer`.
+ * The token comes from HEADSPACE_MCP_TOKEN or is generated; it is never taken
+ * from argv (argv is visible to every local user through ps).
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EngineError } from '../core/errors.js';
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, isLoopback } from './loopback.js';
+import { createMcpServer, type EngineFactory, type HeadspaceMcpServer, type McpServerOptions } from './server.js';
+
+export const MCP_PATH = '/mcp';
+const MIN_TOKEN_LENGTH = 16;
+
+export interface HttpOptions extends McpServerOptions {
+  host?: string;
+  port?: number;
+  /** The bearer token; default HEADSPACE_MCP_TOKEN from `env`, else a fresh random one. */
+  token?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  host: string;
+  port: number;
+  token: string;
+  /** True when the token was generated here (the caller prints it). */
+  tokenGenerated: boolean;
+  /** Stops accepting, closes every session (in-flight calls end) and resolves when all settled. */
+  close(): Promise<void>;
+}
+
+export function resolveToken(explicit: string | undefined, env: NodeJS.ProcessEnv): { token: string; generated: boolean } {
+  const given = explicit ?? env.HEADSPACE_MCP_TOKEN;
+  if (given === undefined || given === '') return { token: randomBytes(32).toString('base64url'), generated: true };
+  if (given.length < MIN_TOKEN_LENGTH || /\s/.test(given)) {
+    throw new EngineError('BAD_ARGUMENT', `HEADSPACE_MCP_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters without spaces`, { hint: 'unset it to get a generated token, or use e.g. `openssl rand -hex 32`' });
+  }
+  return { token: given, generated: false };
+}
+
+export async function startHttpServer(engineFactory: EngineFactory, options: HttpOptions = {}): Promise<RunningHttpServer> {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const { token, generated } = resolveToken(options.token, options.env ?? process.env);
+  const expected = digest(`Bearer ${token}`);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const checkHost = isLoopback(host);
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; hs: HeadspaceMcpServer }>();
+  const pending = new Set<HeadspaceMcpServer>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (checkHost && !isLoopback(hostnameOf(req.headers.host))) return refuse(res, 403, 'the Host header must name a loopback address');
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) return refuse(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
+    // Compare digests: constant time, and equal lengths whatever was sent.
+    if (!timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="headspace"');
+      return refuse(res, 401, 'unauthorized: send Authorization: Bearer <token> (printed on the server\'s stderr, or HEADSPACE_MCP_TOKEN)');
+    }
+    const sessionId = header(req, 'mcp-session-id');
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session) return refuse(res, 404, 'unknown or expired session; initialize again');
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return refuse(res, 400, 'no session: start with an initialize request (POST)');
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return refuse(res, 400, 'no session: start with an initialize request');
+    const hs = createMcpServer(engineFactory, options);
+    pending.add(hs);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, hs });
+        pending.delete(hs);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await hs.connect(transport);
+    await transport.handleRequest(req, res, body);
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
+      pending.delete(hs);
+      await hs.close();
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`headspace mcp: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) refuse(res, error instanceof BodyError ? 400 : 500, error instanceof BodyError ? error.message : 'internal error');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new EngineError('BAD_ARGUMENT', `cannot listen on ${host}:${options.port ?? DEFAULT_HTTP_PORT}: ${error.code ?? error.message}`, { hint: 'choose another --port (0 picks a free one) or --host' })),
+    );
+    server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    host: address.address,
+    port: address.port,
+    token,
+    tokenGenerated: generated,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.allSettled([...[...sessions.values()].map((s) => s.hs.close()), ...[...pending].map((hs) => hs.close())]);
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function hostnameOf(hostHeader: string | undefined): string {
+  if (hostHeader === undefined) return '';
+  const match = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hostHeader);
+  return match?.[1] ?? '';
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: status === 401 ? -32001 : -32000, message }, id: null }));
+}
+
+class BodyError extends Error {}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyError(`request body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new BodyError('request body is not JSON');
+  }
+}

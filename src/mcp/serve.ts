@@ -1,0 +1,66 @@
+/**
+ * What `headspace mcp [--http] [--port N] [--host H]` runs. Long-running: the
+ * returned promise settles only when the server is done (stdin closed, or
+ * SIGINT/SIGTERM), because the bin exits as soon as main() resolves.
+ * Diagnostics (the URL, the token) go to stderr; stdout is the protocol
+ * channel in stdio mode and stays empty in HTTP mode.
+ */
+import { EngineError } from '../core/errors.js';
+import { DEFAULT_HTTP_PORT, isLoopback } from './loopback.js';
+import type { EngineFactory } from './server.js';
+
+export interface ServeOptions {
+  engineFactory: EngineFactory;
+  http: boolean;
+  /** Raw --port and --host values, validated here. */
+  port?: string;
+  host?: string;
+  maxResultBytes?: number;
+  env: NodeJS.ProcessEnv;
+  stderr: NodeJS.WritableStream;
+}
+
+export async function serveMcp(options: ServeOptions): Promise<number> {
+  if (!options.http && (options.port !== undefined || options.host !== undefined)) {
+    throw new EngineError('BAD_ARGUMENT', '--port and --host apply only with --http', { hint: 'run `headspace mcp --http --port 7340`, or plain `headspace mcp` for stdio' });
+  }
+  const port = options.port === undefined ? DEFAULT_HTTP_PORT : parsePort(options.port);
+  // Fail fast on a bad --provider or an unusable store, before a client connects.
+  const probe = await options.engineFactory();
+  probe.close();
+
+  const log = (line: string) => void options.stderr.write(`${line}\n`);
+  const serverOptions = { log, ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }) };
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    if (!options.http) {
+      const { serveStdio } = await import('./stdio.js');
+      await serveStdio(options.engineFactory, { ...serverOptions, stop: stop.signal });
+      return 0;
+    }
+    const { startHttpServer } = await import('./http.js');
+    const running = await startHttpServer(options.engineFactory, { ...serverOptions, port, env: options.env, ...(options.host === undefined ? {} : { host: options.host }) });
+    log(`headspace mcp: serving Streamable HTTP at ${running.url}`);
+    if (!isLoopback(running.host)) log(`headspace mcp: warning: listening on ${running.host}, beyond this machine; the bearer token is the only guard and plain HTTP carries it in clear text`);
+    if (running.tokenGenerated) log(`headspace mcp: bearer token (generated; set HEADSPACE_MCP_TOKEN to choose one): ${running.token}`);
+    else log('headspace mcp: bearer token: from HEADSPACE_MCP_TOKEN');
+    await new Promise<void>((resolve) => {
+      if (stop.signal.aborted) resolve();
+      stop.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    log('headspace mcp: stopping');
+    await running.close();
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function parsePort(raw: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new EngineError('BAD_ARGUMENT', `--port takes a whole number from 0 to 65535, not '${raw.slice(0, 40)}'`, { hint: '0 picks a free port (printed on stderr)' });
+  return Number(raw);
+}

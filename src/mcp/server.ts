@@ -1,0 +1,157 @@
+/**
+ * The MCP face of headspace: tools (one per verb, from the table in
+ * tools/index.ts), the `learn` prompt and workspace files as resources. It
+ * adds no engine logic: each tool validates the shape of its arguments and
+ * calls the same library facade the CLI uses, then renders the result once.
+ *
+ * Tools are served by our own `tools/list` and `tools/call` handlers rather
+ * than `McpServer.registerTool`, because the SDK's handler turns every throw,
+ * input validation included, into a tool error result; we need malformed
+ * arguments to be -32602 and internal faults -32603 (see errors.ts).
+ * Prompts and resources use `McpServer`'s own registration.
+ */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Engine } from '../core/engine.js';
+import { learnText } from '../core/learn.js';
+import { renderMarkdown } from '../core/result/render-markdown.js';
+import { packageVersion } from '../core/version.js';
+import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownTool } from './errors.js';
+import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
+import { ResultPackageSchema } from './result-schema.js';
+import { TOOLS } from './tools/index.js';
+import type { ToolSpec } from './tools/tool-spec.js';
+
+/**
+ * Builds an engine for one tool call or resource read; the server closes it
+ * afterwards, as the CLI does per verb, so concurrent calls behave exactly
+ * like concurrent CLI processes.
+ */
+export type EngineFactory = () => Engine | Promise<Engine>;
+
+export interface McpServerOptions {
+  /** Bound of each result's markdown text (default 8192, floor 512). */
+  maxResultBytes?: number;
+  /** Diagnostics sink; default stderr. Never stdout: that is the protocol channel. */
+  log?: (line: string) => void;
+  /** The tool table; default TOOLS. */
+  tools?: readonly ToolSpec[];
+}
+
+export interface HeadspaceMcpServer {
+  readonly server: McpServer;
+  connect(transport: Transport): Promise<void>;
+  /** Closes the connection (in-flight calls are aborted: a running job ends cancelled) and waits for every call to settle. */
+  close(): Promise<void>;
+}
+
+const INSTRUCTIONS =
+  'headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run\'s argv (it is recorded verbatim); pass secrets in env. The learn prompt explains the rules and exit codes.';
+
+export function createMcpServer(engineFactory: EngineFactory, options: McpServerOptions = {}): HeadspaceMcpServer {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const tools = options.tools ?? TOOLS;
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const inFlight = new Set<Promise<unknown>>();
+  const server = new McpServer({ name: 'headspace', title: 'headspace', version: packageVersion() }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+
+  async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promise<T> {
+    const engine = await engineFactory();
+    try {
+      return await work(engine);
+    } finally {
+      engine.close();
+    }
+  }
+
+  function tracked<T>(promise: Promise<T>): Promise<T> {
+    inFlight.add(promise);
+    const forget = () => inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  const listed: Tool[] = tools.map(describeTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw unknownTool(request.params.name, [...byName.keys()]);
+    const parsed = tool.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+    return tracked(
+      withEngine((engine) => tool.call(engine, parsed.data, { signal: extra.signal })).then(
+        (pkg): CallToolResult => ({
+          content: [{ type: 'text', text: renderMarkdown(pkg, options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }],
+          structuredContent: pkg as unknown as Record<string, unknown>,
+        }),
+        (error: unknown) => toolFailure(error, log),
+      ),
+    );
+  });
+
+  server.registerPrompt(
+    'learn',
+    { title: 'Learn headspace', description: 'A self-teaching introduction: what headspace is, the workflow, the rules (secrets, limits), the result package and the exit codes.' },
+    () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: mcpLearnText(tools) } }],
+    }),
+  );
+
+  server.registerResource(
+    'workspace-file',
+    new ResourceTemplate(FILE_URI_TEMPLATE, { list: undefined }),
+    {
+      title: 'A file in a workspace',
+      description: `A regular file inside a workspace, read whole (at most ${FILE_RESOURCE_MAX_BYTES} bytes; larger files are refused, not cut). Symlinks, directories and special files are refused. path is relative to the workspace root and percent-encoded.`,
+    },
+    (uri, variables) =>
+      tracked(
+        withEngine((engine) => readWorkspaceFile(engine, uri.href, String(variables.workspaceId), String(variables.path))).catch((error: unknown) => {
+          throw resourceFailure(error, log);
+        }),
+      ),
+  );
+
+  server.server.onerror = (error) => log(`headspace mcp: ${error.message}`);
+
+  return {
+    server,
+    connect: (transport) => server.connect(transport),
+    async close() {
+      await server.close().catch((error: unknown) => log(`headspace mcp: close failed: ${internalFault(error, log).message}`));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+function describeTool(tool: ToolSpec): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchema(tool.input, 'input'),
+    outputSchema: toJsonSchema(ResultPackageSchema, 'output'),
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** Draft-07, which every client validator (the SDK's ajv included) reads. */
+function toJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
+  delete json.$schema;
+  return json as Tool['inputSchema'];
+}
+
+function mcpLearnText(tools: readonly ToolSpec[]): string {
+  const preface = [
+    '# Using headspace over MCP',
+    '',
+    'Each verb below is a tool of the same name; the CLI flags are the tool\'s arguments in camelCase (run takes {workspaceId, argv, env?}, logs takes {jobId, grep? | tail? | lines?}, …). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
+    `A workspace file can be read as the resource ${FILE_URI_TEMPLATE} (at most ${FILE_RESOURCE_MAX_BYTES} bytes).`,
+    'Never put a secret in argv: it is recorded verbatim. Pass it in run\'s env; values are never recorded.',
+    '',
+  ].join('\n');
+  return `${preface}\n${learnText(tools.map((t) => ({ name: t.name, summary: t.title })))}`;
+}

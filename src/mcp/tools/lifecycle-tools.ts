@@ -1,0 +1,190 @@
+/**
+ * The lifecycle verbs as MCP tools. Each entry calls the library facade
+ * exactly as `cli/main.ts` does for the same verb; nothing here decides.
+ */
+import { z } from 'zod';
+import type { Budget } from '../../core/policy/policy.js';
+import { BUDGET_FIELDS } from '../../core/policy/budget-fields.js';
+import { PROFILES } from '../../core/verbs/create.js';
+import { RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
+
+const workspaceId = () => z.string().describe('the workspace id, as returned by create in provenance.workspace_id');
+const jobId = () => z.string().describe('the job id, as returned by run in provenance.job_id');
+
+/** One budget argument per budget field (the same table the CLI's create flags come from). */
+const BudgetSchema = z
+  .strictObject(
+    Object.fromEntries(
+      BUDGET_FIELDS.map((f) => [
+        f.key,
+        (f.kind === 'integer' ? z.int() : z.number()).optional().describe(`${f.description}, in ${f.unit} (${f.min} to ${f.max})`),
+      ]),
+    ) as Record<keyof Budget, z.ZodOptional<z.ZodNumber>>,
+  )
+  .describe('budget overrides; anything left out keeps the closed default (512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock, 10 MiB output, 1 job)');
+
+export const createTool = defineTool({
+  name: 'create',
+  title: 'Create a workspace',
+  description: [
+    'Provision an isolated workspace to run commands in. Use it once per task, before run; the workspace keeps its files between runs until you destroy it.',
+    'Closed by default: no network, no host paths, 512 MiB memory, 1 CPU, 128 pids, 300 s wall clock per job. Every limit that guards the isolation boundary must be enforceable by the provider, or create is refused (policy_denied) before anything exists.',
+    'Cost: about a second on the native provider (it probes the host); nothing runs yet.',
+    'The new id is in provenance.workspace_id.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
+    provider: z.string().optional().describe('backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default'),
+    profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
+    network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default) or "enabled"; enabled is refused (policy_denied) where it cannot be given safely'),
+    hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
+    purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
+    owner: z.string().optional().describe('who owns it'),
+    ttlSeconds: z.number().optional().describe('expire after this many seconds (gc then removes it)'),
+    budget: BudgetSchema.optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  call: (engine, args) =>
+    engine.create({
+      ...present({ workspaceId: args.workspaceId, provider: args.provider, profile: args.profile, network: args.network, hostPaths: args.hostPaths, purpose: args.purpose, owner: args.owner, ttlSeconds: args.ttlSeconds }),
+      budget: present(args.budget ?? {}),
+    }),
+});
+
+export const runTool = defineTool({
+  name: 'run',
+  title: 'Run a command in a workspace',
+  description: [
+    'Run one command in a workspace and wait for it to end. There is no shell: argv[0] is the program (for a script, pass e.g. ["python3", "-c", "…"] or ["sh", "-c", "…"]).',
+    'Cost: the call lasts as long as the job (at most the workspace\'s wall clock, 300 s by default); one job at a time per workspace. Cancelling this request cancels the job.',
+    'The result says success, failure (the command ran and failed: exit status, 126 not executable, 127 not found), timeout, cancelled, resource_exhausted (killed for memory) or infrastructure_failure, and carries an excerpt of the output chosen for you (errors, tracebacks, summaries, the final lines); use the logs tool to read more.',
+    'inputs copies host files in first; declares names the files the job will write, so export can publish them afterwards.',
+    'SECRETS: argv is recorded verbatim (job record, provenance, results) — never put a secret in argv. Pass secrets in env instead: env values are given to the job but never recorded (only the names are), unless the job itself prints them.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    workspaceId: workspaceId(),
+    argv: z.array(z.string().describe('one argument, verbatim')).describe('the command and its arguments, e.g. ["python3", "-c", "print(1)"]; recorded verbatim, so never a secret'),
+    jobId: z.string().optional().describe('choose the job id; omit it to get a fresh one (returned in provenance.job_id)'),
+    cwd: z.string().optional().describe('working directory, relative to the workspace root (default: the root, /workspace)'),
+    env: z.record(z.string(), z.string().describe('the value; never recorded')).optional().describe('environment variables for the job; names are recorded, values never: the place for secrets'),
+    inputs: z
+      .array(
+        z.strictObject({
+          destination: z.string().describe('where it lands, relative to the workspace root'),
+          hostPath: z.string().describe('the HOST file or directory to copy (read as the server\'s user)'),
+        }),
+      )
+      .optional()
+      .describe('host files or directories copied in before the job starts (never overwriting; recorded with size and sha256, never the bytes)'),
+    declares: z
+      .array(z.strictObject({ name: z.string().describe('the file the job will write, relative to the workspace root'), purpose: z.string().describe('why it matters (required)') }))
+      .optional()
+      .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  call: (engine, args, ctx) =>
+    engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs: args.inputs, declares: args.declares }), signal: ctx.signal }),
+});
+
+export const stopTool = defineTool({
+  name: 'stop',
+  title: 'Stop the running job',
+  description: [
+    'End the job running in a workspace (for example a run another client started). Without apply it only reports what is running and changes nothing — call it that way first.',
+    'With apply: true it ends every process of the job and returns once nothing of it remains; the job and this result read cancelled. Cost: up to a few seconds.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    workspaceId: workspaceId(),
+    apply: z.boolean().optional().describe('true to really end the job; false or absent only previews'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  call: (engine, args) => engine.stop({ workspaceId: args.workspaceId, apply: args.apply === true }),
+});
+
+export const inspectTool = defineTool({
+  name: 'inspect',
+  title: 'Inspect a workspace or a job',
+  description: [
+    'Report the state of a workspace (lifecycle state and path, the provider\'s view, its jobs, the policy with every limit labelled enforced or measured) or of a job (status, exit, usage, an excerpt of its output).',
+    'Read-only and cheap. Use it to find a job id, to re-read a job\'s result, or to check a workspace before running. For more of a job\'s output use the logs tool; a workspace file can be read as the resource headspace://workspace/{workspaceId}/file/{path}.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    handle: z.string().describe('a workspace id or a job id'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  call: (engine, args) => engine.inspect({ handle: args.handle }),
+});
+
+export const logsTool = defineTool({
+  name: 'logs',
+  title: 'Read part of a job\'s output',
+  description: [
+    'A bounded, selective view of one job\'s captured output, each line with its number, so you can drill into a long log without loading it. Choose at most one of head, tail, grep or lines; with none you get the excerpt chosen for an agent.',
+    'Read-only and cheap. Typical use: grep for an error, then ask for the lines around it.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    jobId: jobId(),
+    head: z.int().optional().describe('the first N lines'),
+    tail: z.int().optional().describe('the last N lines'),
+    grep: z.string().optional().describe('lines matching this regular expression (JavaScript syntax)'),
+    lines: z
+      .strictObject({ from: z.int().describe('first line, 1-based'), to: z.int().describe('last line, inclusive') })
+      .optional()
+      .describe('lines from..to'),
+    maxLines: z.int().optional().describe('at most this many lines (default 200)'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  call: (engine, args) => engine.logs({ jobId: args.jobId, ...present({ head: args.head, tail: args.tail, grep: args.grep, lines: args.lines, maxLines: args.maxLines }) }),
+});
+
+export const lsTool = defineTool({
+  name: 'ls',
+  title: 'List workspaces',
+  description: [
+    'List workspaces with their state, provider, purpose, owner and expiry. Read-only and cheap (reads the state store only). Use it to find a workspace you created earlier.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    all: z.boolean().optional().describe('true to include destroyed workspaces'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  call: (engine, args) => engine.ls({ all: args.all === true }),
+});
+
+export const destroyTool = defineTool({
+  name: 'destroy',
+  title: 'Destroy a workspace',
+  description: [
+    'Remove a workspace and everything in it (files, job logs) along a fixed lifecycle path, and report what was removed, retained or unverified. Use it when the task is done. Irreversible.',
+    'Refused while a job runs (stop it first). Cost: about a second.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    workspaceId: workspaceId(),
+    force: z.boolean().optional().describe('true to discard what would otherwise make destroy refuse'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  call: (engine, args) => engine.destroy({ workspaceId: args.workspaceId, force: args.force === true }),
+});
+
+export const doctorTool = defineTool({
+  name: 'doctor',
+  title: 'Check headspace\'s health',
+  description: [
+    'Read-only health report: the state store (path, schema, integrity), leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows) and each provider\'s readiness. Changes nothing.',
+    'Use it when create is refused or something looks wrong. Cost: about a second.',
+    RETURNS,
+  ].join(' '),
+  input: z.strictObject({
+    provider: z.string().optional().describe('check only this provider (native or fake)'),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  call: (engine, args) => engine.doctor(present({ provider: args.provider })),
+});
+
+export const LIFECYCLE_TOOLS: readonly ToolSpec[] = [createTool, runTool, stopTool, inspectTool, logsTool, lsTool, destroyTool, doctorTool];

@@ -1,0 +1,40 @@
+/**
+ * One MCP tool as data: its name, a description written for a model, a zod
+ * input schema (shape and types only: the engine checks meaning, so a bad id
+ * or an out-of-range budget comes back as the engine's own user_error with
+ * its hint, exactly as on the CLI), hints, and a call into the library
+ * facade. Adding a tool is adding one entry to a table built from these.
+ */
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Engine } from '../../core/engine.js';
+import type { ResultPackage } from '../../core/result/result-package.js';
+
+export interface ToolCallContext {
+  /** Aborted when the client cancels the request or the connection closes. */
+  signal: AbortSignal;
+}
+
+export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** For a model: when to use it, what it costs, what comes back. */
+  description: string;
+  input: Input;
+  annotations: ToolAnnotations;
+  call(engine: Engine, args: z.output<Input>, ctx: ToolCallContext): Promise<ResultPackage>;
+}
+
+/** Keeps the input type of each entry while the table holds them side by side. */
+export function defineTool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec {
+  return spec as unknown as ToolSpec;
+}
+
+/** Drops undefined values so optional arguments stay absent, as the CLI leaves absent flags. */
+export function present<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** Every result ends with the same sentence, so a model knows what it holds. */
+export const RETURNS =
+  'Returns the headspace result package (structuredContent; nine sections: outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) and the same package as bounded markdown (about 8 KiB). A refusal (bad id, policy_denied, busy workspace, …) comes back as a tool error naming its category, exit code and a hint.';
