@@ -227,8 +227,19 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
         return pkg(await engine.gc());
       case 'doctor':
         return pkg(await engine.doctor(provider === undefined ? {} : { provider }));
-      case 'probe':
-        return pkg(await engine.probe({ ...(args[0] !== undefined && { scenario: args[0] }), all: opts.all === true, list: opts.list === true, ...(provider !== undefined && { provider }) }));
+      case 'probe': {
+        // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
+        // workspace): hold the signal and let the run finish and tidy up.
+        const onSignal = () => void io.stderr.write('headspace: interrupt received; the probe finishes and removes its canaries and workspace first\n');
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+        try {
+          return pkg(await engine.probe({ ...(args[0] !== undefined && { scenario: args[0] }), all: opts.all === true, list: opts.list === true, ...(provider !== undefined && { provider }) }));
+        } finally {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+      }
       default:
         throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
     }
