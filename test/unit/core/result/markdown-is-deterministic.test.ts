@@ -6,22 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../../../src/core/result/render-json.js';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
-import { emptyUsage, makeResultPackage, type ResultPackage } from '../../../../src/core/result/result-package.js';
+import { basePackage } from '../../../helpers/result-packages.js';
 
-function basePackage(overrides: Partial<ResultPackage> = {}): ResultPackage {
-  return makeResultPackage({
-    outcome_summary: 'job job-abc ran in workspace demo',
-    status: 'failure',
-    key_findings: [],
-    evidence: [],
-    artifacts: [],
-    warnings: [],
-    resource_usage: emptyUsage(),
-    provenance: { result_schema_version: 1, headspace_version: '0.1.0', verb: 'run', workspace_id: 'demo', job_id: 'job-abc', provider: 'fake', profile: null, environment_digest: null, command: ['python3', 'run.py'], started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: 1 },
-    attention: [],
-    ...overrides,
-  });
-}
 
 const build = () =>
   basePackage({
