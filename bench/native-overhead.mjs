@@ -8,6 +8,8 @@
 //      bwrap, the groups are removed afterwards (the naive budgeted floor);
 //   4. headspace through the library: one workspace, engine.run per sample;
 //   5. headspace through the CLI: `headspace run <ws> …` per sample.
+// Plus, to split provider from engine cost: the native provider alone
+// (provider.run on its own workspace, no store, log or result package).
 // Needs root, bwrap and cgroup v1 memory/pids/cpu; otherwise it skips and says why.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, chmodSync, chownSync, rmSync, rmdirSync, writeFileSync, readFileSync } from 'node:fs';
@@ -30,7 +32,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
   }
   const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
-  const [{ planBwrap, planCommand }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles }, { defaultPolicy }, api] = await Promise.all([
+  const [{ planBwrap, planCommand }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
     mod('providers/native/plan-bwrap.js'),
     mod('providers/native/seccomp-program.js'),
     mod('providers/native/syscall-tables.js'),
@@ -38,6 +40,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     mod('providers/native/runtime-files.js'),
     mod('core/policy/policy.js'),
     mod('api/index.js'),
+    mod('providers/native/native-provider.js'),
   ]);
 
   // A scratch tree the job uid can search: runtime files (passwd, group, hosts) and a files dir.
@@ -61,6 +64,10 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   let naiveSeq = 0;
 
   const libHome = mkdtempSync(join(tmpdir(), 'hs-bench-native-lib-'));
+  const provRoot = mkdtempSync(join(tmpdir(), 'hs-bench-native-prov-'));
+  const provider = createNativeProvider({ root: provRoot });
+  await provider.create({ workspaceId: 'bench', policy, profile: 'host' });
+  let jobSeq = 0;
   const cliHome = mkdtempSync(join(tmpdir(), 'hs-bench-native-cli-'));
   const engine = api.createHeadspace({ home: libHome, defaultProvider: 'native' });
   const libWs = (await engine.create({})).provenance.workspace_id;
@@ -98,6 +105,15 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
           run: async () => {
             const r = await engine.run({ workspaceId: libWs, argv: command.argv });
             if (r.status !== 'success') throw new Error(`engine.run: ${r.status}: ${r.outcome_summary}`);
+            await settle();
+          },
+        },
+        {
+          name: 'native provider alone (provider.run)',
+          run: async () => {
+            const o = await provider.run({ workspaceId: 'bench', jobId: `job-${jobSeq++}`, argv: command.argv, env: {}, policy, onOutput: () => undefined, signal: new AbortController().signal });
+            if (o.exitCode !== 0) throw new Error(`provider.run: ${JSON.stringify(o)}`);
+            await settle();
           },
         },
         {
@@ -114,8 +130,9 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     const cleanup = api.createHeadspace({ home: cliHome, defaultProvider: 'native' });
     await cleanup.destroy({ workspaceId: cliWs }).catch(() => undefined);
     cleanup.close();
+    await provider.remove('bench').catch(() => undefined);
     for (const c of controllers) await removeGroup(join(V1_BASE, c, naiveParent));
-    for (const dir of [scratch, libHome, cliHome]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [scratch, libHome, cliHome, provRoot]) rmSync(dir, { recursive: true, force: true });
   }
 
   const sections = [];
@@ -136,7 +153,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   }
   const notes = [
     `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
-    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, \`sh -c 'exec "$@"'\` wrapper). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
+    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, \`sh -c 'exec "$@"'\` wrapper). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The library and provider rows include one macrotask turn after each job, so the deferred spawn of the next job's standby launcher is charged to them. The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
   ];
   return { name: 'native-overhead', result: { rounds, load, tables }, markdown: `${sections.join('\n\n')}\n\n${notes.join('\n')}` };
 }
@@ -160,6 +177,13 @@ async function whyNot(repo) {
   }
   return undefined;
 }
+
+/**
+ * One macrotask turn inside the timing: work the provider defers past a job
+ * (spawning the next job's standby launcher) is charged to that job, not to
+ * whichever contender runs next.
+ */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 function runChild(cmd, args, options) {
   return new Promise((resolve, reject) => {

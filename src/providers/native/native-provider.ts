@@ -28,6 +28,7 @@ import { HOST_PROFILE, resolveHostProfile, type HostProfile } from './host-profi
 import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './job-marker.js';
 import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './launch-job.js';
 import { layoutOf } from './layout.js';
+import { nativeLeftovers } from './leftovers.js';
 import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
 import { probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
 import { planReachablePaths, type ReachablePaths } from './reachable-paths.js';
@@ -77,11 +78,12 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
 
   const hostProbe = () => (probing ??= probeHost({ jobUid, jobGid, ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }) }));
   const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
+  const mountBase = options.mountBase ?? join('/run/headspace-native', layout.cgroupName('').replace(/-$/, ''));
   const reachable = () =>
     (reaching ??= planReachablePaths({
       root: options.root,
       runtimeDirUnderRoot: layout.runtimeDir,
-      mountBase: options.mountBase ?? join('/run/headspace-native', layout.cgroupName('').replace(/-$/, '')),
+      mountBase,
       ...jobUser(),
     }));
   const hostProfile = () =>
@@ -378,7 +380,12 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       for (const name of names.sort()) if (await exists(layout.metaPath(name))) ids.push(name);
       return ids;
     },
+
+    // doctor / doctor --repair: see leftovers.ts.
+    leftovers: () => sweeper.list(),
+    removeLeftover: (leftover) => sweeper.remove(leftover),
   };
+  const sweeper = nativeLeftovers({ layout, mountBase, driver: async () => (await hostProbe()).cgroups.driver, killTimeoutMs });
   return provider;
 }
 
