@@ -152,6 +152,25 @@ export interface FileEntry {
   size: number;
 }
 
+/**
+ * Something a provider made that outlived the operation that made it: found
+ * by `leftovers()`, removed one at a time by `removeLeftover()`. Only
+ * mechanical debris qualifies (a cgroup, process, mount or temporary file of
+ * a workspace that is gone or idle); a workspace's own files never do.
+ *
+ * `workspaceId` is the workspace it belongs to (null when it cannot be
+ * told); the engine uses it to leave alone anything of a workspace whose
+ * job or operation is still alive in another process.
+ */
+export interface Leftover {
+  kind: 'cgroup' | 'process' | 'mount' | 'file' | 'directory';
+  workspaceId: string | null;
+  /** A host path or a pid: what `removeLeftover` acts on. */
+  target: string;
+  /** One line: what it is and why it is a leftover. */
+  detail: string;
+}
+
 export interface Provider {
   readonly name: string;
   /** Checks the host; cheap enough to run on every create and doctor. */
@@ -180,4 +199,17 @@ export interface Provider {
   remove(workspaceId: string): Promise<RemovalDisposition>;
   /** Every workspace id the provider currently holds (for reconciliation). */
   listWorkspaces(): Promise<string[]>;
+  /**
+   * OPTIONAL (doctor and doctor --repair). Lists what this provider left
+   * behind: read-only, cheap enough for every doctor run. A provider without
+   * it leaves nothing the engine cannot see itself.
+   */
+  leftovers?(): Promise<Leftover[]>;
+  /**
+   * OPTIONAL, with `leftovers`. Removes one leftover it returned (killing
+   * before removing, for a cgroup); idempotent, and it re-checks that the
+   * thing is still a leftover before acting. Throws ProviderError when it
+   * cannot.
+   */
+  removeLeftover?(leftover: Leftover): Promise<void>;
 }
