@@ -76,7 +76,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   const standbys = new Map<string, Launcher>();
   const ranIn = new Set<string>();
 
-  const hostProbe = () => (probing ??= probeHost({ jobUid, jobGid, ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }) }));
+  const hostProbe = () => (probing ??= probeHost({ jobUid, jobGid, cacheFile: join(layout.cacheDir, 'probe-facts.json'), ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }) }));
   const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
   const mountBase = options.mountBase ?? join('/run/headspace-native', layout.cgroupName('').replace(/-$/, ''));
   const reachable = () =>

@@ -5,7 +5,9 @@
  * cgroup driver enforces memory, pids and cpu.
  */
 import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
 import type { CgroupChoice } from './cgroup-driver.js';
@@ -43,7 +45,7 @@ export interface HostProbe {
   cgroups: CgroupChoice;
 }
 
-export async function probeHost(options: { bwrapPath?: string; jobUid: number; jobGid: number }): Promise<HostProbe> {
+export async function probeHost(options: { bwrapPath?: string; jobUid: number; jobGid: number; cacheFile?: string }): Promise<HostProbe> {
   const checks: ProbeCheck[] = [];
   const add = (name: string, ok: boolean, detail: string, remedy: string) => checks.push(ok ? { name, ok, detail } : { name, ok, detail, remedy });
 
@@ -62,13 +64,19 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
   let bwrapOk = false;
   if (bwrapPath === undefined) add('bubblewrap', false, 'bwrap not found', REMEDIES.bubblewrap);
   else {
-    const version = await run(bwrapPath, ['--version']).then((r) => r.stdout.trim(), (e: Error) => `unusable: ${e.message}`);
+    const version = await cachedFact(options.cacheFile, factKey('bwrap-version', bwrapPath, jobUser), (v) => v.startsWith('bubblewrap'), () =>
+      run(bwrapPath, ['--version']).then((r) => r.stdout.trim(), (e: Error) => `unusable: ${e.message}`),
+    );
     bwrapOk = version.startsWith('bubblewrap');
     add('bubblewrap', bwrapOk, `${bwrapPath}: ${version}`, REMEDIES.bubblewrap);
   }
 
   if (bwrapPath !== undefined && bwrapOk && jobUser.uid > 0) {
-    const userns = await tryUserNamespace(bwrapPath, switchUser ? jobUser : undefined);
+    const userns = JSON.parse(
+      await cachedFact(options.cacheFile, factKey('user-namespaces', bwrapPath, jobUser), (v) => (JSON.parse(v) as { ok: boolean }).ok, async () =>
+        JSON.stringify(await tryUserNamespace(bwrapPath, switchUser ? jobUser : undefined)),
+      ),
+    ) as { ok: boolean; detail: string };
     add('user-namespaces', userns.ok, userns.detail, REMEDIES.userNamespaces);
   } else {
     add('user-namespaces', false, 'not checked: bwrap or the job uid is unusable', REMEDIES.userNamespaces);
@@ -87,6 +95,53 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
   const result: ProbeResult = { provider: PROVIDER_NAME, ready, checks };
   if (!ready || bwrapPath === undefined || arch === undefined) return { result, cgroups };
   return { result, cgroups, env: { bwrapPath, setprivPath, arch, jobUser, switchUser, cgroups } };
+}
+
+/**
+ * The two probe facts that cost a process spawn each (bwrap's version and a
+ * real user-namespace sandbox) are kept for a few minutes in the provider's
+ * cache, keyed by boot, bwrap's inode and mtime, and the job uid: every CLI
+ * verb is a new process, and re-probing cost ~200 ms of each one under load.
+ * Only positive facts are kept, so a broken host is re-checked every time
+ * (fail closed); a host that breaks within the TTL fails at launch (exit 7).
+ */
+const FACT_TTL_MS = 10 * 60 * 1000;
+
+function factKey(name: string, bwrapPath: string, jobUser: { uid: number; gid: number }): string | undefined {
+  try {
+    const stat = statSync(bwrapPath);
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return `${name}|${boot}|${bwrapPath}|${stat.ino}|${stat.mtimeMs}|${jobUser.uid}:${jobUser.gid}`;
+  } catch {
+    return undefined;
+  }
+}
+
+async function cachedFact(cacheFile: string | undefined, key: string | undefined, good: (value: string) => boolean, compute: () => Promise<string>): Promise<string> {
+  let cache: Record<string, { value: string; at: number }> = {};
+  if (cacheFile !== undefined && key !== undefined) {
+    try {
+      cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as typeof cache;
+      const hit = cache[key];
+      if (hit && Date.now() - hit.at < FACT_TTL_MS && hit.at <= Date.now()) return hit.value;
+    } catch {
+      cache = {};
+    }
+  }
+  const value = await compute();
+  if (cacheFile !== undefined && key !== undefined && good(value)) {
+    try {
+      const fresh = Object.fromEntries(Object.entries(cache).filter(([, v]) => Date.now() - v.at < FACT_TTL_MS));
+      fresh[key] = { value, at: Date.now() };
+      mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(fresh), { mode: 0o600 });
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A cache that cannot be written only costs speed.
+    }
+  }
+  return value;
 }
 
 async function findExecutable(candidates: ReadonlyArray<string | undefined>): Promise<string | undefined> {
