@@ -161,9 +161,14 @@ export const VERBS: VerbSpec[] = [
     name: 'doctor',
     args: [],
     group: 'operator',
-    summary: 'read-only health report: store, schema, leftovers, provider readiness',
-    options: [],
-    explain: 'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows) and each provider\'s probe. It changes nothing.',
+    summary: 'health report: store, schema, leftovers, provider readiness; --repair plans repairs, --apply makes the safe ones',
+    options: [
+      { flags: '--repair', description: 'plan repairs and list each one with why it is safe or a judgement call (a dry run: changes nothing)' },
+      { flags: '--apply', description: 'with --repair: make only the mechanically safe repairs, report the judgement calls skipped' },
+      { flags: '--verify', description: 'with --repair --apply: diagnose again afterwards and report what remains' },
+    ],
+    explain:
+      'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider\'s probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact\'s digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace\'s files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains.',
   },
   {
     name: 'probe',

@@ -14,7 +14,7 @@ import { envFromFlags, splitAssignment } from './run-inputs.js';
 export type CliOutcome =
   | { kind: 'package'; pkg: ResultPackage }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
-  | { kind: 'raw'; bytes: Buffer; json: unknown };
+  | { kind: 'files'; files: Array<{ header?: string; path: string }>; json: () => unknown };
 
 type Opts = Record<string, unknown>;
 
@@ -45,7 +45,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     // No verb given: show the overview on stderr, like any usage error.
     return fail(io, new EngineError('UNKNOWN_VERB', 'no verb given', { hint: 'run `headspace --help`, or `headspace learn` for a guided introduction' }), wantsJson);
   }
-  return render(io, done, wantsJson, maxResultBytes);
+  try {
+    return await render(io, done, wantsJson, maxResultBytes);
+  } catch (error) {
+    return fail(io, toEngineError(error), wantsJson);
+  }
 }
 
 async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBytes: number | undefined): Promise<number> {
@@ -59,10 +63,33 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
     case 'document':
       await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.text);
       return outcome.exitCode ?? 0;
-    case 'raw':
-      await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.bytes);
+    case 'files':
+      if (json) {
+        await writeAll(io.stdout, `${JSON.stringify(outcome.json(), null, 2)}\n`);
+        return 0;
+      }
+      for (const file of outcome.files) {
+        if (file.header) await writeAll(io.stdout, file.header);
+        await streamFile(file.path, io.stdout);
+      }
       return 0;
   }
+}
+
+/** Copies a file to a stream without holding it in memory; a missing file is empty. */
+async function streamFile(path: string, out: NodeJS.WritableStream): Promise<void> {
+  const { createReadStream } = await import('node:fs');
+  await new Promise<void>((resolve) => {
+    const input = createReadStream(path);
+    input.on('error', () => resolve());
+    input.on('end', () => resolve());
+    input.on('data', (chunk) => {
+      if (!out.write(chunk)) {
+        input.pause();
+        out.once('drain', () => input.resume());
+      }
+    });
+  });
 }
 
 async function fail(io: CliIo, error: EngineError, json: boolean): Promise<number> {
@@ -226,7 +253,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       case 'gc':
         return pkg(await engine.gc());
       case 'doctor':
-        return pkg(await engine.doctor(provider === undefined ? {} : { provider }));
+        return pkg(await engine.doctor({ ...(provider !== undefined && { provider }), repair: opts.repair === true, apply: opts.apply === true, verify: opts.verify === true }));
       case 'probe': {
         // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
         // workspace): hold the signal and let the run finish and tidy up.

@@ -1,20 +1,26 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { EngineError } from '../core/errors.js';
 import type { LogsDump } from '../core/verbs/inspect.js';
 import type { CliOutcome } from './main.js';
 
-/** `inspect --logs`: the bytes exactly as kept; a header per job only when there are several. */
+/** Above this, `inspect --logs --json` refuses: one JSON string cannot hold it; plain mode streams any size. */
+const JSON_LOGS_LIMIT = 256 * 1024 * 1024;
+
+/** `inspect --logs`: the bytes exactly as kept, streamed; a header per job only when there are several. */
 export function renderLogsDump(dump: LogsDump): CliOutcome {
   const several = dump.jobs.length > 1;
-  const parts: Buffer[] = [];
-  for (const job of dump.jobs) {
-    if (several) parts.push(Buffer.from(`==> ${job.jobId} <==\n`));
-    parts.push(job.output);
-  }
   return {
-    kind: 'raw',
-    bytes: Buffer.concat(parts),
-    json: {
-      handle: dump.handle,
-      jobs: dump.jobs.map((j) => ({ job_id: j.jobId, output_bytes: j.outputBytes, stored_bytes: j.storedBytes, output: j.output.toString('utf8') })),
+    kind: 'files',
+    files: dump.jobs.map((j) => ({ ...(several ? { header: `==> ${j.jobId} <==\n` } : {}), path: j.path })),
+    json: () => {
+      const total = dump.jobs.reduce((n, j) => n + (existsSync(j.path) ? statSync(j.path).size : 0), 0);
+      if (total > JSON_LOGS_LIMIT) {
+        throw new EngineError('BAD_ARGUMENT', `the kept output is ${total} bytes, too large for one JSON document`, { hint: `drop --json to stream it, or use: headspace logs <job> --grep PATTERN` });
+      }
+      return {
+        handle: dump.handle,
+        jobs: dump.jobs.map((j) => ({ job_id: j.jobId, output_bytes: j.outputBytes, stored_bytes: j.storedBytes, output: existsSync(j.path) ? readFileSync(j.path, 'utf8') : '' })),
+      };
     },
   };
 }

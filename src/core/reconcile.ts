@@ -15,7 +15,7 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
     if (scope.workspaceId && intent.workspaceId !== scope.workspaceId) continue;
     if (isOwnerAlive(intent.owner)) continue;
     attention.push(
-      `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; run \`headspace doctor\``,
+      `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; see \`headspace doctor --repair\``,
     );
   }
   for (const job of store.runningJobs()) {

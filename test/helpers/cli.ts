@@ -17,10 +17,27 @@ export function assertBuilt(): void {
   if (!existsSync(join(REPO, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it for you)');
 }
 
-/** A fresh HEADSPACE_HOME for one test file, removed by `cleanup`. */
-export function makeHome(): { home: string; cleanup(): void } {
+/**
+ * A fresh HEADSPACE_HOME for one test file. `cleanup` first removes every
+ * native workspace still recorded there (a native workspace holds a loop
+ * mount, cgroups and binds outside the home: deleting the folder alone would
+ * leak them), then deletes the folder.
+ */
+export function makeHome(): { home: string; cleanup(): Promise<void> } {
   const home = mkdtempSync(join(tmpdir(), 'hs-cli-'));
-  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, cleanup: () => removeHome(home) };
+}
+
+export async function removeHome(home: string): Promise<void> {
+  if (existsSync(join(home, 'native'))) {
+    const { createNativeProvider } = await import('../../src/providers/native/native-provider.js');
+    const provider = createNativeProvider({ root: join(home, 'native') });
+    for (const id of await provider.listWorkspaces().catch(() => [] as string[])) {
+      await provider.stop(id).catch(() => undefined);
+      await provider.remove(id).catch(() => undefined);
+    }
+  }
+  rmSync(home, { recursive: true, force: true });
 }
 
 /** Runs the built bin as a user would, with a controlled environment. */

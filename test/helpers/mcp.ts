@@ -42,7 +42,7 @@ export async function connectStdio(options: { provider?: string; env?: Record<st
   try {
     await client.connect(transport);
   } catch (error) {
-    cleanup();
+    await cleanup();
     throw new Error(`mcp server did not start: ${String(error)}\n${stderr}`);
   }
   return {
@@ -51,7 +51,7 @@ export async function connectStdio(options: { provider?: string; env?: Record<st
     stderr: () => stderr,
     async close() {
       await client.close().catch(() => {});
-      cleanup();
+      await cleanup();
     },
   };
 }
@@ -87,7 +87,7 @@ export async function startHttp(options: { provider?: string; env?: Record<strin
       await exited;
       clearTimeout(killer);
     }
-    cleanup();
+    await cleanup();
   };
   if (!started) {
     await close();

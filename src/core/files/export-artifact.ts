@@ -4,6 +4,9 @@ import { basename, dirname, join } from 'node:path';
 import { EngineError } from '../errors.js';
 import type { Provider } from '../provider.js';
 
+/** NAME_MAX on Linux filesystems. */
+const MAX_NAME_BYTES = 255;
+
 export interface ExportResult {
   destination: string;
   sha256: string;
@@ -23,7 +26,7 @@ export async function exportFile(
   workspaceId: string,
   path: string,
   destination: string,
-  options: { expectSha256?: string; overwrite: boolean; onProgress?: (done: number, total: number) => void },
+  options: { expectSha256?: string; overwrite: boolean; onProgress?: (done: number, total: number) => void; beforePublish?: () => void },
 ): Promise<ExportResult> {
   const parent = dirname(destination);
   try {
@@ -42,11 +45,24 @@ export async function exportFile(
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
     throw new EngineError('BAD_ARGUMENT', '--expect-sha256 takes 64 hexadecimal characters');
   }
+  // The temporary name adds 25 bytes to the destination's: refuse a name that cannot have one
+  // (found by the hostile-input suite: ENAMETOOLONG surfaced as an internal error).
+  if (Buffer.byteLength(basename(destination)) > MAX_NAME_BYTES - 25) {
+    throw new EngineError('BAD_PATH', `the destination's file name is ${Buffer.byteLength(basename(destination))} bytes; export takes names of at most ${MAX_NAME_BYTES - 25} bytes`, { hint: 'choose a shorter --to name' });
+  }
   const stream = await provider.read(workspaceId, path, 1024 * 1024);
   const temporary = join(parent, `.${basename(destination)}.headspace-${randomBytes(6).toString('hex')}.partial`);
   let fd: number | null = null;
   try {
-    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    try {
+      fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENAMETOOLONG' || code === 'ENOTDIR') {
+        throw new EngineError('BAD_PATH', `cannot write in ${parent} (${code}); nothing was written`, { hint: 'choose a --to in a folder you can write to', cause });
+      }
+      throw cause;
+    }
     const hash = createHash('sha256');
     let size = 0;
     for await (const chunk of stream.chunks) {
@@ -64,6 +80,7 @@ export async function exportFile(
     if (expected !== undefined && sha256 !== expected) {
       throw new EngineError('DIGEST_MISMATCH', `${path} has sha256 ${sha256}, not the expected ${expected}; nothing was published`, { hint: 'check which version of the file you expect' });
     }
+    options.beforePublish?.();
     if (options.overwrite) renameSync(temporary, destination);
     else {
       try {

@@ -85,6 +85,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE jobs ADD COLUMN env_names TEXT;
   `,
+  // 3: what an intent acts on beyond its workspace (an export's artifact
+  // name and host destination as JSON {name, to}; a put's workspace path),
+  // so doctor --repair can prove its
+  // outcome and find its temporary file after a crash; and a note on a job
+  // whose record was written by someone other than its own process.
+  `
+  ALTER TABLE intents ADD COLUMN target TEXT;
+  ALTER TABLE jobs ADD COLUMN note TEXT;
+  CREATE INDEX intents_workspace_open ON intents(workspace_id) WHERE settled_at IS NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

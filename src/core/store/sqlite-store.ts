@@ -8,7 +8,7 @@ import type { Policy } from '../policy/policy.js';
 import type { JobUsage } from '../provider.js';
 import type { ResultStatus } from '../status.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import type { Owner } from './owner.js';
+import { isOwnerAlive, type Owner } from './owner.js';
 
 export interface WorkspaceRecord {
   id: string;
@@ -45,6 +45,8 @@ export interface JobRecord {
   storedBytes: number;
   usage: JobUsage;
   stopRequested: boolean;
+  /** Set when the terminal record was written by someone other than the job's own process (stop, doctor --repair). */
+  note: string | null;
 }
 
 export interface IntentRecord {
@@ -57,6 +59,8 @@ export interface IntentRecord {
   createdAt: number;
   settledAt: number | null;
   outcome: string | null;
+  /** What the op acts on beyond the workspace: an export's JSON {name, to}, a put's workspace path; null otherwise. */
+  target: string | null;
 }
 
 export interface InputRecord {
@@ -93,7 +97,15 @@ export interface JobFinish {
   outputBytes: number;
   storedBytes: number;
   usage: JobUsage;
+  note?: string;
 }
+
+/**
+ * Intent ops that hold a workspace exclusively while their process lives
+ * (with a running job, which `beginJob` records as the workspace state).
+ * A lease of a dead process holds nothing: a crash never locks a workspace.
+ */
+export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove'];
 
 type Row = Record<string, unknown>;
 
@@ -276,6 +288,8 @@ export class SqliteStore {
       const ws = this.getWorkspace(job.workspaceId);
       if (!ws) throw notFound(job.workspaceId);
       if (ws.state === 'running') throw this.busyError(ws.id);
+      const lease = this.liveLease(ws.id);
+      if (lease) throw this.leaseBusyError(ws.id, lease);
       if (this.sql('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
         throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit --job-id to get a fresh one' });
       }
@@ -298,9 +312,9 @@ export class SqliteStore {
       if (job.state === 'finished') return job;
       this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
-             output_bytes = ?, stored_bytes = ?, usage = ? WHERE id = ?`,
+             output_bytes = ?, stored_bytes = ?, usage = ?, note = ? WHERE id = ?`,
         )
-        .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), jobId);
+        .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), finish.note ?? null, jobId);
       const ws = this.getWorkspace(job.workspaceId);
       if (ws && ws.state === 'running') {
         this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
@@ -415,10 +429,41 @@ export class SqliteStore {
   // ---- intent journal ----
 
   /** Written before every provider call; settled after. An unsettled intent is evidence of a crash. */
-  openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number }): number {
-    const info = this.sql('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt);
+  openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null }): number {
+    const info = this.sql('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt, intent.target ?? null);
     return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Takes the workspace for a put, export or remove: in one IMMEDIATE
+   * transaction, refuses (WORKSPACE_BUSY) while a job runs or another live
+   * lease is open, and journals the intent that is the lease. Checking at
+   * entry only let a run start under a destroy that was already removing
+   * the workspace (found by the concurrency suite).
+   */
+  leaseWorkspace(intent: { workspaceId: string; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null }): number {
+    return this.atomically(() => {
+      const ws = this.getWorkspace(intent.workspaceId);
+      if (!ws) throw notFound(intent.workspaceId);
+      if (ws.state === 'running') throw this.busyError(ws.id);
+      const lease = this.liveLease(ws.id);
+      if (lease) throw this.leaseBusyError(ws.id, lease);
+      return this.openIntent({ ...intent, jobId: null });
+    });
+  }
+
+  /** An open put/export/remove intent on the workspace whose process is alive. */
+  private liveLease(workspaceId: string): IntentRecord | undefined {
+    const rows = this.sql('SELECT * FROM intents WHERE workspace_id = ? AND settled_at IS NULL ORDER BY id').all(workspaceId) as Row[];
+    return rows.map(toIntent).find((i) => LEASING_OPS.includes(i.op) && isOwnerAlive(i.owner));
+  }
+
+  private leaseBusyError(workspaceId: string, lease: IntentRecord): EngineError {
+    const what = lease.op === 'remove' ? 'a destroy' : lease.op === 'export' ? 'an export' : `a ${lease.op}`;
+    return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${what} is in progress (process ${lease.owner.pid})`, {
+      hint: 'wait for it to finish, then try again',
+    });
   }
 
   settleIntent(id: number, outcome: string, settledAt: number): void {
@@ -427,6 +472,11 @@ export class SqliteStore {
 
   openIntents(): IntentRecord[] {
     return (this.sql('SELECT * FROM intents WHERE settled_at IS NULL ORDER BY id').all() as Row[]).map(toIntent);
+  }
+
+  /** Inputs recorded at `destination` since `since` (doctor --repair proves an interrupted put's outcome with it). */
+  inputRecordedSince(workspaceId: string, destination: string, since: number): boolean {
+    return Boolean(this.sql('SELECT 1 FROM inputs WHERE workspace_id = ? AND destination = ? AND created_at >= ?').get(workspaceId, destination, since));
   }
 
   countIntents(): number {
@@ -486,6 +536,7 @@ function toJob(row: Row): JobRecord {
     storedBytes: Number(row.stored_bytes),
     usage: row.usage ? (JSON.parse(String(row.usage)) as JobUsage) : {},
     stopRequested: Number(row.stop_requested) === 1,
+    note: row.note === null || row.note === undefined ? null : String(row.note),
   };
 }
 
@@ -500,5 +551,6 @@ function toIntent(row: Row): IntentRecord {
     createdAt: Number(row.created_at),
     settledAt: row.settled_at === null ? null : Number(row.settled_at),
     outcome: row.outcome === null ? null : String(row.outcome),
+    target: row.target === null || row.target === undefined ? null : String(row.target),
   };
 }

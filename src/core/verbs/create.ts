@@ -4,6 +4,7 @@ import { validateId } from '../ids.js';
 import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
+import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
@@ -88,9 +89,11 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     store.moveWorkspace(workspaceId, 'provisioning', now);
     return store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now });
 });
+  crashPoint('create', 'after-intent');
   let descriptor;
   try {
     descriptor = await provider.create({ workspaceId, policy, profile });
+    crashPoint('create', 'after-provider-call');
   } catch (error) {
     store.atomically(() => {
       store.settleIntent(intent, 'failed', ctx.clock.now());

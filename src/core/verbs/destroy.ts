@@ -4,6 +4,7 @@ import { removalPath } from '../lifecycle/transitions.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
+import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
@@ -34,10 +35,13 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);
-  const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  // The intent is the lease: taken atomically, so no job can start in a workspace being removed.
+  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  crashPoint('remove', 'after-intent');
   let disposition: RemovalDisposition;
   try {
     disposition = await provider.remove(ws.id);
+    crashPoint('remove', 'after-provider-call');
   } catch (error) {
     // Leave the workspace as it was: marking it destroyed would hide
     // whatever the provider failed to remove. The caller can retry.

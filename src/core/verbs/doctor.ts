@@ -1,5 +1,10 @@
 import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
 import { reconcile } from '../reconcile.js';
+import { applyRepairs } from '../repair/apply-repairs.js';
+import { describeRepair } from '../repair/describe-repair.js';
+import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
+import { planRepairs, type Repair } from '../repair/plan-repairs.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
@@ -7,10 +12,24 @@ import { SCHEMA_VERSION } from '../store/migrations.js';
 export interface DoctorInput {
   /** Check only this provider; default: every registered provider. */
   provider?: string;
+  /** Plan repairs and list each one (a dry run unless `apply`). */
+  repair?: boolean;
+  /** With `repair`: carry out the mechanically safe repairs; judgement calls are reported, never made. */
+  apply?: boolean;
+  /** With `repair` and `apply`: diagnose again afterwards and report what remains. */
+  verify?: boolean;
 }
 
-/** Read-only health report: store, schema, leftovers, provider readiness. Changes nothing. */
+/**
+ * Health report: store, schema, leftovers, provider readiness. Plain
+ * `doctor` and `doctor --repair` change nothing; `--repair --apply` makes
+ * only the safe repairs planRepairs() chose (see repair/plan-repairs.ts).
+ */
 export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Promise<ResultPackage> {
+  if ((input.apply || input.verify) && !input.repair) {
+    throw new EngineError('BAD_ARGUMENT', `${input.apply ? '--apply' : '--verify'} goes with --repair`, { hint: 'preview with `headspace doctor --repair`, then `headspace doctor --repair --apply --verify`' });
+  }
+  if (input.verify && !input.apply) throw new EngineError('BAD_ARGUMENT', '--verify re-diagnoses after --apply; without --apply nothing changed', { hint: 'run `headspace doctor --repair --apply --verify`' });
   const now = ctx.clock.now();
   const findings: string[] = [];
   const warnings: string[] = [];
@@ -20,7 +39,9 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   const integrity = store.integrityCheck();
   findings.push(`store integrity: ${integrity}`);
   if (integrity !== 'ok') warnings.push(`the state store failed its integrity check: ${integrity}`);
-  const attention = await reconcile(ctx);
+  // Reconciliation's items come first; under --apply they are taken again afterwards, so repaired ones drop out.
+  let reconciled = await reconcile(ctx);
+  const attention: string[] = [];
   for (const ws of store.listWorkspaces()) {
     try {
       const provider = await ctx.provider(ws.provider);
@@ -45,15 +66,58 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
       findings.push(`  ${name} isolation layers: ${caps.layers.join(', ') || '(none)'}; not enforced: ${measured.join(', ') || '(none)'}`);
     }
   }
+
+  const planned = await plan(ctx, warnings);
+  let status: 'success' | 'infrastructure_failure' = 'success';
+  let summary: string;
+  const safe = planned.filter((r) => r.safe);
+  const judgement = planned.filter((r) => !r.safe);
+  const skipped = (r: Repair) => `judgement call, skipped: ${describeRepair(r)} — ${r.reason}`;
+  if (!input.repair) {
+    // Leftovers reconcile() does not see (provider debris, temporary files, stray logs).
+    for (const r of planned) if (r.kind !== 'finish-job' && r.kind !== 'settle-intent') attention.push(`leftover: ${r.reason.replace(/: remove it$/, '')}${r.kind === 'remove-temporary-file' ? ` (${r.target})` : ''}`);
+    if (planned.length) attention.push(`${safe.length} safe repair(s) and ${judgement.length} judgement call(s) found: list them with \`headspace doctor --repair\``);
+    const total = reconciled.length + attention.length + warnings.length;
+    summary = total ? `doctor found ${total} thing(s) to look at; it changed nothing` : 'doctor found nothing wrong; it changed nothing';
+  } else if (!input.apply) {
+    for (const r of safe) findings.push(`would ${describeRepair(r)} — ${r.reason}`);
+    attention.push(...judgement.map(skipped));
+    if (safe.length) attention.push('apply the safe repairs with `headspace doctor --repair --apply --verify`');
+    summary = `doctor --repair planned ${safe.length} safe repair(s) and ${judgement.length} judgement call(s); this dry run changed nothing`;
+  } else {
+    const applied = await applyRepairs(ctx, planned);
+    reconciled = await reconcile(ctx);
+    for (const a of applied) (a.ok ? findings : warnings).push(a.ok ? `repaired: ${a.detail}` : a.detail);
+    attention.push(...judgement.map(skipped));
+    const failed = applied.filter((a) => !a.ok).length;
+    if (failed) status = 'infrastructure_failure';
+    summary = `doctor --repair --apply made ${applied.length - failed} repair(s)${failed ? `, ${failed} failed` : ''}, skipped ${judgement.length} judgement call(s)`;
+    if (input.verify) {
+      const again = await plan(ctx, warnings);
+      const left = again.filter((r) => r.safe);
+      if (left.length === 0) findings.push(`verify: nothing safe is left to repair${again.length ? ` (${again.length} judgement call(s) remain, listed below)` : ''}`);
+      else {
+        status = 'infrastructure_failure';
+        for (const r of left) warnings.push(`verify: still needs repair after --apply: ${describeRepair(r)} — ${r.reason}`);
+      }
+      summary += left.length ? `; verify found ${left.length} still to repair` : '; verify found nothing left to repair';
+    }
+  }
   return makeResultPackage({
-    outcome_summary: attention.length || warnings.length ? `doctor found ${attention.length + warnings.length} thing(s) to look at; it changed nothing` : 'doctor found nothing wrong; it changed nothing',
-    status: 'success',
+    outcome_summary: summary,
+    status,
     key_findings: findings,
     evidence: [],
     artifacts: [],
     warnings,
     resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'doctor', { startedAt: now, finishedAt: ctx.clock.now() }),
-    attention,
+    attention: [...reconciled, ...attention],
   });
+}
+
+async function plan(ctx: EngineContext, warnings: string[]): Promise<Repair[]> {
+  const { diagnosis, warnings: found } = await gatherDiagnosis(ctx);
+  for (const w of found) if (!warnings.includes(w)) warnings.push(w);
+  return planRepairs(diagnosis);
 }

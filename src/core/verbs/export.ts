@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { crashPoint } from '../crash-points.js';
 import { exportFile } from '../files/export-artifact.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
@@ -37,14 +38,19 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const destination = resolve(input.to);
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
-  const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'export', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  // The intent is the lease (no job starts while the copy runs) and records
+  // the destination, so doctor --repair can find a crashed export's temporary file.
+  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'export', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: JSON.stringify({ name, to: destination }) });
+  crashPoint('export', 'after-intent');
   let result;
   try {
     result = await exportFile(provider, ws.id, name, destination, {
       overwrite: input.overwrite === true,
       ...(input.expectSha256 === undefined ? {} : { expectSha256: input.expectSha256 }),
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      beforePublish: () => crashPoint('export', 'before-publish'),
     });
+    crashPoint('export', 'after-provider-call');
   } catch (error) {
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
     throw error;

@@ -5,7 +5,7 @@ import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
-import { jobOutputEvidence, readJobLog } from './job-evidence.js';
+import { jobOutputEvidence } from './job-evidence.js';
 import { jobFindings, jobSummary, commandLabel } from './run.js';
 
 export interface InspectInput {
@@ -15,7 +15,8 @@ export interface InspectInput {
 /** Full captured output, unbounded: what `inspect --logs` and the truncation marker return. */
 export interface LogsDump {
   handle: string;
-  jobs: Array<{ jobId: string; outputBytes: number; storedBytes: number; output: Buffer }>;
+  /** Each job's kept output, by file: a face streams it rather than holding it in memory. */
+  jobs: Array<{ jobId: string; outputBytes: number; storedBytes: number; path: string }>;
 }
 
 function resolveHandle(ctx: EngineContext, handle: string): { workspace: WorkspaceRecord; job?: JobRecord } {
@@ -49,7 +50,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
     return makeResultPackage({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'success',
-      key_findings: [`job state: ${job.state}`, ...jobFindings(job, ws.policy.budget)],
+      key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...jobFindings(job, ws.policy.budget)],
       evidence: [jobOutputEvidence(ctx, job)],
       artifacts: [],
       warnings: measuredLimitWarnings(summary.policy_summary),
@@ -90,6 +91,6 @@ export async function dumpLogs(ctx: EngineContext, input: InspectInput): Promise
   const jobs = job ? [job] : ctx.store().listJobs(ws.id);
   return {
     handle: input.handle,
-    jobs: jobs.map((j) => ({ jobId: j.id, outputBytes: j.outputBytes, storedBytes: j.storedBytes, output: readJobLog(ctx, j.id) ?? Buffer.alloc(0) })),
+    jobs: jobs.map((j) => ({ jobId: j.id, outputBytes: j.outputBytes, storedBytes: j.storedBytes, path: ctx.logPath(j.id) })),
   };
 }

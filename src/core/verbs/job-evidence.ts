@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import type { Evidence } from '../result/result-package.js';
 import { selectExcerpt } from '../result/select-excerpt.js';
@@ -15,9 +15,48 @@ export function readJobLog(ctx: EngineContext, jobId: string): Buffer | null {
   }
 }
 
+/** Logs up to this size are scanned whole for the excerpt. */
+export const EXCERPT_SCAN_BYTES = 64 * 1024 * 1024;
+const SCAN_HEAD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The log as the excerpt selector sees it, in bounded memory: whole when it
+ * is at most EXCERPT_SCAN_BYTES, otherwise its first 16 MiB and last 48 MiB
+ * with a line saying how much of the middle was not scanned (a job with a
+ * large output budget must not make the engine hold gigabytes).
+ */
+export function readLogForExcerpt(ctx: EngineContext, job: JobRecord): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(ctx.logPath(job.id), 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const read = (position: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      let at = 0;
+      while (at < length) {
+        const n = readSync(fd, buffer, at, length - at, position + at);
+        if (n === 0) break;
+        at += n;
+      }
+      return buffer.subarray(0, at);
+    };
+    if (size <= EXCERPT_SCAN_BYTES) return read(0, size);
+    const tailBytes = EXCERPT_SCAN_BYTES - SCAN_HEAD_BYTES;
+    const skipped = size - SCAN_HEAD_BYTES - tailBytes;
+    const note = Buffer.from(`\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with: headspace logs ${job.id} --grep PATTERN] …\n`);
+    return Buffer.concat([read(0, SCAN_HEAD_BYTES), note, read(size - tailBytes, tailBytes)]);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The job's captured output as one evidence excerpt, chosen for an agent. */
 export function jobOutputEvidence(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES): Evidence {
-  const log = readJobLog(ctx, job.id);
+  const log = readLogForExcerpt(ctx, job);
   const retrieval = ctx.retrievalCommand(job.id);
   if (log === null) {
     return { label: 'captured output', kind: 'fact', source: job.id, truncated: false, excerpt: '(the captured output is no longer kept)', total_bytes: job.outputBytes };

@@ -3,7 +3,9 @@ import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor, usageOfJob } from '../result/package-parts.js';
-import { jobOutputEvidence, readJobLog } from './job-evidence.js';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { jobOutputEvidence } from './job-evidence.js';
 
 export interface LogsInput {
   jobId: string;
@@ -58,36 +60,16 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   if (selectors === 0) {
     return makeResultPackage({ ...base, outcome_summary: `job ${job.id}: selected lines of ${job.outputBytes} bytes of output`, status: 'success', key_findings: [], evidence: [jobOutputEvidence(ctx, job)] });
   }
-  const text = (readJobLog(ctx, job.id) ?? Buffer.alloc(0)).toString('utf8');
-  const all = text.split('\n');
-  if (all.length > 0 && all[all.length - 1] === '') all.pop();
-  let picked: Array<[number, string]> = [];
-  let view = '';
-  if (input.head !== undefined) {
-    picked = all.slice(0, input.head).map((l, i) => [i + 1, l]);
-    view = `first ${input.head} line(s)`;
-  } else if (input.tail !== undefined) {
-    const start = Math.max(0, all.length - input.tail);
-    picked = all.slice(start).map((l, i) => [start + i + 1, l]);
-    view = `last ${input.tail} line(s)`;
-  } else if (input.lines) {
-    picked = all.slice(input.lines.from - 1, input.lines.to).map((l, i) => [input.lines!.from + i, l]);
-    view = `lines ${input.lines.from}:${input.lines.to}`;
-  } else if (pattern) {
-    all.forEach((l, i) => {
-      if (pattern!.test(l)) picked.push([i + 1, l]);
-    });
-    view = `lines matching /${input.grep}/`;
-  }
-  const matched = picked.length;
+  // Streamed line by line: a log may be far larger than what fits in one string.
+  const { picked, total, matched, view } = await selectLines(ctx.logPath(job.id), input, pattern, maxLines);
   const shown = picked.slice(0, maxLines);
   const width = String(shown[shown.length - 1]?.[0] ?? 1).length;
   const excerpt = shown.map(([n, l]) => `${String(n).padStart(width)}: ${l.length > 1000 ? `${l.slice(0, 1000)}…[+${l.length - 1000} chars]` : l}`).join('\n');
   return makeResultPackage({
     ...base,
-    outcome_summary: `job ${job.id}: ${view}, ${shown.length} of ${matched} line(s) shown (log has ${all.length} lines)`,
+    outcome_summary: `job ${job.id}: ${view}, ${shown.length} of ${matched} line(s) shown (log has ${total} lines)`,
     status: 'success',
-    key_findings: [`${matched} line(s) selected of ${all.length}`],
+    key_findings: [`${matched} line(s) selected of ${total}`],
     evidence: [
       {
         label: view,
@@ -96,10 +78,44 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
         truncated: shown.length < matched,
         excerpt: excerpt === '' ? '(no lines)' : excerpt,
         total_bytes: job.outputBytes,
-        total_lines: all.length,
-        omitted_lines: all.length - shown.length,
+        total_lines: total,
+        omitted_lines: total - shown.length,
         retrieval: ctx.retrievalCommand(job.id),
       },
     ],
   });
+}
+
+/**
+ * One pass over the log, keeping only what the view needs: the first lines
+ * for --head and --lines, a ring of the last N for --tail, matches (at most
+ * maxLines kept, all counted) for --grep.
+ */
+async function selectLines(path: string, input: LogsInput, pattern: RegExp | undefined, maxLines: number): Promise<{ picked: Array<[number, string]>; total: number; matched: number; view: string }> {
+  const picked: Array<[number, string]> = [];
+  let total = 0;
+  let matched = 0;
+  const lines = createInterface({ input: createReadStream(path).on('error', () => undefined), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      total++;
+      if (input.head !== undefined) {
+        if (total <= input.head) picked.push([total, line]);
+      } else if (input.tail !== undefined) {
+        picked.push([total, line]);
+        if (picked.length > input.tail) picked.shift();
+      } else if (input.lines) {
+        if (total >= input.lines.from && total <= input.lines.to) picked.push([total, line]);
+      } else if (pattern?.test(line)) {
+        matched++;
+        if (picked.length < maxLines) picked.push([total, line]);
+      }
+    }
+  } catch {
+    // A missing log reads as empty.
+  }
+  if (input.head !== undefined) return { picked, total, matched: picked.length, view: `first ${input.head} line(s)` };
+  if (input.tail !== undefined) return { picked, total, matched: picked.length, view: `last ${input.tail} line(s)` };
+  if (input.lines) return { picked, total, matched: picked.length, view: `lines ${input.lines.from}:${input.lines.to}` };
+  return { picked, total, matched, view: `lines matching /${input.grep}/` };
 }

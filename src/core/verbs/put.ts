@@ -1,8 +1,11 @@
 import type { EngineContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
 import { copyIn } from '../files/copy-in.js';
+import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
+import type { EngineError } from '../errors.js';
 import { currentOwner } from '../store/owner.js';
 import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries } from './artifact-view.js';
@@ -35,13 +38,18 @@ export async function putFiles(ctx: EngineContext, input: PutInput): Promise<Res
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
-  const intent = store.openIntent({ workspaceId: ws.id, jobId: null, op: 'put', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  // The intent is the lease: taken atomically, so no job starts while the copy runs.
+  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'put', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: normalizeWorkspacePath(input.destination) });
+  crashPoint('put', 'after-intent');
   let record: InputRecord;
   try {
     record = await copyIn(ctx, ws, provider, { hostPath: input.hostPath, destination: input.destination, overwrite: input.overwrite === true, jobId: null });
-  } finally {
-    store.settleIntent(intent, 'done', ctx.clock.now());
+    crashPoint('put', 'after-provider-call');
+  } catch (error) {
+    store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
+    throw error;
   }
+  store.settleIntent(intent, 'done', ctx.clock.now());
   const view = await provider.inspect(ws.id).catch(() => null);
   const provenance = provenanceFor(ctx, 'put', { workspace: ws, startedAt, finishedAt: ctx.clock.now() });
   provenance.inputs = provenanceInputs([record]);

@@ -6,6 +6,7 @@ import type { JobOutcome } from '../provider.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor, usageOfJob, measuredLimitWarnings } from '../result/package-parts.js';
+import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import type { JobRecord } from '../store/sqlite-store.js';
 import { formatBytes } from '../policy/effective-policy.js';
@@ -77,6 +78,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
   });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
+  crashPoint('run', 'after-intent');
 
   const controller = new AbortController();
   let abortReason: AbortReason | null = null;
@@ -115,6 +117,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     input.signal?.removeEventListener('abort', onCallerAbort);
     sink.close();
   }
+  crashPoint('run', 'after-provider-call');
   const finishedAt = ctx.clock.now();
   // One commit: the intent settles with the job's single terminal record.
   const job: JobRecord = store.atomically(() => {

@@ -68,7 +68,7 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   }
   const warnings: string[] = [];
   if (record.state === 'running' && !isOwnerAlive(record.owner)) {
-    record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage });
+    record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage, note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled` });
     warnings.push(`the process that started job ${job.id} was gone; stop recorded the job as cancelled itself`);
   }
   if (!report.empty) warnings.push(`the ${ws.provider} provider could not confirm that every process of job ${job.id} has ended`);

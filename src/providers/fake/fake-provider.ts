@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { LimitName } from '../../core/policy/policy.js';
+import { currentOwner, isOwnerAlive, type Owner } from '../../core/store/owner.js';
 import type {
   FileEntry,
   JobOutcome,
+  Leftover,
   ProbeResult,
   Provider,
   ProviderCapabilities,
@@ -41,6 +43,8 @@ interface FakeWorkspace {
   storageBytes: number;
   storageBudget: number;
   running: string | null;
+  /** The process running `running`: a job whose process is gone is not running (crash). */
+  runningOwner?: Owner;
   stopRequested: boolean;
 }
 
@@ -78,12 +82,54 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     writeFileSync(tmp, JSON.stringify(state));
     renameSync(tmp, options.persistPath);
   };
-  /** Read-modify-write against the latest state, so two processes' changes both land. */
+  /**
+   * Read-modify-write against the latest state under a lock file, so two
+   * processes' changes both land (without it, concurrent creates in two
+   * processes lost one workspace: found by the concurrency suite). A lock
+   * whose holder is gone (kill -9 mid-write) is taken over.
+   */
   const mutate = <T>(fn: (state: FakeState) => T): T => {
-    const state = load();
-    const out = fn(state);
-    save(state);
-    return out;
+    const release = lock();
+    try {
+      const state = load();
+      const out = fn(state);
+      save(state);
+      return out;
+    } finally {
+      release();
+    }
+  };
+  const lock = (): (() => void) => {
+    if (!options.persistPath) return () => undefined;
+    const file = `${options.persistPath}.lock`;
+    mkdirSync(dirname(file), { recursive: true });
+    const me = currentOwner();
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
+        return () => {
+          try {
+            unlinkSync(file);
+          } catch {
+            // Already taken over as stale: nothing to release.
+          }
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = readOwner(file);
+      if (holder !== undefined ? !isOwnerAlive(holder) : isOlderThan(file, 2000)) {
+        try {
+          unlinkSync(file);
+        } catch {
+          // Another waiter took it over first.
+        }
+        continue;
+      }
+      if (Date.now() > deadline) throw new ProviderError(`the fake provider's state is locked by process ${holder?.pid ?? '?'}`, { hint: 'run headspace doctor' });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
   };
   const guard = () => {
     if (options.broken) throw new ProviderError('the fake backend is broken (configured with broken: true)');
@@ -140,6 +186,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       mutate((state) => {
         const ws = need(state, request.workspaceId);
         ws.running = request.jobId;
+        ws.runningOwner = currentOwner();
         ws.stopRequested = false;
       });
       const started = clock.now();
@@ -157,7 +204,10 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       } finally {
         mutate((state) => {
           const ws = state.workspaces[request.workspaceId];
-          if (ws && ws.running === request.jobId) ws.running = null;
+          if (ws && ws.running === request.jobId) {
+            ws.running = null;
+            delete ws.runningOwner;
+          }
         });
       }
       const wasStopped = stopped();
@@ -338,6 +388,11 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       guard();
       const wasRunning = mutate((state) => {
         const ws = need(state, workspaceId);
+        if (ws.running && ws.runningOwner && !isOwnerAlive(ws.runningOwner)) {
+          // Its process died (kill -9): nothing of the job runs any more.
+          ws.running = null;
+          delete ws.runningOwner;
+        }
         if (!ws.running) return false;
         ws.stopRequested = true;
         return true;
@@ -362,6 +417,59 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       guard();
       return Object.keys(load().workspaces).sort();
     },
+    // Temporary state files (`state.json.<pid>.tmp`) and a lock of processes that are gone.
+    async leftovers(): Promise<Leftover[]> {
+      if (!options.persistPath) return [];
+      const dir = dirname(options.persistPath);
+      const base = basename(options.persistPath);
+      const found: Leftover[] = [];
+      for (const name of safeReaddir(dir).sort()) {
+        const tmp = name.startsWith(`${base}.`) && /^\d+$/.test(name.slice(base.length + 1, -4)) && name.endsWith('.tmp') ? Number(name.slice(base.length + 1, -4)) : null;
+        if (tmp !== null && !isOwnerAlive({ pid: tmp, started: null })) {
+          found.push({ kind: 'file', workspaceId: null, target: join(dir, name), detail: `temporary state file ${name} of the fake provider, left by process ${tmp}, which is gone` });
+        }
+        if (name === `${base}.lock`) {
+          const holder = readOwner(join(dir, name));
+          if (holder !== undefined ? !isOwnerAlive(holder) : isOlderThan(join(dir, name), 2000)) found.push({ kind: 'file', workspaceId: null, target: join(dir, name), detail: `lock file ${name} of the fake provider held by ${holder ? `process ${holder.pid}, which is gone` : 'no one (empty and stale)'}` });
+        }
+      }
+      return found;
+    },
+    async removeLeftover(leftover: Leftover): Promise<void> {
+      if (!options.persistPath || dirname(leftover.target) !== dirname(options.persistPath)) throw new ProviderError(`not a fake provider leftover: ${leftover.target}`);
+      if (!(await provider.leftovers!()).some((l) => l.target === leftover.target)) return;
+      try {
+        unlinkSync(leftover.target);
+      } catch {
+        // Already gone.
+      }
+    },
   };
   return provider;
+}
+
+function readOwner(file: string): Owner | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<Owner>;
+    return typeof parsed.pid === 'number' ? { pid: parsed.pid, started: typeof parsed.started === 'string' ? parsed.started : null } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An empty lock (its writer died between create and write) older than this is stale. */
+function isOlderThan(file: string, ms: number): boolean {
+  try {
+    return statSync(file).mtimeMs < Date.now() - ms;
+  } catch {
+    return false;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

@@ -3,7 +3,9 @@
  * second process needs (workspace list, meta, the running job, stop requests)
  * is a file here, so provider instances hold no state across processes.
  *
- *   root/workspaces/<id>/files          bound read-write at /workspace
+ *   root/workspaces/<id>/files          bound read-write at /workspace (host-directory storage)
+ *   root/workspaces/<id>/storage.img    sparse ext4 image, the workspace's own filesystem
+ *                                       sized to its storage budget (workspace-filesystem.ts)
  *   root/workspaces/<id>/meta.json      WorkspaceMeta
  *   root/workspaces/<id>/job.json       the running job (owner pid, job id); absent when idle
  *   root/workspaces/<id>/stop-<jobId>   written by stop() before it kills, read by run()
@@ -20,6 +22,7 @@ export interface Layout {
   cacheDir: string;
   workspaceDir(id: string): string;
   filesDir(id: string): string;
+  imagePath(id: string): string;
   metaPath(id: string): string;
   jobPath(id: string): string;
   stopSentinelPath(id: string, jobId: string): string;
@@ -37,6 +40,7 @@ export function layoutOf(root: string): Layout {
     cacheDir: join(root, 'cache'),
     workspaceDir: (id) => join(workspacesDir, id),
     filesDir: (id) => join(workspacesDir, id, 'files'),
+    imagePath: (id) => join(workspacesDir, id, 'storage.img'),
     metaPath: (id) => join(workspacesDir, id, 'meta.json'),
     jobPath: (id) => join(workspacesDir, id, 'job.json'),
     stopSentinelPath: (id, jobId) => join(workspacesDir, id, `stop-${jobId}`),

@@ -12,7 +12,19 @@
  *              `meta.json.<pid>.tmp` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
  *              wrote meta.json last, so nothing of the user's is in it)
- *   mount      `<mount base>/ws/<id>` of a workspace whose meta.json is gone
+ *   mount      `<mount base>/ws/<id>` (a bind) or `<mount base>/fs/<id>` (the
+ *              loop mount of its image: a create cut short after mounting, or
+ *              a removal after meta.json went) of a workspace whose meta.json
+ *              is gone;
+ *              a loop device `/dev/loopN` still attached to an image under
+ *              `workspaces/` whose workspace is gone or whose image was deleted
+ *              (a lazy unmount whose last user has not let go yet, or a mount
+ *              that died between attaching the device and mounting it)
+ *
+ * An image (`workspaces/<id>/storage.img`) left by a create that died
+ * between mkfs and mount is inside a `directory` leftover and goes with it;
+ * removing a directory always unmounts first, so it never recurses into a
+ * mounted filesystem.
  *
  * Only this root's cgroups are looked at (the name carries the root tag, see
  * layout.ts), so two homes never sweep each other. Every removal re-checks
@@ -20,7 +32,6 @@
  * any workspace with a live job or a live operation in another process.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -31,6 +42,7 @@ import type { CgroupDriver } from './cgroup-driver.js';
 import { isAlive, liveJob, readJobMarker, removeQuietly } from './job-marker.js';
 import { isIdleLauncher } from './launch-job.js';
 import type { Layout } from './layout.js';
+import { detachLoopDevice, isMountPoint, loopDevicesUnder, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 
 const run = promisify(execFile);
 
@@ -82,7 +94,8 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
       if (!ID_PATTERN.test(name)) continue;
       const dir = layout.workspaceDir(name);
       if (!(await hasMeta(name))) {
-        if ((await stat(dir).catch(() => undefined))?.isDirectory()) found.push({ kind: 'directory', workspaceId: name, target: dir, detail: `workspace folder ${dir} without meta.json (a create or removal was cut short)` });
+        const image = (await exists(layout.imagePath(name))) ? ', holding its storage image storage.img' : '';
+        if ((await stat(dir).catch(() => undefined))?.isDirectory()) found.push({ kind: 'directory', workspaceId: name, target: dir, detail: `workspace folder ${dir} without meta.json (a create or removal was cut short)${image}` });
         continue;
       }
       const marker = await readJobMarker(layout.jobPath(name));
@@ -93,13 +106,35 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         if (stray) found.push({ kind: 'file', workspaceId: name, target: join(dir, file), detail: `temporary file ${file} in workspace ${name}, left by a process that is gone` });
       }
     }
-    const mountDir = join(options.mountBase, 'ws');
-    for (const id of (await readdir(mountDir).catch(() => [] as string[])).sort()) {
-      if (!ID_PATTERN.test(id) || (await hasMeta(id))) continue;
-      const target = join(mountDir, id);
-      found.push({ kind: 'mount', workspaceId: id, target, detail: `${isMountPoint(target) ? 'bind mount' : 'mount point folder'} ${target} of workspace ${id}, which the native provider no longer holds` });
+    for (const loop of await strayLoopDevices()) {
+      found.push({
+        kind: 'mount',
+        workspaceId: loop.id,
+        target: loop.device,
+        detail: `loop device ${loop.device} still attached to ${loop.deleted ? 'the deleted image' : 'the image'} ${loop.backingFile} of workspace ${loop.id}${loop.deleted ? '' : ', which the native provider no longer holds'} (released once nothing holds it)`,
+      });
+    }
+    for (const [sub, what] of [['fs', 'loop mount of the storage image'], ['ws', 'bind mount']] as const) {
+      const mountDir = join(options.mountBase, sub);
+      for (const id of (await readdir(mountDir).catch(() => [] as string[])).sort()) {
+        if (!ID_PATTERN.test(id) || (await hasMeta(id))) continue;
+        const target = join(mountDir, id);
+        found.push({ kind: 'mount', workspaceId: id, target, detail: `${isMountPoint(target) ? what : 'mount point folder'} ${target} of workspace ${id}, which the native provider no longer holds` });
+      }
     }
     return found;
+  }
+
+  /** Loop devices on an image of ours that is deleted or whose workspace is gone, and mounted nowhere here. */
+  async function strayLoopDevices(): Promise<Array<{ id: string; device: string; backingFile: string; deleted: boolean }>> {
+    const stray = [];
+    for (const loop of loopDevicesUnder(layout.workspacesDir)) {
+      const id = loop.backingFile.slice(layout.workspacesDir.length + 1).split('/')[0] ?? '';
+      if (!ID_PATTERN.test(id) || loop.backingFile !== layout.imagePath(id)) continue;
+      if (!loop.deleted && ((await hasMeta(id)) || isMountPoint(join(options.mountBase, 'fs', id)))) continue; // in use, or listed as its mount
+      stray.push({ id, ...loop });
+    }
+    return stray;
   }
 
   async function remove(leftover: Leftover): Promise<void> {
@@ -131,10 +166,25 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
       case 'directory': {
         if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id))) return;
         await unmount(join(options.mountBase, 'ws', id));
+        // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device).
+        await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
+        await rmdir(join(options.mountBase, 'fs', id)).catch(() => undefined);
         await rm(leftover.target, { recursive: true, force: true, maxRetries: 3 });
         return;
       }
       case 'mount': {
+        if (leftover.target.startsWith('/dev/loop')) {
+          const stray = (await strayLoopDevices()).find((loop) => loop.device === leftover.target && loop.id === id);
+          if (stray !== undefined) await detachLoopDevice(stray.device);
+          return;
+        }
+        if (leftover.target === join(options.mountBase, 'fs', id)) {
+          if (await hasMeta(id)) return;
+          await unmountWorkspaceFilesystem(leftover.target);
+          await rmdir(leftover.target).catch(() => undefined);
+          if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`);
+          return;
+        }
         if (leftover.target !== join(options.mountBase, 'ws', id) || (await hasMeta(id))) return;
         await unmount(leftover.target);
         if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`);
@@ -149,15 +199,6 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
 async function unmount(target: string): Promise<void> {
   if (isMountPoint(target)) await run('/usr/bin/umount', ['-l', target]).catch(() => undefined);
   await rmdir(target).catch(() => undefined);
-}
-
-function isMountPoint(path: string): boolean {
-  try {
-    const mountinfo = readFileSync('/proc/self/mountinfo', 'utf8');
-    return mountinfo.split('\n').some((line) => line.split(' ')[4] === path);
-  } catch {
-    return false;
-  }
 }
 
 async function exists(path: string): Promise<boolean> {

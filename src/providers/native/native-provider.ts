@@ -5,8 +5,8 @@
  * sees the same workspaces and can stop their jobs.
  */
 import { existsSync } from 'node:fs';
-import { access, mkdir, readdir, rm, stat, chown, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { access, mkdir, readdir, rm, rmdir, stat, chown, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { validateId } from '../../core/ids.js';
@@ -30,11 +30,12 @@ import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './
 import { layoutOf } from './layout.js';
 import { nativeLeftovers } from './leftovers.js';
 import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
-import { probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
+import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
 import { planReachablePaths, type ReachablePaths } from './reachable-paths.js';
 import { ensureRuntimeFiles } from './runtime-files.js';
 import { openSafeFs } from './safe-fs.js';
 import { seccompProgram } from './seccomp-program.js';
+import { isMountedOver, isMountPoint, makeWorkspaceFilesystem, mountWorkspaceFilesystem, unmountWorkspaceFilesystem, usedBytes, waitForLoopRelease } from './workspace-filesystem.js';
 import { readMeta, writeMeta, type WorkspaceMeta } from './workspace-meta.js';
 
 export interface NativeProviderOptions {
@@ -51,6 +52,14 @@ export interface NativeProviderOptions {
   hostPath?: string;
   /** How long stop/abort waits for the job's cgroup to empty, in ms. Default 5000. */
   killTimeoutMs?: number;
+  /**
+   * Where workspace files live. `auto` (default): as root with loop devices,
+   * a sparse ext4 image per workspace sized to its storage budget and
+   * loop-mounted at its files directory (budget enforced, no host path in the
+   * job's mountinfo); otherwise a host directory (budget measured only).
+   * `host-directory`: always the latter.
+   */
+  storage?: 'auto' | 'host-directory';
 }
 
 export const DEFAULT_JOB_UID = 600_000;
@@ -76,9 +85,24 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   const standbys = new Map<string, Launcher>();
   const ranIn = new Set<string>();
 
-  const hostProbe = () => (probing ??= probeHost({ jobUid, jobGid, cacheFile: join(layout.cacheDir, 'probe-facts.json'), ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }) }));
+  const hostProbe = () =>
+    (probing ??= probeHost({
+      jobUid,
+      jobGid,
+      cacheFile: join(layout.cacheDir, 'probe-facts.json'),
+      storage: options.storage ?? 'auto',
+      ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
+    }));
   const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
   const mountBase = options.mountBase ?? join('/run/headspace-native', layout.cgroupName('').replace(/-$/, ''));
+  /**
+   * Where a workspace's image is mounted: under the mount base, outside
+   * `root`, so the job uid reaches it without a second bind whatever
+   * HEADSPACE_HOME's permissions, and a recursive delete of HEADSPACE_HOME
+   * never walks into (and empties) a mounted workspace.
+   */
+  const imageMountPoint = (id: string) => join(mountBase, 'fs', id);
+  const filesOf = (id: string, meta: WorkspaceMeta) => (meta.storage === 'loop-ext4' ? imageMountPoint(id) : layout.filesDir(id));
   const reachable = () =>
     (reaching ??= planReachablePaths({
       root: options.root,
@@ -96,17 +120,36 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   async function readyEnv(): Promise<HostEnv> {
     const probe = await hostProbe();
     if (probe.env !== undefined && probe.env.cgroups.driver !== undefined) return probe.env;
-    const failed = probe.result.checks.filter((c) => !c.ok);
+    const failed = probe.result.checks.filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name));
     throw new EngineError('POLICY_DENIED', `the native provider cannot isolate and budget jobs here: ${failed.map((c) => `${c.name} (${c.detail})`).join('; ')}`, {
       hint: failed[0]?.remedy ?? REMEDIES.cgroups,
     });
   }
 
-  async function requireMeta(id: string): Promise<WorkspaceMeta> {
+  /** The workspace's meta, with its files in place (its image mounted again if a reboot dropped the mount). */
+  async function requireMeta(id: string, files = true): Promise<WorkspaceMeta> {
     validateId('workspace', id);
     const meta = await readMeta(layout.metaPath(id));
     if (meta === undefined) throw new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, { hint: 'list workspaces with headspace list' });
+    if (files) await ensureFiles(id, meta);
     return meta;
+  }
+
+  /**
+   * Two stats when the image is mounted (every call that touches files pays
+   * only this). Unmounted means a reboot or an interrupted removal: mount the
+   * image again rather than hand out the empty directory underneath, which
+   * would look like a workspace that lost its files and would not be bounded.
+   */
+  async function ensureFiles(id: string, meta: WorkspaceMeta): Promise<void> {
+    if (meta.storage !== 'loop-ext4') return;
+    const mountPoint = imageMountPoint(id);
+    if (isMountedOver(mountPoint, dirname(mountPoint))) return;
+    const image = layout.imagePath(id);
+    if (!existsSync(image)) throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, { hint: 'the workspace files are lost; remove the workspace' });
+    if (process.getuid?.() !== 0) throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, { hint: 'run headspace as root' });
+    await mkdir(mountPoint, { recursive: true, mode: 0o711 });
+    await mountWorkspaceFilesystem(image, mountPoint);
   }
 
   async function validatePolicy(policy: Policy): Promise<void> {
@@ -171,7 +214,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     async capabilities(): Promise<ProviderCapabilities> {
       const probe = await hostProbe();
       const ready = probe.result.ready;
-      const notReady = probe.result.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail} — ${c.remedy ?? ''}`).join('; ');
+      const notReady = probe.result.checks.filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name)).map((c) => `${c.name}: ${c.detail} — ${c.remedy ?? ''}`).join('; ');
       const enforces = Object.fromEntries(LIMIT_NAMES.map((n) => [n, false])) as Record<LimitName, boolean>;
       const reasons: Partial<Record<LimitName, string>> = {};
       enforces.network = ready; // 'disabled' = a private network namespace with loopback only
@@ -179,12 +222,17 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       enforces.memory = ready && probe.cgroups.enforces.memory;
       enforces.pids = ready && probe.cgroups.enforces.pids;
       enforces.cpu = ready && probe.cgroups.enforces.cpu;
+      enforces.storage = ready && probe.storage.available;
       for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) if (!enforces[name]) reasons[name] = notReady || 'not ready';
-      reasons.storage = 'measured, not enforced: workspace files are on the host filesystem with no per-workspace quota (report: inspect storageBytes); /tmp inside is capped by its tmpfs size';
+      if (!enforces.storage) {
+        reasons.storage = ready
+          ? `measured, not enforced: ${probe.storage.detail}; workspace files are a host directory with no per-workspace quota (report: inspect storageBytes), and its host path shows in /proc/self/mountinfo inside jobs; /tmp inside is capped by its tmpfs size — ${REMEDIES.storage}`
+          : notReady || 'not ready';
+      }
       reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.output_bytes = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
-      const layers = ready ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', probe.cgroups.driver?.kind ?? 'no-cgroups'] : [];
+      const layers = ready ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])] : [];
       return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true };
     },
 
@@ -202,22 +250,52 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         throw error;
       }
       const filesDir = layout.filesDir(id);
-      await mkdir(filesDir, { mode: 0o700 });
-      if (env.switchUser) await chown(filesDir, user.uid, user.gid);
-      await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
-      await (await reachable()).filesSource(id, filesDir);
-      const profile = await hostProfile();
-      const meta: WorkspaceMeta = { schema: 1, workspaceId: id, profile: spec.profile, policy: spec.policy, environmentDigest: profile.digest, createdAt: new Date().toISOString() };
-      await writeMeta(layout.metaPath(id), meta);
-      return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: profile.digest, storageBytes: 0 };
+      const mountPoint = imageMountPoint(id);
+      // meta.json is written last: until then a crash leaves a folder without it (and perhaps a mount
+      // under the mount base), which leftovers.ts names and removes with the image in it.
+      let meta: WorkspaceMeta;
+      try {
+        let storage: Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'> = {};
+        if (env.storage.available) {
+          await mkdir(dirname(mountPoint), { recursive: true, mode: 0o711 });
+          if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
+          await mkdir(mountPoint, { recursive: true, mode: 0o711 });
+          await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: spec.policy.budget.storageBytes, owner: user, mkfsPath: env.storage.mkfsPath! });
+          storage = { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
+        } else {
+          await mkdir(filesDir, { mode: 0o700 });
+          if (env.switchUser) await chown(filesDir, user.uid, user.gid);
+          await (await reachable()).filesSource(id, filesDir);
+        }
+        await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
+        const profile = await hostProfile();
+        meta = { schema: 1, workspaceId: id, profile: spec.profile, policy: spec.policy, environmentDigest: profile.digest, createdAt: new Date().toISOString(), ...storage };
+        await writeMeta(layout.metaPath(id), meta);
+      } catch (error) {
+        // Undo what this call made (a leftover cgroup is named by doctor); never delete an image still mounted.
+        await (await reachable()).release(id).catch(() => undefined);
+        if ((await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const)) !== 'failed') {
+          await rmdir(mountPoint).catch(() => undefined);
+          await rm(layout.workspaceDir(id), { recursive: true, force: true }).catch(() => undefined);
+        }
+        throw error;
+      }
+      return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: meta.environmentDigest, storageBytes: 0 };
     },
 
     async inspect(workspaceId: string): Promise<WorkspaceDescriptor> {
       validateId('workspace', workspaceId);
       const meta = await readMeta(layout.metaPath(workspaceId));
       if (meta === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
-      const safe = await openSafeFs(layout.filesDir(workspaceId), jobUser()).catch(() => undefined);
-      const storageBytes = safe === undefined ? undefined : await safe.measure();
+      let storageBytes: number | undefined;
+      if (meta.storage === 'loop-ext4') {
+        // statfs of the workspace's own filesystem: no walk of the tree, and it counts what the budget counts (allocated blocks).
+        await ensureFiles(workspaceId, meta);
+        storageBytes = Math.max(0, (await usedBytes(imageMountPoint(workspaceId))) - (meta.storageBaselineBytes ?? 0));
+      } else {
+        const safe = await openSafeFs(layout.filesDir(workspaceId), jobUser()).catch(() => undefined);
+        storageBytes = safe === undefined ? undefined : await safe.measure();
+      }
       const digest = await hostProfile().then((p) => p.digest, () => meta.environmentDigest);
       return { workspaceId, state: 'ready', profile: meta.profile, environmentDigest: digest, ...(storageBytes === undefined ? {} : { storageBytes }) };
     },
@@ -228,19 +306,21 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // checked and repaired rather than rewritten, and small state files use
       // synchronous I/O (see cgroup-fs.ts for the measured reason).
       const id = request.workspaceId;
-      await requireMeta(id);
+      const meta = await requireMeta(id);
+      const filesDir = filesOf(id, meta);
       validateId('job', request.jobId);
       await validatePolicy(request.policy);
       const env = await readyEnv();
       const driver = env.cgroups.driver!;
       const cgroup = layout.cgroupName(id);
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
-      if (cwd !== '' && !(await (await openSafeFs(layout.filesDir(id), env.jobUser)).isDirectory(cwd))) {
+      if (cwd !== '' && !(await (await openSafeFs(filesDir, env.jobUser)).isDirectory(cwd))) {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
       }
       const [paths, profile] = await Promise.all([reachable(), hostProfile()]);
       const plan = planBwrap({
-        filesDir: await paths.filesSource(id, layout.filesDir(id)),
+        // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
+        filesDir: meta.storage === 'loop-ext4' ? filesDir : await paths.filesSource(id, filesDir),
         policy: request.policy,
         exposures: profile.exposures,
         extraPath: profile.extraPath,
@@ -313,23 +393,23 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     },
 
     async read(workspaceId, path, chunkBytes) {
-      await requireMeta(workspaceId);
-      return (await openSafeFs(layout.filesDir(workspaceId), jobUser())).read(path, chunkBytes);
+      const meta = await requireMeta(workspaceId);
+      return (await openSafeFs(filesOf(workspaceId, meta), jobUser())).read(path, chunkBytes);
     },
 
     async write(workspaceId, path, data, writeOptions) {
-      await requireMeta(workspaceId);
+      const meta = await requireMeta(workspaceId);
       const user = jobUser();
-      await (await openSafeFs(layout.filesDir(workspaceId), user)).write(path, data, writeOptions);
+      await (await openSafeFs(filesOf(workspaceId, meta), user)).write(path, data, writeOptions);
     },
 
     async list(workspaceId, path, limit) {
-      await requireMeta(workspaceId);
-      return (await openSafeFs(layout.filesDir(workspaceId), jobUser())).list(path, limit);
+      const meta = await requireMeta(workspaceId);
+      return (await openSafeFs(filesOf(workspaceId, meta), jobUser())).list(path, limit);
     },
 
     async stop(workspaceId: string): Promise<StopReport> {
-      await requireMeta(workspaceId);
+      await requireMeta(workspaceId, false);
       const driver = (await hostProbe()).cgroups.driver;
       if (driver === undefined) return { stopped: false, empty: true }; // no driver: no job could have started
       const cgroup = layout.cgroupName(workspaceId);
@@ -369,8 +449,18 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         (gone ? removed : empty ? unverified : retained).push('runtime');
       }
       await (await reachable()).release(workspaceId).catch(() => undefined);
-      await rm(layout.workspaceDir(workspaceId), { recursive: true, force: true, maxRetries: 3 });
-      (await exists(layout.workspaceDir(workspaceId)) ? retained : removed).push('storage');
+      // meta.json goes first, so no other call mounts the image again while it is taken down;
+      // a crash from here on leaves a folder without meta.json, which leftovers.ts removes.
+      await rm(layout.metaPath(workspaceId), { force: true });
+      const unmounted = await unmountWorkspaceFilesystem(imageMountPoint(workspaceId)).catch(() => 'failed' as const);
+      // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
+      if (unmounted !== 'failed') {
+        await rmdir(imageMountPoint(workspaceId)).catch(() => undefined);
+        await rm(layout.workspaceDir(workspaceId), { recursive: true, force: true, maxRetries: 3 });
+      }
+      // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
+      const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(workspaceId), unmounted === 'unmounted' ? 2000 : 250));
+      (await exists(layout.workspaceDir(workspaceId)) ? retained : held ? unverified : removed).push('storage');
       return { removed, retained, unverified };
     },
 

@@ -13,6 +13,7 @@ import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
 import type { CgroupChoice } from './cgroup-driver.js';
 import { chooseCgroupDriver } from './choose-cgroup-driver.js';
 import { seccompArchOf, type SeccompArch } from './syscall-tables.js';
+import { probeWorkspaceFilesystem, type FilesystemSupport } from './workspace-filesystem.js';
 
 const run = promisify(execFile);
 
@@ -26,7 +27,17 @@ export const REMEDIES = {
   jobUid: 'run as root with a non-zero jobUid, or as a normal user (jobs then run as that user)',
   cgroups: 'run as root on a host with cgroup v1 memory/pids/cpu controllers, or inside a delegated cgroup v2 subtree (systemd-run --user --scope -p Delegate=yes …)',
   setpriv: 'install util-linux (setpriv drops root after cgroup v2 placement)',
+  storage:
+    'run as root with loop devices (modprobe loop; /dev/loop-control) and e2fsprogs (scripts/setup-native.sh); until then workspace storage is measured, not enforced, and /proc/self/mountinfo inside a job shows the host path of /workspace',
 } as const;
+
+/**
+ * Checks that report a weaker mode, not an unusable provider: they never make
+ * `ready` false. `storage-quota` fails only where the remedy is in reach
+ * (root without loop devices or mkfs.ext4); a non-root user passes it with
+ * the fallback spelled out in its detail.
+ */
+export const ADVISORY_CHECKS: ReadonlySet<string> = new Set(['storage-quota']);
 
 export interface HostEnv {
   bwrapPath: string;
@@ -36,6 +47,7 @@ export interface HostEnv {
   /** True when we are root and switch to jobUser; false when jobs run as ourselves. */
   switchUser: boolean;
   cgroups: CgroupChoice;
+  storage: FilesystemSupport;
 }
 
 export interface HostProbe {
@@ -43,9 +55,11 @@ export interface HostProbe {
   /** Present when ready; what run() needs. */
   env?: HostEnv;
   cgroups: CgroupChoice;
+  /** Whether each workspace gets a filesystem of its own (storage enforced) or a host directory (measured). */
+  storage: FilesystemSupport;
 }
 
-export async function probeHost(options: { bwrapPath?: string; jobUid: number; jobGid: number; cacheFile?: string }): Promise<HostProbe> {
+export async function probeHost(options: { bwrapPath?: string; jobUid: number; jobGid: number; cacheFile?: string; storage?: 'auto' | 'host-directory' }): Promise<HostProbe> {
   const checks: ProbeCheck[] = [];
   const add = (name: string, ok: boolean, detail: string, remedy: string) => checks.push(ok ? { name, ok, detail } : { name, ok, detail, remedy });
 
@@ -91,10 +105,24 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
   const setprivPath = (await findExecutable(['/usr/bin/setpriv', '/bin/setpriv'])) ?? '';
   if (cgroups.driver?.placement === 'root-then-drop') add('setpriv', setprivPath !== '', setprivPath || 'setpriv not found', REMEDIES.setpriv);
 
-  const ready = checks.every((c) => c.ok);
+  const storage: FilesystemSupport = !linux
+    ? { available: false, detail: 'not Linux' }
+    : options.storage === 'host-directory'
+      ? { available: false, detail: "per-workspace filesystems turned off by the provider's storage option (host-directory)" }
+      : await probeWorkspaceFilesystem(uid);
+  add(
+    'storage-quota',
+    storage.available || !switchUser || options.storage === 'host-directory',
+    storage.available
+      ? `enforced: ${storage.detail}; /workspace shows no host path in /proc/self/mountinfo`
+      : `measured, not enforced (${storage.detail}): workspace files are a host directory bound at /workspace, and its host path shows in /proc/self/mountinfo inside jobs`,
+    REMEDIES.storage,
+  );
+
+  const ready = checks.every((c) => c.ok || ADVISORY_CHECKS.has(c.name));
   const result: ProbeResult = { provider: PROVIDER_NAME, ready, checks };
-  if (!ready || bwrapPath === undefined || arch === undefined) return { result, cgroups };
-  return { result, cgroups, env: { bwrapPath, setprivPath, arch, jobUser, switchUser, cgroups } };
+  if (!ready || bwrapPath === undefined || arch === undefined) return { result, cgroups, storage };
+  return { result, cgroups, storage, env: { bwrapPath, setprivPath, arch, jobUser, switchUser, cgroups, storage } };
 }
 
 /**

@@ -8,6 +8,11 @@
  * the files directory is bind-mounted once, at create or on first run, under
  * a root-owned 0711 directory in /run; `release` unmounts it at remove.
  * When the root is searchable, the files directory is used as is.
+ *
+ * As root the generated runtime files (passwd, group, hosts) always live
+ * under the mount base in /run: a file bound into the sandbox shows its path
+ * on its source filesystem in the job's /proc/self/mountinfo, and
+ * `<root>/runtime/passwd` would name HEADSPACE_HOME (probe `proc-host-paths`).
  */
 import { execFile } from 'node:child_process';
 import { statSync, type Stats } from 'node:fs';
@@ -48,17 +53,21 @@ export async function planReachablePaths(options: {
   gid: number;
 }): Promise<ReachablePaths> {
   await mkdir(options.root, { recursive: true });
-  if (await searchableBy(options.root, options.uid, options.gid)) {
-    return { filesSource: async (_id, filesDir) => filesDir, runtimeDir: options.runtimeDirUnderRoot, release: async () => undefined };
-  }
-  if (process.getuid?.() !== 0) {
+  const searchable = await searchableBy(options.root, options.uid, options.gid);
+  const root = process.getuid?.() === 0;
+  if (!searchable && !root) {
     throw new ProviderError(`the job uid ${options.uid} cannot reach ${options.root}`, { hint: `make every directory above ${options.root} searchable (chmod o+x), or choose another HEADSPACE_HOME` });
   }
   const base = options.mountBase;
+  if (root) {
+    await mkdir(base, { recursive: true, mode: 0o711 });
+    await mkdir(join(base, 'runtime'), { recursive: true, mode: 0o755 });
+  }
+  const runtimeDir = root ? join(base, 'runtime') : options.runtimeDirUnderRoot;
+  if (searchable) return { filesSource: async (_id, filesDir) => filesDir, runtimeDir, release: async () => undefined };
   await mkdir(join(base, 'ws'), { recursive: true, mode: 0o711 });
-  await mkdir(join(base, 'runtime'), { recursive: true, mode: 0o755 });
   return {
-    runtimeDir: join(base, 'runtime'),
+    runtimeDir,
     async filesSource(id, filesDir) {
       const target = join(base, 'ws', id);
       // Per job: two synchronous stats (microseconds) say whether the bind is already in place.

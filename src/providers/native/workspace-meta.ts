@@ -14,6 +14,15 @@ export interface WorkspaceMeta {
   policy: Policy;
   environmentDigest: string;
   createdAt: string;
+  /**
+   * Where the files live. `loop-ext4`: storage.img, loop-mounted at files/
+   * (budget enforced, remounted after a reboot). Absent: a plain host
+   * directory (budget measured only); workspaces made before images existed
+   * read as this.
+   */
+  storage?: 'loop-ext4';
+  /** Bytes the empty filesystem already uses (root directory); subtracted from statfs usage. */
+  storageBaselineBytes?: number;
 }
 
 export async function readMeta(path: string): Promise<WorkspaceMeta | undefined> {

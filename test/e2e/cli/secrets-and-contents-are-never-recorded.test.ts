@@ -33,9 +33,9 @@ for (const provider of ['fake', 'native'] as const) {
   describe.runIf(enabled)(`the recording guarantee on ${provider}`, () => {
     const { home, cleanup } = makeHome();
     const scratch = mkdtempSync(join(tmpdir(), 'hs-markers-'));
-    afterAll(() => {
+    afterAll(async () => {
       cli(home, ['destroy', 'rec', '--force'], { HEADSPACE_PROVIDER: provider });
-      cleanup();
+      await cleanup();
       rmSync(scratch, { recursive: true, force: true });
     });
 
@@ -66,7 +66,8 @@ for (const provider of ['fake', 'native'] as const) {
       for (const args of [['inspect', 'rec'], ['inspect', 'rec', '--json'], ['ls', '--json'], ['ls-files', 'rec'], ['doctor', '--provider', provider], ['export', 'rec', 'out.txt', '--to', join(scratch, 'out.txt')]]) {
         expect(call(args).code, args.join(' ')).toBe(0);
       }
-      const surfaces = filesUnder(home, (path) => /\/workspaces\/[^/]+\/files$/.test(path));
+      // A workspace's own storage (its files folder, or the filesystem image that holds them) is where contents belong; everything else is a record.
+      const surfaces = filesUnder(home, (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path));
       expect(surfaces.some((p) => p.endsWith('state.db'))).toBe(true);
       const texts = [...outputs, ...surfaces.map((path) => {
         const bytes = readFileSync(path);

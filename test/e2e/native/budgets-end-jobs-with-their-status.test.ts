@@ -12,9 +12,9 @@ import { nativeReadiness } from '../../unit/providers/native/native-readiness.js
 const readiness = await nativeReadiness();
 const { home, cleanup } = makeHome();
 const env = { HEADSPACE_PROVIDER: 'native' };
-afterAll(() => {
+afterAll(async () => {
   cli(home, ['destroy', 'budgets'], env);
-  cleanup();
+  await cleanup();
 });
 
 describe.runIf(readiness.ready)(`native budgets through the CLI${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {

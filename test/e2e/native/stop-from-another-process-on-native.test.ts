@@ -10,9 +10,9 @@ import { nativeReadiness } from '../../unit/providers/native/native-readiness.js
 const readiness = await nativeReadiness();
 const { home, cleanup } = makeHome();
 const env = { HEADSPACE_PROVIDER: 'native' };
-afterAll(() => {
+afterAll(async () => {
   cli(home, ['destroy', 'stoppable'], env);
-  cleanup();
+  await cleanup();
 });
 
 describe.runIf(readiness.ready)(`native stop across processes${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {

@@ -3,7 +3,7 @@
  * a `run` helper that collects output, and a teardown that removes it.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultPolicy, type Policy } from '../../../../src/core/policy/policy.js';
@@ -19,9 +19,11 @@ export interface NativeFixture {
   dispose(): Promise<void>;
 }
 
-export async function makeNativeWorkspace(patch: (policy: Policy) => void = () => undefined, options: Partial<NativeProviderOptions> & { rootParent?: string } = {}): Promise<NativeFixture> {
-  const root = mkdtempSync(join(options.rootParent ?? tmpdir(), 'hs-native-it-'));
-  const provider = createNativeProvider({ root, ...options });
+export async function makeNativeWorkspace(patch: (policy: Policy) => void = () => undefined, options: Partial<NativeProviderOptions> & { rootParent?: string; rootMode?: number } = {}): Promise<NativeFixture> {
+  const { rootParent, rootMode, ...providerOptions } = options;
+  const root = mkdtempSync(join(rootParent ?? tmpdir(), 'hs-native-it-'));
+  if (rootMode !== undefined) chmodSync(root, rootMode); // mkdtemp makes it 0700, which the job uid cannot search
+  const provider = createNativeProvider({ root, ...providerOptions });
   const policy = defaultPolicy();
   patch(policy);
   const workspaceId = `it-${randomBytes(4).toString('hex')}`;

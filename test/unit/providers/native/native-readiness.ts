@@ -8,16 +8,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNativeProvider } from '../../../../src/providers/native/native-provider.js';
 
-let cached: Promise<{ ready: boolean; reason: string }> | undefined;
+export interface NativeReadiness {
+  ready: boolean;
+  reason: string;
+  /** Each workspace gets a loop-mounted filesystem of its own (root with loop devices): storage enforced, no host path in mountinfo. */
+  ownFilesystem: boolean;
+  /** The probe's storage-quota detail: why storage is or is not enforced. */
+  storageDetail: string;
+}
 
-export function nativeReadiness(): Promise<{ ready: boolean; reason: string }> {
+let cached: Promise<NativeReadiness> | undefined;
+
+export function nativeReadiness(): Promise<NativeReadiness> {
   return (cached ??= (async () => {
-    if (process.platform !== 'linux') return { ready: false, reason: 'needs Linux (bubblewrap, cgroups)' };
+    if (process.platform !== 'linux') return { ready: false, reason: 'needs Linux (bubblewrap, cgroups)', ownFilesystem: false, storageDetail: 'not Linux' };
     const dir = mkdtempSync(join(tmpdir(), 'hs-native-probe-'));
     try {
       const probe = await createNativeProvider({ root: dir }).probe();
       const failed = probe.checks.filter((c) => !c.ok);
-      return { ready: probe.ready, reason: failed.map((c) => `${c.name}: ${c.detail} (${c.remedy ?? ''})`).join('; ') || 'ready' };
+      const storage = probe.checks.find((c) => c.name === 'storage-quota');
+      return {
+        ready: probe.ready,
+        reason: failed.map((c) => `${c.name}: ${c.detail} (${c.remedy ?? ''})`).join('; ') || 'ready',
+        ownFilesystem: probe.ready && storage?.detail.startsWith('enforced') === true,
+        storageDetail: storage?.detail ?? 'no storage-quota check',
+      };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

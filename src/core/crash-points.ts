@@ -1,0 +1,29 @@
+/**
+ * TEST-ONLY crash injection. Inert unless `HEADSPACE_TEST_CRASH_AT` is set.
+ *
+ * The crash-injection suite (test/reliability/) kills the CLI with SIGKILL
+ * at random delays; a delay rarely lands inside a few-millisecond window
+ * such as "the intent is journalled but the provider was not called yet".
+ * A named point makes that window certain: with
+ * `HEADSPACE_TEST_CRASH_AT=export:before-publish` the process SIGKILLs
+ * itself (no handler, no clean-up, exactly like `kill -9`) when the export
+ * reaches that point. The value is a comma-separated list of `<op>:<stage>`
+ * or bare `<stage>` (any op). Stages: `after-intent` (journalled, provider
+ * not called), `after-provider-call` (provider returned, intent unsettled),
+ * `before-publish` (export: the temporary file is complete, not renamed).
+ *
+ * The variable is read once, at load; nothing else in headspace reads it.
+ */
+const armed = new Set(
+  (process.env.HEADSPACE_TEST_CRASH_AT ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== ''),
+);
+
+export type CrashStage = 'after-intent' | 'after-provider-call' | 'before-publish';
+
+export function crashPoint(op: string, stage: CrashStage): void {
+  if (armed.size === 0) return;
+  if (armed.has(stage) || armed.has(`${op}:${stage}`)) process.kill(process.pid, 'SIGKILL');
+}

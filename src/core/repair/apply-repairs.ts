@@ -1,0 +1,93 @@
+/**
+ * Carries out the SAFE repairs planRepairs() chose, one at a time, each
+ * journalled as a `repair` intent before any provider call (so a doctor
+ * killed mid-repair is itself visible, and its repair simply re-planned).
+ * A repair that fails is reported and the rest still run.
+ */
+import { rmSync } from 'node:fs';
+import type { EngineContext } from '../context.js';
+import { currentOwner } from '../store/owner.js';
+import { describeRepair } from './describe-repair.js';
+import type { Repair } from './plan-repairs.js';
+
+export interface AppliedRepair {
+  repair: Repair;
+  ok: boolean;
+  /** What happened, in one line. */
+  detail: string;
+}
+
+export async function applyRepairs(ctx: EngineContext, repairs: Repair[]): Promise<AppliedRepair[]> {
+  const out: AppliedRepair[] = [];
+  for (const repair of repairs) {
+    if (!repair.safe || repair.action.type === 'none') continue;
+    try {
+      out.push({ repair, ok: true, detail: await applyOne(ctx, repair) });
+    } catch (error) {
+      out.push({ repair, ok: false, detail: `${describeRepair(repair)} failed: ${(error as Error).message}` });
+    }
+  }
+  return out;
+}
+
+async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
+  const store = ctx.store();
+  const action = repair.action;
+  const journal = <T>(provider: string, fn: () => Promise<T>): Promise<T> => {
+    const intent = store.openIntent({ workspaceId: repair.workspaceId ?? '-', jobId: action.type === 'finish-job' ? action.jobId : null, op: `repair:${repair.kind}`, provider, owner: currentOwner(), createdAt: ctx.clock.now() });
+    return fn().then(
+      (value) => {
+        store.settleIntent(intent, 'done', ctx.clock.now());
+        return value;
+      },
+      (error: unknown) => {
+        store.settleIntent(intent, `failed: ${(error as Error).message.slice(0, 200)}`, ctx.clock.now());
+        throw error;
+      },
+    );
+  };
+  switch (action.type) {
+    case 'finish-job': {
+      if (action.stopAtProvider) {
+        const report = await journal(action.provider, async () => (await ctx.provider(action.provider)).stop(action.workspaceId));
+        if (!report.empty) throw new Error(`the ${action.provider} provider could not confirm that nothing of job ${action.jobId} remains; the job was left recorded running`);
+      }
+      const now = ctx.clock.now();
+      store.atomically(() => {
+        const job = store.getJob(action.jobId);
+        if (!job || job.state !== 'running') return;
+        store.finishJob(action.jobId, { status: action.status, exitCode: null, signal: null, limitHit: null, finishedAt: now, outputBytes: job.outputBytes, storedBytes: job.storedBytes, usage: job.usage, note: action.note });
+        for (const id of action.intentIds) store.settleIntent(id, `settled by doctor --repair: job ${action.jobId} recorded ${action.status}`, now);
+      });
+      return `job ${action.jobId} in workspace ${action.workspaceId} recorded ${action.status}: ${action.note}`;
+    }
+    case 'settle-intent': {
+      const now = ctx.clock.now();
+      store.atomically(() => {
+        if (action.moveWorkspace) {
+          const ws = store.getWorkspace(action.moveWorkspace.workspaceId);
+          if (ws && ws.state !== action.moveWorkspace.to) {
+            store.moveWorkspace(ws.id, action.moveWorkspace.to, now, action.moveWorkspace.environmentDigest ? { environmentDigest: action.moveWorkspace.environmentDigest } : {});
+          }
+        }
+        if (action.recordExport) {
+          const e = action.recordExport;
+          store.recordExport(e.workspaceId, e.name, { to: e.to, sha256: e.sha256, size: e.size, at: now });
+        }
+        store.settleIntent(action.intentId, action.outcome, now);
+      });
+      return `${repair.target}: ${action.outcome.replace(/^settled by doctor --repair: /, 'settled as ')}${action.moveWorkspace ? `; workspace ${action.moveWorkspace.workspaceId} recorded ${action.moveWorkspace.to}` : ''}${action.recordExport ? `; export of '${action.recordExport.name}' recorded` : ''}`;
+    }
+    case 'remove-leftover': {
+      const provider = await ctx.provider(action.provider);
+      if (!provider.removeLeftover) throw new Error(`the ${action.provider} provider cannot remove leftovers`);
+      await journal(action.provider, () => provider.removeLeftover!(action.leftover));
+      return `removed ${action.leftover.kind} ${action.leftover.target}`;
+    }
+    case 'remove-file':
+      rmSync(action.path, { force: true });
+      return `removed ${action.path}`;
+    case 'none':
+      return 'nothing to do';
+  }
+}

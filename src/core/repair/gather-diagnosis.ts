@@ -1,0 +1,167 @@
+/**
+ * The edge of `doctor --repair`: gathers the facts planRepairs() decides
+ * from — the store's open intents and running jobs (whose processes are
+ * alive or gone), each workspace as its provider sees it, what each
+ * provider reports left behind, an interrupted export's destination and
+ * temporary files, stray job logs. It reads; it never changes anything.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, lstatSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { EngineContext } from '../context.js';
+import { isOwnerAlive } from '../store/owner.js';
+import type { DeadIntent, Diagnosis, OrphanJob, WorkspaceFacts } from './plan-repairs.js';
+
+/** An export's intent target: what it publishes and where. */
+export interface ExportTarget {
+  name: string;
+  to: string;
+}
+
+export function exportTarget(raw: string | null): ExportTarget | null {
+  if (raw === null) return null;
+  try {
+    const parsed = JSON.parse(raw) as Partial<ExportTarget>;
+    return typeof parsed.name === 'string' && typeof parsed.to === 'string' ? { name: parsed.name, to: parsed.to } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The temporary file names export-artifact.ts uses beside `destination`. */
+export function partialFilesOf(destination: string): string[] {
+  const prefix = `.${basename(destination)}.headspace-`;
+  const names = (() => {
+    try {
+      return readdirSync(dirname(destination));
+    } catch {
+      return [];
+    }
+  })();
+  return names
+    .filter((n) => n.startsWith(prefix) && /^[0-9a-f]{12}\.partial$/.test(n.slice(prefix.length)))
+    .sort()
+    .map((n) => join(dirname(destination), n));
+}
+
+export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: Diagnosis; warnings: string[] }> {
+  const store = ctx.store();
+  const warnings: string[] = [];
+  const workspaces: Record<string, WorkspaceFacts> = {};
+  for (const ws of store.listWorkspaces({ includeDestroyed: true })) {
+    let view: WorkspaceFacts['view'] = 'missing';
+    if (ws.state !== 'destroyed') {
+      try {
+        view = (await (await ctx.provider(ws.provider)).inspect(ws.id)).state;
+      } catch {
+        view = 'unknown';
+      }
+    }
+    workspaces[ws.id] = {
+      state: ws.state,
+      provider: ws.provider,
+      view,
+      environmentDigest: ws.environmentDigest,
+      unexportedArtifacts: ws.state === 'destroyed' ? [] : store.listArtifacts(ws.id).filter((a) => a.exportedTo === null).map((a) => a.name),
+    };
+  }
+
+  const busy: Record<string, string> = {};
+  const open = store.openIntents();
+  const liveExportDestinations: string[] = [];
+  for (const job of store.runningJobs()) if (isOwnerAlive(job.owner)) busy[job.workspaceId] ??= `job ${job.id} (process ${job.owner.pid})`;
+  for (const intent of open) {
+    if (!isOwnerAlive(intent.owner)) continue;
+    busy[intent.workspaceId] ??= `${intent.op === 'remove' ? 'a destroy' : `an operation '${intent.op}'`} (process ${intent.owner.pid})`;
+    const target = intent.op === 'export' ? exportTarget(intent.target) : null;
+    if (target) liveExportDestinations.push(target.to);
+  }
+
+  const orphanJobs: OrphanJob[] = [];
+  for (const job of store.runningJobs()) {
+    if (isOwnerAlive(job.owner)) continue;
+    const intentIds = open.filter((i) => i.jobId === job.id && !isOwnerAlive(i.owner)).map((i) => i.id);
+    orphanJobs.push({ id: job.id, workspaceId: job.workspaceId, ownerPid: job.owner.pid, stopRequested: job.stopRequested, intentIds });
+  }
+
+  const deadIntents: DeadIntent[] = [];
+  for (const intent of open) {
+    if (isOwnerAlive(intent.owner)) continue;
+    const dead: DeadIntent = { intent };
+    if (intent.jobId !== null) {
+      const job = store.getJob(intent.jobId);
+      dead.job = job ? { state: job.state, status: job.status, ownerAlive: isOwnerAlive(job.owner) } : null;
+    }
+    if (intent.op === 'put' && intent.target !== null) dead.inputRecorded = store.inputRecordedSince(intent.workspaceId, intent.target, intent.createdAt);
+    if (intent.op === 'export') {
+      const target = exportTarget(intent.target);
+      if (target) {
+        const ws = workspaces[intent.workspaceId];
+        let workspaceSha256: string | null = null;
+        if (ws?.view === 'ready') {
+          try {
+            const stream = await (await ctx.provider(ws.provider)).read(intent.workspaceId, target.name);
+            const hash = createHash('sha256');
+            try {
+              for await (const chunk of stream.chunks) hash.update(chunk);
+            } finally {
+              await stream.close();
+            }
+            workspaceSha256 = hash.digest('hex');
+          } catch {
+            workspaceSha256 = null;
+          }
+        }
+        dead.export = { ...target, destination: await hostFileDigest(target.to), workspaceSha256, partials: partialFilesOf(target.to) };
+      }
+    }
+    deadIntents.push(dead);
+  }
+
+  const leftovers: Diagnosis['leftovers'] = [];
+  for (const name of ctx.providerNames()) {
+    try {
+      const provider = await ctx.provider(name);
+      if (!provider.leftovers) continue;
+      for (const leftover of await provider.leftovers()) leftovers.push({ provider: name, leftover });
+    } catch (error) {
+      warnings.push(`the ${name} provider could not list its leftovers: ${(error as Error).message}`);
+    }
+  }
+
+  const strayLogs: string[] = [];
+  const jobsDir = join(ctx.home, 'jobs');
+  for (const file of safeReaddir(jobsDir).sort()) {
+    if (!file.endsWith('.log')) continue;
+    const job = store.getJob(file.slice(0, -'.log'.length));
+    const ws = job ? workspaces[job.workspaceId] : undefined;
+    if (!job || ws === undefined || ws.state === 'destroyed') strayLogs.push(join(jobsDir, file));
+  }
+
+  return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, strayLogs, liveExportDestinations }, warnings };
+}
+
+async function hostFileDigest(path: string): Promise<{ exists: boolean; sha256: string | null; size: number | null }> {
+  let info;
+  try {
+    info = lstatSync(path);
+  } catch {
+    return { exists: false, sha256: null, size: null };
+  }
+  if (!info.isFile()) return { exists: true, sha256: null, size: null };
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch {
+    return { exists: true, sha256: null, size: null };
+  }
+  return { exists: true, sha256: hash.digest('hex'), size: info.size };
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
