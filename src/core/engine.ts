@@ -6,20 +6,19 @@ import { randomIds, type IdGenerator } from './ids.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
 import { SqliteStore } from './store/sqlite-store.js';
-import { createWorkspace, type CreateInput } from './verbs/create.js';
-import { destroyWorkspace, type DestroyInput } from './verbs/destroy.js';
-import { diagnose, type DoctorInput } from './verbs/doctor.js';
-import { probeContainment, type ProbeInput } from './verbs/probe.js';
-import { collectGarbage } from './verbs/gc.js';
-import { dumpLogs, inspectHandle, type InspectInput, type LogsDump } from './verbs/inspect.js';
-import { readLogs, type LogsInput } from './verbs/logs.js';
-import { listWorkspaces, type LsInput } from './verbs/ls.js';
-import { runJob, type RunInput } from './verbs/run.js';
-import { stopJob, type StopInput } from './verbs/stop.js';
-import { putFiles, type PutInput } from './verbs/put.js';
-import { declareArtifact, type DeclareInput } from './verbs/declare.js';
-import { exportArtifact, type ExportInput } from './verbs/export.js';
-import { listFiles, type LsFilesInput } from './verbs/ls-files.js';
+import type { CreateInput } from './verbs/create.js';
+import type { DeclareInput } from './verbs/declare.js';
+import type { DestroyInput } from './verbs/destroy.js';
+import type { DoctorInput } from './verbs/doctor.js';
+import type { ExportInput } from './verbs/export.js';
+import type { InspectInput, LogsDump } from './verbs/inspect.js';
+import type { LogsInput } from './verbs/logs.js';
+import type { LsFilesInput } from './verbs/ls-files.js';
+import type { LsInput } from './verbs/ls.js';
+import type { ProbeInput } from './verbs/probe.js';
+import type { PutInput } from './verbs/put.js';
+import type { RunInput } from './verbs/run.js';
+import type { StopInput } from './verbs/stop.js';
 
 export interface EngineOptions {
   /** State directory; default $HEADSPACE_HOME or ~/.headspace. */
@@ -59,7 +58,8 @@ export interface Engine {
 /**
  * The engine is a value: everything it needs is passed in, nothing lives at
  * module scope, so two engines (two homes, two clocks) never share state.
- * The store opens on first use, so verbs that need none (version) pay nothing.
+ * The store opens on first use, and each verb's module loads when it is
+ * first called, so a CLI process pays only for the verb it runs.
  */
 export function createEngine(options: EngineOptions): Engine {
   const home = options.home ?? defaultHome();
@@ -98,21 +98,21 @@ export function createEngine(options: EngineOptions): Engine {
   return {
     home,
     events,
-    create: (input = {}) => createWorkspace(ctx, input),
-    run: (input) => runJob(ctx, input),
-    stop: (input) => stopJob(ctx, input),
-    inspect: (input) => inspectHandle(ctx, input),
-    logsDump: (input) => dumpLogs(ctx, input),
-    logs: (input) => readLogs(ctx, input),
-    ls: (input = {}) => listWorkspaces(ctx, input),
-    destroy: (input) => destroyWorkspace(ctx, input),
-    gc: () => collectGarbage(ctx),
-    doctor: (input = {}) => diagnose(ctx, input),
-    probe: (input) => probeContainment(ctx, input),
-    put: (input) => putFiles(ctx, input),
-    declare: (input) => declareArtifact(ctx, input),
-    export: (input) => exportArtifact(ctx, input),
-    listFiles: (input) => listFiles(ctx, input),
+    create: async (input = {}) => (await import('./verbs/create.js')).createWorkspace(ctx, input),
+    run: async (input) => (await import('./verbs/run.js')).runJob(ctx, input),
+    stop: async (input) => (await import('./verbs/stop.js')).stopJob(ctx, input),
+    inspect: async (input) => (await import('./verbs/inspect.js')).inspectHandle(ctx, input),
+    logsDump: async (input) => (await import('./verbs/inspect.js')).dumpLogs(ctx, input),
+    logs: async (input) => (await import('./verbs/logs.js')).readLogs(ctx, input),
+    ls: async (input = {}) => (await import('./verbs/ls.js')).listWorkspaces(ctx, input),
+    destroy: async (input) => (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input),
+    gc: async () => (await import('./verbs/gc.js')).collectGarbage(ctx),
+    doctor: async (input = {}) => (await import('./verbs/doctor.js')).diagnose(ctx, input),
+    probe: async (input) => (await import('./verbs/probe.js')).probeContainment(ctx, input),
+    put: async (input) => (await import('./verbs/put.js')).putFiles(ctx, input),
+    declare: async (input) => (await import('./verbs/declare.js')).declareArtifact(ctx, input),
+    export: async (input) => (await import('./verbs/export.js')).exportArtifact(ctx, input),
+    listFiles: async (input) => (await import('./verbs/ls-files.js')).listFiles(ctx, input),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();
