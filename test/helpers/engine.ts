@@ -42,3 +42,14 @@ export function makeTestEngine(options: { cannotEnforce?: LimitName[]; broken?: 
     },
   };
 }
+
+/** Waits (bounded) until a job is recorded running in the workspace: fixed sleeps flake on a loaded machine. */
+export async function waitUntilRunning(engine: Engine, workspaceId: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const preview = await engine.stop({ workspaceId });
+    if (/^job \S+ is running/.test(preview.outcome_summary)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no job started running in ${workspaceId} within ${timeoutMs} ms`);
+}

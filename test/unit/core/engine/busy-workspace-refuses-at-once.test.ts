@@ -4,7 +4,7 @@
  * id — never its command line — and pointing at stop.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { makeTestEngine, waitUntilRunning, type TestEngine } from '../../../helpers/engine.js';
 
 let t: TestEngine;
 afterEach(() => t.cleanup());
@@ -14,7 +14,7 @@ describe('a busy workspace', () => {
     t = makeTestEngine({ realClock: true });
     await t.engine.create({ workspaceId: 'busy' });
     const first = t.engine.run({ workspaceId: 'busy', jobId: 'job-long', argv: ['block', 'secret-looking-arg'] });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntilRunning(t.engine, 'busy');
     for (const attempt of [() => t.engine.run({ workspaceId: 'busy', argv: ['echo', 'again'] }), () => t.engine.destroy({ workspaceId: 'busy' })]) {
       const error = await attempt().then(
         () => null,

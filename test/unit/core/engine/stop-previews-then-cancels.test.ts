@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../../src/core/store/sqlite-store.js';
-import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { makeTestEngine, waitUntilRunning, type TestEngine } from '../../../helpers/engine.js';
 
 let t: TestEngine;
 afterEach(() => t.cleanup());
@@ -14,7 +14,7 @@ describe('stop', () => {
     t = makeTestEngine({ realClock: true });
     await t.engine.create({ workspaceId: 'stoppable' });
     const running = t.engine.run({ workspaceId: 'stoppable', jobId: 'job-a', argv: ['block'] });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntilRunning(t.engine, 'stoppable');
     const store = SqliteStore.open(t.home);
     const before = { job: store.getJob('job-a'), intents: store.countIntents() };
     const preview = await t.engine.stop({ workspaceId: 'stoppable' });
@@ -30,7 +30,7 @@ describe('stop', () => {
     t = makeTestEngine({ realClock: true });
     await t.engine.create({ workspaceId: 'stoppable' });
     const running = t.engine.run({ workspaceId: 'stoppable', jobId: 'job-b', argv: ['block'] });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntilRunning(t.engine, 'stoppable');
     const stop = await t.engine.stop({ workspaceId: 'stoppable', apply: true });
     const run = await running;
     expect(stop.status).toBe('cancelled');
