@@ -192,6 +192,11 @@ export class SqliteStore {
       db.pragma('busy_timeout = 10000');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // A checkpoint fsyncs the WAL and the database: at the default 1,000
+      // pages it came every ~100 commits and the top 1% of commits (those
+      // paying it) took 60% of all commit time. 10,000 pages (~40 MiB of WAL
+      // at most) amortises it; the last connection to close still checkpoints.
+      db.pragma('wal_autocheckpoint = 10000');
       db.pragma('foreign_keys = ON');
     } catch (cause) {
       throw new EngineError('STORE_UNAVAILABLE', `cannot open the state store at ${path}: ${(cause as Error).message}`, {
