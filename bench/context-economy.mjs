@@ -6,7 +6,8 @@
 // run` prints it) in bytes, their ratio, and how many of the listed facts
 // appear verbatim in that markdown. The floor is the raw log an agent would
 // otherwise read. Misses are reported, never tuned away.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -41,7 +42,8 @@ export async function benchContextEconomy({ repo }) {
         const pkg = await engine.run({ workspaceId: ws, argv: c.argv, cwd: c.cwd, inputs: c.inputs });
         const jobId = pkg.provenance.job_id;
         const dump = await engine.logsDump({ handle: jobId });
-        const raw = dump.jobs[0]?.output ?? Buffer.alloc(0);
+        // logsDump names each job's kept output by file (it may be large): read it here.
+        const raw = dump.jobs[0] && existsSync(dump.jobs[0].path) ? readFileSync(dump.jobs[0].path) : Buffer.alloc(0);
         const rawText = raw.toString('utf8');
         const markdown = api.renderMarkdown(pkg);
         const mdBytes = Buffer.byteLength(markdown);

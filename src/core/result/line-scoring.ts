@@ -46,17 +46,29 @@ export const TAIL_LINES = 10;
 export const HEAD_LINES = 3;
 /** Node/Java stack frames kept at `stack_frame` score after an error; the rest are noise. */
 export const STACK_FRAMES_KEPT = 3;
-/** An identically shaped line (digits aside) keeps its score this many times, then drops. */
+/** Lines of one shape (see lineShape) keep their score this many times; the rest are repeats. */
 export const REPEATS_KEPT = 2;
-/** Score of a repeated line past REPEATS_KEPT: above plain output, below anything new. */
-const REPEAT_SCORE = 20;
+/**
+ * Content score of a repeat: what a blank line says, below plain output and
+ * far below context. Three thousand `unused variable ‘x_N’` warnings must not
+ * outrank, or crowd out, the one error among them.
+ */
+export const REPEAT_SCORE = 0;
 /** Lines right after / before a strong line (compiler source + caret lines, the command before a failure). */
 const CONTEXT_AFTER_SCORE = 28;
 const CONTEXT_BEFORE_SCORE = 22;
+/**
+ * A repeat whose final score (content, context, position) reaches this was
+ * lifted by something other than what it says: it sits next to a strong line
+ * or among the first or last lines. Below it, a repeat is worth no bytes.
+ */
+export const REPEAT_LIFT_MIN = CONTEXT_BEFORE_SCORE;
 /** Lines at or above this score pull in their neighbours as context. */
 const CONTEXT_SOURCE_MIN = KIND_SCORES.assertion;
-/** Bound on the repeat table, so a log of a million distinct errors stays small. */
-const MAX_REPEAT_KEYS = 10_000;
+/** Bound on the shape table, so a log of a million distinct lines stays small (shape ids fit a Uint16). */
+export const MAX_SHAPES = 10_000;
+/** Only this much of a line decides its shape. */
+const SHAPE_CHARS = 200;
 
 const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):/;
 const STACK_FRAME = /^\s+at\s\S/;
@@ -95,34 +107,109 @@ export function classifyLine(line: string): LineKind {
   return 'plain';
 }
 
-/** Scores lines one at a time, in order, remembering the context a line needs. */
-export type LineScorer = (line: string) => number;
+/** A leading `file:line[:col]:` (gcc, go, pytest) or `file(line,col):` (tsc) location. */
+const LOCATION_PREFIX = /^\S+?(?::\d+){1,2}:\s*|^\S+?\(\d+,\d+\):\s*/;
+/** A quoted segment, each quote style on its own (an apostrophe in prose rarely pairs up on one line). */
+const QUOTES: ReadonlyArray<readonly [open: string, pattern: RegExp, as: string]> = [
+  ['‘', /‘[^’]*’/g, '‘…’'],
+  ["'", /'[^']*'/g, "'…'"],
+  ['"', /"[^"]*"/g, '"…"'],
+  ['`', /`[^`]*`/g, '`…`'],
+];
+/** A token with a slash in it (a path, a URL), matched from the token's start only: no rescans. */
+const PATH_TOKEN = /(?<![^\s'"‘’`()[\]])[^\s'"‘’`()[\]]*\/[^\s'"‘’`()[\]]*/g;
+/**
+ * A hex id (a hash, an address: six hex digits or more, with or without 0x),
+ * or a word with a digit in it (`scratch_12`, `pkg001`, `2.10.1`, `x86_64`):
+ * numbered names vary like numbers do.
+ */
+const NUMBERED = /\b(?:0x)?[0-9a-fA-F]{6,}\b|\b[A-Za-z_]*\d[\w.-]*/g;
+/** A run of one symbol (a caret line's `~~~~` under a name, a `-----` rule): its length varies with what it underlines. */
+const SYMBOL_RUN = /([^\w\s])\1{2,}/g;
+
+/**
+ * The shape of a line: the line with what varies between near-duplicates
+ * stood in for. A leading `file:line:col:` location is dropped; quoted
+ * segments (‘…’ '…' "…" `…`) become empty quotes; paths and URLs become `…/…`;
+ * hex ids and words holding digits become `#`; a run of one symbol becomes
+ * two of it, and a run of spaces one space.
+ * `server.c:94:9: warning: unused variable ‘scratch_18’ [-Wunused-variable]`
+ * has the shape `warning: unused variable ‘…’ [-Wunused-variable]`. Only the
+ * first SHAPE_CHARS characters count. This runs on every line of every log,
+ * so each rewrite is skipped when a native substring search says it cannot
+ * apply.
+ */
+export function lineShape(line: string): string {
+  let s = (line.length > SHAPE_CHARS ? line.slice(0, SHAPE_CHARS) : line).trim();
+  if (s.includes(':')) s = s.replace(LOCATION_PREFIX, '');
+  for (const [open, pattern, as] of QUOTES) if (s.includes(open)) s = s.replace(pattern, as);
+  if (s.includes('/')) s = s.replace(PATH_TOKEN, '…/…');
+  s = s.replace(NUMBERED, '#').replace(SYMBOL_RUN, '$1$1');
+  return s.includes('  ') || s.includes('\t') ? s.replace(/\s+/g, ' ') : s;
+}
+
+/**
+ * Scores lines one at a time, in order, remembering the context a line needs.
+ * After each call, `repeatOf` says whether that line was a repeat (see
+ * createLineScorer) and of which shape; `shapeText` gives a shape's text.
+ */
+export interface LineScorer {
+  (line: string): number;
+  /** Shape id of the line just scored when it repeats a shape already seen REPEATS_KEPT times; -1 otherwise. Ids are below MAX_SHAPES. */
+  readonly repeatOf: number;
+  /** The shape (see lineShape) with id `id`, or '' for an unknown id. */
+  shapeText(id: number): string;
+  /** The content score of the first line of shape `id` (0 for an unknown id): does the shape say anything? */
+  shapeScore(id: number): number;
+}
 
 /**
  * A stateful scorer for one pass over one text. It follows Python tracebacks
  * (the header, every indented frame line, and the exception line that ends
  * the block), counts stack frames after an error so only the first few score,
- * and demotes lines whose shape (digits aside) has been seen REPEATS_KEPT
- * times, so a thousand copies of one error do not crowd out everything else.
+ * and scores REPEAT_SCORE for every non-blank line whose shape (lineShape) it
+ * has already seen REPEATS_KEPT times, whatever its kind: a thousand copies of
+ * one error, or three thousand of one warning with its source and caret
+ * lines, do not crowd out the one new line. Traceback frame lines and stack
+ * frames are not counted (STACK_FRAMES_KEPT bounds the latter).
  */
 export function createLineScorer(): LineScorer {
   let inTraceback = false;
   let framesSeen = 0;
-  const repeats = new Map<string, number>();
+  let repeatOf = -1;
+  const shapeIds = new Map<string, number>();
+  const shapes: string[] = [];
+  const seen: number[] = [];
+  const firstScores: number[] = [];
 
+  // A run of identical lines (retry spam, a stuck progress line) is shaped once.
+  let lastLine: string | undefined;
+  let lastShape = '';
   const demoteRepeats = (line: string, score: number): number => {
-    if (score < KIND_SCORES.warning) return score;
-    const key = line.trim().slice(0, 200).replace(/\d+/g, '#');
-    const seen = repeats.get(key);
-    if (seen === undefined) {
-      if (repeats.size < MAX_REPEAT_KEYS) repeats.set(key, 1);
+    if (line !== lastLine) {
+      lastLine = line;
+      lastShape = lineShape(line);
+    }
+    const shape = lastShape;
+    const id = shapeIds.get(shape);
+    if (id === undefined) {
+      if (shapes.length < MAX_SHAPES) {
+        shapeIds.set(shape, shapes.length);
+        shapes.push(shape);
+        seen.push(1);
+        firstScores.push(score);
+      }
       return score;
     }
-    repeats.set(key, seen + 1);
-    return seen + 1 > REPEATS_KEPT ? Math.min(score, REPEAT_SCORE) : score;
+    const count = (seen[id] ?? 0) + 1;
+    seen[id] = count;
+    if (count <= REPEATS_KEPT) return score;
+    repeatOf = id;
+    return REPEAT_SCORE;
   };
 
-  return (line: string): number => {
+  const score = (line: string): number => {
+    repeatOf = -1;
     if (inTraceback) {
       if (/^\s/.test(line) && line.trim() !== '') return KIND_SCORES.traceback;
       // The first unindented line closes the block: it names the exception.
@@ -139,8 +226,10 @@ export function createLineScorer(): LineScorer {
       return framesSeen <= STACK_FRAMES_KEPT ? KIND_SCORES.stack_frame : KIND_SCORES.plain;
     }
     framesSeen = 0;
-    return demoteRepeats(line, KIND_SCORES[kind]);
+    return kind === 'blank' ? KIND_SCORES.blank : demoteRepeats(line, KIND_SCORES[kind]);
   };
+  Object.defineProperty(score, 'repeatOf', { get: () => repeatOf });
+  return Object.assign(score, { shapeText: (id: number) => shapes[id] ?? '', shapeScore: (id: number) => firstScores[id] ?? 0 }) as LineScorer;
 }
 
 /**

@@ -5,15 +5,19 @@
  * assertions, test summaries and answers are kept first (see line-scoring.ts),
  * then the last lines, then the first, then whatever else fits. Kept lines stay
  * in their original order and every run of left-out lines is shown as one gap
- * line, `… [1234 lines omitted] …`.
+ * line, `… [1234 lines omitted] …`. A line repeating a shape already seen
+ * REPEATS_KEPT times (line-scoring.ts) is not spent bytes on unless its
+ * neighbours or its position lift it, and a gap mostly made of one shape says
+ * so, budget permitting: `… [8269 lines omitted, 1653 like: warning: unused
+ * variable ‘…’ [-Wunused-variable]] …`.
  *
  * The log is read as a Buffer of line offsets, never as one string: a 50 MB
  * log costs about 10 bytes per line of bookkeeping, and each line is decoded only
  * while it is scored and again if it is kept.
  */
 import { isUtf8 } from 'node:buffer';
-import { addContextScores, chooseUnits, classifyLine, createLineScorer, KIND_SCORES, positionScore, scoreLogLines } from './line-scoring.js';
-import { cleanLine, clipLine, needsCleaning, utf8Length } from './sanitize-text.js';
+import { addContextScores, chooseUnits, classifyLine, createLineScorer, KIND_SCORES, positionScore, REPEAT_LIFT_MIN, scoreLogLines, type LineScorer } from './line-scoring.js';
+import { cleanLine, clipLine, clipUtf8, needsCleaning, utf8Length } from './sanitize-text.js';
 
 /** A line longer than this is clipped with an inline `…[+N bytes]` note. */
 export const LINE_CAP_BYTES = 500;
@@ -21,6 +25,10 @@ export const LINE_CAP_BYTES = 500;
 export const MIN_EXCERPT_BUDGET = 80;
 /** Only this much of a giant line is decoded: enough to score it and show LINE_CAP_BYTES. */
 const DECODE_CAP_BYTES = 4096;
+/** Most UTF-8 bytes of a shape quoted in a gap line. */
+export const GAP_SHAPE_BYTES = 120;
+/** Cost of a line that must not be kept: more than any budget chooseUnits is given here. */
+const NEVER_KEPT = 0xffff_ffff;
 
 export interface SelectExcerptOptions {
   /** Most UTF-8 bytes `excerpt` may take (gap lines and marker included); raised to MIN_EXCERPT_BUDGET. */
@@ -45,14 +53,25 @@ export interface SelectedExcerpt {
   omitted_lines: number;
 }
 
-/** The gap line standing for `count` left-out lines (or list items). */
-export function formatGapMarker(count: number, unit: 'line' | 'item' = 'line'): string {
-  return `… [${count} ${unit}${count === 1 ? '' : 's'} omitted] …`;
+/** How many of a gap's lines share one shape, and that shape (see lineShape). */
+export interface GapLike {
+  count: number;
+  shape: string;
 }
 
-const GAP_MARKER = /^… \[(\d+) lines? omitted\] …$/;
+/**
+ * The gap line standing for `count` left-out lines (or list items); with
+ * `like`, it also says how many of them share a shape and quotes the shape,
+ * clipped to GAP_SHAPE_BYTES: `… [8269 lines omitted, 1653 like: warning: …] …`.
+ */
+export function formatGapMarker(count: number, unit: 'line' | 'item' = 'line', like?: GapLike): string {
+  const shape = like === undefined ? '' : utf8Length(like.shape) > GAP_SHAPE_BYTES ? `${clipUtf8(like.shape, GAP_SHAPE_BYTES - 3)}…` : like.shape;
+  return `… [${count} ${unit}${count === 1 ? '' : 's'} omitted${like === undefined ? '' : `, ${like.count} like: ${shape}`}] …`;
+}
 
-/** The count a gap line stands for, or undefined when `line` is not exactly a gap line. */
+const GAP_MARKER = /^… \[(\d+) lines? omitted(?:, \d+ like: .*)?\] …$/;
+
+/** The count a gap line (with or without its `like:` part) stands for, or undefined when `line` is not exactly a gap line. */
 export function parseGapMarker(line: string): number | undefined {
   const match = GAP_MARKER.exec(line);
   return match ? Number(match[1]) : undefined;
@@ -225,11 +244,13 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
   const facts: LogFacts = { hasCarriageReturn: buf.includes(0x0d), validUtf8: isUtf8(buf) };
   if (totalBytes <= budget && facts.validUtf8) {
     const text = buf.toString('utf8');
-    if (!needsCleaning(text) && !/^…(?: \[\d+ lines? omitted\] …|\[truncated: )/m.test(text)) return whole(text);
+    if (!needsCleaning(text) && !/^…(?: \[\d+ lines? omitted|\[truncated: )/m.test(text)) return whole(text);
   }
 
   const scores = new Uint8Array(totalLines);
   const costs = new Uint32Array(totalLines);
+  /** 1 + the shape id of a line that repeats a shape (line-scoring.ts), 0 for any other line. */
+  const repeatShape = new Uint16Array(totalLines);
   const scorer = createLineScorer();
   let cleanedBytes = 0;
   let anyClipped = false;
@@ -237,6 +258,7 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
     const line: Pick<DecodedLine, 'text' | 'shownBytes' | 'clipped'> =
       view !== undefined && view.length <= LINE_CAP_BYTES && !NOT_PLAIN_ASCII.test(view) ? { text: view, shownBytes: view.length, clipped: false } : decodeLine(buf, start, end, facts);
     scores[i] = scorer(line.text);
+    repeatShape[i] = scorer.repeatOf + 1;
     costs[i] = line.shownBytes + 1;
     cleanedBytes += costs[i]!;
     anyClipped ||= line.clipped;
@@ -250,16 +272,23 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
   }
 
   addContextScores(scores);
-  for (let i = 0; i < totalLines; i++) scores[i] = Math.max(scores[i]!, positionScore(i, totalLines));
+  for (let i = 0; i < totalLines; i++) {
+    scores[i] = Math.max(scores[i]!, positionScore(i, totalLines));
+    // A repeat says nothing new: it is not filler, only kept when context or position lifts it.
+    if (repeatShape[i] !== 0 && scores[i]! < REPEAT_LIFT_MIN) costs[i] = NEVER_KEPT;
+  }
 
   const markerReserve = options.retrieval === undefined ? 0 : utf8Length(formatTruncationMarker(Math.max(budget, totalBytes), totalBytes, options.retrieval)) + 1;
   const withMarker = markerReserve > 0 && markerReserve <= budget / 2;
   const gapCost = utf8Length(formatGapMarker(totalLines)) + 1;
   // Every line costs its text plus a newline; the last newline is never written.
-  const chosen = chooseUnits(scores, costs, budget + 1 - (withMarker ? markerReserve : 0), gapCost, 'tail-first');
+  const room = budget + 1 - (withMarker ? markerReserve : 0);
+  const chosen = chooseUnits(scores, costs, room, gapCost, 'tail-first');
+  const gapLines = describeGaps(chosen, costs, repeatShape, room, scorer);
 
   const out: string[] = [];
   let gap = 0;
+  let gapIndex = 0;
   let omitted = 0;
   let clippedShown = false;
   forEachLineView(buf, (i, start, end) => {
@@ -267,20 +296,77 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
       gap++;
       return;
     }
-    if (gap > 0) out.push(formatGapMarker(gap));
+    if (gap > 0) out.push(gapLines[gapIndex++] ?? formatGapMarker(gap));
     omitted += gap;
     gap = 0;
     const line = decodeLine(buf, start, end, facts);
     clippedShown ||= line.clipped;
     out.push(line.shown);
   });
-  if (gap > 0) out.push(formatGapMarker(gap));
+  if (gap > 0) out.push(gapLines[gapIndex++] ?? formatGapMarker(gap));
   omitted += gap;
 
   let excerpt = out.join('\n');
   const truncated = omitted > 0 || clippedShown;
   if (truncated && withMarker) excerpt += `\n${formatTruncationMarker(utf8Length(excerpt), totalBytes, options.retrieval)}`;
   return { excerpt, truncated, total_bytes: totalBytes, total_lines: totalLines, omitted_lines: omitted };
+}
+
+/** A gap names a shape only when at least this many of its lines have it. */
+const MIN_LIKE_COUNT = 2;
+
+/**
+ * The gap lines of an excerpt, in order: each run of left-out lines as one
+ * gap line, which also names the run's main repeated shape when the bytes
+ * left in `room` (after the kept lines and plain gap lines) allow. The main
+ * shape is the most common one, a shape that says something (a warning, an
+ * error) counting double against plain output: a run of gcc warnings with
+ * their source, caret and `In function` lines is named by the warning. Runs
+ * with the most lines of their shape get their summary first.
+ */
+function describeGaps(chosen: Uint8Array, costs: Uint32Array, repeatShape: Uint16Array, room: number, shapes: Pick<LineScorer, 'shapeText' | 'shapeScore'>): string[] {
+  const gaps: Array<{ count: number; like?: GapLike }> = [];
+  let used = 0;
+  let count = 0;
+  let shapeCounts = new Map<number, number>();
+  const close = () => {
+    let best = 0;
+    let bestCount = 0;
+    let bestWeight = 0;
+    for (const [shape, n] of shapeCounts) {
+      const weight = shapes.shapeScore(shape - 1) >= KIND_SCORES.warning ? 2 * n : n;
+      if (weight > bestWeight || (weight === bestWeight && shape < best)) [best, bestCount, bestWeight] = [shape, n, weight];
+    }
+    gaps.push(bestCount >= MIN_LIKE_COUNT ? { count, like: { count: bestCount, shape: shapes.shapeText(best - 1) } } : { count });
+    used += utf8Length(formatGapMarker(count)) + 1;
+    count = 0;
+    shapeCounts = new Map();
+  };
+  for (let i = 0; i < chosen.length; i++) {
+    if (chosen[i] === 1) {
+      if (count > 0) close();
+      used += costs[i]!;
+      continue;
+    }
+    count++;
+    const shape = repeatShape[i]!;
+    if (shape !== 0) shapeCounts.set(shape, (shapeCounts.get(shape) ?? 0) + 1);
+  }
+  if (count > 0) close();
+
+  const lines = gaps.map((g) => formatGapMarker(g.count));
+  let slack = room - used;
+  const byLikeCount = gaps.map((_, k) => k).sort((a, b) => (gaps[b]!.like?.count ?? 0) - (gaps[a]!.like?.count ?? 0) || a - b);
+  for (const k of byLikeCount) {
+    const { count: n, like } = gaps[k]!;
+    if (like === undefined) break;
+    const line = formatGapMarker(n, 'line', like);
+    const extra = utf8Length(line) - utf8Length(lines[k]!);
+    if (extra > slack) continue;
+    lines[k] = line;
+    slack -= extra;
+  }
+  return lines;
 }
 
 /** Smallest per-line cap when shrinking text: a line this short still says what it is. */

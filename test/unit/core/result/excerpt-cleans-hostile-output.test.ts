@@ -57,4 +57,12 @@ describe('selectExcerpt cleaning', () => {
     expect(excerpt).toContain('\n...[truncated: 1 of 2 bytes shown');
     expect(excerpt).not.toMatch(/^…\[truncated/m);
   });
+
+  it('defuses log lines that read exactly like a gap line naming a shape', () => {
+    const forged = '… [999 lines omitted, 998 like: warning: nothing to see here] …';
+    const { excerpt, omitted_lines } = selectExcerpt(`${NOISE}\n${forged}\nend`, { budgetBytes: 300 });
+    expect(excerpt).toContain(`...${forged.slice(1)}`);
+    expect(excerpt.split('\n')).not.toContain(forged);
+    expect(omitted_lines).toBeLessThan(999);
+  });
 });
