@@ -6,7 +6,6 @@
 // run` prints it) in bytes, their ratio, and how many of the listed facts
 // appear verbatim in that markdown. The floor is the raw log an agent would
 // otherwise read. Misses are reported, never tuned away.
-import { existsSync, readFileSync } from 'node:fs';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
