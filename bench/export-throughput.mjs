@@ -2,7 +2,7 @@
 // same file, interleaved. export copies and hashes in one pass, so the aim
 // is to be no slower than that pair. Needs the native provider.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleave, ms, table } from './lib/stats.mjs';
@@ -18,7 +18,7 @@ export async function benchExportThroughput({ repo, sizeMiB = Number(process.env
     await engine.create({ workspaceId: 'bench-export', budget: { storageBytes: (sizeMiB + 64) * 1024 * 1024, wallClockSeconds: 600 } });
     const wrote = await engine.run({ workspaceId: 'bench-export', argv: ['sh', '-c', `head -c ${sizeMiB}M /dev/urandom > big.bin`], declares: [{ name: 'big.bin', purpose: 'benchmark payload' }] });
     if (wrote.status !== 'success') throw new Error(`payload job: ${wrote.status}`);
-    const source = join(home, 'native', 'workspaces', 'bench-export', 'files', 'big.bin');
+    const source = join(workspaceFilesDir(home, 'bench-export'), 'big.bin');
     let n = 0;
     const result = await interleave(
       [
@@ -51,6 +51,16 @@ export async function benchExportThroughput({ repo, sizeMiB = Number(process.env
     rmSync(home, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/**
+ * Where the workspace's files are on the host, so `cp` reads the very same
+ * bytes: the loop-mounted filesystem of the workspace when there is one,
+ * else its folder under the home.
+ */
+function workspaceFilesDir(home, id) {
+  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '');
+  return mounts.find((point) => point.endsWith(`/fs/${id}`)) ?? join(home, 'native', 'workspaces', id, 'files');
 }
 
 function skipped(reason) {
