@@ -4,101 +4,11 @@ import { join } from 'node:path';
 import { EngineError } from '../errors.js';
 import type { WorkspaceState } from '../lifecycle/transitions.js';
 import { transition } from '../lifecycle/transitions.js';
-import type { Policy } from '../policy/policy.js';
-import type { JobUsage } from '../provider.js';
-import type { ResultStatus } from '../status.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
+import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
 
-export interface WorkspaceRecord {
-  id: string;
-  provider: string;
-  state: WorkspaceState;
-  profile: string;
-  policy: Policy;
-  environmentDigest: string | null;
-  purpose: string | null;
-  owner: string | null;
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number | null;
-  lifecyclePath: WorkspaceState[];
-}
-
-export type LimitHit = 'wall_clock' | 'output_bytes' | 'memory';
-
-export interface JobRecord {
-  id: string;
-  workspaceId: string;
-  state: 'running' | 'finished';
-  status: ResultStatus | null;
-  argv: string[];
-  exitCode: number | null;
-  signal: string | null;
-  limitHit: LimitHit | null;
-  startedAt: number;
-  finishedAt: number | null;
-  owner: Owner;
-  /** Every byte the job printed, including bytes past the output budget. */
-  outputBytes: number;
-  /** Bytes kept in the job's log file (at most the output budget). */
-  storedBytes: number;
-  usage: JobUsage;
-  stopRequested: boolean;
-  /** Set when the terminal record was written by someone other than the job's own process (stop, doctor --repair). */
-  note: string | null;
-}
-
-export interface IntentRecord {
-  id: number;
-  workspaceId: string;
-  jobId: string | null;
-  op: string;
-  provider: string;
-  owner: Owner;
-  createdAt: number;
-  settledAt: number | null;
-  outcome: string | null;
-  /** What the op acts on beyond the workspace: an export's JSON {name, to}, a put's workspace path; null otherwise. */
-  target: string | null;
-}
-
-export interface InputRecord {
-  workspaceId: string;
-  jobId: string | null;
-  destination: string;
-  kind: 'file' | 'directory';
-  sizeBytes: number;
-  /** A file's sha256, or a directory's manifest digest. */
-  sha256: string;
-  fileCount: number;
-  createdAt: number;
-}
-
-export interface ArtifactRecord {
-  workspaceId: string;
-  name: string;
-  purpose: string;
-  mediaType: string;
-  declaredByJob: string | null;
-  declaredAt: number;
-  exportedTo: string | null;
-  exportedSha256: string | null;
-  exportedSize: number | null;
-  exportedAt: number | null;
-}
-
-export interface JobFinish {
-  status: ResultStatus;
-  exitCode: number | null;
-  signal: string | null;
-  limitHit: LimitHit | null;
-  finishedAt: number;
-  outputBytes: number;
-  storedBytes: number;
-  usage: JobUsage;
-  note?: string;
-}
+export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, LimitHit, WorkspaceRecord } from './records.js';
 
 /**
  * Intent ops that hold a workspace exclusively while their process lives
@@ -107,7 +17,6 @@ export interface JobFinish {
  */
 export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove'];
 
-type Row = Record<string, unknown>;
 
 /** The SQLite file's header keeps user_version at bytes 60–63, big-endian. */
 function readSchemaVersionFromHeader(file: string): number | null {
@@ -505,57 +414,4 @@ function compactPath(path: WorkspaceState[]): WorkspaceState[] {
 
 function notFound(id: string): EngineError {
   return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list workspaces with: headspace ls' });
-}
-
-function toWorkspace(row: Row): WorkspaceRecord {
-  return {
-    id: String(row.id),
-    provider: String(row.provider),
-    state: row.state as WorkspaceState,
-    profile: String(row.profile),
-    policy: JSON.parse(String(row.policy)) as Policy,
-    environmentDigest: row.environment_digest === null ? null : String(row.environment_digest),
-    purpose: row.purpose === null ? null : String(row.purpose),
-    owner: row.owner === null ? null : String(row.owner),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
-    lifecyclePath: JSON.parse(String(row.lifecycle_path)) as WorkspaceState[],
-  };
-}
-
-function toJob(row: Row): JobRecord {
-  return {
-    id: String(row.id),
-    workspaceId: String(row.workspace_id),
-    state: row.state as JobRecord['state'],
-    status: (row.status ?? null) as ResultStatus | null,
-    argv: JSON.parse(String(row.argv)) as string[],
-    exitCode: row.exit_code === null ? null : Number(row.exit_code),
-    signal: row.signal === null ? null : String(row.signal),
-    limitHit: (row.limit_hit ?? null) as LimitHit | null,
-    startedAt: Number(row.started_at),
-    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
-    owner: { pid: Number(row.owner_pid), started: row.owner_started === null ? null : String(row.owner_started) },
-    outputBytes: Number(row.output_bytes),
-    storedBytes: Number(row.stored_bytes),
-    usage: row.usage ? (JSON.parse(String(row.usage)) as JobUsage) : {},
-    stopRequested: Number(row.stop_requested) === 1,
-    note: row.note === null || row.note === undefined ? null : String(row.note),
-  };
-}
-
-function toIntent(row: Row): IntentRecord {
-  return {
-    id: Number(row.id),
-    workspaceId: String(row.workspace_id),
-    jobId: row.job_id === null ? null : String(row.job_id),
-    op: String(row.op),
-    provider: String(row.provider),
-    owner: { pid: Number(row.owner_pid), started: row.owner_started === null ? null : String(row.owner_started) },
-    createdAt: Number(row.created_at),
-    settledAt: row.settled_at === null ? null : Number(row.settled_at),
-    outcome: row.outcome === null ? null : String(row.outcome),
-    target: row.target === null || row.target === undefined ? null : String(row.target),
-  };
 }
