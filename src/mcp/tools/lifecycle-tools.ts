@@ -182,9 +182,13 @@ export const doctorTool = defineTool({
   ].join(' '),
   input: z.strictObject({
     provider: z.string().optional().describe('check only this provider (native or fake)'),
+    repair: z
+      .boolean()
+      .optional()
+      .describe('also list each repair `headspace doctor --repair --apply` would make, marked safe or a judgement call with its reason (a dry run: this tool never applies repairs; a person or the CLI does)'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  call: (engine, args) => engine.doctor(present({ provider: args.provider })),
+  call: (engine, args) => engine.doctor(present({ provider: args.provider, repair: args.repair === true ? true : undefined })),
 });
 
 export const LIFECYCLE_TOOLS: readonly ToolSpec[] = [createTool, runTool, stopTool, inspectTool, logsTool, lsTool, destroyTool, doctorTool];
