@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+echo "test: lint (eslint src)" >&2
+npx eslint src
 
 results="$(mktemp -t headspace-vitest-XXXXXX.json)"
 status=0

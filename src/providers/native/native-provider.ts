@@ -339,8 +339,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         removeQuietly(sentinel);
         await driver.prepare(cgroup, request.policy.budget, env.jobUser);
         // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
-        let { standby, leftovers } = await takeStandby(id, driver, cgroup);
-        if (leftovers) {
+        const taken = await takeStandby(id, driver, cgroup);
+        let standby = taken.standby;
+        if (taken.leftovers) {
           await killJob(driver, id); // takes our standby with it
           standby = undefined;
         }
