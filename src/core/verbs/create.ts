@@ -121,7 +121,10 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     key_findings: findings,
     evidence: [],
     artifacts: [],
-    warnings: effective.warnings,
+    // A simulated provider's "enforced" means enforced inside its simulation: say so.
+    warnings: caps.layers.includes('simulated')
+      ? [...effective.warnings, `the ${providerName} provider simulates its workspace in memory: nothing runs for real and nothing is isolated; use it for tests and demos only`]
+      : effective.warnings,
     resource_usage: { ...emptyUsage(), storage_bytes: descriptor.storageBytes ?? null },
     provenance: provenanceFor(ctx, 'create', { workspace: ws, caps, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
