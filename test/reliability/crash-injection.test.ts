@@ -69,7 +69,13 @@ async function checkAfterCrash(t: Trial, id: string, destination: string | null,
   const text = [...report.attention, ...report.warnings].join('\n');
   for (const intent of before.deadIntents) expect(text, `${label}: doctor names intent #${intent}`).toContain(`intent #${intent} `);
   for (const job of before.orphanJobs) expect(text, `${label}: doctor names job ${job}`).toContain(`job ${job}`);
-  for (const file of before.files) expect(text, `${label}: doctor names ${file}`).toContain(basename(file));
+  for (const file of before.files) {
+    // The fake's state lock of a dead holder is taken over by the lock protocol
+    // itself the next time the provider is used (doctor uses it too): gone by
+    // the time doctor looks is not a leftover it failed to name.
+    if (file.endsWith('.lock') && !existsSync(file)) continue;
+    expect(text, `${label}: doctor names ${file}`).toContain(basename(file));
+  }
 
   const repaired = await t.engine.doctor({ provider: 'fake', repair: true, apply: true, verify: true });
   expect(repaired.status, `${label}: ${repaired.warnings.join('; ')}`).toBe('success');
