@@ -9,11 +9,14 @@
  */
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { EngineError } from '../../core/errors.js';
+import { currentOwner, isOwnerAlive } from '../../core/store/owner.js';
 
 export interface JobMarker {
   jobId: string;
   /** The Node process that owns the run() call. */
   ownerPid: number;
+  /** The owner's kernel start time (see core/store/owner.ts): with pid_max at 32768, a pid alone is reused within minutes. */
+  ownerStarted: string | null;
   startedAt: string;
 }
 
@@ -21,7 +24,7 @@ export async function readJobMarker(path: string): Promise<JobMarker | undefined
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<JobMarker>;
     if (typeof parsed.jobId !== 'string' || typeof parsed.ownerPid !== 'number') return undefined;
-    return { jobId: parsed.jobId, ownerPid: parsed.ownerPid, startedAt: String(parsed.startedAt ?? '') };
+    return { jobId: parsed.jobId, ownerPid: parsed.ownerPid, ownerStarted: typeof parsed.ownerStarted === 'string' ? parsed.ownerStarted : null, startedAt: String(parsed.startedAt ?? '') };
   } catch {
     return undefined;
   }
@@ -36,14 +39,19 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Is the marker's owner still the process that wrote it (pid and start time)? */
+export function markerOwnerAlive(marker: JobMarker): boolean {
+  return isOwnerAlive({ pid: marker.ownerPid, started: marker.ownerStarted });
+}
+
 /** The live marker, or undefined when idle (a stale marker counts as idle). */
 export async function liveJob(path: string): Promise<JobMarker | undefined> {
   const marker = await readJobMarker(path);
-  return marker !== undefined && isAlive(marker.ownerPid) ? marker : undefined;
+  return marker !== undefined && markerOwnerAlive(marker) ? marker : undefined;
 }
 
 export async function acquireJobMarker(path: string, workspaceId: string, jobId: string): Promise<void> {
-  const marker: JobMarker = { jobId, ownerPid: process.pid, startedAt: new Date().toISOString() };
+  const marker: JobMarker = { jobId, ownerPid: process.pid, ownerStarted: currentOwner().started, startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, JSON.stringify(marker), { flag: 'wx' });

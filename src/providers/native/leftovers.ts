@@ -39,7 +39,7 @@ import { ProviderError } from '../../core/errors.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
-import { isAlive, liveJob, readJobMarker, removeQuietly } from './job-marker.js';
+import { isAlive, liveJob, markerOwnerAlive, readJobMarker, removeQuietly } from './job-marker.js';
 import { isIdleLauncher } from './launch-job.js';
 import type { Layout } from './layout.js';
 import { detachLoopDevice, isMountPoint, loopDevicesUnder, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
@@ -99,7 +99,7 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         continue;
       }
       const marker = await readJobMarker(layout.jobPath(name));
-      const live = marker !== undefined && isAlive(marker.ownerPid);
+      const live = marker !== undefined && markerOwnerAlive(marker);
       if (marker !== undefined && !live) found.push({ kind: 'file', workspaceId: name, target: layout.jobPath(name), detail: `job marker of ${marker.jobId} in workspace ${name}, whose process (pid ${marker.ownerPid}) is gone` });
       for (const file of (await readdir(dir).catch(() => [] as string[])).sort()) {
         const stray = /^stop-.+$/.test(file) ? !live : /^meta\.json\.(\d+)\.tmp$/.test(file) ? !isAlive(Number(/\d+/.exec(file)![0])) : false;
