@@ -14,6 +14,7 @@ import { benchExportThroughput } from './export-throughput.mjs';
 import { benchPeerOverhead } from './peer-overhead.mjs';
 import { benchScale } from './scale.mjs';
 import { benchContextEconomy } from './context-economy.mjs';
+import { benchHardeningCost } from './hardening-cost.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -28,6 +29,7 @@ if (existsSync(nativeBench)) {
   benches.push(['native-overhead', () => (loaded.error ? Promise.reject(loaded.error) : loaded.benchNativeOverhead({ repo }))]);
 }
 benches.push(
+  ['hardening-cost', () => benchHardeningCost({ repo })],
   ['peer-overhead', () => benchPeerOverhead({ repo })],
   ['scale', () => benchScale({ repo })],
   ['context-economy', () => benchContextEconomy({ repo })],
