@@ -133,9 +133,26 @@ function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: str
     const cmd = received[received.length - 1] as Command;
     const opts = cmd.opts() as Opts;
     const args = received.slice(0, spec.args.length).flatMap((a) => (Array.isArray(a) ? (a as string[]) : [a as string]));
-    await onAction(spec.name, spec.name === 'run' ? [args[0]!, ...(received[1] as string[])] : args, opts);
+    await onAction(spec.name, spec.name === 'run' ? [args[0]!, ...commandAfterWorkspace(received[1] as string[])] : args, opts);
   });
   return command;
+}
+
+/**
+ * The command of `run W …` (#12.10): a leading `--` ends headspace's options
+ * and is dropped; any other leading `-…` word is a headspace flag given after
+ * the workspace id (commander passes everything after the id through), which
+ * would otherwise run as a command named `--json`. Refused with the fix.
+ */
+function commandAfterWorkspace(words: string[]): string[] {
+  const first = words[0];
+  if (first === '--') return words.slice(1);
+  if (first !== undefined && first.startsWith('-')) {
+    throw new EngineError('BAD_ARGUMENT', `'${first.slice(0, 40)}' comes after the workspace id, where the command starts`, {
+      hint: `put headspace's options before the workspace id (headspace run ${first.slice(0, 40)} WORKSPACE COMMAND…), or write -- before the command if '${first.slice(0, 40)}' is part of it`,
+    });
+  }
+  return words;
 }
 
 async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Promise<CliOutcome> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
 import { describeLimit } from '../policy/effective-policy.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../policy/policy.js';
@@ -23,6 +24,17 @@ export function policySummary(policy: Policy, caps: ProviderCapabilities | null)
   });
 }
 
+/**
+ * sha256 of the policy as canonical JSON (keys sorted at every level): two
+ * results with the same digest ran under the same policy, which lets the
+ * markdown name the policy in one line instead of repeating every limit.
+ */
+export function policyDigest(policy: Policy): string {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(canonical) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])) : value;
+  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(policy))).digest('hex')}`;
+}
+
 export function provenanceFor(
   ctx: EngineContext,
   verb: string,
@@ -43,6 +55,7 @@ export function provenanceFor(
     started_at: isoTime(job?.startedAt ?? parts.startedAt),
     finished_at: isoTime(job?.finishedAt ?? parts.finishedAt),
     policy_summary: ws ? policySummary(ws.policy, parts.caps ?? null) : [],
+    ...(ws ? { policy_digest: policyDigest(ws.policy) } : {}),
     inputs: [],
     exit_code: job?.exitCode ?? null,
   };

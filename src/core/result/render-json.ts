@@ -23,13 +23,16 @@ const PROVENANCE_KEYS = [
   'started_at',
   'finished_at',
   'policy_summary',
+  'policy_digest',
   'inputs',
   'exit_code',
 ];
 
 /**
  * A copy of `value` with `known` keys first, in that order, then any other keys
- * sorted. Keys whose value is undefined are left out, as JSON.stringify would.
+ * sorted. Keys whose value is undefined or null are left out: in the JSON
+ * rendering an absent field means "unknown" (#13: null noise costs an
+ * agent's context and says nothing; `explain result` documents it).
  */
 function ordered(value: object, known: readonly string[]): Record<string, unknown> {
   const source = value as Record<string, unknown>;
@@ -38,7 +41,7 @@ function ordered(value: object, known: readonly string[]): Record<string, unknow
     .sort();
   const out: Record<string, unknown> = {};
   for (const key of [...known, ...extra]) {
-    if (Object.hasOwn(source, key) && source[key] !== undefined) out[key] = source[key];
+    if (Object.hasOwn(source, key) && source[key] !== undefined && source[key] !== null) out[key] = source[key];
   }
   return out;
 }

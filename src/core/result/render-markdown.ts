@@ -1,22 +1,30 @@
 /**
  * The bounded markdown rendering of a result package: what an agent reads by
  * default. It always has the title and all nine section headings in
- * SECTION_ORDER; what gives way under the byte bound is the text inside them.
+ * SECTION_ORDER; an empty section is one `(none)` line, and the quieter
+ * sections print only what a reader can use (markdown-sections.ts).
  *
- * Shrinking, in order, each step taken only if the previous one cannot fit:
- * 1. a binary search for the largest per-excerpt budget (not below 80 bytes);
- * 2. with excerpts at 80, the largest per-list budget for key findings,
- *    warnings and suggested attention;
- * 3. with lists at their minimum too, the largest budget for every other
- *    text field (labels, names, provenance values; the summary gets four
- *    times that budget);
- * 4. clipping whole blocks section by section (headings stay), with a package
- *    marker line pointing at the JSON rendering, which is never clipped.
+ * When the package does not fit the byte bound, what gives way first is what
+ * an agent needs least (#13): each step is taken only if the previous one
+ * cannot fit, and a binary search finds the largest budget within a step.
+ * 1. provenance and usage detail (environment, inputs, the whole policy):
+ *    `compact`, then `minimal`;
+ * 2. the warnings and suggested-attention lists;
+ * 3. the evidence excerpts (not below 80 bytes): the excerpt selector keeps
+ *    error lines, failing tests and final lines before anything else;
+ * 4. the key findings: the facts distilled from the evidence (a failing
+ *    test's name, assertion and file:line) outlast the raw lines;
+ * 5. every other text field (labels, names; the summary gets four times the
+ *    budget);
+ * 6. clipping whole blocks section by section (headings stay), with a
+ *    package marker line pointing at the JSON rendering, which is never
+ *    clipped.
  * Shrunk text keeps its important lines (line-scoring.ts) and ends with a
  * `…[truncated: N of M bytes shown -- full text: `…`]` marker.
  */
-import type { ArtifactEntry, Evidence, LimitSummary, ResultPackage, SectionName } from './result-package.js';
+import type { Evidence, ResultPackage, SectionName } from './result-package.js';
 import { SECTION_ORDER, SECTION_TITLES } from './result-package.js';
+import { renderArtifact, renderProvenance, renderUsage, type Detail } from './markdown-sections.js';
 import {
   formatTruncationMarker,
   inlineCode,
@@ -29,14 +37,14 @@ import {
 } from './select-excerpt.js';
 import { cleanInline, cleanText, clipLine, utf8Length } from './sanitize-text.js';
 
+export { COMMAND_MAX_BYTES, shellJoin, shellQuote } from './markdown-sections.js';
+
 export const DEFAULT_MAX_BYTES = 8192;
 /** Smaller bounds are raised to this: below it the nine headings and the clip marker barely fit. */
 export const MIN_MAX_BYTES = 512;
 export const MIN_EXCERPT_BYTES = 80;
 export const MIN_LIST_BYTES = 80;
 export const MIN_FIELD_BYTES = 40;
-/** A command line is shown on one line, clipped past this even when there is room. */
-export const COMMAND_MAX_BYTES = 240;
 
 export interface RenderMarkdownOptions {
   /** Bound on the UTF-8 size of the whole output; default 8192, raised to 512. */
@@ -50,8 +58,11 @@ export interface RenderMarkdownOptions {
 }
 
 interface Budgets {
+  detail: Detail;
+  /** Warnings and suggested attention. */
+  lists: number;
+  findings: number;
   excerpt: number;
-  list: number;
   field: number;
 }
 
@@ -84,23 +95,26 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
   const render = (budgets: Budgets) => assemble(layout(ctx, budgets));
   const fits = (budgets: Budgets) => utf8Length(render(budgets)) <= maxBytes;
 
-  const full: Budgets = { excerpt: Infinity, list: Infinity, field: Infinity };
-  if (fits(full)) return render(full);
-
-  const longestExcerpt = Math.max(0, ...ctx.evidence.map((e) => e.text.bytes));
-  const excerpt = largestFitting(MIN_EXCERPT_BYTES, Math.min(longestExcerpt, maxBytes), (x) => fits({ ...full, excerpt: x }));
-  if (excerpt !== undefined) return render({ ...full, excerpt });
-
-  const lists = [pkg.key_findings, pkg.warnings, pkg.attention].map((items) => items.reduce((sum, item) => sum + listItemBytes(item), 0));
-  const atMinExcerpt = { ...full, excerpt: MIN_EXCERPT_BYTES };
-  const list = largestFitting(MIN_LIST_BYTES, Math.min(Math.max(0, ...lists), maxBytes), (x) => fits({ ...atMinExcerpt, list: x }));
-  if (list !== undefined) return render({ ...atMinExcerpt, list });
-
-  const atMinLists = { ...atMinExcerpt, list: MIN_LIST_BYTES };
-  const field = largestFitting(MIN_FIELD_BYTES, maxBytes, (x) => fits({ ...atMinLists, field: x }));
-  if (field !== undefined) return render({ ...atMinLists, field });
-
-  return clipDocument(layout(ctx, { ...atMinLists, field: MIN_FIELD_BYTES }), maxBytes, ctx.fullResult);
+  let budgets: Budgets = { detail: 'full', lists: Infinity, findings: Infinity, excerpt: Infinity, field: Infinity };
+  if (fits(budgets)) return render(budgets);
+  for (const detail of ['compact', 'minimal'] as const) {
+    budgets = { ...budgets, detail };
+    if (fits(budgets)) return render(budgets);
+  }
+  const listBytes = (items: readonly string[]) => items.reduce((sum, item) => sum + listItemBytes(item), 0);
+  const steps: Array<{ key: 'lists' | 'findings' | 'excerpt' | 'field'; min: number; max: number }> = [
+    { key: 'lists', min: MIN_LIST_BYTES, max: Math.max(listBytes(pkg.warnings), listBytes(pkg.attention)) },
+    { key: 'excerpt', min: MIN_EXCERPT_BYTES, max: Math.max(0, ...ctx.evidence.map((e) => e.text.bytes)) },
+    { key: 'findings', min: MIN_LIST_BYTES, max: listBytes(pkg.key_findings) },
+    { key: 'field', min: MIN_FIELD_BYTES, max: maxBytes },
+  ];
+  for (const step of steps) {
+    const current = budgets;
+    const best = largestFitting(step.min, Math.min(step.max, maxBytes), (x) => fits({ ...current, [step.key]: x }));
+    if (best !== undefined) return render({ ...current, [step.key]: best });
+    budgets = { ...current, [step.key]: step.min };
+  }
+  return clipDocument(layout(ctx, budgets), maxBytes, ctx.fullResult);
 }
 
 /** Largest x in [lo, hi] with ok(x), assuming ok is monotone; undefined when even lo fails. */
@@ -130,76 +144,20 @@ function prepareEvidence(evidence: Evidence): PreparedEvidence {
 function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
   const { pkg } = ctx;
   const field = (text: string) => clipLine(cleanInline(text), budgets.field);
-  const optional = (text: string | null) => (text === null || text === '' ? NONE : field(text));
-  const number = (value: number | null) => (value === null ? NONE : String(value));
-  const list = (items: readonly string[]) => renderList(items, budgets.list, ctx.fullResult);
-  const usage = pkg.resource_usage;
-  const prov = pkg.provenance;
+  const list = (items: readonly string[], budget: number) => renderList(items, budget, ctx.fullResult);
+  const orNone = (body: Body) => (body.length === 0 ? [NONE] : body);
   return {
     // The summary is the text an agent reads first: it gets four field budgets.
     outcome_summary: renderSummary(pkg.outcome_summary, budgets.field * 4, ctx.fullResult),
     status: [pkg.status],
-    key_findings: list(pkg.key_findings),
-    evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field)),
-    artifacts: pkg.artifacts.length === 0 ? [NONE] : pkg.artifacts.map((a) => renderArtifact(a, optional, number)),
-    warnings: list(pkg.warnings),
-    resource_usage: renderUsage(usage),
-    provenance: renderProvenance(prov, optional, budgets.field),
-    attention: list(pkg.attention),
+    key_findings: list(pkg.key_findings, budgets.findings),
+    evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field, pkg.provenance.job_id)),
+    artifacts: pkg.artifacts.length === 0 ? [NONE] : pkg.artifacts.map((a) => renderArtifact(a, field)),
+    warnings: list(pkg.warnings, budgets.lists),
+    resource_usage: orNone(renderUsage(pkg, budgets.detail)),
+    provenance: orNone(renderProvenance(pkg, { detail: budgets.detail, field: budgets.field })),
+    attention: list(pkg.attention, budgets.lists),
   };
-}
-
-/**
- * Usage in one line, known figures only: a trivial result should cost an
- * agent a few tokens here, not six lines of `(none)`. JSON keeps every field.
- */
-function renderUsage(usage: ResultPackage['resource_usage']): Body {
-  const parts: string[] = [];
-  if (usage.wall_time_seconds !== null) parts.push(`wall ${usage.wall_time_seconds} s`);
-  if (usage.cpu_seconds !== null) parts.push(`cpu ${usage.cpu_seconds} s`);
-  if (usage.max_memory_bytes !== null) parts.push(`peak memory ${humanBytes(usage.max_memory_bytes)}`);
-  if (usage.peak_pids !== null) parts.push(`peak pids ${usage.peak_pids}`);
-  if (usage.storage_bytes !== null) parts.push(`storage ${humanBytes(usage.storage_bytes)}`);
-  if (usage.output_bytes !== null) parts.push(`output ${humanBytes(usage.output_bytes)}`);
-  return parts.length === 0 ? [NONE] : [`- ${parts.join(', ')}`];
-}
-
-/** Provenance with the known fields only, the policy on one line with every limit labelled. */
-function renderProvenance(prov: ResultPackage['provenance'], optional: (text: string | null) => string, fieldBudget: number): Body {
-  const lines: string[] = [];
-  const where = [
-    prov.workspace_id === null ? null : `workspace ${optional(prov.workspace_id)}`,
-    prov.job_id === null ? null : `job ${optional(prov.job_id)}`,
-    prov.provider === null ? null : `provider ${optional(prov.provider)}`,
-    prov.profile === null ? null : `profile ${optional(prov.profile)}`,
-  ].filter((x): x is string => x !== null);
-  lines.push(`- ${prov.verb} by headspace ${optional(prov.headspace_version)} (result schema ${prov.result_schema_version})${where.length ? `: ${where.join(', ')}` : ''}`);
-  if (prov.environment_digest !== null) lines.push(`- environment: ${optional(prov.environment_digest)}`);
-  if (prov.command !== null) lines.push(`- command: ${clipLine(shellJoin(prov.command), Math.min(COMMAND_MAX_BYTES, fieldBudget))}`);
-  if (prov.exit_code !== null) lines.push(`- exit code: ${prov.exit_code}`);
-  if (prov.started_at !== null || prov.finished_at !== null) lines.push(`- time: ${optional(prov.started_at)} → ${optional(prov.finished_at)}`);
-  if (prov.policy_summary.length > 0) {
-    lines.push(`- policy: ${prov.policy_summary.map((limit) => `${cleanInline(limit.name)} ${cleanInline(limit.value)} ${enforcement(limit)}`).join('; ')}`);
-  }
-  for (const input of prov.inputs) lines.push(`- input ${optional(input.destination)}: ${input.size_bytes} bytes, sha256 ${optional(input.sha256)}`);
-  return lines;
-}
-
-function humanBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 100 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
-}
-
-/** `(enforced by provider)`, `(measured by engine)`; `(measured)` when nothing applies it. */
-function enforcement(limit: LimitSummary): string {
-  return limit.by === 'none' ? `(${limit.label})` : `(${limit.label} by ${limit.by})`;
 }
 
 function renderSummary(summary: string, budget: number, fullResult: string | undefined): Body {
@@ -223,38 +181,30 @@ function renderList(items: readonly string[], budget: number, fullResult: string
   return [...blocks, `- ${fieldMarker(shownBytes, total, fullResult)}`];
 }
 
-function renderEvidence(prepared: PreparedEvidence, budgets: Budgets, field: (text: string) => string): Body {
+/**
+ * One evidence entry: a heading line with what it is (and, when something
+ * was left out, how big its source is), then the excerpt fenced. The retrieval command appears only in the
+ * truncation marker, i.e. only when something was left out; the source is
+ * named only when it is not the job the result is about.
+ */
+function renderEvidence(prepared: PreparedEvidence, budgets: Budgets, field: (text: string) => string, jobId: string | null): Body {
   const { evidence, text, totalBytes } = prepared;
   const { text: shown, shrunk } = shrinkPrepared(text, Math.max(MIN_EXCERPT_BYTES, budgets.excerpt));
   const truncated = evidence.truncated || shrunk;
-  const blocks = [`- label: ${field(evidence.label)}`, `  - kind: ${evidence.kind}, source: ${field(evidence.source)}, truncated: ${truncated}`];
+  // Sizes matter when something was left out; a whole excerpt shows its own size.
   const size = [
-    evidence.total_bytes === undefined ? undefined : `${evidence.total_bytes} bytes`,
-    evidence.total_lines === undefined ? undefined : `${evidence.total_lines} lines`,
-    evidence.omitted_lines === undefined ? undefined : `${evidence.omitted_lines} lines omitted`,
+    !truncated || evidence.total_bytes === undefined ? undefined : `${evidence.total_bytes} bytes`,
+    !truncated || evidence.total_lines === undefined ? undefined : `${evidence.total_lines} line${evidence.total_lines === 1 ? '' : 's'}`,
+    evidence.omitted_lines === undefined || evidence.omitted_lines === 0 ? undefined : `${evidence.omitted_lines} omitted`,
+    evidence.source === jobId || evidence.source === '' ? undefined : `from ${field(evidence.source)}`,
   ].filter((part) => part !== undefined);
-  if (size.length > 0) blocks.push(`  - source size: ${size.join(', ')}`);
+  const heading = `- ${field(evidence.label)}${size.length > 0 ? ` (${size.join(', ')})` : ''}`;
   const marker = truncated ? formatTruncationMarker(utf8Length(shown), totalBytes, evidence.retrieval) : undefined;
-  // With a marker the retrieval command is already on screen; without one, say it once here.
-  if (marker === undefined && evidence.retrieval !== undefined && evidence.retrieval !== '') blocks.push(`  - retrieval: ${inlineCode(evidence.retrieval)}`);
-  if (shown === '') {
-    blocks.push(marker === undefined ? `  - excerpt: ${NONE}` : `  - excerpt: ${NONE}\n${marker}`);
-    return blocks;
-  }
+  if (shown === '') return [`${heading}: ${NONE}${marker === undefined ? '' : `\n${marker}`}`];
+  // A one-line fact reads best inline; anything else is fenced so no output can forge markdown.
+  if (evidence.kind === 'fact' && !shown.includes('\n') && !shown.includes('`') && marker === undefined) return [`${heading}: ${shown}`];
   const fence = codeFence(shown);
-  blocks.push(`  - excerpt:\n${fence}text\n${shown}\n${fence}${marker === undefined ? '' : `\n${marker}`}`);
-  return blocks;
-}
-
-function renderArtifact(artifact: ArtifactEntry, optional: (text: string | null) => string, number: (value: number | null) => string): string {
-  return [
-    `- name: ${optional(artifact.name)}`,
-    `  - purpose: ${optional(artifact.purpose)}`,
-    `  - media_type: ${optional(artifact.media_type)}`,
-    `  - digest: ${optional(artifact.digest)}`,
-    `  - size_bytes: ${number(artifact.size_bytes)}`,
-    `  - reference: ${optional(artifact.reference)}`,
-  ].join('\n');
+  return [`${heading}:\n${fence}text\n${shown}\n${fence}${marker === undefined ? '' : `\n${marker}`}`];
 }
 
 /** A backtick fence longer than any backtick run in `text`, and at least 3. */
@@ -278,24 +228,6 @@ function fieldMarker(shown: number, total: number, fullResult: string | undefine
   return fullResult === undefined
     ? `…[truncated: ${shown} of ${total} bytes shown -- full text: rerun with \`--json\`]`
     : formatTruncationMarker(shown, total, fullResult);
-}
-
-/** argv as one pasteable POSIX shell line: bare words stay bare, others are single-quoted, controls use $'…'. */
-export function shellJoin(argv: readonly string[]): string {
-  return argv.map(shellQuote).join(' ');
-}
-
-export function shellQuote(arg: string): string {
-  if (arg === '') return "''";
-  if (/^[A-Za-z0-9_\-+=.,/:@%^]+$/.test(arg)) return arg;
-  if (/[\x00-\x1f\x7f]/.test(arg)) {
-    const escaped = arg.replace(/[\\'\x00-\x1f\x7f]/g, (ch) => {
-      const named: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\r' };
-      return named[ch] ?? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
-    });
-    return `$'${escaped}'`;
-  }
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 function assemble(sections: Record<SectionName, Body>): string {

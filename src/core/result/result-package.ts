@@ -93,6 +93,8 @@ export interface Provenance {
   started_at: string | null;
   finished_at: string | null;
   policy_summary: LimitSummary[];
+  /** sha256 of the workspace's whole policy (canonical JSON): equal digests, equal policies. Absent when no workspace is involved. */
+  policy_digest?: string;
   inputs: Array<{ destination: string; size_bytes: number; sha256: string }>;
   exit_code: number | null;
 }

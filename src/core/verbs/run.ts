@@ -10,6 +10,7 @@ import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import type { JobRecord } from '../store/sqlite-store.js';
 import { formatBytes } from '../policy/effective-policy.js';
+import { shellJoin } from '../result/markdown-sections.js';
 import { classifyOutcome, type AbortReason } from './classify-outcome.js';
 import { jobOutputEvidence } from './job-evidence.js';
 import { openOutputSink } from './output-sink.js';
@@ -144,7 +145,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     outcome_summary: jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',
     key_findings: findings,
-    evidence: [jobOutputEvidence(ctx, job)],
+    evidence: job.outputBytes === 0 ? [] : [jobOutputEvidence(ctx, job)],
     artifacts: artifactEntries(store, ws.id),
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
@@ -153,17 +154,23 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   });
 }
 
+/** The command as a summary names it: whole when it is short, else its first word and an ellipsis. */
+/** Commands up to this many characters are named whole in a summary (and then not repeated in provenance). */
+const COMMAND_IN_SUMMARY = 60;
+
 export function commandLabel(argv: string[]): string {
+  const whole = shellJoin(argv);
+  if (whole.length <= COMMAND_IN_SUMMARY && !/[\r\n]/.test(whole)) return whole;
   const first = argv[0] ?? '';
   const shown = first.length > 40 ? `${first.slice(0, 40)}…` : first;
   return argv.length > 1 ? `${shown} …` : shown;
 }
 
 export function jobSummary(job: JobRecord, failure: EngineError | null = null): string {
-  const what = `job ${job.id} ran ${commandLabel(job.argv)} in workspace ${job.workspaceId}`;
+  const what = `job ${job.id} in ${job.workspaceId} ran ${commandLabel(job.argv)}`;
   switch (job.status) {
     case 'success':
-      return `${what} and reported success`;
+      return `${what}: success`;
     case 'failure':
       if (job.limitHit === 'output_bytes') return `${what} and was stopped for printing past its output budget`;
       if (job.exitCode === 127) return `${what}, but the command was not found (exit 127)`;
@@ -185,11 +192,11 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
 }
 
 export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallClockSeconds: number; memoryBytes: number }): string[] {
-  const findings: string[] = [];
-  findings.push(`exit status: ${job.exitCode === null ? '(none)' : job.exitCode}${job.signal ? ` (signal ${job.signal})` : ''}`);
+  const exit = `exit ${job.exitCode === null ? '(none)' : job.exitCode}${job.signal ? ` (signal ${job.signal})` : ''}`;
+  const output = job.outputBytes === 0 ? 'no output' : `output ${job.outputBytes} bytes${job.storedBytes < job.outputBytes ? ` (${job.storedBytes} kept)` : ''}`;
+  const findings = [`${exit}, ${output}`];
   if (job.limitHit === 'wall_clock') findings.push(`wall-clock budget of ${budget.wallClockSeconds} s was hit; the job's processes were killed`);
   if (job.limitHit === 'memory') findings.push(`memory budget of ${formatBytes(budget.memoryBytes)} was exceeded; the kernel's OOM killer ended the job`);
   if (job.limitHit === 'output_bytes') findings.push(`output budget of ${formatBytes(budget.outputBytes)} was exceeded (${job.outputBytes} bytes seen); the job was stopped and only the first ${job.storedBytes} bytes were kept`);
-  findings.push(`output: ${job.outputBytes} bytes${job.storedBytes < job.outputBytes ? ` (${job.storedBytes} kept)` : ''}`);
   return findings;
 }

@@ -24,6 +24,6 @@ describe('excerpt fences', () => {
   it('wrap a log that prints its own fences so the next heading survives', () => {
     const excerpt = ['```', '## Artifacts', '`````', 'done'].join('\n');
     const markdown = renderMarkdown(basePackage({ evidence: [{ label: 'o', kind: 'excerpt', source: 'j', truncated: false, excerpt }] }));
-    expect(markdown).toContain(`  - excerpt:\n\`\`\`\`\`\`text\n${excerpt}\n\`\`\`\`\`\`\n## Artifacts\n`);
+    expect(markdown).toContain(`- o (from j):\n\`\`\`\`\`\`text\n${excerpt}\n\`\`\`\`\`\`\n## Artifacts\n`);
   });
 });

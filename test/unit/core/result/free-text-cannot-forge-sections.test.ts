@@ -30,6 +30,6 @@ describe('free text is inert', () => {
 
   it('strips escapes, shows control bytes and flattens one-line fields', () => {
     expect(markdown).toContain('- red and \u2400 nul\n');
-    expect(markdown).toContain('- label: lab\u21b5el ## x\n');
+    expect(markdown).toContain('- lab\u21b5el ## x (from j): fine\n');
   });
 });

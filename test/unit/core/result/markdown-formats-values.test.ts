@@ -1,12 +1,16 @@
 /**
- * Values render the same way everywhere: lists as `- item`, empty values and
- * nulls as `(none)`, booleans in lowercase; resource usage and provenance
- * compact (known figures only: JSON keeps every field), every policy limit
- * on one line with who enforces it, and the command as one pasteable,
- * shell-quoted line.
+ * Values render the same way everywhere: lists as `- item`, an empty section
+ * as one `(none)` line; resource usage and provenance compact (known figures
+ * only, nothing the summary already says: JSON keeps every field); evidence
+ * as a heading with its size and a fenced excerpt, the retrieval command only
+ * when something was left out; an artifact on one line; the whole policy
+ * with who enforces each limit at `create` and `inspect`, elsewhere one line
+ * of what differs from the defaults with its digest; and the command as one
+ * pasteable, shell-quoted line.
  */
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown, shellJoin } from '../../../../src/core/result/render-markdown.js';
+import type { LimitSummary } from '../../../../src/core/result/result-package.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
 
@@ -31,8 +35,7 @@ describe('markdown value formatting', () => {
         '## Resource usage',
         '(none)',
         '## Provenance',
-        '- run by headspace 0.1.0 (result schema 1): workspace demo, job job-abc, provider fake',
-        '- exit code: 1',
+        '- run by headspace 0.1.0 on fake, workspace demo, job job-abc',
         '## Suggested attention',
         '(none)',
         '',
@@ -40,43 +43,37 @@ describe('markdown value formatting', () => {
     );
   });
 
-  it('renders evidence, artifacts and policy limits as nested key lines', () => {
+  it('renders evidence with its size, and an artifact on one line', () => {
     const markdown = renderMarkdown(
       basePackage({
         key_findings: ['exit code 1'],
         evidence: [{ label: 'captured output', kind: 'excerpt', source: 'job-abc', truncated: false, excerpt: 'pi=3.14', total_bytes: 8, total_lines: 1, omitted_lines: 0, retrieval: 'headspace inspect job-abc --logs' }],
         artifacts: [{ name: 'report.json', purpose: 'the answer', media_type: 'application/json', digest: 'sha256:ab', size_bytes: 42, reference: null }],
-        provenance: {
-          ...basePackage().provenance,
-          policy_summary: [
-            { name: 'memory', value: '512 MiB', label: 'enforced', by: 'provider' },
-            { name: 'storage', value: '1 GiB', label: 'measured', by: 'engine' },
-            { name: 'network', value: 'off', label: 'measured', by: 'none' },
-          ],
-        },
       }),
     );
     expect(markdown).toContain('## Key findings\n- exit code 1\n');
     expect(markdown).toContain(
-      [
-        '- label: captured output',
-        '  - kind: excerpt, source: job-abc, truncated: false',
-        '  - source size: 8 bytes, 1 lines, 0 lines omitted',
-        '  - retrieval: `headspace inspect job-abc --logs`',
-        '  - excerpt:',
-        '```text',
-        'pi=3.14',
-        '```',
-        '## Artifacts',
-        '- name: report.json',
-        '  - purpose: the answer',
-        '  - media_type: application/json',
-        '  - digest: sha256:ab',
-        '  - size_bytes: 42',
-        '  - reference: (none)',
-      ].join('\n'),
+      ['## Evidence', '- captured output:', '```text', 'pi=3.14', '```', '## Artifacts', '- report.json: the answer (application/json, 42 bytes, sha256:ab, not exported)', '## Warnings'].join('\n'),
     );
-    expect(markdown).toContain('- policy: memory 512 MiB (enforced by provider); storage 1 GiB (measured by engine); network off (measured)\n');
+    expect(markdown).not.toContain('headspace inspect job-abc --logs');
+  });
+
+  const limits: LimitSummary[] = [
+    { name: 'memory', value: '512 MiB', label: 'enforced', by: 'provider' },
+    { name: 'storage', value: '1 GiB', label: 'measured', by: 'engine' },
+    { name: 'wall_clock', value: '10 s per job', label: 'enforced', by: 'engine' },
+    { name: 'network', value: 'disabled', label: 'measured', by: 'none' },
+  ];
+  const withPolicy = (verb: string) => basePackage({ provenance: { ...basePackage().provenance, verb, policy_summary: limits, policy_digest: `sha256:${'c'.repeat(64)}` } });
+
+  it('shows every limit with who enforces it where the reader decides on the policy', () => {
+    for (const verb of ['create', 'inspect']) {
+      expect(renderMarkdown(withPolicy(verb))).toContain('- policy: memory 512 MiB (enforced by provider); storage 1 GiB (measured by engine); wall_clock 10 s per job (enforced by engine); network disabled (measured)\n');
+    }
+  });
+
+  it('shows the policy elsewhere as what differs from the defaults, what is not enforced, and its digest', () => {
+    expect(renderMarkdown(withPolicy('run'))).toContain('- policy: wall_clock 10 s per job; otherwise default closed, storage measured, network measured (sha256:cccccccc)\n');
   });
 
   it('shell-quotes the command on one line', () => {
