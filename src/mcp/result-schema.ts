@@ -1,8 +1,15 @@
 /**
- * The result package as a zod schema: every tool's output schema, so a client
- * can validate `structuredContent` (the SDK's client does). It mirrors
+ * The result package as a zod schema, in its JSON form (null fields are left
+ * out: an absent field means unknown). It mirrors
  * `core/result/result-package.ts`; the type check at the bottom fails the
  * build if a field is removed or retyped there without changing this file.
+ *
+ * Two uses: the whole schema is served once as a resource
+ * (RESULT_SCHEMA_URI), and every tool's outputSchema is the compact
+ * `ToolOutputSchema` (the nine sections and their types, no per-field prose):
+ * the whole schema repeated in 13 tools was 82 KB of every agent's
+ * `tools/list` (#13). Optional fields, not nullable type arrays: some clients
+ * handle `["number", "null"]` poorly (#12).
  *
  * Objects are loose (extra properties allowed): a field added to the package
  * later must not make an older client reject every result.
@@ -11,7 +18,7 @@ import { z } from 'zod';
 import type { ResultPackage } from '../core/result/result-package.js';
 import { RESULT_STATUSES, type ResultStatus } from '../core/status.js';
 
-const nullableNumber = (what: string) => z.number().nullable().describe(`${what}; null when not measured`);
+const measured = (what: string) => z.number().optional().describe(`${what}; absent when not measured`);
 
 export const EvidenceSchema = z
   .looseObject({
@@ -32,20 +39,20 @@ export const ArtifactSchema = z
     name: z.string().describe('declared artifact name'),
     purpose: z.string().describe('why the artifact exists'),
     media_type: z.string().describe('media type, e.g. application/json'),
-    digest: z.string().nullable().describe('sha256 digest, or null while unknown'),
-    size_bytes: z.number().nullable().describe('size in bytes, or null while unknown'),
-    reference: z.string().nullable().describe('where it is durable (export destination), or null while unexported'),
+    digest: z.string().optional().describe('sha256 digest; absent while unknown'),
+    size_bytes: z.number().optional().describe('size in bytes; absent while unknown'),
+    reference: z.string().optional().describe('where it is durable (export destination); absent while unexported'),
   })
   .describe('one declared artifact');
 
 export const ResourceUsageSchema = z
   .looseObject({
-    wall_time_seconds: nullableNumber('wall-clock seconds'),
-    cpu_seconds: nullableNumber('CPU seconds'),
-    max_memory_bytes: nullableNumber('peak memory in bytes'),
-    peak_pids: nullableNumber('peak processes and threads'),
-    storage_bytes: nullableNumber('bytes of workspace files'),
-    output_bytes: nullableNumber('bytes of captured output'),
+    wall_time_seconds: measured('wall-clock seconds'),
+    cpu_seconds: measured('CPU seconds'),
+    max_memory_bytes: measured('peak memory in bytes'),
+    peak_pids: measured('peak processes and threads'),
+    storage_bytes: measured('bytes of workspace files'),
+    output_bytes: measured('bytes of captured output'),
   })
   .describe('what the work really used');
 
@@ -63,19 +70,20 @@ export const ProvenanceSchema = z
     result_schema_version: z.number().describe('version of this result shape'),
     headspace_version: z.string().describe('headspace version that produced the result'),
     verb: z.string().describe('the verb that produced the result'),
-    workspace_id: z.string().nullable().describe('workspace the result is about'),
-    job_id: z.string().nullable().describe('job the result is about'),
-    provider: z.string().nullable().describe('backend, e.g. native or fake'),
-    profile: z.string().nullable().describe('runtime profile'),
-    environment_digest: z.string().nullable().describe('sha256 of what the job runs on'),
-    command: z.array(z.string()).nullable().describe('the argv, as recorded (verbatim)'),
-    started_at: z.string().nullable().describe('ISO time the work started'),
-    finished_at: z.string().nullable().describe('ISO time the work ended'),
+    workspace_id: z.string().optional().describe('workspace the result is about'),
+    job_id: z.string().optional().describe('job the result is about'),
+    provider: z.string().optional().describe('backend, e.g. native or fake'),
+    profile: z.string().optional().describe('runtime profile'),
+    environment_digest: z.string().optional().describe('sha256 of what the job runs on'),
+    command: z.array(z.string()).optional().describe('the argv, as recorded (verbatim)'),
+    started_at: z.string().optional().describe('ISO time the work started'),
+    finished_at: z.string().optional().describe('ISO time the work ended'),
     policy_summary: z.array(LimitSummarySchema).describe('every limit, labelled enforced or measured'),
+    policy_digest: z.string().optional().describe('sha256 of the whole policy: equal digests, equal policies'),
     inputs: z
       .array(z.looseObject({ destination: z.string(), size_bytes: z.number(), sha256: z.string() }).describe('one file copied in'))
       .describe('files copied into the workspace for this work'),
-    exit_code: z.number().nullable().describe('the command\'s exit status, when it exited on its own'),
+    exit_code: z.number().optional().describe('the command\'s exit status, when it exited on its own'),
   })
   .describe('where the result came from');
 
@@ -83,7 +91,14 @@ export const ResultPackageSchema = z
   .looseObject({
     outcome_summary: z.string().describe('one sentence: what happened'),
     status: z.enum(RESULT_STATUSES as [ResultStatus, ...ResultStatus[]]).describe('success, failure, timeout, cancelled, resource_exhausted, policy_denied or infrastructure_failure'),
-    key_findings: z.array(z.string()).describe('the facts that matter, one per line'),
+    key_findings: z
+      .array(
+        z.union([
+          z.string(),
+          z.looseObject({ kind: z.string().describe('the shape: test-summary, diagnostics, exception, …'), text: z.string().describe('the finding as markdown shows it, one line per fact') }),
+        ]),
+      )
+      .describe('the facts that matter: a line, or an object lifted from the output (e.g. failing tests with their file:line)'),
     evidence: z.array(EvidenceSchema).describe('excerpts of output and facts, chosen for an agent'),
     artifacts: z.array(ArtifactSchema).describe('declared artifacts'),
     warnings: z.array(z.string()).describe('warnings and limitations'),
@@ -93,8 +108,37 @@ export const ResultPackageSchema = z
   })
   .describe('the headspace result package: nine sections in a fixed order');
 
-// Compile-time drift check: every ResultPackage must satisfy the schema's type
-// (ignoring the index signature that loose objects add).
+/**
+ * The compact output schema every tool declares: the nine sections, required,
+ * with their JSON types and nothing else (about 400 bytes). The whole schema,
+ * every field described, is the resource at RESULT_SCHEMA_URI.
+ */
+export const TOOL_OUTPUT_JSON_SCHEMA = {
+  type: 'object',
+  properties: {
+    outcome_summary: { type: 'string' },
+    status: { type: 'string' },
+    key_findings: { type: 'array' },
+    evidence: { type: 'array' },
+    artifacts: { type: 'array' },
+    warnings: { type: 'array' },
+    resource_usage: { type: 'object' },
+    provenance: { type: 'object' },
+    attention: { type: 'array' },
+  },
+  required: ['outcome_summary', 'status', 'key_findings', 'evidence', 'artifacts', 'warnings', 'resource_usage', 'provenance', 'attention'],
+} as const;
+
+export const RESULT_SCHEMA_URI = 'headspace://schema/result-package';
+
+// Compile-time drift check: every ResultPackage, as rendered to JSON (null
+// fields left out), must satisfy the schema's type (ignoring the index
+// signature that loose objects add).
 type WithoutIndex<T> = T extends (infer U)[] ? WithoutIndex<U>[] : T extends object ? { [K in keyof T as string extends K ? never : K]: WithoutIndex<T[K]> } : T;
+type JsonView<T> = T extends (infer U)[]
+  ? JsonView<U>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : null extends T[K] ? never : K]: JsonView<T[K]> } & { [K in keyof T as string extends K ? never : null extends T[K] ? K : never]?: JsonView<Exclude<T[K], null>> }
+    : T;
 type Assignable<T extends U, U> = T;
-export type ResultPackageMatchesSchema = Assignable<ResultPackage, WithoutIndex<z.output<typeof ResultPackageSchema>>>;
+export type ResultPackageMatchesSchema = Assignable<JsonView<ResultPackage>, WithoutIndex<z.output<typeof ResultPackageSchema>>>;

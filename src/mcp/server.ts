@@ -16,11 +16,12 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import { z } from 'zod';
 import type { Engine } from '../core/engine.js';
 import { learnText } from '../core/learn.js';
+import { renderJson } from '../core/result/render-json.js';
 import { renderMarkdown } from '../core/result/render-markdown.js';
 import { packageVersion } from '../core/version.js';
 import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownTool } from './errors.js';
 import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
-import { ResultPackageSchema } from './result-schema.js';
+import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolSpec } from './tools/tool-spec.js';
 
@@ -48,7 +49,7 @@ export interface HeadspaceMcpServer {
 }
 
 const INSTRUCTIONS =
-  'headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run\'s argv (it is recorded verbatim); pass secrets in env. The learn prompt explains the rules and exit codes.';
+  'headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run\'s argv (it is recorded verbatim); pass secrets in env. Every tool returns a result package: nine sections (outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) as structuredContent, and the same as markdown text bounded to about 8 KiB; its full JSON Schema is the resource headspace://schema/result-package. A refusal (bad id, policy_denied, busy workspace, …) is a tool error naming its category, exit code and a hint. The learn prompt explains the rules and exit codes.';
 
 export function createMcpServer(engineFactory: EngineFactory, options: McpServerOptions = {}): HeadspaceMcpServer {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -84,7 +85,8 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
       withEngine((engine) => tool.call(engine, parsed.data, { signal: extra.signal })).then(
         (pkg): CallToolResult => ({
           content: [{ type: 'text', text: renderMarkdown(pkg, options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }],
-          structuredContent: pkg as unknown as Record<string, unknown>,
+          // The JSON rendering, so a client sees exactly what --json prints (null fields left out).
+          structuredContent: JSON.parse(renderJson(pkg)) as Record<string, unknown>,
         }),
         (error: unknown) => toolFailure(error, log),
       ),
@@ -114,6 +116,14 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
       ),
   );
 
+  // The whole result schema, every field described, once: each tool declares only the compact shape (#13).
+  server.registerResource(
+    'result-schema',
+    RESULT_SCHEMA_URI,
+    { title: 'The result package schema', description: 'JSON Schema of the result package every tool returns, every field described.', mimeType: 'application/schema+json' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/schema+json', text: `${JSON.stringify(toJsonSchema(ResultPackageSchema, 'output'), null, 2)}\n` }] }),
+  );
+
   server.server.onerror = (error) => log(`headspace mcp: ${error.message}`);
 
   return {
@@ -132,7 +142,7 @@ function describeTool(tool: ToolSpec): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: toJsonSchema(tool.input, 'input'),
-    outputSchema: toJsonSchema(ResultPackageSchema, 'output'),
+    outputSchema: structuredClone(TOOL_OUTPUT_JSON_SCHEMA) as unknown as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
   };
 }

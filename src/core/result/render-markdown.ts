@@ -23,7 +23,7 @@
  * `…[truncated: N of M bytes shown -- full text: `…`]` marker.
  */
 import type { Evidence, ResultPackage, SectionName } from './result-package.js';
-import { SECTION_ORDER, SECTION_TITLES } from './result-package.js';
+import { findingTextLines, SECTION_ORDER, SECTION_TITLES } from './result-package.js';
 import { renderArtifact, renderProvenance, renderUsage, type Detail } from './markdown-sections.js';
 import {
   formatTruncationMarker,
@@ -78,6 +78,8 @@ interface PreparedEvidence {
 
 interface Context {
   pkg: ResultPackage;
+  /** Key findings as markdown lists them: a structured finding gives one item per line of its text. */
+  findings: string[];
   evidence: PreparedEvidence[];
   fullResult: string | undefined;
 }
@@ -91,7 +93,7 @@ const NONE = '(none)';
  */
 export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOptions = {}): string {
   const maxBytes = Math.max(MIN_MAX_BYTES, Math.floor(options.maxBytes ?? DEFAULT_MAX_BYTES));
-  const ctx: Context = { pkg, evidence: pkg.evidence.map(prepareEvidence), fullResult: options.fullResult };
+  const ctx: Context = { pkg, findings: pkg.key_findings.flatMap(findingTextLines), evidence: pkg.evidence.map(prepareEvidence), fullResult: options.fullResult };
   const render = (budgets: Budgets) => assemble(layout(ctx, budgets));
   const fits = (budgets: Budgets) => utf8Length(render(budgets)) <= maxBytes;
 
@@ -105,7 +107,7 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
   const steps: Array<{ key: 'lists' | 'findings' | 'excerpt' | 'field'; min: number; max: number }> = [
     { key: 'lists', min: MIN_LIST_BYTES, max: Math.max(listBytes(pkg.warnings), listBytes(pkg.attention)) },
     { key: 'excerpt', min: MIN_EXCERPT_BYTES, max: Math.max(0, ...ctx.evidence.map((e) => e.text.bytes)) },
-    { key: 'findings', min: MIN_LIST_BYTES, max: listBytes(pkg.key_findings) },
+    { key: 'findings', min: MIN_LIST_BYTES, max: listBytes(ctx.findings) },
     { key: 'field', min: MIN_FIELD_BYTES, max: maxBytes },
   ];
   for (const step of steps) {
@@ -150,7 +152,7 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
     // The summary is the text an agent reads first: it gets four field budgets.
     outcome_summary: renderSummary(pkg.outcome_summary, budgets.field * 4, ctx.fullResult),
     status: [pkg.status],
-    key_findings: list(pkg.key_findings, budgets.findings),
+    key_findings: list(ctx.findings, budgets.findings),
     evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field, pkg.provenance.job_id)),
     artifacts: pkg.artifacts.length === 0 ? [NONE] : pkg.artifacts.map((a) => renderArtifact(a, field)),
     warnings: list(pkg.warnings, budgets.lists),

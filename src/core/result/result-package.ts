@@ -7,7 +7,12 @@
 import type { ResultStatus } from '../status.js';
 import { RESULT_STATUSES } from '../status.js';
 
-export const RESULT_SCHEMA_VERSION = 1;
+/**
+ * 2: a key finding may be an object (a fact lifted from the output, e.g. a
+ * test summary with its failing tests) carrying `kind` and its one-line
+ * rendering in `text`; null fields are left out of the JSON rendering.
+ */
+export const RESULT_SCHEMA_VERSION = 2;
 
 export const SECTION_ORDER = [
   'outcome_summary',
@@ -99,10 +104,29 @@ export interface Provenance {
   exit_code: number | null;
 }
 
+/**
+ * A structured key finding: `kind` names its shape (see
+ * core/result/findings/finding-types.ts for the parsed ones), `text` is what
+ * markdown shows, one list item per line.
+ */
+export interface StructuredFinding {
+  kind: string;
+  text: string;
+  [field: string]: unknown;
+}
+
+/** A plain one-line fact, or a structured one (JSON keeps its fields; markdown shows its text). */
+export type KeyFinding = string | StructuredFinding;
+
+/** The lines a key finding shows in markdown. */
+export function findingTextLines(finding: KeyFinding): string[] {
+  return typeof finding === 'string' ? [finding] : finding.text.split('\n');
+}
+
 export interface ResultPackage {
   outcome_summary: string;
   status: ResultStatus;
-  key_findings: string[];
+  key_findings: KeyFinding[];
   evidence: Evidence[];
   artifacts: ArtifactEntry[];
   warnings: string[];
@@ -130,7 +154,7 @@ export function makeResultPackage(fields: ResultPackage): ResultPackage {
   return {
     outcome_summary: fields.outcome_summary,
     status: fields.status,
-    key_findings: [...fields.key_findings],
+    key_findings: fields.key_findings.map((f) => (typeof f === 'string' ? f : { ...f })),
     evidence: fields.evidence.map((e) => ({ ...e })),
     artifacts: fields.artifacts.map((a) => ({ ...a })),
     warnings: [...fields.warnings],

@@ -36,5 +36,4 @@ export function present<T extends Record<string, unknown>>(value: T): { [K in ke
 }
 
 /** Every result ends with the same sentence, so a model knows what it holds. */
-export const RETURNS =
-  'Returns the headspace result package (structuredContent; nine sections: outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) and the same package as bounded markdown (about 8 KiB). A refusal (bad id, policy_denied, busy workspace, …) comes back as a tool error naming its category, exit code and a hint.';
+export const RETURNS = 'Returns a result package (structuredContent, and bounded markdown text); a refusal is a tool error with its category and a hint.';
