@@ -116,7 +116,7 @@ async function runScenario(
     async exportWorkspaceFile(path) {
       const dir = await makeHostDir('export', 0o700);
       try {
-        const outcome = await actOutcome(() => exportFile(provider, input.workspaceId, path, join(dir, 'exported'), { overwrite: false }));
+        const outcome = await actOutcome(() => exportFile(provider, input.workspaceId, path, join(dir, 'exported'), { overwrite: false, cap: { maxBytes: input.budget.storageBytes, source: "the workspace's storage_bytes budget" } }));
         return { ...outcome, landed: await landedBytes(dir) };
       } finally {
         await removePath(dir);
