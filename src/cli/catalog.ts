@@ -88,10 +88,11 @@ export const VERBS: VerbSpec[] = [
     options: [
       { flags: '--to <host-path>', description: 'where to publish it (required)' },
       { flags: '--expect-sha256 <hex>', description: 'refuse unless the bytes have this digest' },
-      { flags: '--overwrite', description: 'replace an existing host file' },
+      { flags: '--overwrite', description: 'replace an existing host file (never a symbolic link)' },
+      { flags: '--max-bytes <n>', description: "refuse an artifact whose apparent size exceeds n bytes (K, M, G suffixes; default the workspace's storage budget)" },
     ],
     explain:
-      'Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused and leaves nothing behind.',
+      "Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. Zero blocks stay holes, so a sparse file takes only its data on the host. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused (exit 1) and leaves nothing behind; so is a --to that is a symbolic link (even with --overwrite) or lies under /proc, /sys or /dev. An artifact whose apparent size exceeds the cap (the workspace's storage budget, or --max-bytes) is refused with exit 3; a destination filesystem without room for it, with exit 2.",
   },
   {
     name: 'ls-files',

@@ -236,6 +236,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
             to: String(opts.to),
             overwrite: opts.overwrite === true,
             ...(opts.expectSha256 !== undefined && { expectSha256: String(opts.expectSha256) }),
+            ...(opts.maxBytes !== undefined && { maxBytes: parseByteCount('--max-bytes', String(opts.maxBytes)) }),
             ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${args[1]}`) } : {}),
           }),
         );
@@ -324,6 +325,11 @@ function camel(flag: string): string {
 function parsePositiveInt(flag: string, raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`);
   return Number(raw);
+}
+
+/** A byte count with an optional K/M/G/T suffix (powers of 1024), parsed like the budget flags. */
+function parseByteCount(flag: string, raw: string): number {
+  return parseBudgetValue({ key: 'storageBytes', flag, kind: 'integer', min: 1, max: 2 ** 50, unit: 'bytes', description: '' }, raw);
 }
 
 function parsePositiveNumber(flag: string, raw: string): number {

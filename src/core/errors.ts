@@ -24,6 +24,7 @@ export type EngineErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'STORE_SCHEMA_NEWER'
   | 'PROVIDER_UNAVAILABLE'
+  | 'HOST_NO_SPACE'
   | 'POLICY_DENIED'
   | 'PROVIDER_FAILURE'
   | 'INTERNAL';
@@ -48,6 +49,8 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   STORE_UNAVAILABLE: 'environment_error',
   STORE_SCHEMA_NEWER: 'environment_error',
   PROVIDER_UNAVAILABLE: 'environment_error',
+  /** The host filesystem an export writes to has too little free space (#10 item 5). */
+  HOST_NO_SPACE: 'environment_error',
   POLICY_DENIED: 'policy_denied',
   PROVIDER_FAILURE: 'infrastructure_failure',
   INTERNAL: 'infrastructure_failure',

@@ -133,6 +133,11 @@ export interface RemovalDisposition {
 
 export interface ReadStream {
   size: number;
+  /**
+   * Bytes the file occupies on disk, when the provider can tell (a sparse
+   * file's is far below `size`): export checks the host's free space with it.
+   */
+  allocatedBytes?: number;
   /** Chunks of at most `chunkBytes` bytes, in order. */
   chunks: AsyncIterable<Buffer>;
   /** Releases the underlying handle; safe to call twice. */

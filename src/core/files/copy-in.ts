@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { posix } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
@@ -23,7 +22,7 @@ export interface CopyInRequest {
  */
 export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: Provider, request: CopyInRequest): Promise<InputRecord> {
   const destination = normalizeWorkspacePath(request.destination);
-  const source = scanHostSource(request.hostPath);
+  const source = await scanHostSource(request.hostPath);
   const view = await provider.inspect(ws.id);
   const used = view.storageBytes ?? 0;
   const budget = ws.policy.budget.storageBytes;
@@ -40,7 +39,7 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   }
   const manifest: string[] = [];
   for (const { file, path } of targets) {
-    const bytes = readHostFile(file);
+    const bytes = await readHostFile(source, file);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     await provider.write(ws.id, path, bytes, { expectedSha256: sha256, overwrite: request.overwrite });
     manifest.push(`${sha256}  ${bytes.length}  ${file.relative}`);
@@ -59,25 +58,23 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   return record;
 }
 
-/** Which of `paths` already exist in the workspace (checked by listing each parent once). */
+/**
+ * Which of `paths` already exist in the workspace. Each check touches only
+ * that path (a listing bounded to zero entries): listing a whole parent
+ * walked every tree beside the destination, and a job's 1,500-deep tree
+ * there failed the copy with ENAMETOOLONG (#10 item 8).
+ */
 async function existingPaths(provider: Provider, workspaceId: string, paths: string[]): Promise<string[]> {
-  const byParent = new Map<string, Set<string>>();
   const found: string[] = [];
-  for (const path of paths) {
-    const parent = posix.dirname(path) === '.' ? '' : posix.dirname(path);
-    let names = byParent.get(parent);
-    if (!names) {
-      names = new Set();
-      try {
-        const listing = await provider.list(workspaceId, parent, 100_000);
-        for (const entry of listing.entries) names.add(entry.path);
-      } catch (error) {
-        const code = (error as EngineError).code;
-        if (code !== 'FILE_NOT_FOUND' && code !== 'NOT_A_REGULAR_FILE' && code !== 'BAD_PATH') throw error;
-      }
-      byParent.set(parent, names);
+  for (const path of new Set(paths)) {
+    try {
+      await provider.list(workspaceId, path, 0);
+      found.push(path); // a directory
+    } catch (error) {
+      const code = (error as EngineError).code;
+      if (code === 'NOT_A_REGULAR_FILE') found.push(path); // a file (or another non-directory)
+      else if (code !== 'FILE_NOT_FOUND' && code !== 'BAD_PATH') throw error; // BAD_PATH: the write refuses it by name
     }
-    if (names.has(path)) found.push(path);
   }
   return found;
 }

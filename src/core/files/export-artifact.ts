@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, closeSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { constants, closeSync, ftruncateSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { EngineError } from '../errors.js';
-import type { Provider } from '../provider.js';
+import type { Provider, ReadStream } from '../provider.js';
+import { refuseReservedHostPath } from './host-path-guard.js';
+import { writeSkippingZeros } from './sparse-write.js';
 
 /** NAME_MAX on Linux filesystems. */
 const MAX_NAME_BYTES = 255;
@@ -13,6 +15,13 @@ export interface ExportResult {
   size: number;
 }
 
+/** The cap on an artifact's apparent size, and what set it (named in a refusal). */
+export interface ExportCap {
+  maxBytes: number;
+  /** e.g. "the workspace's storage_bytes budget" or "--max-bytes". */
+  source: string;
+}
+
 /**
  * Copies a workspace file to the host through a temporary file beside the
  * destination, hashing during the copy (one pass), verifies size and digest,
@@ -20,14 +29,21 @@ export interface ExportResult {
  * which fails atomically if the destination appeared meanwhile. The
  * destination holds the whole file or nothing; on any failure the temporary
  * file is removed.
+ *
+ * The workspace's content is hostile (#10 items 5, 6): an apparent size past
+ * `cap` is refused before a byte is written (a 3 GiB sparse file in a 32 MiB
+ * workspace once filled the host), the host's free space is checked first,
+ * zero blocks are left as holes, and a link at the destination is never
+ * written through nor replaced.
  */
 export async function exportFile(
   provider: Provider,
   workspaceId: string,
   path: string,
   destination: string,
-  options: { expectSha256?: string; overwrite: boolean; onProgress?: (done: number, total: number) => void; beforePublish?: () => void },
+  options: { cap: ExportCap; expectSha256?: string; overwrite: boolean; onProgress?: (done: number, total: number) => void; beforePublish?: () => void },
 ): Promise<ExportResult> {
+  refuseReservedHostPath(destination, 'export destination');
   const parent = dirname(destination);
   try {
     if (!statSync(parent).isDirectory()) throw new Error('not a directory');
@@ -35,6 +51,10 @@ export async function exportFile(
     throw new EngineError('BAD_PATH', `the destination's folder ${parent} does not exist on the host`, { hint: 'create the folder first, or choose another --to' });
   }
   const existing = lstatOrNull(destination);
+  // Never through, never over, a link (a planted `out -> /root/.bashrc`): refused even with --overwrite.
+  if (existing?.isSymbolicLink()) {
+    throw new EngineError('BAD_PATH', `${destination} is a symbolic link; export never writes through a link or replaces one`, { hint: 'remove the link yourself, or choose another --to' });
+  }
   if (existing && !options.overwrite) {
     throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, { hint: 'pass --overwrite to replace it' });
   }
@@ -51,6 +71,13 @@ export async function exportFile(
     throw new EngineError('BAD_PATH', `the destination's file name is ${Buffer.byteLength(basename(destination))} bytes; export takes names of at most ${MAX_NAME_BYTES - 25} bytes`, { hint: 'choose a shorter --to name' });
   }
   const stream = await provider.read(workspaceId, path, 1024 * 1024);
+  try {
+    refuseOversized(path, stream, options.cap);
+    refuseWithoutSpace(parent, stream);
+  } catch (error) {
+    await stream.close();
+    throw error;
+  }
   const temporary = join(parent, `.${basename(destination)}.headspace-${randomBytes(6).toString('hex')}.partial`);
   let fd: number | null = null;
   try {
@@ -65,12 +92,19 @@ export async function exportFile(
     }
     const hash = createHash('sha256');
     let size = 0;
-    for await (const chunk of stream.chunks) {
-      hash.update(chunk);
-      let at = 0;
-      while (at < chunk.length) at += writeSync(fd, chunk, at, chunk.length - at);
-      size += chunk.length;
-      options.onProgress?.(size, stream.size);
+    try {
+      for await (const chunk of stream.chunks) {
+        hash.update(chunk);
+        writeSkippingZeros(fd, chunk, size);
+        size += chunk.length;
+        if (size > options.cap.maxBytes) refuseOversized(path, { size }, options.cap); // grew during the copy
+        options.onProgress?.(size, stream.size);
+      }
+      ftruncateSync(fd, size); // the trailing hole, if any, still counts
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') throw noSpace(parent, stream.size, cause);
+      throw cause;
     }
     fsyncSync(fd);
     closeSync(fd);
@@ -98,6 +132,33 @@ export async function exportFile(
     rmSync(temporary, { force: true });
     await stream.close();
   }
+}
+
+function refuseOversized(path: string, stream: Pick<ReadStream, 'size'>, cap: ExportCap): void {
+  if (stream.size <= cap.maxBytes) return;
+  throw new EngineError('POLICY_DENIED', `${path} has an apparent size of ${stream.size} bytes, past the export cap of ${cap.maxBytes} bytes (${cap.source}); nothing was written`, {
+    hint: `pass --max-bytes ${stream.size} to export it anyway (zero blocks stay holes on the host)`,
+  });
+}
+
+/** Refuses (exit 2) before writing when the destination's filesystem cannot hold what the copy will allocate. */
+function refuseWithoutSpace(parent: string, stream: ReadStream): void {
+  const need = Math.min(stream.size, stream.allocatedBytes ?? stream.size);
+  let free: number;
+  try {
+    const fs = statfsSync(parent);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    return; // no statfs here: the ENOSPC mapping during the copy still applies
+  }
+  if (need > free) throw noSpace(parent, need, undefined, free);
+}
+
+function noSpace(parent: string, need: number, cause?: unknown, free?: number): EngineError {
+  return new EngineError('HOST_NO_SPACE', `the host filesystem of ${parent} has ${free === undefined ? 'too little' : `${free} bytes`} free; the export needs up to ${need} bytes; nothing was published`, {
+    hint: 'free space on the host, or choose a --to on another filesystem',
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 function lstatOrNull(path: string) {

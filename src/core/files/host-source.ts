@@ -1,79 +1,115 @@
-import { constants, closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, type Stats } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../errors.js';
+import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from './fd-walk.js';
+import { refuseReservedHostPath } from './host-path-guard.js';
 
 export interface HostFile {
   /** Path relative to the source root, with `/` separators ('' for a single file). */
   relative: string;
-  absolute: string;
   size: number;
 }
 
 export interface HostSource {
   kind: 'file' | 'directory';
+  /** The host path as given: the one path ever opened by name; everything below it is opened fd-relative. */
+  root: string;
   files: HostFile[];
   totalBytes: number;
 }
+
+const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Walks a host file or directory that is about to enter a workspace, without
  * following anything: a symlink, device, FIFO or socket anywhere in it is
  * refused by name (a link could smuggle a host secret in; a FIFO could hang
- * the copy forever).
+ * the copy forever). The walk is fd-relative and iterative (fd-walk.ts), so a
+ * tree deeper than PATH_MAX is copied rather than failing as exit 7 (#10 item 8).
  */
-export function scanHostSource(hostPath: string): HostSource {
-  let top;
+export async function scanHostSource(hostPath: string): Promise<HostSource> {
+  refuseReservedHostPath(hostPath, 'put source');
+  let top: Stats;
   try {
-    top = lstatSync(hostPath);
+    top = await lstat(hostPath);
   } catch {
     throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: 'check the host path' });
   }
-  if (top.isFile()) return { kind: 'file', files: [{ relative: '', absolute: hostPath, size: top.size }], totalBytes: top.size };
+  if (top.isFile()) return { kind: 'file', root: hostPath, files: [{ relative: '', size: top.size }], totalBytes: top.size };
   if (!top.isDirectory()) throw refuse(hostPath, top);
   const files: HostFile[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const absolute = join(dir, name);
-      const stat = lstatSync(absolute);
-      if (stat.isDirectory()) walk(absolute);
-      else if (stat.isFile()) files.push({ relative: relative(hostPath, absolute).split(sep).join('/'), absolute, size: stat.size });
-      else throw refuse(absolute, stat);
-    }
-  };
-  walk(hostPath);
-  return { kind: 'directory', files, totalBytes: files.reduce((n, f) => n + f.size, 0) };
+  const dir = await open(hostPath, O_DIR_NOFOLLOW).catch((cause: unknown) => {
+    throw hostError(hostPath, cause);
+  });
+  try {
+    await walkTree(dir, '', ({ rel, stats }) => {
+      if (stats.isDirectory()) return 'descend';
+      if (!stats.isFile()) throw refuse(`${hostPath}/${rel}`, stats);
+      files.push({ relative: rel, size: stats.size });
+      return 'next';
+    });
+  } catch (cause) {
+    throw hostError(hostPath, cause);
+  } finally {
+    await dir.close();
+  }
+  return { kind: 'directory', root: hostPath, files, totalBytes: files.reduce((n, f) => n + f.size, 0) };
 }
 
 function refuse(path: string, stat: Stats): EngineError {
   const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
-  return new EngineError('NOT_A_REGULAR_FILE', `${path} is ${what}; only regular files and directories can enter a workspace`, {
+  return new EngineError('NOT_A_REGULAR_FILE', `${shown(path)} is ${what}; only regular files and directories can enter a workspace`, {
     hint: 'copy the real file instead of a link, or leave it out',
   });
 }
 
+function shown(path: string): string {
+  return path.length > 160 ? `${path.slice(0, 80)}…${path.slice(-79)}` : path;
+}
+
+/** A host tree the engine cannot read is the caller's content, not an engine fault: exit 1 with a hint. */
+function hostError(path: string, cause: unknown): EngineError {
+  if (cause instanceof EngineError) return cause;
+  if (cause instanceof TreeChangedError) return new EngineError('BAD_PATH', `${shown(path)} changed while it was being read: ${cause.message}`, { hint: 'put it again once nothing is moving files in it' });
+  const code = cause instanceof WalkError ? cause.code : (cause as NodeJS.ErrnoException).code;
+  return new EngineError('BAD_PATH', `${shown(path)} could not be read on the host (${code ?? 'error'})`, {
+    hint: code === 'EACCES' || code === 'EPERM' ? 'check the permissions of the source' : 'check the source: it must be a regular file or a directory of them, without links',
+    cause,
+  });
+}
+
 /**
- * Reads a regular file without following a link planted after the scan
- * (O_NOFOLLOW, then fstat on the open descriptor), up to `expectedSize`.
+ * Reads one scanned file without following a link planted after the scan in
+ * any component (fd-relative walk, O_NOFOLLOW, then fstat on the open
+ * descriptor), up to the size it has when opened.
  */
-export function readHostFile(file: HostFile): Buffer {
-  let fd: number;
+export async function readHostFile(source: HostSource, file: HostFile): Promise<Buffer> {
+  const where = file.relative === '' ? source.root : `${source.root}/${file.relative}`;
+  let handle: FileHandle;
   try {
-    fd = openSync(file.absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (file.relative === '') handle = await open(source.root, O_READ);
+    else {
+      const parts = file.relative.split('/');
+      const name = parts.pop()!;
+      const root = await open(source.root, O_DIR_NOFOLLOW);
+      const dir = await openDirBeneath(root, parts).finally(() => root.close());
+      handle = await open(viaFd(dir, name), O_READ).finally(() => dir.close());
+    }
   } catch (cause) {
-    throw new EngineError('NOT_A_REGULAR_FILE', `${file.absolute} could not be opened as a regular file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { cause });
+    throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} could not be opened as a regular file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { cause });
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new EngineError('NOT_A_REGULAR_FILE', `${file.absolute} changed into something other than a regular file`);
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} changed into something other than a regular file`);
     const buffer = Buffer.alloc(stat.size);
     let at = 0;
     while (at < stat.size) {
-      const n = readSync(fd, buffer, at, stat.size - at, at);
-      if (n === 0) break;
-      at += n;
+      const { bytesRead } = await handle.read(buffer, at, stat.size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
     }
     return buffer.subarray(0, at);
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }

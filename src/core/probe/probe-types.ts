@@ -46,6 +46,17 @@ export interface ProbeHost {
    * Only the size of what came back is reported, never its bytes.
    */
   readWorkspaceFile(path: string): Promise<{ bytes: number } | { refused: string }>;
+  // --- host-side acts on hostile content (#10 items 5, 8, 12; scenarios-host-side.ts) ---
+  /**
+   * Exports a workspace file the way `export` does (the same core copy, the
+   * workspace's storage budget as the default cap) into a fresh host temp
+   * directory, measures what landed there, and removes the directory. Only
+   * sizes and the outcome are reported, never content.
+   */
+  exportWorkspaceFile(path: string): Promise<HostActOutcome & { landed: LandedBytes }>;
+  /** Lists the whole workspace through the provider, as `ls-files` does (limit 10,000). */
+  listWorkspaceFiles(): Promise<HostActOutcome & { entries: number }>;
+  // --- end of host-side acts ---
   /** Ends whatever of the workspace still runs after its job; `found` says something did. */
   reapLeftovers(): Promise<{ found: boolean; empty: boolean }>;
   /**
@@ -54,6 +65,15 @@ export interface ProbeHost {
    * order, even when `prepare` itself failed half-way.
    */
   defer(step: () => unknown): void;
+}
+
+/** How a host-side act ended: `refused` is the EngineError code (or the first words of a foreign error), with its category. */
+export type HostActOutcome = { ok: true } | { ok: false; refused: string; category: string };
+
+/** What a host-side export left on the host's disk: apparent size and allocated blocks (bytes). */
+export interface LandedBytes {
+  apparentBytes: number;
+  allocatedBytes: number;
 }
 
 /** One prepared attempt: what to run inside, and how the host watches it. */

@@ -4,6 +4,8 @@
  * gets), one job per scenario. The workspace is always destroyed and every
  * canary, listener and variable removed in `finally`, whatever happened.
  */
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { isEngineError } from '../errors.js';
 import { DEFAULT_BUDGET, type Budget } from '../policy/policy.js';
@@ -14,8 +16,9 @@ import { createWorkspace } from '../verbs/create.js';
 import { destroyWorkspace } from '../verbs/destroy.js';
 import { readJobLog } from '../verbs/job-evidence.js';
 import { runJob } from '../verbs/run.js';
-import { randomToken } from './host-fixtures.js';
-import type { JobFacts, ProbeHost, Scenario, ScenarioResult } from './probe-types.js';
+import { exportFile } from '../files/export-artifact.js';
+import { makeHostDir, randomToken, removePath } from './host-fixtures.js';
+import type { HostActOutcome, JobFacts, LandedBytes, ProbeHost, Scenario, ScenarioResult } from './probe-types.js';
 
 /**
  * Small on purpose: the bomb, the hog and /tmp hit their caps in about a
@@ -109,6 +112,24 @@ async function runScenario(
         return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 80) };
       }
     },
+    // --- host-side acts on hostile content (#10 items 5, 8, 12) ---
+    async exportWorkspaceFile(path) {
+      const dir = await makeHostDir('export', 0o700);
+      try {
+        const outcome = await actOutcome(() => exportFile(provider, input.workspaceId, path, join(dir, 'exported'), { overwrite: false, cap: { maxBytes: input.budget.storageBytes, source: "the workspace's storage_bytes budget" } }));
+        return { ...outcome, landed: await landedBytes(dir) };
+      } finally {
+        await removePath(dir);
+      }
+    },
+    async listWorkspaceFiles() {
+      let entries = 0;
+      const outcome = await actOutcome(async () => {
+        entries = (await provider.list(input.workspaceId, '', 10_000)).entries.length;
+      });
+      return { ...outcome, entries };
+    },
+    // --- end of host-side acts ---
     async reapLeftovers() {
       const report = await provider.stop(input.workspaceId);
       return { found: report.stopped, empty: report.empty };
@@ -136,6 +157,29 @@ async function runScenario(
     await watcher;
     for (const step of cleanups.reverse()) await Promise.resolve().then(step).catch(() => undefined);
   }
+}
+
+async function actOutcome(act: () => Promise<unknown>): Promise<HostActOutcome> {
+  try {
+    await act();
+    return { ok: true };
+  } catch (error) {
+    if (isEngineError(error)) return { ok: false, refused: error.code, category: error.category };
+    return { ok: false, refused: (error as Error).message.slice(0, 80), category: 'infrastructure_failure' };
+  }
+}
+
+/** Apparent and allocated bytes of every file a host-side export left in `dir`. */
+async function landedBytes(dir: string): Promise<LandedBytes> {
+  let apparentBytes = 0;
+  let allocatedBytes = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const info = await lstat(join(dir, name)).catch(() => undefined);
+    if (info === undefined) continue;
+    apparentBytes += info.size;
+    allocatedBytes += info.blocks * 512;
+  }
+  return { apparentBytes, allocatedBytes };
 }
 
 function excerptOf(lines: readonly string[], output: string): string {

@@ -7,6 +7,7 @@ import { EngineError } from '../errors.js';
 import type { Scenario } from './probe-types.js';
 import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
 import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
+import { deepTree, middleLink, sparseExport } from './scenarios-host-side.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
@@ -21,6 +22,9 @@ export const SCENARIOS: readonly Scenario[] = [
   symlinkRead,
   privilege,
   processOutlivesJob,
+  sparseExport,
+  deepTree,
+  middleLink,
   forkBomb,
   memoryHog,
   fillTmp,

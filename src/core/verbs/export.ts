@@ -19,6 +19,8 @@ export interface ExportInput {
   to: string;
   expectSha256?: string;
   overwrite?: boolean;
+  /** Refuse an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget. */
+  maxBytes?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -36,6 +38,10 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   }
   if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>');
   const destination = resolve(input.to);
+  if (input.maxBytes !== undefined && (!Number.isSafeInteger(input.maxBytes) || input.maxBytes < 1)) {
+    throw new EngineError('BAD_ARGUMENT', '--max-bytes takes a whole number of bytes, at least 1', { hint: 'for example --max-bytes 1G' });
+  }
+  const cap = input.maxBytes === undefined ? { maxBytes: ws.policy.budget.storageBytes, source: "the workspace's storage_bytes budget; --max-bytes overrides it" } : { maxBytes: input.maxBytes, source: '--max-bytes' };
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
   // The intent is the lease (no job starts while the copy runs) and records
@@ -45,6 +51,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   let result;
   try {
     result = await exportFile(provider, ws.id, name, destination, {
+      cap,
       overwrite: input.overwrite === true,
       ...(input.expectSha256 === undefined ? {} : { expectSha256: input.expectSha256 }),
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),

@@ -58,9 +58,10 @@ export const exportTool = defineTool({
     to: z.string().describe('the host path to publish it at'),
     expectSha256: z.string().optional().describe('refuse unless the bytes have this sha256 (hex)'),
     overwrite: z.boolean().optional().describe('true to replace an existing host file'),
+    maxBytes: z.number().int().positive().optional().describe("refuse (policy_denied) an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget"),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  call: (engine, args) => engine.export({ workspaceId: args.workspaceId, name: args.name, to: args.to, ...present({ expectSha256: args.expectSha256, overwrite: args.overwrite }) }),
+  call: (engine, args) => engine.export({ workspaceId: args.workspaceId, name: args.name, to: args.to, ...present({ expectSha256: args.expectSha256, overwrite: args.overwrite, maxBytes: args.maxBytes }) }),
 });
 
 export const lsFilesTool = defineTool({

@@ -32,10 +32,11 @@
  * any workspace with a live job or a live operation in another process.
  */
 import { execFile } from 'node:child_process';
-import { readdir, rm, rmdir, stat } from 'node:fs/promises';
+import { readdir, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
+import { removeTree } from '../../core/files/fd-walk.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
@@ -169,7 +170,7 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device).
         await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
         await rmdir(join(options.mountBase, 'fs', id)).catch(() => undefined);
-        await rm(leftover.target, { recursive: true, force: true, maxRetries: 3 });
+        await removeTree(leftover.target); // fd-relative: a deep tree a job left cannot make this fail (#10 item 8)
         return;
       }
       case 'mount': {

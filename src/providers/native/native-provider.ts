@@ -34,6 +34,7 @@ import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type
 import { planReachablePaths, type ReachablePaths } from './reachable-paths.js';
 import { ensureRuntimeFiles } from './runtime-files.js';
 import { openSafeFs } from './safe-fs.js';
+import { removeTree } from '../../core/files/fd-walk.js';
 import { seccompProgram } from './seccomp-program.js';
 import { isMountedOver, isMountPoint, makeWorkspaceFilesystem, mountWorkspaceFilesystem, unmountWorkspaceFilesystem, usedBytes, waitForLoopRelease } from './workspace-filesystem.js';
 import { readMeta, writeMeta, type WorkspaceMeta } from './workspace-meta.js';
@@ -276,7 +277,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         await (await reachable()).release(id).catch(() => undefined);
         if ((await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const)) !== 'failed') {
           await rmdir(mountPoint).catch(() => undefined);
-          await rm(layout.workspaceDir(id), { recursive: true, force: true }).catch(() => undefined);
+          await removeTree(layout.workspaceDir(id)).catch(() => undefined);
         }
         throw error;
       }
@@ -457,7 +458,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
       if (unmounted !== 'failed') {
         await rmdir(imageMountPoint(workspaceId)).catch(() => undefined);
-        await rm(layout.workspaceDir(workspaceId), { recursive: true, force: true, maxRetries: 3 });
+        // fd-relative and iterative: Node's recursive rm failed with ENAMETOOLONG on a job's 1,500-deep tree (#10 item 8).
+        await removeTree(layout.workspaceDir(workspaceId));
       }
       // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
       const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(workspaceId), unmounted === 'unmounted' ? 2000 : 250));

@@ -1,64 +1,68 @@
 /**
  * Symlink-safe host-side file operations on a workspace's files directory.
  *
- * The hazard: a job can plant `ln -s /etc/shadow x`; the link dangles inside
- * the sandbox, but a root runtime that opens `files/x` on the host follows it
- * and leaks the host file. Every operation here therefore opens with
- * O_NOFOLLOW (a final symlink fails with ELOOP) and then asks the kernel
- * where the opened object really lives (`readlink /proc/self/fd/N`): if that
- * is not exactly `<files>/<path>`, some component was a link (or was swapped
- * for one mid-call) and the operation is refused. Later steps address
- * children through `/proc/self/fd/N/<name>`, which resolves through the
- * already-verified directory, the way openat(2) would.
+ * The hazard: a job can plant `ln -s /etc/shadow x` (or `a -> /dev`, or a
+ * link to a host FIFO in a middle component); the link dangles inside the
+ * sandbox, but a root runtime that opens `files/x` on the host follows it.
+ * Every operation here resolves paths one component at a time through the
+ * already open parent directory (`core/files/fd-walk.ts`: no component is
+ * ever resolved through a link, and paths stay short at any depth), checks
+ * the last component with lstat before opening it (a socket, FIFO or device
+ * is refused unopened), and then, as a second guard, asks the kernel where
+ * the opened object lives (`readlink /proc/self/fd/N`) whenever that path
+ * fits in PATH_MAX.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
+import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from '../../core/files/fd-walk.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 
-const O_DIR = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const O_CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+/** The readlink guard only works for paths the kernel can print (PATH_MAX 4096, with margin). */
+const READLINK_GUARD_MAX = 4000;
+/** A listing stops (truncated) past this many bytes of path text: a deep tree of long names cannot balloon memory. */
+const LIST_MAX_PATH_BYTES = 16 * 1024 * 1024;
 
 export interface SafeFsOwner {
   uid: number;
   gid: number;
 }
 
-function viaFd(handle: FileHandle, name?: string): string {
-  return name === undefined ? `/proc/self/fd/${handle.fd}` : `/proc/self/fd/${handle.fd}/${name}`;
+function shown(rel: string): string {
+  return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
 }
 
 function badPath(rel: string, why: string): EngineError {
-  return new EngineError('BAD_PATH', `'${rel.slice(0, 80)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
+  return new EngineError('BAD_PATH', `'${shown(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
 }
 
-/** Opens `rel` (or the root) and proves it is the object at `<root>/<rel>`, not something a link led to. */
-async function openVerified(realRoot: string, rel: string, flags: number): Promise<FileHandle> {
-  const expected = rel === '' ? realRoot : `${realRoot}/${rel}`;
-  let handle: FileHandle;
-  try {
-    handle = await open(expected, flags);
-  } catch (error) {
-    throw mapOpenError(error, rel);
-  }
-  const actual = await readlink(viaFd(handle)).catch(() => '');
-  if (actual !== expected) {
-    await handle.close();
-    throw badPath(rel, 'passes through a symbolic link');
-  }
-  return handle;
+/** What a non-regular entry is, refused as the workspace's content (exit 1), never opened. */
+function notRegular(rel: string, info: Stats): EngineError {
+  if (info.isSymbolicLink()) return badPath(rel, 'is a symbolic link');
+  if (info.isDirectory()) return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`);
+  const what = info.isSocket() ? 'a socket' : info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a regular file';
+  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, { hint: 'only regular files can be exported or read; have the job write its result to a regular file' });
 }
 
 function mapOpenError(error: unknown, rel: string): EngineError {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new EngineError('FILE_NOT_FOUND', `'${rel.slice(0, 80)}' does not exist in the workspace`);
-  if (code === 'ELOOP') return badPath(rel, 'is a symbolic link');
-  if (code === 'ENOTDIR') return badPath(rel, 'has a component that is not a directory');
-  if (code === 'EISDIR') return new EngineError('NOT_A_REGULAR_FILE', `'${rel.slice(0, 80)}' is a directory`);
-  return new EngineError('PROVIDER_FAILURE', `cannot open '${rel.slice(0, 80)}': ${code ?? String(error)}`, { cause: error });
+  if (error instanceof EngineError) return error;
+  if (error instanceof TreeChangedError) return new EngineError('BAD_PATH', error.message, { hint: 'a running job moved directories meanwhile; try again once it has finished' });
+  const code = error instanceof WalkError ? error.code : (error as NodeJS.ErrnoException).code;
+  const where = error instanceof WalkError ? ` (component ${error.depth + 1})` : '';
+  if (code === 'ENOENT') return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`);
+  if (code === 'ELOOP') return badPath(rel, `passes through a symbolic link${where}`);
+  if (code === 'ENOTDIR') return badPath(rel, `has a component that is not a directory${where}`);
+  if (code === 'ENAMETOOLONG') return badPath(rel, `has a name longer than 255 bytes${where}`);
+  if (code === 'EISDIR') return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`);
+  if (code === 'ENXIO' || code === 'ENODEV' || code === 'EOPNOTSUPP') {
+    return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a regular file`, { hint: 'only regular files can be exported or read' });
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${shown(rel)}' was not written`, { hint: 'create the workspace with a larger --storage-bytes, or remove files' });
+  return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, { cause: error });
 }
 
 export interface SafeFs {
@@ -79,14 +83,76 @@ export interface SafeFs {
 export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<SafeFs> {
   const realRoot = await realpath(filesDir);
 
+  async function openRoot(): Promise<FileHandle> {
+    const root = await open(realRoot, O_DIR_NOFOLLOW).catch((error: unknown) => {
+      throw mapOpenError(error, '');
+    });
+    await guard(root, '');
+    return root;
+  }
+
+  /** The second guard: where the kernel says the open object lives, when that path is printable. */
+  async function guard(handle: FileHandle, rel: string): Promise<void> {
+    const expected = rel === '' ? realRoot : `${realRoot}/${rel}`;
+    if (Buffer.byteLength(expected) > READLINK_GUARD_MAX) return; // the walk alone guarantees it here
+    const actual = await readlink(viaFd(handle)).catch(() => '');
+    if (actual !== expected) {
+      await handle.close();
+      throw badPath(rel, 'passes through a symbolic link');
+    }
+  }
+
+  /**
+   * Opens the directory `rel` (every component, never through a link); `create` makes missing ones as
+   * the job's user; `listing` reports a file at the last component as "not a directory", as list's contract says.
+   */
+  async function openDir(rel: string, options: { create?: boolean; listing?: boolean } = {}): Promise<FileHandle> {
+    const root = await openRoot();
+    const parts = rel === '' ? [] : rel.split('/');
+    let dir: FileHandle;
+    try {
+      dir = await openDirBeneath(root, parts, options.create === true ? (made) => made.chown(owner.uid, owner.gid) : undefined);
+    } catch (error) {
+      if (options.listing === true && error instanceof WalkError && error.code === 'ENOTDIR' && error.depth === parts.length - 1) {
+        throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`);
+      }
+      throw mapOpenError(error, rel);
+    } finally {
+      await root.close();
+    }
+    await guard(dir, rel);
+    return dir;
+  }
+
+  function split(rel: string): { parent: string; name: string } {
+    const at = rel.lastIndexOf('/');
+    return at < 0 ? { parent: '', name: rel } : { parent: rel.slice(0, at), name: rel.slice(at + 1) };
+  }
+
   async function read(path: string, chunkBytes = 64 * 1024): Promise<ReadStream> {
     const rel = normalizeWorkspacePath(path);
-    const handle = await openVerified(realRoot, rel, O_READ);
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      throw new EngineError('NOT_A_REGULAR_FILE', `'${rel.slice(0, 80)}' is not a regular file`);
+    const { parent, name } = split(rel);
+    const dir = await openDir(parent);
+    let handle: FileHandle;
+    let info: Stats;
+    try {
+      // lstat first: a socket, FIFO or device is refused without being opened (opening one has effects).
+      const before = await lstat(viaFd(dir, name)).catch((error: unknown) => {
+        throw mapOpenError(error, rel);
+      });
+      if (!before.isFile()) throw notRegular(rel, before);
+      handle = await open(viaFd(dir, name), O_READ).catch((error: unknown) => {
+        throw mapOpenError(error, rel);
+      });
+      info = await handle.stat();
+      if (!info.isFile() || info.ino !== before.ino || info.dev !== before.dev) {
+        await handle.close();
+        throw badPath(rel, 'was replaced while it was being opened');
+      }
+    } finally {
+      await dir.close();
     }
+    await guard(handle, rel);
     let closed = false;
     const close = async () => {
       if (closed) return;
@@ -109,67 +175,36 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
         await close();
       }
     }
-    return { size, chunks: chunks(), close };
-  }
-
-  /** Opens the parent chain of `rel`, creating missing directories owned by the job uid. */
-  async function openParent(rel: string): Promise<{ dir: FileHandle; name: string }> {
-    const parts = rel.split('/');
-    const name = parts.pop()!;
-    let dir = await openVerified(realRoot, '', O_DIR);
-    let sofar = '';
-    for (const part of parts) {
-      sofar = sofar === '' ? part : `${sofar}/${part}`;
-      try {
-        await mkdir(viaFd(dir, part), { mode: 0o755 });
-        const made = await openVerified(realRoot, sofar, O_DIR);
-        await made.chown(owner.uid, owner.gid);
-        await dir.close();
-        dir = made;
-        continue;
-      } catch (error) {
-        if (error instanceof EngineError) {
-          await dir.close();
-          throw error;
-        }
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-          await dir.close();
-          throw mapOpenError(error, sofar);
-        }
-      }
-      const next = await openVerified(realRoot, sofar, O_DIR).finally(() => dir.close());
-      dir = next;
-    }
-    return { dir, name };
+    return { size, allocatedBytes: info.blocks * 512, chunks: chunks(), close };
   }
 
   async function write(path: string, data: Buffer, options: WriteOptions): Promise<void> {
     const rel = normalizeWorkspacePath(path);
     const actual = createHash('sha256').update(data).digest('hex');
     if (actual !== options.expectedSha256.toLowerCase()) {
-      throw new EngineError('DIGEST_MISMATCH', `the bytes for '${rel.slice(0, 80)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`);
+      throw new EngineError('DIGEST_MISMATCH', `the bytes for '${shown(rel)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`);
     }
-    const { dir, name } = await openParent(rel);
+    const { parent, name } = split(rel);
+    const dir = await openDir(parent, { create: true });
     try {
       const existing = await lstat(viaFd(dir, name)).catch(() => undefined);
-      if (existing?.isDirectory()) throw new EngineError('NOT_A_REGULAR_FILE', `'${rel.slice(0, 80)}' is a directory`);
-      if (existing !== undefined && !options.overwrite) throw new EngineError('DESTINATION_EXISTS', `'${rel.slice(0, 80)}' already exists`, { hint: 'pass overwrite to replace it' });
+      if (existing?.isDirectory()) throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`);
+      if (existing !== undefined && !options.overwrite) throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
       const temp = `.headspace-write-${randomBytes(6).toString('hex')}`;
-      const handle = await open(viaFd(dir, temp), O_CREATE, 0o644);
       try {
-        await handle.writeFile(data);
-        await handle.chown(owner.uid, owner.gid);
-      } finally {
-        await handle.close();
-      }
-      try {
+        const handle = await open(viaFd(dir, temp), O_CREATE, 0o644);
+        try {
+          await handle.writeFile(data);
+          await handle.chown(owner.uid, owner.gid);
+        } finally {
+          await handle.close();
+        }
         if (options.overwrite) await rename(viaFd(dir, temp), viaFd(dir, name));
         else await link(viaFd(dir, temp), viaFd(dir, name)); // atomic no-clobber: EEXIST if the job made it meanwhile
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${rel.slice(0, 80)}' already exists`);
-        if (code === 'EISDIR') throw new EngineError('NOT_A_REGULAR_FILE', `'${rel.slice(0, 80)}' is a directory`);
-        throw error;
+        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`);
+        throw mapOpenError(error, rel);
       } finally {
         await unlink(viaFd(dir, temp)).catch(() => undefined);
       }
@@ -180,63 +215,51 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
 
   async function list(path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }> {
     const rel = normalizeWorkspacePath(path, { allowRoot: true });
+    const dir = await openDir(rel, { listing: true });
     const entries: FileEntry[] = [];
     let truncated = false;
+    let pathBytes = 0;
     const max = Math.max(0, Math.floor(limit));
-    async function walk(dirRel: string): Promise<void> {
-      const handle = await openVerified(realRoot, dirRel, O_DIR);
-      try {
-        const names = (await readdir(viaFd(handle))).sort();
-        for (const name of names) {
-          const info = await lstat(viaFd(handle, name)).catch(() => undefined);
-          if (info === undefined) continue; // removed meanwhile
-          if (entries.length >= max) {
-            truncated = true;
-            return;
-          }
-          const childRel = dirRel === '' ? name : `${dirRel}/${name}`;
-          const type: FileEntry['type'] = info.isFile() ? 'file' : info.isDirectory() ? 'directory' : info.isSymbolicLink() ? 'symlink' : 'other';
-          entries.push({ path: childRel, type, size: type === 'file' ? info.size : 0 });
-          if (type === 'directory') {
-            await walk(childRel);
-            if (truncated) return;
-          }
+    try {
+      await walkTree(dir, rel, ({ rel: childRel, stats }) => {
+        pathBytes += childRel.length;
+        if (entries.length >= max || pathBytes > LIST_MAX_PATH_BYTES) {
+          truncated = true;
+          return 'stop';
         }
-      } finally {
-        await handle.close();
-      }
+        const type: FileEntry['type'] = stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : stats.isSymbolicLink() ? 'symlink' : 'other';
+        entries.push({ path: childRel, type, size: type === 'file' ? stats.size : 0 });
+        return 'descend';
+      });
+    } catch (error) {
+      throw mapOpenError(error, rel);
+    } finally {
+      await dir.close();
     }
-    await walk(rel);
     return { entries, truncated };
   }
 
   async function measure(): Promise<number> {
     let total = 0;
-    async function walk(dirRel: string): Promise<void> {
-      let handle: FileHandle;
-      try {
-        handle = await openVerified(realRoot, dirRel, O_DIR);
-      } catch {
-        return; // swapped for a link or removed by a running job: not ours to count
-      }
-      try {
-        for (const name of await readdir(viaFd(handle))) {
-          const info = await lstat(viaFd(handle, name)).catch(() => undefined);
-          if (info?.isFile()) total += info.size;
-          else if (info?.isDirectory()) await walk(dirRel === '' ? name : `${dirRel}/${name}`);
-        }
-      } finally {
-        await handle.close();
-      }
+    const dir = await openDir('').catch(() => undefined);
+    if (dir === undefined) return 0;
+    try {
+      await walkTree(dir, '', ({ stats }) => {
+        if (stats.isFile()) total += stats.size;
+        return 'descend';
+      });
+    } catch {
+      // A running job moved a directory mid-walk: what was counted so far stands.
+    } finally {
+      await dir.close();
     }
-    await walk('');
     return total;
   }
 
   async function isDirectory(rel: string): Promise<boolean> {
     try {
-      const handle = await openVerified(realRoot, rel, O_DIR);
-      await handle.close();
+      const dir = await openDir(normalizeWorkspacePath(rel, { allowRoot: true }));
+      await dir.close();
       return true;
     } catch {
       return false;
