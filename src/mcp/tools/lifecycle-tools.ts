@@ -26,13 +26,7 @@ const BudgetSchema = z
 export const createTool = defineTool({
   name: 'create',
   title: 'Create a workspace',
-  description: [
-    'Provision an isolated workspace to run commands in. Use it once per task, before run; the workspace keeps its files between runs until you destroy it.',
-    'Closed by default: no network, no host paths, 512 MiB memory, 1 CPU, 128 pids, 300 s wall clock per job. Every limit that guards the isolation boundary must be enforceable by the provider, or create is refused (policy_denied) before anything exists.',
-    'Cost: about a second on the native provider (it probes the host); nothing runs yet.',
-    'The new id is in provenance.workspace_id.',
-    RETURNS,
-  ].join(' '),
+  description: `Create an isolated workspace before running anything; it is closed by default (no network, no host paths, 512 MiB, 1 CPU, 300 s per job) and keeps its files until destroyed. The new id is in provenance.workspace_id. ${RETURNS}`,
   input: z.strictObject({
     workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
     provider: z.string().optional().describe('backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default'),
@@ -55,14 +49,7 @@ export const createTool = defineTool({
 export const runTool = defineTool({
   name: 'run',
   title: 'Run a command in a workspace',
-  description: [
-    'Run one command in a workspace and wait for it to end. There is no shell: argv[0] is the program (for a script, pass e.g. ["python3", "-c", "…"] or ["sh", "-c", "…"]).',
-    'Cost: the call lasts as long as the job (at most the workspace\'s wall clock, 300 s by default); one job at a time per workspace. Cancelling this request cancels the job.',
-    'The result says success, failure (the command ran and failed: exit status, 126 not executable, 127 not found), timeout, cancelled, resource_exhausted (killed for memory) or infrastructure_failure, and carries an excerpt of the output chosen for you (errors, tracebacks, summaries, the final lines); use the logs tool to read more.',
-    'inputs copies host files in first; declares names the files the job will write, so export can publish them afterwards.',
-    'SECRETS: argv is recorded verbatim (job record, provenance, results) — never put a secret in argv. Pass secrets in env instead: env values are given to the job but never recorded (only the names are), unless the job itself prints them.',
-    RETURNS,
-  ].join(' '),
+  description: `Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait for it; the result gives the status and an excerpt of the output chosen for you (use logs for more). SECRETS: argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded. ${RETURNS}`,
   input: z.strictObject({
     workspaceId: workspaceId(),
     argv: z.array(z.string().describe('one argument, verbatim')).describe('the command and its arguments, e.g. ["python3", "-c", "print(1)"]; recorded verbatim, so never a secret'),
@@ -91,11 +78,7 @@ export const runTool = defineTool({
 export const stopTool = defineTool({
   name: 'stop',
   title: 'Stop the running job',
-  description: [
-    'End the job running in a workspace (for example a run another client started). Without apply it only reports what is running and changes nothing — call it that way first.',
-    'With apply: true it ends every process of the job and returns once nothing of it remains; the job and this result read cancelled. Cost: up to a few seconds.',
-    RETURNS,
-  ].join(' '),
+  description: `End the job running in a workspace: without apply it only previews what runs; with apply: true every process of the job ends and the job reads cancelled. ${RETURNS}`,
   input: z.strictObject({
     workspaceId: workspaceId(),
     apply: z.boolean().optional().describe('true to really end the job; false or absent only previews'),
@@ -107,11 +90,7 @@ export const stopTool = defineTool({
 export const inspectTool = defineTool({
   name: 'inspect',
   title: 'Inspect a workspace or a job',
-  description: [
-    'Report the state of a workspace (lifecycle state and path, the provider\'s view, its jobs, the policy with every limit labelled enforced or measured) or of a job (status, exit, usage, an excerpt of its output).',
-    'Read-only and cheap. Use it to find a job id, to re-read a job\'s result, or to check a workspace before running. For more of a job\'s output use the logs tool; a workspace file can be read as the resource headspace://workspace/{workspaceId}/file/{path}.',
-    RETURNS,
-  ].join(' '),
+  description: `Report a workspace (state, policy with each limit labelled, its jobs) or a job (status, usage, output excerpt); read-only, for finding ids and re-reading results. ${RETURNS}`,
   input: z.strictObject({
     handle: z.string().describe('a workspace id or a job id'),
   }),
@@ -122,11 +101,7 @@ export const inspectTool = defineTool({
 export const logsTool = defineTool({
   name: 'logs',
   title: 'Read part of a job\'s output',
-  description: [
-    'A bounded, selective view of one job\'s captured output, each line with its number, so you can drill into a long log without loading it. Choose at most one of head, tail, grep or lines; with none you get the excerpt chosen for an agent.',
-    'Read-only and cheap. Typical use: grep for an error, then ask for the lines around it.',
-    RETURNS,
-  ].join(' '),
+  description: `Read part of one job's output with line numbers (at most one of head, tail, grep, lines) to drill into a long log without loading it; read-only. ${RETURNS}`,
   input: z.strictObject({
     jobId: jobId(),
     head: z.int().optional().describe('the first N lines'),
@@ -145,10 +120,7 @@ export const logsTool = defineTool({
 export const lsTool = defineTool({
   name: 'ls',
   title: 'List workspaces',
-  description: [
-    'List workspaces with their state, provider, purpose, owner and expiry. Read-only and cheap (reads the state store only). Use it to find a workspace you created earlier.',
-    RETURNS,
-  ].join(' '),
+  description: `List workspaces with their state, provider, purpose and expiry; read-only and cheap, for finding a workspace created earlier. ${RETURNS}`,
   input: z.strictObject({
     all: z.boolean().optional().describe('true to include destroyed workspaces'),
   }),
@@ -159,11 +131,7 @@ export const lsTool = defineTool({
 export const destroyTool = defineTool({
   name: 'destroy',
   title: 'Destroy a workspace',
-  description: [
-    'Remove a workspace and everything in it (files, job logs) along a fixed lifecycle path, and report what was removed, retained or unverified. Use it when the task is done. Irreversible.',
-    'Refused while a job runs (stop it first). Cost: about a second.',
-    RETURNS,
-  ].join(' '),
+  description: `Remove a workspace and everything in it when the task is done; irreversible, and refused while a job runs (stop it first). ${RETURNS}`,
   input: z.strictObject({
     workspaceId: workspaceId(),
     force: z.boolean().optional().describe('true to discard what would otherwise make destroy refuse'),
@@ -175,11 +143,7 @@ export const destroyTool = defineTool({
 export const doctorTool = defineTool({
   name: 'doctor',
   title: 'Check headspace\'s health',
-  description: [
-    'Read-only health report: the state store (path, schema, integrity), leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows) and each provider\'s readiness. Changes nothing.',
-    'Use it when create is refused or something looks wrong. Cost: about a second.',
-    RETURNS,
-  ].join(' '),
+  description: `Read-only health report (state store, leftovers, each provider's readiness); use it when create is refused or something looks wrong. ${RETURNS}`,
   input: z.strictObject({
     provider: z.string().optional().describe('check only this provider (native or fake)'),
     repair: z
