@@ -77,7 +77,7 @@ libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 X86 = platform.machine() == 'x86_64'
 NR = dict(modify_ldt=154 if X86 else None, kcmp=312 if X86 else 272, fanotify_init=300 if X86 else 262, personality=135 if X86 else 92,
-          ioctl=16 if X86 else 29, memfd_secret=447, statmount=457, listmount=458, lsm_list_modules=461, mseal=462, beyond=471)
+          ioctl=16 if X86 else 29, io_setup=206 if X86 else 0, memfd_secret=447, statmount=457, listmount=458, lsm_list_modules=461, mseal=462, beyond=471)
 def call(name, nr, *args):
     if nr is None: print('skip:', name, 'not on', platform.machine()); return None
     ctypes.set_errno(0)
@@ -91,6 +91,8 @@ call('modify_ldt(read)', NR['modify_ldt'], 0, buf, 16)
 call('kcmp(self, self, KCMP_VM)', NR['kcmp'], os.getpid(), os.getpid(), 1, 0, 0)
 call('fanotify_init(FAN_REPORT_FID)', NR['fanotify_init'], 0x200, os.O_RDONLY)
 call('memfd_secret', NR['memfd_secret'], 0)
+aio = ctypes.c_ulong(0)
+call('io_setup(1) (fs.aio-max-nr is host-wide)', NR['io_setup'], 1, ctypes.byref(aio))
 req = struct.pack('=IIQQ', 24, 0, 0xFFFFFFFFFFFFFFFF, 0)
 n = call('listmount(LSMT_ROOT)', NR['listmount'], req, ids, 64, 0)
 req = struct.pack('=IIQQ', 24, 0, ids[0] if n and n > 0 else 0xFFFFFFFFFFFFFFFF, 1)
@@ -123,7 +125,7 @@ const FILTER_ERRNOS = new Set(['EPERM', 'ENOSYS', 'EAFNOSUPPORT']);
 export const syscallAllowList: Scenario<Record<string, never>> = {
   id: 'syscall-allow-list',
   title: 'syscalls outside the allow-list',
-  attempts: 'call modify_ldt, kcmp, fanotify_init, memfd_secret, listmount, statmount, lsm_list_modules, mseal, personality(ADDR_NO_RANDOMIZE), an unassigned syscall number, and ioctl TIOCSTI/TIOCLINUX on its own terminal',
+  attempts: 'call modify_ldt, kcmp, fanotify_init, memfd_secret, io_setup, listmount, statmount, lsm_list_modules, mseal, personality(ADDR_NO_RANDOMIZE), an unassigned syscall number, and ioctl TIOCSTI/TIOCLINUX on its own terminal',
   requires: ['filesystem'],
   async prepare() {
     return { argv: ['python3', '-c', SYSCALL_SCRIPT], observe: async () => ({}) };

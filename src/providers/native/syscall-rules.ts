@@ -106,6 +106,9 @@ export const DENIED_SYSCALLS = [
   'bpf', 'perf_event_open', 'userfaultfd', 'io_uring_setup', 'io_uring_enter', 'io_uring_register', 'keyctl', 'add_key', 'request_key',
   'modify_ldt', 'memfd_secret', 'fanotify_init', 'fanotify_mark', 'lsm_get_self_attr', 'lsm_set_self_attr', 'lsm_list_modules',
   'name_to_handle_at', 'open_by_handle_at',
+  // Linux AIO contexts count against fs.aio-max-nr, one limit for the whole host: a job could use it all up
+  // (io_setup with a huge nr_events) and make the host's own AIO users fail. libaio users fall back to threads.
+  'io_setup', 'io_destroy', 'io_submit', 'io_cancel', 'io_getevents', 'io_pgetevents',
   // the machine itself
   'kexec_load', 'kexec_file_load', 'init_module', 'finit_module', 'delete_module', 'reboot', 'swapon', 'swapoff', 'acct',
   'settimeofday', 'clock_settime', 'sethostname', 'setdomainname', 'syslog', 'quotactl', 'quotactl_fd', 'vhangup', 'iopl', 'ioperm',
@@ -132,8 +135,7 @@ export const ALLOWED_SYSCALLS = [
   'inotify_add_watch', 'inotify_rm_watch',
   // polling, events, timers
   'poll', 'ppoll', 'select', 'pselect6', 'epoll_create', 'epoll_create1', 'epoll_ctl', 'epoll_wait', 'epoll_pwait', 'epoll_pwait2',
-  'eventfd', 'eventfd2', 'signalfd', 'signalfd4', 'timerfd_create', 'timerfd_settime', 'timerfd_gettime', 'io_setup',
-  'io_destroy', 'io_submit', 'io_cancel', 'io_getevents', 'io_pgetevents', 'nanosleep', 'clock_nanosleep', 'clock_gettime',
+  'eventfd', 'eventfd2', 'signalfd', 'signalfd4', 'timerfd_create', 'timerfd_settime', 'timerfd_gettime', 'nanosleep', 'clock_nanosleep', 'clock_gettime',
   'clock_getres', 'clock_adjtime', 'adjtimex', 'gettimeofday', 'time', 'times', 'alarm', 'getitimer', 'setitimer', 'pause',
   'timer_create', 'timer_settime', 'timer_gettime', 'timer_getoverrun', 'timer_delete',
   // memory
