@@ -9,6 +9,7 @@ import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-fi
 import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
 import { deepTree, middleLink, sparseExport } from './scenarios-host-side.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
+import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -25,6 +26,8 @@ export const SCENARIOS: readonly Scenario[] = [
   sparseExport,
   deepTree,
   middleLink,
+  socketFamilies,
+  syscallAllowList,
   forkBomb,
   memoryHog,
   fillTmp,

@@ -1,7 +1,8 @@
 /**
  * `bwrap --seccomp FD` reads a bare `struct sock_filter[]`: 8 bytes per
- * instruction, little-endian, no header. The program must be deterministic
- * and start by checking the audit architecture.
+ * instruction, little-endian, no header. The program must be deterministic,
+ * start by checking the audit architecture, and stay small: the kernel
+ * caps a filter at 4096 instructions and every non-cached call walks it.
  */
 import { expect, it } from 'vitest';
 import { buildSeccompFilter, seccompProgram } from '../../../../src/providers/native/seccomp-program.js';
@@ -19,6 +20,6 @@ it('encodes one 8-byte little-endian record per instruction, identically each ti
   expect(bytes.readUInt32LE(12)).toBe(ARCH_TABLES.x86_64.auditArch);
 });
 
-it('stays well inside the 255-instruction forward-jump range', () => {
-  for (const arch of ['x86_64', 'aarch64'] as const) expect(buildSeccompFilter(arch).length).toBeLessThan(200);
+it('stays a few hundred instructions, far below the kernel limit', () => {
+  for (const arch of ['x86_64', 'aarch64'] as const) expect(buildSeccompFilter(arch).length).toBeLessThan(400);
 });
