@@ -5,7 +5,7 @@ import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
-import { jobOutputEvidence } from './job-evidence.js';
+import { jobOutputEvidence, jobOutputView } from './job-evidence.js';
 import { jobFindings, jobSummary, commandLabel } from './run.js';
 
 export interface InspectInput {
@@ -47,11 +47,12 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
   const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job, caps });
   if (job) {
+    const output = jobOutputView(ctx, job);
     return makeResultPackage({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'success',
-      key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...jobFindings(job, ws.policy.budget)],
-      evidence: [jobOutputEvidence(ctx, job)],
+      key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...output.findings, ...jobFindings(job, ws.policy.budget)],
+      evidence: output.evidence,
       artifacts: [],
       warnings: measuredLimitWarnings(summary.policy_summary),
       resource_usage: usageOfJob(job, view?.storageBytes ?? null),

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
-import type { Evidence } from '../result/result-package.js';
+import { findingLines, parseFindings } from '../result/findings/index.js';
+import type { Evidence, KeyFinding } from '../result/result-package.js';
 import { selectExcerpt } from '../result/select-excerpt.js';
 import type { JobRecord } from '../store/sqlite-store.js';
 
@@ -54,9 +55,36 @@ export function readLogForExcerpt(ctx: EngineContext, job: JobRecord): Buffer | 
   }
 }
 
+/** Most failing tests or diagnostics a parsed finding lists; the rest are counted. */
+export const FINDING_ITEMS = 10;
+
+export interface JobOutputView {
+  /** The captured output as evidence; empty when the job printed nothing. */
+  evidence: Evidence[];
+  /** Facts lifted from the output (failing tests, diagnostics, the last exception), each with its markdown text. */
+  findings: KeyFinding[];
+}
+
+/**
+ * The job's output as an agent should meet it, from one bounded read of the
+ * log: the facts recognised in it (findings/, #13) and an excerpt chosen for
+ * an agent. A parsed finding that lists only the first items says how to get
+ * the rest.
+ */
+export function jobOutputView(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES): JobOutputView {
+  if (job.outputBytes === 0) return { evidence: [], findings: [] };
+  const log = readLogForExcerpt(ctx, job);
+  const findings: KeyFinding[] = log === null ? [] : parseFindings(log.toString('utf8'), { maxItems: FINDING_ITEMS }).map((f) => ({ ...f, text: findingLines([f]).join('\n') }));
+  if (findings.some((f) => typeof f !== 'string' && typeof f.more === 'number' && f.more > 0)) findings.push(`every line of the output: ${ctx.retrievalCommand(job.id)}`);
+  return { evidence: [outputEvidence(ctx, job, log, budgetBytes)], findings };
+}
+
 /** The job's captured output as one evidence excerpt, chosen for an agent. */
 export function jobOutputEvidence(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES): Evidence {
-  const log = readLogForExcerpt(ctx, job);
+  return outputEvidence(ctx, job, readLogForExcerpt(ctx, job), budgetBytes);
+}
+
+function outputEvidence(ctx: EngineContext, job: JobRecord, log: Buffer | null, budgetBytes: number): Evidence {
   const retrieval = ctx.retrievalCommand(job.id);
   if (log === null) {
     return { label: 'captured output', kind: 'fact', source: job.id, truncated: false, excerpt: '(the captured output is no longer kept)', total_bytes: job.outputBytes };

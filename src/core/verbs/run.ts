@@ -4,7 +4,7 @@ import { validateId } from '../ids.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { JobOutcome } from '../provider.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
+import { makeResultPackage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor, usageOfJob, measuredLimitWarnings } from '../result/package-parts.js';
 import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
@@ -12,14 +12,14 @@ import type { JobRecord } from '../store/sqlite-store.js';
 import { formatBytes } from '../policy/effective-policy.js';
 import { shellJoin } from '../result/markdown-sections.js';
 import { classifyOutcome, type AbortReason } from './classify-outcome.js';
-import { jobOutputEvidence } from './job-evidence.js';
+import { jobOutputView } from './job-evidence.js';
 import { openOutputSink } from './output-sink.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { copyIn } from '../files/copy-in.js';
 import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries, unexportedAttention } from './artifact-view.js';
 import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
-import { describeInput, provenanceInputs } from './put.js';
+import { provenanceInputs } from './put.js';
 
 export interface RunInput {
   workspaceId: string;
@@ -135,9 +135,10 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
 
   const view = await provider.inspect(ws.id).catch(() => null);
   const summary = provenanceFor(ctx, 'run', { workspace: ws, job, caps });
-  const findings = jobFindings(job, ws.policy.budget);
+  const output = jobOutputView(ctx, job);
+  const findings: KeyFinding[] = [...output.findings, ...jobFindings(job, ws.policy.budget)];
   if (Object.keys(env).length) findings.push(`environment given: ${Object.keys(env).sort().join(', ')} (names only; values are never recorded)`);
-  for (const record of inputs) findings.push(`input ${describeInput(record)}`);
+  // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(inputs);
   const warnings = measuredLimitWarnings(summary.policy_summary);
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
@@ -145,7 +146,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     outcome_summary: jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',
     key_findings: findings,
-    evidence: job.outputBytes === 0 ? [] : [jobOutputEvidence(ctx, job)],
+    evidence: output.evidence,
     artifacts: artifactEntries(store, ws.id),
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
