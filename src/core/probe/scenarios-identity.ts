@@ -14,7 +14,7 @@
 import { linesStartingWith, notAttempted, type JobFacts, type Scenario } from './probe-types.js';
 
 const DONE = 'probe-done';
-const HOLDING = 'holding:';
+export const HOLDING = 'holding:';
 
 /** Shared by both jobs: ctypes access to inotify_init1 and mq_open (in libc since glibc 2.34, librt before). */
 const PRELUDE = `import ctypes, errno, fcntl, os, sys, time
@@ -29,7 +29,7 @@ print('id:', os.getuid(), flush=True)
 `;
 
 /** The hog: takes every inotify instance, message queue and 1 MiB pipe the uid may have, says so, and holds them. */
-const HOG_SCRIPT = `${PRELUDE}held = {'inotify': 0, 'mqueue': 0, 'pipes': 0}
+export const HOG_SCRIPT = `${PRELUDE}held = {'inotify': 0, 'mqueue': 0, 'pipes': 0}
 why = {}
 while held['inotify'] < 4096:
     if libc.inotify_init1(0) < 0: why['inotify'] = err(); break
@@ -50,7 +50,7 @@ time.sleep(15)
 `;
 
 /** The probe's own job: one of each, after the hog holds its share. */
-const ASK_SCRIPT = `${PRELUDE}fd = libc.inotify_init1(0)
+export const ASK_SCRIPT = `${PRELUDE}fd = libc.inotify_init1(0)
 print('inotify:', 'ok' if fd >= 0 else err())
 q = mq('/hsprobe-ask')
 print('mqueue:', 'ok' if q >= 0 else err())
