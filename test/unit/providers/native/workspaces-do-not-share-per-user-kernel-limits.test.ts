@@ -8,7 +8,9 @@
  * identities (meta.json without jobUser) keeps running as the legacy 600000.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { chownSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_JOB_UID } from '../../../../src/core/job-identity.js';
 import { defaultPolicy } from '../../../../src/core/policy/policy.js';
@@ -41,6 +43,20 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`per-workspace job u
     const own = `${a.jobUser.uid}:${a.jobUser.gid}`;
     expect(seen.stdout.trim().split('\n')).toEqual([String(a.jobUser.uid), String(a.jobUser.gid), own, own, own, own]);
     expect((await b.run(['id', '-u'])).stdout.trim()).toBe(String(b.jobUser.uid));
+  });
+
+  // The image root is 0700 (workspace-filesystem.ts): with a uid per workspace, a job that reached
+  // another workspace's host path (an inherited descriptor, #10 item 1) still cannot read its files.
+  it("keeps a workspace's files from another workspace's uid even through the host path", async () => {
+    const data = Buffer.from('private\n');
+    await a.provider.write(a.workspaceId, 'private.txt', data, { expectedSha256: createHash('sha256').update(data).digest('hex'), overwrite: true });
+    const base = join('/run/headspace-native', layoutOf(a.root).cgroupName('').replace(/-$/, ''));
+    const hostPath = readiness.ownFilesystem ? join(base, 'fs', a.workspaceId, 'private.txt') : join(layoutOf(a.root).filesDir(a.workspaceId), 'private.txt');
+    const as = (user: { uid: number; gid: number }) => spawnSync('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', 'cat', hostPath], { encoding: 'utf8' });
+    expect(as(a.jobUser).stdout).toBe('private\n');
+    const other = as(b.jobUser);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toMatch(/Permission denied/);
   });
 
   it('leaves another workspace its inotify instances, message queues and pipe pages while one holds all of its own', async () => {
