@@ -32,7 +32,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
   }
   const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
-  const [{ planBwrap, planCommand }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
+  const [{ planBwrap, planCommand }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles, runtimeExposures }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
     mod('providers/native/plan-bwrap.js'),
     mod('providers/native/seccomp-program.js'),
     mod('providers/native/syscall-tables.js'),
@@ -50,10 +50,11 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   mkdirSync(filesDir, { mode: 0o700 });
   chownSync(filesDir, JOB_UID, JOB_UID);
   const jobUser = { uid: JOB_UID, gid: JOB_UID };
-  const runtimeFiles = await ensureRuntimeFiles(join(scratch, 'runtime'), jobUser);
-  const profile = await resolveHostProfile({ runtimeFiles, cacheFile: join(scratch, 'cache', 'host-profile.json'), hostPath: process.env.PATH ?? '/usr/bin:/bin', jobUser });
+  const runtimeDir = join(scratch, 'runtime');
+  const runtimeFiles = await ensureRuntimeFiles(runtimeDir, jobUser, { makeDir: async () => mkdirSync(runtimeDir, { recursive: true, mode: 0o755 }) });
+  const profile = await resolveHostProfile({ cacheFile: join(scratch, 'cache', 'host-profile.json'), hostPath: process.env.PATH ?? '/usr/bin:/bin', jobUser });
   const policy = defaultPolicy();
-  const plan = planBwrap({ filesDir, policy, exposures: profile.exposures, extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4 });
+  const plan = planBwrap({ filesDir, policy, exposures: [...profile.exposures, ...runtimeExposures(runtimeFiles)], extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4 });
   const seccomp = seccompProgram(seccompArchOf(process.arch));
   const bwrapPath = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 
@@ -66,7 +67,8 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   const libHome = mkdtempSync(join(tmpdir(), 'hs-bench-native-lib-'));
   const provRoot = mkdtempSync(join(tmpdir(), 'hs-bench-native-prov-'));
   const provider = createNativeProvider({ root: provRoot });
-  await provider.create({ workspaceId: 'bench', policy, profile: 'host' });
+  // A workspace made without the engine's store: the identity the store would give a first workspace.
+  await provider.create({ workspaceId: 'bench', policy, profile: 'host', jobUser: { uid: JOB_UID + 1, gid: JOB_UID + 1 } });
   let jobSeq = 0;
   const cliHome = mkdtempSync(join(tmpdir(), 'hs-bench-native-cli-'));
   const engine = api.createHeadspace({ home: libHome, defaultProvider: 'native' });

@@ -21,6 +21,7 @@ export type EngineErrorCode =
   | 'DESTINATION_EXISTS'
   | 'DIGEST_MISMATCH'
   | 'WORKSPACE_BUSY'
+  | 'JOB_IDS_EXHAUSTED'
   | 'STORE_UNAVAILABLE'
   | 'STORE_SCHEMA_NEWER'
   | 'PROVIDER_UNAVAILABLE'
@@ -46,6 +47,7 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   DESTINATION_EXISTS: 'user_error',
   DIGEST_MISMATCH: 'user_error',
   WORKSPACE_BUSY: 'environment_error',
+  JOB_IDS_EXHAUSTED: 'environment_error',
   STORE_UNAVAILABLE: 'environment_error',
   STORE_SCHEMA_NEWER: 'environment_error',
   PROVIDER_UNAVAILABLE: 'environment_error',

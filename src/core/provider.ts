@@ -11,6 +11,7 @@
  *  - a bad request (unknown workspace, bad path, not a regular file) throws
  *    EngineError with a user_error code (exit 1).
  */
+import type { JobUser } from './job-identity.js';
 import type { LimitName, Policy } from './policy/policy.js';
 
 export interface ProbeCheck {
@@ -50,11 +51,25 @@ export interface ProviderCapabilities {
   durable: boolean;
 }
 
-export interface WorkspaceSpec {
+/** What a workspace is asked to be, before the engine has recorded it. */
+export interface WorkspacePlan {
   workspaceId: string;
   policy: Policy;
   /** Runtime profile name, e.g. `host`. */
   profile: string;
+}
+
+export interface WorkspaceSpec extends WorkspacePlan {
+  /**
+   * The host identity this workspace's jobs run as, allocated by the engine's
+   * store (core/job-identity.ts): no other workspace that is not destroyed
+   * has it, so one workspace's jobs cannot exhaust another's per-user kernel
+   * limits (inotify, message queues, pipe pages). A provider that switches
+   * users runs every job of the workspace as it and owns the workspace's
+   * files by it, for the workspace's whole life; one that runs jobs as its
+   * caller or simulates them may only record it.
+   */
+  jobUser: JobUser;
 }
 
 export interface WorkspaceDescriptor {
@@ -181,6 +196,14 @@ export interface Provider {
   /** Checks the host; cheap enough to run on every create and doctor. */
   probe(): Promise<ProbeResult>;
   capabilities(): Promise<ProviderCapabilities>;
+  /**
+   * OPTIONAL. Refuses, making nothing, a plan that create() would refuse for
+   * the plan itself: a policy the provider cannot give (POLICY_DENIED), a host
+   * path that is missing or reserved (BAD_ARGUMENT). The engine calls it
+   * before it records the workspace, so such a refusal leaves no record and
+   * the id stays free. create() still checks: things change in between.
+   */
+  checkPlan?(plan: WorkspacePlan): Promise<void>;
   /** Makes the workspace. A duplicate id throws WORKSPACE_EXISTS. */
   create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor>;
   /** The provider's view; `missing` (never a throw) when it no longer knows the id. */

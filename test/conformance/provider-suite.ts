@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineError } from '../../src/core/errors.js';
+import { jobUserOfSlot, JOB_SLOT_COUNT } from '../../src/core/job-identity.js';
 import { defaultPolicy, LIMIT_NAMES, type Policy } from '../../src/core/policy/policy.js';
 import type { JobOutcome, Provider } from '../../src/core/provider.js';
 
@@ -64,6 +65,11 @@ export const CONFORMANCE_TESTS = [
 ] as const;
 
 export type ConformanceTest = (typeof CONFORMANCE_TESTS)[number];
+
+/** A job identity as the engine's store would give one; random, as the suite has no store. */
+function jobUser() {
+  return jobUserOfSlot(1 + (randomBytes(4).readUInt32BE(0) % JOB_SLOT_COUNT));
+}
 
 function smallPolicy(): Policy {
   const policy = defaultPolicy();
@@ -123,7 +129,7 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     const withWorkspace = async (policy: Policy = smallPolicy()) => {
       const made = await fresh();
       const workspaceId = `conf-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
-      await made.provider.create({ workspaceId, policy, profile: 'host' });
+      await made.provider.create({ workspaceId, policy, profile: 'host', jobUser: jobUser() });
       cleanups.push(async () => {
         await made.provider.remove(workspaceId).catch(() => undefined);
       });
@@ -166,7 +172,7 @@ export function runProviderConformance(binding: ConformanceBinding): void {
 
     test('refuses a duplicate workspace id', async () => {
       const { provider, workspaceId } = await withWorkspace();
-      await expectEngineError(provider.create({ workspaceId, policy: smallPolicy(), profile: 'host' }), ['WORKSPACE_EXISTS']);
+      await expectEngineError(provider.create({ workspaceId, policy: smallPolicy(), profile: 'host', jobUser: jobUser() }), ['WORKSPACE_EXISTS']);
     });
 
     test('reports an unknown workspace as missing rather than throwing', async () => {

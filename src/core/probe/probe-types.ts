@@ -65,6 +65,22 @@ export interface ProbeHost {
    * order, even when `prepare` itself failed half-way.
    */
   defer(step: () => unknown): void;
+  /**
+   * Creates a SIBLING workspace (the probe's budget, same provider) and starts
+   * `argv` in it in the background: for scenarios about what one workspace
+   * can do to another. The sibling is destroyed by `finish()`, which the
+   * probe also runs after the scenario whatever happened.
+   */
+  startSibling(argv: string[]): Promise<SiblingJob>;
+}
+
+/** A job running in a sibling workspace (see ProbeHost.startSibling). */
+export interface SiblingJob {
+  workspaceId: string;
+  /** True once a line starting with `prefix` shows in the job's output; false at the deadline or when the job ended without it. */
+  waitForLine(prefix: string, timeoutMs: number): Promise<boolean>;
+  /** Cancels the job if it still runs, destroys the sibling workspace, and returns the job's facts. Idempotent. */
+  finish(): Promise<JobFacts>;
 }
 
 /** How a host-side act ended: `refused` is the EngineError code (or the first words of a foreign error), with its category. */

@@ -18,6 +18,7 @@ import { readJobLog } from '../verbs/job-evidence.js';
 import { runJob } from '../verbs/run.js';
 import { exportFile } from '../files/export-artifact.js';
 import { makeHostDir, randomToken, removePath } from './host-fixtures.js';
+import { startSiblingJob } from './sibling-workspace.js';
 import type { HostActOutcome, JobFacts, LandedBytes, ProbeHost, Scenario, ScenarioResult } from './probe-types.js';
 
 /**
@@ -135,6 +136,12 @@ async function runScenario(
       return { found: report.stopped, empty: report.empty };
     },
     defer: (step) => void cleanups.push(step),
+    // Cross-workspace scenarios (#10 item 4): the sibling is always destroyed, after the scenario.
+    async startSibling(argv) {
+      const sibling = await startSiblingJob(ctx, { provider: input.provider, budget: PROBE_BUDGET, argv });
+      cleanups.push(() => sibling.finish());
+      return sibling;
+    },
   };
   const watching = new AbortController();
   let watcher: Promise<void> = Promise.resolve();

@@ -10,6 +10,7 @@ import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHo
 import { deepTree, middleLink, sparseExport } from './scenarios-host-side.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
+import { perUserLimits } from './scenarios-identity.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -28,6 +29,7 @@ export const SCENARIOS: readonly Scenario[] = [
   middleLink,
   socketFamilies,
   syscallAllowList,
+  perUserLimits,
   forkBomb,
   memoryHog,
   fillTmp,

@@ -95,6 +95,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN note TEXT;
   CREATE INDEX intents_workspace_open ON intents(workspace_id) WHERE settled_at IS NULL;
   `,
+  // 4: each workspace's job identity slot (job uid = 600000 + slot, see
+  // core/job-identity.ts), unique among workspaces not destroyed: the index
+  // itself refuses a second live holder, so a slot is never shared while its
+  // workspace exists (failed and half-removed ones included) and is free
+  // again once it is destroyed. Workspaces made before this migration keep
+  // NULL: they run as the legacy uid 600000 until destroyed.
+  `
+  ALTER TABLE workspaces ADD COLUMN job_slot INTEGER;
+  CREATE UNIQUE INDEX workspaces_live_job_slot ON workspaces(job_slot) WHERE state != 'destroyed';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

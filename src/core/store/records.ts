@@ -23,6 +23,8 @@ export interface WorkspaceRecord {
   updatedAt: number;
   expiresAt: number | null;
   lifecyclePath: WorkspaceState[];
+  /** Job identity slot (job uid 600000 + slot, core/job-identity.ts); null for workspaces made before slots. */
+  jobSlot: number | null;
 }
 
 export type LimitHit = 'wall_clock' | 'output_bytes' | 'memory';
@@ -115,6 +117,7 @@ export function toWorkspace(row: Row): WorkspaceRecord {
     updatedAt: Number(row.updated_at),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     lifecyclePath: JSON.parse(String(row.lifecycle_path)) as WorkspaceState[],
+    jobSlot: row.job_slot === null || row.job_slot === undefined ? null : Number(row.job_slot),
   };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { EngineError } from '../errors.js';
 import type { WorkspaceState } from '../lifecycle/transitions.js';
 import { transition } from '../lifecycle/transitions.js';
+import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
@@ -146,7 +147,14 @@ export class SqliteStore {
 
   // ---- workspaces ----
 
-  insertWorkspace(record: WorkspaceRecord): void {
+  /**
+   * Records a new workspace and allocates its job identity slot in the same
+   * IMMEDIATE transaction (two processes creating at once cannot both take
+   * a slot: the write lock serialises them, and the unique index refuses a
+   * second live holder regardless). The lowest free slot is taken, so a
+   * destroyed workspace's slot is reused first. Returns the record.
+   */
+  insertWorkspace(record: Omit<WorkspaceRecord, 'jobSlot'>, slots = JOB_SLOT_COUNT): WorkspaceRecord & { jobSlot: number } {
     return this.atomically(() => {
       const existing = this.sql('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
       if (existing && existing.state === 'destroyed') {
@@ -160,12 +168,31 @@ export class SqliteStore {
           hint: 'choose another --workspace-id, or omit it to get a fresh one',
         });
       }
+      const jobSlot = this.freeJobSlot(slots);
       this.sql(
-          `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path)
-           VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath)`,
+          `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path, job_slot)
+           VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath, @jobSlot)`,
         )
-        .run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath) });
+        .run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath), jobSlot });
+      return { ...record, jobSlot };
     });
+  }
+
+  /** The lowest slot in 1..slots no live workspace holds; JOB_IDS_EXHAUSTED when there is none. Call inside a transaction. */
+  private freeJobSlot(slots: number): number {
+    // The first slot, or the first one after a held slot whose successor is free: one pass over the unique index.
+    const row = this.sql(
+      `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM workspaces WHERE job_slot = 1 AND state != 'destroyed') THEN 1
+              ELSE (SELECT MIN(a.job_slot) + 1 FROM workspaces a WHERE a.state != 'destroyed' AND a.job_slot IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM workspaces b WHERE b.job_slot = a.job_slot + 1 AND b.state != 'destroyed')) END AS slot`,
+    ).get() as Row;
+    const slot = Number(row.slot);
+    if (!Number.isInteger(slot) || slot > slots) {
+      throw new EngineError('JOB_IDS_EXHAUSTED', `every one of the ${slots} job identities is held by a workspace that is not destroyed`, {
+        hint: 'destroy workspaces you no longer need (headspace ls, then headspace destroy ID; failed ones too), or run headspace gc',
+      });
+    }
+    return slot;
   }
 
   getWorkspace(id: string): WorkspaceRecord | undefined {

@@ -5,6 +5,7 @@ import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.j
 import { validateBudget } from '../policy/budget-fields.js';
 import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
 import { crashPoint } from '../crash-points.js';
+import { jobUserOfSlot } from '../job-identity.js';
 import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
@@ -68,11 +69,14 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const caps = await provider.capabilities();
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
+  // The provider's own refusals of the plan (a missing or reserved host path) come before the
+  // record too: a refused create must not leave a failed workspace holding its id (#10 item 12).
+  await provider.checkPlan?.({ workspaceId, policy, profile });
 
   const now = ctx.clock.now();
   // One commit: the workspace row and the intent land together, before the provider call.
-  const intent = store.atomically(() => {
-    store.insertWorkspace({
+  const { intent, jobSlot } = store.atomically(() => {
+    const recorded = store.insertWorkspace({
       id: workspaceId,
       provider: providerName,
       state: 'requested',
@@ -87,12 +91,12 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       lifecyclePath: ['requested'],
     });
     store.moveWorkspace(workspaceId, 'provisioning', now);
-    return store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now });
-});
+    return { intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now }), jobSlot: recorded.jobSlot };
+  });
   crashPoint('create', 'after-intent');
   let descriptor;
   try {
-    descriptor = await provider.create({ workspaceId, policy, profile });
+    descriptor = await provider.create({ workspaceId, policy, profile, jobUser: jobUserOfSlot(jobSlot) });
     crashPoint('create', 'after-provider-call');
   } catch (error) {
     store.atomically(() => {

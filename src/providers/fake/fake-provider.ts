@@ -43,6 +43,8 @@ interface FakeWorkspace {
   storageBytes: number;
   storageBudget: number;
   running: string | null;
+  /** The job identity the engine allocated (recorded only: nothing runs as a uid here). Absent in state saved before it existed. */
+  jobUser?: { uid: number; gid: number };
   /** The process running `running`: a job whose process is gone is not running (crash). */
   runningOwner?: Owner;
   stopRequested: boolean;
@@ -171,7 +173,15 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       guard();
       return mutate((state) => {
         if (state.workspaces[spec.workspaceId]) throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`);
-        state.workspaces[spec.workspaceId] = { profile: spec.profile, files: {}, storageBytes: 0, storageBudget: spec.policy.budget.storageBytes, running: null, stopRequested: false };
+        state.workspaces[spec.workspaceId] = {
+          profile: spec.profile,
+          files: {},
+          storageBytes: 0,
+          storageBudget: spec.policy.budget.storageBytes,
+          running: null,
+          jobUser: { ...spec.jobUser },
+          stopRequested: false,
+        };
         return { workspaceId: spec.workspaceId, state: 'ready', profile: spec.profile, environmentDigest: ENVIRONMENT_DIGEST, storageBytes: 0 };
       });
     },

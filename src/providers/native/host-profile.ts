@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import type { Exposure } from './plan-bwrap.js';
 import { RESERVED_DESTINATIONS } from './plan-bwrap.js';
 import { searchableBy } from './reachable-paths.js';
+import { GENERATED_DESTINATIONS } from './runtime-files.js';
 
 export const HOST_PROFILE = 'host';
 export const KEY_TOOLS = ['python3', 'node', 'git', 'cc'] as const;
@@ -43,12 +44,14 @@ export interface HostProfile {
 }
 
 export interface HostProfileInput {
-  /** Generated passwd/group/hosts, bound over the host's (which would leak host users and names). */
-  runtimeFiles: { passwd: string; group: string; hosts: string };
   cacheFile: string;
   /** The host PATH searched for toolchains. */
   hostPath: string;
-  /** The job user: a toolchain outside /usr it cannot reach is skipped (bwrap, as that uid, could not bind it). */
+  /**
+   * The job user: a toolchain outside /usr it cannot reach is skipped (bwrap,
+   * as that uid, could not bind it). As root, ANY_JOB_USER: every workspace
+   * has a uid of its own, so only what any uid reaches counts.
+   */
   jobUser: { uid: number; gid: number };
 }
 
@@ -60,11 +63,9 @@ export async function resolveHostProfile(input: HostProfileInput): Promise<HostP
     if (info.isSymbolicLink()) exposures.push({ kind: 'symlink', target: await readlink(entry), dest: entry });
     else exposures.push({ kind: 'ro-bind-try', src: entry, dest: entry });
   }
-  exposures.push(
-    { kind: 'ro-bind', src: input.runtimeFiles.passwd, dest: '/etc/passwd' },
-    { kind: 'ro-bind', src: input.runtimeFiles.group, dest: '/etc/group' },
-    { kind: 'ro-bind', src: input.runtimeFiles.hosts, dest: '/etc/hosts' },
-  );
+  // The generated passwd/group/hosts are per workspace (runtime-files.ts), added to each job's plan;
+  // the manifest names them here, where they always stood, so the digest does not change.
+  const generatedAt = exposures.length;
 
   const cache = await loadCache(input.cacheFile);
   const cacheBefore = JSON.stringify(cache);
@@ -83,14 +84,14 @@ export async function resolveHostProfile(input: HostProfileInput): Promise<HostP
   }
   if (JSON.stringify(cache) !== cacheBefore) await saveCache(input.cacheFile, cache);
 
-  const manifest = JSON.stringify({ profile: HOST_PROFILE, exposures: exposures.map(describeExposure), extraPath, tools });
+  const described = exposures.map(describeExposure);
+  described.splice(generatedAt, 0, ...GENERATED_DESTINATIONS.map((dest) => `generated ${dest}`));
+  const manifest = JSON.stringify({ profile: HOST_PROFILE, exposures: described, extraPath, tools });
   return { exposures, extraPath, tools, digest: `sha256:${createHash('sha256').update(manifest).digest('hex')}` };
 }
 
-/** Generated files are named by role, not host path, so the digest does not change with options.root. */
 function describeExposure(e: Exposure): string {
   if (e.kind === 'symlink') return `symlink ${e.dest} -> ${e.target}`;
-  if (e.dest === '/etc/passwd' || e.dest === '/etc/group' || e.dest === '/etc/hosts') return `generated ${e.dest}`;
   return `${e.kind} ${e.src} ${e.dest}`;
 }
 

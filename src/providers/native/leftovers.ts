@@ -11,7 +11,10 @@
  *   file       a job marker or stop sentinel whose owner is gone, a
  *              `meta.json.<pid>.tmp` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
- *              wrote meta.json last, so nothing of the user's is in it)
+ *              wrote meta.json last, so nothing of the user's is in it);
+ *              `<runtime>/<id>` (its generated passwd/group/hosts) whose
+ *              workspace folder is gone; it would keep the mount base
+ *              from going with the last workspace
  *   mount      `<mount base>/ws/<id>` (a bind) or `<mount base>/fs/<id>` (the
  *              loop mount of its image: a create cut short after mounting, or
  *              a removal after meta.json went) of a workspace whose meta.json
@@ -32,7 +35,7 @@
  * any workspace with a live job or a live operation in another process.
  */
 import { execFile } from 'node:child_process';
-import { readdir, rmdir, stat } from 'node:fs/promises';
+import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
@@ -56,6 +59,8 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
   const { layout } = options;
   const tag = `${layout.cgroupName('')}`; // "<root tag>-"
   const hasMeta = (id: string) => exists(layout.metaPath(id));
+  /** Where generated runtime files live: under the mount base as root, under the root otherwise (runtime-files.ts). */
+  const runtimeDirs = [join(options.mountBase, 'runtime'), layout.runtimeDir];
 
   /** The parent directories holding our cgroups, one per hierarchy (from the driver's own procs paths). */
   function cgroupParents(driver: CgroupDriver): string[] {
@@ -115,6 +120,13 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         detail: `loop device ${loop.device} still attached to ${loop.deleted ? 'the deleted image' : 'the image'} ${loop.backingFile} of workspace ${loop.id}${loop.deleted ? '' : ', which the native provider no longer holds'} (released once nothing holds it)`,
       });
     }
+    // A workspace's generated passwd/group/hosts whose workspace folder is gone (a crash in create or remove).
+    for (const runtimeDir of runtimeDirs) {
+      for (const id of (await readdir(runtimeDir).catch(() => [] as string[])).sort()) {
+        if (!ID_PATTERN.test(id) || (await exists(layout.workspaceDir(id)))) continue;
+        found.push({ kind: 'directory', workspaceId: id, target: join(runtimeDir, id), detail: `generated runtime files ${join(runtimeDir, id)} of workspace ${id}, which the native provider no longer holds` });
+      }
+    }
     for (const [sub, what] of [['fs', 'loop mount of the storage image'], ['ws', 'bind mount']] as const) {
       const mountDir = join(options.mountBase, sub);
       for (const id of (await readdir(mountDir).catch(() => [] as string[])).sort()) {
@@ -165,7 +177,12 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         return;
       }
       case 'directory': {
+        if (runtimeDirs.some((dir) => leftover.target === join(dir, id))) {
+          if (!(await exists(layout.workspaceDir(id)))) await rm(leftover.target, { recursive: true, force: true });
+          return;
+        }
         if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id))) return;
+        for (const dir of runtimeDirs) await rm(join(dir, id), { recursive: true, force: true });
         await unmount(join(options.mountBase, 'ws', id));
         // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device).
         await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));

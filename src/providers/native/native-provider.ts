@@ -21,8 +21,10 @@ import type {
   RunRequest,
   StopReport,
   WorkspaceDescriptor,
+  WorkspacePlan,
   WorkspaceSpec,
 } from '../../core/provider.js';
+import { LEGACY_JOB_UID, type JobUser } from '../../core/job-identity.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { HOST_PROFILE, resolveHostProfile, type HostProfile } from './host-profile.js';
 import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './job-marker.js';
@@ -31,8 +33,9 @@ import { layoutOf } from './layout.js';
 import { nativeLeftovers } from './leftovers.js';
 import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
-import { planReachablePaths, type ReachablePaths } from './reachable-paths.js';
-import { ensureRuntimeFiles } from './runtime-files.js';
+import { ensureUnderBase, pruneMountBase } from './mount-base.js';
+import { ANY_JOB_USER, planReachablePaths, type ReachablePaths } from './reachable-paths.js';
+import { ensureRuntimeFiles, removeRuntimeFiles, runtimeExposures, type RuntimeFiles } from './runtime-files.js';
 import { openSafeFs } from './safe-fs.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { seccompProgram } from './seccomp-program.js';
@@ -42,7 +45,12 @@ import { readMeta, writeMeta, type WorkspaceMeta } from './workspace-meta.js';
 export interface NativeProviderOptions {
   /** State directory; the engine passes `$HEADSPACE_HOME/native`. */
   root: string;
-  /** Host uid/gid jobs run as when this process is root. Never 0. Default 600000 (a uid no account uses). */
+  /**
+   * As root, each workspace's jobs run as the uid/gid the engine allocated it
+   * (WorkspaceSpec.jobUser, recorded in meta.json). This one is only the uid
+   * of workspaces created before that (meta without jobUser) and the uid the
+   * host probe tries bwrap as. Never 0. Default 600000 (LEGACY_JOB_UID).
+   */
   jobUid?: number;
   jobGid?: number;
   /** bwrap binary; default the first of /usr/bin, /usr/local/bin, /bin. */
@@ -63,7 +71,7 @@ export interface NativeProviderOptions {
   storage?: 'auto' | 'host-directory';
 }
 
-export const DEFAULT_JOB_UID = 600_000;
+export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
 
 export function createNativeProvider(options: NativeProviderOptions): Provider {
   const layout = layoutOf(options.root);
@@ -94,7 +102,12 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       storage: options.storage ?? 'auto',
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
     }));
-  const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
+  const asRoot = process.getuid?.() === 0;
+  const ownUser = { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 };
+  /** Who a workspace's jobs run as and its files belong to: its own uid as root (#10 item 4), ourselves otherwise. */
+  const userOf = (meta: WorkspaceMeta): JobUser => (asRoot ? (meta.jobUser ?? { uid: jobUid, gid: jobGid }) : ownUser);
+  /** What must be reachable by every workspace's jobs: as root, by any job uid (the 'other' bits). */
+  const reachUser = asRoot ? ANY_JOB_USER : ownUser;
   const mountBase = options.mountBase ?? join('/run/headspace-native', layout.cgroupName('').replace(/-$/, ''));
   /**
    * Where a workspace's image is mounted: under the mount base, outside
@@ -109,14 +122,19 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       root: options.root,
       runtimeDirUnderRoot: layout.runtimeDir,
       mountBase,
-      ...jobUser(),
+      ...reachUser,
     }));
   const hostProfile = () =>
-    (profiling ??= (async () => {
-      const paths = await reachable();
-      const runtimeFiles = await ensureRuntimeFiles(paths.runtimeDir, jobUser());
-      return resolveHostProfile({ runtimeFiles, cacheFile: join(layout.cacheDir, 'host-profile.json'), hostPath: options.hostPath ?? process.env.PATH ?? '/usr/bin:/bin', jobUser: jobUser() });
-    })());
+    (profiling ??= resolveHostProfile({ cacheFile: join(layout.cacheDir, 'host-profile.json'), hostPath: options.hostPath ?? process.env.PATH ?? '/usr/bin:/bin', jobUser: reachUser }));
+  /**
+   * The workspace's generated passwd/group/hosts. At create they are written
+   * (or rewritten); per job only their existence is checked, and they are
+   * made again if a reboot or a pruned mount base took them.
+   */
+  async function runtimeFilesOf(id: string, user: JobUser, trustExisting: boolean): Promise<RuntimeFiles> {
+    const paths = await reachable();
+    return ensureRuntimeFiles(paths.runtimeDir(id), user, { makeDir: () => paths.makeRuntimeDir(id), trustExisting });
+  }
 
   async function readyEnv(): Promise<HostEnv> {
     const probe = await hostProbe();
@@ -149,8 +167,15 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     const image = layout.imagePath(id);
     if (!existsSync(image)) throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, { hint: 'the workspace files are lost; remove the workspace' });
     if (process.getuid?.() !== 0) throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, { hint: 'run headspace as root' });
-    await mkdir(mountPoint, { recursive: true, mode: 0o711 });
+    await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 });
     await mountWorkspaceFilesystem(image, mountPoint);
+  }
+
+  /** What create() refuses for the plan itself, before anything is made (and before the engine records it). */
+  async function checkPlan(plan: WorkspacePlan): Promise<void> {
+    validateId('workspace', plan.workspaceId);
+    if (plan.profile !== HOST_PROFILE) throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${plan.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
+    await validatePolicy(plan.policy);
   }
 
   async function validatePolicy(policy: Policy): Promise<void> {
@@ -165,8 +190,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     }
   }
 
-  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string): Placement {
-    return { procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: env.jobUser } : {}) };
+  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser): Placement {
+    return { procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: user } : {}) };
   }
 
   function dropStandby(id: string): void {
@@ -190,9 +215,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   }
 
   /** Spawns the next job's launcher now, so it is placed by the time the job is asked for. */
-  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string): void {
+  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser): void {
     if (standbys.has(id) || !existsSync(layout.metaPath(id))) return;
-    const standby = spawnLauncher(placementOf(env, driver, cgroup));
+    const standby = spawnLauncher(placementOf(env, driver, cgroup, user));
     standby.unref();
     standbys.set(id, standby);
     void standby.exited.then(() => {
@@ -237,12 +262,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true };
     },
 
+    checkPlan,
+
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       const id = validateId('workspace', spec.workspaceId);
-      if (spec.profile !== HOST_PROFILE) throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${spec.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
-      await validatePolicy(spec.policy);
+      await checkPlan(spec);
       const env = await readyEnv();
-      const user = env.jobUser;
+      const user = asRoot ? validJobUser(spec.jobUser) : ownUser;
       await mkdir(layout.workspacesDir, { recursive: true, mode: 0o711 });
       try {
         await mkdir(layout.workspaceDir(id), { mode: 0o711 });
@@ -258,9 +284,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       try {
         let storage: Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'> = {};
         if (env.storage.available) {
-          await mkdir(dirname(mountPoint), { recursive: true, mode: 0o711 });
           if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
-          await mkdir(mountPoint, { recursive: true, mode: 0o711 });
+          await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 });
           await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: spec.policy.budget.storageBytes, owner: user, mkfsPath: env.storage.mkfsPath! });
           storage = { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
         } else {
@@ -269,15 +294,27 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           await (await reachable()).filesSource(id, filesDir);
         }
         await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
+        await runtimeFilesOf(id, user, false);
         const profile = await hostProfile();
-        meta = { schema: 1, workspaceId: id, profile: spec.profile, policy: spec.policy, environmentDigest: profile.digest, createdAt: new Date().toISOString(), ...storage };
+        meta = {
+          schema: 1,
+          workspaceId: id,
+          profile: spec.profile,
+          policy: spec.policy,
+          environmentDigest: profile.digest,
+          createdAt: new Date().toISOString(),
+          ...storage,
+          ...(asRoot ? { jobUser: user } : {}),
+        };
         await writeMeta(layout.metaPath(id), meta);
       } catch (error) {
         // Undo what this call made (a leftover cgroup is named by doctor); never delete an image still mounted.
         await (await reachable()).release(id).catch(() => undefined);
+        await removeRuntimeFiles((await reachable()).runtimeDir(id)).catch(() => undefined);
         if ((await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const)) !== 'failed') {
           await rmdir(mountPoint).catch(() => undefined);
           await removeTree(layout.workspaceDir(id)).catch(() => undefined);
+          if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
         }
         throw error;
       }
@@ -294,7 +331,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         await ensureFiles(workspaceId, meta);
         storageBytes = Math.max(0, (await usedBytes(imageMountPoint(workspaceId))) - (meta.storageBaselineBytes ?? 0));
       } else {
-        const safe = await openSafeFs(layout.filesDir(workspaceId), jobUser()).catch(() => undefined);
+        const safe = await openSafeFs(layout.filesDir(workspaceId), userOf(meta)).catch(() => undefined);
         storageBytes = safe === undefined ? undefined : await safe.measure();
       }
       const digest = await hostProfile().then((p) => p.digest, () => meta.environmentDigest);
@@ -312,18 +349,19 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       validateId('job', request.jobId);
       await validatePolicy(request.policy);
       const env = await readyEnv();
+      const user = userOf(meta);
       const driver = env.cgroups.driver!;
       const cgroup = layout.cgroupName(id);
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
-      if (cwd !== '' && !(await (await openSafeFs(filesDir, env.jobUser)).isDirectory(cwd))) {
+      if (cwd !== '' && !(await (await openSafeFs(filesDir, user)).isDirectory(cwd))) {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
       }
-      const [paths, profile] = await Promise.all([reachable(), hostProfile()]);
+      const [paths, profile, runtimeFiles] = await Promise.all([reachable(), hostProfile(), runtimeFilesOf(id, user, true)]);
       const plan = planBwrap({
         // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
         filesDir: meta.storage === 'loop-ext4' ? filesDir : await paths.filesSource(id, filesDir),
         policy: request.policy,
-        exposures: profile.exposures,
+        exposures: [...profile.exposures, ...runtimeExposures(runtimeFiles)],
         extraPath: profile.extraPath,
         cwd,
         env: request.env,
@@ -338,7 +376,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const onAbort = () => void killJob(driver, id);
       try {
         removeQuietly(sentinel);
-        await driver.prepare(cgroup, request.policy.budget, env.jobUser);
+        await driver.prepare(cgroup, request.policy.budget, user);
         // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
         const taken = await takeStandby(id, driver, cgroup);
         let standby = taken.standby;
@@ -347,7 +385,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           standby = undefined;
         }
         const before = await driver.beginJob(cgroup);
-        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup));
+        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup, user));
         request.signal.addEventListener('abort', onAbort, { once: true });
         const placed = await launcher.placed;
         if (!placed) {
@@ -366,7 +404,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
             command,
             seccomp: (seccomp ??= seccompProgram(env.arch)),
             env: plan.env,
-            ...(env.switchUser && driver.placement === 'root-then-drop' ? { dropTo: { ...env.jobUser, setprivPath: env.setprivPath } } : {}),
+            ...(env.switchUser && driver.placement === 'root-then-drop' ? { dropTo: { ...user, setprivPath: env.setprivPath } } : {}),
             onOutput: request.onOutput,
           });
         }
@@ -376,7 +414,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
         const report = await driver.endJob(cgroup, before);
         const stopped = existsSync(sentinel);
-        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup));
+        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup, user));
         ranIn.add(id);
         return {
           exitCode: exit.signal === null ? exit.code : null,
@@ -396,18 +434,17 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
 
     async read(workspaceId, path, chunkBytes) {
       const meta = await requireMeta(workspaceId);
-      return (await openSafeFs(filesOf(workspaceId, meta), jobUser())).read(path, chunkBytes);
+      return (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).read(path, chunkBytes);
     },
 
     async write(workspaceId, path, data, writeOptions) {
       const meta = await requireMeta(workspaceId);
-      const user = jobUser();
-      await (await openSafeFs(filesOf(workspaceId, meta), user)).write(path, data, writeOptions);
+      await (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).write(path, data, writeOptions);
     },
 
     async list(workspaceId, path, limit) {
       const meta = await requireMeta(workspaceId);
-      return (await openSafeFs(filesOf(workspaceId, meta), jobUser())).list(path, limit);
+      return (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).list(path, limit);
     },
 
     async stop(workspaceId: string): Promise<StopReport> {
@@ -450,7 +487,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         }
         (gone ? removed : empty ? unverified : retained).push('runtime');
       }
-      await (await reachable()).release(workspaceId).catch(() => undefined);
+      const paths = await reachable();
+      await paths.release(workspaceId).catch(() => undefined);
       // meta.json goes first, so no other call mounts the image again while it is taken down;
       // a crash from here on leaves a folder without meta.json, which leftovers.ts removes.
       await rm(layout.metaPath(workspaceId), { force: true });
@@ -464,6 +502,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
       const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(workspaceId), unmounted === 'unmounted' ? 2000 : 250));
       (await exists(layout.workspaceDir(workspaceId)) ? retained : held ? unverified : removed).push('storage');
+      // Its generated passwd/group/hosts go with it; the mount base goes with the last workspace (#10 item 12).
+      await removeRuntimeFiles(paths.runtimeDir(workspaceId)).catch(() => undefined);
+      if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
       return { removed, retained, unverified };
     },
 
@@ -476,10 +517,25 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
 
     // doctor / doctor --repair: see leftovers.ts.
     leftovers: () => sweeper.list(),
-    removeLeftover: (leftover) => sweeper.remove(leftover),
+    async removeLeftover(leftover) {
+      await sweeper.remove(leftover);
+      // The leftover may have been what kept the mount base: it goes with the last workspace.
+      if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
+    },
   };
   const sweeper = nativeLeftovers({ layout, mountBase, driver: async () => (await hostProbe()).cgroups.driver, killTimeoutMs });
   return provider;
+}
+
+/**
+ * The engine's identity for a workspace, checked before anything is made as
+ * it: never root's uid or gid, and never the legacy shared uid (which would
+ * put the workspace back among the old ones, sharing their limits).
+ */
+function validJobUser(user: JobUser): JobUser {
+  const ok = (n: number) => Number.isInteger(n) && n > 0 && n !== LEGACY_JOB_UID && n < 2 ** 32 - 1;
+  if (!ok(user.uid) || !ok(user.gid)) throw new ProviderError(`refusing job identity ${user.uid}:${user.gid} for a native workspace`, { hint: 'this is a headspace bug: the engine allocates job identities from 600001 up' });
+  return { uid: user.uid, gid: user.gid };
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -72,7 +72,12 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
   const uid = process.getuid?.() ?? -1;
   const switchUser = uid === 0;
   const jobUser = switchUser ? { uid: options.jobUid, gid: options.jobGid } : { uid, gid: process.getgid?.() ?? -1 };
-  add('job-uid', jobUser.uid > 0, switchUser ? `jobs run as uid ${jobUser.uid} (we are root)` : `jobs run as our own uid ${uid}`, REMEDIES.jobUid);
+  add(
+    'job-uid',
+    jobUser.uid > 0,
+    switchUser ? `each workspace's jobs run as a uid of their own, 600001 and up (we are root; workspaces made before that keep uid ${jobUser.uid})` : `jobs run as our own uid ${uid}`,
+    REMEDIES.jobUid,
+  );
 
   const bwrapPath = await findExecutable([options.bwrapPath, '/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']);
   let bwrapOk = false;

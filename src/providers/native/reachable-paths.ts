@@ -20,8 +20,16 @@ import { mkdir, realpath, rmdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
+import { ensureUnderBase } from './mount-base.js';
 
 const run = promisify(execFile);
+
+/**
+ * "Any job uid": owns nothing and is in no group, so searchableBy checks the
+ * 'other' bits. As root each workspace's jobs run as a uid of their own
+ * (#10 item 4), so a path is reachable only when every such uid reaches it.
+ */
+export const ANY_JOB_USER: Readonly<{ uid: number; gid: number }> = Object.freeze({ uid: -1, gid: -1 });
 
 /** Can `uid`/`gid` search every directory from / down to and including `path`? Pure over stat results. */
 export async function searchableBy(path: string, uid: number, gid: number): Promise<boolean> {
@@ -40,8 +48,10 @@ export async function searchableBy(path: string, uid: number, gid: number): Prom
 export interface ReachablePaths {
   /** The path bwrap binds at /workspace for this workspace. */
   filesSource(id: string, filesDir: string): Promise<string>;
-  /** Directory for generated runtime files (passwd, group, hosts), readable by the job uid. */
-  runtimeDir: string;
+  /** The workspace's directory for generated runtime files (passwd, group, hosts); readable by every job uid. */
+  runtimeDir(id: string): string;
+  /** Makes `runtimeDir(id)` (as root: level by level under the mount base). */
+  makeRuntimeDir(id: string): Promise<void>;
   release(id: string): Promise<void>;
 }
 
@@ -59,22 +69,24 @@ export async function planReachablePaths(options: {
     throw new ProviderError(`the job uid ${options.uid} cannot reach ${options.root}`, { hint: `make every directory above ${options.root} searchable (chmod o+x), or choose another HEADSPACE_HOME` });
   }
   const base = options.mountBase;
-  if (root) {
-    await mkdir(base, { recursive: true, mode: 0o711 });
-    await mkdir(join(base, 'runtime'), { recursive: true, mode: 0o755 });
-  }
-  const runtimeDir = root ? join(base, 'runtime') : options.runtimeDirUnderRoot;
-  if (searchable) return { filesSource: async (_id, filesDir) => filesDir, runtimeDir, release: async () => undefined };
-  await mkdir(join(base, 'ws'), { recursive: true, mode: 0o711 });
+  // The mount base comes and goes with its workspaces (mount-base.ts): made on demand, level by level.
+  const runtime = {
+    runtimeDir: (id: string) => join(root ? join(base, 'runtime') : options.runtimeDirUnderRoot, id),
+    async makeRuntimeDir(id: string) {
+      if (root) await ensureUnderBase(base, 'runtime', { name: id, mode: 0o755 });
+      else await mkdir(join(options.runtimeDirUnderRoot, id), { recursive: true, mode: 0o755 });
+    },
+  };
+  if (searchable) return { ...runtime, filesSource: async (_id, filesDir) => filesDir, release: async () => undefined };
   return {
-    runtimeDir,
+    ...runtime,
     async filesSource(id, filesDir) {
       const target = join(base, 'ws', id);
       // Per job: two synchronous stats (microseconds) say whether the bind is already in place.
       const src = statSync(filesDir);
       const dst = statIfAny(target);
       if (dst !== undefined && dst.dev === src.dev && dst.ino === src.ino) return target;
-      await mkdir(target, { recursive: true, mode: 0o700 });
+      await ensureUnderBase(base, 'ws', { name: id, mode: 0o700 });
       await run('/usr/bin/mount', ['--bind', filesDir, target]).catch((error: unknown) => {
         throw new ProviderError(`cannot bind ${filesDir} for the job uid`, { cause: error, hint: 'the native provider needs root (mount) when HEADSPACE_HOME is not searchable by other users' });
       });

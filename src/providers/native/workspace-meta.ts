@@ -23,6 +23,13 @@ export interface WorkspaceMeta {
   storage?: 'loop-ext4';
   /** Bytes the empty filesystem already uses (root directory); subtracted from statfs usage. */
   storageBaselineBytes?: number;
+  /**
+   * The host uid/gid this workspace's jobs run as (when we are root), from
+   * the engine's store: one per live workspace (#10 item 4). Absent:
+   * created before per-workspace identities; it keeps the legacy shared uid
+   * (the provider's `jobUid` option, default 600000) until destroyed.
+   */
+  jobUser?: { uid: number; gid: number };
 }
 
 export async function readMeta(path: string): Promise<WorkspaceMeta | undefined> {

@@ -5,15 +5,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_JOB_UID } from '../../../../src/providers/native/native-provider.js';
 import { makeNativeWorkspace, type NativeFixture } from './native-fixture.js';
 import { nativeReadiness } from './native-readiness.js';
 
 const readiness = await nativeReadiness();
-/** Live (non-zombie) host processes of the job uid whose command line matches. */
+/** Live (non-zombie) host processes of the workspace's job uid whose command line matches. */
 const survivors = (pattern: string) => {
   try {
-    return execFileSync('pgrep', ['-u', String(DEFAULT_JOB_UID), '-f', pattern], { encoding: 'utf8' }).trim();
+    return execFileSync('pgrep', ['-u', String(ws.jobUser.uid), '-f', pattern], { encoding: 'utf8' }).trim();
   } catch {
     return ''; // pgrep exits 1 when nothing matches
   }

@@ -2,11 +2,13 @@
  * The native provider reports what a killed operation left — a cgroup of a
  * workspace it no longer holds (with a process still in it), a process in
  * the cgroup of a workspace that runs no job, a job marker whose owner is
- * gone — and removes each on request, re-checking first. A workspace's own
- * live cgroup and files are never listed.
+ * gone, the generated runtime files of a workspace whose folder is gone —
+ * and removes each on request, re-checking first (the last one lets the
+ * mount base go with it). A workspace's own live cgroup and files are never
+ * listed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNativeProvider } from '../../../../src/providers/native/native-provider.js';
@@ -62,5 +64,23 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native leftovers (n
     expect(left.filter((l) => !/loop device .* deleted image/.test(l.detail))).toEqual([]);
     expect(existsSync(layout.workspaceDir(other.workspaceId))).toBe(false);
     rmSync(join(other.root), { recursive: true, force: true });
+  });
+
+  it('finds generated runtime files whose workspace folder is gone, and the mount base goes with them', async () => {
+    const other = await makeNativeWorkspace();
+    await other.provider.remove(other.workspaceId);
+    const base = join('/run/headspace-native', layoutOf(other.root).cgroupName('').replace(/-$/, ''));
+    expect(existsSync(base)).toBe(false);
+    // A create killed after writing them, whose folder doctor already removed.
+    const orphan = join(base, 'runtime', other.workspaceId);
+    mkdirSync(orphan, { recursive: true });
+    writeFileSync(join(orphan, 'passwd'), 'agent:x:1:1::/tmp:/bin/sh\n');
+    const provider = createNativeProvider({ root: other.root });
+    const found = await provider.leftovers!();
+    expect(found).toEqual([expect.objectContaining({ kind: 'directory', workspaceId: other.workspaceId, target: orphan })]);
+    await provider.removeLeftover!(found[0]!);
+    expect(existsSync(base)).toBe(false);
+    expect(await provider.leftovers!()).toEqual([]);
+    rmSync(other.root, { recursive: true, force: true });
   });
 });

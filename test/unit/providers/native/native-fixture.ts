@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jobUserOfSlot, JOB_SLOT_COUNT, type JobUser } from '../../../../src/core/job-identity.js';
 import { defaultPolicy, type Policy } from '../../../../src/core/policy/policy.js';
 import type { JobOutcome, Provider } from '../../../../src/core/provider.js';
 import { createNativeProvider, type NativeProviderOptions } from '../../../../src/providers/native/native-provider.js';
@@ -15,24 +16,40 @@ export interface NativeFixture {
   provider: Provider;
   workspaceId: string;
   policy: Policy;
+  /** The job identity the workspace was created with (its jobs' host uid when we are root). */
+  jobUser: JobUser;
   run(argv: string[], extra?: { policy?: Policy; signal?: AbortSignal; jobId?: string }): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }>;
   dispose(): Promise<void>;
 }
 
-export async function makeNativeWorkspace(patch: (policy: Policy) => void = () => undefined, options: Partial<NativeProviderOptions> & { rootParent?: string; rootMode?: number } = {}): Promise<NativeFixture> {
-  const { rootParent, rootMode, ...providerOptions } = options;
+/**
+ * A job identity for a test workspace made without the engine's store: a
+ * random slot in the upper half of the range, so workspaces of test files
+ * running at once (each with its own root) almost never share a uid.
+ */
+export function testJobUser(): JobUser {
+  const half = Math.floor(JOB_SLOT_COUNT / 2);
+  return jobUserOfSlot(half + 1 + (randomBytes(4).readUInt32BE(0) % (JOB_SLOT_COUNT - half)));
+}
+
+export async function makeNativeWorkspace(
+  patch: (policy: Policy) => void = () => undefined,
+  options: Partial<NativeProviderOptions> & { rootParent?: string; rootMode?: number; jobUser?: JobUser } = {},
+): Promise<NativeFixture> {
+  const { rootParent, rootMode, jobUser = testJobUser(), ...providerOptions } = options;
   const root = mkdtempSync(join(rootParent ?? tmpdir(), 'hs-native-it-'));
   if (rootMode !== undefined) chmodSync(root, rootMode); // mkdtemp makes it 0700, which the job uid cannot search
   const provider = createNativeProvider({ root, ...providerOptions });
   const policy = defaultPolicy();
   patch(policy);
   const workspaceId = `it-${randomBytes(4).toString('hex')}`;
-  await provider.create({ workspaceId, policy, profile: 'host' });
+  await provider.create({ workspaceId, policy, profile: 'host', jobUser });
   return {
     root,
     provider,
     workspaceId,
     policy,
+    jobUser,
     async run(argv, extra = {}) {
       let stdout = '';
       let stderr = '';

@@ -1,0 +1,67 @@
+/**
+ * The mount base, `/run/headspace-native/<root tag>` when root: a root-owned
+ * 0711 directory outside HEADSPACE_HOME that holds
+ *   fs/<id>       each workspace image's mount point (0711),
+ *   ws/<id>       binds of host-directory files when HEADSPACE_HOME is not
+ *                 searchable by the job uids (0711),
+ *   runtime/<id>  each workspace's generated passwd, group and hosts (0755,
+ *                 world-readable files: they hold only the job uid and names).
+ *
+ * It exists only while workspaces do (#10 item 12): the remove of the last
+ * workspace takes it away, and the next create makes it again. Nothing here
+ * locks against a concurrent create in another process; instead both sides
+ * tolerate each other. Pruning removes only EMPTY directories (rmdir:
+ * ENOTEMPTY and EBUSY mean someone is using it, and it stays), and making a
+ * path creates one level at a time with the mode that level needs, starting
+ * again from the base if a level vanished meanwhile (a recursive mkdir would
+ * give the base a leaf's mode, e.g. 0700, and lock every job uid out).
+ */
+import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export type BaseArea = 'fs' | 'ws' | 'runtime';
+
+const AREA_MODES: Readonly<Record<BaseArea, number>> = { fs: 0o711, ws: 0o711, runtime: 0o755 };
+const BASE_MODE = 0o711;
+/** Runtime files an older headspace kept for all workspaces at once, directly in runtime/. */
+const SHARED_RUNTIME_FILES = ['passwd', 'group', 'hosts'];
+
+/** Makes `<base>/<area>[/<leaf>]`, each level with its own mode; returns the deepest path. */
+export async function ensureUnderBase(base: string, area: BaseArea, leaf?: { name: string; mode: number }): Promise<string> {
+  const steps: Array<[string, number]> = [
+    [base, BASE_MODE],
+    [join(base, area), AREA_MODES[area]],
+  ];
+  if (leaf !== undefined) steps.push([join(base, area, leaf.name), leaf.mode]);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      for (const [path, mode] of steps) await mkdir(path, { mode }).catch(ignoreCode('EEXIST'));
+      return steps[steps.length - 1]![0];
+    } catch (error) {
+      // A concurrent prune took a level away between two mkdirs: start again from the base.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 4) throw error;
+    }
+  }
+}
+
+/**
+ * Removes the mount base when no workspace folder is left under
+ * `workspacesDir` (a folder a crash left without meta.json counts: doctor
+ * removes it first). True when the base is gone.
+ */
+export async function pruneMountBase(base: string, workspacesDir: string): Promise<boolean> {
+  const left = await readdir(workspacesDir).catch(() => [] as string[]);
+  if (left.length > 0) return false;
+  for (const name of SHARED_RUNTIME_FILES) await unlink(join(base, 'runtime', name)).catch(() => undefined);
+  for (const area of Object.keys(AREA_MODES)) await rmdir(join(base, area)).catch(() => undefined);
+  return rmdir(base).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+  );
+}
+
+function ignoreCode(code: string): (error: NodeJS.ErrnoException) => void {
+  return (error) => {
+    if (error.code !== code) throw error;
+  };
+}
