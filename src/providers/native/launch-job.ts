@@ -2,8 +2,9 @@
  * Starts one job in two steps. `spawnLauncher` starts a tiny `sh` that writes
  * its own pid into each cgroup.procs file (race-free placement: nothing has
  * forked yet), reports `k` on fd 5, then waits on fd 5 for one "go" line: the
- * shell-quoted command to exec (bwrap, or setpriv then bwrap when placement
- * had to happen as root). `start` writes bwrap's arguments to fd 3, the
+ * shell-quoted command to exec (the exec shim, which closes inherited
+ * descriptors and execs bwrap, or setpriv then bwrap when placement had to
+ * happen as root). `start` writes bwrap's arguments to fd 3, the
  * seccomp program to fd 4, then the go line. bwrap reads both and closes
  * them before the job starts; the job's environment travels as
  * `--clearenv --setenv …` on fd 3, so the launcher itself starts with none.
@@ -38,6 +39,14 @@ export interface Placement {
 
 export interface JobSpec {
   bwrapPath: string;
+  /**
+   * The exec shim on the host (exec-helper.ts). The go line execs it first:
+   * it closes every descriptor >= 3 but bwrap's two pipes, then execs bwrap
+   * (or setpriv). Node's spawn passes on whatever the caller of headspace
+   * left open without close-on-exec, and dash cannot close descriptors
+   * above 9, so this is where a leaked directory descriptor dies (#10 item 1).
+   */
+  execHelper: string;
   /** NUL-joined by us and written to fd 3, after the environment options. */
   bwrapArgs: string[];
   /** What bwrap runs inside (after `--`). */
@@ -153,9 +162,15 @@ export function spawnLauncher(placement: Placement): Launcher {
       ref();
       onOutput = job.onOutput;
       const inner = ['--args', '3', '--', ...job.command];
-      const exec = job.dropTo === undefined
-        ? [job.bwrapPath, ...inner]
-        : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner];
+      const exec = [
+        job.execHelper,
+        '--keep-fds',
+        '3,4',
+        '--',
+        ...(job.dropTo === undefined
+          ? [job.bwrapPath, ...inner]
+          : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner]),
+      ];
       argsPipe?.end(Buffer.from([...envArgs(job.env), ...job.bwrapArgs].map((a) => `${a}\0`).join('')));
       seccompPipe?.end(job.seccomp);
       statusPipe?.end(`${exec.map(quoteForGoLine).join(' ')}\n`);

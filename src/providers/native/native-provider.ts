@@ -5,7 +5,7 @@
  * sees the same workspaces and can stop their jobs.
  */
 import { existsSync } from 'node:fs';
-import { access, mkdir, readdir, rm, rmdir, stat, chown, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, rmdir, chown, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
@@ -29,7 +29,11 @@ import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './jo
 import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './launch-job.js';
 import { layoutOf } from './layout.js';
 import { nativeLeftovers } from './leftovers.js';
-import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
+import { defaultExecHelperPath, installExecHelper } from './exec-helper.js';
+import { resolveHostPaths, verifyHostPaths } from './host-paths.js';
+import { planBwrap } from './plan-bwrap.js';
+import { planJobEntry } from './plan-job-entry.js';
+import { existingProcMasks, type ProcMask } from './proc-masks.js';
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
 import { planReachablePaths, type ReachablePaths } from './reachable-paths.js';
 import { ensureRuntimeFiles } from './runtime-files.js';
@@ -60,6 +64,10 @@ export interface NativeProviderOptions {
    * `host-directory`: always the latter.
    */
   storage?: 'auto' | 'host-directory';
+  /** The exec shim (helper/headspace-exec.c); default dist/native/headspace-exec of this package. */
+  execHelperPath?: string;
+  /** HEADSPACE_HOME: a host path may not expose it (or anything containing it), nor `root` or the mount base. */
+  stateHome?: string;
 }
 
 export const DEFAULT_JOB_UID = 600_000;
@@ -74,6 +82,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   let profiling: Promise<HostProfile> | undefined;
   let reaching: Promise<ReachablePaths> | undefined;
   let seccomp: Buffer | undefined;
+  let procMasks: ProcMask[] | undefined;
+  let installing: Promise<string> | undefined;
+  const execHelperSource = options.execHelperPath ?? defaultExecHelperPath();
   /**
    * Standby launchers: per workspace, one `sh` already placed in the
    * workspace cgroups and waiting for its go line (launch-job.ts). It takes
@@ -91,6 +102,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       jobGid,
       cacheFile: join(layout.cacheDir, 'probe-facts.json'),
       storage: options.storage ?? 'auto',
+      execHelperPath: execHelperSource,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
     }));
   const jobUser = () => (process.getuid?.() === 0 ? { uid: jobUid, gid: jobGid } : { uid: process.getuid?.() ?? -1, gid: process.getgid?.() ?? -1 });
@@ -102,6 +114,10 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
    * never walks into (and empties) a mounted workspace.
    */
   const imageMountPoint = (id: string) => join(mountBase, 'fs', id);
+  /** headspace's own state: a host path overlapping any of these would expose other workspaces (#10 item 7). */
+  const protectedDirs = [options.root, mountBase, '/run/headspace-native', ...(options.stateHome === undefined ? [] : [options.stateHome])];
+  /** The shim, copied where the job uid can execute it and cannot change it (exec-helper.ts). */
+  const execHelper = () => (installing ??= reachable().then((paths) => installExecHelper(execHelperSource, paths.runtimeDir)));
   const filesOf = (id: string, meta: WorkspaceMeta) => (meta.storage === 'loop-ext4' ? imageMountPoint(id) : layout.filesDir(id));
   const reachable = () =>
     (reaching ??= planReachablePaths({
@@ -152,16 +168,14 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     await mountWorkspaceFilesystem(image, mountPoint);
   }
 
-  async function validatePolicy(policy: Policy): Promise<void> {
+  /** Refuses what the provider cannot do safely; returns each host path's checked real path (host-paths.ts). */
+  function validatePolicy(policy: Policy, recorded?: WorkspaceMeta['resolvedHostPaths'] | 'create'): Record<string, string> {
     if (policy.network !== 'disabled') {
       throw new EngineError('POLICY_DENIED', 'the native provider does not give workspaces network access: sharing the host network would expose host loopback services', {
         hint: 'use --network disabled',
       });
     }
-    for (const hostPath of policy.hostPaths) {
-      assertHostPathAllowed(hostPath);
-      if (!(await stat(hostPath).then(() => true, () => false))) throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`);
-    }
+    return recorded === 'create' ? resolveHostPaths(policy.hostPaths, protectedDirs) : verifyHostPaths(policy.hostPaths, recorded, protectedDirs);
   }
 
   function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string): Placement {
@@ -232,14 +246,18 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.output_bytes = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
-      const layers = ready ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])] : [];
+      // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
+      // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
+      const layers = ready
+        ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', 'fd-closing', ...(probe.landlock.abi > 0 ? ['landlock'] : []), probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])]
+        : [];
       return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true };
     },
 
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       const id = validateId('workspace', spec.workspaceId);
       if (spec.profile !== HOST_PROFILE) throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${spec.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
-      await validatePolicy(spec.policy);
+      const resolvedHostPaths = validatePolicy(spec.policy, 'create');
       const env = await readyEnv();
       const user = env.jobUser;
       await mkdir(layout.workspacesDir, { recursive: true, mode: 0o711 });
@@ -269,7 +287,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         }
         await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
         const profile = await hostProfile();
-        meta = { schema: 1, workspaceId: id, profile: spec.profile, policy: spec.policy, environmentDigest: profile.digest, createdAt: new Date().toISOString(), ...storage };
+        meta = { schema: 1, workspaceId: id, profile: spec.profile, policy: spec.policy, environmentDigest: profile.digest, createdAt: new Date().toISOString(), resolvedHostPaths, ...storage };
         await writeMeta(layout.metaPath(id), meta);
       } catch (error) {
         // Undo what this call made (a leftover cgroup is named by doctor); never delete an image still mounted.
@@ -309,7 +327,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const meta = await requireMeta(id);
       const filesDir = filesOf(id, meta);
       validateId('job', request.jobId);
-      await validatePolicy(request.policy);
+      const resolvedHostPaths = validatePolicy(request.policy, meta.resolvedHostPaths);
       const env = await readyEnv();
       const driver = env.cgroups.driver!;
       const cgroup = layout.cgroupName(id);
@@ -317,7 +335,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       if (cwd !== '' && !(await (await openSafeFs(filesDir, env.jobUser)).isDirectory(cwd))) {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
       }
-      const [paths, profile] = await Promise.all([reachable(), hostProfile()]);
+      const [paths, profile, helper] = await Promise.all([reachable(), hostProfile(), execHelper()]);
       const plan = planBwrap({
         // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
         filesDir: meta.storage === 'loop-ext4' ? filesDir : await paths.filesSource(id, filesDir),
@@ -327,8 +345,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         cwd,
         env: request.env,
         seccompFd: 4,
+        execHelper: helper,
+        procMasks: (procMasks ??= existingProcMasks()),
+        resolvedHostPaths,
       });
-      const command = planCommand(request.argv);
+      const command = planJobEntry({ argv: request.argv, exposures: profile.exposures, hostPaths: request.policy.hostPaths });
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
       const jobPath = layout.jobPath(id);
@@ -361,6 +382,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         else {
           launcher.start({
             bwrapPath: env.bwrapPath,
+            execHelper: helper,
             bwrapArgs: plan.args,
             command,
             seccomp: (seccomp ??= seccompProgram(env.arch)),

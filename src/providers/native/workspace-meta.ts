@@ -23,6 +23,8 @@ export interface WorkspaceMeta {
   storage?: 'loop-ext4';
   /** Bytes the empty filesystem already uses (root directory); subtracted from statfs usage. */
   storageBaselineBytes?: number;
+  /** Each host path → its real path at create; run refuses when it resolves elsewhere (host-paths.ts). */
+  resolvedHostPaths?: Record<string, string>;
 }
 
 export async function readMeta(path: string): Promise<WorkspaceMeta | undefined> {

@@ -15,6 +15,9 @@ const input = (patch: Partial<ReturnType<typeof defaultPolicy>>) => ({
   cwd: '',
   env: {},
   seccompFd: 4,
+  execHelper: '/run/hs/runtime/headspace-exec',
+  procMasks: [],
+  resolvedHostPaths: { '/opt/data': '/opt/data' },
 });
 
 it('refuses network access with POLICY_DENIED', () => {
