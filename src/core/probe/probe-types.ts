@@ -54,7 +54,16 @@ export interface ProbeHost {
    * order, even when `prepare` itself failed half-way.
    */
   defer(step: () => unknown): void;
+  /**
+   * Create-time attempts (#10 item 7): creates a second small workspace on
+   * the probe's provider with `hostPaths`, runs `between` (e.g. re-point a
+   * link), then one job, and always destroys the workspace. A refusal at
+   * create or at run is reported with its code or message, never thrown.
+   */
+  trySideWorkspace(hostPaths: string[], between: () => Promise<void>, argv: string[]): Promise<SideWorkspaceOutcome>;
 }
+
+export type SideWorkspaceOutcome = { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null };
 
 /** One prepared attempt: what to run inside, and how the host watches it. */
 export interface Attempt<H> {

@@ -13,13 +13,41 @@
  * empty and the all-contained test is a plain `it`; where it falls back to a
  * host directory, `proc-host-paths` is the one known escape (the probe must
  * keep reporting it there).
+ *
+ * The bin is started the way a careless caller would start it: holding a
+ * directory descriptor of / at fd 200 and a pipe at fd 251, both without
+ * close-on-exec (#10 item 1), so `inherited-fds` tests a real leak on every
+ * run, not whatever the test runner happens to leak.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, makeHome, type CliRun } from '../../helpers/cli.js';
+import { assertBuilt, BIN, cli, makeHome, type CliRun } from '../../helpers/cli.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
+
+/** Runs the bin with a directory fd of / at 200 and a pipe at 251, neither close-on-exec in the child. */
+function cliLeakingDescriptors(home: string, args: string[]): CliRun {
+  assertBuilt();
+  const root = openSync('/', 'r');
+  try {
+    const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe'];
+    while (stdio.length < 252) stdio.push('ignore');
+    stdio[200] = root;
+    stdio[251] = 'pipe';
+    const result = spawnSync(BIN, args, {
+      encoding: 'utf8',
+      stdio,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'native' },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 120_000,
+    });
+    return { code: result.status ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+  } finally {
+    closeSync(root);
+  }
+}
 
 const KNOWN_ESCAPES: ReadonlyArray<{ id: string; reason: string }> = readiness.ownFilesystem
   ? []
@@ -46,7 +74,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
   beforeAll(() => {
     home = makeHome();
     const started = Date.now();
-    run = cli(home.home, ['probe', '--all', '--provider', 'native', '--json'], { HEADSPACE_PROVIDER: 'native' });
+    run = cliLeakingDescriptors(home.home, ['probe', '--all', '--provider', 'native', '--json']);
     seconds = (Date.now() - started) / 1000;
     result = JSON.parse(run.stdout) as ProbeJson;
     verdicts = new Map(
@@ -58,15 +86,20 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
   }, 120_000);
   afterAll(() => home?.cleanup());
 
-  it('runs all thirteen scenarios within a minute', () => {
+  it('runs all seventeen scenarios within a minute', () => {
     expect(run.stderr).toBe('');
-    expect(verdicts.size).toBe(13);
+    expect(verdicts.size).toBe(17);
     expect(seconds).toBeLessThan(60);
   });
 
   it('contains every scenario except the known escapes, and skips none', () => {
     const notContained = [...verdicts].filter(([, v]) => v !== 'contained').map(([id, v]) => `${id}: ${v}`);
     expect(notContained).toEqual(KNOWN_ESCAPES.map((e) => `${e.id}: escaped`));
+  });
+
+  it('tested a real leak: the engine held the descriptors its caller leaked, and the job saw none', () => {
+    const line = result.key_findings.find((l) => l.includes('inherited-fds'));
+    expect(line).toMatch(/^contained: inherited-fds — .*200, 251.*none reached the job/);
   });
 
   it('exits 0 exactly when every scenario is contained, otherwise 7', () => {
