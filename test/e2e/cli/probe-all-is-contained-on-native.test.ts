@@ -19,34 +19,21 @@
  * close-on-exec (#10 item 1), so `inherited-fds` tests a real leak on every
  * run, not whatever the test runner happens to leak.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN, cli, makeHome, type CliRun } from '../../helpers/cli.js';
+import { spawnLeakingDescriptors } from '../../helpers/leaked-descriptors.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
 
-/** Runs the bin with a directory fd of / at 200 and a pipe at 251, neither close-on-exec in the child. */
+/** Runs the bin holding a directory fd of / at 200 and a pipe at 251, neither close-on-exec. */
 function cliLeakingDescriptors(home: string, args: string[]): CliRun {
   assertBuilt();
-  const root = openSync('/', 'r');
-  try {
-    const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe'];
-    while (stdio.length < 252) stdio.push('ignore');
-    stdio[200] = root;
-    stdio[251] = 'pipe';
-    const result = spawnSync(BIN, args, {
-      encoding: 'utf8',
-      stdio,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'native' },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 120_000,
-    });
-    return { code: result.status ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
-  } finally {
-    closeSync(root);
-  }
+  return spawnLeakingDescriptors(BIN, args, {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'native' },
+    timeout: 120_000,
+  });
 }
 
 const KNOWN_ESCAPES: ReadonlyArray<{ id: string; reason: string }> = readiness.ownFilesystem

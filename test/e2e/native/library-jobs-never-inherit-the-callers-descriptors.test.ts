@@ -7,12 +7,11 @@
  * pipe at fd 251; it creates a native workspace through the public API and
  * runs one job that lists its descriptors.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertBuilt, makeHome, REPO } from '../../helpers/cli.js';
+import { spawnLeakingDescriptors } from '../../helpers/leaked-descriptors.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -45,25 +44,12 @@ try {
 describe.runIf(readiness.ready)(`library jobs on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('see only descriptors 0, 1 and 2 although the calling program holds a directory and a pipe without close-on-exec', () => {
     assertBuilt();
-    const root = openSync('/', 'r');
-    let out: string;
-    try {
-      const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe'];
-      while (stdio.length < 252) stdio.push('ignore');
-      stdio[200] = root;
-      stdio[251] = 'pipe';
-      const child = spawnSync(process.execPath, ['--input-type=module', '-e', PROGRAM], {
-        encoding: 'utf8',
-        stdio,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HS_HOME: home, LIST_FDS },
-        timeout: 60_000,
-      });
-      expect(child.status, String(child.stderr)).toBe(0);
-      out = String(child.stdout);
-    } finally {
-      closeSync(root);
-    }
-    const report = JSON.parse(out.trim().split('\n').pop()!) as { mine: string[]; status: string; excerpt: string };
+    const child = spawnLeakingDescriptors(process.execPath, ['--input-type=module', '-e', PROGRAM], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HS_HOME: home, LIST_FDS },
+      timeout: 60_000,
+    });
+    expect(child.code, child.stderr).toBe(0);
+    const report = JSON.parse(child.stdout.trim().split('\n').pop()!) as { mine: string[]; status: string; excerpt: string };
     // The program really held the leaked descriptors, so the job could have inherited them.
     expect(report.mine).toEqual(expect.arrayContaining(['200', '251']));
     expect(report.status).toBe('success');

@@ -7,22 +7,11 @@
  * read (a root-only entry is refused to the job uid already).
  */
 import { expect, it } from 'vitest';
-import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { planBwrap } from '../../../../src/providers/native/plan-bwrap.js';
 import { existingProcMasks, PROC_MASK_CANDIDATES } from '../../../../src/providers/native/proc-masks.js';
+import { bwrapPlanInput } from './bwrap-plan-input.js';
 
-const plan = (procMasks: Parameters<typeof planBwrap>[0]['procMasks']) =>
-  planBwrap({
-    filesDir: '/f',
-    policy: defaultPolicy(),
-    exposures: [],
-    cwd: '',
-    env: {},
-    seccompFd: 4,
-    execHelper: '/run/hs/runtime/headspace-exec',
-    procMasks,
-    resolvedHostPaths: {},
-  }).args;
+const plan = (procMasks: Parameters<typeof planBwrap>[0]['procMasks']) => planBwrap(bwrapPlanInput({ procMasks })).args;
 
 it('covers a file with /dev/null and a directory with an empty tmpfs, after /proc is mounted', () => {
   const args = plan([

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { resolveHostPaths, verifyHostPaths } from '../../../../src/providers/native/host-paths.js';
 import { planBwrap } from '../../../../src/providers/native/plan-bwrap.js';
+import { bwrapPlanInput } from './bwrap-plan-input.js';
 
 const base = mkdtempSync(join('/var/tmp', 'hs-hostpath-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -26,17 +27,7 @@ describe.runIf(process.platform === 'linux')('host path resolution', () => {
     symlinkSync(plain, link);
     const resolved = resolveHostPaths([link], [state]);
     expect(resolved).toEqual({ [link]: plain });
-    const { args } = planBwrap({
-      filesDir: '/f',
-      policy: { ...defaultPolicy(), hostPaths: [link] },
-      exposures: [],
-      cwd: '',
-      env: {},
-      seccompFd: 4,
-      execHelper: '/x',
-      procMasks: [],
-      resolvedHostPaths: resolved,
-    });
+    const { args } = planBwrap(bwrapPlanInput({ policy: { ...defaultPolicy(), hostPaths: [link] }, resolvedHostPaths: resolved }));
     const at = args.indexOf(link);
     expect(args.slice(at - 2, at + 1)).toEqual(['--ro-bind', plain, link]);
   });

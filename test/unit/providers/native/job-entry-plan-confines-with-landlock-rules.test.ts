@@ -7,9 +7,9 @@
  * use, and nothing to any other path; the command follows `--` untouched.
  */
 import { expect, it } from 'vitest';
-import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { planBwrap, RESERVED_DESTINATIONS } from '../../../../src/providers/native/plan-bwrap.js';
 import { EXEC_HELPER_DEST, planJobEntry } from '../../../../src/providers/native/plan-job-entry.js';
+import { bwrapPlanInput } from './bwrap-plan-input.js';
 
 const exposures = [
   { kind: 'ro-bind', src: '/usr', dest: '/usr' },
@@ -52,17 +52,7 @@ it('refuses an empty command', () => {
 });
 
 it('binds the shim read-only at its sandbox path, before the root is remounted read-only', () => {
-  const { args } = planBwrap({
-    filesDir: '/f',
-    policy: defaultPolicy(),
-    exposures: [],
-    cwd: '',
-    env: {},
-    seccompFd: 4,
-    execHelper: '/run/hs/runtime/headspace-exec',
-    procMasks: [],
-    resolvedHostPaths: {},
-  });
+  const { args } = planBwrap(bwrapPlanInput());
   const at = args.indexOf(EXEC_HELPER_DEST);
   expect(args.slice(at - 2, at + 1)).toEqual(['--ro-bind', '/run/hs/runtime/headspace-exec', EXEC_HELPER_DEST]);
   expect(args.slice(-2)).toEqual(['--remount-ro', '/']);
