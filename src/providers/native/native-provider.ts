@@ -178,8 +178,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     return recorded === 'create' ? resolveHostPaths(policy.hostPaths, protectedDirs) : verifyHostPaths(policy.hostPaths, recorded, protectedDirs);
   }
 
-  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string): Placement {
-    return { procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: env.jobUser } : {}) };
+  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string, launcherPath: string): Placement {
+    return { launcherPath, procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: env.jobUser } : {}) };
   }
 
   function dropStandby(id: string): void {
@@ -203,9 +203,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   }
 
   /** Spawns the next job's launcher now, so it is placed by the time the job is asked for. */
-  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string): void {
+  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string, launcherPath: string): void {
     if (standbys.has(id) || !existsSync(layout.metaPath(id))) return;
-    const standby = spawnLauncher(placementOf(env, driver, cgroup));
+    const standby = spawnLauncher(placementOf(env, driver, cgroup, launcherPath));
     standby.unref();
     standbys.set(id, standby);
     void standby.exited.then(() => {
@@ -367,7 +367,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           standby = undefined;
         }
         const before = await driver.beginJob(cgroup);
-        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup));
+        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup, helper));
         request.signal.addEventListener('abort', onAbort, { once: true });
         const placed = await launcher.placed;
         if (!placed) {
@@ -382,7 +382,6 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         else {
           launcher.start({
             bwrapPath: env.bwrapPath,
-            execHelper: helper,
             bwrapArgs: plan.args,
             command,
             seccomp: (seccomp ??= seccompProgram(env.arch)),
@@ -397,7 +396,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
         const report = await driver.endJob(cgroup, before);
         const stopped = existsSync(sentinel);
-        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup));
+        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup, helper));
         ranIn.add(id);
         return {
           exitCode: exit.signal === null ? exit.code : null,

@@ -1,19 +1,25 @@
 /*
  * headspace-exec: the native provider's exec shim (issue #10 items 1 and 13).
- * libc only; built by scripts/build-native-helper.sh. It never forks: each
- * mode ends in execve, so it adds no process to a job, only one exec.
+ * libc only; built by scripts/build-native-helper.sh. It never forks, and
+ * adds no exec to a job's path: as the launcher it replaces the `sh` that
+ * placed itself in the cgroups, and inside it replaces `sh -c 'exec "$@"'`.
  *
  *   headspace-exec --abi
  *       Prints the kernel's Landlock ABI version (0 when it has none) and,
  *       when 0, why, on one line. The provider probes this once.
  *
- *   headspace-exec --keep-fds 3,4 -- PROGRAM ARG...
- *       Outside the sandbox, in the launcher chain: closes every descriptor
- *       >= 3 except the listed ones (bwrap's --args and --seccomp pipes),
- *       then execs PROGRAM (an absolute path; no PATH search). Whatever the
- *       caller of headspace left open without close-on-exec (a shell's
- *       `exec 200</`, a parent tool's pipe) dies here, before bwrap: a
- *       directory descriptor let a job walk `..` to the host's / (#10 item 1).
+ *   headspace-exec --launch NAME PROCS_FILE...
+ *       The job launcher (launch-job.ts), spawned by node with bwrap's
+ *       --args and --seccomp pipes at fds 3 and 4 and a status pipe at 5.
+ *       First closes every other descriptor >= 3: whatever the caller of
+ *       headspace left open without close-on-exec (a shell's `exec 200</`,
+ *       a parent tool's pipe) dies here, before bwrap; a directory
+ *       descriptor let a job walk `..` to the host's / (#10 item 1). Then it
+ *       writes its own pid into each cgroup.procs file (race-free placement:
+ *       nothing has forked yet; exit 125 if one fails), writes `k` on fd 5, reads the go message from fd 5 (the argv
+ *       to exec, each argument NUL-terminated, then EOF; EOF alone means node
+ *       went away: exit 0), closes fd 5 and execs it. NAME marks the process
+ *       in /proc/PID/cmdline as an idle launcher until then.
  *
  *   headspace-exec [--landlock] [RULE PATH]... -- COMMAND ARG...
  *       Inside the sandbox, as the job's entry point: closes every
@@ -145,21 +151,6 @@ static void close_fds_from_3(const int *keep, int nkeep) {
   }
 }
 
-static int parse_keep(const char *list, int *keep, int max) {
-  int n = 0;
-  const char *p = list;
-  while (*p != '\0') {
-    char *end;
-    long fd = strtol(p, &end, 10);
-    if (end == p || fd < 3 || fd > 65535 || n == max) usage("--keep-fds takes a comma-separated list of descriptors >= 3");
-    if (n > 0 && fd <= keep[n - 1]) usage("--keep-fds must be ascending");
-    keep[n++] = (int)fd;
-    p = *end == ',' ? end + 1 : end;
-    if (*end != ',' && *end != '\0') usage("--keep-fds takes a comma-separated list of descriptors >= 3");
-  }
-  return n;
-}
-
 static void add_rule(int ruleset, const char *path, uint64_t wanted, uint64_t handled) {
   int fd = open(path, O_PATH | O_CLOEXEC);
   if (fd < 0) {
@@ -211,22 +202,66 @@ static void apply_landlock(char **rules, int nrules) {
   close(ruleset);
 }
 
+/* Reads fd until EOF into a NUL-separated argv; NULL on EOF with no data. */
+static char **read_go_message(int fd) {
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  if (buf == NULL) die("malloc");
+  for (;;) {
+    if (len == cap) {
+      cap *= 2;
+      if (cap > (64u << 20)) usage("go message too large");
+      buf = realloc(buf, cap);
+      if (buf == NULL) die("realloc");
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) die("read go message");
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  if (len == 0) return NULL;
+  if (buf[len - 1] != '\0') usage("go message must end with a NUL");
+  size_t count = 0;
+  for (size_t i = 0; i < len; i++) count += buf[i] == '\0';
+  char **argv = calloc(count + 1, sizeof(char *));
+  if (argv == NULL) die("calloc");
+  size_t k = 0;
+  for (size_t i = 0; i < len; i += strlen(buf + i) + 1) argv[k++] = buf + i;
+  return argv;
+}
+
+static void launch(int nprocs, char **procs) {
+  const int keep[] = {3, 4, 5};
+  close_fds_from_3(keep, 3);
+  char pid[32];
+  int pidlen = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+  for (int i = 0; i < nprocs; i++) {
+    int fd = open(procs[i], O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, pid, (size_t)pidlen) != pidlen) {
+      fprintf(stderr, "headspace-exec: cannot place the launcher in %s: %s\n", procs[i], strerror(errno));
+      _exit(125);
+    }
+    close(fd);
+  }
+  if (write(5, "k", 1) != 1) _exit(0); /* node is gone */
+  char **go = read_go_message(5);
+  if (go == NULL) _exit(0);
+  close(5);
+  if (go[0][0] != '/') usage("the go message must start with an absolute path");
+  execv(go[0], go);
+  die(go[0]);
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 3 && strcmp(argv[1], "--launch") == 0) launch(argc - 3, &argv[3]);
+
   if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
     long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, HS_CREATE_RULESET_VERSION);
     if (abi < 0) printf("0 %s\n", errno == EOPNOTSUPP ? "Landlock is not enabled at boot (lsm=)" : errno == ENOSYS ? "the kernel has no Landlock" : strerror(errno));
     else printf("%ld\n", abi);
     return 0;
   }
-  if (argc >= 5 && strcmp(argv[1], "--keep-fds") == 0 && strcmp(argv[3], "--") == 0) {
-    int keep[16];
-    int nkeep = parse_keep(argv[2], keep, 16);
-    if (argv[4][0] != '/') usage("the program after --keep-fds must be an absolute path");
-    close_fds_from_3(keep, nkeep);
-    execv(argv[4], &argv[4]);
-    die(argv[4]);
-  }
-
   int i = 1;
   int landlock = 0;
   if (i < argc && strcmp(argv[i], "--landlock") == 0) {
