@@ -32,8 +32,11 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
   }
   const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
-  const [{ planBwrap, planCommand }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles, runtimeExposures }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
+  const [{ planBwrap }, { planJobEntry }, { defaultExecHelperPath, installExecHelper }, { existingProcMasks }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles, runtimeExposures }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
     mod('providers/native/plan-bwrap.js'),
+    mod('providers/native/plan-job-entry.js'),
+    mod('providers/native/exec-helper.js'),
+    mod('providers/native/proc-masks.js'),
     mod('providers/native/seccomp-program.js'),
     mod('providers/native/syscall-tables.js'),
     mod('providers/native/host-profile.js'),
@@ -54,7 +57,9 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   const runtimeFiles = await ensureRuntimeFiles(runtimeDir, jobUser, { makeDir: async () => mkdirSync(runtimeDir, { recursive: true, mode: 0o755 }) });
   const profile = await resolveHostProfile({ cacheFile: join(scratch, 'cache', 'host-profile.json'), hostPath: process.env.PATH ?? '/usr/bin:/bin', jobUser });
   const policy = defaultPolicy();
-  const plan = planBwrap({ filesDir, policy, exposures: [...profile.exposures, ...runtimeExposures(runtimeFiles)], extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4 });
+  // The exec shim (job entry point) is copied where the job uid can run it, as the provider does.
+  const execHelper = await installExecHelper(defaultExecHelperPath(), join(scratch, 'runtime'));
+  const plan = planBwrap({ filesDir, policy, exposures: [...profile.exposures, ...runtimeExposures(runtimeFiles)], extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4, execHelper, procMasks: existingProcMasks(), resolvedHostPaths: {} });
   const seccomp = seccompProgram(seccompArchOf(process.arch));
   const bwrapPath = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 
@@ -85,7 +90,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   const tables = {};
   try {
     for (const command of COMMANDS) {
-      const inner = planCommand(command.argv);
+      const inner = planJobEntry({ argv: command.argv, exposures: profile.exposures, hostPaths: [] });
       const contenders = [
         { name: 'plain spawn', run: () => runChild(command.argv[0], command.argv.slice(1), { env: plan.env, cwd: filesDir, uid: JOB_UID, gid: JOB_UID }) },
         { name: 'raw bwrap (closed profile, no cgroups)', run: () => runBwrap(bwrapPath, plan, inner, seccomp, []) },
@@ -155,7 +160,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   }
   const notes = [
     `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
-    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, \`sh -c 'exec "$@"'\` wrapper). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The library and provider rows include one macrotask turn after each job, so the deferred spawn of the next job's standby launcher is charged to them. The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
+    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, /proc masks, and the exec shim as the job's entry point: descriptors closed, Landlock applied). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The library and provider rows include one macrotask turn after each job, so the deferred spawn of the next job's standby launcher is charged to them. The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
   ];
   return { name: 'native-overhead', result: { rounds, load, tables }, markdown: `${sections.join('\n\n')}\n\n${notes.join('\n')}` };
 }

@@ -66,6 +66,13 @@ export interface ProbeHost {
    */
   defer(step: () => unknown): void;
   /**
+   * Create-time attempts (#10 item 7): creates a second small workspace on
+   * the probe's provider with `hostPaths`, runs `between` (e.g. re-point a
+   * link), then one job, and always destroys the workspace. A refusal at
+   * create or at run is reported with its code or message, never thrown.
+   */
+  trySideWorkspace(hostPaths: string[], between: () => Promise<void>, argv: string[]): Promise<SideWorkspaceOutcome>;
+  /**
    * Creates a SIBLING workspace (the probe's budget, same provider) and starts
    * `argv` in it in the background: for scenarios about what one workspace
    * can do to another. The sibling is destroyed by `finish()`, which the
@@ -91,6 +98,8 @@ export interface LandedBytes {
   apparentBytes: number;
   allocatedBytes: number;
 }
+
+export type SideWorkspaceOutcome = { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null };
 
 /** One prepared attempt: what to run inside, and how the host watches it. */
 export interface Attempt<H> {

@@ -19,7 +19,7 @@ import { runJob } from '../verbs/run.js';
 import { exportFile } from '../files/export-artifact.js';
 import { makeHostDir, randomToken, removePath } from './host-fixtures.js';
 import { startSiblingJob } from './sibling-workspace.js';
-import type { HostActOutcome, JobFacts, LandedBytes, ProbeHost, Scenario, ScenarioResult } from './probe-types.js';
+import type { HostActOutcome, JobFacts, LandedBytes, ProbeHost, Scenario, ScenarioResult, SideWorkspaceOutcome } from './probe-types.js';
 
 /**
  * Small on purpose: the bomb, the hog and /tmp hit their caps in about a
@@ -142,6 +142,7 @@ async function runScenario(
       cleanups.push(() => sibling.finish());
       return sibling;
     },
+    trySideWorkspace: (hostPaths, between, argv) => trySideWorkspace(ctx, input.provider, { hostPaths, between, argv }),
   };
   const watching = new AbortController();
   let watcher: Promise<void> = Promise.resolve();
@@ -187,6 +188,30 @@ async function landedBytes(dir: string): Promise<LandedBytes> {
     allocatedBytes += info.blocks * 512;
   }
   return { apparentBytes, allocatedBytes };
+}
+
+/** See ProbeHost.trySideWorkspace. */
+async function trySideWorkspace(ctx: EngineContext, provider: string, attempt: { hostPaths: string[]; between: () => Promise<void>; argv: string[] }): Promise<SideWorkspaceOutcome> {
+  const workspaceId = `probe-${randomToken().slice(0, 12)}-side`;
+  try {
+    await createWorkspace(ctx, { workspaceId, provider, hostPaths: attempt.hostPaths, purpose: 'headspace probe: a create-time attempt (destroyed at once)', budget: { ...PROBE_BUDGET } });
+  } catch (error) {
+    return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'create' };
+  }
+  try {
+    await attempt.between();
+    const jobId = ctx.ids('job');
+    try {
+      const ran = await runJob(ctx, { workspaceId, argv: attempt.argv, jobId });
+      // A provider refusal surfaces as an infrastructure failure carrying its message.
+      if (ran.status === 'infrastructure_failure') return { refused: (ran.warnings[0] ?? 'the run failed').slice(0, 200), at: 'run' };
+      return { output: readJobLog(ctx, jobId)?.toString('utf8') ?? '', exitCode: ran.provenance.exit_code };
+    } catch (error) {
+      return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'run' };
+    }
+  } finally {
+    await destroyWorkspace(ctx, { workspaceId, force: true }).catch(() => undefined);
+  }
 }
 
 function excerptOf(lines: readonly string[], output: string): string {

@@ -11,6 +11,7 @@ import { deepTree, middleLink, sparseExport } from './scenarios-host-side.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
+import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -30,6 +31,10 @@ export const SCENARIOS: readonly Scenario[] = [
   socketFamilies,
   syscallAllowList,
   perUserLimits,
+  inheritedFds,
+  procMasks,
+  hostPathThroughLink,
+  landlockLayer,
   forkBomb,
   memoryHog,
   fillTmp,

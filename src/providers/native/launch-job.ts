@@ -1,12 +1,17 @@
 /**
- * Starts one job in two steps. `spawnLauncher` starts a tiny `sh` that writes
- * its own pid into each cgroup.procs file (race-free placement: nothing has
- * forked yet), reports `k` on fd 5, then waits on fd 5 for one "go" line: the
- * shell-quoted command to exec (bwrap, or setpriv then bwrap when placement
- * had to happen as root). `start` writes bwrap's arguments to fd 3, the
- * seccomp program to fd 4, then the go line. bwrap reads both and closes
- * them before the job starts; the job's environment travels as
- * `--clearenv --setenv …` on fd 3, so the launcher itself starts with none.
+ * Starts one job in two steps. `spawnLauncher` starts the exec shim in its
+ * launcher mode (helper/headspace-exec.c `--launch`): it first closes every
+ * descriptor >= 3 but its three pipes — node's spawn passes on whatever the
+ * caller of headspace left open without close-on-exec, and a leaked
+ * directory descriptor let a job walk to the host's / (#10 item 1) — then
+ * writes its own pid into each cgroup.procs file (race-free placement:
+ * nothing has forked yet), reports `k` on fd 5, and waits on fd 5 for the
+ * go message: the argv to exec (bwrap, or setpriv then bwrap when placement
+ * had to happen as root), NUL-terminated arguments, then EOF. `start` writes
+ * bwrap's arguments to fd 3, the seccomp program to fd 4, then the go
+ * message. bwrap reads both and closes them before the job starts; the
+ * job's environment travels as `--clearenv --setenv …` on fd 3, so the
+ * launcher itself starts with none.
  *
  * Why two steps: the placement (the cgroup.procs write) waits about 6 ms for
  * an RCU grace period when the host has been idle, on every job. A launcher
@@ -26,11 +31,9 @@ import type { OutputStream } from '../../core/provider.js';
 /** Marks a launcher in `ps` and /proc/PID/cmdline, so other processes can tell an idle standby from a job. */
 export const LAUNCHER_NAME = 'headspace-launch';
 
-/** `$1` = number of procs files, then the files. Then: placed (k), wait for the go line, exec it. */
-const PLACE_AND_WAIT = `nl='
-'; n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; printf k >&5; IFS= read -r go <&5 || exit 0; exec 5>&-; eval "set -- $go"; exec "$@"`;
-
 export interface Placement {
+  /** The exec shim on the host (exec-helper.ts): it is the launcher. */
+  launcherPath: string;
   procsFiles: string[];
   /** Set: spawn the launcher as this uid. Undefined: launch as ourselves. */
   spawnAs?: { uid: number; gid: number };
@@ -68,19 +71,14 @@ export interface Launcher {
 
 export type LaunchedJob = Pick<Launcher, 'child' | 'placed' | 'exited'>;
 
-/** Is `pid` a launcher still waiting for its go line (it becomes bwrap once started)? */
+/** Is `pid` a launcher still waiting for its go message (it becomes bwrap once started)? */
 export function isIdleLauncher(pid: number): boolean {
   try {
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    return argv[0] === '/bin/sh' && argv[1] === '-c' && argv[2] === PLACE_AND_WAIT && argv[3] === LAUNCHER_NAME;
+    return argv[0]?.endsWith('/headspace-exec') === true && argv[1] === '--launch' && argv[2] === LAUNCHER_NAME;
   } catch {
     return false;
   }
-}
-
-/** `'…'` quoting for the go line: `'` → `'\''`, newline → `'"$nl"'` so the line stays one line. */
-export function quoteForGoLine(arg: string): string {
-  return `'${arg.replace(/'/g, `'\\''`).replace(/\n/g, `'"$nl"'`)}'`;
 }
 
 /** bwrap's options for the job environment: bwrap keeps nothing of its own environment. */
@@ -91,7 +89,7 @@ export function envArgs(env: Readonly<Record<string, string>>): string[] {
 }
 
 export function spawnLauncher(placement: Placement): Launcher {
-  const child = spawn('/bin/sh', ['-c', PLACE_AND_WAIT, LAUNCHER_NAME, String(placement.procsFiles.length), ...placement.procsFiles], {
+  const child = spawn(placement.launcherPath, ['--launch', LAUNCHER_NAME, ...placement.procsFiles], {
     cwd: '/',
     env: {},
     stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
@@ -156,11 +154,16 @@ export function spawnLauncher(placement: Placement): Launcher {
       const exec = job.dropTo === undefined
         ? [job.bwrapPath, ...inner]
         : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner];
-      argsPipe?.end(Buffer.from([...envArgs(job.env), ...job.bwrapArgs].map((a) => `${a}\0`).join('')));
+      argsPipe?.end(nulJoined([...envArgs(job.env), ...job.bwrapArgs]));
       seccompPipe?.end(job.seccomp);
-      statusPipe?.end(`${exec.map(quoteForGoLine).join(' ')}\n`);
+      statusPipe?.end(nulJoined(exec));
     },
   };
+}
+
+/** Each argument NUL-terminated: what bwrap's --args and the launcher's go message read. */
+function nulJoined(args: readonly string[]): Buffer {
+  return Buffer.from(args.map((a) => `${a}\0`).join(''));
 }
 
 /** Spawn, place and start in one go (no standby at hand). */

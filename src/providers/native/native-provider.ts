@@ -5,7 +5,7 @@
  * sees the same workspaces and can stop their jobs.
  */
 import { existsSync } from 'node:fs';
-import { access, mkdir, readdir, rm, rmdir, stat, chown, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, rm, rmdir, chown, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
@@ -31,7 +31,11 @@ import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './jo
 import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './launch-job.js';
 import { layoutOf } from './layout.js';
 import { nativeLeftovers } from './leftovers.js';
-import { assertHostPathAllowed, planBwrap, planCommand } from './plan-bwrap.js';
+import { defaultExecHelperPath, installExecHelper } from './exec-helper.js';
+import { resolveHostPaths, verifyHostPaths } from './host-paths.js';
+import { planBwrap } from './plan-bwrap.js';
+import { planJobEntry } from './plan-job-entry.js';
+import { existingProcMasks, type ProcMask } from './proc-masks.js';
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import { ANY_JOB_USER, planReachablePaths, type ReachablePaths } from './reachable-paths.js';
@@ -69,6 +73,10 @@ export interface NativeProviderOptions {
    * `host-directory`: always the latter.
    */
   storage?: 'auto' | 'host-directory';
+  /** The exec shim (helper/headspace-exec.c); default dist/native/headspace-exec of this package. */
+  execHelperPath?: string;
+  /** HEADSPACE_HOME: a host path may not expose it (or anything containing it), nor `root` or the mount base. */
+  stateHome?: string;
 }
 
 export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
@@ -83,6 +91,10 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   let profiling: Promise<HostProfile> | undefined;
   let reaching: Promise<ReachablePaths> | undefined;
   let seccomp: Buffer | undefined;
+  let procMasks: ProcMask[] | undefined;
+  /** Per workspace: the exec shim's installed path, once this process has checked it (exec-helper.ts). */
+  const installed = new Map<string, Promise<string>>();
+  const execHelperSource = options.execHelperPath ?? defaultExecHelperPath();
   /**
    * Standby launchers: per workspace, one `sh` already placed in the
    * workspace cgroups and waiting for its go line (launch-job.ts). It takes
@@ -100,6 +112,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       jobGid,
       cacheFile: join(layout.cacheDir, 'probe-facts.json'),
       storage: options.storage ?? 'auto',
+      execHelperPath: execHelperSource,
       ...(options.bwrapPath === undefined ? {} : { bwrapPath: options.bwrapPath }),
     }));
   const asRoot = process.getuid?.() === 0;
@@ -116,6 +129,24 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
    * never walks into (and empties) a mounted workspace.
    */
   const imageMountPoint = (id: string) => join(mountBase, 'fs', id);
+  /** headspace's own state: a host path overlapping any of these would expose other workspaces (#10 item 7). */
+  const protectedDirs = [options.root, mountBase, '/run/headspace-native', ...(options.stateHome === undefined ? [] : [options.stateHome])];
+  /**
+   * The shim, copied into the workspace's own runtime directory (root-owned,
+   * removed with the workspace), where its job uid can execute it and cannot
+   * change it (exec-helper.ts). Per workspace rather than shared, so nothing
+   * of it outlives the last workspace (#12 item 17) and one workspace's
+   * directory never serves another's uid.
+   */
+  const execHelper = (id: string) => {
+    let install = installed.get(id);
+    if (install === undefined) {
+      install = reachable().then((paths) => installExecHelper(execHelperSource, paths.runtimeDir(id)));
+      installed.set(id, install);
+      install.catch(() => installed.delete(id));
+    }
+    return install;
+  };
   const filesOf = (id: string, meta: WorkspaceMeta) => (meta.storage === 'loop-ext4' ? imageMountPoint(id) : layout.filesDir(id));
   const reachable = () =>
     (reaching ??= planReachablePaths({
@@ -175,23 +206,21 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   async function checkPlan(plan: WorkspacePlan): Promise<void> {
     validateId('workspace', plan.workspaceId);
     if (plan.profile !== HOST_PROFILE) throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${plan.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
-    await validatePolicy(plan.policy);
+    validatePolicy(plan.policy, 'create');
   }
 
-  async function validatePolicy(policy: Policy): Promise<void> {
+  /** Refuses what the provider cannot do safely; returns each host path's checked real path (host-paths.ts). */
+  function validatePolicy(policy: Policy, recorded?: WorkspaceMeta['resolvedHostPaths'] | 'create'): Record<string, string> {
     if (policy.network !== 'disabled') {
       throw new EngineError('POLICY_DENIED', 'the native provider does not give workspaces network access: sharing the host network would expose host loopback services', {
         hint: 'use --network disabled',
       });
     }
-    for (const hostPath of policy.hostPaths) {
-      assertHostPathAllowed(hostPath);
-      if (!(await stat(hostPath).then(() => true, () => false))) throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`);
-    }
+    return recorded === 'create' ? resolveHostPaths(policy.hostPaths, protectedDirs) : verifyHostPaths(policy.hostPaths, recorded, protectedDirs);
   }
 
-  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser): Placement {
-    return { procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: user } : {}) };
+  function placementOf(env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser, launcherPath: string): Placement {
+    return { launcherPath, procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: user } : {}) };
   }
 
   function dropStandby(id: string): void {
@@ -215,9 +244,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   }
 
   /** Spawns the next job's launcher now, so it is placed by the time the job is asked for. */
-  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser): void {
+  function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser, launcherPath: string): void {
     if (standbys.has(id) || !existsSync(layout.metaPath(id))) return;
-    const standby = spawnLauncher(placementOf(env, driver, cgroup, user));
+    const standby = spawnLauncher(placementOf(env, driver, cgroup, user, launcherPath));
     standby.unref();
     standbys.set(id, standby);
     void standby.exited.then(() => {
@@ -258,7 +287,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.output_bytes = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
-      const layers = ready ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])] : [];
+      // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
+      // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
+      const layers = ready
+        ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', 'fd-closing', ...(probe.landlock.abi > 0 ? ['landlock'] : []), probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])]
+        : [];
       return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true };
     },
 
@@ -267,6 +300,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       const id = validateId('workspace', spec.workspaceId);
       await checkPlan(spec);
+      const resolvedHostPaths = validatePolicy(spec.policy, 'create');
       const env = await readyEnv();
       const user = asRoot ? validJobUser(spec.jobUser) : ownUser;
       await mkdir(layout.workspacesDir, { recursive: true, mode: 0o711 });
@@ -305,6 +339,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           createdAt: new Date().toISOString(),
           ...storage,
           ...(asRoot ? { jobUser: user } : {}),
+          resolvedHostPaths,
         };
         await writeMeta(layout.metaPath(id), meta);
       } catch (error) {
@@ -347,7 +382,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const meta = await requireMeta(id);
       const filesDir = filesOf(id, meta);
       validateId('job', request.jobId);
-      await validatePolicy(request.policy);
+      const resolvedHostPaths = validatePolicy(request.policy, meta.resolvedHostPaths);
       const env = await readyEnv();
       const user = userOf(meta);
       const driver = env.cgroups.driver!;
@@ -357,6 +392,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
       }
       const [paths, profile, runtimeFiles] = await Promise.all([reachable(), hostProfile(), runtimeFilesOf(id, user, true)]);
+      // After the runtime files: they make the directory with the modes the job uid needs.
+      const helper = await execHelper(id);
       const plan = planBwrap({
         // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
         filesDir: meta.storage === 'loop-ext4' ? filesDir : await paths.filesSource(id, filesDir),
@@ -366,8 +403,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         cwd,
         env: request.env,
         seccompFd: 4,
+        execHelper: helper,
+        procMasks: (procMasks ??= existingProcMasks()),
+        resolvedHostPaths,
       });
-      const command = planCommand(request.argv);
+      const command = planJobEntry({ argv: request.argv, exposures: profile.exposures, hostPaths: request.policy.hostPaths });
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
       const jobPath = layout.jobPath(id);
@@ -385,7 +425,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           standby = undefined;
         }
         const before = await driver.beginJob(cgroup);
-        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup, user));
+        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup, user, helper));
         request.signal.addEventListener('abort', onAbort, { once: true });
         const placed = await launcher.placed;
         if (!placed) {
@@ -414,7 +454,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
         const report = await driver.endJob(cgroup, before);
         const stopped = existsSync(sentinel);
-        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup, user));
+        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup, user, helper));
         ranIn.add(id);
         return {
           exitCode: exit.signal === null ? exit.code : null,
@@ -475,6 +515,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const live = await liveJob(layout.jobPath(workspaceId));
       if (live !== undefined) await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`).catch(() => undefined);
       dropStandby(workspaceId);
+      installed.delete(workspaceId);
       ranIn.delete(workspaceId);
       if (driver === undefined) unverified.push('runtime');
       else {

@@ -11,6 +11,8 @@
  */
 import { EngineError } from '../../core/errors.js';
 import type { Policy } from '../../core/policy/policy.js';
+import { EXEC_HELPER_DEST } from './plan-job-entry.js';
+import type { ProcMask } from './proc-masks.js';
 
 /** One read-only view of a host path inside the sandbox. */
 export type Exposure =
@@ -33,6 +35,16 @@ export interface BwrapPlanInput {
   env: Readonly<Record<string, string>>;
   /** File descriptor number bwrap reads the seccomp program from. */
   seccompFd: number;
+  /** Host path of the exec shim, bound read-only at EXEC_HELPER_DEST (the job's entry point, see plan-job-entry.ts). */
+  execHelper: string;
+  /** /proc entries to cover (proc-masks.ts): files with /dev/null, directories with an empty tmpfs. */
+  procMasks: readonly ProcMask[];
+  /**
+   * Each of policy.hostPaths → the real path it resolved to at create and
+   * still resolves to (host-paths.ts). The resolved path is what is bound,
+   * so bwrap never follows a link a host path may be or contain (#10 item 7).
+   */
+  resolvedHostPaths: Readonly<Record<string, string>>;
 }
 
 export interface BwrapPlan {
@@ -47,17 +59,7 @@ export const SANDBOX_HOSTNAME = 'headspace';
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Destinations the sandbox owns; a host path may not be mounted over or under them. */
-export const RESERVED_DESTINATIONS = ['/', '/workspace', '/tmp', '/proc', '/dev', '/usr', '/etc', '/bin', '/lib', '/lib64', '/sbin'] as const;
-
-/**
- * The command runs under `sh -c 'exec "$@"'` so "not found" exits 127 and
- * "not executable" exits 126 (bwrap's own execvp failure exits 1, which would
- * read as the command failing). `"$@"` is never interpreted by the shell.
- */
-export function planCommand(argv: readonly string[]): string[] {
-  if (argv.length === 0) throw new EngineError('BAD_ARGUMENT', 'the command is empty', { hint: 'give a command to run, e.g. python3 main.py' });
-  return ['/bin/sh', '-c', 'exec "$@"', 'sh', ...argv];
-}
+export const RESERVED_DESTINATIONS = ['/', '/workspace', '/tmp', '/proc', '/dev', '/usr', '/etc', '/bin', '/lib', '/lib64', '/sbin', EXEC_HELPER_DEST] as const;
 
 export function planEnv(env: Readonly<Record<string, string>>, extraPath: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {
@@ -106,12 +108,23 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     else args.push(`--${exposure.kind}`, exposure.src, exposure.dest);
   }
   const size = String(tmpfsBytes(policy));
-  args.push('--proc', '/proc', '--dev', '/dev', '--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', '/dev/shm');
+  args.push('--proc', '/proc');
+  for (const mask of input.procMasks) {
+    if (!mask.path.startsWith('/proc/')) throw new EngineError('BAD_ARGUMENT', `proc mask ${mask.path.slice(0, 80)} is not under /proc`);
+    if (mask.kind === 'file') args.push('--ro-bind', '/dev/null', mask.path);
+    // An empty tmpfs; Landlock (read-only on /proc) keeps the job from writing into it, so no remount (one mount less per job).
+    else args.push('--perms', '0555', '--tmpfs', mask.path);
+  }
+  args.push('--dev', '/dev', '--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', '/dev/shm');
   args.push('--bind', input.filesDir, SANDBOX_WORKSPACE);
   for (const hostPath of policy.hostPaths) {
+    const resolved = input.resolvedHostPaths[hostPath];
+    if (resolved === undefined) throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' was not resolved and checked before the job`);
     assertHostPathAllowed(hostPath);
-    args.push('--ro-bind', hostPath, hostPath);
+    assertHostPathAllowed(resolved);
+    args.push('--ro-bind', resolved, hostPath);
   }
+  args.push('--ro-bind', input.execHelper, EXEC_HELPER_DEST);
   args.push('--chdir', input.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${input.cwd}`);
   args.push('--seccomp', String(input.seccompFd));
   args.push('--remount-ro', '/');

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
 import type { CgroupChoice } from './cgroup-driver.js';
 import { chooseCgroupDriver } from './choose-cgroup-driver.js';
+import { EXEC_HELPER_BUILD, probeExecHelper, type ExecHelperFacts } from './exec-helper.js';
 import { seccompArchOf, type SeccompArch } from './syscall-tables.js';
 import { probeWorkspaceFilesystem, type FilesystemSupport } from './workspace-filesystem.js';
 
@@ -27,6 +28,8 @@ export const REMEDIES = {
   jobUid: 'run as root with a non-zero jobUid, or as a normal user (jobs then run as that user)',
   cgroups: 'run as root on a host with cgroup v1 memory/pids/cpu controllers, or inside a delegated cgroup v2 subtree (systemd-run --user --scope -p Delegate=yes …)',
   setpriv: 'install util-linux (setpriv drops root after cgroup v2 placement)',
+  execHelper: `build the native exec shim: ${EXEC_HELPER_BUILD} (npm run build and scripts/setup.sh run it; needs a C compiler: apt-get install -y gcc libc6-dev)`,
+  landlock: 'boot a kernel with Landlock enabled (CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= list); until then jobs run without the Landlock layer, the other layers still hold',
   storage:
     'run as root with loop devices (modprobe loop; /dev/loop-control) and e2fsprogs (scripts/setup-native.sh); until then workspace storage is measured, not enforced, and /proc/self/mountinfo inside a job shows the host path of /workspace',
 } as const;
@@ -37,7 +40,7 @@ export const REMEDIES = {
  * (root without loop devices or mkfs.ext4); a non-root user passes it with
  * the fallback spelled out in its detail.
  */
-export const ADVISORY_CHECKS: ReadonlySet<string> = new Set(['storage-quota']);
+export const ADVISORY_CHECKS: ReadonlySet<string> = new Set(['storage-quota', 'landlock']);
 
 export interface HostEnv {
   bwrapPath: string;
@@ -51,6 +54,8 @@ export interface HostEnv {
 }
 
 export interface HostProbe {
+  /** Landlock as the exec shim found it: defence in depth, reported, never a gate. */
+  landlock: { abi: number; detail: string };
   result: ProbeResult;
   /** Present when ready; what run() needs. */
   env?: HostEnv;
@@ -59,7 +64,15 @@ export interface HostProbe {
   storage: FilesystemSupport;
 }
 
-export async function probeHost(options: { bwrapPath?: string; jobUid: number; jobGid: number; cacheFile?: string; storage?: 'auto' | 'host-directory' }): Promise<HostProbe> {
+export async function probeHost(options: {
+  bwrapPath?: string;
+  jobUid: number;
+  jobGid: number;
+  cacheFile?: string;
+  storage?: 'auto' | 'host-directory';
+  /** The exec shim (exec-helper.ts); without it the provider is not ready. */
+  execHelperPath: string;
+}): Promise<HostProbe> {
   const checks: ProbeCheck[] = [];
   const add = (name: string, ok: boolean, detail: string, remedy: string) => checks.push(ok ? { name, ok, detail } : { name, ok, detail, remedy });
 
@@ -101,6 +114,16 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
     add('user-namespaces', false, 'not checked: bwrap or the job uid is unusable', REMEDIES.userNamespaces);
   }
 
+  // Fail closed: without the shim, descriptors the caller leaked would reach the job (#10 item 1).
+  const helper = JSON.parse(
+    await cachedFact(options.cacheFile, factKey('exec-helper', options.execHelperPath, jobUser), (v) => (JSON.parse(v) as ExecHelperFacts).ok, async () =>
+      JSON.stringify(await probeExecHelper(options.execHelperPath)),
+    ),
+  ) as ExecHelperFacts;
+  add('exec-helper', helper.ok, helper.detail, REMEDIES.execHelper);
+  const landlock = { abi: helper.ok ? helper.landlockAbi : 0, detail: helper.landlockDetail };
+  add('landlock', landlock.abi > 0, landlock.abi > 0 ? `${landlock.detail}: jobs also run under a Landlock ruleset (files, signals, abstract sockets)` : `not applied: ${landlock.detail}`, REMEDIES.landlock);
+
   const cgroups = linux ? await chooseCgroupDriver(uid) : { details: ['not Linux'], enforces: { memory: false, pids: false, cpu: false } };
   const detail = cgroups.details.join('; ');
   add('cgroup-memory', cgroups.enforces.memory, detail, REMEDIES.cgroups);
@@ -126,8 +149,8 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
 
   const ready = checks.every((c) => c.ok || ADVISORY_CHECKS.has(c.name));
   const result: ProbeResult = { provider: PROVIDER_NAME, ready, checks };
-  if (!ready || bwrapPath === undefined || arch === undefined) return { result, cgroups, storage };
-  return { result, cgroups, storage, env: { bwrapPath, setprivPath, arch, jobUser, switchUser, cgroups, storage } };
+  if (!ready || bwrapPath === undefined || arch === undefined) return { result, cgroups, storage, landlock };
+  return { result, cgroups, storage, landlock, env: { bwrapPath, setprivPath, arch, jobUser, switchUser, cgroups, storage } };
 }
 
 /**
@@ -140,11 +163,11 @@ export async function probeHost(options: { bwrapPath?: string; jobUid: number; j
  */
 const FACT_TTL_MS = 10 * 60 * 1000;
 
-function factKey(name: string, bwrapPath: string, jobUser: { uid: number; gid: number }): string | undefined {
+function factKey(name: string, binaryPath: string, jobUser: { uid: number; gid: number }): string | undefined {
   try {
-    const stat = statSync(bwrapPath);
+    const stat = statSync(binaryPath);
     const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return `${name}|${boot}|${bwrapPath}|${stat.ino}|${stat.mtimeMs}|${jobUser.uid}:${jobUser.gid}`;
+    return `${name}|${boot}|${binaryPath}|${stat.ino}|${stat.mtimeMs}|${jobUser.uid}:${jobUser.gid}`;
   } catch {
     return undefined;
   }

@@ -30,6 +30,8 @@ export interface WorkspaceMeta {
    * (the provider's `jobUid` option, default 600000) until destroyed.
    */
   jobUser?: { uid: number; gid: number };
+  /** Each host path → its real path at create; run refuses when it resolves elsewhere (host-paths.ts). */
+  resolvedHostPaths?: Record<string, string>;
 }
 
 export async function readMeta(path: string): Promise<WorkspaceMeta | undefined> {

@@ -13,14 +13,29 @@
  * empty and the all-contained test is a plain `it`; where it falls back to a
  * host directory, `proc-host-paths` is the one known escape (the probe must
  * keep reporting it there).
+ *
+ * The bin is started the way a careless caller would start it: holding a
+ * directory descriptor of / at fd 200 and a pipe at fd 251, both without
+ * close-on-exec (#10 item 1), so `inherited-fds` tests a real leak on every
+ * run, not whatever the test runner happens to leak.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIO_IDS } from '../../../src/core/probe/scenarios.js';
-import { cli, makeHome, type CliRun } from '../../helpers/cli.js';
+import { assertBuilt, BIN, cli, makeHome, type CliRun } from '../../helpers/cli.js';
+import { spawnLeakingDescriptors } from '../../helpers/leaked-descriptors.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
+
+/** Runs the bin holding a directory fd of / at 200 and a pipe at 251, neither close-on-exec. */
+function cliLeakingDescriptors(home: string, args: string[]): CliRun {
+  assertBuilt();
+  return spawnLeakingDescriptors(BIN, args, {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'native' },
+    timeout: 120_000,
+  });
+}
 
 const KNOWN_ESCAPES: ReadonlyArray<{ id: string; reason: string }> = readiness.ownFilesystem
   ? []
@@ -47,7 +62,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
   beforeAll(() => {
     home = makeHome();
     const started = Date.now();
-    run = cli(home.home, ['probe', '--all', '--provider', 'native', '--json'], { HEADSPACE_PROVIDER: 'native' });
+    run = cliLeakingDescriptors(home.home, ['probe', '--all', '--provider', 'native', '--json']);
     seconds = (Date.now() - started) / 1000;
     result = JSON.parse(run.stdout) as ProbeJson;
     verdicts = new Map(
@@ -69,6 +84,11 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
   it('contains every scenario except the known escapes, and skips none', () => {
     const notContained = [...verdicts].filter(([, v]) => v !== 'contained').map(([id, v]) => `${id}: ${v}`);
     expect(notContained).toEqual(KNOWN_ESCAPES.map((e) => `${e.id}: escaped`));
+  });
+
+  it('tested a real leak: the engine held the descriptors its caller leaked, and the job saw none', () => {
+    const line = result.key_findings.find((l) => l.includes('inherited-fds'));
+    expect(line).toMatch(/^contained: inherited-fds — .*200, 251.*none reached the job/);
   });
 
   it('exits 0 exactly when every scenario is contained, otherwise 7', () => {

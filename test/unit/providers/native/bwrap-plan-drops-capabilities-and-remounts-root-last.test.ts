@@ -19,6 +19,9 @@ const plan = () =>
     cwd: 'src',
     env: {},
     seccompFd: 4,
+    execHelper: '/run/hs/runtime/headspace-exec',
+    procMasks: [],
+    resolvedHostPaths: {},
   });
 
 const pairs = (args: string[], flag: string) => args.flatMap((a, i) => (a === flag ? [args[i + 1]] : []));

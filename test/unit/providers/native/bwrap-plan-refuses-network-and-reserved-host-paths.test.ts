@@ -7,15 +7,9 @@
 import { expect, it } from 'vitest';
 import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { assertHostPathAllowed, planBwrap } from '../../../../src/providers/native/plan-bwrap.js';
+import { bwrapPlanInput } from './bwrap-plan-input.js';
 
-const input = (patch: Partial<ReturnType<typeof defaultPolicy>>) => ({
-  filesDir: '/f',
-  policy: { ...defaultPolicy(), ...patch },
-  exposures: [],
-  cwd: '',
-  env: {},
-  seccompFd: 4,
-});
+const input = (patch: Partial<ReturnType<typeof defaultPolicy>>) => bwrapPlanInput({ policy: { ...defaultPolicy(), ...patch }, resolvedHostPaths: { '/opt/data': '/opt/data' } });
 
 it('refuses network access with POLICY_DENIED', () => {
   expect(() => planBwrap(input({ network: 'enabled' }))).toThrow(expect.objectContaining({ code: 'POLICY_DENIED' }));

@@ -1,0 +1,288 @@
+/*
+ * headspace-exec: the native provider's exec shim (issue #10 items 1 and 13).
+ * libc only; built by scripts/build-native-helper.sh. It never forks, and
+ * adds no exec to a job's path: as the launcher it replaces the `sh` that
+ * placed itself in the cgroups, and inside it replaces `sh -c 'exec "$@"'`.
+ *
+ *   headspace-exec --abi
+ *       Prints the kernel's Landlock ABI version (0 when it has none) and,
+ *       when 0, why, on one line. The provider probes this once.
+ *
+ *   headspace-exec --launch NAME PROCS_FILE...
+ *       The job launcher (launch-job.ts), spawned by node with bwrap's
+ *       --args and --seccomp pipes at fds 3 and 4 and a status pipe at 5.
+ *       First closes every other descriptor >= 3: whatever the caller of
+ *       headspace left open without close-on-exec (a shell's `exec 200</`,
+ *       a parent tool's pipe) dies here, before bwrap; a directory
+ *       descriptor let a job walk `..` to the host's / (#10 item 1). Then it
+ *       writes its own pid into each cgroup.procs file (race-free placement:
+ *       nothing has forked yet; exit 125 if one fails), writes `k` on fd 5, reads the go message from fd 5 (the argv
+ *       to exec, each argument NUL-terminated, then EOF; EOF alone means node
+ *       went away: exit 0), closes fd 5 and execs it. NAME marks the process
+ *       in /proc/PID/cmdline as an idle launcher until then.
+ *
+ *   headspace-exec [--landlock] [RULE PATH]... -- COMMAND ARG...
+ *       Inside the sandbox, as the job's entry point: closes every
+ *       descriptor >= 3 again (defence in depth), sets no_new_privs, applies a
+ *       Landlock ruleset made of the RULEs when --landlock is given and the
+ *       kernel has Landlock, then execvp()s COMMAND. Exits 127 when COMMAND is
+ *       not found and 126 when it cannot be executed (what `sh -c 'exec "$@"'`
+ *       did before, so "not found" stays distinguishable from a failing job).
+ *       RULEs: --rx (read and execute), --rw (everything), --dev (read/write
+ *       a device node), --read (read files and list directories), --list (list
+ *       directories only). A PATH that does not exist is skipped.
+ *
+ * Exit 125 is this shim's own failure (bad arguments, a Landlock call that
+ * failed on a kernel that has Landlock): it fails closed, never runs the job
+ * unconfined when confinement was asked for and is available.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Debian 12's headers stop at Landlock ABI 2; these are the kernel's UAPI values. */
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#endif
+#ifndef __NR_landlock_add_rule
+#define __NR_landlock_add_rule 445
+#endif
+#ifndef __NR_landlock_restrict_self
+#define __NR_landlock_restrict_self 446
+#endif
+
+#define HS_CREATE_RULESET_VERSION (1U << 0)
+#define HS_RULE_PATH_BENEATH 1
+
+#define FS_EXECUTE (1ULL << 0)
+#define FS_WRITE_FILE (1ULL << 1)
+#define FS_READ_FILE (1ULL << 2)
+#define FS_READ_DIR (1ULL << 3)
+#define FS_REMOVE_DIR (1ULL << 4)
+#define FS_REMOVE_FILE (1ULL << 5)
+#define FS_MAKE_CHAR (1ULL << 6)
+#define FS_MAKE_DIR (1ULL << 7)
+#define FS_MAKE_REG (1ULL << 8)
+#define FS_MAKE_SOCK (1ULL << 9)
+#define FS_MAKE_FIFO (1ULL << 10)
+#define FS_MAKE_BLOCK (1ULL << 11)
+#define FS_MAKE_SYM (1ULL << 12)
+#define FS_REFER (1ULL << 13)     /* ABI 2 */
+#define FS_TRUNCATE (1ULL << 14)  /* ABI 3 */
+#define FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
+
+#define SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define SCOPE_SIGNAL (1ULL << 1)               /* ABI 6 */
+
+/* Rights that make sense on a file (not a directory) rule; others are EINVAL there. */
+#define FS_FILE_RIGHTS (FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV)
+
+struct hs_ruleset_attr {
+  uint64_t handled_access_fs;
+  uint64_t handled_access_net; /* ABI 4 */
+  uint64_t scoped;             /* ABI 6 */
+};
+
+struct hs_path_beneath_attr {
+  uint64_t allowed_access;
+  int32_t parent_fd;
+} __attribute__((packed));
+
+static int landlock_abi(void) {
+  long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, HS_CREATE_RULESET_VERSION);
+  return abi < 0 ? 0 : (int)abi;
+}
+
+static uint64_t handled_fs_for(int abi) {
+  uint64_t all = (FS_MAKE_SYM << 1) - 1; /* ABI 1: bits 0-12 */
+  if (abi >= 2) all |= FS_REFER;
+  if (abi >= 3) all |= FS_TRUNCATE;
+  if (abi >= 5) all |= FS_IOCTL_DEV;
+  return all;
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "headspace-exec: %s: %s\n", what, strerror(errno));
+  _exit(125);
+}
+
+static void usage(const char *what) {
+  fprintf(stderr, "headspace-exec: %s\n", what);
+  _exit(125);
+}
+
+/* Closes every descriptor >= 3 not in keep (sorted ascending, each >= 3). */
+static void close_fds_from_3(const int *keep, int nkeep) {
+  unsigned int from = 3;
+  for (int i = 0; i <= nkeep; i++) {
+    unsigned int to = i < nkeep ? (unsigned int)keep[i] - 1 : ~0U;
+    if (to >= from && syscall(__NR_close_range, from, to, 0) != 0) {
+      if (errno != ENOSYS && errno != EPERM) die("close_range");
+      /* Kernels before 5.9 (or a filter that refuses it): walk /proc/self/fd. */
+      DIR *dir = opendir("/proc/self/fd");
+      if (dir == NULL) die("cannot list /proc/self/fd to close inherited descriptors");
+      int self = dirfd(dir);
+      struct dirent *entry;
+      int victims[1024];
+      int n = 0;
+      while ((entry = readdir(dir)) != NULL && n < 1024) {
+        char *end;
+        long fd = strtol(entry->d_name, &end, 10);
+        if (*end != '\0' || entry->d_name[0] == '\0' || fd == self) continue;
+        if ((unsigned long)fd >= from && (unsigned long)fd <= to) victims[n++] = (int)fd;
+      }
+      closedir(dir);
+      if (n == 1024) usage("too many inherited descriptors to close");
+      for (int j = 0; j < n; j++) close(victims[j]);
+    }
+    if (i < nkeep) from = (unsigned int)keep[i] + 1;
+  }
+}
+
+static void add_rule(int ruleset, const char *path, uint64_t wanted, uint64_t handled) {
+  int fd = open(path, O_PATH | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return; /* not in this sandbox: nothing to allow */
+    die(path);
+  }
+  struct stat info;
+  if (fstat(fd, &info) != 0) die(path);
+  uint64_t allowed = wanted & handled;
+  if (!S_ISDIR(info.st_mode)) allowed &= FS_FILE_RIGHTS;
+  if (allowed != 0) {
+    struct hs_path_beneath_attr attr = {.allowed_access = allowed, .parent_fd = fd};
+    if (syscall(__NR_landlock_add_rule, ruleset, HS_RULE_PATH_BENEATH, &attr, 0) != 0) die(path);
+  }
+  close(fd);
+}
+
+static uint64_t rights_of(const char *rule) {
+  const uint64_t rx = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR;
+  if (strcmp(rule, "--rx") == 0) return rx;
+  if (strcmp(rule, "--read") == 0) return FS_READ_FILE | FS_READ_DIR;
+  if (strcmp(rule, "--list") == 0) return FS_READ_DIR;
+  if (strcmp(rule, "--dev") == 0) return FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE | FS_IOCTL_DEV;
+  if (strcmp(rule, "--rw") == 0) return ~0ULL;
+  return 0;
+}
+
+/*
+ * TCP (ABI 4) is deliberately not handled: the job already has a network
+ * namespace of its own with only loopback, so Landlock would add nothing
+ * there, while handling it would refuse every bind/connect, including a
+ * test server on the job's own loopback.
+ */
+static void apply_landlock(char **rules, int nrules) {
+  int abi = landlock_abi();
+  if (abi < 1) return; /* the kernel has none: capabilities() says so; the other layers still hold */
+  uint64_t handled = handled_fs_for(abi);
+  struct hs_ruleset_attr attr = {.handled_access_fs = handled, .handled_access_net = 0, .scoped = 0};
+  size_t size = sizeof(uint64_t);
+  if (abi >= 6) {
+    /* Signals and abstract unix sockets reach only this job's own domain. */
+    attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL;
+    size = sizeof(attr);
+  }
+  int ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0);
+  if (ruleset < 0) die("landlock_create_ruleset");
+  for (int i = 0; i + 1 < nrules; i += 2) add_rule(ruleset, rules[i + 1], rights_of(rules[i]), handled);
+  if (syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) die("landlock_restrict_self");
+  close(ruleset);
+}
+
+/* Reads fd until EOF into a NUL-separated argv; NULL on EOF with no data. */
+static char **read_go_message(int fd) {
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  if (buf == NULL) die("malloc");
+  for (;;) {
+    if (len == cap) {
+      cap *= 2;
+      if (cap > (64u << 20)) usage("go message too large");
+      buf = realloc(buf, cap);
+      if (buf == NULL) die("realloc");
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) die("read go message");
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  if (len == 0) return NULL;
+  if (buf[len - 1] != '\0') usage("go message must end with a NUL");
+  size_t count = 0;
+  for (size_t i = 0; i < len; i++) count += buf[i] == '\0';
+  char **argv = calloc(count + 1, sizeof(char *));
+  if (argv == NULL) die("calloc");
+  size_t k = 0;
+  for (size_t i = 0; i < len; i += strlen(buf + i) + 1) argv[k++] = buf + i;
+  return argv;
+}
+
+static void launch(int nprocs, char **procs) {
+  const int keep[] = {3, 4, 5};
+  close_fds_from_3(keep, 3);
+  char pid[32];
+  int pidlen = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+  for (int i = 0; i < nprocs; i++) {
+    int fd = open(procs[i], O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, pid, (size_t)pidlen) != pidlen) {
+      fprintf(stderr, "headspace-exec: cannot place the launcher in %s: %s\n", procs[i], strerror(errno));
+      _exit(125);
+    }
+    close(fd);
+  }
+  if (write(5, "k", 1) != 1) _exit(0); /* node is gone */
+  char **go = read_go_message(5);
+  if (go == NULL) _exit(0);
+  close(5);
+  if (go[0][0] != '/') usage("the go message must start with an absolute path");
+  execv(go[0], go);
+  die(go[0]);
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 3 && strcmp(argv[1], "--launch") == 0) launch(argc - 3, &argv[3]);
+
+  if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
+    long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, HS_CREATE_RULESET_VERSION);
+    if (abi < 0) printf("0 %s\n", errno == EOPNOTSUPP ? "Landlock is not enabled at boot (lsm=)" : errno == ENOSYS ? "the kernel has no Landlock" : strerror(errno));
+    else printf("%ld\n", abi);
+    return 0;
+  }
+  int i = 1;
+  int landlock = 0;
+  if (i < argc && strcmp(argv[i], "--landlock") == 0) {
+    landlock = 1;
+    i++;
+  }
+  int first_rule = i;
+  while (i < argc && strcmp(argv[i], "--") != 0) {
+    if (rights_of(argv[i]) == 0 || i + 1 >= argc) usage("rules are --rx|--rw|--dev|--read|--list PATH, then -- COMMAND");
+    i += 2;
+  }
+  if (i >= argc - 1) usage("no command after --");
+  char **command = &argv[i + 1];
+
+  close_fds_from_3(NULL, 0);
+  /* bwrap sets it already (it loads our seccomp filter); Landlock requires it, so never depend on that. */
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("prctl(PR_SET_NO_NEW_PRIVS)");
+  if (landlock) apply_landlock(&argv[first_rule], i - first_rule);
+
+  execvp(command[0], command);
+  int code = errno == ENOENT || errno == ENOTDIR ? 127 : 126;
+  fprintf(stderr, "headspace: %s: %s\n", command[0], code == 127 ? "not found" : strerror(errno));
+  return code;
+}

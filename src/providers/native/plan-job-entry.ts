@@ -1,0 +1,50 @@
+/**
+ * Pure planner for what bwrap starts inside the sandbox: our exec shim
+ * (helper/headspace-exec.c), bound read-only at EXEC_HELPER_DEST, which
+ * closes every inherited descriptor >= 3, applies a Landlock ruleset and then
+ * execvp()s the job's command (127 not found, 126 not executable, as the
+ * `sh -c 'exec "$@"'` wrapper it replaces did).
+ *
+ * The ruleset is the second layer under the bind layout (#10 item 13): if a
+ * bind or a descriptor ever slips through, the job still reads and executes
+ * only the read-only runtime paths, writes only /workspace, /tmp, /dev/shm
+ * and a few device nodes, and reads /proc. The paths are sandbox paths, so a
+ * host directory reached some other way (a leaked descriptor, a stray bind)
+ * matches no rule. TCP is left to the job's own network namespace (see the
+ * shim's comment on why it is not handled).
+ */
+import { EngineError } from '../../core/errors.js';
+import type { Exposure } from './plan-bwrap.js';
+
+/** Where the shim is bound inside; in RESERVED_DESTINATIONS so no host path can cover it. */
+export const EXEC_HELPER_DEST = '/.headspace-exec';
+
+/** Device nodes a job reads and writes (bwrap's --dev creates these; /dev/pts for script and pty tests). */
+export const JOB_DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty', '/dev/ptmx', '/dev/pts'] as const;
+
+export const JOB_WRITABLE = ['/workspace', '/tmp', '/dev/shm'] as const;
+
+export interface JobEntryInput {
+  argv: readonly string[];
+  /** The runtime profile's read-only view (symlinks need no rule: Landlock checks what they resolve to). */
+  exposures: readonly Exposure[];
+  /** Sandbox destinations of the workspace's read-only host paths. */
+  hostPaths: readonly string[];
+}
+
+/** `--rx`/`--rw`/`--dev`/`--read`/`--list` PATH pairs for the shim, most general first. */
+export function planLandlockRules(exposures: readonly Exposure[], hostPaths: readonly string[]): string[] {
+  const rules: string[] = ['--list', '/', '--read', '/proc'];
+  const readOnly = new Set<string>();
+  for (const e of exposures) if (e.kind !== 'symlink') readOnly.add(e.dest);
+  for (const p of hostPaths) readOnly.add(p);
+  for (const p of readOnly) rules.push('--rx', p);
+  for (const p of JOB_WRITABLE) rules.push('--rw', p);
+  for (const p of JOB_DEVICES) rules.push('--dev', p);
+  return rules;
+}
+
+export function planJobEntry(input: JobEntryInput): string[] {
+  if (input.argv.length === 0) throw new EngineError('BAD_ARGUMENT', 'the command is empty', { hint: 'give a command to run, e.g. python3 main.py' });
+  return [EXEC_HELPER_DEST, '--landlock', ...planLandlockRules(input.exposures, input.hostPaths), '--', ...input.argv];
+}
