@@ -394,11 +394,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const [paths, profile, runtimeFiles] = await Promise.all([reachable(), hostProfile(), runtimeFilesOf(id, user, true)]);
       // After the runtime files: they make the directory with the modes the job uid needs.
       const helper = await execHelper(id);
+      // One list for the binds and the Landlock rules, so a generated file (passwd, group, hosts) is never bound yet unreadable.
+      const exposures = [...profile.exposures, ...runtimeExposures(runtimeFiles)];
       const plan = planBwrap({
         // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
         filesDir: meta.storage === 'loop-ext4' ? filesDir : await paths.filesSource(id, filesDir),
         policy: request.policy,
-        exposures: [...profile.exposures, ...runtimeExposures(runtimeFiles)],
+        exposures,
         extraPath: profile.extraPath,
         cwd,
         env: request.env,
@@ -407,7 +409,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         procMasks: (procMasks ??= existingProcMasks()),
         resolvedHostPaths,
       });
-      const command = planJobEntry({ argv: request.argv, exposures: profile.exposures, hostPaths: request.policy.hostPaths });
+      const command = planJobEntry({ argv: request.argv, exposures, hostPaths: request.policy.hostPaths });
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
       const jobPath = layout.jobPath(id);
