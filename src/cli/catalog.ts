@@ -127,11 +127,11 @@ export const VERBS: VerbSpec[] = [
     options: [
       { flags: '--head <n>', description: 'the first N lines' },
       { flags: '--tail <n>', description: 'the last N lines' },
-      { flags: '--grep <regex>', description: 'lines matching a regular expression' },
+      { flags: '--grep <regex>', description: 'lines matching a regular expression (RE2 syntax: no backreferences or lookaround)' },
       { flags: '--lines <a:b>', description: 'lines A to B (1-based, inclusive)' },
       { flags: '--max-lines <n>', description: 'at most N lines (default 200)' },
     ],
-    explain: 'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it.',
+    explain: 'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
   },
   {
     name: 'ls',

@@ -131,7 +131,7 @@ export const logsTool = defineTool({
     jobId: jobId(),
     head: z.int().optional().describe('the first N lines'),
     tail: z.int().optional().describe('the last N lines'),
-    grep: z.string().optional().describe('lines matching this regular expression (JavaScript syntax)'),
+    grep: z.string().optional().describe('lines matching this regular expression (RE2 syntax: no backreferences or lookaround; the first 65,536 characters of each line are searched)'),
     lines: z
       .strictObject({ from: z.int().describe('first line, 1-based'), to: z.int().describe('last line, inclusive') })
       .optional()
