@@ -191,9 +191,10 @@ export const VERBS: VerbSpec[] = [
       { flags: '--http', description: 'serve Streamable HTTP at /mcp instead of stdio' },
       { flags: '--port <n>', description: 'HTTP port (default 7340; 0 picks a free one)' },
       { flags: '--host <h>', description: 'HTTP address to bind (default 127.0.0.1; anything else is reachable beyond this machine)' },
+      { flags: '--root <dir>', description: 'a host folder tools may read and write under when the client offers no roots (repeatable; default the current directory, none when that is /)', repeatable: true },
     ],
     explain:
-      'Runs an MCP server until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Every verb is a tool taking the library\'s arguments (run: {workspaceId, argv, env?, …}); each result is the result package as structuredContent plus its bounded markdown. A refused verb is a tool error naming its category and exit code; malformed arguments are JSON-RPC -32602. The learn text is a prompt; workspace files are resources headspace://workspace/{id}/file/{path} (at most 256 KiB). Over HTTP every request needs `Authorization: Bearer <token>`: the token comes from HEADSPACE_MCP_TOKEN or is generated and printed on stderr. stdout carries only protocol messages.',
+      'Runs an MCP server until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Every verb is a tool taking the library\'s arguments (run: {workspaceId, argv, env?, …}); each result is the result package as structuredContent plus its bounded markdown. A refused verb is a tool error naming its category and exit code; malformed arguments are JSON-RPC -32602. The learn text is a prompt; workspace files are resources headspace://workspace/{id}/file/{path} (at most 256 KiB). Host paths (put, export, run inputs, create hostPaths) must lie under the server\'s roots, checked on real paths so `..` and links cannot leave them: the client\'s roots when it offers them, otherwise --root DIR (repeatable), otherwise the directory the server started in — and none when that is /, so every host-path call is refused until --root is given. Over HTTP every request needs `Authorization: Bearer <token>`: the token comes from HEADSPACE_MCP_TOKEN or is generated and printed on stderr. stdout carries only protocol messages.',
   },
   {
     name: 'learn',

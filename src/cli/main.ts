@@ -149,6 +149,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       ...(opts.port !== undefined && { port: String(opts.port) }),
       ...(opts.host !== undefined && { host: String(opts.host) }),
       ...(opts.maxResultBytes !== undefined && { maxResultBytes: parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes)) }),
+      ...(opts.root !== undefined && { roots: opts.root as string[] }),
       env: io.env,
       stderr: io.stderr,
     });

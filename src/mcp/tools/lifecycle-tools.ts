@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Budget } from '../../core/policy/policy.js';
 import { BUDGET_FIELDS } from '../../core/policy/budget-fields.js';
 import { PROFILES } from '../../core/verbs/create.js';
-import { RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
+import { HOST_ROOTS_RULE, RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
 
 const workspaceId = () => z.string().describe('the workspace id, as returned by create in provenance.workspace_id');
 const jobId = () => z.string().describe('the job id, as returned by run in provenance.job_id');
@@ -45,9 +45,18 @@ export const createTool = defineTool({
     budget: BudgetSchema.optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  call: (engine, args) =>
+  call: async (engine, args, ctx) =>
     engine.create({
-      ...present({ workspaceId: args.workspaceId, provider: args.provider, profile: args.profile, network: args.network, hostPaths: args.hostPaths, purpose: args.purpose, owner: args.owner, ttlSeconds: args.ttlSeconds }),
+      ...present({
+        workspaceId: args.workspaceId,
+        provider: args.provider,
+        profile: args.profile,
+        network: args.network,
+        hostPaths: args.hostPaths === undefined ? undefined : await Promise.all(args.hostPaths.map((path) => ctx.hostPaths.readable(path))),
+        purpose: args.purpose,
+        owner: args.owner,
+        ttlSeconds: args.ttlSeconds,
+      }),
       budget: present(args.budget ?? {}),
     }),
 });
@@ -60,6 +69,7 @@ export const runTool = defineTool({
     'Cost: the call lasts as long as the job (at most the workspace\'s wall clock, 300 s by default); one job at a time per workspace. Cancelling this request cancels the job.',
     'The result says success, failure (the command ran and failed: exit status, 126 not executable, 127 not found), timeout, cancelled, resource_exhausted (killed for memory) or infrastructure_failure, and carries an excerpt of the output chosen for you (errors, tracebacks, summaries, the final lines); use the logs tool to read more.',
     'inputs copies host files in first; declares names the files the job will write, so export can publish them afterwards.',
+    HOST_ROOTS_RULE,
     'SECRETS: argv is recorded verbatim (job record, provenance, results) — never put a secret in argv. Pass secrets in env instead: env values are given to the job but never recorded (only the names are), unless the job itself prints them.',
     RETURNS,
   ].join(' '),
@@ -84,8 +94,10 @@ export const runTool = defineTool({
       .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  call: (engine, args, ctx) =>
-    engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs: args.inputs, declares: args.declares }), signal: ctx.signal }),
+  call: async (engine, args, ctx) => {
+    const inputs = args.inputs === undefined ? undefined : await Promise.all(args.inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) })));
+    return engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs, declares: args.declares }), signal: ctx.signal });
+  },
 });
 
 export const stopTool = defineTool({
