@@ -115,9 +115,12 @@ export const VERBS: VerbSpec[] = [
     args: ['<handle>'],
     group: 'lifecycle',
     summary: "report a workspace's or a job's state, history, policy and evidence",
-    options: [{ flags: '--logs', description: 'print the full captured output, unbounded (raw bytes; under --json, as text)' }],
+    options: [
+      { flags: '--logs', description: 'print the full captured output, unbounded (exact bytes when piped; on a terminal, control bytes shown as escapes; under --json, as text)' },
+      { flags: '--raw', description: 'with --logs on a terminal, write control bytes as they are (they can act on the terminal)' },
+    ],
     explain:
-      'HANDLE is a workspace id or a job id. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept.',
+      'HANDLE is a workspace id or a job id. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
   },
   {
     name: 'logs',

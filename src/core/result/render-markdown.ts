@@ -27,7 +27,8 @@ import {
   shrinkPrepared,
   type PreparedText,
 } from './select-excerpt.js';
-import { cleanInline, cleanText, clipLine, utf8Length } from './sanitize-text.js';
+import { shellQuote } from '../context.js';
+import { cleanInline, cleanProse, cleanText, clipLine, utf8Length } from './sanitize-text.js';
 
 export const DEFAULT_MAX_BYTES = 8192;
 /** Smaller bounds are raised to this: below it the nine headings and the clip marker barely fit. */
@@ -203,7 +204,7 @@ function enforcement(limit: LimitSummary): string {
 }
 
 function renderSummary(summary: string, budget: number, fullResult: string | undefined): Body {
-  const text = escapeBlockStarts(cleanText(summary).trim());
+  const text = escapeBlockStarts(cleanProse(summary).trim());
   if (text === '') return [NONE];
   if (utf8Length(text) <= budget) return [text];
   const shrunk = shrinkPrepared(prepareText(text, 'prose'), budget).text;
@@ -214,7 +215,7 @@ function renderSummary(summary: string, budget: number, fullResult: string | und
 
 function renderList(items: readonly string[], budget: number, fullResult: string | undefined): Body {
   if (items.length === 0) return [NONE];
-  const cleaned = items.map((item) => escapeBlockStarts(cleanText(item).trim()));
+  const cleaned = items.map((item) => escapeBlockStarts(cleanProse(item).trim()));
   const { items: shown, shrunk } = shrinkItems(cleaned, budget);
   const blocks = shown.map((item) => `- ${item.split('\n').join('\n  ')}`);
   if (!shrunk) return blocks;
@@ -283,19 +284,6 @@ function fieldMarker(shown: number, total: number, fullResult: string | undefine
 /** argv as one pasteable POSIX shell line: bare words stay bare, others are single-quoted, controls use $'…'. */
 export function shellJoin(argv: readonly string[]): string {
   return argv.map(shellQuote).join(' ');
-}
-
-export function shellQuote(arg: string): string {
-  if (arg === '') return "''";
-  if (/^[A-Za-z0-9_\-+=.,/:@%^]+$/.test(arg)) return arg;
-  if (/[\x00-\x1f\x7f]/.test(arg)) {
-    const escaped = arg.replace(/[\\'\x00-\x1f\x7f]/g, (ch) => {
-      const named: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\r' };
-      return named[ch] ?? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
-    });
-    return `$'${escaped}'`;
-  }
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 function assemble(sections: Record<SectionName, Body>): string {
