@@ -46,6 +46,12 @@ export interface ProbeHost {
    * Only the size of what came back is reported, never its bytes.
    */
   readWorkspaceFile(path: string): Promise<{ bytes: number } | { refused: string }>;
+  /**
+   * The workspace's file listing (under `path`) as `ls-files` renders it in
+   * markdown: what a person or a model reads (added for the hostile-names
+   * scenario, #10 item 11).
+   */
+  renderFileListing(path?: string): Promise<string>;
   /** Ends whatever of the workspace still runs after its job; `found` says something did. */
   reapLeftovers(): Promise<{ found: boolean; empty: boolean }>;
   /**

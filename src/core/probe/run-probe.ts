@@ -8,11 +8,13 @@ import type { EngineContext } from '../context.js';
 import { isEngineError } from '../errors.js';
 import { DEFAULT_BUDGET, type Budget } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
+import { renderMarkdown } from '../result/render-markdown.js';
 import { selectExcerpt } from '../result/select-excerpt.js';
 import type { WorkspaceRecord } from '../store/sqlite-store.js';
 import { createWorkspace } from '../verbs/create.js';
 import { destroyWorkspace } from '../verbs/destroy.js';
 import { readJobLog } from '../verbs/job-evidence.js';
+import { listFiles } from '../verbs/ls-files.js';
 import { runJob } from '../verbs/run.js';
 import { randomToken } from './host-fixtures.js';
 import type { JobFacts, ProbeHost, Scenario, ScenarioResult } from './probe-types.js';
@@ -108,6 +110,9 @@ async function runScenario(
       } catch (error) {
         return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 80) };
       }
+    },
+    async renderFileListing(path) {
+      return renderMarkdown(await listFiles(ctx, { workspaceId: input.workspaceId, ...(path === undefined ? {} : { path }) }));
     },
     async reapLeftovers() {
       const report = await provider.stop(input.workspaceId);

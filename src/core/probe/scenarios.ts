@@ -8,6 +8,7 @@ import type { Scenario } from './probe-types.js';
 import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
 import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
+import { hostileNames } from './scenarios-output.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -21,6 +22,7 @@ export const SCENARIOS: readonly Scenario[] = [
   symlinkRead,
   privilege,
   processOutlivesJob,
+  hostileNames,
   forkBomb,
   memoryHog,
   fillTmp,
