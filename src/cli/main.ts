@@ -227,7 +227,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
             to: String(opts.to),
             overwrite: opts.overwrite === true,
             ...(opts.expectSha256 !== undefined && { expectSha256: String(opts.expectSha256) }),
-            ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${args[1]}`) } : {}),
+            ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${escapeForTerminal(args[1] ?? '')}`) } : {}),
           }),
         );
       case 'ls-files':
