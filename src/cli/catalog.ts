@@ -116,9 +116,12 @@ export const VERBS: VerbSpec[] = [
     args: ['<handle>'],
     group: 'lifecycle',
     summary: "report a workspace's or a job's state, history, policy and evidence",
-    options: [{ flags: '--logs', description: 'print the full captured output, unbounded (raw bytes; under --json, as text)' }],
+    options: [
+      { flags: '--logs', description: 'print the full captured output, unbounded (exact bytes when piped; on a terminal, control bytes shown as escapes; under --json, as text)' },
+      { flags: '--raw', description: 'with --logs on a terminal, write control bytes as they are (they can act on the terminal)' },
+    ],
     explain:
-      'HANDLE is a workspace id or a job id. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept.',
+      'HANDLE is a workspace id or a job id. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
   },
   {
     name: 'logs',
@@ -128,11 +131,11 @@ export const VERBS: VerbSpec[] = [
     options: [
       { flags: '--head <n>', description: 'the first N lines' },
       { flags: '--tail <n>', description: 'the last N lines' },
-      { flags: '--grep <regex>', description: 'lines matching a regular expression' },
+      { flags: '--grep <regex>', description: 'lines matching a regular expression (RE2 syntax: no backreferences or lookaround)' },
       { flags: '--lines <a:b>', description: 'lines A to B (1-based, inclusive)' },
       { flags: '--max-lines <n>', description: 'at most N lines (default 200)' },
     ],
-    explain: 'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it.',
+    explain: 'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
   },
   {
     name: 'ls',
@@ -181,7 +184,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--list', description: 'describe the scenarios and run nothing' },
     ],
     explain:
-      'Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine\'s fault, never the command\'s. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.',
+      'Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine\'s fault, never the command\'s. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.',
   },
   {
     name: 'mcp',
@@ -192,9 +195,10 @@ export const VERBS: VerbSpec[] = [
       { flags: '--http', description: 'serve Streamable HTTP at /mcp instead of stdio' },
       { flags: '--port <n>', description: 'HTTP port (default 7340; 0 picks a free one)' },
       { flags: '--host <h>', description: 'HTTP address to bind (default 127.0.0.1; anything else is reachable beyond this machine)' },
+      { flags: '--root <dir>', description: 'a host folder tools may read and write under when the client offers no roots (repeatable; default the current directory, none when that is /)', repeatable: true },
     ],
     explain:
-      'Runs an MCP server until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Every verb is a tool taking the library\'s arguments (run: {workspaceId, argv, env?, …}); each result is the result package as structuredContent plus its bounded markdown. A refused verb is a tool error naming its category and exit code; malformed arguments are JSON-RPC -32602. The learn text is a prompt; workspace files are resources headspace://workspace/{id}/file/{path} (at most 256 KiB). Over HTTP every request needs `Authorization: Bearer <token>`: the token comes from HEADSPACE_MCP_TOKEN or is generated and printed on stderr. stdout carries only protocol messages.',
+      'Runs an MCP server until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Every verb is a tool taking the library\'s arguments (run: {workspaceId, argv, env?, …}); each result is the result package as structuredContent plus its bounded markdown. A refused verb is a tool error naming its category and exit code; malformed arguments are JSON-RPC -32602. The learn text is a prompt; workspace files are resources headspace://workspace/{id}/file/{path} (at most 256 KiB). Host paths (put, export, run inputs, create hostPaths) must lie under the server\'s roots, checked on real paths so `..` and links cannot leave them: the client\'s roots when it offers them, otherwise --root DIR (repeatable), otherwise the directory the server started in — and none when that is /, so every host-path call is refused until --root is given. Over HTTP every request needs `Authorization: Bearer <token>`: the token comes from HEADSPACE_MCP_TOKEN or is generated and printed on stderr. stdout carries only protocol messages.',
   },
   {
     name: 'learn',

@@ -9,12 +9,14 @@ import { renderErrorJson, renderErrorText } from './render-error.js';
 import { introspect } from './introspection.js';
 import { renderLogsDump } from './render-logs.js';
 import { envFromFlags, splitAssignment } from './run-inputs.js';
+import { escapeForTerminal } from '../core/result/visible-text.js';
+import { createTerminalEscaper, type TerminalEscaper } from './terminal-output.js';
 
 /** What a verb's action hands back to be rendered once, at the edge. */
 export type CliOutcome =
   | { kind: 'package'; pkg: ResultPackage }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
-  | { kind: 'files'; files: Array<{ header?: string; path: string }>; json: () => unknown };
+  | { kind: 'files'; files: Array<{ header?: string; path: string }>; json: () => unknown; raw?: boolean };
 
 type Opts = Record<string, unknown>;
 
@@ -57,11 +59,11 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
     case 'package': {
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
       const { renderJson } = await import('../core/result/render-json.js');
-      await writeAll(io.stdout, json ? renderJson(outcome.pkg) : renderMarkdown(outcome.pkg, maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }));
+      await writeAll(io.stdout, json ? renderJson(outcome.pkg) : forTerminal(io, renderMarkdown(outcome.pkg, maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes })));
       return EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
     }
     case 'document':
-      await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.text);
+      await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : forTerminal(io, outcome.text));
       return outcome.exitCode ?? 0;
     case 'files':
       if (json) {
@@ -70,21 +72,26 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
       }
       for (const file of outcome.files) {
         if (file.header) await writeAll(io.stdout, file.header);
-        await streamFile(file.path, io.stdout);
+        // Job-controlled bytes: shown as escapes on a terminal unless --raw; byte-exact when piped (#10 item 10).
+        await streamFile(file.path, io.stdout, io.stdoutIsTty && outcome.raw !== true ? createTerminalEscaper() : null);
       }
       return 0;
   }
 }
 
-/** Copies a file to a stream without holding it in memory; a missing file is empty. */
-async function streamFile(path: string, out: NodeJS.WritableStream): Promise<void> {
+/** Copies a file to a stream without holding it in memory (through `escaper` when given); a missing file is empty. */
+async function streamFile(path: string, out: NodeJS.WritableStream, escaper: TerminalEscaper | null): Promise<void> {
   const { createReadStream } = await import('node:fs');
   await new Promise<void>((resolve) => {
     const input = createReadStream(path);
     input.on('error', () => resolve());
-    input.on('end', () => resolve());
+    input.on('end', () => {
+      const rest = escaper?.end() ?? '';
+      if (rest !== '') out.write(rest);
+      resolve();
+    });
     input.on('data', (chunk) => {
-      if (!out.write(chunk)) {
+      if (!out.write(escaper ? escaper.write(chunk as Buffer) : chunk)) {
         input.pause();
         out.once('drain', () => input.resume());
       }
@@ -166,6 +173,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       ...(opts.port !== undefined && { port: String(opts.port) }),
       ...(opts.host !== undefined && { host: String(opts.host) }),
       ...(opts.maxResultBytes !== undefined && { maxResultBytes: parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes)) }),
+      ...(opts.root !== undefined && { roots: opts.root as string[] }),
       env: io.env,
       stderr: io.stderr,
     });
@@ -237,7 +245,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
             overwrite: opts.overwrite === true,
             ...(opts.expectSha256 !== undefined && { expectSha256: String(opts.expectSha256) }),
             ...(opts.maxBytes !== undefined && { maxBytes: parseByteCount('--max-bytes', String(opts.maxBytes)) }),
-            ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${args[1]}`) } : {}),
+            ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${escapeForTerminal(args[1] ?? '')}`) } : {}),
           }),
         );
       case 'ls-files':
@@ -251,7 +259,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       case 'stop':
         return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true }));
       case 'inspect':
-        if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }));
+        if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }), opts.raw === true);
         return pkg(await engine.inspect({ handle: args[0]! }));
       case 'logs':
         return pkg(
@@ -351,4 +359,9 @@ function commanderToEngineError(error: CommanderError, argv: string[]): EngineEr
   const known = VERBS.some((v) => v.name === verb);
   const hint = error.code === 'commander.unknownCommand' || !known ? 'run `headspace --help` for the verbs' : `run \`headspace ${verb} --help\``;
   return new EngineError(error.code === 'commander.unknownCommand' ? 'UNKNOWN_VERB' : 'BAD_ARGUMENT', message, { hint });
+}
+
+/** Human text bound for a terminal: nothing in it may act on the terminal (a net under the markdown renderer's own cleaning). */
+function forTerminal(io: CliIo, text: string): string {
+  return io.stdoutIsTty ? escapeForTerminal(text) : text;
 }

@@ -1,4 +1,5 @@
 import type { EngineError } from '../core/errors.js';
+import { escapeForTerminal } from '../core/result/visible-text.js';
 import { EXIT_CODES } from '../core/status.js';
 
 /**
@@ -21,6 +22,7 @@ export function renderErrorJson(error: EngineError): string {
   return `${JSON.stringify({ code: EXIT_CODES[category], message: error.message, remediation: error.hint ?? null, category, reason: error.code })}\n`;
 }
 
+/** One line, with every control and bidi character shown as an escape: messages quote job-chosen file names (#10 item 11). */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ');
+  return escapeForTerminal(text.replace(/\n+/g, ' '));
 }

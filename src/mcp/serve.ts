@@ -5,7 +5,10 @@
  * Diagnostics (the URL, the token) go to stderr; stdout is the protocol
  * channel in stdio mode and stays empty in HTTP mode.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { EngineError } from '../core/errors.js';
+import { describeRoots, fallbackRoots } from './host-roots.js';
 import { DEFAULT_HTTP_PORT, isLoopback } from './loopback.js';
 import type { EngineFactory } from './server.js';
 
@@ -16,6 +19,10 @@ export interface ServeOptions {
   port?: string;
   host?: string;
   maxResultBytes?: number;
+  /** Raw --root values: the host folders tools may read and write when the client offers no roots. */
+  roots?: readonly string[];
+  /** The server's working directory (the default root, unless it is `/`); default process.cwd(). */
+  cwd?: string;
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;
 }
@@ -25,12 +32,17 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
     throw new EngineError('BAD_ARGUMENT', '--port and --host apply only with --http', { hint: 'run `headspace mcp --http --port 7340`, or plain `headspace mcp` for stdio' });
   }
   const port = options.port === undefined ? DEFAULT_HTTP_PORT : parsePort(options.port);
+  const cwd = options.cwd ?? process.cwd();
+  for (const root of options.roots ?? []) checkRootFlag(root, cwd);
+  const roots = fallbackRoots(options.roots ?? [], cwd);
   // Fail fast on a bad --provider or an unusable store, before a client connects.
   const probe = await options.engineFactory();
   probe.close();
 
   const log = (line: string) => void options.stderr.write(`${line}\n`);
-  const serverOptions = { log, ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }) };
+  const serverOptions = { log, fallbackRoots: roots, cwd, ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }) };
+  // Said once at start, so an operator sees what a model may touch on the host.
+  log(`headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them, otherwise ${describeRoots(roots)}`);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
@@ -58,6 +70,16 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+function checkRootFlag(root: string, cwd: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(resolve(cwd, root)).isDirectory();
+  } catch {
+    // Reported below.
+  }
+  if (!isDirectory) throw new EngineError('BAD_ARGUMENT', `--root ${root} is not an existing directory`, { hint: 'name a folder the server may read and write host files under, e.g. --root ~/project' });
 }
 
 function parsePort(raw: string): number {

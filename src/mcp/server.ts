@@ -12,13 +12,14 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListRootsResultSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../core/engine.js';
 import { learnText } from '../core/learn.js';
 import { renderJson } from '../core/result/render-json.js';
 import { renderMarkdown } from '../core/result/render-markdown.js';
 import { packageVersion } from '../core/version.js';
+import { fallbackRoots, hostPathGuard, trackRoots, type RootSet } from './host-roots.js';
 import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownTool } from './errors.js';
 import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
 import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
@@ -39,7 +40,14 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** The tool table; default TOOLS. */
   tools?: readonly ToolSpec[];
+  /** Host-path roots when the client offers none (see host-roots.ts); default the working directory, none when that is `/`. */
+  fallbackRoots?: RootSet;
+  /** What relative host paths are relative to; default process.cwd(). */
+  cwd?: string;
 }
+
+/** How long a roots/list request to the client may take before the tool call is refused. */
+const ROOTS_LIST_TIMEOUT_MS = 10_000;
 
 export interface HeadspaceMcpServer {
   readonly server: McpServer;
@@ -74,6 +82,10 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
     return promise;
   }
 
+  const cwd = options.cwd ?? process.cwd();
+  const roots = trackRoots(() => server.server.getClientCapabilities()?.roots !== undefined, options.fallbackRoots ?? fallbackRoots([], cwd));
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => roots.invalidate());
+
   const listed: Tool[] = tools.map(describeTool);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
@@ -81,8 +93,11 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
     if (!tool) throw unknownTool(request.params.name, [...byName.keys()]);
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+    // Asked through this request, so over HTTP the roots/list travels on the call's own stream.
+    const askRoots = async () => (await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: ROOTS_LIST_TIMEOUT_MS })).roots;
+    const hostPaths = hostPathGuard(() => roots.current(askRoots), cwd, tool.name);
     return tracked(
-      withEngine((engine) => tool.call(engine, parsed.data, { signal: extra.signal })).then(
+      withEngine((engine) => tool.call(engine, parsed.data, { signal: extra.signal, hostPaths })).then(
         (pkg): CallToolResult => ({
           content: [{ type: 'text', text: renderMarkdown(pkg, options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }],
           // The JSON rendering, so a client sees exactly what --json prints (null fields left out).
@@ -161,6 +176,7 @@ function mcpLearnText(tools: readonly ToolSpec[]): string {
     'Each verb below is a tool of the same name; the CLI flags are the tool\'s arguments in camelCase (run takes {workspaceId, argv, env?}, logs takes {jobId, grep? | tail? | lines?}, …). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
     `A workspace file can be read as the resource ${FILE_URI_TEMPLATE} (at most ${FILE_RESOURCE_MAX_BYTES} bytes).`,
     'Never put a secret in argv: it is recorded verbatim. Pass it in run\'s env; values are never recorded.',
+    'Host paths (put, export, run\'s inputs, create\'s hostPaths) must lie under the server\'s roots: your client\'s roots when it offers them, otherwise the folders given with `headspace mcp --root DIR`, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.',
     '',
   ].join('\n');
   return `${preface}\n${learnText(tools.map((t) => ({ name: t.name, summary: t.title })))}`;

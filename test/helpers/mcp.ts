@@ -7,7 +7,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { assertBuilt, BIN, makeHome } from './cli.js';
 
 export interface McpHandle {
@@ -24,21 +26,45 @@ export interface HttpServerHandle {
   home: string;
   child: ChildProcess;
   stderr(): string;
-  connect(): Promise<Client>;
+  /** A new session; with `roots`, the client offers them. */
+  connect(options?: { roots?: string[] }): Promise<Client>;
   close(): Promise<void>;
+}
+
+/** The SDK client; with `roots`, it declares the roots capability and answers roots/list with those folders (read at each request). */
+function e2eClient(roots: string[] | undefined): Client {
+  const client = new Client({ name: 'headspace-e2e', version: '1.0.0' }, roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } });
+  if (roots !== undefined) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href })) }));
+  return client;
 }
 
 function baseEnv(home: string, provider: string, extra: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: provider, ...extra };
 }
 
-export async function connectStdio(options: { provider?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<McpHandle> {
+export interface StdioOptions {
+  provider?: string;
+  env?: Record<string, string>;
+  args?: string[];
+  /** The server's working directory (its default root); default this process's. */
+  cwd?: string;
+  /** When given, the client declares the roots capability and answers roots/list with these folders. */
+  roots?: string[];
+}
+
+export async function connectStdio(options: StdioOptions = {}): Promise<McpHandle> {
   assertBuilt();
   const { home, cleanup } = makeHome();
-  const transport = new StdioClientTransport({ command: BIN, args: ['mcp', ...(options.args ?? [])], env: baseEnv(home, options.provider ?? 'fake', options.env ?? {}), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: BIN,
+    args: ['mcp', ...(options.args ?? [])],
+    env: baseEnv(home, options.provider ?? 'fake', options.env ?? {}),
+    stderr: 'pipe',
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'headspace-e2e', version: '1.0.0' });
+  const client = e2eClient(options.roots);
   try {
     await client.connect(transport);
   } catch (error) {
@@ -98,8 +124,8 @@ export async function startHttp(options: { provider?: string; env?: Record<strin
     home,
     child,
     stderr: () => stderr,
-    async connect() {
-      const client = new Client({ name: 'headspace-e2e', version: '1.0.0' });
+    async connect(connectOptions = {}) {
+      const client = e2eClient(connectOptions.roots);
       await client.connect(new StreamableHTTPClientTransport(new URL(started.url), { requestInit: { headers: { authorization: `Bearer ${started.token}` } } }));
       clients.push(client);
       return client;

@@ -70,7 +70,7 @@ function sink(chunks: Buffer[]): NodeJS.WritableStream {
 async function inProcess(home: string, argv: string[]): Promise<Captured> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  const io: CliIo = { stdout: sink(out), stderr: sink(err), env: { HEADSPACE_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' }, stderrIsTty: false };
+  const io: CliIo = { stdout: sink(out), stderr: sink(err), env: { HEADSPACE_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' }, stderrIsTty: false, stdoutIsTty: false };
   const code = await main(argv, io);
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }

@@ -57,6 +57,12 @@ export interface ProbeHost {
   /** Lists the whole workspace through the provider, as `ls-files` does (limit 10,000). */
   listWorkspaceFiles(): Promise<HostActOutcome & { entries: number }>;
   // --- end of host-side acts ---
+  /**
+   * The workspace's file listing (under `path`) as `ls-files` renders it in
+   * markdown: what a person or a model reads (added for the hostile-names
+   * scenario, #10 item 11).
+   */
+  renderFileListing(path?: string): Promise<string>;
   /** Ends whatever of the workspace still runs after its job; `found` says something did. */
   reapLeftovers(): Promise<{ found: boolean; empty: boolean }>;
   /**

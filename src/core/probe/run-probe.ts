@@ -10,11 +10,13 @@ import type { EngineContext } from '../context.js';
 import { isEngineError } from '../errors.js';
 import { DEFAULT_BUDGET, type Budget } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
+import { renderMarkdown } from '../result/render-markdown.js';
 import { selectExcerpt } from '../result/select-excerpt.js';
 import type { WorkspaceRecord } from '../store/sqlite-store.js';
 import { createWorkspace } from '../verbs/create.js';
 import { destroyWorkspace } from '../verbs/destroy.js';
 import { readJobLog } from '../verbs/job-evidence.js';
+import { listFiles } from '../verbs/ls-files.js';
 import { runJob } from '../verbs/run.js';
 import { exportFile } from '../files/export-artifact.js';
 import { makeHostDir, randomToken, removePath } from './host-fixtures.js';
@@ -131,6 +133,9 @@ async function runScenario(
       return { ...outcome, entries };
     },
     // --- end of host-side acts ---
+    async renderFileListing(path) {
+      return renderMarkdown(await listFiles(ctx, { workspaceId: input.workspaceId, ...(path === undefined ? {} : { path }) }));
+    },
     async reapLeftovers() {
       const report = await provider.stop(input.workspaceId);
       return { found: report.stopped, empty: report.empty };

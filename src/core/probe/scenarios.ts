@@ -12,6 +12,7 @@ import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js'
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
 import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
+import { hostileNames } from './scenarios-output.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -35,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   procMasks,
   hostPathThroughLink,
   landlockLayer,
+  hostileNames,
   forkBomb,
   memoryHog,
   fillTmp,

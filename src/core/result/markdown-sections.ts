@@ -17,6 +17,7 @@
 import { describeLimit } from '../policy/effective-policy.js';
 import { defaultPolicy, type LimitName } from '../policy/policy.js';
 import type { ArtifactEntry, LimitSummary, ResultPackage } from './result-package.js';
+import { shellQuote } from '../context.js';
 import { cleanInline, clipLine } from './sanitize-text.js';
 
 export type Detail = 'full' | 'compact' | 'minimal';
@@ -133,20 +134,9 @@ export function humanBytes(n: number): string {
   return `${value >= 100 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** argv as one pasteable POSIX shell line: bare words stay bare, others are single-quoted, controls use $'…'. */
+/** argv as one pasteable POSIX shell line: bare words stay bare, others are quoted (controls and bidi characters as $'…' escapes, see context.ts). */
 export function shellJoin(argv: readonly string[]): string {
   return argv.map(shellQuote).join(' ');
 }
 
-export function shellQuote(arg: string): string {
-  if (arg === '') return "''";
-  if (/^[A-Za-z0-9_\-+=.,/:@%^]+$/.test(arg)) return arg;
-  if (/[\x00-\x1f\x7f]/.test(arg)) {
-    const escaped = arg.replace(/[\\'\x00-\x1f\x7f]/g, (ch) => {
-      const named: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\r' };
-      return named[ch] ?? `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`;
-    });
-    return `$'${escaped}'`;
-  }
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };

@@ -35,7 +35,7 @@ import {
   shrinkPrepared,
   type PreparedText,
 } from './select-excerpt.js';
-import { cleanInline, cleanText, clipLine, utf8Length } from './sanitize-text.js';
+import { cleanInline, cleanProse, cleanText, clipLine, utf8Length } from './sanitize-text.js';
 
 export { COMMAND_MAX_BYTES, shellJoin, shellQuote } from './markdown-sections.js';
 
@@ -163,7 +163,7 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
 }
 
 function renderSummary(summary: string, budget: number, fullResult: string | undefined): Body {
-  const text = escapeBlockStarts(cleanText(summary).trim());
+  const text = escapeBlockStarts(cleanProse(summary).trim());
   if (text === '') return [NONE];
   if (utf8Length(text) <= budget) return [text];
   const shrunk = shrinkPrepared(prepareText(text, 'prose'), budget).text;
@@ -174,7 +174,7 @@ function renderSummary(summary: string, budget: number, fullResult: string | und
 
 function renderList(items: readonly string[], budget: number, fullResult: string | undefined): Body {
   if (items.length === 0) return [NONE];
-  const cleaned = items.map((item) => escapeBlockStarts(cleanText(item).trim()));
+  const cleaned = items.map((item) => escapeBlockStarts(cleanProse(item).trim()));
   const { items: shown, shrunk } = shrinkItems(cleaned, budget);
   const blocks = shown.map((item) => `- ${item.split('\n').join('\n  ')}`);
   if (!shrunk) return blocks;

@@ -8,6 +8,8 @@
  * excerpt selector can stream a large log without holding it as one string.
  */
 
+import { FORMAT_CHAR_PATTERN, escapeChar } from './visible-text.js';
+
 /**
  * CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), DCS/SOS/PM/APC strings
  * (`ESC P|X|^|_ … ST`), two-byte escapes (`ESC x`), and the 8-bit CSI (U+009B).
@@ -16,11 +18,11 @@
  */
 const ANSI_ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]?/g;
 
-/** C0 controls except tab and newline, DEL, and C1 controls. */
-const CONTROL_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+/** C0 controls except tab and newline, DEL, C1 controls, and bidi/format characters (see visible-text.ts). */
+const CONTROL_CHARS = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`, 'g');
 
 /** True when `text` holds anything `cleanLine` would change (a cheap pre-check). */
-const NEEDS_CLEANING = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const NEEDS_CLEANING = new RegExp(CONTROL_CHARS.source);
 
 /** UTF-8 size of `text`; lone surrogates count as the 3-byte U+FFFD they encode to. */
 export function utf8Length(text: string): number {
@@ -49,7 +51,9 @@ export function collapseCarriageReturns(line: string): string {
 
 /**
  * Replaces control characters with visible stand-ins: C0 controls and DEL
- * become their Unicode control pictures (NUL → `␀`), C1 controls become U+FFFD.
+ * become their Unicode control pictures (NUL → `␀`), C1 controls become U+FFFD,
+ * bidi and line-separator characters their escape (`\u202e`), so text cannot
+ * be reordered on screen (#10 item 11).
  * Tab and newline are kept; the caller decides what a newline means.
  */
 export function replaceControlChars(text: string): string {
@@ -57,7 +61,8 @@ export function replaceControlChars(text: string): string {
     const code = ch.charCodeAt(0);
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
     if (code === 0x7f) return '\u2421';
-    return '\uFFFD';
+    if (code <= 0x9f) return '\uFFFD';
+    return escapeChar(ch);
   });
 }
 
@@ -80,9 +85,20 @@ export function cleanText(text: string): string {
     .join('\n');
 }
 
-/** Free text flattened to one line (for `- key: value` lines): newlines show as `↵`. */
+/**
+ * Free text that is not captured output (summaries, findings, names): escapes
+ * stripped and every control shown, `\r` included. Not collapsed as a
+ * progress bar would be: collapsing let `payload.sh\rreport.json` read as
+ * `report.json` (#10 item 11). Newlines survive; the caller decides.
+ */
+export function cleanProse(text: string): string {
+  if (!NEEDS_CLEANING.test(text)) return text;
+  return replaceControlChars(stripAnsi(text));
+}
+
+/** Free text flattened to one line (for `- key: value` lines): controls shown, newlines as `↵`. */
 export function cleanInline(text: string): string {
-  return cleanText(text).replace(/\n/g, '\u21b5');
+  return cleanProse(text).replace(/\n/g, '\u21b5');
 }
 
 /** True when `text` needs `cleanLine`/`cleanText` at all. */

@@ -1,6 +1,7 @@
 import { shellQuote } from '../context.js';
 import type { ArtifactEntry } from '../result/result-package.js';
 import type { ArtifactRecord, SqliteStore } from '../store/sqlite-store.js';
+import { quotedName } from '../result/visible-text.js';
 
 export function artifactEntries(store: SqliteStore, workspaceId: string): ArtifactEntry[] {
   return store.listArtifacts(workspaceId).map(toEntry);
@@ -24,6 +25,6 @@ export function unexportedAttention(store: SqliteStore, workspaceId: string): st
     .filter((a) => a.exportedTo === null)
     .map(
       (a) =>
-        `artifact '${a.name}' is declared but not exported (${a.purpose}); export it with \`headspace export ${workspaceId} ${shellQuote(a.name)} --to PATH\`, or a destroy will refuse until you discard it with --force`,
+        `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`headspace export ${workspaceId} ${shellQuote(a.name)} --to PATH\`, or a destroy will refuse until you discard it with --force`,
     );
 }

@@ -8,6 +8,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import type { SqliteStore } from '../store/sqlite-store.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { quotedName } from '../result/visible-text.js';
 
 export interface DeclareInput {
   workspaceId: string;
@@ -27,7 +28,7 @@ export function checkDeclaration(declaration: Declaration): Declaration {
   const name = normalizeWorkspacePath(declaration.name);
   const purpose = typeof declaration.purpose === 'string' ? declaration.purpose.trim() : '';
   if (purpose === '') {
-    throw new EngineError('BAD_ARGUMENT', `artifact '${name}' needs a purpose`, { hint: 'declare it as NAME=PURPOSE, e.g. --declare report.json="pi to 10 digits"' });
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, { hint: 'declare it as NAME=PURPOSE, e.g. --declare report.json="pi to 10 digits"' });
   }
   return { name, purpose };
 }
@@ -45,7 +46,7 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const now = ctx.clock.now();
   return makeResultPackage({
-    outcome_summary: `artifact '${declaration.name}' is declared in workspace ${ws.id}`,
+    outcome_summary: `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`,
     status: 'success',
     key_findings: [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export'],
     evidence: [],

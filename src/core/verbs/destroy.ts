@@ -10,6 +10,7 @@ import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
 import { toEntry } from './artifact-view.js';
+import { displayName, quotedName } from '../result/visible-text.js';
 
 export interface DestroyInput {
   workspaceId: string;
@@ -27,7 +28,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const artifacts = store.listArtifacts(ws.id);
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
-    throw new EngineError('BAD_ARGUMENT', `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => `'${a.name}'`).join(', ')}; nothing was removed`, {
+    throw new EngineError('BAD_ARGUMENT', `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`, {
       hint: `export them (headspace export ${ws.id} NAME --to PATH), or discard them deliberately with: headspace destroy ${ws.id} --force`,
     });
   }
@@ -60,8 +61,8 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   }
   ctx.events.emit({ type: 'workspace.destroyed', workspaceId: ws.id });
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
-  const discarded = unexported.map((a) => `discarded declared artifact '${a.name}' (${a.purpose})`);
-  const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: '${a.name}' at ${a.exportedTo} (sha256:${a.exportedSha256})`);
+  const discarded = unexported.map((a) => `discarded declared artifact ${quotedName(a.name)} (${a.purpose})`);
+  const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayName(a.exportedTo)} (sha256:${a.exportedSha256})`);
   return makeResultPackage({
     outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',

@@ -10,6 +10,7 @@ import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { displayName, quotedName } from '../result/visible-text.js';
 
 export interface ExportInput {
   workspaceId: string;
@@ -32,7 +33,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const name = normalizeWorkspacePath(input.name);
   const declared = store.listArtifacts(ws.id).find((a) => a.name === name);
   if (!declared) {
-    throw new EngineError('BAD_ARGUMENT', `artifact '${name}' was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
       hint: `declare it first: headspace declare ${ws.id} ${name}=PURPOSE`,
     });
   }
@@ -68,7 +69,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   return makeResultPackage({
-    outcome_summary: `artifact '${name}' left workspace ${ws.id} and is durable at ${result.destination}`,
+    outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayName(result.destination)}`,
     status: 'success',
     key_findings: [`${result.size} bytes verified as sha256:${result.sha256}`, 'the artifact now outlives its workspace'],
     evidence: [],

@@ -5,13 +5,14 @@ import { makeResultPackage, type ResultPackage } from '../result/result-package.
 import { provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { compileGrepPattern } from './grep-pattern.js';
 import { jobOutputEvidence } from './job-evidence.js';
 
 export interface LogsInput {
   jobId: string;
   head?: number;
   tail?: number;
-  /** A regular expression (JavaScript syntax), matched per line. */
+  /** A regular expression in RE2 syntax (no backreferences or lookaround), matched against the first GREP_LINE_MAX_CHARS characters of each line in linear time. */
   grep?: string;
   /** 1-based inclusive line range. */
   lines?: { from: number; to: number };
@@ -40,14 +41,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
     throw new EngineError('BAD_ARGUMENT', '--lines takes A:B with 1 ≤ A ≤ B', { hint: 'for example --lines 120:160' });
   }
-  let pattern: RegExp | undefined;
-  if (input.grep !== undefined) {
-    try {
-      pattern = new RegExp(input.grep);
-    } catch {
-      throw new EngineError('BAD_ARGUMENT', `--grep '${input.grep.slice(0, 40)}' is not a valid regular expression`);
-    }
-  }
+  const pattern = input.grep === undefined ? undefined : compileGrepPattern(input.grep);
   // No policy summary here: reading a log should not cost a provider probe.
   const provenance = provenanceFor(ctx, 'logs', { workspace: ws, job });
   const base = {
@@ -91,7 +85,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
  * for --head and --lines, a ring of the last N for --tail, matches (at most
  * maxLines kept, all counted) for --grep.
  */
-async function selectLines(path: string, input: LogsInput, pattern: RegExp | undefined, maxLines: number): Promise<{ picked: Array<[number, string]>; total: number; matched: number; view: string }> {
+async function selectLines(path: string, input: LogsInput, pattern: ((line: string) => boolean) | undefined, maxLines: number): Promise<{ picked: Array<[number, string]>; total: number; matched: number; view: string }> {
   const picked: Array<[number, string]> = [];
   let total = 0;
   let matched = 0;
@@ -106,7 +100,7 @@ async function selectLines(path: string, input: LogsInput, pattern: RegExp | und
         if (picked.length > input.tail) picked.shift();
       } else if (input.lines) {
         if (total >= input.lines.from && total <= input.lines.to) picked.push([total, line]);
-      } else if (pattern?.test(line)) {
+      } else if (pattern?.(line)) {
         matched++;
         if (picked.length < maxLines) picked.push([total, line]);
       }

@@ -6,6 +6,7 @@ import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/res
 import { provenanceFor } from '../result/package-parts.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { displayName } from '../result/visible-text.js';
 
 export interface LsFilesInput {
   workspaceId: string;
@@ -25,10 +26,15 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const listing = await provider.list(ws.id, path, limit);
-  const findings = listing.entries.map((e) => (e.type === 'file' ? `${e.path} (${e.size} bytes)` : e.type === 'directory' ? `${e.path}/` : `${e.path} (${e.type}: not exportable)`));
+  // A job chooses these names: displayName keeps `\r`, newlines and bidi characters from
+  // forging or hiding entries in the rendered list (#10 item 11).
+  const findings = listing.entries.map((e) => {
+    const name = displayName(e.path);
+    return e.type === 'file' ? `${name} (${e.size} bytes)` : e.type === 'directory' ? `${name}/` : `${name} (${e.type}: not exportable)`;
+  });
   const now = ctx.clock.now();
   return makeResultPackage({
-    outcome_summary: `${listing.entries.length}${listing.truncated ? '+' : ''} entr${listing.entries.length === 1 ? 'y' : 'ies'} under ${path === '' ? 'the root' : path} of workspace ${ws.id}`,
+    outcome_summary: `${listing.entries.length}${listing.truncated ? '+' : ''} entr${listing.entries.length === 1 ? 'y' : 'ies'} under ${path === '' ? 'the root' : displayName(path)} of workspace ${ws.id}`,
     status: 'success',
     key_findings: findings,
     evidence: [],

@@ -10,6 +10,7 @@ import { currentOwner } from '../store/owner.js';
 import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { displayName } from '../result/visible-text.js';
 
 export interface PutInput {
   workspaceId: string;
@@ -22,8 +23,8 @@ export interface PutInput {
 
 export function describeInput(input: InputRecord): string {
   return input.kind === 'file'
-    ? `${input.destination}: ${input.sizeBytes} bytes, sha256:${input.sha256}`
-    : `${input.destination}/: ${input.fileCount} file(s), ${input.sizeBytes} bytes, manifest sha256:${input.sha256}`;
+    ? `${displayName(input.destination)}: ${input.sizeBytes} bytes, sha256:${input.sha256}`
+    : `${displayName(input.destination)}/: ${input.fileCount} file(s), ${input.sizeBytes} bytes, manifest sha256:${input.sha256}`;
 }
 
 export function provenanceInputs(inputs: InputRecord[]): Array<{ destination: string; size_bytes: number; sha256: string }> {
@@ -54,7 +55,7 @@ export async function putFiles(ctx: EngineContext, input: PutInput): Promise<Res
   const provenance = provenanceFor(ctx, 'put', { workspace: ws, startedAt, finishedAt: ctx.clock.now() });
   provenance.inputs = provenanceInputs([record]);
   return makeResultPackage({
-    outcome_summary: `${record.kind === 'file' ? 'a file' : `a directory of ${record.fileCount} file(s)`} entered workspace ${ws.id} at ${record.destination}`,
+    outcome_summary: `${record.kind === 'file' ? 'a file' : `a directory of ${record.fileCount} file(s)`} entered workspace ${ws.id} at ${displayName(record.destination)}`,
     status: 'success',
     key_findings: [describeInput(record)],
     evidence: [],

@@ -4,7 +4,7 @@
  * CLI verbs do; their descriptions say so, so a client can gate them.
  */
 import { z } from 'zod';
-import { RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
+import { HOST_ROOTS_RULE, RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
 
 const workspaceId = () => z.string().describe('the workspace id, as returned by create in provenance.workspace_id');
 
@@ -13,6 +13,7 @@ export const putTool = defineTool({
   title: 'Copy a host file into a workspace',
   description: [
     'Copy a file or directory from the HOST (read as the server\'s user) into a workspace, before a run that needs it. The result records the destination, size and sha256 — never the bytes.',
+    HOST_ROOTS_RULE,
     'Refused: symlinks, devices, FIFOs and sockets in the source; `..`, absolute or NUL destinations; anything past the storage budget (policy_denied, nothing copied); an existing destination unless overwrite. Cost: proportional to the bytes copied.',
     'To copy inputs and run in one call, use run\'s inputs argument instead.',
     RETURNS,
@@ -24,7 +25,8 @@ export const putTool = defineTool({
     overwrite: z.boolean().optional().describe('true to replace an existing destination'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  call: (engine, args) => engine.put({ workspaceId: args.workspaceId, hostPath: args.hostPath, destination: args.destination, ...present({ overwrite: args.overwrite }) }),
+  call: async (engine, args, ctx) =>
+    engine.put({ workspaceId: args.workspaceId, hostPath: await ctx.hostPaths.readable(args.hostPath), destination: args.destination, ...present({ overwrite: args.overwrite }) }),
 });
 
 export const declareTool = defineTool({
@@ -49,6 +51,7 @@ export const exportTool = defineTool({
   title: 'Export an artifact to the host',
   description: [
     'Publish a declared artifact to a HOST path (written as the server\'s user): copied through a temporary file, digest-verified, then renamed into place, so the destination holds the whole file or nothing.',
+    HOST_ROOTS_RULE,
     'Refused, leaving nothing behind: an undeclared name, a symlink or special file in the workspace, a digest mismatch with expectSha256, an existing destination unless overwrite. Cost: proportional to the file size. The result carries the sha256 and the destination.',
     RETURNS,
   ].join(' '),
@@ -61,7 +64,8 @@ export const exportTool = defineTool({
     maxBytes: z.number().int().positive().optional().describe("refuse (policy_denied) an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget"),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  call: (engine, args) => engine.export({ workspaceId: args.workspaceId, name: args.name, to: args.to, ...present({ expectSha256: args.expectSha256, overwrite: args.overwrite, maxBytes: args.maxBytes }) }),
+  call: async (engine, args, ctx) =>
+    engine.export({ workspaceId: args.workspaceId, name: args.name, to: await ctx.hostPaths.writable(args.to), ...present({ expectSha256: args.expectSha256, overwrite: args.overwrite, maxBytes: args.maxBytes }) }),
 });
 
 export const lsFilesTool = defineTool({

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Budget } from '../../core/policy/policy.js';
 import { BUDGET_FIELDS } from '../../core/policy/budget-fields.js';
 import { PROFILES } from '../../core/verbs/create.js';
-import { RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
+import { HOST_ROOTS_RULE, RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
 
 const workspaceId = () => z.string().describe('the workspace id, as returned by create in provenance.workspace_id');
 const jobId = () => z.string().describe('the job id, as returned by run in provenance.job_id');
@@ -39,9 +39,18 @@ export const createTool = defineTool({
     budget: BudgetSchema.optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  call: (engine, args) =>
+  call: async (engine, args, ctx) =>
     engine.create({
-      ...present({ workspaceId: args.workspaceId, provider: args.provider, profile: args.profile, network: args.network, hostPaths: args.hostPaths, purpose: args.purpose, owner: args.owner, ttlSeconds: args.ttlSeconds }),
+      ...present({
+        workspaceId: args.workspaceId,
+        provider: args.provider,
+        profile: args.profile,
+        network: args.network,
+        hostPaths: args.hostPaths === undefined ? undefined : await Promise.all(args.hostPaths.map((path) => ctx.hostPaths.readable(path))),
+        purpose: args.purpose,
+        owner: args.owner,
+        ttlSeconds: args.ttlSeconds,
+      }),
       budget: present(args.budget ?? {}),
     }),
 });
@@ -49,7 +58,7 @@ export const createTool = defineTool({
 export const runTool = defineTool({
   name: 'run',
   title: 'Run a command in a workspace',
-  description: `Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait for it; the result gives the status and an excerpt of the output chosen for you (use logs for more). SECRETS: argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded. ${RETURNS}`,
+  description: `Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait for it; the result gives the status and an excerpt of the output chosen for you (use logs for more). SECRETS: argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded. Host paths in inputs: ${HOST_ROOTS_RULE} ${RETURNS}`,
   input: z.strictObject({
     workspaceId: workspaceId(),
     argv: z.array(z.string().describe('one argument, verbatim')).describe('the command and its arguments, e.g. ["python3", "-c", "print(1)"]; recorded verbatim, so never a secret'),
@@ -71,8 +80,10 @@ export const runTool = defineTool({
       .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  call: (engine, args, ctx) =>
-    engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs: args.inputs, declares: args.declares }), signal: ctx.signal }),
+  call: async (engine, args, ctx) => {
+    const inputs = args.inputs === undefined ? undefined : await Promise.all(args.inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) })));
+    return engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs, declares: args.declares }), signal: ctx.signal });
+  },
 });
 
 export const stopTool = defineTool({
@@ -106,7 +117,7 @@ export const logsTool = defineTool({
     jobId: jobId(),
     head: z.int().optional().describe('the first N lines'),
     tail: z.int().optional().describe('the last N lines'),
-    grep: z.string().optional().describe('lines matching this regular expression (JavaScript syntax)'),
+    grep: z.string().optional().describe('lines matching this regular expression (RE2 syntax: no backreferences or lookaround; the first 65,536 characters of each line are searched)'),
     lines: z
       .strictObject({ from: z.int().describe('first line, 1-based'), to: z.int().describe('last line, inclusive') })
       .optional()

@@ -9,10 +9,13 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Engine } from '../../core/engine.js';
 import type { ResultPackage } from '../../core/result/result-package.js';
+import type { HostPathGuard } from '../host-roots.js';
 
 export interface ToolCallContext {
   /** Aborted when the client cancels the request or the connection closes. */
   signal: AbortSignal;
+  /** Every host path a tool reads or writes goes through this first (the server's roots, #10 item 6). */
+  hostPaths: HostPathGuard;
 }
 
 export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
@@ -37,3 +40,7 @@ export function present<T extends Record<string, unknown>>(value: T): { [K in ke
 
 /** Every result ends with the same sentence, so a model knows what it holds. */
 export const RETURNS = 'Returns a result package (structuredContent, and bounded markdown text); a refusal is a tool error with its category and a hint.';
+
+/** Said by every tool that touches host paths (see ../host-roots.ts). */
+export const HOST_ROOTS_RULE =
+  "Host paths must lie under the server's roots (your client's roots if it offers them, else the server's --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";

@@ -20,7 +20,7 @@ const outDir = mkdtempSync(join(tmpdir(), 'hs-mcp-export-'));
 
 beforeAll(async () => {
   provider = (await nativeReadiness()).ready ? 'native' : 'fake';
-  mcp = await connectStdio({ provider });
+  mcp = await connectStdio({ provider, args: ['--root', outDir] });
 });
 afterAll(async () => {
   await mcp?.close();

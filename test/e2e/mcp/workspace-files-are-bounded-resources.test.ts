@@ -35,7 +35,7 @@ async function readError(uri: string): Promise<McpError> {
 }
 
 beforeAll(async () => {
-  mcp = await connectStdio({ provider: native ? 'native' : 'fake' });
+  mcp = await connectStdio({ provider: native ? 'native' : 'fake', args: ['--root', hostDir] });
   writeFileSync(join(hostDir, 'notes.txt'), 'héllo\nworld\n');
   writeFileSync(join(hostDir, 'blob.bin'), Buffer.from([0, 1, 2, 255]));
   writeFileSync(join(hostDir, 'big.txt'), 'x'.repeat(256 * 1024 + 1));

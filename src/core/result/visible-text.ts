@@ -1,0 +1,58 @@
+/**
+ * Making job-controlled text visible rather than active on a reader's screen.
+ *
+ * A job chooses its output and the names of the files it writes. Sent raw to
+ * a terminal, ESC sequences write the clipboard (OSC 52), retitle the window
+ * or plant hyperlinks; `\r` and newlines in a file name overprint or forge
+ * listing entries (`payload.sh\rreport.json` printed as `report.json`); bidi
+ * controls such as U+202E reorder what is shown (#10 items 10 and 11). Each
+ * such character is shown as an escape instead. Pure functions.
+ */
+
+/** Bidi controls (embeddings, overrides, isolates, marks) and line/paragraph separators: invisible, yet they move or break what is drawn. */
+const FORMAT_CHARS = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+/** C0 controls except tab and newline, DEL, C1 controls, and FORMAT_CHARS. */
+const TERMINAL_UNSAFE = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHARS}]`, 'g');
+/** What a file name must not show raw: every control (tab and newline too), FORMAT_CHARS, and the quoting characters. */
+const NAME_UNSAFE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f${FORMAT_CHARS}"\\\\]`, 'g');
+/** The invisible characters the markdown cleaners also show (see sanitize-text.ts). */
+export const FORMAT_CHAR_PATTERN = new RegExp(`[${FORMAT_CHARS}]`, 'g');
+
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', '\\': '\\\\' };
+
+/** One character as an escape: `\n`, `\r`, `\t`, `\x1b` below U+0100, `\u202e` above. */
+export function escapeChar(ch: string): string {
+  const named = NAMED[ch];
+  if (named !== undefined) return named;
+  const code = ch.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** True when `text` holds a character escapeForTerminal would change. */
+export function isTerminalUnsafe(text: string): boolean {
+  TERMINAL_UNSAFE.lastIndex = 0;
+  return TERMINAL_UNSAFE.test(text);
+}
+
+/** Text for a terminal: controls other than `\n` and `\t`, and bidi/format characters, shown as escapes (`\x1b`, `\r`, `\u202e`). */
+export function escapeForTerminal(text: string): string {
+  return isTerminalUnsafe(text) ? text.replace(TERMINAL_UNSAFE, escapeChar) : text;
+}
+
+/**
+ * A workspace file name for human output: unchanged when it is plain, else
+ * a double-quoted string in JSON syntax (controls, bidi characters, `"` and
+ * `\` escaped), so `payload.sh\rreport.json` reads `"payload.sh\rreport.json"`
+ * and can never pass for `report.json`; JSON.parse recovers the real name.
+ */
+export function displayName(name: string): string {
+  NAME_UNSAFE.lastIndex = 0;
+  if (!NAME_UNSAFE.test(name)) return name;
+  return `"${name.replace(NAME_UNSAFE, (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
+/** A name quoted inside a sentence: `'out/report.json'`, or displayName's escaped `"…"` form when it needs one. */
+export function quotedName(name: string): string {
+  const shown = displayName(name);
+  return shown === name ? `'${name}'` : shown;
+}

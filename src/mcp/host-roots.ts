@@ -1,0 +1,197 @@
+/**
+ * Which host paths the MCP server may read (put, run's inputs, create's
+ * hostPaths) and write (export). The CLI's caller is the user, so the CLI
+ * takes any path; an MCP caller is a model, and over MCP `put` read
+ * /etc/shadow into a workspace and `export` wrote job-controlled bytes into
+ * /root as root (#10 item 6). So every host path a tool touches must lie
+ * under the server's ROOTS:
+ *
+ * - the client's roots, when it offers the `roots` capability (roots/list,
+ *   asked again after notifications/roots/list_changed; only file:// URIs
+ *   count, and an empty list means none);
+ * - otherwise the `--root DIR` values (repeatable);
+ * - otherwise the directory the server was started in, unless that is `/`:
+ *   then there are none and every host-path call is refused with a remedy.
+ *
+ * The check is on real paths: the realpath of a source, and for an export
+ * destination the realpath of its folder plus a last component that must not
+ * be a link, so `..` and symlinks cannot leave the roots. The tool then works
+ * on that real path, not on what the caller wrote.
+ */
+import { lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EngineError } from '../core/errors.js';
+
+/** The roots in force and where they came from (named in every refusal). */
+export interface RootSet {
+  /** Absolute directories; [] means no host path is allowed at all. */
+  dirs: readonly string[];
+  origin: 'client' | 'flag' | 'cwd' | 'cwd-is-root';
+}
+
+/** Checks host paths a tool call is about to touch, returning the real path it may use. */
+export interface HostPathGuard {
+  /** A host file or directory to read: its real path, under a root. */
+  readable(hostPath: string): Promise<string>;
+  /** A host file to create or replace: real folder + last component (not a link), under a root. */
+  writable(hostPath: string): Promise<string>;
+}
+
+/** The roots when the client offers none: --root values, else `cwd` unless it is `/`. */
+export function fallbackRoots(flagRoots: readonly string[], cwd: string): RootSet {
+  if (flagRoots.length > 0) return { dirs: flagRoots.map((dir) => resolve(cwd, dir)), origin: 'flag' };
+  const here = resolve(cwd);
+  return here === sep ? { dirs: [], origin: 'cwd-is-root' } : { dirs: [here], origin: 'cwd' };
+}
+
+/** The client's roots/list answer as directories: file:// URIs only; anything else is ignored. */
+export function rootSetFromClient(roots: ReadonlyArray<{ uri: string }>): RootSet {
+  const dirs: string[] = [];
+  for (const root of roots) {
+    if (!root.uri.startsWith('file://')) continue;
+    try {
+      dirs.push(fileURLToPath(root.uri));
+    } catch {
+      // A file URI with a host part or an encoded slash: not a local directory.
+    }
+  }
+  return { dirs, origin: 'client' };
+}
+
+/** True when `path` is `root` or lies below it (both absolute and normalised). */
+export function isWithin(path: string, root: string): boolean {
+  if (path === root) return true;
+  return path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+/** Builds the guard for one tool call; `current` yields the roots in force (asked lazily, once per check). */
+export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, toolName: string): HostPathGuard {
+  return {
+    async readable(hostPath) {
+      const set = await current();
+      const lexical = absolute(hostPath, cwd);
+      const real = realpathOrNull(lexical);
+      const roots = realRoots(set);
+      if (real === null) {
+        // Say "outside" before "missing": existence of a path outside the roots is not the caller's to learn.
+        if (!roots.some((root) => isWithin(lexical, root))) throw outsideRoots(toolName, hostPath, lexical, set);
+        throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: 'check the host path' });
+      }
+      if (!roots.some((root) => isWithin(real, root))) throw outsideRoots(toolName, hostPath, real, set);
+      return real;
+    },
+    async writable(hostPath) {
+      const set = await current();
+      const lexical = absolute(hostPath, cwd);
+      const name = basename(lexical);
+      const folder = realpathOrNull(dirname(lexical));
+      const roots = realRoots(set);
+      if (folder === null) {
+        if (!roots.some((root) => isWithin(dirname(lexical), root))) throw outsideRoots(toolName, hostPath, lexical, set);
+        throw new EngineError('BAD_PATH', `the destination's folder ${dirname(hostPath)} does not exist on the host`, { hint: 'create the folder first, or choose another destination' });
+      }
+      if (name === '') throw new EngineError('BAD_PATH', `${hostPath} names no file`, { hint: 'give a file path under one of the roots' });
+      const real = join(folder, name);
+      if (!roots.some((root) => isWithin(real, root) && real !== root)) throw outsideRoots(toolName, hostPath, real, set);
+      if (isSymlink(real)) {
+        throw new EngineError('NOT_A_REGULAR_FILE', `${hostPath} is a symbolic link; ${toolName} never writes through or over a link`, { hint: 'remove the link or choose another destination' });
+      }
+      return real;
+    },
+  };
+}
+
+/** One line naming the roots and where they came from, for refusals and the learn text. */
+export function describeRoots(set: RootSet): string {
+  switch (set.origin) {
+    case 'client':
+      return set.dirs.length === 0 ? 'the client offered no file:// roots' : `the client's roots: ${set.dirs.join(', ')}`;
+    case 'flag':
+      return `--root: ${set.dirs.join(', ')}`;
+    case 'cwd':
+      return `the directory the server started in: ${set.dirs.join(', ')}`;
+    case 'cwd-is-root':
+      return 'none: the server started in / and was given no --root';
+  }
+}
+
+function outsideRoots(toolName: string, given: string, real: string, set: RootSet): EngineError {
+  const resolved = real === given ? '' : ` (it resolves to ${real})`;
+  const remedy =
+    set.origin === 'client'
+      ? 'use a path under one of the roots, or add the folder as a root in the MCP client'
+      : 'use a path under one of the roots, or restart the server with `headspace mcp --root DIR` (repeatable) naming the folders it may use';
+  if (set.dirs.length === 0) {
+    return new EngineError('POLICY_DENIED', `${toolName} touches host paths only under the MCP server's roots, and it has none (${describeRoots(set)})`, { hint: remedy });
+  }
+  return new EngineError('POLICY_DENIED', `host path ${given}${resolved} is outside the MCP server's roots (${describeRoots(set)}); nothing was read or written`, { hint: remedy });
+}
+
+function absolute(hostPath: string, cwd: string): string {
+  if (typeof hostPath !== 'string' || hostPath === '' || hostPath.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'a host path must be a non-empty string without NUL');
+  return resolve(cwd, hostPath);
+}
+
+/** Roots resolved through their own links, so a root given as a link still contains its real files. */
+function realRoots(set: RootSet): string[] {
+  return set.dirs.map((dir) => realpathOrNull(dir) ?? dir);
+}
+
+function realpathOrNull(path: string): string | null {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return null;
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The roots in force for one connection: the client's (asked with
+ * roots/list on first use, cached until notifications/roots/list_changed)
+ * when it declared the `roots` capability, else `fallback`. A client that
+ * declares roots but cannot answer gets a refusal, never the fallback:
+ * failing open would widen what a model may touch.
+ */
+export interface RootsTracker {
+  current(ask: () => Promise<ReadonlyArray<{ uri: string }>>): Promise<RootSet>;
+  /** Forget the client's answer (its list changed). */
+  invalidate(): void;
+}
+
+export function trackRoots(clientOffersRoots: () => boolean, fallback: RootSet): RootsTracker {
+  let cached: Promise<RootSet> | null = null;
+  return {
+    current(ask) {
+      if (!clientOffersRoots()) return Promise.resolve(fallback);
+      if (cached === null) {
+        const asked = ask().then(rootSetFromClient, (cause: unknown) => {
+          if (cached === asked) cached = null;
+          throw new EngineError('POLICY_DENIED', `the MCP client declared roots but did not list them (${briefly(cause)}); no host path is allowed without them`, {
+            hint: 'answer roots/list in the client, or connect without the roots capability and start the server with --root DIR',
+            cause,
+          });
+        });
+        cached = asked;
+      }
+      return cached;
+    },
+    invalidate() {
+      cached = null;
+    },
+  };
+}
+
+/** One short line of a failure from the client (a zod dump can run to many lines). */
+function briefly(cause: unknown): string {
+  const text = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').trim();
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+}

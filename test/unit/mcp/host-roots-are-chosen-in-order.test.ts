@@ -1,0 +1,35 @@
+/**
+ * The MCP server's host-path roots come from, in order: the client's
+ * file:// roots, the --root folders, the directory the server started in —
+ * and there are none when that directory is `/` (#10 item 6). Containment is
+ * by whole path components, so /a/bc is not under /a/b.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeRoots, fallbackRoots, isWithin, rootSetFromClient } from '../../../src/mcp/host-roots.js';
+
+describe('host roots', () => {
+  it('are the --root folders, resolved against the working directory, when given', () => {
+    expect(fallbackRoots(['proj', '/data'], '/home/u')).toEqual({ dirs: ['/home/u/proj', '/data'], origin: 'flag' });
+  });
+
+  it('are the working directory without --root', () => {
+    expect(fallbackRoots([], '/home/u/proj')).toEqual({ dirs: ['/home/u/proj'], origin: 'cwd' });
+  });
+
+  it('are none when the working directory is /, and say how to fix it', () => {
+    const set = fallbackRoots([], '/');
+    expect(set.dirs).toEqual([]);
+    expect(describeRoots(set)).toContain('--root');
+  });
+
+  it('keep only file:// roots from the client, decoded', () => {
+    expect(rootSetFromClient([{ uri: 'file:///home/u/my%20proj' }, { uri: 'https://example.invalid/x' }, { uri: 'file://server/share' }])).toEqual({ dirs: ['/home/u/my proj'], origin: 'client' });
+  });
+
+  it('contain a path by whole components only', () => {
+    expect(isWithin('/a/b', '/a/b')).toBe(true);
+    expect(isWithin('/a/b/c', '/a/b')).toBe(true);
+    expect(isWithin('/a/bc', '/a/b')).toBe(false);
+    expect(isWithin('/anything', '/')).toBe(true);
+  });
+});
