@@ -71,7 +71,8 @@ export function renderProvenance(pkg: ResultPackage, view: ProvenanceView): stri
   const policy = renderPolicy(prov.policy_summary, prov.policy_digest, view.detail === 'minimal' ? 'count' : WHOLE_POLICY_VERBS.has(prov.verb) && view.detail === 'full' ? 'whole' : 'changes');
   if (policy !== undefined) lines.push(policy);
   if (view.detail === 'full') {
-    for (const input of prov.inputs) lines.push(`- input ${value(input.destination)}: ${input.size_bytes} bytes, ${shortDigest(`sha256:${input.sha256.replace(/^sha256:/, '')}`)}`);
+    // Whole digests: an input's digest is evidence a reader may check, not a label to tell things apart.
+    for (const input of prov.inputs) lines.push(`- input ${value(input.destination)}: ${input.size_bytes} bytes, sha256:${input.sha256.replace(/^sha256:/, '')}`);
   } else if (prov.inputs.length > 0) {
     lines.push(`- inputs: ${prov.inputs.length}`);
   }
