@@ -14,9 +14,12 @@ import { pathToFileURL } from 'node:url';
 import { table } from './lib/stats.mjs';
 import { loadAverage, nativeNotReady } from './lib/peers.mjs';
 import { gccCase, installCase, pytestCase, traceCase, tscCase } from './lib/context-corpus.mjs';
+import { gccStormCase, goTestCase, nodeTestCase, pytestManyCase, smallSuccessCase, tscSmallCase, unittestCase } from './lib/context-corpus-small.mjs';
 
 /** Raw output at or above this is a "large" case, where the aim is ≥ 100× with every fact present. */
 const LARGE_BYTES = 256 * 1024;
+/** The tight bounds each result is also rendered at (#13: recall ≥ 95% at 2 KiB). */
+const TIGHT_BUDGETS = [1024, 2048];
 
 export async function benchContextEconomy({ repo }) {
   const notReady = await nativeNotReady(repo);
@@ -27,7 +30,21 @@ export async function benchContextEconomy({ repo }) {
   const engine = api.createHeadspace({ home, defaultProvider: 'native' });
   const load = { before: loadAverage() };
   const hasPytest = spawnSync('/usr/bin/python3', ['-c', 'import pytest'], { stdio: 'ignore' }).status === 0;
-  const cases = [pytestCase(corpus, { hasPytest }), tscCase(corpus, { typescriptDir: join(repo, 'node_modules', 'typescript') }), gccCase(corpus), traceCase(corpus), installCase(corpus)];
+  const typescriptDir = join(repo, 'node_modules', 'typescript');
+  const cases = [
+    pytestCase(corpus, { hasPytest }),
+    tscCase(corpus, { typescriptDir }),
+    gccCase(corpus),
+    traceCase(corpus),
+    installCase(corpus),
+    pytestManyCase(corpus, { hasPytest }),
+    unittestCase(corpus),
+    nodeTestCase(corpus),
+    goTestCase(corpus, { repo }),
+    tscSmallCase(corpus, { typescriptDir }),
+    gccStormCase(corpus),
+    smallSuccessCase(corpus),
+  ];
   const rows = [];
   try {
     for (const c of cases) {
@@ -52,6 +69,12 @@ export async function benchContextEconomy({ repo }) {
           return { what: f.what, text, inRaw: rawText.includes(text), inResult: markdown.includes(text) };
         });
         const corpusBugs = facts.filter((f) => !f.inRaw);
+        const tight = Object.fromEntries(
+          TIGHT_BUDGETS.map((maxBytes) => {
+            const md = api.renderMarkdown(pkg, { maxBytes });
+            return [maxBytes, { bytes: Buffer.byteLength(md), found: facts.filter((f) => f.inRaw && md.includes(f.text)).length }];
+          }),
+        );
         rows.push({
           key: c.key,
           label: c.label,
@@ -66,6 +89,7 @@ export async function benchContextEconomy({ repo }) {
           factsFound: facts.filter((f) => f.inRaw && f.inResult).length,
           factsListed: facts.filter((f) => f.inRaw).length,
           corpusBugs: corpusBugs.map((f) => f.what),
+          tight,
           markdown,
         });
       } finally {
@@ -95,6 +119,7 @@ function render({ load, cases }) {
           'default result (markdown)': kib(c.resultBytes),
           'raw / result': `${c.ratio.toFixed(c.ratio < 10 ? 2 : 0)}×`,
           'facts in result': `${c.factsFound}/${c.factsListed}`,
+          ...Object.fromEntries(TIGHT_BUDGETS.map((b) => [`at ${b / 1024} KiB: bytes, facts`, `${c.tight[b].bytes}, ${c.tight[b].found}/${c.factsListed}`])),
           missed: c.facts.filter((f) => f.inRaw && !f.inResult).map((f) => `${f.what}: \`${f.text}\``).join('; ') || '—',
         },
   );
@@ -108,5 +133,13 @@ function render({ load, cases }) {
     ...(bugs.length ? [`Corpus check: facts absent from the raw output itself (a corpus bug, not counted): ${bugs.map((c) => `${c.key}: ${c.corpusBugs.join(', ')}`).join('; ')}.`] : []),
     `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
   ];
-  return `${table(rows, ['case', 'status', 'raw output', 'default result (markdown)', 'raw / result', 'facts in result', 'missed'])}\n\n${notes.join('\n')}`;
+  const recall = (found) => {
+    const listed = ran.reduce((sum, c) => sum + c.factsListed, 0);
+    return listed === 0 ? 'n/a' : `${((100 * found) / listed).toFixed(1)}%`;
+  };
+  notes.unshift(
+    `Fact recall over all cases: ${recall(ran.reduce((s, c) => s + c.factsFound, 0))} at the default bound (8 KiB), ${TIGHT_BUDGETS.map((b) => `${recall(ran.reduce((s, c) => s + c.tight[b].found, 0))} at ${b / 1024} KiB`).join(', ')}.`,
+  );
+  const columns = ['case', 'status', 'raw output', 'default result (markdown)', 'raw / result', 'facts in result', ...TIGHT_BUDGETS.map((b) => `at ${b / 1024} KiB: bytes, facts`), 'missed'];
+  return `${table(rows, columns)}\n\n${notes.join('\n')}`;
 }
