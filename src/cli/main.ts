@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { shellQuote } from '../core/context.js';
 import { EngineError, toEngineError } from '../core/errors.js';
 import { BUDGET_FIELDS, parseBudgetValue } from '../core/policy/budget-fields.js';
 import type { ResultPackage } from '../core/result/result-package.js';
@@ -59,7 +60,7 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
     case 'package': {
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
       const { renderJson } = await import('../core/result/render-json.js');
-      await writeAll(io.stdout, json ? renderJson(outcome.pkg) : forTerminal(io, renderMarkdown(outcome.pkg, maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes })));
+      await writeAll(io.stdout, json ? renderJson(outcome.pkg) : forTerminal(io, renderMarkdown(outcome.pkg, { ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }), ...fullResultCommand(io, outcome.pkg) })));
       return EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
     }
     case 'document':
@@ -97,6 +98,19 @@ async function streamFile(path: string, out: NodeJS.WritableStream, escaper: Ter
       }
     });
   });
+}
+
+/**
+ * Where the markers of a shrunk markdown result send the reader: a command
+ * that prints the job's (or workspace's) package as JSON without running
+ * anything again. Rerunning a build or a test suite to see the rest of its
+ * findings would cost its time and repeat its side effects.
+ */
+function fullResultCommand(io: CliIo, pkg: ResultPackage): { fullResult?: string } {
+  const handle = pkg.provenance.job_id ?? pkg.provenance.workspace_id;
+  if (handle === null || pkg.provenance.verb === 'destroy') return {};
+  const home = io.env.HEADSPACE_HOME;
+  return { fullResult: `${home === undefined || home === '' ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace inspect ${handle} --json` };
 }
 
 async function fail(io: CliIo, error: EngineError, json: boolean): Promise<number> {

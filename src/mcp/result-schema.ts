@@ -87,6 +87,42 @@ export const ProvenanceSchema = z
   })
   .describe('where the result came from');
 
+const LocationSchema = z.looseObject({ file: z.string().describe('as the tool printed it'), line: z.number().optional(), col: z.number().optional() }).describe('where a tool says it happened');
+
+/**
+ * A structured key finding (#13). `kind` names the shape; the fields below
+ * are present for the kinds that have them (an absent count means the tool
+ * did not print it). Markdown shows only `text`.
+ */
+const StructuredFindingSchema = z
+  .looseObject({
+    kind: z.string().describe('test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files) or job (inspect)'),
+    text: z.string().describe('the finding as markdown shows it, one line per fact'),
+    tool: z.string().optional().describe('test-summary and diagnostics: the tool that printed it, e.g. pytest, tsc, gcc/clang'),
+    failed: z.number().optional().describe('test-summary: failing tests'),
+    passed: z.number().optional().describe('test-summary: passing tests'),
+    skipped: z.number().optional().describe('test-summary: skipped tests'),
+    errors: z.number().optional().describe('test-summary: tests that errored; diagnostics: distinct errors'),
+    warnings: z.number().optional().describe('diagnostics: distinct warnings'),
+    failures: z
+      .array(z.looseObject({ name: z.string(), location: LocationSchema.optional(), message: z.string().optional().describe('the assertion or first error line') }))
+      .optional()
+      .describe('test-summary: the first failing tests, in the order printed'),
+    items: z
+      .array(z.looseObject({ file: z.string(), line: z.number(), col: z.number().optional(), severity: z.string(), message: z.string(), code: z.string().optional() }))
+      .optional()
+      .describe('diagnostics: the first diagnostics, errors first'),
+    more: z.number().optional().describe('test-summary and diagnostics: how many were left out of the list'),
+    type: z.string().optional().describe('exception: its type, e.g. ZeroDivisionError'),
+    message: z.string().optional().describe('exception: its message'),
+    location: LocationSchema.optional().describe('exception: the innermost frame'),
+    path: z.string().optional().describe('file: the real workspace-relative name (text escapes hostile characters)'),
+    id: z.string().optional().describe('workspace or job: its id'),
+    state: z.string().optional().describe('workspace: its lifecycle state'),
+    status: z.string().optional().describe('job: its status, or running'),
+  })
+  .describe('a fact lifted into fields');
+
 export const ResultPackageSchema = z
   .looseObject({
     outcome_summary: z.string().describe('one sentence: what happened'),
@@ -95,7 +131,7 @@ export const ResultPackageSchema = z
       .array(
         z.union([
           z.string(),
-          z.looseObject({ kind: z.string().describe('the shape: test-summary, diagnostics, exception, …'), text: z.string().describe('the finding as markdown shows it, one line per fact') }),
+          StructuredFindingSchema,
         ]),
       )
       .describe('the facts that matter: a line, or an object lifted from the output (e.g. failing tests with their file:line)'),

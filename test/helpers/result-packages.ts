@@ -78,3 +78,8 @@ export const arbitraryPackage: fc.Arbitrary<ResultPackage> = fc
       },
     }),
   );
+
+/** The key findings as markdown shows them: a structured finding (#13) by its text. */
+export function findingTexts(pkg: Pick<ResultPackage, 'key_findings'>): string[] {
+  return pkg.key_findings.map((f) => (typeof f === 'string' ? f : f.text));
+}

@@ -11,7 +11,9 @@
  *    `compact`, then `minimal`;
  * 2. the warnings and suggested-attention lists;
  * 3. the evidence excerpts (not below 80 bytes): the excerpt selector keeps
- *    error lines, failing tests and final lines before anything else;
+ *    error lines, failing tests and final lines before anything else; then
+ *    each evidence entry collapses to one line with its size and the command
+ *    that returns it (80 bytes of a log say less than a finding does);
  * 4. the key findings: the facts distilled from the evidence (a failing
  *    test's name, assertion and file:line) outlast the raw lines;
  * 5. every other text field (labels, names; the summary gets four times the
@@ -63,6 +65,8 @@ interface Budgets {
   lists: number;
   findings: number;
   excerpt: number;
+  /** True once the excerpts are left out and each entry is one line pointing at its source. */
+  collapsed: boolean;
   field: number;
 }
 
@@ -80,6 +84,8 @@ interface Context {
   pkg: ResultPackage;
   /** Key findings as markdown lists them: a structured finding gives one item per line of its text. */
   findings: string[];
+  /** Per item: a score that outranks the line's own reading, or undefined. */
+  findingPriority: Array<number | undefined>;
   evidence: PreparedEvidence[];
   fullResult: string | undefined;
 }
@@ -93,11 +99,11 @@ const NONE = '(none)';
  */
 export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOptions = {}): string {
   const maxBytes = Math.max(MIN_MAX_BYTES, Math.floor(options.maxBytes ?? DEFAULT_MAX_BYTES));
-  const ctx: Context = { pkg, findings: pkg.key_findings.flatMap(findingTextLines), evidence: pkg.evidence.map(prepareEvidence), fullResult: options.fullResult };
+  const ctx: Context = { pkg, ...findingItems(pkg), evidence: pkg.evidence.map(prepareEvidence), fullResult: options.fullResult };
   const render = (budgets: Budgets) => assemble(layout(ctx, budgets));
   const fits = (budgets: Budgets) => utf8Length(render(budgets)) <= maxBytes;
 
-  let budgets: Budgets = { detail: 'full', lists: Infinity, findings: Infinity, excerpt: Infinity, field: Infinity };
+  let budgets: Budgets = { detail: 'full', lists: Infinity, findings: Infinity, excerpt: Infinity, collapsed: false, field: Infinity };
   if (fits(budgets)) return render(budgets);
   for (const detail of ['compact', 'minimal'] as const) {
     budgets = { ...budgets, detail };
@@ -111,12 +117,34 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
     { key: 'field', min: MIN_FIELD_BYTES, max: maxBytes },
   ];
   for (const step of steps) {
+    if (step.key === 'findings' && ctx.evidence.length > 0) {
+      budgets = { ...budgets, collapsed: true };
+      if (fits(budgets)) return render(budgets);
+    }
     const current = budgets;
     const best = largestFitting(step.min, Math.min(step.max, maxBytes), (x) => fits({ ...current, [step.key]: x }));
     if (best !== undefined) return render({ ...current, [step.key]: best });
     budgets = { ...current, [step.key]: step.min };
   }
   return clipDocument(layout(ctx, budgets), maxBytes, ctx.fullResult);
+}
+
+/**
+ * A structured finding's first line is its headline (`tests: 6 failed, 23
+ * passed (pytest)`): under a tight bound it outlasts the lines it sums up.
+ */
+const HEADLINE_SCORE = 1000;
+
+function findingItems(pkg: ResultPackage): Pick<Context, 'findings' | 'findingPriority'> {
+  const findings: string[] = [];
+  const findingPriority: Array<number | undefined> = [];
+  for (const finding of pkg.key_findings) {
+    findingTextLines(finding).forEach((line, i) => {
+      findings.push(line);
+      findingPriority.push(typeof finding !== 'string' && i === 0 && finding.kind !== 'file' && finding.kind !== 'workspace' && finding.kind !== 'job' ? HEADLINE_SCORE : undefined);
+    });
+  }
+  return { findings, findingPriority };
 }
 
 /** Largest x in [lo, hi] with ok(x), assuming ok is monotone; undefined when even lo fails. */
@@ -146,13 +174,13 @@ function prepareEvidence(evidence: Evidence): PreparedEvidence {
 function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
   const { pkg } = ctx;
   const field = (text: string) => clipLine(cleanInline(text), budgets.field);
-  const list = (items: readonly string[], budget: number) => renderList(items, budget, ctx.fullResult);
+  const list = (items: readonly string[], budget: number, priority?: ReadonlyArray<number | undefined>) => renderList(items, budget, ctx.fullResult, priority);
   const orNone = (body: Body) => (body.length === 0 ? [NONE] : body);
   return {
     // The summary is the text an agent reads first: it gets four field budgets.
     outcome_summary: renderSummary(pkg.outcome_summary, budgets.field * 4, ctx.fullResult),
     status: [pkg.status],
-    key_findings: list(ctx.findings, budgets.findings),
+    key_findings: list(ctx.findings, budgets.findings, ctx.findingPriority),
     evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field, pkg.provenance.job_id)),
     artifacts: pkg.artifacts.length === 0 ? [NONE] : pkg.artifacts.map((a) => renderArtifact(a, field)),
     warnings: list(pkg.warnings, budgets.lists),
@@ -172,10 +200,10 @@ function renderSummary(summary: string, budget: number, fullResult: string | und
   return [shrunk, fieldMarker(utf8Length(shrunk), utf8Length(text), fullResult)];
 }
 
-function renderList(items: readonly string[], budget: number, fullResult: string | undefined): Body {
+function renderList(items: readonly string[], budget: number, fullResult: string | undefined, priority?: ReadonlyArray<number | undefined>): Body {
   if (items.length === 0) return [NONE];
   const cleaned = items.map((item) => escapeBlockStarts(cleanProse(item).trim()));
-  const { items: shown, shrunk } = shrinkItems(cleaned, budget);
+  const { items: shown, shrunk } = shrinkItems(cleaned, budget, priority);
   const blocks = shown.map((item) => `- ${item.split('\n').join('\n  ')}`);
   if (!shrunk) return blocks;
   const total = cleaned.reduce((sum, item) => sum + listItemBytes(item), 0);
@@ -191,13 +219,18 @@ function renderList(items: readonly string[], budget: number, fullResult: string
  */
 function renderEvidence(prepared: PreparedEvidence, budgets: Budgets, field: (text: string) => string, jobId: string | null): Body {
   const { evidence, text, totalBytes } = prepared;
+  if (budgets.collapsed) {
+    const size = [evidence.total_bytes === undefined ? `${totalBytes} bytes` : `${evidence.total_bytes} bytes`, evidence.total_lines === undefined ? undefined : `${evidence.total_lines} lines`].filter((p) => p !== undefined);
+    return [`- ${field(evidence.label)} (${size.join(', ')}): ${formatTruncationMarker(0, totalBytes, evidence.retrieval)}`];
+  }
   const { text: shown, shrunk } = shrinkPrepared(text, Math.max(MIN_EXCERPT_BYTES, budgets.excerpt));
   const truncated = evidence.truncated || shrunk;
   // Sizes matter when something was left out; a whole excerpt shows its own size.
   const size = [
     !truncated || evidence.total_bytes === undefined ? undefined : `${evidence.total_bytes} bytes`,
     !truncated || evidence.total_lines === undefined ? undefined : `${evidence.total_lines} line${evidence.total_lines === 1 ? '' : 's'}`,
-    evidence.omitted_lines === undefined || evidence.omitted_lines === 0 ? undefined : `${evidence.omitted_lines} omitted`,
+    // Shrunk here, the gap lines in the excerpt say what is left out; the selector's own count would be stale.
+    shrunk || evidence.omitted_lines === undefined || evidence.omitted_lines === 0 ? undefined : `${evidence.omitted_lines} omitted`,
     evidence.source === jobId || evidence.source === '' ? undefined : `from ${field(evidence.source)}`,
   ].filter((part) => part !== undefined);
   const heading = `- ${field(evidence.label)}${size.length > 0 ? ` (${size.join(', ')})` : ''}`;

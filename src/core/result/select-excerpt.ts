@@ -458,16 +458,17 @@ export function listItemBytes(item: string): number {
  * rendered `- item` lines. Items are kept whole where possible and in order;
  * among items that do not all fit, those that read like errors, failures or
  * answers win, then the earlier ones (producers list the most important
- * first). Left-out runs become one `… [N items omitted] …` item; an item longer
+ * first), unless `priority` gives an item's score. Left-out runs become one `… [N items omitted] …` item; an item longer
  * than the per-item cap is clipped with `…[+N bytes]`.
  */
-export function shrinkItems(items: readonly string[], budgetBytes: number): { items: string[]; shrunk: boolean } {
+export function shrinkItems(items: readonly string[], budgetBytes: number, priority?: ReadonlyArray<number | undefined>): { items: string[]; shrunk: boolean } {
   const total = items.reduce((sum, item) => sum + listItemBytes(item), 0);
   if (total <= budgetBytes) return { items: [...items], shrunk: false };
   const budget = Math.max(MIN_UNIT_BYTES, Math.floor(budgetBytes));
   const cap = unitCapFor(budget);
   const clippedItems = items.map((item) => clipLine(item, cap));
-  const scores = clippedItems.map((item) => Math.max(...item.split('\n').map((line) => KIND_SCORES[classifyLine(line)])));
+  // `priority` (per item) overrides how an item reads when the producer knows better (a parsed test summary).
+  const scores = clippedItems.map((item, i) => priority?.[i] ?? Math.max(...item.split('\n').map((line) => KIND_SCORES[classifyLine(line)])));
   const costs = clippedItems.map(listItemBytes);
   const gapCost = listItemBytes(formatGapMarker(items.length, 'item'));
   const chosen = chooseUnits(scores, costs, budget, gapCost, 'head-first');

@@ -2,7 +2,7 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { ID_PATTERN } from '../ids.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { makeResultPackage, emptyUsage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence, jobOutputView } from './job-evidence.js';
@@ -61,7 +61,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
     });
   }
   const jobs = store.listJobs(ws.id);
-  const findings = [
+  const findings: KeyFinding[] = [
     `lifecycle state: ${ws.state}`,
     `lifecycle path: ${ws.lifecyclePath.join(' -> ')}`,
     `provider view: ${view ? view.state : 'unverified (the provider could not be asked)'}`,
@@ -70,7 +70,19 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
   if (ws.expiresAt !== null) findings.push(`expires at: ${isoTime(ws.expiresAt)}`);
-  for (const j of jobs.slice(-20)) findings.push(`job ${j.id}: ${j.state === 'running' ? 'running' : j.status} — ${commandLabel(j.argv)}${j.exitCode !== null ? ` (exit ${j.exitCode})` : ''}`);
+  for (const j of jobs.slice(-20)) {
+    const status = j.state === 'running' ? 'running' : (j.status ?? 'unknown');
+    findings.push({
+      kind: 'job',
+      text: `job ${j.id}: ${status} — ${commandLabel(j.argv)}${j.exitCode !== null ? ` (exit ${j.exitCode})` : ''}`,
+      id: j.id,
+      status,
+      command: j.argv,
+      ...(j.exitCode !== null ? { exit_code: j.exitCode } : {}),
+      started_at: isoTime(j.startedAt),
+      ...(j.finishedAt !== null ? { finished_at: isoTime(j.finishedAt) } : {}),
+    });
+  }
   if (jobs.length > 20) findings.push(`… and ${jobs.length - 20} earlier job(s)`);
   const last = jobs[jobs.length - 1];
   return makeResultPackage({

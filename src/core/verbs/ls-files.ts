@@ -2,7 +2,7 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { makeResultPackage, emptyUsage, type ResultPackage, type StructuredFinding } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
@@ -28,9 +28,11 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const listing = await provider.list(ws.id, path, limit);
   // A job chooses these names: displayName keeps `\r`, newlines and bidi characters from
   // forging or hiding entries in the rendered list (#10 item 11).
-  const findings = listing.entries.map((e) => {
+  // One object per entry (#13): `path` is the real name, `text` the escaped line markdown shows.
+  const findings: StructuredFinding[] = listing.entries.map((e) => {
     const name = displayName(e.path);
-    return e.type === 'file' ? `${name} (${e.size} bytes)` : e.type === 'directory' ? `${name}/` : `${name} (${e.type}: not exportable)`;
+    const text = e.type === 'file' ? `${name} (${e.size} bytes)` : e.type === 'directory' ? `${name}/` : `${name} (${e.type}: not exportable)`;
+    return { kind: 'file', text, path: e.path, type: e.type, ...(e.type === 'file' ? { size_bytes: e.size } : {}) };
   });
   const now = ctx.clock.now();
   return makeResultPackage({

@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { makeResultPackage, emptyUsage, type ResultPackage, type StructuredFinding } from '../result/result-package.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
 
 export interface LsInput {
@@ -14,12 +14,23 @@ export async function listWorkspaces(ctx: EngineContext, input: LsInput = {}): P
   const attention = await reconcile(ctx);
   const rows = store.listWorkspaces({ includeDestroyed: input.all === true });
   const now = ctx.clock.now();
-  const findings = rows.map((ws) => {
+  // One object per workspace (#13): JSON readers get fields, markdown shows the line.
+  const findings: StructuredFinding[] = rows.map((ws) => {
     const parts = [`${ws.id}: ${ws.state} on ${ws.provider}`, `created ${isoTime(ws.createdAt)}`];
     if (ws.purpose) parts.push(`purpose: ${ws.purpose}`);
     if (ws.owner) parts.push(`owner: ${ws.owner}`);
     if (ws.expiresAt !== null) parts.push(ws.expiresAt <= now ? 'expired' : `expires ${isoTime(ws.expiresAt)}`);
-    return parts.join(', ');
+    return {
+      kind: 'workspace',
+      text: parts.join(', '),
+      id: ws.id,
+      state: ws.state,
+      provider: ws.provider,
+      created_at: isoTime(ws.createdAt),
+      ...(ws.purpose ? { purpose: ws.purpose } : {}),
+      ...(ws.owner ? { owner: ws.owner } : {}),
+      ...(ws.expiresAt !== null ? { expires_at: isoTime(ws.expiresAt), expired: ws.expiresAt <= now } : {}),
+    };
   });
   return makeResultPackage({
     outcome_summary: rows.length === 0 ? 'no workspaces' : `${rows.length} workspace(s)`,

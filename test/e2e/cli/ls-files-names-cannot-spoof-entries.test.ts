@@ -34,9 +34,11 @@ describe('hostile file names', () => {
 
   it('parse back to the real names from --json', () => {
     const run = cli(home, ['ls-files', 'names-ws', '--json']);
-    const findings = (JSON.parse(run.stdout) as { key_findings: string[] }).key_findings;
-    const names = findings.map((f) => JSON.parse(f.slice(0, f.lastIndexOf(' ('))) as string);
-    expect(names.sort()).toEqual([...NAMES].sort());
+    // Each entry is an object (#13): `path` is the real name, `text` the escaped line markdown shows.
+    const findings = (JSON.parse(run.stdout) as { key_findings: Array<{ kind: string; path: string; text: string }> }).key_findings;
+    expect(findings.map((f) => f.path).sort()).toEqual([...NAMES].sort());
+    const shown = findings.map((f) => JSON.parse(f.text.slice(0, f.text.lastIndexOf(' ('))) as string);
+    expect(shown.sort()).toEqual([...NAMES].sort());
   });
 
   it('are escaped in declare\'s result and the artifacts list, and real in --json', () => {

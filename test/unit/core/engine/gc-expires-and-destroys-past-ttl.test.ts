@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { findingTexts } from '../../../helpers/result-packages.js';
 
 let t: TestEngine;
 afterEach(() => t.cleanup());
@@ -17,12 +18,12 @@ describe('gc', () => {
     await t.engine.create({ workspaceId: 'forever' });
     t.clock.advance(120_000);
     const listed = await t.engine.ls();
-    expect(listed.key_findings.find((f) => f.startsWith('short:'))).toMatch(/purpose: scratch, owner: agent-7, expired/);
+    expect(findingTexts(listed).find((f) => f.startsWith('short:'))).toMatch(/purpose: scratch, owner: agent-7, expired/);
     const pkg = await t.engine.gc();
     expect(pkg.key_findings).toEqual(['workspace short marked expired', expect.stringMatching(/^workspace short destroyed/)]);
     const all = await t.engine.ls({ all: true });
-    expect(all.key_findings.find((f) => f.startsWith('short:'))).toContain('destroyed');
-    expect(all.key_findings.find((f) => f.startsWith('long:'))).toContain('ready');
+    expect(findingTexts(all).find((f) => f.startsWith('short:'))).toContain('destroyed');
+    expect(findingTexts(all).find((f) => f.startsWith('long:'))).toContain('ready');
     const inspect = await t.engine.inspect({ handle: 'long' }).catch((e: unknown) => e);
     expect(inspect).toMatchObject({ status: 'success' });
   });

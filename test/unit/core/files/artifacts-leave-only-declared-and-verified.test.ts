@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { findingTexts } from '../../../helpers/result-packages.js';
 
 let t: TestEngine;
 let out: string;
@@ -77,7 +78,7 @@ describe('artifacts', () => {
   it('lets a file found later be declared after the fact and exported', async () => {
     await t.engine.run({ workspaceId: 'arts', argv: ['write', 'notes/found.txt', 'found it'] });
     const listed = await t.engine.listFiles({ workspaceId: 'arts', path: 'notes' });
-    expect(listed.key_findings).toEqual(['notes/found.txt (8 bytes)']);
+    expect(findingTexts(listed)).toEqual(['notes/found.txt (8 bytes)']);
     await t.engine.declare({ workspaceId: 'arts', name: 'notes/found.txt', purpose: 'an intermediate file' });
     await t.engine.export({ workspaceId: 'arts', name: 'notes/found.txt', to: join(out, 'found.txt') });
     expect(readFileSync(join(out, 'found.txt'), 'utf8')).toBe('found it');

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { findingTexts } from '../../../helpers/result-packages.js';
 
 let t: TestEngine;
 let src: string;
@@ -43,7 +44,7 @@ describe('put', () => {
     const pkg = await t.engine.put({ workspaceId: 'files', hostPath: join(src, 'tree'), destination: 'tree' });
     expect(pkg.key_findings[0]).toMatch(/^tree\/: 2 file\(s\), 3 bytes, manifest sha256:[0-9a-f]{64}$/);
     const listed = await t.engine.listFiles({ workspaceId: 'files' });
-    expect(listed.key_findings).toEqual(['tree/', 'tree/a.txt (1 bytes)', 'tree/sub/', 'tree/sub/b.txt (2 bytes)']);
+    expect(findingTexts(listed)).toEqual(['tree/', 'tree/a.txt (1 bytes)', 'tree/sub/', 'tree/sub/b.txt (2 bytes)']);
   });
 
   it('refuses an existing destination unless overwrite is asked', async () => {

@@ -49,12 +49,19 @@ describe('shrink order', () => {
     expect(markdown).toMatch(/- … \[\d+ items omitted\] …/);
   });
 
-  it('shrinks the findings only once excerpts are at their 80-byte minimum', () => {
+  it('shrinks the findings only once the evidence is a one-line pointer', () => {
     const findings = Array.from({ length: 300 }, (_, i) => `finding number ${i}`);
     const markdown = renderMarkdown(basePackage({ key_findings: findings, evidence: evidence(LOG) }), { maxBytes: 3000 });
-    const body = markdown.slice(markdown.indexOf('```text\n') + 8, markdown.lastIndexOf('\n```'));
-    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(80);
-    expect(body).toContain('log line 1999');
+    expect(markdown).not.toContain('```text');
+    expect(markdown).toMatch(/^- o \(\d+ bytes\): …\[truncated: 0 of \d+ bytes shown/m);
     expect(markdown).toMatch(/- … \[\d+ items omitted\] …/);
+  });
+
+  it('keeps a structured finding\'s headline when its items give way', () => {
+    const failures = Array.from({ length: 40 }, (_, i) => `FAILED tests/test_x.py:${i + 10} test_case_${i} — AssertionError: ${i} != ${i + 1}`);
+    const summary = { kind: 'test-summary', text: ['tests: 40 failed, 2 passed (pytest)', ...failures].join('\n') };
+    const markdown = renderMarkdown(basePackage({ key_findings: [summary, 'exit 1, output 9000 bytes'], evidence: evidence(LOG) }), { maxBytes: 1024 });
+    expect(markdown).toContain('- tests: 40 failed, 2 passed (pytest)\n');
+    expect(markdown).toContain('test_case_0');
   });
 });
