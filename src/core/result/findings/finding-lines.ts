@@ -47,7 +47,7 @@ function testCounts(finding: TestSummaryFinding): string {
 
 function failureLine(failure: TestFailure): string {
   const where = failure.location ? `${formatLocation(failure.location)} ` : '';
-  return `FAILED ${where}${failure.name}${failure.message ? ` — ${failure.message}` : ''}`;
+  return `${failure.outcome === 'error' ? 'ERROR' : 'FAILED'} ${where}${failure.name}${failure.message ? ` — ${failure.message}` : ''}`;
 }
 
 function diagnosticLine(item: Diagnostic): string {

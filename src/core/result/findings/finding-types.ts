@@ -24,6 +24,8 @@ export type TestFailure = {
   location?: SourceLocation;
   /** The assertion or first error line. */
   message?: string;
+  /** `error`: the test (or its module) errored rather than failed an assertion (pytest ERROR, unittest ERROR). Absent: failed. */
+  outcome?: 'error';
 };
 
 export type TestSummaryFinding = {

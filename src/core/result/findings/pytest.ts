@@ -63,7 +63,7 @@ export const parsePytest: FindingParser = (lines, options) => {
       if (block) readBlockLine(block, line);
     } else if (section === 'short test summary info') {
       const entry = SHORT_ENTRY.exec(line);
-      if (entry) listed.add(failureFromEntry(entry[2] ?? '', blocks));
+      if (entry) listed.add(failureFromEntry(entry[2] ?? '', blocks, entry[1] === 'ERROR'));
     }
   }
 
@@ -85,7 +85,7 @@ function readBlockLine(block: Block, line: string): void {
 }
 
 /** `test_calc.py::TestStrings::test_upper - AssertionError: …` → name, file, and the block it heads. */
-function failureFromEntry(entry: string, blocks: Map<string, Block>): TestFailure {
+function failureFromEntry(entry: string, blocks: Map<string, Block>, errored: boolean): TestFailure {
   const dash = entry.indexOf(' - ');
   const nodeId = dash < 0 ? entry.trim() : entry.slice(0, dash).trim();
   const summaryMessage = dash < 0 ? undefined : entry.slice(dash + 3);
@@ -96,6 +96,8 @@ function failureFromEntry(entry: string, blocks: Map<string, Block>): TestFailur
   const location = (block ? pickLocation(block.locations, file) : undefined) ?? (parts.length > 1 ? { file } : undefined);
   const message = block?.message ?? (summaryMessage === undefined ? undefined : clipMessage(summaryMessage));
   const failure: TestFailure = { name };
+  // An ERROR entry (collection, setup, teardown) is not a failed test: pytest counts it apart.
+  if (errored) failure.outcome = 'error';
   if (location) failure.location = location;
   if (message !== undefined) failure.message = message;
   return failure;
@@ -119,7 +121,8 @@ function failuresFromBlocks(blocks: Map<string, Block>, cap: number, blockCount:
 
 function summaryFinding(counts: Map<string, number> | null, failures: FailureList): TestSummaryFinding {
   const errors = counts ? (counts.get('error') ?? 0) + (counts.get('errors') ?? 0) : undefined;
-  const failed = counts?.get('failed') ?? failures.count;
+  // With pytest's own counts, a test is failed only if pytest says so (an ERROR entry is not one).
+  const failed = counts ? (counts.get('failed') ?? 0) : failures.count;
   const finding: TestSummaryFinding = { kind: 'test-summary', tool: 'pytest', failed, failures: failures.items, more: failures.more(failed + (errors ?? 0)) };
   if (counts) {
     finding.passed = counts.get('passed') ?? 0;

@@ -23,7 +23,7 @@ describe('node:test findings', () => {
     expect(summary.failures).toEqual([
       { name: 'applies quantity', location: { file: 'cart.test.mjs', line: 13, col: 3 }, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 10 !== 12' },
       { name: 'rejects bad items', location: { file: 'cart.test.mjs', line: 17, col: 3 }, message: "TypeError [Error]: Cannot read properties of null (reading 'price')" },
-      { name: 'top-level strict deep equal', location: { file: 'cart.test.mjs', line: 24, col: 1 }, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: + actual - expected' },
+      { name: 'top-level strict deep equal', location: { file: 'cart.test.mjs', line: 24, col: 1 }, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: (actual: { a: 1, b: [ 1, 2 ] }; expected: { a: 1, b: [ 1, 3 ] })' },
     ]);
   });
 

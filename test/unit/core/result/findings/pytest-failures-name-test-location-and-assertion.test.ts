@@ -25,7 +25,7 @@ describe('pytest findings', () => {
         { name: 'test_add_table[0-0-1]', location: { file: 'test_calc.py', line: 28 }, message: 'assert 0 == 1' },
         // The block's E line is whole where the short summary cut it (`'ABd'` became `=...`).
         { name: 'TestStrings::test_upper', location: { file: 'test_calc.py', line: 47 }, message: "AssertionError: assert 'ABC' == 'ABd'" },
-        { name: 'test_uses_broken', location: { file: 'test_calc.py', line: 38 }, message: 'RuntimeError: fixture exploded' },
+        { name: 'test_uses_broken', location: { file: 'test_calc.py', line: 38 }, message: 'RuntimeError: fixture exploded', outcome: 'error' },
       ]);
     });
   }
