@@ -86,6 +86,12 @@ interface Context {
   findings: string[];
   /** Per item: a score that outranks the line's own reading, or undefined. */
   findingPriority: Array<number | undefined>;
+  /**
+   * The findings with each parsed finding reduced to its headline: used while
+   * every excerpt is shown whole, since its lines then already carry each
+   * failure and diagnostic (nothing is printed twice, #13).
+   */
+  headlines: string[];
   evidence: PreparedEvidence[];
   fullResult: string | undefined;
 }
@@ -135,16 +141,22 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
  */
 const HEADLINE_SCORE = 1000;
 
-function findingItems(pkg: ResultPackage): Pick<Context, 'findings' | 'findingPriority'> {
+/** Kinds lifted from captured output (core/result/findings); list kinds (workspace, file, job) are not. */
+const PARSED_KINDS = new Set(['test-summary', 'diagnostics', 'exception']);
+
+function findingItems(pkg: ResultPackage): Pick<Context, 'findings' | 'findingPriority' | 'headlines'> {
   const findings: string[] = [];
   const findingPriority: Array<number | undefined> = [];
+  const headlines: string[] = [];
   for (const finding of pkg.key_findings) {
+    const parsed = typeof finding !== 'string' && PARSED_KINDS.has(finding.kind);
     findingTextLines(finding).forEach((line, i) => {
       findings.push(line);
-      findingPriority.push(typeof finding !== 'string' && i === 0 && finding.kind !== 'file' && finding.kind !== 'workspace' && finding.kind !== 'job' ? HEADLINE_SCORE : undefined);
+      findingPriority.push(parsed && i === 0 ? HEADLINE_SCORE : undefined);
+      if (!parsed || i === 0) headlines.push(line);
     });
   }
-  return { findings, findingPriority };
+  return { findings, findingPriority, headlines };
 }
 
 /** Largest x in [lo, hi] with ok(x), assuming ok is monotone; undefined when even lo fails. */
@@ -171,6 +183,11 @@ function prepareEvidence(evidence: Evidence): PreparedEvidence {
   return { evidence, text: prepareText(body), totalBytes: evidence.total_bytes ?? utf8Length(body) };
 }
 
+/** Every excerpt is shown whole: nothing of the output was left out, here or by the selector. */
+function wholeEvidence(ctx: Context, budgets: Budgets): boolean {
+  return ctx.evidence.length > 0 && budgets.excerpt === Infinity && !budgets.collapsed && ctx.evidence.every((e) => !e.evidence.truncated && e.evidence.kind === 'excerpt');
+}
+
 function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
   const { pkg } = ctx;
   const field = (text: string) => clipLine(cleanInline(text), budgets.field);
@@ -180,7 +197,7 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
     // The summary is the text an agent reads first: it gets four field budgets.
     outcome_summary: renderSummary(pkg.outcome_summary, budgets.field * 4, ctx.fullResult),
     status: [pkg.status],
-    key_findings: list(ctx.findings, budgets.findings, ctx.findingPriority),
+    key_findings: wholeEvidence(ctx, budgets) ? list(ctx.headlines, budgets.findings) : list(ctx.findings, budgets.findings, ctx.findingPriority),
     evidence: ctx.evidence.length === 0 ? [NONE] : ctx.evidence.flatMap((e) => renderEvidence(e, budgets, field, pkg.provenance.job_id)),
     artifacts: pkg.artifacts.length === 0 ? [NONE] : pkg.artifacts.map((a) => renderArtifact(a, field)),
     warnings: list(pkg.warnings, budgets.lists),
