@@ -168,7 +168,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
     // Long-running: resolves only when the server is done, since the bin exits right after main().
     const [{ serveMcp }, { openEngineForCli }] = await Promise.all([import('../mcp/serve.js'), import('./open-engine.js')]);
     const exitCode = await serveMcp({
-      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined),
+      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined, 'mcp'),
       http: opts.http === true,
       ...(opts.port !== undefined && { port: String(opts.port) }),
       ...(opts.host !== undefined && { host: String(opts.host) }),
