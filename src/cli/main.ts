@@ -173,6 +173,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       ...(opts.port !== undefined && { port: String(opts.port) }),
       ...(opts.host !== undefined && { host: String(opts.host) }),
       ...(opts.maxResultBytes !== undefined && { maxResultBytes: parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes)) }),
+      ...(opts.maxStructuredBytes !== undefined && { maxStructuredBytes: parsePositiveInt('--max-structured-bytes', String(opts.maxStructuredBytes)) }),
       ...(opts.root !== undefined && { roots: opts.root as string[] }),
       env: io.env,
       stderr: io.stderr,

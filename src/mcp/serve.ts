@@ -19,6 +19,7 @@ export interface ServeOptions {
   port?: string;
   host?: string;
   maxResultBytes?: number;
+  maxStructuredBytes?: number;
   /** Raw --root values: the host folders tools may read and write when the client offers no roots. */
   roots?: readonly string[];
   /** The server's working directory (the default root, unless it is `/`); default process.cwd(). */
@@ -40,7 +41,13 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
   probe.close();
 
   const log = (line: string) => void options.stderr.write(`${line}\n`);
-  const serverOptions = { log, fallbackRoots: roots, cwd, ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }) };
+  const serverOptions = {
+    log,
+    fallbackRoots: roots,
+    cwd,
+    ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
+    ...(options.maxStructuredBytes === undefined ? {} : { maxStructuredBytes: options.maxStructuredBytes }),
+  };
   // Said once at start, so an operator sees what a model may touch on the host.
   log(`headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them, otherwise ${describeRoots(roots)}`);
   const stop = new AbortController();

@@ -23,6 +23,7 @@ import { fallbackRoots, hostPathGuard, trackRoots, type RootSet } from './host-r
 import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownTool } from './errors.js';
 import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
 import { reportProgress } from './progress.js';
+import { boundStructured, DEFAULT_MAX_STRUCTURED_BYTES } from './bound-structured.js';
 import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolSpec } from './tools/tool-spec.js';
@@ -37,6 +38,8 @@ export type EngineFactory = () => Engine | Promise<Engine>;
 export interface McpServerOptions {
   /** Bound of each result's markdown text (default 8192, floor 512). */
   maxResultBytes?: number;
+  /** Bound of each result's structuredContent, as JSON (default 64 KiB, floor 4096; see bound-structured.ts for why larger). */
+  maxStructuredBytes?: number;
   /** Diagnostics sink; default stderr. Never stdout: that is the protocol channel. */
   log?: (line: string) => void;
   /** The tool table; default TOOLS. */
@@ -46,6 +49,11 @@ export interface McpServerOptions {
   /** What relative host paths are relative to; default process.cwd(). */
   cwd?: string;
 }
+
+/** Where the markdown's markers send a reader for a shrunk field: not `--json`, which a model over MCP cannot pass. */
+const FULL_RESULT = "this result's structuredContent";
+/** Set in a result's _meta when its structuredContent was shrunk to its bound. */
+export const TRUNCATED_META_KEY = 'headspace/structured-truncated';
 
 /** How long a roots/list request to the client may take before the tool call is refused. */
 const ROOTS_LIST_TIMEOUT_MS = 10_000;
@@ -111,11 +119,15 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
           stopProgress();
         }
       }).then(
-        (pkg): CallToolResult => ({
-          content: [{ type: 'text', text: renderMarkdown(pkg, options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }],
-          // The JSON rendering, so a client sees exactly what --json prints (null fields left out).
-          structuredContent: JSON.parse(renderJson(pkg)) as Record<string, unknown>,
-        }),
+        (pkg): CallToolResult => {
+          // The JSON rendering, so a client sees what --json prints (null fields left out), bounded (#12 item 20).
+          const structured = boundStructured(JSON.parse(renderJson(pkg)) as Record<string, unknown>, options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED_BYTES);
+          return {
+            content: [{ type: 'text', text: renderMarkdown(pkg, { fullResult: FULL_RESULT, ...(options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }) }],
+            structuredContent: structured.value,
+            ...(structured.originalBytes === undefined ? {} : { _meta: { [TRUNCATED_META_KEY]: { original_bytes: structured.originalBytes } } }),
+          };
+        },
         (error: unknown) => toolFailure(error, log),
       ),
     );
