@@ -6,6 +6,7 @@ import { defaultHome } from '../core/context.js';
 import { createEngine, type Engine } from '../core/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
+import type { Face } from '../core/invocation.js';
 import { PROVIDERS, defaultProviderName } from '../providers/registry.js';
 import type { ProviderFactory } from '../core/context.js';
 import { packageVersion } from '../core/version.js';
@@ -19,6 +20,8 @@ export interface HeadspaceOptions {
   providers?: Record<string, ProviderFactory>;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Whose reader results address: 'cli' (default: shell commands) or 'mcp' (tool calls); the MCP server sets it. */
+  face?: Face;
 }
 
 /** Builds an engine wired with the registered providers. */
@@ -30,6 +33,7 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     version: packageVersion(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
+    ...(options.face ? { face: options.face } : {}),
   });
 }
 

@@ -182,11 +182,15 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
     // Long-running: resolves only when the server is done, since the bin exits right after main().
     const [{ serveMcp }, { openEngineForCli }] = await Promise.all([import('../mcp/serve.js'), import('./open-engine.js')]);
     const exitCode = await serveMcp({
-      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined),
+      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined, 'mcp'),
       http: opts.http === true,
       ...(opts.port !== undefined && { port: String(opts.port) }),
       ...(opts.host !== undefined && { host: String(opts.host) }),
+      ...(opts.allowRemote === true && { allowRemote: true }),
+      ...(opts.maxSessions !== undefined && { maxSessions: parsePositiveInt('--max-sessions', String(opts.maxSessions)) }),
+      ...(opts.sessionIdleSeconds !== undefined && { sessionIdleSeconds: parsePositiveInt('--session-idle-seconds', String(opts.sessionIdleSeconds)) }),
       ...(opts.maxResultBytes !== undefined && { maxResultBytes: parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes)) }),
+      ...(opts.maxStructuredBytes !== undefined && { maxStructuredBytes: parsePositiveInt('--max-structured-bytes', String(opts.maxStructuredBytes)) }),
       ...(opts.root !== undefined && { roots: opts.root as string[] }),
       env: io.env,
       stderr: io.stderr,

@@ -4,6 +4,7 @@ import type { Clock } from './clock.js';
 import { EngineError } from './errors.js';
 import type { EventBus } from './events.js';
 import type { IdGenerator } from './ids.js';
+import type { Invoke } from './invocation.js';
 import type { Provider } from './provider.js';
 import { FORMAT_CHAR_PATTERN } from './result/visible-text.js';
 import type { SqliteStore } from './store/sqlite-store.js';
@@ -24,8 +25,10 @@ export interface EngineContext {
   provider(name: string): Promise<Provider>;
   /** Where a job's captured output is kept. */
   logPath(jobId: string): string;
-  /** A command that, pasted into a shell, prints a job's full output. */
+  /** For the CLI, a command that, pasted into a shell, prints a job's full output; for MCP, the logs tool call that pages through it. */
   retrievalCommand(handle: string): string;
+  /** A suggested call of a verb, in the words of the engine's face (invocation.ts). */
+  invoke: Invoke;
 }
 
 export function defaultHome(): string {

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
 import { createEventBus, type EventBus } from './events.js';
 import { randomIds, type IdGenerator } from './ids.js';
+import { invocationFor, type Face } from './invocation.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
 import { SqliteStore } from './store/sqlite-store.js';
@@ -29,6 +30,8 @@ export interface EngineOptions {
   clock?: Clock;
   ids?: IdGenerator;
   events?: EventBus;
+  /** Whose reader the results' suggestions and retrieval instructions are written for; default 'cli'. */
+  face?: Face;
 }
 
 export interface Engine {
@@ -68,6 +71,8 @@ export function createEngine(options: EngineOptions): Engine {
   let store: SqliteStore | null = null;
   const built = new Map<string, Promise<Provider>>();
   const isDefaultHome = home === defaultHome();
+  const face = options.face ?? 'cli';
+  const homePrefix = isDefaultHome ? '' : `HEADSPACE_HOME=${shellQuote(home)} `;
 
   const ctx: EngineContext = {
     home,
@@ -92,7 +97,10 @@ export function createEngine(options: EngineOptions): Engine {
       return provider;
     },
     logPath: (jobId) => join(home, 'jobs', `${jobId}.log`),
-    retrievalCommand: (handle) => `${isDefaultHome ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace inspect ${handle} --logs`,
+    invoke: invocationFor(face, homePrefix),
+    // Over MCP there is no unbounded read: the logs tool pages through the output instead.
+    retrievalCommand: (handle) =>
+      face === 'mcp' ? `logs ${JSON.stringify({ jobId: handle, lines: { from: 1, to: 200 } })} (then the next 200 lines)` : `${homePrefix}headspace inspect ${handle} --logs`,
   };
 
   return {

@@ -24,24 +24,26 @@ export interface LearnData {
   verbs: LearnVerb[];
 }
 
-export function learnData(verbs: readonly LearnVerb[]): LearnData {
+/**
+ * What differs between faces: the workflow in the face's own calls (CLI
+ * commands, MCP tool calls) and the rules that name them. Absent, the CLI's.
+ * The MCP prompt passes tool calls, so a model is never told a CLI flag it
+ * cannot use (#12 item 22).
+ */
+export interface LearnSurface {
+  workflow: string[];
+  /** Rules of this face, after the shared ones. */
+  rules: string[];
+}
+
+const SHARED_RULES = ['Read the status and the exit code first; they agree one to one.', 'Never put a secret on the command line: argv is recorded verbatim.', 'Every limit says whether it is enforced or only measured.'];
+
+export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface = CLI_SURFACE): LearnData {
   return {
     name: 'headspace',
     purpose: 'Run commands in an isolated, budgeted workspace and get back a compact, evidence-bearing result package instead of a raw log.',
-    workflow: [
-      'headspace create --purpose "…"            → a workspace id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
-      'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
-      'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
-      'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
-      'headspace stop <workspace> --apply       → end a running job (from any process)',
-      'headspace destroy <workspace>            → remove it',
-    ],
-    rules: [
-      'Read the status and the exit code first; they agree one to one.',
-      'Never put a secret on the command line: argv is recorded verbatim.',
-      'Every limit says whether it is enforced or only measured.',
-      'Add --json for the same result as one JSON document.',
-    ],
+    workflow: surface.workflow,
+    rules: [...SHARED_RULES, ...surface.rules],
     result_sections: SECTION_ORDER,
     exit_codes: EXIT_CODES,
     exit_code_meanings: CATEGORY_MEANINGS,
@@ -49,8 +51,20 @@ export function learnData(verbs: readonly LearnVerb[]): LearnData {
   };
 }
 
-export function learnText(verbs: readonly LearnVerb[]): string {
-  const d = learnData(verbs);
+const CLI_SURFACE: LearnSurface = {
+  workflow: [
+    'headspace create --purpose "…"            → a workspace id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
+    'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
+    'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
+    'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
+    'headspace stop <workspace> --apply       → end a running job (from any process)',
+    'headspace destroy <workspace>            → remove it',
+  ],
+  rules: ['Add --json for the same result as one JSON document.'],
+};
+
+export function learnText(verbs: readonly LearnVerb[], surface: LearnSurface = CLI_SURFACE): string {
+  const d = learnData(verbs, surface);
   return [
     '# Learning headspace',
     '',

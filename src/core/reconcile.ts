@@ -21,19 +21,19 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
   for (const job of store.runningJobs()) {
     if (scope.workspaceId && job.workspaceId !== scope.workspaceId) continue;
     if (isOwnerAlive(job.owner)) continue;
-    attention.push(`job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it with \`headspace stop ${job.workspaceId} --apply\``);
+    attention.push(`job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it with \`${ctx.invoke('stop', { workspaceId: job.workspaceId, apply: true })}\``);
   }
   if (scope.workspaceId) {
     const ws = store.getWorkspace(scope.workspaceId);
-    if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
+    if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id, ctx.invoke));
     if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
-      attention.push(`workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; \`headspace gc\` will expire and remove it`);
+      attention.push(`workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`);
     }
     if (ws && scope.checkProvider && ws.state !== 'destroyed' && ws.state !== 'requested') {
       try {
         const provider = await ctx.provider(ws.provider);
         const view = await provider.inspect(ws.id);
-        if (view.state === 'missing') attention.push(`workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it with \`headspace destroy ${ws.id}\``);
+        if (view.state === 'missing') attention.push(`workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``);
       } catch (error) {
         attention.push(`the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`);
       }

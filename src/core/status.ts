@@ -6,8 +6,13 @@
  * failure taxonomy one to one.
  */
 
-/** What a result package says happened. */
+/**
+ * What a result package says happened. `running` is the one non-terminal
+ * status: inspect of a job that has not finished reports it (the inspection
+ * worked, so its code is 0); before, such a job read `success` (#12 item 22).
+ */
 export type ResultStatus =
+  | 'running'
   | 'success'
   | 'failure'
   | 'timeout'
@@ -46,13 +51,14 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   environment_error: 'a local set-up problem, or the workspace is busy with another job',
   policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
   timeout: 'the wall-clock budget was hit',
-  cancelled: 'the caller stopped the job (stop --apply)',
+  cancelled: 'the job was cancelled: by stop, or by its caller (an interrupt, a client\'s cancellation); the result says which',
   computation_failed: 'the job ran and failed (non-zero exit, 126 not executable, 127 not found)',
   infrastructure_failure: 'the engine or the host broke: not the command\'s fault',
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
 });
 
 const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze({
+  running: 'success',
   success: 'success',
   failure: 'computation_failed',
   timeout: 'timeout',

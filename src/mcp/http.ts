@@ -4,11 +4,22 @@
  * Guards, in order, before the SDK sees a request:
  *  1. Host: when bound to loopback (the default), the Host header must name a
  *     loopback address, so a DNS-rebound web page cannot reach us (403).
- *  2. Path: only /mcp (404).
- *  3. Bearer token: `Authorization: Bearer <token>`, compared in constant
+ *  2. Origin: a request that carries one must come from a loopback origin
+ *     (403), as the MCP spec requires against DNS rebinding; a web page
+ *     elsewhere cannot drive the tools even when the Host check is off.
+ *  3. Path: only /mcp (404).
+ *  4. Bearer token: `Authorization: Bearer <token>`, compared in constant
  *     time; anything else is 401 with `WWW-Authenticate: Bearer`.
  * The token comes from HEADSPACE_MCP_TOKEN or is generated; it is never taken
  * from argv (argv is visible to every local user through ps).
+ *
+ * Binding beyond loopback is refused unless `allowRemote` acknowledges it
+ * (before, `--host 0.0.0.0` silently turned the Host check off). Sessions are
+ * capped (`maxSessions`, 503 past it) and one idle for `sessionIdleSeconds`
+ * (no request in flight, no stream open) is closed and forgotten, freeing its
+ * server and event store. Each session keeps a bounded event store
+ * (event-store.ts), so a client whose stream dropped resumes with
+ * Last-Event-ID and still gets a long run's result (#12 item 21).
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -16,15 +27,27 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EngineError } from '../core/errors.js';
+import { createEventStore } from './event-store.js';
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, isLoopback } from './loopback.js';
 import { createMcpServer, type EngineFactory, type HeadspaceMcpServer, type McpServerOptions } from './server.js';
 
 export const MCP_PATH = '/mcp';
 const MIN_TOKEN_LENGTH = 16;
 
+export const DEFAULT_MAX_SESSIONS = 16;
+export const DEFAULT_SESSION_IDLE_SECONDS = 1800;
+/** What a client is told to wait before reconnecting a dropped stream (the SSE retry field). */
+const RETRY_INTERVAL_MS = 2000;
+
 export interface HttpOptions extends McpServerOptions {
   host?: string;
   port?: number;
+  /** Required to bind an address that is not loopback: the bearer token is then the only guard, sent in clear text. */
+  allowRemote?: boolean;
+  /** Sessions at once (default 16); an initialize past it is 503. */
+  maxSessions?: number;
+  /** A session with nothing in flight for this long is closed (default 1800). */
+  sessionIdleSeconds?: number;
   /** The bearer token; default HEADSPACE_MCP_TOKEN from `env`, else a fresh random one. */
   token?: string;
   env?: NodeJS.ProcessEnv;
@@ -52,15 +75,43 @@ export function resolveToken(explicit: string | undefined, env: NodeJS.ProcessEn
 
 export async function startHttpServer(engineFactory: EngineFactory, options: HttpOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
+  if (!isLoopback(host) && options.allowRemote !== true) {
+    throw new EngineError('BAD_ARGUMENT', `--host ${host.slice(0, 60)} is not a loopback address: the server would be reachable beyond this machine, with only the bearer token, in clear text, as a guard`, {
+      hint: 'keep the default 127.0.0.1 (use an SSH tunnel or a TLS proxy to reach it), or add --allow-remote to accept the risk',
+    });
+  }
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const idleMs = (options.sessionIdleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
   const { token, generated } = resolveToken(options.token, options.env ?? process.env);
   const expected = digest(`Bearer ${token}`);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const checkHost = isLoopback(host);
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; hs: HeadspaceMcpServer }>();
+  const sessions = new Map<string, Session>();
   const pending = new Set<HeadspaceMcpServer>();
+
+  function expire(id: string, session: Session): Promise<void> {
+    sessions.delete(id);
+    return session.hs.close();
+  }
+  /** Closes every session idle past the bound; returns how many. */
+  function sweep(): number {
+    const now = Date.now();
+    let closed = 0;
+    for (const [id, session] of sessions) {
+      if (session.active === 0 && now - session.lastSeen >= idleMs) {
+        closed++;
+        expire(id, session).catch((error: unknown) => log(`headspace mcp: closing idle session failed: ${String(error)}`));
+      }
+    }
+    return closed;
+  }
+  const sweeper = setInterval(sweep, Math.max(250, Math.min(60_000, idleMs / 2)));
+  sweeper.unref();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (checkHost && !isLoopback(hostnameOf(req.headers.host))) return refuse(res, 403, 'the Host header must name a loopback address');
+    const origin = header(req, 'origin');
+    if (origin !== undefined && !isLoopbackOrigin(origin)) return refuse(res, 403, 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])');
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) return refuse(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     // Compare digests: constant time, and equal lengths whatever was sent.
     if (!timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
@@ -71,17 +122,30 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session) return refuse(res, 404, 'unknown or expired session; initialize again');
+      // A session with a request in flight or a stream open is never idle.
+      session.active++;
+      session.lastSeen = Date.now();
+      res.once('close', () => {
+        session.active--;
+        session.lastSeen = Date.now();
+      });
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'no session: start with an initialize request (POST)');
     const body = await readJson(req);
     if (!isInitializeRequest(body)) return refuse(res, 400, 'no session: start with an initialize request');
+    if (sessions.size + pending.size >= maxSessions && sweep() === 0) {
+      res.setHeader('Retry-After', String(Math.ceil(idleMs / 1000)));
+      return refuse(res, 503, `too many sessions (${maxSessions}); end one (DELETE ${MCP_PATH} with its mcp-session-id) or wait until one has been idle ${idleMs / 1000} s`);
+    }
     const hs = createMcpServer(engineFactory, options);
     pending.add(hs);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: createEventStore(),
+      retryInterval: RETRY_INTERVAL_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, hs });
+        sessions.set(id, { transport, hs, active: 0, lastSeen: Date.now() });
         pending.delete(hs);
       },
     });
@@ -121,6 +185,7 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
     tokenGenerated: generated,
     close() {
       closing ??= (async () => {
+        clearInterval(sweeper);
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         await Promise.allSettled([...[...sessions.values()].map((s) => s.hs.close()), ...[...pending].map((hs) => hs.close())]);
         server.closeAllConnections();
@@ -129,6 +194,24 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
       return closing;
     },
   };
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  hs: HeadspaceMcpServer;
+  /** Requests in flight and streams open on this session. */
+  active: number;
+  lastSeen: number;
+}
+
+/** `Origin: null` (a sandboxed page) and anything unparsable are not loopback. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 function digest(value: string): Buffer {

@@ -126,7 +126,7 @@ const StructuredFindingSchema = z
 export const ResultPackageSchema = z
   .looseObject({
     outcome_summary: z.string().describe('one sentence: what happened'),
-    status: z.enum(RESULT_STATUSES as [ResultStatus, ...ResultStatus[]]).describe('success, failure, timeout, cancelled, resource_exhausted, policy_denied or infrastructure_failure'),
+    status: z.enum(RESULT_STATUSES as [ResultStatus, ...ResultStatus[]]).describe('success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, or running (inspect of an unfinished job)'),
     key_findings: z
       .array(
         z.union([

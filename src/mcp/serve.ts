@@ -18,7 +18,13 @@ export interface ServeOptions {
   /** Raw --port and --host values, validated here. */
   port?: string;
   host?: string;
+  /** --allow-remote: accept a --host beyond loopback. */
+  allowRemote?: boolean;
+  /** --max-sessions and --session-idle-seconds, already parsed. */
+  maxSessions?: number;
+  sessionIdleSeconds?: number;
   maxResultBytes?: number;
+  maxStructuredBytes?: number;
   /** Raw --root values: the host folders tools may read and write when the client offers no roots. */
   roots?: readonly string[];
   /** The server's working directory (the default root, unless it is `/`); default process.cwd(). */
@@ -28,8 +34,9 @@ export interface ServeOptions {
 }
 
 export async function serveMcp(options: ServeOptions): Promise<number> {
-  if (!options.http && (options.port !== undefined || options.host !== undefined)) {
-    throw new EngineError('BAD_ARGUMENT', '--port and --host apply only with --http', { hint: 'run `headspace mcp --http --port 7340`, or plain `headspace mcp` for stdio' });
+  const httpOnly = { port: options.port, host: options.host, allowRemote: options.allowRemote, maxSessions: options.maxSessions, sessionIdleSeconds: options.sessionIdleSeconds };
+  if (!options.http && Object.values(httpOnly).some((v) => v !== undefined)) {
+    throw new EngineError('BAD_ARGUMENT', '--port, --host, --allow-remote, --max-sessions and --session-idle-seconds apply only with --http', { hint: 'run `headspace mcp --http --port 7340`, or plain `headspace mcp` for stdio' });
   }
   const port = options.port === undefined ? DEFAULT_HTTP_PORT : parsePort(options.port);
   const cwd = options.cwd ?? process.cwd();
@@ -40,7 +47,13 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
   probe.close();
 
   const log = (line: string) => void options.stderr.write(`${line}\n`);
-  const serverOptions = { log, fallbackRoots: roots, cwd, ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }) };
+  const serverOptions = {
+    log,
+    fallbackRoots: roots,
+    cwd,
+    ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
+    ...(options.maxStructuredBytes === undefined ? {} : { maxStructuredBytes: options.maxStructuredBytes }),
+  };
   // Said once at start, so an operator sees what a model may touch on the host.
   log(`headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them, otherwise ${describeRoots(roots)}`);
   const stop = new AbortController();
@@ -54,9 +67,17 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
       return 0;
     }
     const { startHttpServer } = await import('./http.js');
-    const running = await startHttpServer(options.engineFactory, { ...serverOptions, port, env: options.env, ...(options.host === undefined ? {} : { host: options.host }) });
+    const running = await startHttpServer(options.engineFactory, {
+      ...serverOptions,
+      port,
+      env: options.env,
+      ...(options.host === undefined ? {} : { host: options.host }),
+      ...(options.allowRemote === undefined ? {} : { allowRemote: options.allowRemote }),
+      ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+      ...(options.sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds: options.sessionIdleSeconds }),
+    });
     log(`headspace mcp: serving Streamable HTTP at ${running.url}`);
-    if (!isLoopback(running.host)) log(`headspace mcp: warning: listening on ${running.host}, beyond this machine; the bearer token is the only guard and plain HTTP carries it in clear text`);
+    if (!isLoopback(running.host)) log(`headspace mcp: warning (--allow-remote): listening on ${running.host}, beyond this machine; the bearer token is the only guard and plain HTTP carries it in clear text`);
     if (running.tokenGenerated) log(`headspace mcp: bearer token (generated; set HEADSPACE_MCP_TOKEN to choose one): ${running.token}`);
     else log('headspace mcp: bearer token: from HEADSPACE_MCP_TOKEN');
     await new Promise<void>((resolve) => {

@@ -15,13 +15,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListRootsResultSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../core/engine.js';
-import { learnText } from '../core/learn.js';
+import { learnText, type LearnSurface } from '../core/learn.js';
 import { renderJson } from '../core/result/render-json.js';
 import { renderMarkdown } from '../core/result/render-markdown.js';
 import { packageVersion } from '../core/version.js';
 import { fallbackRoots, hostPathGuard, trackRoots, type RootSet } from './host-roots.js';
 import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownTool } from './errors.js';
 import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
+import { reportProgress } from './progress.js';
+import { boundStructured, DEFAULT_MAX_STRUCTURED_BYTES } from './bound-structured.js';
 import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolSpec } from './tools/tool-spec.js';
@@ -36,6 +38,8 @@ export type EngineFactory = () => Engine | Promise<Engine>;
 export interface McpServerOptions {
   /** Bound of each result's markdown text (default 8192, floor 512). */
   maxResultBytes?: number;
+  /** Bound of each result's structuredContent, as JSON (default 64 KiB, floor 4096; see bound-structured.ts for why larger). */
+  maxStructuredBytes?: number;
   /** Diagnostics sink; default stderr. Never stdout: that is the protocol channel. */
   log?: (line: string) => void;
   /** The tool table; default TOOLS. */
@@ -45,6 +49,11 @@ export interface McpServerOptions {
   /** What relative host paths are relative to; default process.cwd(). */
   cwd?: string;
 }
+
+/** Where the markdown's markers send a reader for a shrunk field: not `--json`, which a model over MCP cannot pass. */
+const FULL_RESULT = "this result's structuredContent";
+/** Set in a result's _meta when its structuredContent was shrunk to its bound. */
+export const TRUNCATED_META_KEY = 'headspace/structured-truncated';
 
 /** How long a roots/list request to the client may take before the tool call is refused. */
 const ROOTS_LIST_TIMEOUT_MS = 10_000;
@@ -96,13 +105,29 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
     // Asked through this request, so over HTTP the roots/list travels on the call's own stream.
     const askRoots = async () => (await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: ROOTS_LIST_TIMEOUT_MS })).roots;
     const hostPaths = hostPathGuard(() => roots.current(askRoots), cwd, tool.name);
+    const progressToken = request.params._meta?.progressToken;
     return tracked(
-      withEngine((engine) => tool.call(engine, parsed.data, { signal: extra.signal, hostPaths })).then(
-        (pkg): CallToolResult => ({
-          content: [{ type: 'text', text: renderMarkdown(pkg, options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }],
-          // The JSON rendering, so a client sees exactly what --json prints (null fields left out).
-          structuredContent: JSON.parse(renderJson(pkg)) as Record<string, unknown>,
-        }),
+      withEngine(async (engine) => {
+        // Only when the client asked (a token): a client that did not cannot use them (#12 item 19).
+        const stopProgress =
+          progressToken === undefined
+            ? () => {}
+            : reportProgress(engine.events, (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }), log);
+        try {
+          return await tool.call(engine, parsed.data, { signal: extra.signal, hostPaths });
+        } finally {
+          stopProgress();
+        }
+      }).then(
+        (pkg): CallToolResult => {
+          // The JSON rendering, so a client sees what --json prints (null fields left out), bounded (#12 item 20).
+          const structured = boundStructured(JSON.parse(renderJson(pkg)) as Record<string, unknown>, options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED_BYTES);
+          return {
+            content: [{ type: 'text', text: renderMarkdown(pkg, { fullResult: FULL_RESULT, ...(options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }) }],
+            structuredContent: structured.value,
+            ...(structured.originalBytes === undefined ? {} : { _meta: { [TRUNCATED_META_KEY]: { original_bytes: structured.originalBytes } } }),
+          };
+        },
         (error: unknown) => toolFailure(error, log),
       ),
     );
@@ -139,6 +164,10 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
     (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/schema+json', text: `${JSON.stringify(toJsonSchema(ResultPackageSchema, 'output'), null, 2)}\n` }] }),
   );
 
+  // McpServer announces listChanged for prompts and resources on registration; our
+  // lists are fixed for the server's life, so say so: a client need not watch them (#12 item 22).
+  server.server.registerCapabilities({ tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false } });
+
   server.server.onerror = (error) => log(`headspace mcp: ${error.message}`);
 
   return {
@@ -166,18 +195,49 @@ function describeTool(tool: ToolSpec): Tool {
 function toJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<string, unknown>;
   delete json.$schema;
-  return json as Tool['inputSchema'];
+  return dropEmptyAdditionalProperties(json) as Tool['inputSchema'];
+}
+
+/**
+ * A loose object becomes `additionalProperties: {}`, which means what leaving it
+ * out means, and which some clients' validators and UIs mishandle (#12 item 22).
+ */
+function dropEmptyAdditionalProperties(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropEmptyAdditionalProperties);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) continue;
+    out[key] = dropEmptyAdditionalProperties(value);
+  }
+  return out;
 }
 
 function mcpLearnText(tools: readonly ToolSpec[]): string {
   const preface = [
     '# Using headspace over MCP',
     '',
-    'Each verb below is a tool of the same name; the CLI flags are the tool\'s arguments in camelCase (run takes {workspaceId, argv, env?}, logs takes {jobId, grep? | tail? | lines?}, …). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
+    'Each verb below is a tool of the same name, called with JSON arguments (its input schema names them). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
     `A workspace file can be read as the resource ${FILE_URI_TEMPLATE} (at most ${FILE_RESOURCE_MAX_BYTES} bytes).`,
     'Never put a secret in argv: it is recorded verbatim. Pass it in run\'s env; values are never recorded.',
     'Host paths (put, export, run\'s inputs, create\'s hostPaths) must lie under the server\'s roots: your client\'s roots when it offers them, otherwise the folders given with `headspace mcp --root DIR`, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.',
     '',
   ].join('\n');
-  return `${preface}\n${learnText(tools.map((t) => ({ name: t.name, summary: t.title })))}`;
+  return `${preface}\n${learnText(
+    tools.map((t) => ({ name: t.name, summary: t.title })),
+    MCP_LEARN_SURFACE,
+  )}`;
 }
+
+/** The workflow as tool calls: the prompt never tells a model a CLI flag it cannot pass (#12 item 22). */
+const MCP_LEARN_SURFACE: LearnSurface = {
+  workflow: [
+    'create {"purpose": "…"} → a workspace id in provenance.workspace_id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
+    'run {"workspaceId": W, "argv": ["python3", "-c", "print(1)"]} → a bounded result: status, key findings, an excerpt of the output chosen for you. A long run: ask for progress (a progress token; with the official SDK, onprogress plus resetTimeoutOnProgress: true), or your client may give up at its request timeout',
+    'logs {"jobId": J, "grep": REGEX} | {"jobId": J, "tail": N} | {"jobId": J, "lines": {"from": A, "to": B}} → drill into the output without loading it all',
+    'inspect {"handle": J} → a job\'s status and excerpt again; {"handle": W} → a workspace and its jobs',
+    'stop {"workspaceId": W, "apply": true} → end a running job (from any client or process)',
+    'destroy {"workspaceId": W} → remove it',
+  ],
+  rules: ['structuredContent holds the result as JSON; the text is the same result as bounded markdown.'],
+};

@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import { currentOwner } from '../store/owner.js';
+import { CANCELLED_BY_STOP } from '../store/records.js';
 import { describeRepair } from './describe-repair.js';
 import type { Repair } from './plan-repairs.js';
 
@@ -56,7 +57,7 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
       store.atomically(() => {
         const job = store.getJob(action.jobId);
         if (!job || job.state !== 'running') return;
-        store.finishJob(action.jobId, { status: action.status, exitCode: null, signal: null, limitHit: null, finishedAt: now, outputBytes: job.outputBytes, storedBytes: job.storedBytes, usage: job.usage, note: action.note });
+        store.finishJob(action.jobId, { status: action.status, exitCode: null, signal: null, limitHit: null, finishedAt: now, outputBytes: job.outputBytes, storedBytes: job.storedBytes, usage: job.usage, note: action.note, ...(job.stopRequested ? { cancelledBy: CANCELLED_BY_STOP } : {}) });
         for (const id of action.intentIds) store.settleIntent(id, `settled by doctor --repair: job ${action.jobId} recorded ${action.status}`, now);
       });
       return `job ${action.jobId} in workspace ${action.workspaceId} recorded ${action.status}: ${action.note}`;

@@ -105,6 +105,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE workspaces ADD COLUMN job_slot INTEGER;
   CREATE UNIQUE INDEX workspaces_live_job_slot ON workspaces(job_slot) WHERE state != 'destroyed';
   `,
+  // 5: who cancelled a cancelled job ('stop', 'the MCP client', …), so its
+  // record and every result about it say so instead of always blaming stop
+  // (#12 item 22). NULL for every other status and for older records.
+  `
+  ALTER TABLE jobs ADD COLUMN cancelled_by TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -49,7 +49,12 @@ export interface JobRecord {
   stopRequested: boolean;
   /** Set when the terminal record was written by someone other than the job's own process (stop, doctor --repair). */
   note: string | null;
+  /** Who cancelled a cancelled job (CANCELLED_BY_STOP, or the canceller its run named, e.g. 'the MCP client'); null otherwise and for older records. */
+  cancelledBy: string | null;
 }
+
+/** What a job's record says when `stop --apply` (or the stop tool) ended it. */
+export const CANCELLED_BY_STOP = 'stop';
 
 export interface IntentRecord {
   id: number;
@@ -100,6 +105,8 @@ export interface JobFinish {
   storedBytes: number;
   usage: JobUsage;
   note?: string;
+  /** Only with status cancelled: who cancelled it. */
+  cancelledBy?: string;
 }
 
 
@@ -139,6 +146,7 @@ export function toJob(row: Row): JobRecord {
     usage: row.usage ? (JSON.parse(String(row.usage)) as JobUsage) : {},
     stopRequested: Number(row.stop_requested) === 1,
     note: row.note === null || row.note === undefined ? null : String(row.note),
+    cancelledBy: row.cancelled_by === null || row.cancelled_by === undefined ? null : String(row.cancelled_by),
   };
 }
 

@@ -7,6 +7,7 @@ import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
+import { invocationFor, type Invoke } from '../invocation.js';
 import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
 
 export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, LimitHit, WorkspaceRecord } from './records.js';
@@ -253,9 +254,9 @@ export class SqliteStore {
       if (job.state === 'finished') return job;
       this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
-             output_bytes = ?, stored_bytes = ?, usage = ?, note = ? WHERE id = ?`,
+             output_bytes = ?, stored_bytes = ?, usage = ?, note = ?, cancelled_by = ? WHERE id = ?`,
         )
-        .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), finish.note ?? null, jobId);
+        .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), finish.note ?? null, finish.status === 'cancelled' ? (finish.cancelledBy ?? null) : null, jobId);
       const ws = this.getWorkspace(job.workspaceId);
       if (ws && ws.state === 'running') {
         this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
@@ -291,11 +292,12 @@ export class SqliteStore {
     return (this.sql("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
   }
 
-  busyError(workspaceId: string): EngineError {
+  /** `invoke` writes the stop suggestion for the caller's face (a verb passes ctx.invoke); default the CLI's. */
+  busyError(workspaceId: string, invoke: Invoke = invocationFor('cli')): EngineError {
     const job = this.runningJob(workspaceId);
     const named = job ? `job ${job.id}` : 'a job';
     return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} is running`, {
-      hint: `wait for it, or end it with: headspace stop ${workspaceId} --apply`,
+      hint: `wait for it, or end it with: ${invoke('stop', { workspaceId, apply: true })}`,
     });
   }
 

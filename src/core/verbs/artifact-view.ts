@@ -1,4 +1,4 @@
-import { shellQuote } from '../context.js';
+import type { Invoke } from '../invocation.js';
 import type { ArtifactEntry } from '../result/result-package.js';
 import type { ArtifactRecord, SqliteStore } from '../store/sqlite-store.js';
 import { quotedName } from '../result/visible-text.js';
@@ -19,12 +19,12 @@ export function toEntry(a: ArtifactRecord): ArtifactEntry {
 }
 
 /** One attention item per declared artifact that has not left the workspace yet. */
-export function unexportedAttention(store: SqliteStore, workspaceId: string): string[] {
+export function unexportedAttention(store: SqliteStore, workspaceId: string, invoke: Invoke): string[] {
   return store
     .listArtifacts(workspaceId)
     .filter((a) => a.exportedTo === null)
     .map(
       (a) =>
-        `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`headspace export ${workspaceId} ${shellQuote(a.name)} --to PATH\`, or a destroy will refuse until you discard it with --force`,
+        `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`${invoke('export', { workspaceId, name: a.name, to: 'PATH' })}\`, or a destroy will refuse until you discard it with \`${invoke('destroy', { workspaceId, force: true })}\``,
     );
 }

@@ -24,12 +24,12 @@ export interface DestroyInput {
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  if (ws.state === 'running') throw store.busyError(ws.id);
+  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
   const artifacts = store.listArtifacts(ws.id);
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
     throw new EngineError('BAD_ARGUMENT', `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`, {
-      hint: `export them (headspace export ${ws.id} NAME --to PATH), or discard them deliberately with: headspace destroy ${ws.id} --force`,
+      hint: `export them (${ctx.invoke('export', { workspaceId: ws.id, name: 'NAME', to: 'PATH' })}), or discard them deliberately with: ${ctx.invoke('destroy', { workspaceId: ws.id, force: true })}`,
     });
   }
   const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => !a.startsWith('artifact '));

@@ -29,7 +29,7 @@ export interface ExportInput {
 export async function exportArtifact(ctx: EngineContext, input: ExportInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  if (ws.state === 'running') throw store.busyError(ws.id);
+  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
   const name = normalizeWorkspacePath(input.name);
   const declared = store.listArtifacts(ws.id).find((a) => a.name === name);
   if (!declared) {

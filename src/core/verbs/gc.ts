@@ -21,7 +21,7 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
     }
     if (ws.state !== 'expired') {
       if (ws.state !== 'ready') {
-        attention.push(`workspace ${ws.id} expired while ${ws.state}; destroy it with \`headspace destroy ${ws.id}\``);
+        attention.push(`workspace ${ws.id} expired while ${ws.state}; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``);
         continue;
       }
       store.moveWorkspace(ws.id, 'expired', ctx.clock.now());

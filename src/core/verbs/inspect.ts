@@ -50,7 +50,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
     const output = jobOutputView(ctx, job);
     return makeResultPackage({
       outcome_summary: jobSummary(job),
-      status: job.status ?? 'success',
+      status: job.status ?? 'running',
       key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...output.findings, ...jobFindings(job, ws.policy.budget)],
       evidence: output.evidence,
       artifacts: [],

@@ -48,7 +48,7 @@ export function readLogForExcerpt(ctx: EngineContext, job: JobRecord): Buffer | 
     if (size <= EXCERPT_SCAN_BYTES) return read(0, size);
     const tailBytes = EXCERPT_SCAN_BYTES - SCAN_HEAD_BYTES;
     const skipped = size - SCAN_HEAD_BYTES - tailBytes;
-    const note = Buffer.from(`\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with: headspace logs ${job.id} --grep PATTERN] …\n`);
+    const note = Buffer.from(`\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with: ${ctx.invoke('logs', { jobId: job.id, grep: 'PATTERN' })}] …\n`);
     return Buffer.concat([read(0, SCAN_HEAD_BYTES), note, read(size - tailBytes, tailBytes)]);
   } finally {
     closeSync(fd);

@@ -9,6 +9,7 @@ import { provenanceFor, usageOfJob, measuredLimitWarnings } from '../result/pack
 import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import type { JobRecord } from '../store/sqlite-store.js';
+import { CANCELLED_BY_STOP } from '../store/records.js';
 import { formatBytes } from '../policy/effective-policy.js';
 import { shellJoin } from '../result/markdown-sections.js';
 import { classifyOutcome, type AbortReason } from './classify-outcome.js';
@@ -30,6 +31,8 @@ export interface RunInput {
   cwd?: string;
   /** Aborting it cancels the job (e.g. the CLI's SIGINT). */
   signal?: AbortSignal;
+  /** Who aborting `signal` stands for, e.g. 'the MCP client': recorded as the job's cancelled_by and named in its summary; default 'the caller'. */
+  canceller?: string;
   /** Host files or directories copied in before the job starts (never overwriting). */
   inputs?: Array<{ destination: string; hostPath: string }>;
   /** Artifacts the job will produce; only declared artifacts can be exported. */
@@ -58,7 +61,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  if (ws.state === 'running') throw store.busyError(ws.id);
+  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
@@ -129,7 +132,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     }
     const { status, limitHit } = classifyOutcome(outcome, abortReason, stopRequested);
     const exited = status === 'cancelled' || status === 'timeout' ? null : outcome.exitCode;
-    return store.finishJob(jobId, { status, exitCode: exited, signal: outcome.signal, limitHit, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: outcome.usage });
+    // A stop outranks the caller's abort, as in classifyOutcome; the record says which it was (#12 item 22).
+    const cancelledBy = outcome.stopped || stopRequested ? CANCELLED_BY_STOP : (input.canceller ?? 'the caller');
+    return store.finishJob(jobId, { status, exitCode: exited, signal: outcome.signal, limitHit, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: outcome.usage, cancelledBy });
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
 
@@ -151,7 +156,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...attention.filter((a) => !a.startsWith('artifact ')), ...unexportedAttention(store, ws.id)],
+    attention: [...attention.filter((a) => !a.startsWith('artifact ')), ...unexportedAttention(store, ws.id, ctx.invoke)],
   });
 }
 
@@ -180,13 +185,14 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
     case 'timeout':
       return `${what} and hit its wall-clock budget`;
     case 'cancelled':
-      return `${what} and was cancelled by stop`;
+      return job.cancelledBy === null ? `${what} and was cancelled` : `${what} and was cancelled by ${job.cancelledBy}`;
     case 'resource_exhausted':
       return `${what} and was killed by the kernel for exceeding its memory budget`;
     case 'infrastructure_failure':
       return `job ${job.id} in workspace ${job.workspaceId} could not run: the engine failed${failure ? ` (${failure.message})` : ''}`;
     case 'policy_denied':
       return `job ${job.id} was refused by policy`;
+    case 'running':
     case null:
       return `job ${job.id} is still running in workspace ${job.workspaceId}`;
   }

@@ -2,6 +2,7 @@ import type { EngineContext } from '../context.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
+import { CANCELLED_BY_STOP } from '../store/records.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 
 export interface StopInput {
@@ -47,7 +48,7 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
       warnings: [],
       resource_usage: emptyUsage(),
       provenance: provenanceFor(ctx, 'stop', { workspace: ws, job, startedAt: now, finishedAt: now }),
-      attention: [`to end it: headspace stop ${ws.id} --apply`],
+      attention: [`to end it: ${ctx.invoke('stop', { workspaceId: ws.id, apply: true })}`],
     });
   }
 
@@ -68,7 +69,7 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   }
   const warnings: string[] = [];
   if (record.state === 'running' && !isOwnerAlive(record.owner)) {
-    record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage, note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled` });
+    record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage, cancelledBy: CANCELLED_BY_STOP, note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled` });
     warnings.push(`the process that started job ${job.id} was gone; stop recorded the job as cancelled itself`);
   }
   if (!report.empty) warnings.push(`the ${ws.provider} provider could not confirm that every process of job ${job.id} has ended`);

@@ -61,7 +61,7 @@ export const exportTool = defineTool({
     to: z.string().describe('the host path to publish it at'),
     expectSha256: z.string().optional().describe('refuse unless the bytes have this sha256 (hex)'),
     overwrite: z.boolean().optional().describe('true to replace an existing host file'),
-    maxBytes: z.number().int().positive().optional().describe("refuse (policy_denied) an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget"),
+    maxBytes: z.int().min(1).max(2 ** 50).optional().describe("refuse (policy_denied) an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget"),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   call: async (engine, args, ctx) =>
@@ -78,7 +78,7 @@ export const lsFilesTool = defineTool({
   input: z.strictObject({
     workspaceId: workspaceId(),
     path: z.string().optional().describe('directory relative to the workspace root; default the root'),
-    limit: z.int().optional().describe('at most this many entries (default 200, at most 10000)'),
+    limit: z.int().min(1).max(10_000).optional().describe('at most this many entries (default 200)'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   call: (engine, args) => engine.listFiles({ workspaceId: args.workspaceId, ...present({ path: args.path, limit: args.limit }) }),

@@ -9,7 +9,13 @@ import { PROFILES } from '../../core/verbs/create.js';
 import { HOST_ROOTS_RULE, RETURNS, defineTool, present, type ToolSpec } from './tool-spec.js';
 
 const workspaceId = () => z.string().describe('the workspace id, as returned by create in provenance.workspace_id');
+/** Who the call's abort signal stands for, as a cancelled job's record names it. */
+const CLIENT_CANCELLER = 'the MCP client (a cancellation, or a closed connection)';
 const jobId = () => z.string().describe('the job id, as returned by run in provenance.job_id');
+/** logs' line counts: the engine takes 1 to 1,000,000 (core/verbs/logs.ts). */
+const lineCount = () => z.int().min(1).max(1_000_000);
+/** A 1-based line number; 2^31 - 1 is far past any log the output budget keeps. */
+const lineNumber = () => z.int().min(1).max(2 ** 31 - 1);
 
 /** One budget argument per budget field (the same table the CLI's create flags come from). */
 const BudgetSchema = z
@@ -17,7 +23,8 @@ const BudgetSchema = z
     Object.fromEntries(
       BUDGET_FIELDS.map((f) => [
         f.key,
-        (f.kind === 'integer' ? z.int() : z.number()).optional().describe(`${f.description}, in ${f.unit} (${f.min} to ${f.max})`),
+        // The real range, stated in the schema (not zod's ±2^53 for an int) (#12 item 22).
+        (f.kind === 'integer' ? z.int() : z.number()).min(f.min).max(f.max).optional().describe(f.description.includes(f.unit) ? f.description : `${f.description}, in ${f.unit}`),
       ]),
     ) as Record<keyof Budget, z.ZodOptional<z.ZodNumber>>,
   )
@@ -35,7 +42,7 @@ export const createTool = defineTool({
     hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
     purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
     owner: z.string().optional().describe('who owns it'),
-    ttlSeconds: z.number().optional().describe('expire after this many seconds (gc then removes it)'),
+    ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
     budget: BudgetSchema.optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -82,7 +89,7 @@ export const runTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   call: async (engine, args, ctx) => {
     const inputs = args.inputs === undefined ? undefined : await Promise.all(args.inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) })));
-    return engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs, declares: args.declares }), signal: ctx.signal });
+    return engine.run({ workspaceId: args.workspaceId, argv: args.argv, ...present({ jobId: args.jobId, cwd: args.cwd, env: args.env, inputs, declares: args.declares }), signal: ctx.signal, canceller: CLIENT_CANCELLER });
   },
 });
 
@@ -115,14 +122,14 @@ export const logsTool = defineTool({
   description: `Read part of one job's output with line numbers (at most one of head, tail, grep, lines) to drill into a long log without loading it; read-only. ${RETURNS}`,
   input: z.strictObject({
     jobId: jobId(),
-    head: z.int().optional().describe('the first N lines'),
-    tail: z.int().optional().describe('the last N lines'),
+    head: lineCount().optional().describe('the first N lines'),
+    tail: lineCount().optional().describe('the last N lines'),
     grep: z.string().optional().describe('lines matching this regular expression (RE2 syntax: no backreferences or lookaround; the first 65,536 characters of each line are searched)'),
     lines: z
-      .strictObject({ from: z.int().describe('first line, 1-based'), to: z.int().describe('last line, inclusive') })
+      .strictObject({ from: lineNumber().describe('first line, 1-based'), to: lineNumber().describe('last line, inclusive') })
       .optional()
       .describe('lines from..to'),
-    maxLines: z.int().optional().describe('at most this many lines (default 200)'),
+    maxLines: lineCount().optional().describe('at most this many lines (default 200)'),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   call: (engine, args) => engine.logs({ jobId: args.jobId, ...present({ head: args.head, tail: args.tail, grep: args.grep, lines: args.lines, maxLines: args.maxLines }) }),

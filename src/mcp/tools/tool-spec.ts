@@ -1,8 +1,8 @@
 /**
  * One MCP tool as data: its name, a description written for a model, a zod
- * input schema (shape and types only: the engine checks meaning, so a bad id
- * or an out-of-range budget comes back as the engine's own user_error with
- * its hint, exactly as on the CLI), hints, and a call into the library
+ * input schema (shape, types and the real numeric ranges, so a client sees
+ * them; the engine checks meaning, so a bad id comes back as the engine's own
+ * user_error with its hint, exactly as on the CLI), hints, and a call into the library
  * facade. Adding a tool is adding one entry to a table built from these.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';

@@ -246,9 +246,22 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             if (name === 'fail') out('stderr', `error: failing with status ${code}\n`);
             return Number.isInteger(code) && code >= 0 && code <= 255 ? code : 2;
           }
-          case 'sleep':
-            await clock.sleep(Number(args[0] ?? 0) * 1000, request.signal);
+          case 'sleep': {
+            // A stop ends a sleep as it ends `block`: before, `stop --apply` on a sleeping
+            // job waited out the provider's 5 s and read infrastructure_failure (#12 item 22).
+            const wake = new AbortController();
+            const onAbort = () => wake.abort();
+            request.signal.addEventListener('abort', onAbort, { once: true });
+            const watch = setInterval(() => stopped() && wake.abort(), 20);
+            try {
+              if (request.signal.aborted) wake.abort();
+              await clock.sleep(Number(args[0] ?? 0) * 1000, wake.signal);
+            } finally {
+              clearInterval(watch);
+              request.signal.removeEventListener('abort', onAbort);
+            }
             return 0;
+          }
           case 'block':
             while (!request.signal.aborted && !stopped()) await new Promise((r) => setTimeout(r, 20));
             return 0;

@@ -1,6 +1,7 @@
 /**
  * Exit codes are a published contract: 0–8, one per category, never
- * renumbered. Result statuses map one to one onto 0 and 3–8.
+ * renumbered. Terminal result statuses map one to one onto 0 and 3–8;
+ * `running` (inspect of an unfinished job) is not an outcome and reads 0.
  */
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, RESULT_STATUSES, categoryOfStatus } from '../../../../src/core/status.js';
@@ -20,9 +21,14 @@ describe('exit codes', () => {
     });
   });
 
-  it('maps the result statuses one to one onto distinct codes', () => {
-    const codes = RESULT_STATUSES.map((s) => EXIT_CODES[categoryOfStatus(s)]);
-    expect(new Set(codes).size).toBe(RESULT_STATUSES.length);
+  it('maps the terminal result statuses one to one onto distinct codes', () => {
+    const terminal = RESULT_STATUSES.filter((s) => s !== 'running');
+    const codes = terminal.map((s) => EXIT_CODES[categoryOfStatus(s)]);
+    expect(new Set(codes).size).toBe(terminal.length);
     expect(codes.every((c) => c === 0 || (c >= 3 && c <= 8))).toBe(true);
+  });
+
+  it('reads 0 for a running job, whose inspection worked', () => {
+    expect(EXIT_CODES[categoryOfStatus('running')]).toBe(0);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * Progress notifications for a tool call that carries a progress token
+ * (`_meta.progressToken`), so a client can keep a long call alive (#12 item
+ * 19). The official SDK client cancels any request after 60 s by default;
+ * with `resetTimeoutOnProgress: true` (and an `onprogress` handler, which is
+ * what makes it send a token) every notification restarts that clock. A run
+ * that prints nothing for minutes was cancelled at 60 s before this.
+ *
+ * What is sent comes from the engine's own typed events (job.started,
+ * job.output) on the call's engine, which serves this call alone: no side
+ * channel. `progress` is the elapsed seconds (strictly increasing, as the
+ * spec requires); `message` says what runs and how much it printed so far.
+ * A heartbeat goes out every HEARTBEAT_MS whatever happens, and an extra one
+ * when the output crosses a milestone (64 KiB, then each ×4), at most one
+ * per MIN_GAP_MS.
+ */
+import type { EngineEvent, EventBus } from '../core/events.js';
+
+/** Well under the SDK's 60 s default, and rare enough to cost nothing. */
+export const HEARTBEAT_MS = 5_000;
+const MIN_GAP_MS = 1_000;
+const FIRST_MILESTONE = 64 * 1024;
+
+export interface ProgressUpdate {
+  progress: number;
+  message: string;
+}
+
+/**
+ * Starts reporting; returns the function that stops it (call it when the
+ * tool call settles). `send` failures are logged once and otherwise ignored:
+ * a client that cannot take a notification must not fail the job.
+ */
+export function reportProgress(events: EventBus, send: (update: ProgressUpdate) => Promise<void>, log: (line: string) => void, now: () => number = Date.now): () => void {
+  const started = now();
+  let lastProgress = 0;
+  let lastSent = started;
+  let jobId: string | undefined;
+  let outputBytes = 0;
+  let nextMilestone = FIRST_MILESTONE;
+  let failed = false;
+
+  const emit = () => {
+    const at = now();
+    const progress = Math.max(Math.round((at - started) / 100) / 10, lastProgress + 0.1);
+    lastProgress = Math.round(progress * 10) / 10;
+    lastSent = at;
+    const what = jobId === undefined ? 'working' : `job ${jobId} running`;
+    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${outputBytes} bytes of output so far` }).catch((error: unknown) => {
+      if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+      failed = true;
+    });
+  };
+
+  const unsubscribe = events.subscribe((event: EngineEvent) => {
+    if (event.type === 'job.started' && jobId === undefined) {
+      jobId = event.jobId;
+      emit();
+    } else if (event.type === 'job.output' && event.jobId === jobId) {
+      outputBytes += event.bytes;
+      if (outputBytes >= nextMilestone) {
+        while (nextMilestone <= outputBytes) nextMilestone *= 4;
+        if (now() - lastSent >= MIN_GAP_MS) emit();
+      }
+    }
+  });
+  const timer = setInterval(emit, HEARTBEAT_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    unsubscribe();
+  };
+}
