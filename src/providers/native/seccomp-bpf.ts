@@ -13,6 +13,7 @@ export const BPF_JGT_K = 0x25;
 export const BPF_JGE_K = 0x35;
 export const BPF_JSET_K = 0x45;
 export const BPF_RET_K = 0x06;
+export const BPF_ALU_AND_K = 0x54;
 
 /** Offsets into `struct seccomp_data`: nr, arch, then args[n]'s low word at 16 + 8n (little-endian hosts). */
 export const OFFSET_NR = 0;
@@ -31,6 +32,8 @@ export interface SockFilter {
 
 export const load = (offset: number): SockFilter => ({ code: BPF_LD_W_ABS, jt: 0, jf: 0, k: offset });
 export const ret = (value: number): SockFilter => ({ code: BPF_RET_K, jt: 0, jf: 0, k: value >>> 0 });
+/** acc &= mask (to drop flag bits before an equality test). */
+export const andWith = (mask: number): SockFilter => ({ code: BPF_ALU_AND_K, jt: 0, jf: 0, k: mask >>> 0 });
 /** An unconditional jump: its 32-bit offset reaches past what jt/jf can. */
 export const jumpAlways = (distance: number): SockFilter => ({ code: BPF_JA, jt: 0, jf: 0, k: distance });
 export function jumpIf(code: typeof BPF_JEQ_K | typeof BPF_JGT_K | typeof BPF_JGE_K | typeof BPF_JSET_K, k: number, jt: number, jf: number): SockFilter {
@@ -54,6 +57,10 @@ export function evaluateSeccompFilter(filter: readonly SockFilter[], data: Secco
     switch (insn.code) {
       case BPF_LD_W_ABS:
         acc = loadWord(data, insn.k);
+        pc += 1;
+        break;
+      case BPF_ALU_AND_K:
+        acc = (acc & insn.k) >>> 0;
         pc += 1;
         break;
       case BPF_JA:

@@ -6,10 +6,11 @@
  *
  * Shape: wrong audit arch → kill; load the number; binary search to the
  * call's decision: allow, EPERM (known dangerous), ENOSYS (unknown, and
- * clone3 so libc falls back to clone), an argument check (clone without
- * CLONE_NEW*, socket families, personality values, ioctl without
- * TIOCSTI/TIOCLINUX), or (x86_64) kill for the x32 range. Pure: same arch,
- * same bytes.
+ * clone3 so libc falls back to clone), skip-as-success (sync, syncfs), an
+ * argument check (clone without CLONE_NEW*, socket family/type/protocol,
+ * personality values, ioctl without TIOCSTI/TIOCLINUX/TIOCSETD, no hugetlb
+ * flag for memfd_create/mmap/shmget), or (x86_64) kill for the x32 range.
+ * Pure: same arch, same bytes.
  */
 import { BPF_JEQ_K, jumpIf, load, OFFSET_ARCH, OFFSET_NR, ret, type SockFilter } from './seccomp-bpf.js';
 import { emitSearch, segmentsFor } from './seccomp-tree.js';
@@ -17,7 +18,7 @@ import { KILL } from './syscall-rules.js';
 import { ARCH_TABLES, type SeccompArch } from './syscall-tables.js';
 
 export { evaluateSeccompFilter, type SeccompData, type SockFilter } from './seccomp-bpf.js';
-export { CLONE_NEW_FLAGS, EAFNOSUPPORT, ENOSYS, EPERM, EPROTONOSUPPORT, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_KILL_PROCESS } from './syscall-rules.js';
+export { CLONE_NEW_FLAGS, EAFNOSUPPORT, ENOSYS, EOPNOTSUPP, EPERM, EPROTONOSUPPORT, ESOCKTNOSUPPORT, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_KILL_PROCESS, SKIP_AS_SUCCESS } from './syscall-rules.js';
 
 export function buildSeccompFilter(arch: SeccompArch): SockFilter[] {
   return [

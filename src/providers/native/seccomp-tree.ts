@@ -11,9 +11,11 @@
  * The kernel (5.11+) also pre-computes, per syscall number, whether a filter
  * always allows it without looking at arguments, and then skips the filter
  * for that number: this shape (loads of nr/arch only, JGE/JEQ/JSET/JA, RET)
- * is one it can evaluate, so common calls cost nothing at run time.
+ * is one it can evaluate, so common calls cost nothing at run time. Calls
+ * with an argument rule (mmap among them) run the filter each time: about
+ * ten instructions of search and a few of checks.
  */
-import { argLowOffset, BPF_JEQ_K, BPF_JGE_K, BPF_JSET_K, jumpAlways, jumpIf, load, MAX_JUMP, ret, type SockFilter } from './seccomp-bpf.js';
+import { andWith, argLowOffset, BPF_JEQ_K, BPF_JGE_K, BPF_JSET_K, jumpAlways, jumpIf, load, MAX_JUMP, ret, type SockFilter } from './seccomp-bpf.js';
 import { ARCH_TABLES, type SeccompArch } from './syscall-tables.js';
 import { decisionFor, ENOSYS, errno, KILL, type Decision } from './syscall-rules.js';
 
@@ -64,19 +66,33 @@ export function emitSearch(segments: readonly Segment[]): SockFilter[] {
 
 /**
  * One decision as a self-contained block that always returns: a RET, or a
- * load of one argument word, its tests, the `otherwise` block, then each
- * case's block (jumps only go forward, so the blocks follow the tests).
+ * load of one argument word (ANDed with its mask), its tests, the
+ * `otherwise` block, then the case blocks (jumps only go forward, so the
+ * blocks follow the tests). Cases with the same decision (the same return
+ * value, or the same rule object, as AF_INET and AF_INET6 share) jump to one
+ * block, and a case that decides what `otherwise` decides jumps there: the
+ * socket rules would otherwise repeat their protocol checks.
  */
 export function compileDecision(decision: Decision): SockFilter[] {
   if (typeof decision === 'number') return [ret(decision)];
   const otherwise = compileDecision(decision.otherwise);
-  const blocks = decision.cases.map((c) => compileDecision(c.then));
-  const tests: SockFilter[] = [];
-  let skipped = 0; // lengths of the case blocks before this one
-  decision.cases.forEach((c, i) => {
-    const distance = decision.cases.length - 1 - i + otherwise.length + skipped;
-    tests.push(jumpIf(c.when === 'equals' ? BPF_JEQ_K : BPF_JSET_K, c.value, distance, 0));
-    skipped += blocks[i]!.length;
-  });
-  return [load(argLowOffset(decision.arg)), ...tests, ...otherwise, ...blocks.flat()];
+  const targets: Decision[] = [];
+  const blocks: SockFilter[][] = [];
+  const offsets: number[] = []; // each case's target, counted from the end of the tests
+  for (const c of decision.cases) {
+    if (c.then === decision.otherwise) {
+      offsets.push(0);
+      continue;
+    }
+    let index = targets.indexOf(c.then);
+    if (index < 0) {
+      index = targets.push(c.then) - 1;
+      blocks.push(compileDecision(c.then));
+    }
+    offsets.push(otherwise.length + blocks.slice(0, index).reduce((sum, block) => sum + block.length, 0));
+  }
+  const count = decision.cases.length;
+  const tests = decision.cases.map((c, i) => jumpIf(c.when === 'equals' ? BPF_JEQ_K : BPF_JSET_K, c.value, count - 1 - i + offsets[i]!, 0));
+  const masked = decision.mask === undefined ? [] : [andWith(decision.mask)];
+  return [load(argLowOffset(decision.arg)), ...masked, ...tests, ...otherwise, ...blocks.flat()];
 }

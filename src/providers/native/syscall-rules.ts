@@ -5,85 +5,74 @@
  * refused the day it appears and programs take their fallback path (as
  * glibc does for clone3). Calls that are known and dangerous answer EPERM.
  * A few calls are allowed only for some argument values; their rules look
- * at the low 32 bits of one argument, which is all the kernel reads for an
- * `int`/`unsigned int` parameter (socket's family, ioctl's request,
- * personality) and where every CLONE_NEW* bit lives.
+ * at the low 32 bits of arguments, which is all the kernel reads for an
+ * `int`/`unsigned int` parameter (socket's family, type and protocol,
+ * ioctl's request, personality, memfd_create's and shmget's flags) and
+ * where every CLONE_NEW* and MAP_HUGETLB bit lives. sync and syncfs are
+ * skipped: they return 0 without running.
  */
+import { ALLOW, EPERM, errno, ENOSYS, SKIP_AS_SUCCESS, type ArgCheck, type Decision } from './seccomp-decision.js';
+import { SOCKET_RULE, SOCKETPAIR_RULE } from './syscall-socket-rules.js';
 
-export const SECCOMP_RET_KILL_PROCESS = 0x80000000;
-export const SECCOMP_RET_ALLOW = 0x7fff0000;
-export const SECCOMP_RET_ERRNO = 0x00050000;
-export const EPERM = 1;
-export const ENOSYS = 38;
-export const EPROTONOSUPPORT = 93;
-export const EAFNOSUPPORT = 97;
-
-export const ALLOW = SECCOMP_RET_ALLOW;
-export const KILL = SECCOMP_RET_KILL_PROCESS;
-export const errno = (code: number): number => (SECCOMP_RET_ERRNO | code) >>> 0;
-
-/** A decision: a seccomp return value, or a test of one argument word leading to further decisions. */
-export type Decision = number | ArgCheck;
-export interface ArgCheck {
-  /** Which argument's low 32 bits (0–5). */
-  arg: number;
-  /** Tried in order; the first that matches decides. */
-  cases: ReadonlyArray<{ when: 'equals' | 'any-bit-of'; value: number; then: Decision }>;
-  otherwise: Decision;
-}
+export * from './seccomp-decision.js';
 
 /** CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET. */
 export const CLONE_NEW_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000;
 
-export const AF_UNIX = 1;
-export const AF_INET = 2;
-export const AF_INET6 = 10;
-export const AF_NETLINK = 16;
-export const NETLINK_ROUTE = 0;
 export const TIOCSTI = 0x5412;
 export const TIOCLINUX = 0x541c;
+export const TIOCSETD = 0x5423;
+export const MFD_HUGETLB = 0x4;
+export const MAP_HUGETLB = 0x40000;
+export const SHM_HUGETLB = 0x800;
 /** What Docker's default profile allows: PER_LINUX, PER_LINUX32, UNAME26, UNAME26|PER_LINUX32, and 0xffffffff (query only). */
 export const PERSONALITIES = [0x0, 0x8, 0x20000, 0x20008, 0xffffffff] as const;
 
 /**
- * socket()/socketpair(): AF_UNIX, and AF_INET/AF_INET6 (the job has its own
- * empty network namespace). AF_NETLINK only with NETLINK_ROUTE, in that same
- * namespace: glibc's getaddrinfo(AI_ADDRCONFIG) and getifaddrs() (node's
- * os.networkInterfaces(), python's socket.if_nameindex()) read it, and fail
- * instead of falling back without it. Every other family (AF_VSOCK, which
- * is not namespaced and reaches the hypervisor's agents; AF_PACKET, AF_ALG,
- * AF_KEY, AF_BLUETOOTH, AF_CAN, AF_XDP, ...) is EAFNOSUPPORT, as if the
- * kernel lacked it.
+ * Hugetlb pages are not charged to the job's memory cgroup: memory behind
+ * MFD_HUGETLB, MAP_HUGETLB or SHM_HUGETLB would escape the budget (and the
+ * host's huge page pool is shared). The flag is refused with EPERM; the
+ * same call without it is allowed. glibc's malloc (glibc.malloc.hugetlb=2)
+ * falls back to ordinary pages on any error.
  */
-const SOCKET_RULE: ArgCheck = {
-  arg: 0,
-  cases: [
-    { when: 'equals', value: AF_UNIX, then: ALLOW },
-    { when: 'equals', value: AF_INET, then: ALLOW },
-    { when: 'equals', value: AF_INET6, then: ALLOW },
-    { when: 'equals', value: AF_NETLINK, then: { arg: 2, cases: [{ when: 'equals', value: NETLINK_ROUTE, then: ALLOW }], otherwise: errno(EPROTONOSUPPORT) } },
-  ],
-  otherwise: errno(EAFNOSUPPORT),
-};
+const refuseFlag = (arg: number, flag: number): ArgCheck => ({ arg, cases: [{ when: 'any-bit-of', value: flag, then: errno(EPERM) }], otherwise: ALLOW });
 
 /** Calls allowed only for some argument values. */
 export const ARGUMENT_RULES: Readonly<Record<string, ArgCheck>> = {
   // New namespaces are bwrap's job, done before the filter loads; a job making its own would undo --disable-userns.
   clone: { arg: 0, cases: [{ when: 'any-bit-of', value: CLONE_NEW_FLAGS, then: errno(EPERM) }], otherwise: ALLOW },
   socket: SOCKET_RULE,
-  socketpair: SOCKET_RULE,
+  socketpair: SOCKETPAIR_RULE,
   // ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC and friends weaken the job's own hardening (and what it execs).
   personality: { arg: 0, cases: PERSONALITIES.map((value) => ({ when: 'equals' as const, value, then: ALLOW })), otherwise: errno(EPERM) },
   // TIOCSTI pushes input into a terminal, TIOCLINUX reads/drives a Linux console: both reach outside the job.
+  // TIOCSETD changes a tty's line discipline; with dev.tty.ldisc_autoload=1 (the default) that loads the
+  // discipline's module into the host kernel on demand, through nothing more than a pty.
   ioctl: {
     arg: 1,
     cases: [
       { when: 'equals', value: TIOCSTI, then: errno(EPERM) },
       { when: 'equals', value: TIOCLINUX, then: errno(EPERM) },
+      { when: 'equals', value: TIOCSETD, then: errno(EPERM) },
     ],
     otherwise: ALLOW,
   },
+  // Flags in an int/unsigned long argument: memfd_create(name, flags), mmap(addr, len, prot, flags, ...), shmget(key, size, shmflg).
+  memfd_create: refuseFlag(1, MFD_HUGETLB),
+  mmap: refuseFlag(3, MAP_HUGETLB),
+  shmget: refuseFlag(2, SHM_HUGETLB),
 };
+
+/**
+ * sync() and syncfs() write back every dirty page of a whole filesystem:
+ * sync() the host's, syncfs() the host's root when given a descriptor
+ * under /usr. A job looping on them is a host-wide I/O nuisance. They
+ * return success without running: nothing a job relies on is lost, since
+ * its own files still reach the disk through fsync, fdatasync and
+ * sync_file_range, which touch only the file named and stay allowed, and
+ * through ordinary writeback.
+ */
+export const SKIPPED_SYSCALLS = ['sync', 'syncfs'] as const;
 
 /**
  * clone3 passes its flags in memory a filter cannot read: ENOSYS makes
@@ -125,13 +114,13 @@ export const ALLOWED_SYSCALLS = [
   // files and directories
   'read', 'write', 'open', 'openat', 'openat2', 'creat', 'close', 'close_range', 'lseek', 'pread64', 'pwrite64', 'readv', 'writev',
   'preadv', 'pwritev', 'preadv2', 'pwritev2', 'stat', 'fstat', 'lstat', 'newfstatat', 'statx', 'statfs', 'fstatfs', 'access',
-  'faccessat', 'faccessat2', 'fcntl', 'flock', 'fsync', 'fdatasync', 'sync', 'syncfs', 'sync_file_range', 'truncate', 'ftruncate',
+  'faccessat', 'faccessat2', 'fcntl', 'flock', 'fsync', 'fdatasync', 'sync_file_range', 'truncate', 'ftruncate',
   'fallocate', 'fadvise64', 'readahead', 'getdents', 'getdents64', 'getcwd', 'chdir', 'fchdir', 'rename', 'renameat', 'renameat2',
   'mkdir', 'mkdirat', 'rmdir', 'link', 'linkat', 'unlink', 'unlinkat', 'symlink', 'symlinkat', 'readlink', 'readlinkat',
   'chmod', 'fchmod', 'fchmodat', 'fchmodat2', 'chown', 'fchown', 'lchown', 'fchownat', 'umask', 'mknod', 'mknodat',
   'utime', 'utimes', 'futimesat', 'utimensat', 'setxattr', 'lsetxattr', 'fsetxattr', 'getxattr', 'lgetxattr', 'fgetxattr',
   'listxattr', 'llistxattr', 'flistxattr', 'removexattr', 'lremovexattr', 'fremovexattr', 'copy_file_range', 'sendfile',
-  'splice', 'tee', 'vmsplice', 'dup', 'dup2', 'dup3', 'pipe', 'pipe2', 'memfd_create', 'inotify_init', 'inotify_init1',
+  'splice', 'tee', 'vmsplice', 'dup', 'dup2', 'dup3', 'pipe', 'pipe2', 'inotify_init', 'inotify_init1',
   'inotify_add_watch', 'inotify_rm_watch',
   // polling, events, timers
   'poll', 'ppoll', 'select', 'pselect6', 'epoll_create', 'epoll_create1', 'epoll_ctl', 'epoll_wait', 'epoll_pwait', 'epoll_pwait2',
@@ -139,7 +128,7 @@ export const ALLOWED_SYSCALLS = [
   'clock_getres', 'clock_adjtime', 'adjtimex', 'gettimeofday', 'time', 'times', 'alarm', 'getitimer', 'setitimer', 'pause',
   'timer_create', 'timer_settime', 'timer_gettime', 'timer_getoverrun', 'timer_delete',
   // memory
-  'brk', 'mmap', 'munmap', 'mremap', 'mprotect', 'msync', 'mincore', 'madvise', 'mlock', 'mlock2', 'munlock', 'mlockall',
+  'brk', 'munmap', 'mremap', 'mprotect', 'msync', 'mincore', 'madvise', 'mlock', 'mlock2', 'munlock', 'mlockall',
   'munlockall', 'remap_file_pages', 'pkey_mprotect', 'pkey_alloc', 'pkey_free', 'map_shadow_stack', 'membarrier',
   // processes, threads, signals
   'fork', 'vfork', 'execve', 'execveat', 'exit', 'exit_group', 'wait4', 'waitid', 'kill', 'tkill', 'tgkill', 'getpid', 'getppid',
@@ -159,7 +148,7 @@ export const ALLOWED_SYSCALLS = [
   'bind', 'listen', 'accept', 'accept4', 'connect', 'getsockname', 'getpeername', 'sendto', 'recvfrom', 'sendmsg', 'recvmsg',
   'sendmmsg', 'recvmmsg', 'setsockopt', 'getsockopt', 'shutdown',
   // System V and POSIX IPC (the job has its own IPC namespace)
-  'shmget', 'shmat', 'shmdt', 'shmctl', 'semget', 'semop', 'semtimedop', 'semctl', 'msgget', 'msgsnd', 'msgrcv', 'msgctl',
+  'shmat', 'shmdt', 'shmctl', 'semget', 'semop', 'semtimedop', 'semctl', 'msgget', 'msgsnd', 'msgrcv', 'msgctl',
   'mq_open', 'mq_unlink', 'mq_timedsend', 'mq_timedreceive', 'mq_notify', 'mq_getsetattr',
 ] as const;
 
@@ -168,6 +157,7 @@ export function decisionFor(name: string): Decision {
   const argRule = ARGUMENT_RULES[name];
   if (argRule !== undefined) return argRule;
   if ((ENOSYS_SYSCALLS as readonly string[]).includes(name)) return errno(ENOSYS);
+  if ((SKIPPED_SYSCALLS as readonly string[]).includes(name)) return SKIP_AS_SUCCESS;
   if ((DENIED_SYSCALLS as readonly string[]).includes(name)) return errno(EPERM);
   if ((ALLOWED_SYSCALLS as readonly string[]).includes(name)) return ALLOW;
   return errno(ENOSYS);

@@ -2,8 +2,11 @@
  * The seccomp filter is an allow-list (#10 item 3), so a call it forgot
  * breaks real programs. Each of these runs inside a real native sandbox
  * under the `host` profile and must do its ordinary work: python3 with
- * threads, ssl, sqlite3 and a multiprocessing pool; node with a worker
- * thread and its network-interface list (route netlink); gcc compiling and
+ * threads, ssl, sqlite3 and a multiprocessing pool; python3 resolving
+ * localhost (getaddrinfo with AI_ADDRCONFIG), UDP, a socketpair, asyncio,
+ * fsync/fdatasync and sync (skipped, yet successful); node with a worker
+ * thread and its network-interface list (route netlink); node serving HTTP
+ * on loopback; gcc compiling and
  * linking a threaded C program that then runs; make; git init/add/commit;
  * pip's resolver over a local wheel directory (there is no network inside);
  * the sqlite3 CLI. A tool missing on the host skips its case with the
@@ -31,6 +34,26 @@ const NODE = `const { Worker } = require('node:worker_threads');
 const os = require('node:os');
 new Worker('require("node:worker_threads").parentPort.postMessage(6 * 7)', { eval: true })
   .on('message', (n) => console.log('worker', n, Object.keys(os.networkInterfaces()).join(',')));`;
+
+/** An HTTP server on loopback and a request to it: TCP sockets made with SOCK_NONBLOCK | SOCK_CLOEXEC. */
+const NODE_HTTP = `const http = require('node:http');
+const server = http.createServer((req, res) => res.end('served ' + req.url));
+server.listen(0, '127.0.0.1', () => {
+  http.get({ host: '127.0.0.1', port: server.address().port, path: '/x' }, (res) => {
+    let body = ''; res.on('data', (c) => (body += c)); res.on('end', () => { console.log(body); server.close(); });
+  });
+});`;
+
+/** getaddrinfo with AI_ADDRCONFIG (route netlink), UDP, a unix socketpair, asyncio's self-pipe socketpair, fsync and fdatasync. */
+const PYTHON_NET = `import asyncio, os, socket
+addrs = sorted({a[4][0] for a in socket.getaddrinfo('localhost', 80, type=socket.SOCK_STREAM, flags=socket.AI_ADDRCONFIG)})
+a, b = socket.socketpair(); a.sendall(b'pair'); got = b.recv(4).decode()
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(('127.0.0.1', 0))
+u.sendto(b'udp', u.getsockname()); got += ' ' + u.recv(3).decode()
+async def main(): await asyncio.sleep(0); return 'asyncio'
+with open('/tmp/durable', 'wb') as f: f.write(b'x'); f.flush(); os.fsync(f.fileno()); os.fdatasync(f.fileno())
+os.sync()
+print(addrs, got, asyncio.run(main()), 'synced')`;
 
 const C_PROGRAM = String.raw`#include <pthread.h>
 #include <stdio.h>
@@ -79,6 +102,14 @@ describe.runIf(readiness.ready)(`real programs under the seccomp allow-list (nee
 
   it.runIf(present('/usr/bin/node'))('node runs a worker thread and lists its network interfaces', async () => {
     expect(await run(['node', '-e', NODE])).toContain('worker 42 lo');
+  });
+
+  it.runIf(present('/usr/bin/node'))('node serves HTTP on loopback and fetches from itself', async () => {
+    expect(await run(['node', '-e', NODE_HTTP])).toContain('served /x');
+  });
+
+  it.runIf(present('/usr/bin/python3'))('python3 resolves localhost, talks UDP and through a socketpair, runs asyncio, and syncs its files', async () => {
+    expect(await run(['/usr/bin/python3', '-c', PYTHON_NET])).toMatch(/^\['127\.0\.0\.1'(, '::1')?\] pair udp asyncio synced$/m);
   });
 
   it.runIf(present('/usr/bin/cc'))('cc compiles and links a threaded C program that then runs', async () => {
