@@ -10,7 +10,8 @@ import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
-import { displayName, quotedName } from '../result/visible-text.js';
+import { displayHostPath, quotedName } from '../result/visible-text.js';
+import { shellQuote } from '../context.js';
 
 export interface ExportInput {
   workspaceId: string;
@@ -34,7 +35,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const declared = store.listArtifacts(ws.id).find((a) => a.name === name);
   if (!declared) {
     throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
-      hint: `declare it first: headspace declare ${ws.id} ${name}=PURPOSE`,
+      hint: `declare it first: headspace declare ${ws.id} ${shellQuote(`${name}=PURPOSE`)}`,
     });
   }
   if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>');
@@ -69,7 +70,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   return makeResultPackage({
-    outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayName(result.destination)}`,
+    outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayHostPath(result.destination)}`,
     status: 'success',
     key_findings: [`${result.size} bytes verified as sha256:${result.sha256}`, 'the artifact now outlives its workspace'],
     evidence: [],
