@@ -1,5 +1,5 @@
 import { EngineError } from './errors.js';
-import { NameTextError, nameBytes, nameText, stringText } from './name-text.js';
+import { nameBytes, nameText, stringText } from './name-text.js';
 
 /**
  * Validates a workspace-relative path once, at the seam: relative only;
@@ -16,7 +16,7 @@ export function normalizeWorkspacePath(raw: string, { allowRoot = false } = {}):
   try {
     bytes = nameBytes(raw);
   } catch (error) {
-    throw badPath(`'${shown(stringText(raw))}' is not a file name's text form: ${(error as NameTextError).message}`, 'a byte that is not UTF-8 is written \\xff, a backslash \\\\; copy names as ls-files shows them');
+    throw badPath(`'${shown(stringText(raw))}' is not a file name's text form: ${(error as Error).message}`, 'a byte that is not UTF-8 is written \\xff, a backslash \\\\; copy names as ls-files shows them');
   }
   return workspacePathOfBytes(bytes, { allowRoot });
 }
