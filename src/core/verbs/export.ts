@@ -10,7 +10,7 @@ import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
-import { displayHostPath, quotedName } from '../result/visible-text.js';
+import { displayHostPath, displayName, quotedName } from '../result/visible-text.js';
 import { shellQuote } from '../context.js';
 
 export interface ExportInput {
@@ -32,7 +32,10 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
   if (ws.state === 'running') throw store.busyError(ws.id);
   const name = normalizeWorkspacePath(input.name);
-  const declared = store.listArtifacts(ws.id).find((a) => a.name === name);
+  // Names are stored in their canonical text form; a row declared before names had one holds the
+  // raw name, which is matched by the text form of its bytes (displayName) so it stays exportable.
+  const artifacts = store.listArtifacts(ws.id);
+  const declared = artifacts.find((a) => a.name === name) ?? artifacts.find((a) => displayName(a.name) === name);
   if (!declared) {
     throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
       hint: `declare it first: headspace declare ${ws.id} ${shellQuote(`${name}=PURPOSE`)}`,
@@ -66,7 +69,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   }
   store.atomically(() => {
     store.settleIntent(intent, 'exported', ctx.clock.now());
-    store.recordExport(ws.id, name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
+    store.recordExport(ws.id, declared.name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
   });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   return makeResultPackage({
