@@ -65,8 +65,19 @@ function escapeCodePoint(ch: string, cp: number): string {
   return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
 }
 
+/** Printable ASCII without a backslash and without a space at the edge of a component: its own text form (the common case, kept cheap for walks of large trees). */
+function isPlainAscii(bytes: Uint8Array): boolean {
+  for (let at = 0; at < bytes.length; at++) {
+    const b = bytes[at]!;
+    if (b < 0x20 || b > 0x7e || b === 0x5c) return false;
+    if (b === 0x20 && (at === 0 || bytes[at - 1] === 0x2f || at + 1 === bytes.length || bytes[at + 1] === 0x2f)) return false;
+  }
+  return true;
+}
+
 /** The text form of a name or `/`-separated path given as bytes. */
 export function nameText(bytes: Uint8Array): string {
+  if (isPlainAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
   let out = '';
   let at = 0;
   while (at < bytes.length) {
