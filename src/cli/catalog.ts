@@ -78,7 +78,7 @@ export const VERBS: VerbSpec[] = [
     group: 'lifecycle',
     summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported',
     options: [],
-    explain: 'Only declared artifacts can leave a workspace. A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force.',
+    explain: 'NAME is the workspace path as ls-files shows it (its text form, see `explain names`). Only declared artifacts can leave a workspace. A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force.',
   },
   {
     name: 'export',
@@ -92,7 +92,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--max-bytes <n>', description: "refuse an artifact whose apparent size exceeds n bytes (K, M, G suffixes; default the workspace's storage budget)" },
     ],
     explain:
-      "Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. Zero blocks stay holes, so a sparse file takes only its data on the host. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused (exit 1) and leaves nothing behind; so is a --to that is a symbolic link (even with --overwrite) or lies under /proc, /sys or /dev. An artifact whose apparent size exceeds the cap (the workspace's storage budget, or --max-bytes) is refused with exit 3; a destination filesystem without room for it, with exit 2.",
+      "NAME is the declared name as ls-files shows it (its text form, see `explain names`), resolved to the exact bytes of the file. Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. Zero blocks stay holes, so a sparse file takes only its data on the host. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused (exit 1) and leaves nothing behind; so is a --to that is a symbolic link (even with --overwrite) or lies under /proc, /sys or /dev. An artifact whose apparent size exceeds the cap (the workspace's storage budget, or --max-bytes) is refused with exit 3; a destination filesystem without room for it, with exit 2.",
   },
   {
     name: 'ls-files',
@@ -100,7 +100,7 @@ export const VERBS: VerbSpec[] = [
     group: 'lifecycle',
     summary: "a bounded listing of a workspace's files (names, types, sizes)",
     options: [{ flags: '--limit <n>', description: 'at most N entries (default 200)' }],
-    explain: 'Lists files recursively under a path so an agent can find intermediate files it never declared, then declare and export them. Symlinks are listed, never followed.',
+    explain: "Lists files recursively under a path so an agent can find intermediate files it never declared, then declare and export them. Symlinks are listed, never followed. Each name is printed in its text form (see `explain names`): a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes, so every entry is distinct and none reads as another; --json carries the same text as `path`, with `name_encoding: escaped` when it holds an escape. Pass a name exactly as shown to declare, export, put or ls-files PATH.",
   },
   {
     name: 'stop',
@@ -218,7 +218,7 @@ export const VERBS: VerbSpec[] = [
     group: 'introspection',
     summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`',
     options: [],
-    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state).',
+    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names).',
   },
   {
     name: 'cli',
@@ -245,6 +245,8 @@ export const TOPICS: Record<string, string> = {
     'Every verb returns a result package with nine sections in a fixed order: outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention. Markdown (default) is bounded to 8 KiB (--max-result-bytes) and keeps all nine headings; --json is the same structure, never clipped. Output enters only as evidence excerpts; a cut ends with a marker giving the true size and a command that returns everything (no command is printed when nothing was cut). Markdown prints what a reader can use: an empty section is one (none) line, ids and the command are not repeated once the summary names them, and the policy is listed limit by limit at create and inspect, elsewhere as one line of what differs from the closed defaults with the policy digest (provenance.policy_digest). Under a tight bound, provenance and usage detail go first, then warnings and attention, then excerpt lines, then key findings. In JSON a field that is absent means unknown (null fields are left out); every other field is always there.',
   policy:
     'Closed by default: network disabled, no host paths, 512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock per job, 10 MiB captured output per job, 1 job at once. Every limit is labelled enforced (the host applies it) or measured (only reported). A boundary limit (network, filesystem, memory, cpu, pids) a provider cannot enforce makes create refuse with exit 3.',
+  names:
+    "A file name is bytes; wherever a workspace name becomes text (results, --json, arguments of declare, export, put, ls-files and run --declare, MCP arguments and resource paths) it is written in one text form. Valid UTF-8 stands for itself, except: a byte that is not UTF-8 is \\xHH (\\x always means one raw byte), a backslash is \\\\, newline, CR and tab are \\n \\r \\t, other controls \\xHH, C1 controls and invisible characters (bidi controls, zero-width and format characters, separators, non-ASCII spaces) and U+FFFD are \\uHHHH or \\u{HHHHH}, and a space at the start or end of a component is \\x20. So distinct names never print alike, r\\xff.txt (the byte 0xff) is not r\\ufffd.txt (a real U+FFFD), and any name can be addressed. An argument may spell a character either way (\\x41 or A); it is resolved to bytes and compared in the one canonical form. Any other backslash sequence is refused (exit 1) rather than guessed: write a literal backslash as \\\\. Look-alike letters from different scripts and unnormalized accents are not escaped.",
   state:
     'State lives under $HEADSPACE_HOME (default ~/.headspace): state.db (SQLite, WAL; workspaces, jobs and the intent journal), jobs/<job>.log (captured output, at most the output budget), and one folder per provider (native/, fake/). A store written by a newer headspace is refused and left untouched.',
 };

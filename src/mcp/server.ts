@@ -146,7 +146,7 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
     new ResourceTemplate(FILE_URI_TEMPLATE, { list: undefined }),
     {
       title: 'A file in a workspace',
-      description: `A regular file inside a workspace, read whole (at most ${FILE_RESOURCE_MAX_BYTES} bytes; larger files are refused, not cut). Symlinks, directories and special files are refused. path is relative to the workspace root and percent-encoded.`,
+      description: `A regular file inside a workspace, read whole (at most ${FILE_RESOURCE_MAX_BYTES} bytes; larger files are refused, not cut). Symlinks, directories and special files are refused. path is relative to the workspace root, as ls-files shows it, and percent-encoded.`,
     },
     (uri, variables) =>
       tracked(

@@ -29,6 +29,12 @@ export interface ConformanceCommands {
   writeFile(path: string, text: string): string[];
   /** Prints the value of environment variable `name`. */
   printEnv(name: string): string[];
+  /**
+   * Writes `text` to a file in the workspace root whose name is exactly
+   * `name` (bytes, possibly not UTF-8). Absent when the provider's jobs can
+   * only name files with text (skip the test that needs it, with that reason).
+   */
+  writeRawName?(name: Buffer, text: string): string[];
 }
 
 export interface ConformanceBinding {
@@ -58,6 +64,8 @@ export const CONFORMANCE_TESTS = [
   'refuses to overwrite unless asked',
   'reads a file a job wrote',
   'lists workspace entries without following links',
+  'lists and reads a name with a backslash or a control character by its text form',
+  'keeps a name that is not UTF-8 apart from its U+FFFD look-alike',
   'reports an idle stop as nothing stopped',
   'stops a running job from another provider instance',
   'refuses to run in an unknown workspace',
@@ -309,6 +317,38 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       const inner = await provider.list(workspaceId, 'dir', 100);
       expect(inner.entries).toContainEqual({ path: 'dir/a.txt', type: 'file', size: 6 });
       expect(inner.truncated).toBe(false);
+    });
+
+    // Names cross the provider contract in the text form (core/name-text.ts): `\\` for a real
+    // backslash, `\r` for a real CR, `\xff` for a byte that is not UTF-8 (red team round 2).
+    test('lists and reads a name with a backslash or a control character by its text form', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      for (const [name, text] of [['a\\b.txt', 'backslash'], ['c\rd.txt', 'carriage']]) {
+        expect((await collect(provider, workspaceId, binding.commands.writeFile(name!, text!))).outcome.exitCode).toBe(0);
+      }
+      const paths = (await provider.list(workspaceId, '', 100)).entries.map((e) => e.path);
+      expect(paths).toEqual(expect.arrayContaining(['a\\\\b.txt', 'c\\rd.txt']));
+      expect(paths).not.toContain('a\\b.txt');
+      for (const [shown, text] of [['a\\\\b.txt', 'backslash'], ['c\\rd.txt', 'carriage']]) {
+        const stream = await provider.read(workspaceId, shown!);
+        const parts: Buffer[] = [];
+        for await (const chunk of stream.chunks) parts.push(chunk);
+        await stream.close();
+        expect(Buffer.concat(parts).toString(), shown).toBe(text);
+      }
+    });
+
+    test('keeps a name that is not UTF-8 apart from its U+FFFD look-alike', async () => {
+      const writeRawName = binding.commands.writeRawName;
+      if (writeRawName === undefined) throw new Error(`the ${binding.name} binding has no writeRawName command: skip this test with the reason`);
+      const { provider, workspaceId } = await withWorkspace();
+      expect((await collect(provider, workspaceId, writeRawName(Buffer.from([0x72, 0xff, 0x2e, 0x74]), 'invalid'))).outcome.exitCode).toBe(0);
+      expect((await collect(provider, workspaceId, writeRawName(Buffer.from('r\ufffd.t'), 'look-alike'))).outcome.exitCode).toBe(0);
+      const entries = (await provider.list(workspaceId, '', 100)).entries.filter((e) => e.path.startsWith('r'));
+      expect(entries.map((e) => e.path).sort()).toEqual(['r\\ufffd.t', 'r\\xff.t']);
+      const stream = await provider.read(workspaceId, 'r\\xff.t');
+      expect(stream.size).toBe('invalid'.length);
+      await stream.close();
     });
 
     test('reports an idle stop as nothing stopped', async () => {

@@ -29,15 +29,31 @@
  * checks it is the very directory (device and inode) it came from, so a
  * directory moved by a running job stops the walk instead of leading it
  * elsewhere.
+ *
+ * Names are bytes end to end (round 2: names that are not valid UTF-8):
+ * directories are read with `encoding: 'buffer'` and each name is opened as
+ * the Buffer path `/proc/self/fd/N/<bytes>`. Read as UTF-8, `d\xff` became
+ * `d\u{fffd}`, which does not exist, so the directory and all below it
+ * vanished from every walk, and `r\xff.txt` merged with a real
+ * `r\u{fffd}.txt`. `rel` is the name text form (core/name-text.ts).
  */
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { nameText } from '../name-text.js';
 
 export const O_DIR_NOFOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-/** The path that names `name` inside the open directory `dir` (or `dir` itself), short at any depth. */
-export function viaFd(dir: FileHandle, name?: string): string {
-  return name === undefined ? `/proc/self/fd/${dir.fd}` : `/proc/self/fd/${dir.fd}/${name}`;
+/** The path that names `name` (exact bytes) inside the open directory `dir`, short at any depth. */
+export function viaFd(dir: FileHandle): string;
+export function viaFd(dir: FileHandle, name: string | Buffer): Buffer;
+export function viaFd(dir: FileHandle, name?: string | Buffer): string | Buffer {
+  if (name === undefined) return `/proc/self/fd/${dir.fd}`;
+  return Buffer.concat([Buffer.from(`/proc/self/fd/${dir.fd}/`), typeof name === 'string' ? Buffer.from(name, 'utf8') : name]);
+}
+
+/** The names in the open directory `dir`, as bytes, in byte order. */
+export async function readNames(dir: FileHandle): Promise<Buffer[]> {
+  return (await readdir(viaFd(dir), { encoding: 'buffer' })).sort(Buffer.compare);
 }
 
 /** A new descriptor for the directory `dir` is open on (the caller may close either independently). */
@@ -68,7 +84,7 @@ function walkError(error: unknown, depth: number): WalkError {
  * with the new directory so the caller can chown it. Returns a descriptor the
  * caller closes; `root` stays open.
  */
-export async function openDirBeneath(root: FileHandle, parts: readonly string[], create?: (made: FileHandle) => Promise<void>): Promise<FileHandle> {
+export async function openDirBeneath(root: FileHandle, parts: readonly Buffer[], create?: (made: FileHandle) => Promise<void>): Promise<FileHandle> {
   let dir = await reopenDir(root);
   try {
     for (let depth = 0; depth < parts.length; depth++) {
@@ -93,7 +109,7 @@ export async function openDirBeneath(root: FileHandle, parts: readonly string[],
   }
 }
 
-async function makeDir(dir: FileHandle, name: string, depth: number, create: (made: FileHandle) => Promise<void>): Promise<FileHandle> {
+async function makeDir(dir: FileHandle, name: Buffer, depth: number, create: (made: FileHandle) => Promise<void>): Promise<FileHandle> {
   let made = false;
   try {
     await mkdir(viaFd(dir, name), { mode: 0o755 });
@@ -112,7 +128,7 @@ async function makeDir(dir: FileHandle, name: string, depth: number, create: (ma
 }
 
 export interface TreeEntry {
-  /** Path relative to the walk's start, `/`-separated (the start's own prefix included). */
+  /** Path relative to the walk's start, `/`-separated, in the name text form (the start's own prefix included). */
   rel: string;
   stats: Stats;
 }
@@ -130,7 +146,7 @@ export class TreeChangedError extends Error {
 
 interface Frame {
   rel: string;
-  names: string[];
+  names: Buffer[];
   next: number;
   dev: number;
   ino: number;
@@ -145,7 +161,7 @@ export async function walkTree(start: FileHandle, startRel: string, visit: (entr
   let dir = await reopenDir(start);
   try {
     const top = await dir.stat();
-    const stack: Frame[] = [{ rel: startRel, names: (await readdir(viaFd(dir))).sort(), next: 0, dev: top.dev, ino: top.ino }];
+    const stack: Frame[] = [{ rel: startRel, names: await readNames(dir), next: 0, dev: top.dev, ino: top.ino }];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
       if (frame.next >= frame.names.length) {
@@ -162,7 +178,7 @@ export async function walkTree(start: FileHandle, startRel: string, visit: (entr
       const name = frame.names[frame.next++]!;
       const stats = await lstat(viaFd(dir, name)).catch(() => undefined);
       if (stats === undefined) continue; // removed meanwhile
-      const rel = frame.rel === '' ? name : `${frame.rel}/${name}`;
+      const rel = frame.rel === '' ? nameText(name) : `${frame.rel}/${nameText(name)}`;
       const wanted = visit({ rel, stats });
       if (wanted === 'stop') return;
       if (wanted !== 'descend' || !stats.isDirectory()) continue;
@@ -173,10 +189,10 @@ export async function walkTree(start: FileHandle, startRel: string, visit: (entr
         await child.close(); // swapped between lstat and open
         continue;
       }
-      const names = await readdir(viaFd(child)).catch(() => [] as string[]);
+      const names = await readNames(child).catch(() => [] as Buffer[]);
       await dir.close();
       dir = child;
-      stack.push({ rel, names: names.sort(), next: 0, dev: info.dev, ino: info.ino });
+      stack.push({ rel, names, next: 0, dev: info.dev, ino: info.ino });
     }
   } finally {
     await dir.close().catch(() => undefined);
@@ -203,7 +219,7 @@ export async function removeTree(path: string): Promise<void> {
   }
   let dir = await open(path, O_DIR_NOFOLLOW);
   try {
-    const stack: Array<Frame & { name: string }> = [{ rel: '', name: '', names: await readdir(viaFd(dir)), next: 0, dev: top.dev, ino: top.ino }];
+    const stack: Array<Frame & { name: Buffer }> = [{ rel: '', name: Buffer.alloc(0), names: await readNames(dir), next: 0, dev: top.dev, ino: top.ino }];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
       if (frame.next < frame.names.length) {
@@ -219,11 +235,11 @@ export async function removeTree(path: string): Promise<void> {
         const at = await child.stat();
         if (at.dev !== info.dev || at.ino !== info.ino) {
           await child.close();
-          throw new TreeChangedError(name);
+          throw new TreeChangedError(nameText(name));
         }
         await dir.close();
         dir = child;
-        stack.push({ rel: '', name, names: await readdir(viaFd(dir)), next: 0, dev: at.dev, ino: at.ino });
+        stack.push({ rel: '', name, names: await readNames(dir), next: 0, dev: at.dev, ino: at.ino });
         continue;
       }
       stack.pop();
@@ -233,7 +249,7 @@ export async function removeTree(path: string): Promise<void> {
       await dir.close();
       dir = up;
       const at = await dir.stat();
-      if (at.dev !== parent.dev || at.ino !== parent.ino) throw new TreeChangedError(frame.name);
+      if (at.dev !== parent.dev || at.ino !== parent.ino) throw new TreeChangedError(nameText(frame.name));
       await rmdir(viaFd(dir, frame.name)).catch(ignoreMissing);
     }
   } finally {

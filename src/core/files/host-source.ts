@@ -3,9 +3,10 @@ import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../errors.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from './fd-walk.js';
 import { refuseReservedHostPath } from './host-path-guard.js';
+import { pathComponents } from '../paths.js';
 
 export interface HostFile {
-  /** Path relative to the source root, with `/` separators ('' for a single file). */
+  /** Path relative to the source root, with `/` separators, in the name text form ('' for a single file). */
   relative: string;
   size: number;
 }
@@ -89,7 +90,8 @@ export async function readHostFile(source: HostSource, file: HostFile): Promise<
   try {
     if (file.relative === '') handle = await open(source.root, O_READ);
     else {
-      const parts = file.relative.split('/');
+      // `relative` is in the name text form: open the exact bytes the walk found.
+      const parts = pathComponents(file.relative);
       const name = parts.pop()!;
       const root = await open(source.root, O_DIR_NOFOLLOW);
       const dir = await openDirBeneath(root, parts).finally(() => root.close());

@@ -13,39 +13,79 @@ const DIR = 'hsprobe-names';
 /** The names the job creates; the first would read as `report.json` if `\r` were drawn. */
 export const HOSTILE_NAMES = ['payload.sh\rreport.json', 'notes\n- report.json (9 bytes)', 'clip\x1b]52;c;cHduZWQ=\x07.txt', 'invoice\u202etxt.exe'];
 
-const NAMES_SCRIPT = `import os, sys
-os.makedirs(sys.argv[1], exist_ok=True)
+/**
+ * Round 2 (names that are not valid UTF-8): besides HOSTILE_NAMES the job
+ * makes `r\xff.txt` (a byte that is not UTF-8), a real `r\u{fffd}.txt` (its
+ * look-alike once decoded with replacement), a real `r\xff.txt` spelled with
+ * a backslash, and a directory `d\xff` holding `x\xfe.txt`. Every file gets
+ * a different size, so reading a listed name back tells which file it opens.
+ */
+const NAMES_SCRIPT = String.raw`import os, sys
+top = sys.argv[1]
+os.makedirs(top, exist_ok=True)
 made = 0
-for name in sys.argv[2:]:
+size = 1
+def make(path):
+    global made, size
     try:
-        with open(os.path.join(sys.argv[1], name), 'w') as f: f.write('x')
+        with open(path, 'wb') as f: f.write(b'x' * size)
         made += 1
     except OSError as e:
-        print('refused:', repr(name), e.strerror)
+        print('refused:', repr(path), e.strerror)
+    size += 1
+for name in sys.argv[2:]:
+    make(os.path.join(top, name))
+btop = os.fsencode(top)
+for name in [b'r\xff.txt', 'r\ufffd.txt'.encode(), b'r\\xff.txt']:
+    make(btop + b'/' + name)
+try:
+    os.mkdir(btop + b'/d\xff')
+    made += 1
+    make(btop + b'/d\xff/x\xfe.txt')
+except OSError as e:
+    print('refused: d\\xff', e.strerror)
 print('made:', made)
 print('${DONE}')`;
 
-/** Raw characters that act on a terminal or reorder text: none may reach a rendered listing. */
-const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Raw characters that act on a terminal or reorder text, and U+FFFD (what a byte that is not UTF-8 becomes when decoded lossily): none may reach a rendered listing. */
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffd]/g;
+
+/** One listed file read back host-side by the name the listing shows, as a reader would pass it to export. */
+export interface ReadBack {
+  shown: string;
+  listedBytes: number;
+  /** Bytes the read returned, or why it was refused. */
+  read: { bytes: number } | { refused: string };
+}
 
 export interface ListingFacts {
   /** The markdown `ls-files` rendered for the job's folder. */
   markdown: string;
-  /** How many files the job made. */
+  /** How many entries (files and directories) the job made. */
   made: number;
+  /** Each listed file, read back by its shown name. */
+  reads: ReadBack[];
 }
 
 export const hostileNames: Scenario<ListingFacts> = {
   id: 'hostile-names',
-  title: 'file names that spoof the listing',
-  attempts: 'create files whose names hold \\r, a newline, an OSC 52 escape and U+202E, then check the host-rendered ls-files markdown shows them escaped: no raw control or bidi character, one entry per file, none reading as another name',
+  title: 'file names that spoof or hide from the listing',
+  attempts:
+    'create files whose names hold \\r, a newline, an OSC 52 escape and U+202E, bytes that are not UTF-8 (a file beside its U+FFFD look-alike, a directory), then check the host-rendered ls-files markdown shows them escaped: no raw control, bidi or U+FFFD character, one distinct entry per file or directory, none reading as another name, and each shown name reads back the file listed under it',
   requires: [],
   async prepare(host) {
     return {
       argv: ['python3', '-c', NAMES_SCRIPT, DIR, ...HOSTILE_NAMES],
       observe: async (job) => {
         const made = Number(/^made: (\d+)$/m.exec(job.output)?.[1] ?? 0);
-        return { markdown: made > 0 ? await host.renderFileListing(DIR) : '', made };
+        if (made === 0) return { markdown: '', made, reads: [] };
+        const markdown = await host.renderFileListing(DIR);
+        const reads: ReadBack[] = [];
+        for (const entry of listEntries(markdown)) {
+          const file = shownFile(entry);
+          if (file !== undefined) reads.push({ ...file, read: await host.readWorkspaceFile(file.shown) });
+        }
+        return { markdown, made, reads };
       },
     };
   },
@@ -58,8 +98,14 @@ export const hostileNames: Scenario<ListingFacts> = {
     const entries = listEntries(facts.markdown);
     const spoofed = entries.filter((line) => /^- report\.json\b/.test(line));
     if (spoofed.length > 0) return { verdict: 'escaped', evidence: `a job-chosen name rendered as a different entry: ${JSON.stringify(spoofed[0])}` };
-    if (entries.length !== facts.made) return { verdict: 'escaped', evidence: `the listing shows ${entries.length} entries for ${facts.made} files: names forged or hid entries` };
-    return { verdict: 'contained', evidence: `${facts.made} hostile names rendered as ${entries.length} escaped entries, no raw control or bidi character` };
+    const twice = entries.find((line, i) => entries.indexOf(line) !== i);
+    if (twice !== undefined) return { verdict: 'escaped', evidence: `two different files are listed as the same entry ${JSON.stringify(twice)}: one name hides or impersonates another` };
+    if (entries.length !== facts.made) return { verdict: 'escaped', evidence: `the listing shows ${entries.length} entries for ${facts.made} files and directories: names forged or hid entries` };
+    for (const back of facts.reads) {
+      if ('refused' in back.read) return { verdict: 'escaped', evidence: `the listed name ${JSON.stringify(back.shown)} cannot be read back (${back.read.refused}): a file the host cannot address` };
+      if (back.read.bytes !== back.listedBytes) return { verdict: 'escaped', evidence: `the name ${JSON.stringify(back.shown)} is listed as ${back.listedBytes} bytes but reading it returned another file (${back.read.bytes} bytes)` };
+    }
+    return { verdict: 'contained', evidence: `${facts.made} hostile names rendered as ${entries.length} distinct escaped entries, no raw control, bidi or U+FFFD character; each of ${facts.reads.length} shown file names reads back its own file` };
   },
 };
 
@@ -67,4 +113,23 @@ export const hostileNames: Scenario<ListingFacts> = {
 function listEntries(markdown: string): string[] {
   const section = markdown.split('\n## Key findings\n')[1]?.split('\n## ')[0] ?? '';
   return section.split('\n').filter((line) => /^\s*- /.test(line)).map((line) => line.trim());
+}
+
+/**
+ * The name and size a file entry shows (`- NAME (N bytes)`), the name as a
+ * reader would pass it on: a `"…"` literal (how names were shown before they
+ * had a text form) is parsed, anything else taken as it reads.
+ */
+export function shownFile(entry: string): { shown: string; listedBytes: number } | undefined {
+  const match = /^- (.*) \((\d+) bytes\)$/.exec(entry);
+  if (match === null) return undefined;
+  let shown = match[1]!;
+  if (shown.length > 1 && shown.startsWith('"') && shown.endsWith('"')) {
+    try {
+      shown = JSON.parse(shown) as string;
+    } catch {
+      // not a literal: keep it as it reads
+    }
+  }
+  return { shown, listedBytes: Number(match[2]) };
 }

@@ -8,17 +8,16 @@
  * controls such as U+202E reorder what is shown (#10 items 10 and 11). Each
  * such character is shown as an escape instead. Pure functions.
  */
+import { canonicalText, stringText } from '../name-text.js';
 
 /** Bidi controls (embeddings, overrides, isolates, marks) and line/paragraph separators: invisible, yet they move or break what is drawn. */
 const FORMAT_CHARS = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 /** C0 controls except tab and newline, DEL, C1 controls, and FORMAT_CHARS. */
 const TERMINAL_UNSAFE = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHARS}]`, 'g');
-/** What a file name must not show raw: every control (tab and newline too), FORMAT_CHARS, and the quoting characters. */
-const NAME_UNSAFE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f${FORMAT_CHARS}"\\\\]`, 'g');
 /** The invisible characters the markdown cleaners also show (see sanitize-text.ts). */
 export const FORMAT_CHAR_PATTERN = new RegExp(`[${FORMAT_CHARS}]`, 'g');
 
-const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '"': '\\"', '\\': '\\\\' };
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
 
 /** One character as an escape: `\n`, `\r`, `\t`, `\x1b` below U+0100, `\u202e` above. */
 export function escapeChar(ch: string): string {
@@ -40,19 +39,30 @@ export function escapeForTerminal(text: string): string {
 }
 
 /**
- * A workspace file name for human output: unchanged when it is plain, else
- * a double-quoted string in JSON syntax (controls, bidi characters, `"` and
- * `\` escaped), so `payload.sh\rreport.json` reads `"payload.sh\rreport.json"`
- * and can never pass for `report.json`; JSON.parse recovers the real name.
+ * A workspace name for human output: its text form (core/name-text.ts).
+ * Controls, newlines, bidi and other invisible characters, a backslash, and
+ * bytes that are not UTF-8 are all escapes there (`payload.sh\rreport.json`,
+ * `r\xff.txt`), so no name draws as another name or acts on a terminal, and
+ * the shown text is exactly what `export`, `declare` and `ls-files --path`
+ * accept. Names reach here in that form already (the engine normalizes every
+ * path it is given, providers list in it); anything else, e.g. a record
+ * written before names had a text form, is shown as the text form of its
+ * UTF-8 bytes.
  */
 export function displayName(name: string): string {
-  NAME_UNSAFE.lastIndex = 0;
-  if (!NAME_UNSAFE.test(name)) return name;
-  return `"${name.replace(NAME_UNSAFE, (ch) => NAMED[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+  try {
+    return canonicalText(name);
+  } catch {
+    return stringText(name);
+  }
 }
 
-/** A name quoted inside a sentence: `'out/report.json'`, or displayName's escaped `"…"` form when it needs one. */
+/** A host path (a real name, not a text form) for human output: backslashes, controls and invisible characters escaped. */
+export function displayHostPath(path: string): string {
+  return stringText(path);
+}
+
+/** A name quoted inside a sentence: `'out/report.json'`, `'r\xff.txt'`. */
 export function quotedName(name: string): string {
-  const shown = displayName(name);
-  return shown === name ? `'${name}'` : shown;
+  return `'${displayName(name)}'`;
 }

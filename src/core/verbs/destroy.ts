@@ -10,7 +10,7 @@ import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
 import { toEntry } from './artifact-view.js';
-import { displayName, quotedName } from '../result/visible-text.js';
+import { displayHostPath, quotedName } from '../result/visible-text.js';
 
 export interface DestroyInput {
   workspaceId: string;
@@ -62,7 +62,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   ctx.events.emit({ type: 'workspace.destroyed', workspaceId: ws.id });
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
   const discarded = unexported.map((a) => `discarded declared artifact ${quotedName(a.name)} (${a.purpose})`);
-  const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayName(a.exportedTo)} (sha256:${a.exportedSha256})`);
+  const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayHostPath(a.exportedTo)} (sha256:${a.exportedSha256})`);
   return makeResultPackage({
     outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',

@@ -10,7 +10,8 @@ import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
-import { displayName, quotedName } from '../result/visible-text.js';
+import { displayHostPath, displayName, quotedName } from '../result/visible-text.js';
+import { shellQuote } from '../context.js';
 
 export interface ExportInput {
   workspaceId: string;
@@ -31,10 +32,13 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
   if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
   const name = normalizeWorkspacePath(input.name);
-  const declared = store.listArtifacts(ws.id).find((a) => a.name === name);
+  // Names are stored in their canonical text form; a row declared before names had one holds the
+  // raw name, which is matched by the text form of its bytes (displayName) so it stays exportable.
+  const artifacts = store.listArtifacts(ws.id);
+  const declared = artifacts.find((a) => a.name === name) ?? artifacts.find((a) => displayName(a.name) === name);
   if (!declared) {
     throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
-      hint: `declare it first: headspace declare ${ws.id} ${name}=PURPOSE`,
+      hint: `declare it first: headspace declare ${ws.id} ${shellQuote(`${name}=PURPOSE`)}`,
     });
   }
   if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>');
@@ -65,11 +69,11 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   }
   store.atomically(() => {
     store.settleIntent(intent, 'exported', ctx.clock.now());
-    store.recordExport(ws.id, name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
+    store.recordExport(ws.id, declared.name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
   });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   return makeResultPackage({
-    outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayName(result.destination)}`,
+    outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayHostPath(result.destination)}`,
     status: 'success',
     key_findings: [`${result.size} bytes verified as sha256:${result.sha256}`, 'the artifact now outlives its workspace'],
     evidence: [],

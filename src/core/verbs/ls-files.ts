@@ -7,6 +7,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { displayName } from '../result/visible-text.js';
+import { hasEscapes } from '../name-text.js';
 
 export interface LsFilesInput {
   workspaceId: string;
@@ -26,13 +27,15 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const listing = await provider.list(ws.id, path, limit);
-  // A job chooses these names: displayName keeps `\r`, newlines and bidi characters from
-  // forging or hiding entries in the rendered list (#10 item 11).
-  // One object per entry (#13): `path` is the real name, `text` the escaped line markdown shows.
+  // A job chooses these names. Each is in its text form (core/name-text.ts): controls, bidi and
+  // invisible characters, backslashes and bytes that are not UTF-8 are escapes, so no entry can
+  // forge, hide or read as another (#10 item 11; round 2: `r\xff.txt` vs a real `r\ufffd.txt`).
+  // One object per entry (#13): `path` is that text form, the very string export, declare and
+  // ls-files accept; `name_encoding: 'escaped'` marks a path that holds an escape.
   const findings: StructuredFinding[] = listing.entries.map((e) => {
     const name = displayName(e.path);
     const text = e.type === 'file' ? `${name} (${e.size} bytes)` : e.type === 'directory' ? `${name}/` : `${name} (${e.type}: not exportable)`;
-    return { kind: 'file', text, path: e.path, type: e.type, ...(e.type === 'file' ? { size_bytes: e.size } : {}) };
+    return { kind: 'file', text, path: name, ...(hasEscapes(name) ? { name_encoding: 'escaped' } : {}), type: e.type, ...(e.type === 'file' ? { size_bytes: e.size } : {}) };
   });
   const now = ctx.clock.now();
   return makeResultPackage({

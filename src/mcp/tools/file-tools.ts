@@ -39,7 +39,7 @@ export const declareTool = defineTool({
   ].join(' '),
   input: z.strictObject({
     workspaceId: workspaceId(),
-    name: z.string().describe('the artifact\'s path relative to the workspace root, e.g. out/report.json'),
+    name: z.string().describe('the artifact\'s path relative to the workspace root, as ls-files shows it, e.g. out/report.json'),
     purpose: z.string().describe('why it matters (required, one line)'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -57,7 +57,7 @@ export const exportTool = defineTool({
   ].join(' '),
   input: z.strictObject({
     workspaceId: workspaceId(),
-    name: z.string().describe('the declared artifact\'s name (its workspace path)'),
+    name: z.string().describe('the declared artifact\'s name (its workspace path, as ls-files shows it)'),
     to: z.string().describe('the host path to publish it at'),
     expectSha256: z.string().optional().describe('refuse unless the bytes have this sha256 (hex)'),
     overwrite: z.boolean().optional().describe('true to replace an existing host file'),
@@ -72,7 +72,7 @@ export const lsFilesTool = defineTool({
   name: 'ls-files',
   title: 'List a workspace\'s files',
   description: [
-    'A bounded, recursive listing (names, types, sizes) of a workspace\'s files under a path, to find files a job wrote; then declare and export them, or read one as the resource headspace://workspace/{workspaceId}/file/{path}. Symlinks are listed, never followed. Read-only and cheap.',
+    'A bounded, recursive listing (names, types, sizes) of a workspace\'s files under a path, to find files a job wrote; then declare and export them, or read one as the resource headspace://workspace/{workspaceId}/file/{path}. Symlinks are listed, never followed. Each name is shown in one text form (a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes; name_encoding says so): pass it exactly as shown to declare, export or path. Read-only and cheap.',
     RETURNS,
   ].join(' '),
   input: z.strictObject({

@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { EngineError, ProviderError } from '../../core/errors.js';
-import { normalizeWorkspacePath } from '../../core/paths.js';
+import { normalizeRawWorkspacePath, normalizeWorkspacePath } from '../../core/paths.js';
+import { nameBytes } from '../../core/name-text.js';
 import type { LimitName } from '../../core/policy/policy.js';
 import { currentOwner, isOwnerAlive, type Owner } from '../../core/store/owner.js';
 import type {
@@ -301,7 +302,9 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             return 0;
           }
           case 'write': {
-            const path = normalizeWorkspacePath(args[0] ?? '');
+            // A job passes real names (a backslash is a byte), as a program passes them to the kernel;
+            // files are keyed by the name text form the provider contract speaks.
+            const path = normalizeRawWorkspacePath(args[0] ?? '');
             const data = Buffer.from(args.slice(1).join(' '));
             mutate((state) => {
               const ws = need(state, request.workspaceId);
@@ -312,7 +315,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           }
           case 'cat': {
             const ws = need(load(), request.workspaceId);
-            const file = ws.files[normalizeWorkspacePath(args[0] ?? '')];
+            const file = ws.files[normalizeRawWorkspacePath(args[0] ?? '')];
             if (file === undefined) {
               out('stderr', `cat: ${args[0] ?? ''}: No such file or directory\n`);
               return 1;
@@ -324,13 +327,13 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             out('stdout', `${request.env[args[0] ?? ''] ?? ''}\n`);
             return 0;
           case 'ls':
-            out('stdout', Object.keys(need(load(), request.workspaceId).files).sort().map((p) => `${p}\n`).join(''));
+            out('stdout', Object.keys(need(load(), request.workspaceId).files).sort().map((p) => `${nameBytes(p).toString('utf8')}\n`).join(''));
             return 0;
           default: {
             const ws = need(load(), request.workspaceId);
             let asPath: string | null = null;
             try {
-              asPath = normalizeWorkspacePath(name);
+              asPath = normalizeRawWorkspacePath(name);
             } catch {
               asPath = null;
             }

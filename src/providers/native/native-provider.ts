@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { validateId } from '../../core/ids.js';
-import { normalizeWorkspacePath } from '../../core/paths.js';
+import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
 import type {
   JobOutcome,
@@ -391,6 +391,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       if (cwd !== '' && !(await (await openSafeFs(filesDir, user)).isDirectory(cwd))) {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
       }
+      // cwd is the name text form; bwrap's --chdir takes the real name. An argument is passed as UTF-8
+      // text, so a directory whose name is not valid UTF-8 cannot be named there: refused, never approximated.
+      const cwdBytes = Buffer.concat(pathComponents(cwd).flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('/'), part])));
+      const realCwd = cwdBytes.toString('utf8');
+      if (!Buffer.from(realCwd, 'utf8').equals(cwdBytes)) {
+        throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' has a name that is not valid UTF-8`, { hint: 'run from a parent directory and have the command change into it' });
+      }
       const [paths, profile, runtimeFiles] = await Promise.all([reachable(), hostProfile(), runtimeFilesOf(id, user, true)]);
       // After the runtime files: they make the directory with the modes the job uid needs.
       const helper = await execHelper(id);
@@ -402,7 +409,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         policy: request.policy,
         exposures,
         extraPath: profile.extraPath,
-        cwd,
+        cwd: realCwd,
         env: request.env,
         seccompFd: 4,
         execHelper: helper,

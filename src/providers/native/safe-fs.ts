@@ -11,13 +11,17 @@
  * is refused unopened), and then, as a second guard, asks the kernel where
  * the opened object lives (`readlink /proc/self/fd/N`) whenever that path
  * fits in PATH_MAX.
+ *
+ * Paths come in the name text form (core/name-text.ts) and are opened as
+ * their exact bytes, so a name that is not valid UTF-8 is listed, read and
+ * written as itself, never as a lossy look-alike of another name.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from '../../core/files/fd-walk.js';
-import { normalizeWorkspacePath } from '../../core/paths.js';
+import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 
 const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -82,6 +86,7 @@ export interface SafeFs {
 
 export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<SafeFs> {
   const realRoot = await realpath(filesDir);
+  const realRootBytes = Buffer.from(realRoot, 'utf8');
 
   async function openRoot(): Promise<FileHandle> {
     const root = await open(realRoot, O_DIR_NOFOLLOW).catch((error: unknown) => {
@@ -93,10 +98,11 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
 
   /** The second guard: where the kernel says the open object lives, when that path is printable. */
   async function guard(handle: FileHandle, rel: string): Promise<void> {
-    const expected = rel === '' ? realRoot : `${realRoot}/${rel}`;
-    if (Buffer.byteLength(expected) > READLINK_GUARD_MAX) return; // the walk alone guarantees it here
-    const actual = await readlink(viaFd(handle)).catch(() => '');
-    if (actual !== expected) {
+    // Compared as bytes: read as UTF-8, a name that is not valid UTF-8 would never match itself.
+    const expected = rel === '' ? realRootBytes : Buffer.concat([realRootBytes, ...pathComponents(rel).flatMap((part) => [Buffer.from('/'), part])]);
+    if (expected.length > READLINK_GUARD_MAX) return; // the walk alone guarantees it here
+    const actual = await readlink(viaFd(handle), { encoding: 'buffer' }).catch(() => Buffer.alloc(0));
+    if (!actual.equals(expected)) {
       await handle.close();
       throw badPath(rel, 'passes through a symbolic link');
     }
@@ -108,7 +114,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
    */
   async function openDir(rel: string, options: { create?: boolean; listing?: boolean } = {}): Promise<FileHandle> {
     const root = await openRoot();
-    const parts = rel === '' ? [] : rel.split('/');
+    const parts = pathComponents(rel);
     let dir: FileHandle;
     try {
       dir = await openDirBeneath(root, parts, options.create === true ? (made) => made.chown(owner.uid, owner.gid) : undefined);
@@ -124,9 +130,11 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     return dir;
   }
 
-  function split(rel: string): { parent: string; name: string } {
+  /** The parent's text form and the last component's exact bytes. */
+  function split(rel: string): { parent: string; name: Buffer } {
     const at = rel.lastIndexOf('/');
-    return at < 0 ? { parent: '', name: rel } : { parent: rel.slice(0, at), name: rel.slice(at + 1) };
+    const [name] = pathComponents(at < 0 ? rel : rel.slice(at + 1));
+    return { parent: at < 0 ? '' : rel.slice(0, at), name: name! };
   }
 
   async function read(path: string, chunkBytes = 64 * 1024): Promise<ReadStream> {
@@ -222,7 +230,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     const max = Math.max(0, Math.floor(limit));
     try {
       await walkTree(dir, rel, ({ rel: childRel, stats }) => {
-        pathBytes += childRel.length;
+        pathBytes += Buffer.byteLength(childRel);
         if (entries.length >= max || pathBytes > LIST_MAX_PATH_BYTES) {
           truncated = true;
           return 'stop';

@@ -1,14 +1,16 @@
 /**
  * A job names its files, and `ls-files` prints those names (#10 item 11):
  * `payload.sh\rreport.json` printed as `- report.json`, and a newline forged
- * an entry. In markdown every control, newline and bidi character in a name
- * is escaped (the name shown as a JSON string literal), wherever a name is
+ * an entry. Every control, newline and bidi character in a name is an
+ * escape in the name's text form (core/name-text.ts), wherever a name is
  * printed: the listing, the artifacts list, declare's result, errors on
- * stderr. Under --json the artifacts list keeps the real name, and each
- * escaped literal parses back to it.
+ * stderr. --json carries the same text form (`path`, flagged
+ * `name_encoding: 'escaped'`), it decodes back to the real name, and it is
+ * what declare and export accept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
+import { nameBytes, stringText } from '../../../src/core/name-text.js';
 
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
@@ -29,33 +31,33 @@ describe('hostile file names', () => {
     const findings = run.stdout.split('## Key findings\n')[1]!.split('\n## ')[0]!.split('\n');
     expect(findings).toHaveLength(NAMES.length);
     expect(findings).not.toContain('- report.json (1 bytes)');
-    for (const name of NAMES) expect(findings).toContain(`- ${JSON.stringify(name).replace(/\u202e/g, '\\u202e')} (1 bytes)`);
+    expect(findings).toContain('- payload.sh\\rreport.json (1 bytes)');
+    for (const name of NAMES) expect(findings).toContain(`- ${stringText(name)} (1 bytes)`);
   });
 
-  it('parse back to the real names from --json', () => {
+  it('decode back to the real names from --json', () => {
     const run = cli(home, ['ls-files', 'names-ws', '--json']);
-    // Each entry is an object (#13): `path` is the real name, `text` the escaped line markdown shows.
-    const findings = (JSON.parse(run.stdout) as { key_findings: Array<{ kind: string; path: string; text: string }> }).key_findings;
-    expect(findings.map((f) => f.path).sort()).toEqual([...NAMES].sort());
-    const shown = findings.map((f) => JSON.parse(f.text.slice(0, f.text.lastIndexOf(' ('))) as string);
-    expect(shown.sort()).toEqual([...NAMES].sort());
+    // Each entry is an object (#13): `path` is the text form, `text` the line markdown shows.
+    const findings = (JSON.parse(run.stdout) as { key_findings: Array<{ kind: string; path: string; text: string; name_encoding?: string }> }).key_findings;
+    expect(findings.map((f) => nameBytes(f.path).toString('utf8')).sort()).toEqual([...NAMES].sort());
+    expect(findings.every((f) => f.name_encoding === 'escaped' && f.text === `${f.path} (1 bytes)`)).toBe(true);
   });
 
   it('are escaped in declare\'s result and the artifacts list, and real in --json', () => {
     const declared = cli(home, ['declare', 'names-ws', `${NAMES[0]}=the payload`]);
     expect(declared.code, declared.stderr).toBe(0);
     expect(declared.stdout).not.toMatch(RAW);
-    expect(declared.stdout).toContain('"payload.sh\\rreport.json"');
-    const json = cli(home, ['declare', 'names-ws', `${NAMES[3]}=the invoice`, '--json']);
+    expect(declared.stdout).toContain("'payload.sh\\rreport.json'");
+    const json = cli(home, ['declare', 'names-ws', `${stringText(NAMES[3]!)}=the invoice`, '--json']);
     const artifacts = (JSON.parse(json.stdout) as { artifacts: Array<{ name: string }> }).artifacts.map((a) => a.name);
-    expect(artifacts).toContain(NAMES[0]);
-    expect(artifacts).toContain(NAMES[3]);
+    expect(artifacts).toContain(stringText(NAMES[0]!));
+    expect(artifacts).toContain(stringText(NAMES[3]!));
   });
 
   it('are escaped in errors on stderr', () => {
     const run = cli(home, ['export', 'names-ws', NAMES[2]!, '--to', `${home}/out.txt`]);
     expect(run.code).toBe(1);
     expect(run.stderr).not.toMatch(RAW);
-    expect(run.stderr).toContain('clip\\u001b]52');
+    expect(run.stderr).toContain('clip\\x1b]52');
   });
 });
