@@ -29,7 +29,7 @@ export const SOCKET_ATTEMPT_CEILING = 512 * 1024 * 1024;
  * memory accounting charges) reach the cap, or three sockets in a row take
  * less than 1 MiB (the job is being limited), or 6 s pass.
  */
-const SOCKETS_SCRIPT = `import errno, socket, struct, sys, time
+export const SOCKETS_SCRIPT = `import errno, socket, struct, sys, time
 cap = int(sys.argv[1])
 S = socket
 chunk = b'\\0' * 65536
