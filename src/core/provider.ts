@@ -49,6 +49,30 @@ export interface ProviderCapabilities {
   layers: string[];
   /** Do workspaces outlive the process that created them? */
   durable: boolean;
+  /**
+   * What this host can give a workspace, as the provider measured it; create
+   * refuses a budget past it (core/policy/host-capacity.ts). Absent, or a
+   * field absent: the provider cannot tell (or runs nothing real), and that
+   * budget is checked against its static range only.
+   */
+  capacity?: HostCapacity;
+}
+
+/** Host facts the budgets are checked against at create (second red team, item 2). */
+export interface HostCapacity {
+  /** MemTotal, in bytes. */
+  memoryBytes?: number;
+  /** CPUs online. */
+  cpus?: number;
+  /** min(kernel.pid_max, kernel.threads-max): tasks the whole host may have at once. */
+  tasks?: number;
+  /**
+   * The filesystem that holds workspace storage, read at the call (it
+   * changes): its free and total bytes, and `committedBytes`, the part of
+   * the free space existing workspaces may still fill (their budgets not yet
+   * allocated: sparse images reserve nothing).
+   */
+  storage?: { path: string; freeBytes: number; totalBytes: number; committedBytes: number };
 }
 
 /** What a workspace is asked to be, before the engine has recorded it. */

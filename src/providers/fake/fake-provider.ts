@@ -21,6 +21,7 @@ import type {
   WorkspaceDescriptor,
   WorkspaceSpec,
   WriteOptions,
+  HostCapacity,
 } from '../../core/provider.js';
 import { splitSequence, traceLines } from './fake-commands.js';
 
@@ -35,6 +36,8 @@ export interface FakeProviderOptions {
   cannotEnforce?: LimitName[];
   /** Makes every call throw ProviderError: a broken backend (exit 7). */
   broken?: boolean;
+  /** A host size to declare (ProviderCapabilities.capacity), to exercise the capacity rules at create; default none. */
+  capacity?: HostCapacity;
 }
 
 interface FakeWorkspace {
@@ -167,6 +170,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         hostPaths: false,
         layers: ['simulated'],
         durable: Boolean(options.persistPath),
+        ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
       };
     },
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
