@@ -14,6 +14,7 @@ import { perUserLimits } from './scenarios-identity.js';
 import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
 import { hostileNames } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
+import { budgetPastHost } from './scenarios-capacity.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -39,6 +40,7 @@ export const SCENARIOS: readonly Scenario[] = [
   landlockLayer,
   hostileNames,
   socketMemory,
+  budgetPastHost,
   forkBomb,
   memoryHog,
   fillTmp,
