@@ -49,13 +49,6 @@ export interface ProviderCapabilities {
   layers: string[];
   /** Do workspaces outlive the process that created them? */
   durable: boolean;
-  /**
-   * What this host can give a workspace, as the provider measured it; create
-   * refuses a budget past it (core/policy/host-capacity.ts). Absent, or a
-   * field absent: the provider cannot tell (or runs nothing real), and that
-   * budget is checked against its static range only.
-   */
-  capacity?: HostCapacity;
 }
 
 /** Host facts the budgets are checked against at create (second red team, item 2). */
@@ -228,6 +221,14 @@ export interface Provider {
    * the id stays free. create() still checks: things change in between.
    */
   checkPlan?(plan: WorkspacePlan): Promise<void>;
+  /**
+   * OPTIONAL. What this host can give one workspace, measured now; create
+   * refuses, before it records anything, a budget past it
+   * (core/policy/host-capacity.ts). Without it, or with a field absent (the
+   * provider cannot tell, or runs nothing real), that budget is held to its
+   * static range only. Called at create only, never per job.
+   */
+  capacity?(): Promise<HostCapacity>;
   /** Makes the workspace. A duplicate id throws WORKSPACE_EXISTS. */
   create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor>;
   /** The provider's view; `missing` (never a throw) when it no longer knows the id. */

@@ -2,8 +2,8 @@
  * Budgets against the host's capacity (second red team, item 2): a budget
  * the host cannot honour is refused at create, before anything exists
  * (POLICY_DENIED, exit 3), naming the host fact and the largest value that
- * would be accepted. Pure: the provider measures (ProviderCapabilities.
- * capacity), this decides.
+ * would be accepted. Pure: the provider measures (Provider.capacity, at
+ * create only), this decides.
  *
  * Why each rule, and what it prevents:
  *  - storage ≤ free − promised − margin. Images are sparse and reserve

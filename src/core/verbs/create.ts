@@ -71,7 +71,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
   // A budget the host cannot honour is no limit (a 500 GiB image on 79 GB free filled the host disk).
-  assertWithinCapacity(policy.budget, caps.capacity, providerName);
+  assertWithinCapacity(policy.budget, await provider.capacity?.(), providerName);
   // The provider's own refusals of the plan (a missing or reserved host path) come before the
   // record too: a refused create must not leave a failed workspace holding its id (#10 item 12).
   await provider.checkPlan?.({ workspaceId, policy, profile });

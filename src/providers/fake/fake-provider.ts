@@ -36,7 +36,7 @@ export interface FakeProviderOptions {
   cannotEnforce?: LimitName[];
   /** Makes every call throw ProviderError: a broken backend (exit 7). */
   broken?: boolean;
-  /** A host size to declare (ProviderCapabilities.capacity), to exercise the capacity rules at create; default none. */
+  /** A host size to declare (Provider.capacity), to exercise the capacity rules at create; default none. */
   capacity?: HostCapacity;
 }
 
@@ -170,9 +170,9 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         hostPaths: false,
         layers: ['simulated'],
         durable: Boolean(options.persistPath),
-        ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
       };
     },
+    ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       guard();
       return mutate((state) => {

@@ -1,5 +1,5 @@
 /**
- * Measures what this host can give a workspace (ProviderCapabilities.capacity;
+ * Measures what this host can give a workspace (Provider.capacity, called at create only;
  * core/policy/host-capacity.ts decides from it). Memory, CPUs and the task
  * table are read once per provider instance; the storage figures at every
  * call, because they change with every file written on the host.
@@ -12,8 +12,11 @@
  * create admits a new budget only while all remaining budgets fit in the
  * free space; and run() refuses to start a job when the host's free space
  * is below its workspace's remaining budget (someone else filled the disk).
- * Cost: one statfs plus one lstat per existing workspace at create (see the
- * report in the commit), one statfs and one lstat per job.
+ * Cost measured on the project's VM (median of 200, with the rule applied):
+ * 0.06 ms with no workspace, 0.10 ms with 10, 0.27 ms with 100, at create
+ * (a create costs 250–650 ms here); one statfs and one lstat per job.
+ * What this does not close: two creates racing each other, and images of
+ * another HEADSPACE_HOME on the same disk (the per-job check covers both).
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';

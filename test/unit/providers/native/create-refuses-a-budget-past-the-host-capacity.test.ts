@@ -37,10 +37,10 @@ describe.runIf(readiness.ready)(`native create against the host (needs a ready n
 
   it('declares the host memory, CPUs and task table as its capacity', async () => {
     root = mkdtempSync(join(tmpdir(), 'hs-native-capacity-'));
-    const caps = await createNativeProvider({ root }).capabilities();
-    expect(caps.capacity?.memoryBytes).toBeGreaterThan(0);
-    expect(caps.capacity?.cpus).toBeGreaterThanOrEqual(1);
-    expect(caps.capacity?.tasks).toBeGreaterThan(0);
-    expect(caps.capacity?.storage?.freeBytes).toBeGreaterThan(0);
+    const capacity = await createNativeProvider({ root }).capacity!();
+    expect(capacity.memoryBytes).toBeGreaterThan(0);
+    expect(capacity.cpus).toBeGreaterThanOrEqual(1);
+    expect(capacity.tasks).toBeGreaterThan(0);
+    expect(capacity.storage?.freeBytes).toBeGreaterThan(0);
   });
 });
