@@ -51,6 +51,23 @@ export interface ProviderCapabilities {
   durable: boolean;
 }
 
+/** Host facts the budgets are checked against at create (second red team, item 2). */
+export interface HostCapacity {
+  /** MemTotal, in bytes. */
+  memoryBytes?: number;
+  /** CPUs online. */
+  cpus?: number;
+  /** min(kernel.pid_max, kernel.threads-max): tasks the whole host may have at once. */
+  tasks?: number;
+  /**
+   * The filesystem that holds workspace storage, read at the call (it
+   * changes): its free and total bytes, and `committedBytes`, the part of
+   * the free space existing workspaces may still fill (their budgets not yet
+   * allocated: sparse images reserve nothing).
+   */
+  storage?: { path: string; freeBytes: number; totalBytes: number; committedBytes: number };
+}
+
 /** What a workspace is asked to be, before the engine has recorded it. */
 export interface WorkspacePlan {
   workspaceId: string;
@@ -204,6 +221,14 @@ export interface Provider {
    * the id stays free. create() still checks: things change in between.
    */
   checkPlan?(plan: WorkspacePlan): Promise<void>;
+  /**
+   * OPTIONAL. What this host can give one workspace, measured now; create
+   * refuses, before it records anything, a budget past it
+   * (core/policy/host-capacity.ts). Without it, or with a field absent (the
+   * provider cannot tell, or runs nothing real), that budget is held to its
+   * static range only. Called at create only, never per job.
+   */
+  capacity?(): Promise<HostCapacity>;
   /** Makes the workspace. A duplicate id throws WORKSPACE_EXISTS. */
   create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor>;
   /** The provider's view; `missing` (never a throw) when it no longer knows the id. */

@@ -5,6 +5,7 @@ import { createVirtualClock, type VirtualClock } from '../../src/core/clock.js';
 import { createEngine, type Engine } from '../../src/core/engine.js';
 import { sequentialIds } from '../../src/core/ids.js';
 import type { LimitName } from '../../src/core/policy/policy.js';
+import type { HostCapacity } from '../../src/core/provider.js';
 import { createFakeProvider } from '../../src/providers/fake/fake-provider.js';
 
 export interface TestEngine {
@@ -18,7 +19,7 @@ export interface TestEngine {
  * An engine over a fresh temporary home, the fake provider (in memory) and a
  * virtual clock, with deterministic ids: ws-000001, job-000001, …
  */
-export function makeTestEngine(options: { cannotEnforce?: LimitName[]; broken?: boolean; realClock?: boolean } = {}): TestEngine {
+export function makeTestEngine(options: { cannotEnforce?: LimitName[]; broken?: boolean; realClock?: boolean; capacity?: HostCapacity } = {}): TestEngine {
   const home = mkdtempSync(join(tmpdir(), 'hs-test-'));
   const clock = createVirtualClock();
   const engine = createEngine({
@@ -29,7 +30,7 @@ export function makeTestEngine(options: { cannotEnforce?: LimitName[]; broken?: 
     ids: sequentialIds(),
     providers: {
       fake: ({ clock: c }) =>
-        createFakeProvider({ clock: c, persistPath: join(home, 'fake', 'state.json'), ...(options.cannotEnforce ? { cannotEnforce: options.cannotEnforce } : {}), ...(options.broken ? { broken: true } : {}) }),
+        createFakeProvider({ clock: c, persistPath: join(home, 'fake', 'state.json'), ...(options.cannotEnforce ? { cannotEnforce: options.cannotEnforce } : {}), ...(options.broken ? { broken: true } : {}), ...(options.capacity ? { capacity: options.capacity } : {}) }),
     },
   });
   return {

@@ -5,6 +5,14 @@ import type { Budget } from './policy.js';
  * One entry per budget field: the CLI generates one `create` flag from each,
  * and a test checks that every Budget key has an entry (so a new field cannot
  * ship without its flag).
+ *
+ * The maxima are what any host could sensibly give one workspace; the host a
+ * workspace lands on is checked at create as well (host-capacity.ts). Memory
+ * 1 TiB; pids 32768 (Linux's default pid_max on small hosts); storage 16 TiB
+ * (the largest file ext4 holds with 4 KiB blocks, and the image is one host
+ * file; up to 1 PiB was accepted, and mkfs of 10 TiB alone wrote 143 MiB of
+ * metadata to the host); output 4 GiB per job (kept in the engine's own
+ * state directory on the host). They were 64 TiB, 65536, 1 PiB and 16 GiB.
  */
 export interface BudgetField {
   key: keyof Budget;
@@ -17,12 +25,12 @@ export interface BudgetField {
 }
 
 export const BUDGET_FIELDS: readonly BudgetField[] = [
-  { key: 'memoryBytes', flag: '--memory-bytes', kind: 'integer', min: 16 * 1024 * 1024, max: 2 ** 46, unit: 'bytes', description: 'memory ceiling; the kernel kills the job past it' },
+  { key: 'memoryBytes', flag: '--memory-bytes', kind: 'integer', min: 16 * 1024 * 1024, max: 2 ** 40, unit: 'bytes', description: 'memory ceiling; the kernel kills the job past it' },
   { key: 'cpuLimit', flag: '--cpu-limit', kind: 'number', min: 0.01, max: 1024, unit: 'cores', description: 'CPU rate, in cores' },
-  { key: 'pidsLimit', flag: '--pids-limit', kind: 'integer', min: 1, max: 65536, unit: 'processes', description: 'processes and threads at once' },
-  { key: 'storageBytes', flag: '--storage-bytes', kind: 'integer', min: 1024 * 1024, max: 2 ** 50, unit: 'bytes', description: 'bytes the workspace files may occupy' },
+  { key: 'pidsLimit', flag: '--pids-limit', kind: 'integer', min: 1, max: 32768, unit: 'processes', description: 'processes and threads at once' },
+  { key: 'storageBytes', flag: '--storage-bytes', kind: 'integer', min: 1024 * 1024, max: 2 ** 44, unit: 'bytes', description: 'bytes the workspace files may occupy' },
   { key: 'wallClockSeconds', flag: '--wall-clock-seconds', kind: 'number', min: 0.1, max: 7 * 24 * 3600, unit: 'seconds', description: 'wall clock per job' },
-  { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 34, unit: 'bytes', description: 'captured stdout+stderr per job' },
+  { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 32, unit: 'bytes', description: 'captured stdout+stderr per job' },
   { key: 'concurrency', flag: '--concurrency', kind: 'integer', min: 1, max: 1, unit: 'jobs', description: 'jobs at once per workspace (only 1 is supported today)' },
 ];
 

@@ -76,8 +76,10 @@ export interface ProbeHost {
    * the probe's provider with `hostPaths`, runs `between` (e.g. re-point a
    * link), then one job, and always destroys the workspace. A refusal at
    * create or at run is reported with its code or message, never thrown.
+   * `budget` (second red team, item 2) replaces parts of the probe's own
+   * budget for that workspace, e.g. more storage than the host has.
    */
-  trySideWorkspace(hostPaths: string[], between: () => Promise<void>, argv: string[]): Promise<SideWorkspaceOutcome>;
+  trySideWorkspace(hostPaths: string[], between: () => Promise<void>, argv: string[], budget?: Partial<Budget>): Promise<SideWorkspaceOutcome>;
   /**
    * Creates a SIBLING workspace (the probe's budget, same provider) and starts
    * `argv` in it in the background: for scenarios about what one workspace

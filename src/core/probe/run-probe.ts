@@ -147,7 +147,7 @@ async function runScenario(
       cleanups.push(() => sibling.finish());
       return sibling;
     },
-    trySideWorkspace: (hostPaths, between, argv) => trySideWorkspace(ctx, input.provider, { hostPaths, between, argv }),
+    trySideWorkspace: (hostPaths, between, argv, budget) => trySideWorkspace(ctx, input.provider, { hostPaths, between, argv, ...(budget === undefined ? {} : { budget }) }),
   };
   const watching = new AbortController();
   let watcher: Promise<void> = Promise.resolve();
@@ -196,10 +196,20 @@ async function landedBytes(dir: string): Promise<LandedBytes> {
 }
 
 /** See ProbeHost.trySideWorkspace. */
-async function trySideWorkspace(ctx: EngineContext, provider: string, attempt: { hostPaths: string[]; between: () => Promise<void>; argv: string[] }): Promise<SideWorkspaceOutcome> {
+async function trySideWorkspace(
+  ctx: EngineContext,
+  provider: string,
+  attempt: { hostPaths: string[]; between: () => Promise<void>; argv: string[]; budget?: Partial<Budget> },
+): Promise<SideWorkspaceOutcome> {
   const workspaceId = `probe-${randomToken().slice(0, 12)}-side`;
   try {
-    await createWorkspace(ctx, { workspaceId, provider, hostPaths: attempt.hostPaths, purpose: 'headspace probe: a create-time attempt (destroyed at once)', budget: { ...PROBE_BUDGET } });
+    await createWorkspace(ctx, {
+      workspaceId,
+      provider,
+      hostPaths: attempt.hostPaths,
+      purpose: 'headspace probe: a create-time attempt (destroyed at once)',
+      budget: { ...PROBE_BUDGET, ...attempt.budget },
+    });
   } catch (error) {
     return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'create' };
   }

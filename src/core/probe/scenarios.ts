@@ -13,6 +13,8 @@ import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
 import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
 import { hostileNames } from './scenarios-output.js';
+import { socketMemory } from './scenarios-memory.js';
+import { budgetPastHost } from './scenarios-capacity.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -37,6 +39,8 @@ export const SCENARIOS: readonly Scenario[] = [
   hostPathThroughLink,
   landlockLayer,
   hostileNames,
+  socketMemory,
+  budgetPastHost,
   forkBomb,
   memoryHog,
   fillTmp,

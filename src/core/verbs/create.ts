@@ -3,6 +3,7 @@ import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
+import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
 import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
@@ -69,6 +70,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const caps = await provider.capabilities();
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
+  // A budget the host cannot honour is no limit (a 500 GiB image on 79 GB free filled the host disk).
+  assertWithinCapacity(policy.budget, await provider.capacity?.(), providerName);
   // The provider's own refusals of the plan (a missing or reserved host path) come before the
   // record too: a refused create must not leave a failed workspace holding its id (#10 item 12).
   await provider.checkPlan?.({ workspaceId, policy, profile });

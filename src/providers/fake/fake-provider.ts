@@ -22,6 +22,7 @@ import type {
   WorkspaceDescriptor,
   WorkspaceSpec,
   WriteOptions,
+  HostCapacity,
 } from '../../core/provider.js';
 import { splitSequence, traceLines } from './fake-commands.js';
 
@@ -36,6 +37,8 @@ export interface FakeProviderOptions {
   cannotEnforce?: LimitName[];
   /** Makes every call throw ProviderError: a broken backend (exit 7). */
   broken?: boolean;
+  /** A host size to declare (Provider.capacity), to exercise the capacity rules at create; default none. */
+  capacity?: HostCapacity;
 }
 
 interface FakeWorkspace {
@@ -170,6 +173,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         durable: Boolean(options.persistPath),
       };
     },
+    ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       guard();
       return mutate((state) => {

@@ -5,15 +5,20 @@
  * cgroup.procs files to the job uid, so the unprivileged launcher can place
  * itself race-free before it execs bwrap.
  *
+ * Socket buffers are bounded too (memory.kmem.tcp.limit_in_bytes, see
+ * socket-memory.ts): without it v1 never charges them to the workspace.
+ *
  * OOM comes from memory.oom_control's `oom_kill` counter (memory.failcnt
  * stays 0 on a real OOM here). Kill = freeze, SIGKILL every pid, thaw, so a
  * fork bomb cannot outrun the kill loop.
  */
 import { chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ProviderError } from '../../core/errors.js';
 import type { Budget } from '../../core/policy/policy.js';
 import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
 import { killPids, readKeyed, readNumber, readPids, removeCgroupDir, sleep, type CgroupMount } from './cgroup-fs.js';
+import { hostNoPressurePages, socketBufferLimit, V1_SOCKET_LIMIT_FILE } from './socket-memory.js';
 
 export const V1_CONTROLLERS = ['memory', 'pids', 'cpu', 'cpuacct', 'freezer'] as const;
 export type V1Controller = (typeof V1_CONTROLLERS)[number];
@@ -30,7 +35,8 @@ export function v1ControllerDirs(mounts: readonly CgroupMount[]): Partial<Record
   return dirs;
 }
 
-export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>): CgroupDriver {
+/** `noPressurePages`: the host's min(tcp_mem[0], udp_mem[0]), read once here by default (socket-memory.ts). */
+export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>, noPressurePages = hostNoPressurePages()): CgroupDriver {
   // Distinct hierarchies only: a co-mounted cpu,cpuacct is one directory and one procs write.
   const hierarchies = [...new Set(Object.values(dirs))];
   const at = (controller: V1Controller, name: string, file: string): string | undefined => {
@@ -60,7 +66,11 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
         if (info.uid !== owner.uid || info.gid !== owner.gid) chownSync(procs, owner.uid, owner.gid);
       }
       const memory = at('memory', name, 'memory.limit_in_bytes');
-      if (memory !== undefined) writeMemoryLimit(memory, at('memory', name, 'memory.memsw.limit_in_bytes')!, budget.memoryBytes);
+      if (memory !== undefined) {
+        writeMemoryLimit(memory, at('memory', name, 'memory.memsw.limit_in_bytes')!, budget.memoryBytes);
+        // Before any job's socket exists: a socket made before the limit is never charged.
+        ensureKept(at('memory', name, V1_SOCKET_LIMIT_FILE)!, String(socketBufferLimit(budget.memoryBytes, noPressurePages)));
+      }
       const pids = at('pids', name, 'pids.max');
       if (pids !== undefined) ensureValue(pids, String(budget.pidsLimit + BWRAP_OWN_PIDS));
       const period = at('cpu', name, 'cpu.cfs_period_us');
@@ -130,6 +140,21 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
 /** Writes `value` unless the file already holds it (a missing file throws, as a write would). */
 function ensureValue(file: string, value: string): void {
   if (readFileSync(file, 'utf8').trim() !== value) writeFileSync(file, value);
+}
+
+/**
+ * Writes `value` unless the file already holds it, then reads it back: a
+ * kernel that accepts the write and ignores it (kmem limits became no-ops on
+ * some kernels) must fail the workspace, not leave its sockets unbounded.
+ */
+function ensureKept(file: string, value: string): void {
+  ensureValue(file, value);
+  const kept = readFileSync(file, 'utf8').trim();
+  if (kept !== value) {
+    throw new ProviderError(`the kernel did not keep ${value} in ${file} (it reads ${kept.slice(0, 30)}): socket buffers would escape the memory budget`, {
+      hint: 'run headspace doctor; the native provider needs a kernel whose cgroup v1 memory controller still bounds socket memory, or cgroup v2',
+    });
+  }
 }
 
 function tryWrite(file: string, value: string): void {

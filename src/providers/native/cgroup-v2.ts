@@ -6,6 +6,7 @@
  *
  * Kill = `cgroup.kill` (atomic, fork-bomb proof); emptiness from
  * `cgroup.events` populated; OOM from memory.events `oom_kill`.
+ * Socket buffers need nothing extra here: memory.max covers them (planV2Limits).
  * Note: this project's VMs have no v2 controllers, so this driver is only
  * exercised by unit tests of its planning here, not end to end.
  */
@@ -47,6 +48,31 @@ export async function v2ControllersAvailable(delegateDir: string): Promise<strin
   return text.trim().split(/\s+/).filter((c) => c !== '');
 }
 
+export interface V2Limit {
+  file: string;
+  value: string;
+  /** Absent on some hosts (memory.swap.max without swap accounting): a failed write is not an error. */
+  optional?: boolean;
+}
+
+/**
+ * Pure: the files a workspace cgroup's budget is written to, in order.
+ *
+ * No socket-memory file, unlike v1 (socket-memory.ts): on v2 the kernel
+ * charges socket buffers to memory.current (memory.stat `sock`) and
+ * memory.max bounds them with everything else, so TCP/UDP buffers cannot
+ * outgrow the memory budget and need no limit of their own.
+ */
+export function planV2Limits(budget: Budget): V2Limit[] {
+  return [
+    { file: 'memory.max', value: String(budget.memoryBytes) },
+    // Swap would let a job exceed its memory budget.
+    { file: 'memory.swap.max', value: '0', optional: true },
+    { file: 'pids.max', value: String(budget.pidsLimit + BWRAP_OWN_PIDS) },
+    { file: 'cpu.max', value: `${cpuQuota(budget.cpuLimit)} 100000` },
+  ];
+}
+
 export function createCgroupV2Driver(base: V2Base): CgroupDriver {
   const parent = join(base.delegateDir, CGROUP_PARENT);
   const group = (name: string) => join(parent, name);
@@ -74,10 +100,10 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
       // Enabling in the delegate dir may already be done (or refused while it holds processes): check the child instead.
       await writeFile(join(base.delegateDir, 'cgroup.subtree_control'), enable).catch(() => undefined);
       await writeFile(join(parent, 'cgroup.subtree_control'), enable);
-      await writeFile(file(name, 'memory.max'), String(budget.memoryBytes));
-      await writeFile(file(name, 'memory.swap.max'), '0').catch(() => undefined); // absent without swap accounting
-      await writeFile(file(name, 'pids.max'), String(budget.pidsLimit + BWRAP_OWN_PIDS));
-      await writeFile(file(name, 'cpu.max'), `${cpuQuota(budget.cpuLimit)} 100000`);
+      for (const limit of planV2Limits(budget)) {
+        const written = writeFile(file(name, limit.file), limit.value);
+        await (limit.optional ? written.catch(() => undefined) : written);
+      }
     },
     procsFiles(name: string) {
       return [file(name, 'cgroup.procs')];

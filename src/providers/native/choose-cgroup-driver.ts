@@ -4,12 +4,14 @@
  * delegated subtree), else v1 when running as root with the v1 controllers
  * mounted. Never assumed: each branch says what it found.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CgroupChoice } from './cgroup-driver.js';
 import { readCgroupMounts, type CgroupMount } from './cgroup-fs.js';
 import { CGROUP_PARENT, createCgroupV1Driver, v1ControllerDirs } from './cgroup-v1.js';
 import { createCgroupV2Driver, findV2Base, V2_CONTROLLERS, v2ControllersAvailable } from './cgroup-v2.js';
+import { V1_SOCKET_LIMIT_FILE } from './socket-memory.js';
 
 export async function chooseCgroupDriver(uid = process.getuid?.() ?? -1, mounts?: CgroupMount[]): Promise<CgroupChoice> {
   const all = mounts ?? (await readCgroupMounts().catch(() => []));
@@ -37,9 +39,12 @@ export async function chooseCgroupDriver(uid = process.getuid?.() ?? -1, mounts?
     details.push('cgroup v1: no memory, pids or cpu controller mounted');
   } else {
     const writable = await canCreate(v1.memory ?? v1.pids ?? v1.cpu ?? '');
-    const enforces = { memory: v1.memory !== undefined && writable, pids: v1.pids !== undefined && writable, cpu: v1.cpu !== undefined && writable };
+    // Without the socket limit, TCP/UDP buffers escape the memory budget (socket-memory.ts): memory is then not enforced.
+    const boundsSockets = v1.memory !== undefined && existsSync(join(v1.memory, V1_SOCKET_LIMIT_FILE));
+    const enforces = { memory: v1.memory !== undefined && writable && boundsSockets, pids: v1.pids !== undefined && writable, cpu: v1.cpu !== undefined && writable };
     const found = (['memory', 'pids', 'cpu', 'cpuacct', 'freezer'] as const).filter((c) => v1[c] !== undefined);
     details.push(`cgroup v1: ${found.join(', ')}${writable ? '' : ' (not writable)'}`);
+    if (v1.memory !== undefined && !boundsSockets) details.push(`cgroup v1 memory: no ${V1_SOCKET_LIMIT_FILE} on this kernel, so socket buffers would escape the memory budget`);
     if (enforces.memory || enforces.pids || enforces.cpu) return { driver: createCgroupV1Driver(v1), details, enforces };
   }
   return { details, enforces: { memory: false, pids: false, cpu: false } };

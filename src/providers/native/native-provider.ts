@@ -12,7 +12,9 @@ import { EngineError, ProviderError } from '../../core/errors.js';
 import { validateId } from '../../core/ids.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
+import { assertWithinCapacity } from '../../core/policy/host-capacity.js';
 import type {
+  HostCapacity,
   JobOutcome,
   Provider,
   ProviderCapabilities,
@@ -36,6 +38,7 @@ import { resolveHostPaths, verifyHostPaths } from './host-paths.js';
 import { planBwrap } from './plan-bwrap.js';
 import { planJobEntry } from './plan-job-entry.js';
 import { existingProcMasks, type ProcMask } from './proc-masks.js';
+import { assertRoomForJob, readStaticCapacity, storageCapacity, type StaticCapacity } from './host-capacity.js';
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import { ANY_JOB_USER, planReachablePaths, type ReachablePaths } from './reachable-paths.js';
@@ -92,6 +95,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   let reaching: Promise<ReachablePaths> | undefined;
   let seccomp: Buffer | undefined;
   let procMasks: ProcMask[] | undefined;
+  let staticCapacity: StaticCapacity | undefined;
   /** Per workspace: the exec shim's installed path, once this process has checked it (exec-helper.ts). */
   const installed = new Map<string, Promise<string>>();
   const execHelperSource = options.execHelperPath ?? defaultExecHelperPath();
@@ -209,6 +213,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     validatePolicy(plan.policy, 'create');
   }
 
+  /** What this host can give a workspace (host-capacity.ts): the storage figures are read now, the rest once. */
+  async function capacity(): Promise<HostCapacity> {
+    return { ...(staticCapacity ??= readStaticCapacity()), storage: await storageCapacity(layout.workspacesDir, layout.imagePath) };
+  }
+
   /** Refuses what the provider cannot do safely; returns each host path's checked real path (host-paths.ts). */
   function validatePolicy(policy: Policy, recorded?: WorkspaceMeta['resolvedHostPaths'] | 'create'): Record<string, string> {
     if (policy.network !== 'disabled') {
@@ -296,6 +305,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     },
 
     checkPlan,
+    capacity,
 
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       const id = validateId('workspace', spec.workspaceId);
@@ -303,6 +313,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const resolvedHostPaths = validatePolicy(spec.policy, 'create');
       const env = await readyEnv();
       const user = asRoot ? validJobUser(spec.jobUser) : ownUser;
+      // Again here, just before the image is made: the engine checked at its own start, and a
+      // library caller may not go through the engine (the free space changes in between).
+      assertWithinCapacity(spec.policy.budget, await capacity(), PROVIDER_NAME);
       await mkdir(layout.workspacesDir, { recursive: true, mode: 0o711 });
       try {
         await mkdir(layout.workspaceDir(id), { mode: 0o711 });
@@ -385,6 +398,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const resolvedHostPaths = validatePolicy(request.policy, meta.resolvedHostPaths);
       const env = await readyEnv();
       const user = userOf(meta);
+      // A sparse image reserves nothing: never start a job that could fill the host's disk.
+      if (meta.storage === 'loop-ext4') await assertRoomForJob(id, layout.imagePath(id));
       const driver = env.cgroups.driver!;
       const cgroup = layout.cgroupName(id);
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
