@@ -37,7 +37,7 @@ export const VERBS: VerbSpec[] = [
     options: [
       { flags: '--workspace-id <id>', description: 'choose the id (1–64 of A-Z a-z 0-9 . _ -)' },
       { flags: '--profile <name>', description: 'runtime profile (host: the host toolchains read-only)' },
-      { flags: '--network <mode>', description: 'disabled (default) or enabled; refused where it cannot be given safely' },
+      { flags: '--network <mode>', description: 'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST' },
       { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       { flags: '--purpose <text>', description: 'why the workspace exists (shown by ls and inspect)' },
       { flags: '--owner <name>', description: 'who owns it' },

@@ -3,6 +3,7 @@ import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
+import { openNetworkRefused } from '../policy/open-network.js';
 import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
 import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
@@ -59,6 +60,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   }
   const attention = await reconcile(ctx);
 
+  const caps = await provider.capabilities();
+  if (policy.network === 'enabled' && !caps.networkAccess) throw openNetworkRefused();
   const probe = await provider.probe();
   if (!probe.ready) {
     const failed = probe.checks.filter((c) => !c.ok);
@@ -66,7 +69,6 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       hint: failed.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${providerName}\``,
     });
   }
-  const caps = await provider.capabilities();
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
   // The provider's own refusals of the plan (a missing or reserved host path) come before the

@@ -31,7 +31,7 @@ export const createTool = defineTool({
     workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
     provider: z.string().optional().describe('backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default'),
     profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
-    network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default) or "enabled"; enabled is refused (policy_denied) where it cannot be given safely'),
+    network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default); "enabled" is refused (policy_denied): no provider offers open network access'),
     hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
     purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
     owner: z.string().optional().describe('who owns it'),
