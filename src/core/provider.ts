@@ -49,6 +49,12 @@ export interface ProviderCapabilities {
   layers: string[];
   /** Do workspaces outlive the process that created them? */
   durable: boolean;
+  /**
+   * True for a provider that simulates its workspaces (the fake): the limits
+   * it `enforces` hold only inside its simulation, so they are labelled
+   * `simulated`, never `enforced`, and create does not refuse them (#12 item 6).
+   */
+  simulated?: boolean;
 }
 
 /** What a workspace is asked to be, before the engine has recorded it. */
@@ -107,6 +113,12 @@ export interface RunRequest {
 export interface JobUsage {
   cpuSeconds?: number;
   maxMemoryBytes?: number;
+  /**
+   * Whose peak `maxMemoryBytes` is: `job` when it is this job's own, `workspace`
+   * when it is the peak of the workspace's cgroup, which other jobs shared
+   * while this one ran (a policy with concurrency above 1).
+   */
+  memoryScope?: 'job' | 'workspace';
   peakPids?: number;
 }
 

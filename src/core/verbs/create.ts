@@ -127,8 +127,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     key_findings: findings,
     evidence: [],
     artifacts: [],
-    // A simulated provider's "enforced" means enforced inside its simulation: say so.
-    warnings: caps.layers.includes('simulated')
+    // A simulated provider's limits hold only inside its simulation (labelled simulated): say so.
+    warnings: caps.simulated === true
       ? [...effective.warnings, `the ${providerName} provider simulates its workspace in memory: nothing runs for real and nothing is isolated; use it for tests and demos only`]
       : effective.warnings,
     resource_usage: { ...emptyUsage(), storage_bytes: descriptor.storageBytes ?? null },

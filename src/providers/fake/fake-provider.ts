@@ -167,6 +167,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         hostPaths: false,
         layers: ['simulated'],
         durable: Boolean(options.persistPath),
+        simulated: true,
       };
     },
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
@@ -200,7 +201,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         ws.stopRequested = false;
       });
       const started = clock.now();
-      const usage = { cpuSeconds: 0, maxMemoryBytes: 4 * 1024 * 1024, peakPids: 1 };
+      // The simulated job's own peak (it shares nothing with other jobs).
+      const usage: JobOutcome['usage'] & { maxMemoryBytes: number } = { cpuSeconds: 0, maxMemoryBytes: 4 * 1024 * 1024, memoryScope: 'job', peakPids: 1 };
       let exitCode: number | null = 0;
       let signal: string | null = null;
       let oomKilled = false;
