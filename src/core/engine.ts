@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
 import { createEventBus, type EventBus } from './events.js';
+import { forTheCaller } from './infrastructure-errors.js';
 import { randomIds, type IdGenerator } from './ids.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
@@ -95,24 +96,34 @@ export function createEngine(options: EngineOptions): Engine {
     retrievalCommand: (handle) => `${isDefaultHome ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace inspect ${handle} --logs`,
   };
 
+  /**
+   * Every verb goes through here: an infrastructure failure reaches the
+   * caller without host paths or loop devices and with a remediation (#12
+   * item 4), whichever verb and provider it came from.
+   */
+  const call = <T>(verb: () => Promise<T>): Promise<T> =>
+    verb().catch((error: unknown) => {
+      throw forTheCaller(error);
+    });
+
   return {
     home,
     events,
-    create: async (input = {}) => (await import('./verbs/create.js')).createWorkspace(ctx, input),
-    run: async (input) => (await import('./verbs/run.js')).runJob(ctx, input),
-    stop: async (input) => (await import('./verbs/stop.js')).stopJob(ctx, input),
-    inspect: async (input) => (await import('./verbs/inspect.js')).inspectHandle(ctx, input),
-    logsDump: async (input) => (await import('./verbs/inspect.js')).dumpLogs(ctx, input),
-    logs: async (input) => (await import('./verbs/logs.js')).readLogs(ctx, input),
-    ls: async (input = {}) => (await import('./verbs/ls.js')).listWorkspaces(ctx, input),
-    destroy: async (input) => (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input),
-    gc: async () => (await import('./verbs/gc.js')).collectGarbage(ctx),
-    doctor: async (input = {}) => (await import('./verbs/doctor.js')).diagnose(ctx, input),
-    probe: async (input) => (await import('./verbs/probe.js')).probeContainment(ctx, input),
-    put: async (input) => (await import('./verbs/put.js')).putFiles(ctx, input),
-    declare: async (input) => (await import('./verbs/declare.js')).declareArtifact(ctx, input),
-    export: async (input) => (await import('./verbs/export.js')).exportArtifact(ctx, input),
-    listFiles: async (input) => (await import('./verbs/ls-files.js')).listFiles(ctx, input),
+    create: (input = {}) => call(async () => (await import('./verbs/create.js')).createWorkspace(ctx, input)),
+    run: (input) => call(async () => (await import('./verbs/run.js')).runJob(ctx, input)),
+    stop: (input) => call(async () => (await import('./verbs/stop.js')).stopJob(ctx, input)),
+    inspect: (input) => call(async () => (await import('./verbs/inspect.js')).inspectHandle(ctx, input)),
+    logsDump: (input) => call(async () => (await import('./verbs/inspect.js')).dumpLogs(ctx, input)),
+    logs: (input) => call(async () => (await import('./verbs/logs.js')).readLogs(ctx, input)),
+    ls: (input = {}) => call(async () => (await import('./verbs/ls.js')).listWorkspaces(ctx, input)),
+    destroy: (input) => call(async () => (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input)),
+    gc: () => call(async () => (await import('./verbs/gc.js')).collectGarbage(ctx)),
+    doctor: (input = {}) => call(async () => (await import('./verbs/doctor.js')).diagnose(ctx, input)),
+    probe: (input) => call(async () => (await import('./verbs/probe.js')).probeContainment(ctx, input)),
+    put: (input) => call(async () => (await import('./verbs/put.js')).putFiles(ctx, input)),
+    declare: (input) => call(async () => (await import('./verbs/declare.js')).declareArtifact(ctx, input)),
+    export: (input) => call(async () => (await import('./verbs/export.js')).exportArtifact(ctx, input)),
+    listFiles: (input) => call(async () => (await import('./verbs/ls-files.js')).listFiles(ctx, input)),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();

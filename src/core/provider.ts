@@ -22,6 +22,14 @@ export interface ProbeCheck {
   detail: string;
   /** The one-line remedy when not ok. */
   remedy?: string;
+  /**
+   * The limits this check backs (a cgroup controller backs memory): when it
+   * fails, the host cannot back a policy with them (exit 3). A failed check
+   * without limits is missing or broken machinery (exit 7).
+   */
+  limits?: LimitName[];
+  /** A weaker mode, not an unusable provider: failing never makes the probe not ready. */
+  advisory?: boolean;
 }
 
 export interface ProbeResult {

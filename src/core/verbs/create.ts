@@ -9,6 +9,7 @@ import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
 import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
+import { notReadyError } from '../infrastructure-errors.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 
@@ -63,12 +64,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const caps = await provider.capabilities();
   if (policy.network === 'enabled' && !caps.networkAccess) throw openNetworkRefused();
   const probe = await provider.probe();
-  if (!probe.ready) {
-    const failed = probe.checks.filter((c) => !c.ok);
-    throw new EngineError('POLICY_DENIED', `the ${providerName} provider cannot isolate a workspace here: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}`, {
-      hint: failed.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${providerName}\``,
-    });
-  }
+  // A host that cannot back a limit refuses the policy (3); missing or broken machinery is an outage (7).
+  if (!probe.ready) throw notReadyError(providerName, probe.checks);
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
   // The provider's own refusals of the plan (a missing or reserved host path) come before the

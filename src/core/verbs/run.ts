@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError, toEngineError } from '../errors.js';
+import { callerFacing } from '../infrastructure-errors.js';
 import { validateId } from '../ids.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { JobOutcome } from '../provider.js';
@@ -112,7 +113,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
       signal: controller.signal,
     });
   } catch (error) {
-    failure = toEngineError(error);
+    failure = callerFacing(toEngineError(error), ws.provider);
   } finally {
     cancelTimer();
     input.signal?.removeEventListener('abort', onCallerAbort);

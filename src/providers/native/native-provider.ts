@@ -9,6 +9,7 @@ import { access, mkdir, readdir, rm, rmdir, chown, writeFile } from 'node:fs/pro
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
@@ -170,10 +171,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   async function readyEnv(): Promise<HostEnv> {
     const probe = await hostProbe();
     if (probe.env !== undefined && probe.env.cgroups.driver !== undefined) return probe.env;
-    const failed = probe.result.checks.filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name));
-    throw new EngineError('POLICY_DENIED', `the native provider cannot isolate and budget jobs here: ${failed.map((c) => `${c.name} (${c.detail})`).join('; ')}`, {
-      hint: failed[0]?.remedy ?? REMEDIES.cgroups,
-    });
+    // Missing machinery (bwrap gone since the workspace was made) is exit 7; cgroups that cannot back the budget, exit 3.
+    throw notReadyError(PROVIDER_NAME, probe.result.checks);
   }
 
   /** The workspace's meta, with its files in place (its image mounted again if a reboot dropped the mount). */
@@ -315,10 +314,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // meta.json is written last: until then a crash leaves a folder without it (and perhaps a mount
       // under the mount base), which leftovers.ts names and removes with the image in it.
       let meta: WorkspaceMeta;
+      // Only a mount this call made may be undone: a mount found in the way belongs to someone else.
+      let mountedHere = false;
       try {
         let storage: Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'> = {};
         if (env.storage.available) {
           if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
+          mountedHere = true;
           await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 });
           await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: spec.policy.budget.storageBytes, owner: user, mkfsPath: env.storage.mkfsPath! });
           storage = { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
@@ -346,8 +348,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         // Undo what this call made (a leftover cgroup is named by doctor); never delete an image still mounted.
         await (await reachable()).release(id).catch(() => undefined);
         await removeRuntimeFiles((await reachable()).runtimeDir(id)).catch(() => undefined);
-        if ((await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const)) !== 'failed') {
-          await rmdir(mountPoint).catch(() => undefined);
+        const unmounted = mountedHere ? await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const) : 'not-ours';
+        if (unmounted !== 'failed') {
+          if (unmounted !== 'not-ours') await rmdir(mountPoint).catch(() => undefined);
           await removeTree(layout.workspaceDir(id)).catch(() => undefined);
           if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
         }
