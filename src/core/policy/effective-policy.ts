@@ -81,7 +81,7 @@ export function describeLimit(name: LimitName, policy: Policy): string {
     case 'wall_clock':
       return `${b.wallClockSeconds} s per job`;
     case 'output_bytes':
-      return `${formatBytes(b.outputBytes)} per job`;
+      return `${formatBytes(b.outputBytes)} captured per job`;
     case 'concurrency':
       return `${b.concurrency} job at once`;
   }

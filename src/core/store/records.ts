@@ -27,6 +27,7 @@ export interface WorkspaceRecord {
   jobSlot: number | null;
 }
 
+/** The limit that ended a job. `output_bytes` only in records from before the output budget became a capture cap (#12 item 2). */
 export type LimitHit = 'wall_clock' | 'output_bytes' | 'memory';
 
 export interface JobRecord {

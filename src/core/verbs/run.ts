@@ -90,7 +90,8 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     controller.abort();
   };
   const budget = ws.policy.budget;
-  const sink = openOutputSink(ctx.logPath(jobId), budget.outputBytes, () => abort('output_bytes'));
+  // The output budget caps what is kept, never the job: past it the sink only counts (#12 item 2).
+  const sink = openOutputSink(ctx.logPath(jobId), budget.outputBytes);
   const cancelTimer = ctx.clock.setTimer(budget.wallClockSeconds * 1000, () => abort('timeout'));
   const onCallerAbort = () => abort('cancelled');
   if (input.signal?.aborted) onCallerAbort();
@@ -174,7 +175,6 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
     case 'success':
       return `${what}: success`;
     case 'failure':
-      if (job.limitHit === 'output_bytes') return `${what} and was stopped for printing past its output budget`;
       if (job.exitCode === 127) return `${what}, but the command was not found (exit 127)`;
       if (job.exitCode === 126) return `${what}, but the command is not executable (exit 126)`;
       return job.exitCode === null ? `${what} and was killed by ${job.signal ?? 'a signal'}` : `${what} and failed with exit status ${job.exitCode}`;
@@ -199,6 +199,9 @@ export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallC
   const findings = [`${exit}, ${output}`];
   if (job.limitHit === 'wall_clock') findings.push(`wall-clock budget of ${budget.wallClockSeconds} s was hit; the job's processes were killed`);
   if (job.limitHit === 'memory') findings.push(`memory budget of ${formatBytes(budget.memoryBytes)} was exceeded; the kernel's OOM killer ended the job`);
-  if (job.limitHit === 'output_bytes') findings.push(`output budget of ${formatBytes(budget.outputBytes)} was exceeded (${job.outputBytes} bytes seen); the job was stopped and only the first ${job.storedBytes} bytes were kept`);
+  // Derived from the counts, not limitHit: a job can be truncated and also time out.
+  if (job.outputBytes > job.storedBytes) {
+    findings.push(`output budget of ${formatBytes(budget.outputBytes)} was reached: ${job.outputBytes} bytes printed, the first ${job.storedBytes} kept (truncated); the job ran on to its own end`);
+  }
   return findings;
 }

@@ -273,7 +273,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
               const piece = chunk.slice(0, Math.min(chunk.length, total - sent));
               out('stdout', piece);
               sent += piece.length;
-              if (sent % (1 << 20) < piece.length) await Promise.resolve();
+              // A macrotask turn per MiB, so the engine's wall-clock timer can fire on a flood that never ends.
+              if (sent % (1 << 20) < piece.length) await new Promise((r) => setImmediate(r));
             }
             return 0;
           }

@@ -284,7 +284,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           : notReady || 'not ready';
       }
       reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
-      reasons.output_bytes = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
+      reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
       reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
       // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
       // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
