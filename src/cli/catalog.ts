@@ -107,9 +107,12 @@ export const VERBS: VerbSpec[] = [
     args: ['<workspace>'],
     group: 'lifecycle',
     summary: 'end the running job of a workspace; previews by default and changes nothing, --apply ends it',
-    options: [{ flags: '--apply', description: 'really end the job (both this result and the job read cancelled, exit 5)' }],
+    options: [
+      { flags: '--apply', description: 'really end the job (both this result and the job read cancelled, exit 5)' },
+      { flags: '--grace-seconds <n>', description: 'with --apply: seconds between SIGTERM and the kill of what remains (default 5; 0 kills at once)' },
+    ],
     explain:
-      'Without --apply, stop reports what is running and touches nothing. With --apply it ends every process of the job, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled.',
+      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled.",
   },
   {
     name: 'inspect',

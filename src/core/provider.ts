@@ -150,6 +150,15 @@ export interface JobOutcome {
   usage: JobUsage;
 }
 
+export interface StopOptions {
+  /**
+   * How long the job may take to end after SIGTERM (or the provider's
+   * equivalent) before what remains is killed, in ms. A TERM handler runs
+   * within it and its output is kept (#12 item 3).
+   */
+  graceMs?: number;
+}
+
 export interface StopReport {
   /** True when a job was running and has been ended. */
   stopped: boolean;
@@ -240,10 +249,12 @@ export interface Provider {
    */
   list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }>;
   /**
-   * Ends whatever job runs in the workspace, from any process, and returns only
-   * when nothing of it remains (or reports `empty: false`). Idle → stopped=false.
+   * Ends whatever job runs in the workspace, from any process: SIGTERM (or
+   * its equivalent) first, a grace of `options.graceMs` (default 5 s), then a
+   * kill of what remains. Returns only when nothing of it remains (or reports
+   * `empty: false`). Idle → stopped=false.
    */
-  stop(workspaceId: string): Promise<StopReport>;
+  stop(workspaceId: string, options?: StopOptions): Promise<StopReport>;
   remove(workspaceId: string): Promise<RemovalDisposition>;
   /** Every workspace id the provider currently holds (for reconciliation). */
   listWorkspaces(): Promise<string[]>;

@@ -17,6 +17,7 @@ import type {
   ReadStream,
   RemovalDisposition,
   RunRequest,
+  StopOptions,
   StopReport,
   WorkspaceDescriptor,
   WorkspaceSpec,
@@ -225,7 +226,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const wasStopped = stopped();
       if (request.signal.aborted || wasStopped) {
         exitCode = null;
-        signal = 'SIGKILL';
+        signal = wasStopped && !request.signal.aborted ? 'SIGTERM' : 'SIGKILL';
       }
       return { exitCode, signal, oomKilled, stopped: wasStopped, aborted: request.signal.aborted, durationMs: clock.now() - started, usage };
 
@@ -253,6 +254,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             return 0;
           case 'block':
             while (!request.signal.aborted && !stopped()) await new Promise((r) => setTimeout(r, 20));
+            // A stop arrives as TERM first: block answers like a job's TERM handler, and what it prints is kept.
+            if (stopped()) out('stdout', 'block: TERM received from stop, ending\n');
             return 0;
           case 'alloc': {
             const bytes = Number(args[0] ?? 0);
@@ -397,7 +400,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const entries = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { entries: entries.slice(0, limit), truncated: entries.length > limit };
     },
-    async stop(workspaceId: string): Promise<StopReport> {
+    async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
       guard();
       const wasRunning = mutate((state) => {
         const ws = need(state, workspaceId);
@@ -411,12 +414,13 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         return true;
       });
       if (!wasRunning) return { stopped: false, empty: true };
-      // Wait (bounded) for the running job to notice and let go.
-      for (let i = 0; i < 250; i++) {
+      // The request is the fake's TERM: wait the grace (and a moment more) for the job to notice and let go.
+      const deadline = Date.now() + (stopOptions.graceMs ?? 5000) + 1000;
+      while (Date.now() < deadline) {
         if (!load().workspaces[workspaceId]?.running) return { stopped: true, empty: true };
         await new Promise((r) => setTimeout(r, 20));
       }
-      return { stopped: true, empty: false };
+      return { stopped: true, empty: !load().workspaces[workspaceId]?.running };
     },
     async remove(workspaceId: string): Promise<RemovalDisposition> {
       guard();

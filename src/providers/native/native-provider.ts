@@ -20,6 +20,7 @@ import type {
   RemovableResource,
   RemovalDisposition,
   RunRequest,
+  StopOptions,
   StopReport,
   WorkspaceDescriptor,
   WorkspacePlan,
@@ -44,6 +45,7 @@ import { ensureRuntimeFiles, removeRuntimeFiles, runtimeExposures, type RuntimeF
 import { openSafeFs } from './safe-fs.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { seccompProgram } from './seccomp-program.js';
+import { terminateJob } from './terminate-job.js';
 import { isMountedOver, isMountPoint, makeWorkspaceFilesystem, mountWorkspaceFilesystem, unmountWorkspaceFilesystem, usedBytes, waitForLoopRelease } from './workspace-filesystem.js';
 import { readMeta, writeMeta, type WorkspaceMeta } from './workspace-meta.js';
 
@@ -81,6 +83,8 @@ export interface NativeProviderOptions {
 }
 
 export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
+/** stop's grace between SIGTERM and the kill when the caller names none. */
+const DEFAULT_STOP_GRACE_MS = 5000;
 
 export function createNativeProvider(options: NativeProviderOptions): Provider {
   const layout = layoutOf(options.root);
@@ -492,7 +496,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       return (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).list(path, limit);
     },
 
-    async stop(workspaceId: string): Promise<StopReport> {
+    async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
       await requireMeta(workspaceId, false);
       const driver = (await hostProbe()).cgroups.driver;
       if (driver === undefined) return { stopped: false, empty: true }; // no driver: no job could have started
@@ -504,9 +508,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         const empty = leftovers ? await killJob(driver, workspaceId) : true;
         return { stopped: leftovers, empty };
       }
-      // The sentinel first, then the kill: run() reads it to report stopped=true (and honours it if it was not yet placed).
+      // The sentinel first, then the signals: run() reads it to report stopped=true (and honours it if it was not yet placed).
       await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`);
-      const empty = await killJob(driver, workspaceId);
+      // TERM and a grace, so the job's own handler runs and its output is kept; then kill what remains.
+      const ended = await terminateJob(driver, cgroup, stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS);
+      const empty = ended || (await killJob(driver, workspaceId));
       return { stopped: true, empty };
     },
 
