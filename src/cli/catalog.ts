@@ -41,7 +41,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       { flags: '--purpose <text>', description: 'why the workspace exists (shown by ls and inspect)' },
       { flags: '--owner <name>', description: 'who owns it' },
-      { flags: '--ttl <seconds>', description: 'expire after this many seconds; gc then removes it' },
+      { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it' },
       ...BUDGET_FIELDS.map((f) => ({ flags: `${f.flag} <${f.unit === 'bytes' ? 'bytes' : 'n'}>`, description: `${f.description} (${f.unit})` })),
     ],
     explain:

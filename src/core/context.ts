@@ -26,6 +26,13 @@ export interface EngineContext {
   logPath(jobId: string): string;
   /** A command that, pasted into a shell, prints a job's full output. */
   retrievalCommand(handle: string): string;
+  /**
+   * This engine call's id: every result carries it (provenance.trace_id) and
+   * every journal row the call writes records it, so one call's rows can be
+   * told apart from another's (#12 item 7). Verbs a verb runs inside itself
+   * share it.
+   */
+  traceId: string;
 }
 
 export function defaultHome(): string {

@@ -70,7 +70,7 @@ export function createEngine(options: EngineOptions): Engine {
   const built = new Map<string, Promise<Provider>>();
   const isDefaultHome = home === defaultHome();
 
-  const ctx: EngineContext = {
+  const ctx: Omit<EngineContext, 'traceId'> = {
     home,
     version: options.version,
     clock,
@@ -97,33 +97,37 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /**
-   * Every verb goes through here: an infrastructure failure reaches the
-   * caller without host paths or loop devices and with a remediation (#12
-   * item 4), whichever verb and provider it came from.
+   * Every verb goes through here: it gets a context of its own with a fresh
+   * trace id (#12 item 7), and an infrastructure failure reaches the caller
+   * without host paths or loop devices and with a remediation (#12 item 4),
+   * whichever verb and provider it came from.
    */
-  const call = <T>(verb: () => Promise<T>): Promise<T> =>
-    verb().catch((error: unknown) => {
-      throw forTheCaller(error);
-    });
+  const ids = options.ids ?? randomIds;
+  const call = <T>(verb: (c: EngineContext) => Promise<T>): Promise<T> =>
+    Promise.resolve({ ...ctx, traceId: ids('trace') })
+      .then(verb)
+      .catch((error: unknown) => {
+        throw forTheCaller(error);
+      });
 
   return {
     home,
     events,
-    create: (input = {}) => call(async () => (await import('./verbs/create.js')).createWorkspace(ctx, input)),
-    run: (input) => call(async () => (await import('./verbs/run.js')).runJob(ctx, input)),
-    stop: (input) => call(async () => (await import('./verbs/stop.js')).stopJob(ctx, input)),
-    inspect: (input) => call(async () => (await import('./verbs/inspect.js')).inspectHandle(ctx, input)),
-    logsDump: (input) => call(async () => (await import('./verbs/inspect.js')).dumpLogs(ctx, input)),
-    logs: (input) => call(async () => (await import('./verbs/logs.js')).readLogs(ctx, input)),
-    ls: (input = {}) => call(async () => (await import('./verbs/ls.js')).listWorkspaces(ctx, input)),
-    destroy: (input) => call(async () => (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input)),
-    gc: () => call(async () => (await import('./verbs/gc.js')).collectGarbage(ctx)),
-    doctor: (input = {}) => call(async () => (await import('./verbs/doctor.js')).diagnose(ctx, input)),
-    probe: (input) => call(async () => (await import('./verbs/probe.js')).probeContainment(ctx, input)),
-    put: (input) => call(async () => (await import('./verbs/put.js')).putFiles(ctx, input)),
-    declare: (input) => call(async () => (await import('./verbs/declare.js')).declareArtifact(ctx, input)),
-    export: (input) => call(async () => (await import('./verbs/export.js')).exportArtifact(ctx, input)),
-    listFiles: (input) => call(async () => (await import('./verbs/ls-files.js')).listFiles(ctx, input)),
+    create: (input = {}) => call(async (c) => (await import('./verbs/create.js')).createWorkspace(c, input)),
+    run: (input) => call(async (c) => (await import('./verbs/run.js')).runJob(c, input)),
+    stop: (input) => call(async (c) => (await import('./verbs/stop.js')).stopJob(c, input)),
+    inspect: (input) => call(async (c) => (await import('./verbs/inspect.js')).inspectHandle(c, input)),
+    logsDump: (input) => call(async (c) => (await import('./verbs/inspect.js')).dumpLogs(c, input)),
+    logs: (input) => call(async (c) => (await import('./verbs/logs.js')).readLogs(c, input)),
+    ls: (input = {}) => call(async (c) => (await import('./verbs/ls.js')).listWorkspaces(c, input)),
+    destroy: (input) => call(async (c) => (await import('./verbs/destroy.js')).destroyWorkspace(c, input)),
+    gc: () => call(async (c) => (await import('./verbs/gc.js')).collectGarbage(c)),
+    doctor: (input = {}) => call(async (c) => (await import('./verbs/doctor.js')).diagnose(c, input)),
+    probe: (input) => call(async (c) => (await import('./verbs/probe.js')).probeContainment(c, input)),
+    put: (input) => call(async (c) => (await import('./verbs/put.js')).putFiles(c, input)),
+    declare: (input) => call(async (c) => (await import('./verbs/declare.js')).declareArtifact(c, input)),
+    export: (input) => call(async (c) => (await import('./verbs/export.js')).exportArtifact(c, input)),
+    listFiles: (input) => call(async (c) => (await import('./verbs/ls-files.js')).listFiles(c, input)),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();

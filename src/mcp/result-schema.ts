@@ -85,6 +85,7 @@ export const ProvenanceSchema = z
       .array(z.looseObject({ destination: z.string(), size_bytes: z.number(), sha256: z.string() }).describe('one file copied in'))
       .describe('files copied into the workspace for this work'),
     exit_code: z.number().optional().describe('the command\'s exit status, when it exited on its own'),
+    trace_id: z.string().describe('the engine call that made this result; its journal rows (intents) carry the same id'),
   })
   .describe('where the result came from');
 

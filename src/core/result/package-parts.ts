@@ -54,6 +54,7 @@ export function provenanceFor(
     ...(ws ? { policy_digest: policyDigest(ws.policy) } : {}),
     inputs: [],
     exit_code: job?.exitCode ?? null,
+    trace_id: ctx.traceId,
   };
 }
 

@@ -26,6 +26,7 @@ const PROVENANCE_KEYS = [
   'policy_digest',
   'inputs',
   'exit_code',
+  'trace_id',
 ];
 
 /**

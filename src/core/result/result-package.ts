@@ -108,6 +108,8 @@ export interface Provenance {
   policy_digest?: string;
   inputs: Array<{ destination: string; size_bytes: number; sha256: string }>;
   exit_code: number | null;
+  /** The engine call that made this result; its journal rows carry the same id. */
+  trace_id: string;
 }
 
 /**

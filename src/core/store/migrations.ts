@@ -105,6 +105,12 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE workspaces ADD COLUMN job_slot INTEGER;
   CREATE UNIQUE INDEX workspaces_live_job_slot ON workspaces(job_slot) WHERE state != 'destroyed';
   `,
+  // 5: the trace id of the engine call that wrote each intent (the
+  // provenance.trace_id of its result, #12 item 7). Rows written before
+  // keep NULL.
+  `
+  ALTER TABLE intents ADD COLUMN trace_id TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

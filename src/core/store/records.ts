@@ -64,6 +64,8 @@ export interface IntentRecord {
   outcome: string | null;
   /** What the op acts on beyond the workspace: an export's JSON {name, to}, a put's workspace path; null otherwise. */
   target: string | null;
+  /** The engine call that wrote it (its result's provenance.trace_id); null for rows from before migration 5. */
+  traceId: string | null;
 }
 
 export interface InputRecord {
@@ -155,5 +157,6 @@ export function toIntent(row: Row): IntentRecord {
     settledAt: row.settled_at === null ? null : Number(row.settled_at),
     outcome: row.outcome === null ? null : String(row.outcome),
     target: row.target === null || row.target === undefined ? null : String(row.target),
+    traceId: row.trace_id === null || row.trace_id === undefined ? null : String(row.trace_id),
   };
 }

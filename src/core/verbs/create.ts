@@ -90,7 +90,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       lifecyclePath: ['requested'],
     });
     store.moveWorkspace(workspaceId, 'provisioning', now);
-    return { intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now }), jobSlot: recorded.jobSlot };
+    return { intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }), jobSlot: recorded.jobSlot };
   });
   crashPoint('create', 'after-intent');
   let descriptor;

@@ -15,7 +15,7 @@ import { shellJoin } from '../result/markdown-sections.js';
 import { classifyOutcome, type AbortReason } from './classify-outcome.js';
 import { jobOutputView } from './job-evidence.js';
 import { openOutputSink } from './output-sink.js';
-import { requireLiveWorkspace } from './workspace-guards.js';
+import { requireLiveWorkspace, requireUnexpired } from './workspace-guards.js';
 import { copyIn } from '../files/copy-in.js';
 import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries, unexportedAttention } from './artifact-view.js';
@@ -58,7 +58,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
-  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
   if (ws.state === 'running') throw store.busyError(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
@@ -77,7 +77,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
     if (Object.keys(env).length) store.recordEnvNames(jobId, Object.keys(env).sort());
     recordDeclarations(ctx, store, ws.id, declarations, jobId);
-    return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+    return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, traceId: ctx.traceId });
   });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');

@@ -65,7 +65,7 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   store.requestStop(job.id);
   ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
   const provider = await ctx.provider(ws.provider);
-  const intent = store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now });
+  const intent = store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId });
   const report = await provider.stop(ws.id, { graceMs: Math.round(grace * 1000) });
   store.settleIntent(intent, report.empty ? 'stopped' : 'not-empty', ctx.clock.now());
 
