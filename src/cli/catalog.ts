@@ -37,15 +37,15 @@ export const VERBS: VerbSpec[] = [
     options: [
       { flags: '--workspace-id <id>', description: 'choose the id (1–64 of A-Z a-z 0-9 . _ -)' },
       { flags: '--profile <name>', description: 'runtime profile (host: the host toolchains read-only)' },
-      { flags: '--network <mode>', description: 'disabled (default) or enabled; refused where it cannot be given safely' },
+      { flags: '--network <mode>', description: 'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST' },
       { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       { flags: '--purpose <text>', description: 'why the workspace exists (shown by ls and inspect)' },
       { flags: '--owner <name>', description: 'who owns it' },
-      { flags: '--ttl <seconds>', description: 'expire after this many seconds; gc then removes it' },
+      { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it' },
       ...BUDGET_FIELDS.map((f) => ({ flags: `${f.flag} <${f.unit === 'bytes' ? 'bytes' : 'n'}>`, description: `${f.description} (${f.unit})` })),
     ],
     explain:
-      'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced or measured in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
+      'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
   },
   {
     name: 'run',
@@ -61,7 +61,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--declare <name=purpose>', description: 'declare an artifact the job will produce; only declared artifacts can be exported (repeatable)', repeatable: true },
     ],
     explain:
-      'Runs one command, with no shell, in the workspace, under its budgets. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
+      'Runs one command, with no shell, in the workspace, under its budgets. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
   },
   {
     name: 'put',
@@ -107,9 +107,12 @@ export const VERBS: VerbSpec[] = [
     args: ['<workspace>'],
     group: 'lifecycle',
     summary: 'end the running job of a workspace; previews by default and changes nothing, --apply ends it',
-    options: [{ flags: '--apply', description: 'really end the job (both this result and the job read cancelled, exit 5)' }],
+    options: [
+      { flags: '--apply', description: 'really end the job (both this result and the job read cancelled, exit 5)' },
+      { flags: '--grace-seconds <n>', description: 'with --apply: seconds between SIGTERM and the kill of what remains (default 5; 0 kills at once)' },
+    ],
     explain:
-      'Without --apply, stop reports what is running and touches nothing. With --apply it ends every process of the job, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled.',
+      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled.",
   },
   {
     name: 'inspect',
@@ -240,11 +243,11 @@ export const VERBS: VerbSpec[] = [
 
 export const TOPICS: Record<string, string> = {
   'exit-codes':
-    'Exit codes are stable and only ever added to: 0 success, 1 user_error (bad flag, argument, id or illegal move), 2 environment_error (set-up problem, or the workspace is busy: the running job is named), 3 policy_denied (refused before anything ran), 4 timeout (wall clock), 5 cancelled (stop --apply), 6 computation_failed (the command failed; 126 not executable, 127 not found), 7 infrastructure_failure (the engine broke), 8 resource_exhausted (killed by the kernel for memory).',
+    'Exit codes are stable and only ever added to: 0 success, 1 user_error (bad flag, argument, id or illegal move), 2 environment_error (set-up problem, or the workspace is busy: the running job is named), 3 policy_denied (refused before anything ran: a policy the host cannot back, such as a memory budget without a cgroup), 4 timeout (wall clock), 5 cancelled (stop --apply), 6 computation_failed (the command failed; 126 not executable, 127 not found), 7 infrastructure_failure (the engine broke: bubblewrap missing, a mount failing; the error names no host path and carries a remediation), 8 resource_exhausted (killed by the kernel for memory).',
   result:
     'Every verb returns a result package with nine sections in a fixed order: outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention. Markdown (default) is bounded to 8 KiB (--max-result-bytes) and keeps all nine headings; --json is the same structure, never clipped. Output enters only as evidence excerpts; a cut ends with a marker giving the true size and a command that returns everything (no command is printed when nothing was cut). Markdown prints what a reader can use: an empty section is one (none) line, ids and the command are not repeated once the summary names them, and the policy is listed limit by limit at create and inspect, elsewhere as one line of what differs from the closed defaults with the policy digest (provenance.policy_digest). Under a tight bound, provenance and usage detail go first, then warnings and attention, then excerpt lines, then key findings. In JSON a field that is absent means unknown (null fields are left out); every other field is always there.',
   policy:
-    'Closed by default: network disabled, no host paths, 512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock per job, 10 MiB captured output per job, 1 job at once. Every limit is labelled enforced (the host applies it) or measured (only reported). A boundary limit (network, filesystem, memory, cpu, pids) a provider cannot enforce makes create refuse with exit 3.',
+    'Closed by default: network disabled, no host paths, 512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock per job, 10 MiB captured output per job, 1 job at once. Every limit carries one of three labels: enforced (the host applies it), measured (only reported), or simulated (the fake provider applies it inside its simulation only: nothing runs for real and nothing is isolated, so a fake workspace never reads enforced except for the limits headspace itself applies: wall clock, output, concurrency). A boundary limit (network, filesystem, memory, cpu, pids) a real provider cannot enforce makes create refuse with exit 3; the fake is not refused, its create warns instead. resource_usage.max_memory_scope says whose peak max_memory_bytes is: the job\'s own, or the workspace\'s (its cgroup is shared by every job running in it).',
   names:
     "A file name is bytes; wherever a workspace name becomes text (results, --json, arguments of declare, export, put, ls-files and run --declare, MCP arguments and resource paths) it is written in one text form. Valid UTF-8 stands for itself, except: a byte that is not UTF-8 is \\xHH (\\x always means one raw byte), a backslash is \\\\, newline, CR and tab are \\n \\r \\t, other controls \\xHH, C1 controls and invisible characters (bidi controls, zero-width and format characters, separators, non-ASCII spaces) and U+FFFD are \\uHHHH or \\u{HHHHH}, and a space at the start or end of a component is \\x20. So distinct names never print alike, r\\xff.txt (the byte 0xff) is not r\\ufffd.txt (a real U+FFFD), and any name can be addressed. An argument may spell a character either way (\\x41 or A); it is resolved to bytes and compared in the one canonical form. Any other backslash sequence is refused (exit 1) rather than guessed: write a literal backslash as \\\\. Look-alike letters from different scripts and unnormalized accents are not escaped.",
   state:

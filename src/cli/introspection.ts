@@ -1,7 +1,7 @@
 import { EngineError } from '../core/errors.js';
 import { RESULT_SCHEMA_VERSION } from '../core/result/result-package.js';
 import { SCHEMA_VERSION } from '../core/store/migrations.js';
-import { EXIT_CODES } from '../core/status.js';
+import { EXIT_CODES, exitCodeMeanings } from '../core/status.js';
 import { learnData, learnText } from '../core/learn.js';
 import { COMMON_OPTIONS, TOPICS, VERBS } from './catalog.js';
 import type { CliOutcome } from './main.js';
@@ -34,7 +34,8 @@ function overviewData() {
     version: packageVersion(),
     common_options: COMMON_OPTIONS.map((o) => ({ flags: o.flags, description: o.description })),
     verbs: VERBS.map((v) => ({ name: v.name, group: v.group, args: v.args, summary: v.summary, options: v.options.map((o) => ({ flags: o.flags, description: o.description, repeatable: o.repeatable === true })) })),
-    exit_codes: EXIT_CODES,
+    exit_codes: exitCodeMeanings(),
+    exit_code_names: EXIT_CODES,
   };
 }
 

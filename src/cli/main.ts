@@ -275,7 +275,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
           }),
         );
       case 'stop':
-        return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true }));
+        return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true, ...(opts.graceSeconds !== undefined && { graceSeconds: parseSeconds('--grace-seconds', String(opts.graceSeconds)) }) }));
       case 'inspect':
         if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }), opts.raw === true);
         return pkg(await engine.inspect({ handle: args[0]! }));
@@ -362,6 +362,12 @@ function parsePositiveNumber(flag: string, raw: string): number {
   const value = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`);
   return value;
+}
+
+/** Seconds, 0 allowed (stop --grace-seconds 0 kills at once); the verb checks the range. */
+function parseSeconds(flag: string, raw: string): number {
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new EngineError('BAD_ARGUMENT', `${flag} takes a number of seconds, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} 5` });
+  return Number(raw);
 }
 
 function parseRange(raw: string): { from: number; to: number } {

@@ -29,6 +29,13 @@ export interface EngineContext {
   retrievalCommand(handle: string): string;
   /** A suggested call of a verb, in the words of the engine's face (invocation.ts). */
   invoke: Invoke;
+  /**
+   * This engine call's id: every result carries it (provenance.trace_id) and
+   * every journal row the call writes records it, so one call's rows can be
+   * told apart from another's (#12 item 7). Verbs a verb runs inside itself
+   * share it.
+   */
+  traceId: string;
 }
 
 export function defaultHome(): string {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
 import { createEventBus, type EventBus } from './events.js';
+import { forTheCaller } from './infrastructure-errors.js';
 import { randomIds, type IdGenerator } from './ids.js';
 import { invocationFor, type Face } from './invocation.js';
 import type { Provider } from './provider.js';
@@ -74,7 +75,7 @@ export function createEngine(options: EngineOptions): Engine {
   const face = options.face ?? 'cli';
   const homePrefix = isDefaultHome ? '' : `HEADSPACE_HOME=${shellQuote(home)} `;
 
-  const ctx: EngineContext = {
+  const ctx: Omit<EngineContext, 'traceId'> = {
     home,
     version: options.version,
     clock,
@@ -103,24 +104,38 @@ export function createEngine(options: EngineOptions): Engine {
       face === 'mcp' ? `logs ${JSON.stringify({ jobId: handle, lines: { from: 1, to: 200 } })} (then the next 200 lines)` : `${homePrefix}headspace inspect ${handle} --logs`,
   };
 
+  /**
+   * Every verb goes through here: it gets a context of its own with a fresh
+   * trace id (#12 item 7), and an infrastructure failure reaches the caller
+   * without host paths or loop devices and with a remediation (#12 item 4),
+   * whichever verb and provider it came from.
+   */
+  const ids = options.ids ?? randomIds;
+  const call = <T>(verb: (c: EngineContext) => Promise<T>): Promise<T> =>
+    Promise.resolve({ ...ctx, traceId: ids('trace') })
+      .then(verb)
+      .catch((error: unknown) => {
+        throw forTheCaller(error);
+      });
+
   return {
     home,
     events,
-    create: async (input = {}) => (await import('./verbs/create.js')).createWorkspace(ctx, input),
-    run: async (input) => (await import('./verbs/run.js')).runJob(ctx, input),
-    stop: async (input) => (await import('./verbs/stop.js')).stopJob(ctx, input),
-    inspect: async (input) => (await import('./verbs/inspect.js')).inspectHandle(ctx, input),
-    logsDump: async (input) => (await import('./verbs/inspect.js')).dumpLogs(ctx, input),
-    logs: async (input) => (await import('./verbs/logs.js')).readLogs(ctx, input),
-    ls: async (input = {}) => (await import('./verbs/ls.js')).listWorkspaces(ctx, input),
-    destroy: async (input) => (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input),
-    gc: async () => (await import('./verbs/gc.js')).collectGarbage(ctx),
-    doctor: async (input = {}) => (await import('./verbs/doctor.js')).diagnose(ctx, input),
-    probe: async (input) => (await import('./verbs/probe.js')).probeContainment(ctx, input),
-    put: async (input) => (await import('./verbs/put.js')).putFiles(ctx, input),
-    declare: async (input) => (await import('./verbs/declare.js')).declareArtifact(ctx, input),
-    export: async (input) => (await import('./verbs/export.js')).exportArtifact(ctx, input),
-    listFiles: async (input) => (await import('./verbs/ls-files.js')).listFiles(ctx, input),
+    create: (input = {}) => call(async (c) => (await import('./verbs/create.js')).createWorkspace(c, input)),
+    run: (input) => call(async (c) => (await import('./verbs/run.js')).runJob(c, input)),
+    stop: (input) => call(async (c) => (await import('./verbs/stop.js')).stopJob(c, input)),
+    inspect: (input) => call(async (c) => (await import('./verbs/inspect.js')).inspectHandle(c, input)),
+    logsDump: (input) => call(async (c) => (await import('./verbs/inspect.js')).dumpLogs(c, input)),
+    logs: (input) => call(async (c) => (await import('./verbs/logs.js')).readLogs(c, input)),
+    ls: (input = {}) => call(async (c) => (await import('./verbs/ls.js')).listWorkspaces(c, input)),
+    destroy: (input) => call(async (c) => (await import('./verbs/destroy.js')).destroyWorkspace(c, input)),
+    gc: () => call(async (c) => (await import('./verbs/gc.js')).collectGarbage(c)),
+    doctor: (input = {}) => call(async (c) => (await import('./verbs/doctor.js')).diagnose(c, input)),
+    probe: (input) => call(async (c) => (await import('./verbs/probe.js')).probeContainment(c, input)),
+    put: (input) => call(async (c) => (await import('./verbs/put.js')).putFiles(c, input)),
+    declare: (input) => call(async (c) => (await import('./verbs/declare.js')).declareArtifact(c, input)),
+    export: (input) => call(async (c) => (await import('./verbs/export.js')).exportArtifact(c, input)),
+    listFiles: (input) => call(async (c) => (await import('./verbs/ls-files.js')).listFiles(c, input)),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();

@@ -21,6 +21,7 @@ export type EngineErrorCode =
   | 'DESTINATION_EXISTS'
   | 'DIGEST_MISMATCH'
   | 'WORKSPACE_BUSY'
+  | 'WORKSPACE_EXPIRED'
   | 'JOB_IDS_EXHAUSTED'
   | 'STORE_UNAVAILABLE'
   | 'STORE_SCHEMA_NEWER'
@@ -47,6 +48,8 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   DESTINATION_EXISTS: 'user_error',
   DIGEST_MISMATCH: 'user_error',
   WORKSPACE_BUSY: 'environment_error',
+  /** Past its TTL: it takes no new job; gc destroys it (#12 item 7). */
+  WORKSPACE_EXPIRED: 'environment_error',
   JOB_IDS_EXHAUSTED: 'environment_error',
   STORE_UNAVAILABLE: 'environment_error',
   STORE_SCHEMA_NEWER: 'environment_error',

@@ -14,12 +14,13 @@ export function validateId(kind: 'workspace' | 'job', id: string): string {
   return id;
 }
 
-export type IdGenerator = (prefix: 'ws' | 'job') => string;
+/** `trace`: the id of one engine call (provenance.trace_id, and its journal rows). */
+export type IdGenerator = (prefix: 'ws' | 'job' | 'trace') => string;
 
 export const randomIds: IdGenerator = (prefix) => `${prefix}-${randomBytes(6).toString('hex')}`;
 
-/** Deterministic ids for tests: ws-000001, job-000001, … */
+/** Deterministic ids for tests: ws-000001, job-000001, trace-000001, … */
 export function sequentialIds(): IdGenerator {
-  const counters = { ws: 0, job: 0 };
+  const counters = { ws: 0, job: 0, trace: 0 };
   return (prefix) => `${prefix}-${String(++counters[prefix]).padStart(6, '0')}`;
 }

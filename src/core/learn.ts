@@ -6,7 +6,7 @@
  * nothing of either.
  */
 import { SECTION_ORDER } from './result/result-package.js';
-import { CATEGORY_MEANINGS, EXIT_CODES } from './status.js';
+import { CATEGORY_MEANINGS, EXIT_CODES, exitCodeMeanings } from './status.js';
 
 export interface LearnVerb {
   name: string;
@@ -19,8 +19,10 @@ export interface LearnData {
   workflow: string[];
   rules: string[];
   result_sections: typeof SECTION_ORDER;
-  exit_codes: typeof EXIT_CODES;
-  exit_code_meanings: typeof CATEGORY_MEANINGS;
+  /** "0"…"8" → what the code means (the seed's shape). */
+  exit_codes: Record<string, string>;
+  /** Category name → code. */
+  exit_code_names: typeof EXIT_CODES;
   verbs: LearnVerb[];
 }
 
@@ -45,8 +47,8 @@ export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface = C
     workflow: surface.workflow,
     rules: [...SHARED_RULES, ...surface.rules],
     result_sections: SECTION_ORDER,
-    exit_codes: EXIT_CODES,
-    exit_code_meanings: CATEGORY_MEANINGS,
+    exit_codes: exitCodeMeanings(),
+    exit_code_names: EXIT_CODES,
     verbs: verbs.map((v) => ({ name: v.name, summary: v.summary })),
   };
 }

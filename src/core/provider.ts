@@ -22,6 +22,14 @@ export interface ProbeCheck {
   detail: string;
   /** The one-line remedy when not ok. */
   remedy?: string;
+  /**
+   * The limits this check backs (a cgroup controller backs memory): when it
+   * fails, the host cannot back a policy with them (exit 3). A failed check
+   * without limits is missing or broken machinery (exit 7).
+   */
+  limits?: LimitName[];
+  /** A weaker mode, not an unusable provider: failing never makes the probe not ready. */
+  advisory?: boolean;
 }
 
 export interface ProbeResult {
@@ -49,6 +57,12 @@ export interface ProviderCapabilities {
   layers: string[];
   /** Do workspaces outlive the process that created them? */
   durable: boolean;
+  /**
+   * True for a provider that simulates its workspaces (the fake): the limits
+   * it `enforces` hold only inside its simulation, so they are labelled
+   * `simulated`, never `enforced`, and create does not refuse them (#12 item 6).
+   */
+  simulated?: boolean;
 }
 
 /** Host facts the budgets are checked against at create (second red team, item 2). */
@@ -124,6 +138,12 @@ export interface RunRequest {
 export interface JobUsage {
   cpuSeconds?: number;
   maxMemoryBytes?: number;
+  /**
+   * Whose peak `maxMemoryBytes` is: `job` when it is this job's own, `workspace`
+   * when it is the peak of the workspace's cgroup, which other jobs shared
+   * while this one ran (a policy with concurrency above 1).
+   */
+  memoryScope?: 'job' | 'workspace';
   peakPids?: number;
 }
 
@@ -145,6 +165,15 @@ export interface JobOutcome {
   /** Virtual or real wall time the provider measured, in milliseconds. */
   durationMs: number;
   usage: JobUsage;
+}
+
+export interface StopOptions {
+  /**
+   * How long the job may take to end after SIGTERM (or the provider's
+   * equivalent) before what remains is killed, in ms. A TERM handler runs
+   * within it and its output is kept (#12 item 3).
+   */
+  graceMs?: number;
 }
 
 export interface StopReport {
@@ -245,10 +274,12 @@ export interface Provider {
    */
   list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }>;
   /**
-   * Ends whatever job runs in the workspace, from any process, and returns only
-   * when nothing of it remains (or reports `empty: false`). Idle → stopped=false.
+   * Ends whatever job runs in the workspace, from any process: SIGTERM (or
+   * its equivalent) first, a grace of `options.graceMs` (default 5 s), then a
+   * kill of what remains. Returns only when nothing of it remains (or reports
+   * `empty: false`). Idle → stopped=false.
    */
-  stop(workspaceId: string): Promise<StopReport>;
+  stop(workspaceId: string, options?: StopOptions): Promise<StopReport>;
   remove(workspaceId: string): Promise<RemovalDisposition>;
   /** Every workspace id the provider currently holds (for reconciliation). */
   listWorkspaces(): Promise<string[]>;

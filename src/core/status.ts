@@ -57,6 +57,15 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
 });
 
+/**
+ * The seed's shape for a client: each exit code, as a string key "0"…"8",
+ * to what it means (`exit_codes["6"]` is the meaning of exit 6). The
+ * name → code map stays EXIT_CODES.
+ */
+export function exitCodeMeanings(): Record<string, string> {
+  return Object.fromEntries(CATEGORIES.map((c) => [String(EXIT_CODES[c]), CATEGORY_MEANINGS[c]]));
+}
+
 const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze({
   running: 'success',
   success: 'success',

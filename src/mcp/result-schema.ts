@@ -50,6 +50,7 @@ export const ResourceUsageSchema = z
     wall_time_seconds: measured('wall-clock seconds'),
     cpu_seconds: measured('CPU seconds'),
     max_memory_bytes: measured('peak memory in bytes'),
+    max_memory_scope: z.enum(['job', 'workspace']).optional().describe("whose peak max_memory_bytes is: the job's own, or the workspace's (other jobs shared its memory while this one ran)"),
     peak_pids: measured('peak processes and threads'),
     storage_bytes: measured('bytes of workspace files'),
     output_bytes: measured('bytes of captured output'),
@@ -60,7 +61,7 @@ export const LimitSummarySchema = z
   .looseObject({
     name: z.string().describe('limit name, e.g. memory'),
     value: z.string().describe('the limit, formatted'),
-    label: z.enum(['enforced', 'measured']).describe('enforced: the host really applies it; measured: only reported'),
+    label: z.enum(['enforced', 'measured', 'simulated']).describe('enforced: the host really applies it; measured: only reported; simulated: applied only inside a simulated provider (fake), nothing runs for real'),
     by: z.enum(['provider', 'engine', 'none']).describe('who applies it'),
   })
   .describe('one policy limit');
@@ -78,12 +79,13 @@ export const ProvenanceSchema = z
     command: z.array(z.string()).optional().describe('the argv, as recorded (verbatim)'),
     started_at: z.string().optional().describe('ISO time the work started'),
     finished_at: z.string().optional().describe('ISO time the work ended'),
-    policy_summary: z.array(LimitSummarySchema).describe('every limit, labelled enforced or measured'),
+    policy_summary: z.array(LimitSummarySchema).describe('every limit, labelled enforced, measured or simulated'),
     policy_digest: z.string().optional().describe('sha256 of the whole policy: equal digests, equal policies'),
     inputs: z
       .array(z.looseObject({ destination: z.string(), size_bytes: z.number(), sha256: z.string() }).describe('one file copied in'))
       .describe('files copied into the workspace for this work'),
     exit_code: z.number().optional().describe('the command\'s exit status, when it exited on its own'),
+    trace_id: z.string().describe('the engine call that made this result; its journal rows (intents) carry the same id'),
   })
   .describe('where the result came from');
 

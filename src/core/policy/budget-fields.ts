@@ -30,7 +30,7 @@ export const BUDGET_FIELDS: readonly BudgetField[] = [
   { key: 'pidsLimit', flag: '--pids-limit', kind: 'integer', min: 1, max: 32768, unit: 'processes', description: 'processes and threads at once' },
   { key: 'storageBytes', flag: '--storage-bytes', kind: 'integer', min: 1024 * 1024, max: 2 ** 44, unit: 'bytes', description: 'bytes the workspace files may occupy' },
   { key: 'wallClockSeconds', flag: '--wall-clock-seconds', kind: 'number', min: 0.1, max: 7 * 24 * 3600, unit: 'seconds', description: 'wall clock per job' },
-  { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 32, unit: 'bytes', description: 'captured stdout+stderr per job' },
+  { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 32, unit: 'bytes', description: 'stdout+stderr kept per job; past it output is counted but not kept (marked truncated) and the job runs on' },
   { key: 'concurrency', flag: '--concurrency', kind: 'integer', min: 1, max: 1, unit: 'jobs', description: 'jobs at once per workspace (only 1 is supported today)' },
 ];
 

@@ -18,8 +18,9 @@ export interface EffectivePolicy {
 }
 
 /**
- * Pure: labels every limit enforced or measured from the provider's declared
- * capabilities. The engine enforces wall clock, output and concurrency itself.
+ * Pure: labels every limit enforced, simulated or measured from the
+ * provider's declared capabilities. The engine enforces wall clock, output
+ * and concurrency itself.
  */
 export function effectivePolicy(policy: Policy, caps: ProviderCapabilities): EffectivePolicy {
   const limits: EffectiveLimit[] = [];
@@ -33,7 +34,9 @@ export function effectivePolicy(policy: Policy, caps: ProviderCapabilities): Eff
     }
     const providerCan = providerEnforces(name, policy, caps);
     if (providerCan) {
-      limits.push({ name, value, label: 'enforced', by: 'provider' });
+      // A simulation's limits hold only inside it: never call them enforced, and never refuse them
+      // (the provider is a deliberate simulation, and create says so in its warnings).
+      limits.push({ name, value, label: caps.simulated === true ? 'simulated' : 'enforced', by: 'provider' });
       continue;
     }
     const reason = caps.reasons[name] ?? `the ${caps.provider} provider cannot enforce ${name}`;
@@ -78,7 +81,7 @@ export function describeLimit(name: LimitName, policy: Policy): string {
     case 'wall_clock':
       return `${b.wallClockSeconds} s per job`;
     case 'output_bytes':
-      return `${formatBytes(b.outputBytes)} per job`;
+      return `${formatBytes(b.outputBytes)} captured per job`;
     case 'concurrency':
       return `${b.concurrency} job at once`;
   }

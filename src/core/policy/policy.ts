@@ -19,7 +19,7 @@ export interface Budget {
   storageBytes: number;
   /** Wall-clock seconds one job may run. */
   wallClockSeconds: number;
-  /** Bytes of stdout+stderr kept per job; the job is stopped past it. */
+  /** Bytes of stdout+stderr kept per job; past it output is counted, not kept, and the job runs on (a capture cap). */
   outputBytes: number;
   /** Jobs that may run at once in one workspace. */
   concurrency: number;

@@ -35,7 +35,7 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
   const store = ctx.store();
   const action = repair.action;
   const journal = <T>(provider: string, fn: () => Promise<T>): Promise<T> => {
-    const intent = store.openIntent({ workspaceId: repair.workspaceId ?? '-', jobId: action.type === 'finish-job' ? action.jobId : null, op: `repair:${repair.kind}`, provider, owner: currentOwner(), createdAt: ctx.clock.now() });
+    const intent = store.openIntent({ workspaceId: repair.workspaceId ?? '-', jobId: action.type === 'finish-job' ? action.jobId : null, op: `repair:${repair.kind}`, provider, owner: currentOwner(), createdAt: ctx.clock.now(), traceId: ctx.traceId });
     return fn().then(
       (value) => {
         store.settleIntent(intent, 'done', ctx.clock.now());

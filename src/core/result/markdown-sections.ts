@@ -36,7 +36,7 @@ export function renderUsage(pkg: ResultPackage, detail: Detail): string[] {
   if (usage.wall_time_seconds !== null) parts.push(`wall ${usage.wall_time_seconds} s`);
   if (detail !== 'minimal') {
     if (usage.cpu_seconds !== null) parts.push(`cpu ${usage.cpu_seconds} s`);
-    if (usage.max_memory_bytes !== null) parts.push(`peak memory ${humanBytes(usage.max_memory_bytes)}`);
+    if (usage.max_memory_bytes !== null) parts.push(`peak memory ${humanBytes(usage.max_memory_bytes)}${usage.max_memory_scope === 'workspace' ? " (the workspace's, shared with jobs beside it)" : ''}`);
     if (usage.peak_pids !== null && usage.peak_pids > 1) parts.push(`peak pids ${usage.peak_pids}`);
     if (usage.storage_bytes !== null && usage.storage_bytes > 0) parts.push(`storage ${humanBytes(usage.storage_bytes)}`);
     if (usage.output_bytes !== null && pkg.provenance.verb !== 'run') parts.push(`output ${humanBytes(usage.output_bytes)}`);
@@ -92,7 +92,13 @@ export function renderPolicy(limits: readonly LimitSummary[], digest: string | u
   const changed = limits.filter((limit) => !isDefault(limit, defaults));
   const listed = changed.map((limit) => `${cleanInline(limit.name)} ${cleanInline(limit.value)}`).join(', ');
   const what = changed.length === 0 ? 'default closed' : shape === 'count' ? `${changed.length} limit${changed.length === 1 ? '' : 's'} changed from the closed defaults` : `${listed}; otherwise default closed`;
-  const notEnforced = limits.filter((limit) => limit.label !== 'enforced').map((limit) => `${limit.name} ${limit.label}`);
+  // Grouped by label; a simulated provider (every provider limit simulated) reads `limits simulated`:
+  // the compact line stays as short as `all enforced`, and create and JSON label each limit.
+  const notEnforced = [...new Set(limits.filter((limit) => limit.label !== 'enforced').map((limit) => limit.label))].map((label) => {
+    const named = limits.filter((limit) => limit.label === label);
+    const allOfProvider = label === 'simulated' && named.length === limits.filter((limit) => limit.by === 'provider').length;
+    return allOfProvider ? 'limits simulated' : `${named.map((limit) => limit.name).join(', ')} ${label}`;
+  });
   const labels = notEnforced.length === 0 ? 'all enforced' : notEnforced.map(cleanInline).join(', ');
   return `- policy: ${what}, ${labels}${digest === undefined ? '' : ` (${shortDigest(digest)})`}`;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
-import { describeLimit } from '../policy/effective-policy.js';
-import { LIMIT_NAMES, type LimitName, type Policy } from '../policy/policy.js';
+import { effectivePolicy } from '../policy/effective-policy.js';
+import type { Policy } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { RESULT_SCHEMA_VERSION, emptyUsage, type LimitSummary, type Provenance, type ResourceUsage } from './result-package.js';
@@ -16,12 +16,8 @@ export function isoTime(ms: number | null | undefined): string | null {
  */
 export function policySummary(policy: Policy, caps: ProviderCapabilities | null): LimitSummary[] {
   if (!caps) return [];
-  return LIMIT_NAMES.map((name: LimitName) => {
-    const value = describeLimit(name, policy);
-    if (name === 'wall_clock' || name === 'output_bytes' || name === 'concurrency') return { name, value, label: 'enforced', by: 'engine' };
-    const enforced = name === 'network' && policy.network === 'enabled' ? caps.networkAccess : caps.enforces[name];
-    return enforced ? { name, value, label: 'enforced', by: 'provider' } : { name, value, label: 'measured', by: 'none' };
-  });
+  // The same labels create decided on (one rule, in effective-policy.ts).
+  return effectivePolicy(policy, caps).limits.map(({ name, value, label, by }) => ({ name, value, label, by }));
 }
 
 /**
@@ -58,6 +54,7 @@ export function provenanceFor(
     ...(ws ? { policy_digest: policyDigest(ws.policy) } : {}),
     inputs: [],
     exit_code: job?.exitCode ?? null,
+    trace_id: ctx.traceId,
   };
 }
 
@@ -67,6 +64,7 @@ export function usageOfJob(job: JobRecord, storageBytes: number | null = null): 
     wall_time_seconds: job.finishedAt === null ? null : round3((job.finishedAt - job.startedAt) / 1000),
     cpu_seconds: job.usage.cpuSeconds === undefined ? null : round3(job.usage.cpuSeconds),
     max_memory_bytes: job.usage.maxMemoryBytes ?? null,
+    max_memory_scope: job.usage.maxMemoryBytes === undefined ? null : (job.usage.memoryScope ?? null),
     peak_pids: job.usage.peakPids ?? null,
     storage_bytes: storageBytes,
     output_bytes: job.outputBytes,

@@ -9,7 +9,7 @@ import { SECTION_ORDER } from './result-package.js';
 
 const EVIDENCE_KEYS = ['label', 'kind', 'source', 'truncated', 'excerpt', 'total_bytes', 'total_lines', 'omitted_lines', 'retrieval'];
 const ARTIFACT_KEYS = ['name', 'purpose', 'media_type', 'digest', 'size_bytes', 'reference'];
-const USAGE_KEYS = ['wall_time_seconds', 'cpu_seconds', 'max_memory_bytes', 'peak_pids', 'storage_bytes', 'output_bytes'];
+const USAGE_KEYS = ['wall_time_seconds', 'cpu_seconds', 'max_memory_bytes', 'max_memory_scope', 'peak_pids', 'storage_bytes', 'output_bytes'];
 const PROVENANCE_KEYS = [
   'result_schema_version',
   'headspace_version',
@@ -26,6 +26,7 @@ const PROVENANCE_KEYS = [
   'policy_digest',
   'inputs',
   'exit_code',
+  'trace_id',
 ];
 
 /**

@@ -72,6 +72,8 @@ export interface ResourceUsage {
   wall_time_seconds: number | null;
   cpu_seconds: number | null;
   max_memory_bytes: number | null;
+  /** Whose peak max_memory_bytes is: the job's own, or the workspace's (jobs ran beside it, sharing its cgroup). */
+  max_memory_scope: 'job' | 'workspace' | null;
   peak_pids: number | null;
   storage_bytes: number | null;
   output_bytes: number | null;
@@ -80,8 +82,12 @@ export interface ResourceUsage {
 export interface LimitSummary {
   name: string;
   value: string;
-  /** `enforced`: the host really applies it; `measured`: only reported. */
-  label: 'enforced' | 'measured';
+  /**
+   * `enforced`: the host really applies it; `measured`: only reported;
+   * `simulated`: applied only inside a simulated provider (the fake), where
+   * nothing runs for real.
+   */
+  label: 'enforced' | 'measured' | 'simulated';
   by: 'provider' | 'engine' | 'none';
 }
 
@@ -102,6 +108,8 @@ export interface Provenance {
   policy_digest?: string;
   inputs: Array<{ destination: string; size_bytes: number; sha256: string }>;
   exit_code: number | null;
+  /** The engine call that made this result; its journal rows carry the same id. */
+  trace_id: string;
 }
 
 /**
@@ -140,6 +148,7 @@ export function emptyUsage(): ResourceUsage {
     wall_time_seconds: null,
     cpu_seconds: null,
     max_memory_bytes: null,
+    max_memory_scope: null,
     peak_pids: null,
     storage_bytes: null,
     output_bytes: null,

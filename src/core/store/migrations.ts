@@ -111,6 +111,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN cancelled_by TEXT;
   `,
+  // 6: the trace id of the engine call that wrote each intent (the
+  // provenance.trace_id of its result, #12 item 7). Rows written before
+  // keep NULL.
+  `
+  ALTER TABLE intents ADD COLUMN trace_id TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -27,6 +27,7 @@ export interface WorkspaceRecord {
   jobSlot: number | null;
 }
 
+/** The limit that ended a job. `output_bytes` only in records from before the output budget became a capture cap (#12 item 2). */
 export type LimitHit = 'wall_clock' | 'output_bytes' | 'memory';
 
 export interface JobRecord {
@@ -68,6 +69,8 @@ export interface IntentRecord {
   outcome: string | null;
   /** What the op acts on beyond the workspace: an export's JSON {name, to}, a put's workspace path; null otherwise. */
   target: string | null;
+  /** The engine call that wrote it (its result's provenance.trace_id); null for rows from before migration 5. */
+  traceId: string | null;
 }
 
 export interface InputRecord {
@@ -162,5 +165,6 @@ export function toIntent(row: Row): IntentRecord {
     settledAt: row.settled_at === null ? null : Number(row.settled_at),
     outcome: row.outcome === null ? null : String(row.outcome),
     target: row.target === null || row.target === undefined ? null : String(row.target),
+    traceId: row.trace_id === null || row.trace_id === undefined ? null : String(row.trace_id),
   };
 }

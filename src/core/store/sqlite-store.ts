@@ -372,9 +372,9 @@ export class SqliteStore {
   // ---- intent journal ----
 
   /** Written before every provider call; settled after. An unsettled intent is evidence of a crash. */
-  openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null }): number {
-    const info = this.sql('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt, intent.target ?? null);
+  openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null; traceId: string | null }): number {
+    const info = this.sql('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt, intent.target ?? null, intent.traceId ?? null);
     return Number(info.lastInsertRowid);
   }
 
@@ -385,7 +385,7 @@ export class SqliteStore {
    * entry only let a run start under a destroy that was already removing
    * the workspace (found by the concurrency suite).
    */
-  leaseWorkspace(intent: { workspaceId: string; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null }): number {
+  leaseWorkspace(intent: { workspaceId: string; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null; traceId: string | null }): number {
     return this.atomically(() => {
       const ws = this.getWorkspace(intent.workspaceId);
       if (!ws) throw notFound(intent.workspaceId);

@@ -2,7 +2,8 @@ import type { JobOutcome } from '../provider.js';
 import type { ResultStatus } from '../status.js';
 import type { LimitHit } from '../store/sqlite-store.js';
 
-export type AbortReason = 'timeout' | 'output_bytes' | 'cancelled';
+/** Why the engine aborted a job. Never the output budget: it caps capture, not the job (#12 item 2). */
+export type AbortReason = 'timeout' | 'cancelled';
 
 /**
  * Pure: the job's status from the provider's raw facts and why the engine
@@ -14,7 +15,6 @@ export function classifyOutcome(outcome: JobOutcome, abortReason: AbortReason | 
   if (outcome.stopped || stopRequested || abortReason === 'cancelled') return { status: 'cancelled', limitHit: null };
   if (abortReason === 'timeout') return { status: 'timeout', limitHit: 'wall_clock' };
   if (outcome.oomKilled) return { status: 'resource_exhausted', limitHit: 'memory' };
-  if (abortReason === 'output_bytes') return { status: 'failure', limitHit: 'output_bytes' };
   if (outcome.exitCode === 0 && outcome.signal === null) return { status: 'success', limitHit: null };
   return { status: 'failure', limitHit: null };
 }

@@ -4,11 +4,13 @@ import { validateId } from '../ids.js';
 import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { assertWithinCapacity } from '../policy/host-capacity.js';
+import { openNetworkRefused } from '../policy/open-network.js';
 import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
 import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
 import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
+import { notReadyError } from '../infrastructure-errors.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 
@@ -60,14 +62,11 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   }
   const attention = await reconcile(ctx);
 
-  const probe = await provider.probe();
-  if (!probe.ready) {
-    const failed = probe.checks.filter((c) => !c.ok);
-    throw new EngineError('POLICY_DENIED', `the ${providerName} provider cannot isolate a workspace here: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}`, {
-      hint: failed.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${providerName}\``,
-    });
-  }
   const caps = await provider.capabilities();
+  if (policy.network === 'enabled' && !caps.networkAccess) throw openNetworkRefused();
+  const probe = await provider.probe();
+  // A host that cannot back a limit refuses the policy (3); missing or broken machinery is an outage (7).
+  if (!probe.ready) throw notReadyError(providerName, probe.checks);
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
   // A budget the host cannot honour is no limit (a 500 GiB image on 79 GB free filled the host disk).
@@ -94,7 +93,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       lifecyclePath: ['requested'],
     });
     store.moveWorkspace(workspaceId, 'provisioning', now);
-    return { intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now }), jobSlot: recorded.jobSlot };
+    return { intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }), jobSlot: recorded.jobSlot };
   });
   crashPoint('create', 'after-intent');
   let descriptor;
@@ -128,8 +127,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     key_findings: findings,
     evidence: [],
     artifacts: [],
-    // A simulated provider's "enforced" means enforced inside its simulation: say so.
-    warnings: caps.layers.includes('simulated')
+    // A simulated provider's limits hold only inside its simulation (labelled simulated): say so.
+    warnings: caps.simulated === true
       ? [...effective.warnings, `the ${providerName} provider simulates its workspace in memory: nothing runs for real and nothing is isolated; use it for tests and demos only`]
       : effective.warnings,
     resource_usage: { ...emptyUsage(), storage_bytes: descriptor.storageBytes ?? null },

@@ -37,7 +37,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);
   // The intent is the lease: taken atomically, so no job can start in a workspace being removed.
-  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, traceId: ctx.traceId });
   crashPoint('remove', 'after-intent');
   let disposition: RemovalDisposition;
   try {

@@ -51,7 +51,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const startedAt = ctx.clock.now();
   // The intent is the lease (no job starts while the copy runs) and records
   // the destination, so doctor --repair can find a crashed export's temporary file.
-  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'export', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: JSON.stringify({ name, to: destination }) });
+  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'export', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: JSON.stringify({ name, to: destination }), traceId: ctx.traceId });
   crashPoint('export', 'after-intent');
   let result;
   try {

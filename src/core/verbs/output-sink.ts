@@ -3,9 +3,12 @@ import { dirname } from 'node:path';
 import type { OutputStream } from '../provider.js';
 
 /**
- * Receives a job's output: keeps at most `budget` bytes in the log file,
- * counts every byte (so a result can say how much was printed in all), and
- * calls `onOverflow` once when the budget is passed.
+ * Receives a job's output: keeps at most `budget` bytes in the log file and
+ * counts every byte (so a result can say how much was printed in all). Past
+ * the budget it only counts: the output budget caps capture, never the job
+ * (#12 item 2), so the host's disk holds at most the budget per job however
+ * long the job prints, and the wall clock is what bounds a job that never
+ * stops.
  *
  * stdout and stderr are merged a whole line at a time: pipes deliver chunks
  * at arbitrary byte boundaries, and merging raw chunks could splice an
@@ -18,18 +21,19 @@ export interface OutputSink {
   close(): void;
   readonly totalBytes: number;
   readonly storedBytes: number;
+  /** True once more was printed than the budget keeps. */
+  readonly truncated: boolean;
   readonly streamBytes: Record<OutputStream, number>;
 }
 
 const PENDING_LIMIT = 64 * 1024;
 const NEWLINE = 0x0a;
 
-export function openOutputSink(path: string, budget: number, onOverflow: () => void): OutputSink {
+export function openOutputSink(path: string, budget: number): OutputSink {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const fd = openSync(path, 'w', 0o600);
   let total = 0;
   let stored = 0;
-  let overflowed = false;
   let closed = false;
   const streamBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
   const pending: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
@@ -53,7 +57,8 @@ export function openOutputSink(path: string, budget: number, onOverflow: () => v
     write(stream, chunk) {
       total += chunk.length;
       streamBytes[stream] += chunk.length;
-      if (!closed) {
+      // Past the budget nothing more is kept: skip the line merging too, so counting is all a flood costs.
+      if (!closed && stored < budget) {
         const lastNewline = chunk.lastIndexOf(NEWLINE);
         if (lastNewline === -1) {
           pending[stream].push(chunk);
@@ -70,10 +75,6 @@ export function openOutputSink(path: string, budget: number, onOverflow: () => v
           }
         }
       }
-      if (total > budget && !overflowed) {
-        overflowed = true;
-        onOverflow();
-      }
     },
     close() {
       if (closed) return;
@@ -87,6 +88,9 @@ export function openOutputSink(path: string, budget: number, onOverflow: () => v
     },
     get storedBytes() {
       return stored;
+    },
+    get truncated() {
+      return total > budget;
     },
     streamBytes,
   };

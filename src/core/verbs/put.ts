@@ -40,7 +40,7 @@ export async function putFiles(ctx: EngineContext, input: PutInput): Promise<Res
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
   // The intent is the lease: taken atomically, so no job starts while the copy runs.
-  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'put', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: normalizeWorkspacePath(input.destination) });
+  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'put', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: normalizeWorkspacePath(input.destination), traceId: ctx.traceId });
   crashPoint('put', 'after-intent');
   let record: InputRecord;
   try {

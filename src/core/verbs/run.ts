@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError, toEngineError } from '../errors.js';
+import { callerFacing } from '../infrastructure-errors.js';
 import { validateId } from '../ids.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { JobOutcome } from '../provider.js';
@@ -15,7 +16,7 @@ import { shellJoin } from '../result/markdown-sections.js';
 import { classifyOutcome, type AbortReason } from './classify-outcome.js';
 import { jobOutputView } from './job-evidence.js';
 import { openOutputSink } from './output-sink.js';
-import { requireLiveWorkspace } from './workspace-guards.js';
+import { requireLiveWorkspace, requireUnexpired } from './workspace-guards.js';
 import { copyIn } from '../files/copy-in.js';
 import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries, unexportedAttention } from './artifact-view.js';
@@ -60,7 +61,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
-  const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
   if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
@@ -79,7 +80,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
     if (Object.keys(env).length) store.recordEnvNames(jobId, Object.keys(env).sort());
     recordDeclarations(ctx, store, ws.id, declarations, jobId);
-    return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
+    return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, traceId: ctx.traceId });
   });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
@@ -92,7 +93,8 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     controller.abort();
   };
   const budget = ws.policy.budget;
-  const sink = openOutputSink(ctx.logPath(jobId), budget.outputBytes, () => abort('output_bytes'));
+  // The output budget caps what is kept, never the job: past it the sink only counts (#12 item 2).
+  const sink = openOutputSink(ctx.logPath(jobId), budget.outputBytes);
   const cancelTimer = ctx.clock.setTimer(budget.wallClockSeconds * 1000, () => abort('timeout'));
   const onCallerAbort = () => abort('cancelled');
   if (input.signal?.aborted) onCallerAbort();
@@ -115,7 +117,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
       signal: controller.signal,
     });
   } catch (error) {
-    failure = toEngineError(error);
+    failure = callerFacing(toEngineError(error), ws.provider);
   } finally {
     cancelTimer();
     input.signal?.removeEventListener('abort', onCallerAbort);
@@ -178,7 +180,6 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
     case 'success':
       return `${what}: success`;
     case 'failure':
-      if (job.limitHit === 'output_bytes') return `${what} and was stopped for printing past its output budget`;
       if (job.exitCode === 127) return `${what}, but the command was not found (exit 127)`;
       if (job.exitCode === 126) return `${what}, but the command is not executable (exit 126)`;
       return job.exitCode === null ? `${what} and was killed by ${job.signal ?? 'a signal'}` : `${what} and failed with exit status ${job.exitCode}`;
@@ -204,6 +205,9 @@ export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallC
   const findings = [`${exit}, ${output}`];
   if (job.limitHit === 'wall_clock') findings.push(`wall-clock budget of ${budget.wallClockSeconds} s was hit; the job's processes were killed`);
   if (job.limitHit === 'memory') findings.push(`memory budget of ${formatBytes(budget.memoryBytes)} was exceeded; the kernel's OOM killer ended the job`);
-  if (job.limitHit === 'output_bytes') findings.push(`output budget of ${formatBytes(budget.outputBytes)} was exceeded (${job.outputBytes} bytes seen); the job was stopped and only the first ${job.storedBytes} bytes were kept`);
+  // Derived from the counts, not limitHit: a job can be truncated and also time out.
+  if (job.outputBytes > job.storedBytes) {
+    findings.push(`output budget of ${formatBytes(budget.outputBytes)} was reached: ${job.outputBytes} bytes printed, the first ${job.storedBytes} kept (truncated); the job ran on to its own end`);
+  }
   return findings;
 }

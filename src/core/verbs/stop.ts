@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
@@ -11,15 +12,25 @@ export interface StopInput {
   apply?: boolean;
   /** How long to wait for the running job's own record to settle, in ms. */
   settleTimeoutMs?: number;
+  /** Seconds between SIGTERM and the kill of what remains (default 5): the job's TERM handler runs within it. */
+  graceSeconds?: number;
 }
+
+export const DEFAULT_STOP_GRACE_SECONDS = 5;
+const MAX_STOP_GRACE_SECONDS = 3600;
 
 /**
  * Ends a workspace's in-flight job, from any process. The preview touches no
  * provider and writes nothing. With apply, the stop is recorded first (so the
- * job's own process classifies it as cancelled), then the provider ends every
- * process of the job; both this result and the job's record read cancelled.
+ * job's own process classifies it as cancelled), then the provider sends
+ * SIGTERM, waits the grace, and kills every process that remains; both this
+ * result and the job's record read cancelled.
  */
 export async function stopJob(ctx: EngineContext, input: StopInput): Promise<ResultPackage> {
+  const grace = input.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
+  if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_STOP_GRACE_SECONDS) {
+    throw new EngineError('BAD_ARGUMENT', `--grace-seconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example --grace-seconds ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
+  }
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
   const job = store.runningJob(ws.id);
@@ -55,8 +66,8 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   store.requestStop(job.id);
   ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
   const provider = await ctx.provider(ws.provider);
-  const intent = store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now });
-  const report = await provider.stop(ws.id);
+  const intent = store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId });
+  const report = await provider.stop(ws.id, { graceMs: Math.round(grace * 1000) });
   store.settleIntent(intent, report.empty ? 'stopped' : 'not-empty', ctx.clock.now());
 
   // The job's own process writes its record; wait for it, and write it

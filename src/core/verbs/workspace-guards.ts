@@ -10,6 +10,18 @@ export function requireWorkspace(ctx: EngineContext, workspaceId: string): Works
   return ws;
 }
 
+/**
+ * A workspace that may take a new job: refused (exit 2) once past its TTL,
+ * naming when it expired, even before gc has marked it expired.
+ */
+export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): WorkspaceRecord {
+  if (ws.state !== 'expired' && (ws.expiresAt === null || ws.expiresAt > ctx.clock.now())) return ws;
+  const at = ws.expiresAt === null ? 'its TTL' : new Date(ws.expiresAt).toISOString();
+  throw new EngineError('WORKSPACE_EXPIRED', `workspace ${ws.id} expired at ${at}; it takes no new jobs`, {
+    hint: `export what you still need from it, then \`headspace gc\` destroys it; run new work in a new workspace (headspace create)`,
+  });
+}
+
 /** A workspace that still exists (not destroyed): what every acting verb needs. */
 export function requireLiveWorkspace(ctx: EngineContext, workspaceId: string): WorkspaceRecord {
   const ws = requireWorkspace(ctx, workspaceId);

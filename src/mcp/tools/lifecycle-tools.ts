@@ -38,7 +38,7 @@ export const createTool = defineTool({
     workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
     provider: z.string().optional().describe('backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default'),
     profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
-    network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default) or "enabled"; enabled is refused (policy_denied) where it cannot be given safely'),
+    network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default); "enabled" is refused (policy_denied): no provider offers open network access'),
     hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
     purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
     owner: z.string().optional().describe('who owns it'),
@@ -96,13 +96,14 @@ export const runTool = defineTool({
 export const stopTool = defineTool({
   name: 'stop',
   title: 'Stop the running job',
-  description: `End the job running in a workspace: without apply it only previews what runs; with apply: true every process of the job ends and the job reads cancelled. ${RETURNS}`,
+  description: `End the job running in a workspace: without apply it only previews what runs; with apply: true the job gets SIGTERM, a grace (graceSeconds, default 5) to run its handler, then every process that remains is killed, and the job reads cancelled. ${RETURNS}`,
   input: z.strictObject({
     workspaceId: workspaceId(),
     apply: z.boolean().optional().describe('true to really end the job; false or absent only previews'),
+    graceSeconds: z.number().min(0).max(3600).optional().describe('with apply: seconds between SIGTERM and the kill of what remains, so the job\'s TERM handler can run (default 5; 0 kills at once)'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  call: (engine, args) => engine.stop({ workspaceId: args.workspaceId, apply: args.apply === true }),
+  call: (engine, args) => engine.stop({ workspaceId: args.workspaceId, apply: args.apply === true, ...present({ graceSeconds: args.graceSeconds }) }),
 });
 
 export const inspectTool = defineTool({

@@ -8,7 +8,8 @@
  *   true | false       exit 0 | exit 1
  *   fail N | exit N    exit with status N
  *   sleep SECONDS      sleep on the engine's clock (virtual in tests)
- *   block              wait until stopped or aborted (real time)
+ *   block              wait until stopped or aborted (real time); a stop reaches it as
+ *                      TERM and it prints `block: TERM received from stop, ending`
  *   alloc BYTES        allocate; past the memory budget the "kernel" kills it (OOM)
  *   flood BYTES        print BYTES of output in lines
  *   trace N [K]        the seed's N-step LCG/Collatz trace, ending with answer=…;

@@ -18,6 +18,7 @@ import type {
   ReadStream,
   RemovalDisposition,
   RunRequest,
+  StopOptions,
   StopReport,
   WorkspaceDescriptor,
   WorkspaceSpec,
@@ -171,6 +172,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         hostPaths: false,
         layers: ['simulated'],
         durable: Boolean(options.persistPath),
+        simulated: true,
       };
     },
     ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),
@@ -205,7 +207,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         ws.stopRequested = false;
       });
       const started = clock.now();
-      const usage = { cpuSeconds: 0, maxMemoryBytes: 4 * 1024 * 1024, peakPids: 1 };
+      // The simulated job's own peak (it shares nothing with other jobs).
+      const usage: JobOutcome['usage'] & { maxMemoryBytes: number } = { cpuSeconds: 0, maxMemoryBytes: 4 * 1024 * 1024, memoryScope: 'job', peakPids: 1 };
       let exitCode: number | null = 0;
       let signal: string | null = null;
       let oomKilled = false;
@@ -228,7 +231,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const wasStopped = stopped();
       if (request.signal.aborted || wasStopped) {
         exitCode = null;
-        signal = 'SIGKILL';
+        signal = wasStopped && !request.signal.aborted ? 'SIGTERM' : 'SIGKILL';
       }
       return { exitCode, signal, oomKilled, stopped: wasStopped, aborted: request.signal.aborted, durationMs: clock.now() - started, usage };
 
@@ -269,6 +272,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           }
           case 'block':
             while (!request.signal.aborted && !stopped()) await new Promise((r) => setTimeout(r, 20));
+            // A stop arrives as TERM first: block answers like a job's TERM handler, and what it prints is kept.
+            if (stopped()) out('stdout', 'block: TERM received from stop, ending\n');
             return 0;
           case 'alloc': {
             const bytes = Number(args[0] ?? 0);
@@ -289,7 +294,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
               const piece = chunk.slice(0, Math.min(chunk.length, total - sent));
               out('stdout', piece);
               sent += piece.length;
-              if (sent % (1 << 20) < piece.length) await Promise.resolve();
+              // A macrotask turn per MiB, so the engine's wall-clock timer can fire on a flood that never ends.
+              if (sent % (1 << 20) < piece.length) await new Promise((r) => setImmediate(r));
             }
             return 0;
           }
@@ -414,7 +420,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const entries = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { entries: entries.slice(0, limit), truncated: entries.length > limit };
     },
-    async stop(workspaceId: string): Promise<StopReport> {
+    async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
       guard();
       const wasRunning = mutate((state) => {
         const ws = need(state, workspaceId);
@@ -428,12 +434,13 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         return true;
       });
       if (!wasRunning) return { stopped: false, empty: true };
-      // Wait (bounded) for the running job to notice and let go.
-      for (let i = 0; i < 250; i++) {
+      // The request is the fake's TERM: wait the grace (and a moment more) for the job to notice and let go.
+      const deadline = Date.now() + (stopOptions.graceMs ?? 5000) + 1000;
+      while (Date.now() < deadline) {
         if (!load().workspaces[workspaceId]?.running) return { stopped: true, empty: true };
         await new Promise((r) => setTimeout(r, 20));
       }
-      return { stopped: true, empty: false };
+      return { stopped: true, empty: !load().workspaces[workspaceId]?.running };
     },
     async remove(workspaceId: string): Promise<RemovalDisposition> {
       guard();

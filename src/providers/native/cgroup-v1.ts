@@ -94,7 +94,10 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
       const peakPids = after.pidsPeak;
       const usage: CgroupJobReport['usage'] = {};
       if (after.cpuNs !== undefined && before.cpuNs !== undefined) usage.cpuSeconds = Math.max(0, after.cpuNs - before.cpuNs) / 1e9;
-      if (maxMemoryBytes !== undefined) usage.maxMemoryBytes = maxMemoryBytes;
+      if (maxMemoryBytes !== undefined) {
+        usage.maxMemoryBytes = maxMemoryBytes;
+        usage.memoryScope = 'job'; // reset in beginJob; the provider widens it to the workspace when jobs overlapped
+      }
       // pids.peak is a workspace-lifetime figure that cannot be reset: it is this
       // job's only when it rose during the job. Otherwise say nothing rather than
       // report an earlier job's peak. It includes bwrap's own two processes.

@@ -117,7 +117,10 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
       if (after.cpuNs !== undefined && before.cpuNs !== undefined) usage.cpuSeconds = Math.max(0, after.cpuNs - before.cpuNs) / 1e9;
       // memory.peak / pids.peak are workspace-lifetime peaks on v2 (no per-job reset before 6.12): an upper bound.
       const memPeak = await readNumber(file(name, 'memory.peak'));
-      if (memPeak !== undefined) usage.maxMemoryBytes = memPeak;
+      if (memPeak !== undefined) {
+        usage.maxMemoryBytes = memPeak;
+        usage.memoryScope = 'workspace'; // not reset per job: say so rather than pass it off as the job's
+      }
       const pidsPeak = await readNumber(file(name, 'pids.peak'));
       if (pidsPeak !== undefined) usage.peakPids = Math.max(0, pidsPeak - BWRAP_OWN_PIDS);
       return { oomKilled: after.oomKills > before.oomKills, usage };

@@ -9,6 +9,7 @@ import { access, mkdir, readdir, rm, rmdir, chown, writeFile } from 'node:fs/pro
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
@@ -21,6 +22,7 @@ import type {
   RemovableResource,
   RemovalDisposition,
   RunRequest,
+  StopOptions,
   StopReport,
   WorkspaceDescriptor,
   WorkspacePlan,
@@ -46,6 +48,7 @@ import { ensureRuntimeFiles, removeRuntimeFiles, runtimeExposures, type RuntimeF
 import { openSafeFs } from './safe-fs.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { seccompProgram } from './seccomp-program.js';
+import { terminateJob } from './terminate-job.js';
 import { isMountedOver, isMountPoint, makeWorkspaceFilesystem, mountWorkspaceFilesystem, unmountWorkspaceFilesystem, usedBytes, waitForLoopRelease } from './workspace-filesystem.js';
 import { readMeta, writeMeta, type WorkspaceMeta } from './workspace-meta.js';
 
@@ -83,6 +86,8 @@ export interface NativeProviderOptions {
 }
 
 export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
+/** stop's grace between SIGTERM and the kill when the caller names none. */
+const DEFAULT_STOP_GRACE_MS = 5000;
 
 export function createNativeProvider(options: NativeProviderOptions): Provider {
   const layout = layoutOf(options.root);
@@ -174,10 +179,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   async function readyEnv(): Promise<HostEnv> {
     const probe = await hostProbe();
     if (probe.env !== undefined && probe.env.cgroups.driver !== undefined) return probe.env;
-    const failed = probe.result.checks.filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name));
-    throw new EngineError('POLICY_DENIED', `the native provider cannot isolate and budget jobs here: ${failed.map((c) => `${c.name} (${c.detail})`).join('; ')}`, {
-      hint: failed[0]?.remedy ?? REMEDIES.cgroups,
-    });
+    // Missing machinery (bwrap gone since the workspace was made) is exit 7; cgroups that cannot back the budget, exit 3.
+    throw notReadyError(PROVIDER_NAME, probe.result.checks);
   }
 
   /** The workspace's meta, with its files in place (its image mounted again if a reboot dropped the mount). */
@@ -294,7 +297,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           : notReady || 'not ready';
       }
       reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
-      reasons.output_bytes = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
+      reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
       reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
       // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
       // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
@@ -328,10 +331,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // meta.json is written last: until then a crash leaves a folder without it (and perhaps a mount
       // under the mount base), which leftovers.ts names and removes with the image in it.
       let meta: WorkspaceMeta;
+      // Only a mount this call made may be undone: a mount found in the way belongs to someone else.
+      let mountedHere = false;
       try {
         let storage: Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'> = {};
         if (env.storage.available) {
           if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
+          mountedHere = true;
           await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 });
           await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: spec.policy.budget.storageBytes, owner: user, mkfsPath: env.storage.mkfsPath! });
           storage = { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
@@ -359,8 +365,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         // Undo what this call made (a leftover cgroup is named by doctor); never delete an image still mounted.
         await (await reachable()).release(id).catch(() => undefined);
         await removeRuntimeFiles((await reachable()).runtimeDir(id)).catch(() => undefined);
-        if ((await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const)) !== 'failed') {
-          await rmdir(mountPoint).catch(() => undefined);
+        const unmounted = mountedHere ? await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const) : 'not-ours';
+        if (unmounted !== 'failed') {
+          if (unmounted !== 'not-ours') await rmdir(mountPoint).catch(() => undefined);
           await removeTree(layout.workspaceDir(id)).catch(() => undefined);
           if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
         }
@@ -511,7 +518,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       return (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).list(path, limit);
     },
 
-    async stop(workspaceId: string): Promise<StopReport> {
+    async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
       await requireMeta(workspaceId, false);
       const driver = (await hostProbe()).cgroups.driver;
       if (driver === undefined) return { stopped: false, empty: true }; // no driver: no job could have started
@@ -523,9 +530,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         const empty = leftovers ? await killJob(driver, workspaceId) : true;
         return { stopped: leftovers, empty };
       }
-      // The sentinel first, then the kill: run() reads it to report stopped=true (and honours it if it was not yet placed).
+      // The sentinel first, then the signals: run() reads it to report stopped=true (and honours it if it was not yet placed).
       await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`);
-      const empty = await killJob(driver, workspaceId);
+      // TERM and a grace, so the job's own handler runs and its output is kept; then kill what remains.
+      const ended = await terminateJob(driver, cgroup, stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS);
+      const empty = ended || (await killJob(driver, workspaceId));
       return { stopped: true, empty };
     },
 

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { access, constants } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
+import type { LimitName } from '../../core/policy/policy.js';
 import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
 import type { CgroupChoice } from './cgroup-driver.js';
 import { chooseCgroupDriver } from './choose-cgroup-driver.js';
@@ -74,7 +75,8 @@ export async function probeHost(options: {
   execHelperPath: string;
 }): Promise<HostProbe> {
   const checks: ProbeCheck[] = [];
-  const add = (name: string, ok: boolean, detail: string, remedy: string) => checks.push(ok ? { name, ok, detail } : { name, ok, detail, remedy });
+  const add = (name: string, ok: boolean, detail: string, remedy: string, limits?: LimitName[]) =>
+    checks.push({ name, ok, detail, ...(ok ? {} : { remedy }), ...(limits === undefined ? {} : { limits }), ...(ADVISORY_CHECKS.has(name) ? { advisory: true } : {}) });
 
   const linux = process.platform === 'linux';
   add('platform', linux, `${process.platform} ${process.arch}`, REMEDIES.platform);
@@ -92,7 +94,8 @@ export async function probeHost(options: {
     REMEDIES.jobUid,
   );
 
-  const bwrapPath = await findExecutable([options.bwrapPath, '/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']);
+  // A bwrap the caller named is the only candidate: falling back would hide that it is gone.
+  const bwrapPath = await findExecutable(options.bwrapPath !== undefined ? [options.bwrapPath] : ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap']);
   let bwrapOk = false;
   if (bwrapPath === undefined) add('bubblewrap', false, 'bwrap not found', REMEDIES.bubblewrap);
   else {
@@ -126,9 +129,10 @@ export async function probeHost(options: {
 
   const cgroups = linux ? await chooseCgroupDriver(uid) : { details: ['not Linux'], enforces: { memory: false, pids: false, cpu: false } };
   const detail = cgroups.details.join('; ');
-  add('cgroup-memory', cgroups.enforces.memory, detail, REMEDIES.cgroups);
-  add('cgroup-pids', cgroups.enforces.pids, detail, REMEDIES.cgroups);
-  add('cgroup-cpu', cgroups.enforces.cpu, detail, REMEDIES.cgroups);
+  // The only checks that back limits: failing them is a policy the host cannot back (exit 3), not an outage.
+  add('cgroup-memory', cgroups.enforces.memory, detail, REMEDIES.cgroups, ['memory']);
+  add('cgroup-pids', cgroups.enforces.pids, detail, REMEDIES.cgroups, ['pids']);
+  add('cgroup-cpu', cgroups.enforces.cpu, detail, REMEDIES.cgroups, ['cpu']);
 
   const setprivPath = (await findExecutable(['/usr/bin/setpriv', '/bin/setpriv'])) ?? '';
   if (cgroups.driver?.placement === 'root-then-drop') add('setpriv', setprivPath !== '', setprivPath || 'setpriv not found', REMEDIES.setpriv);

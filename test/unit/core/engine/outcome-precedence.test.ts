@@ -11,12 +11,11 @@ const outcome = (over: Partial<Parameters<typeof classifyOutcome>[0]> = {}) => (
 describe('outcome precedence', () => {
   it('puts cancelled over timeout over OOM over the exit status, for any combination', () => {
     fc.assert(
-      fc.property(fc.boolean(), fc.constantFrom(null, 'timeout', 'output_bytes', 'cancelled'), fc.boolean(), fc.option(fc.integer({ min: 0, max: 255 })), (stopped, reason, oom, exit) => {
+      fc.property(fc.boolean(), fc.constantFrom(null, 'timeout', 'cancelled'), fc.boolean(), fc.option(fc.integer({ min: 0, max: 255 })), (stopped, reason, oom, exit) => {
         const { status } = classifyOutcome(outcome({ stopped, oomKilled: oom, exitCode: exit }), reason as never, false);
         if (stopped || reason === 'cancelled') return status === 'cancelled';
         if (reason === 'timeout') return status === 'timeout';
         if (oom) return status === 'resource_exhausted';
-        if (reason === 'output_bytes') return status === 'failure';
         return status === (exit === 0 ? 'success' : 'failure');
       }),
       { seed: 20261129, numRuns: 300 },

@@ -73,7 +73,7 @@ describe('markdown value formatting', () => {
   });
 
   it('shows the policy elsewhere as what differs from the defaults, what is not enforced, and its digest', () => {
-    expect(renderMarkdown(withPolicy('run'))).toContain('- policy: wall_clock 10 s per job; otherwise default closed, storage measured, network measured (sha256:cccccccc)\n');
+    expect(renderMarkdown(withPolicy('run'))).toContain('- policy: wall_clock 10 s per job; otherwise default closed, storage, network measured (sha256:cccccccc)\n');
   });
 
   it('shell-quotes the command on one line', () => {

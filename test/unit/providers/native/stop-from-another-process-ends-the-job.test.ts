@@ -1,8 +1,8 @@
 /**
  * stop() called from a different OS process (a fresh provider over the same
  * root, as `headspace stop --apply` would be) ends every process of the
- * running job, returns only when the cgroup is empty, and the original run()
- * reports stopped=true. The provider is compiled with tsc so the second
+ * running job (TERM, then a kill after the grace), returns only when the
+ * cgroup is empty, and the original run() reports stopped=true. The provider is compiled with tsc so the second
  * process runs plain Node.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -41,7 +41,9 @@ describe.runIf(readiness.ready)(`stop across processes (needs a ready native hos
     expect(JSON.parse(stdout)).toEqual({ stopped: true, empty: true });
     const { outcome } = await running;
     expect(outcome.stopped).toBe(true);
-    expect(outcome.exitCode).toBeNull();
+    // stop sends TERM before it kills (#12 item 3): the shell ends by TERM, which bwrap's init
+    // reports as 128 + 15; null only when the kill after the grace came first.
+    expect([null, 143]).toContain(outcome.exitCode);
     const survivors = await run('pgrep', ['-f', 'sleep 7[12].5']).then((r) => r.stdout, () => '');
     expect(survivors).toBe('');
   });

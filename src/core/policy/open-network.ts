@@ -1,0 +1,16 @@
+import { EngineError } from '../errors.js';
+
+/**
+ * The refusal of `--network enabled`, said once (#12 item 5). It used to go
+ * through the generic "cannot enforce" refusal, which named network three
+ * times and sent the caller to `doctor`, where nothing would have helped:
+ * no provider gives a workspace open network access (sharing the host's
+ * network would expose its loopback services), on any host.
+ */
+export function openNetworkRefused(): EngineError {
+  return new EngineError(
+    'POLICY_DENIED',
+    'network access is refused: no provider offers a workspace open network access, because sharing the host network would expose its loopback services; a per-host allow-list is planned as --network allow=HOST',
+    { hint: 'omit --network (or pass --network disabled) and bring what the job needs in first with put or run --input' },
+  );
+}
