@@ -13,6 +13,7 @@ import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
 import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
 import { hostileNames } from './scenarios-output.js';
+import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -37,6 +38,8 @@ export const SCENARIOS: readonly Scenario[] = [
   hostPathThroughLink,
   landlockLayer,
   hostileNames,
+  inheritedLimits,
+  ptyPool,
   forkBomb,
   memoryHog,
   fillTmp,
