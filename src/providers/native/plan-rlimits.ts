@@ -72,9 +72,10 @@ export function planRlimits(budget: Pick<Budget, 'pidsLimit'>): RlimitSetting[] 
     { name: 'STACK', soft: 8 * MIB, hard: 64 * MIB },
     // Locked memory is charged to the memory cgroup, but it cannot be reclaimed under pressure: keep it to what gpg and friends use.
     { name: 'MEMLOCK', soft: 64 * KIB, hard: 64 * KIB },
-    // Per user namespace (see above): this job's queued signals and POSIX message-queue bytes.
+    // Per user namespace (see above): this job's queued signals and POSIX message-queue bytes. The queue figure is the
+    // kernel's own default (800 KiB): one queue of the default size takes about 80 KiB, so less refuses ordinary mq_open.
     { name: 'SIGPENDING', soft: 1024, hard: 1024 },
-    { name: 'MSGQUEUE', soft: 64 * KIB, hard: 64 * KIB },
+    { name: 'MSGQUEUE', soft: 800 * KIB, hard: 800 * KIB },
     // The pids budget again, counted in the sandbox's user namespace: the job's tasks plus bwrap's init (pid 1 there).
     // The pids cgroup is the enforced limit; this one still holds where the cgroup driver has no pids controller.
     { name: 'NPROC', soft: budget.pidsLimit + 1, hard: budget.pidsLimit + 1 },

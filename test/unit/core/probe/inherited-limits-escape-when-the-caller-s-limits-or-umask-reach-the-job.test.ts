@@ -17,7 +17,7 @@ const OWN = [
   'limit: NPROC 65 65',
   'limit: RTPRIO 0 0',
   'limit: SIGPENDING 1024 1024',
-  'limit: MSGQUEUE 65536 65536',
+  'limit: MSGQUEUE 819200 819200',
 ];
 const facts = { callerUmask: 0o002 };
 const report = (limits: string[], umask = '022') => `${limits.join('\n')}\numask: ${umask}\nprobe-done\n`;
