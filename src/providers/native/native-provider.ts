@@ -388,7 +388,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
       }
       const [paths, profile, helper] = await Promise.all([reachable(), hostProfile(), execHelper(id)]);
-      // One list for the binds and the Landlock rules, so a generated file (passwd, group, hosts) is never written yet unreadable.
+      // One list for the mounts, the generated files and the Landlock rules, so a generated file is never written yet unreadable.
       const exposures = [...profile.exposures, ...runtimeExposures()];
       const plan = planBwrap({
         // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
@@ -539,7 +539,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
       const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(workspaceId), unmounted === 'unmounted' ? 2000 : 250));
       (await exists(layout.workspaceDir(workspaceId)) ? retained : held ? unverified : removed).push('storage');
-      // Its generated passwd/group/hosts go with it; the mount base goes with the last workspace (#10 item 12).
+      // Its runtime directory (the shim's copy) goes with it; the mount base goes with the last workspace (#10 item 12).
       await removeRuntimeFiles(paths.runtimeDir(workspaceId)).catch(() => undefined);
       if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
       return { removed, retained, unverified };
