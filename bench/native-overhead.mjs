@@ -12,7 +12,7 @@
 // (provider.run on its own workspace, no store, log or result package).
 // Needs root, bwrap and cgroup v1 memory/pids/cpu; otherwise it skips and says why.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, chmodSync, chownSync, rmSync, rmdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, chmodSync, chownSync, openSync, rmSync, rmdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,7 +32,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
   }
   const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
-  const [{ planBwrap }, { planJobEntry }, { defaultExecHelperPath, installExecHelper }, { existingProcMasks }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { ensureRuntimeFiles, runtimeExposures }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
+  const [{ planBwrap }, { planJobEntry }, { defaultExecHelperPath, installExecHelper }, { existingProcMasks }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { generatedFileData, runtimeExposures }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
     mod('providers/native/plan-bwrap.js'),
     mod('providers/native/plan-job-entry.js'),
     mod('providers/native/exec-helper.js'),
@@ -53,13 +53,13 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   mkdirSync(filesDir, { mode: 0o700 });
   chownSync(filesDir, JOB_UID, JOB_UID);
   const jobUser = { uid: JOB_UID, gid: JOB_UID };
-  const runtimeDir = join(scratch, 'runtime');
-  const runtimeFiles = await ensureRuntimeFiles(runtimeDir, jobUser, { makeDir: async () => mkdirSync(runtimeDir, { recursive: true, mode: 0o755 }) });
+  const files = generatedFileData(jobUser);
   const profile = await resolveHostProfile({ cacheFile: join(scratch, 'cache', 'host-profile.json'), hostPath: process.env.PATH ?? '/usr/bin:/bin', jobUser });
   const policy = defaultPolicy();
-  // The exec shim (job entry point) is copied where the job uid can run it, as the provider does.
+  // The exec shim (job entry point) is copied where the job uid can run it, as the provider does; bwrap runs it as /proc/self/fd/9.
   const execHelper = await installExecHelper(defaultExecHelperPath(), join(scratch, 'runtime'));
-  const plan = planBwrap({ filesDir, policy, exposures: [...profile.exposures, ...runtimeExposures(runtimeFiles)], extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4, execHelper, procMasks: existingProcMasks(), resolvedHostPaths: {} });
+  const exposures = [...profile.exposures, ...runtimeExposures()];
+  const plan = planBwrap({ filesDir, policy, exposures, extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4, procMasks: existingProcMasks(), resolvedHostPaths: {} });
   const seccomp = seccompProgram(seccompArchOf(process.arch));
   const bwrapPath = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 
@@ -90,10 +90,10 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   const tables = {};
   try {
     for (const command of COMMANDS) {
-      const inner = planJobEntry({ argv: command.argv, exposures: profile.exposures, hostPaths: [] });
+      const inner = planJobEntry({ argv: command.argv, exposures, hostPaths: [], budget: policy.budget });
       const contenders = [
         { name: 'plain spawn', run: () => runChild(command.argv[0], command.argv.slice(1), { env: plan.env, cwd: filesDir, uid: JOB_UID, gid: JOB_UID }) },
-        { name: 'raw bwrap (closed profile, no cgroups)', run: () => runBwrap(bwrapPath, plan, inner, seccomp, []) },
+        { name: 'raw bwrap (closed profile, no cgroups)', run: () => runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, []) },
         {
           name: 'bwrap in fresh cgroups (naive floor)',
           run: async () => {
@@ -101,7 +101,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
             naiveSeq++;
             createNaiveGroups(dirs, policy.budget);
             try {
-              await runBwrap(bwrapPath, plan, inner, seccomp, dirs.map((d) => join(d, 'cgroup.procs')));
+              await runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, dirs.map((d) => join(d, 'cgroup.procs')));
             } finally {
               for (const d of dirs) await removeGroup(d);
             }
@@ -206,15 +206,20 @@ function runChild(cmd, args, options) {
 // The same placement trick as the provider's launcher: write our own pid into each procs file, then exec.
 const PLACE_AND_EXEC = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
 
-function runBwrap(bwrapPath, plan, inner, seccomp, procsFiles) {
+/** The provider's descriptor layout (launcher-fds.ts): 3 args, 4 seccomp, 6–8 the generated /etc files, 9 the exec shim. */
+function runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, procsFiles) {
   const bwrap = [bwrapPath, '--args', '3', '--', ...inner];
   const [cmd, args] = procsFiles.length === 0 ? [bwrapPath, bwrap.slice(1)] : ['/bin/sh', ['-c', PLACE_AND_EXEC, 'launch', String(procsFiles.length), ...procsFiles, ...bwrap]];
+  const helperFd = openSync(execHelper, 'r');
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: '/', env: plan.env, uid: JOB_UID, gid: JOB_UID, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
-    const [, stdout, stderr, argsPipe, seccompPipe] = child.stdio;
-    for (const p of [argsPipe, seccompPipe]) p.on('error', () => undefined);
+    const child = spawn(cmd, args, { cwd: '/', env: plan.env, uid: JOB_UID, gid: JOB_UID, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe', 'pipe', helperFd] });
+    closeSync(helperFd);
+    const [, stdout, stderr, argsPipe, seccompPipe, , ...rest] = child.stdio;
+    const filePipes = rest.slice(0, 3);
+    for (const p of [argsPipe, seccompPipe, ...filePipes]) p.on('error', () => undefined);
     argsPipe.end(Buffer.from(plan.args.map((a) => `${a}\0`).join('')));
     seccompPipe.end(seccomp);
+    filePipes.forEach((p, i) => p.end(files[i]));
     let err = '';
     stdout.resume();
     stderr.on('data', (c) => (err += c));

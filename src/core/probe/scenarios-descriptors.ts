@@ -117,6 +117,11 @@ export const PROC_PROBES = [
   '/proc/scsi',
   '/proc/driver',
   '/proc/fs',
+  // other workspaces' loop devices, sizes and live I/O; host-wide pressure; the host's boot id (red team 2, item 3)
+  '/proc/partitions',
+  '/proc/diskstats',
+  '/proc/pressure',
+  '/proc/sys/kernel/random/boot_id',
 ];
 
 const PROC_SCRIPT = `import os, sys
@@ -139,7 +144,7 @@ print('${DONE}')`;
 export const procMasks: Scenario<Record<string, never>> = {
   id: 'proc-masks',
   title: "the kernel's files in /proc",
-  attempts: 'read /proc/cmdline, kallsyms, config.gz, kcore, keys, timer_list, sched_debug, modules and the other files Docker masks',
+  attempts: "read /proc/cmdline, kallsyms, config.gz, kcore, keys, timer_list, sched_debug, modules, the other files Docker masks, partitions, diskstats, pressure and the host's boot_id",
   requires: ['filesystem'],
   async prepare() {
     return { argv: ['python3', '-c', PROC_SCRIPT, ...PROC_PROBES], observe: async () => ({}) };

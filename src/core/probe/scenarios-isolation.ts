@@ -163,6 +163,9 @@ for p in sorted(glob.glob('/proc/[0-9]*')):
     dump('cmdline ' + p, p + '/cmdline'); dump('environ ' + p, p + '/environ')
 print('${DONE}')`;
 
+/** The native provider's default mount base parent; core names it as a plain path, it imports nothing of providers/. */
+export const HEADSPACE_RUNTIME_DIR = '/run/headspace-native';
+
 export interface ProcFacts {
   /** Host paths that must not show up inside, with a name for each. */
   needles: Array<{ name: string; path: string }>;
@@ -171,7 +174,7 @@ export interface ProcFacts {
 export const procHostPaths: Scenario<ProcFacts> = {
   id: 'proc-host-paths',
   title: 'host paths visible in /proc',
-  attempts: 'search /proc/self/mountinfo, /proc/self/cgroup and every visible cmdline and environ for HEADSPACE_HOME or the host home directory',
+  attempts: "search /proc/self/mountinfo, /proc/self/cgroup and every visible cmdline and environ for HEADSPACE_HOME, the host home directory or headspace's runtime directory",
   requires: ['filesystem'],
   async prepare(host) {
     const needles: ProcFacts['needles'] = [{ name: 'HEADSPACE_HOME', path: host.home }];
@@ -179,6 +182,9 @@ export const procHostPaths: Scenario<ProcFacts> = {
     if (real !== host.home) needles.push({ name: 'HEADSPACE_HOME (real path)', path: real });
     const userHome = homedir();
     if (userHome.length > 1) needles.push({ name: 'the host home directory', path: userHome });
+    // Where the native provider keeps its mount base (images, generated files, the exec shim's copy) as root:
+    // a bind from it named `/run/headspace-native/<tag>/runtime/<workspace id>/passwd` in mountinfo (red team 2, item 3).
+    needles.push({ name: "headspace's runtime directory", path: HEADSPACE_RUNTIME_DIR });
     return { argv: ['python3', '-c', PROC_SCRIPT], observe: async () => ({ needles }) };
   },
   judge(job, host) {
@@ -192,7 +198,7 @@ export const procHostPaths: Scenario<ProcFacts> = {
         return { verdict: 'escaped', evidence: `${needle.name} (${needle.path}) is visible inside, in ${where === 'mountinfo' ? '/proc/self/mountinfo' : where}`, lines: shown };
       }
     }
-    return { verdict: 'contained', evidence: `no host home path in ${job.output.split('\n').length - 1} lines of mountinfo, cgroup, cmdline and environ` };
+    return { verdict: 'contained', evidence: `none of ${host.needles.map((n) => n.path).join(', ')} in ${job.output.split('\n').length - 1} lines of mountinfo, cgroup, cmdline and environ` };
   },
 };
 

@@ -146,7 +146,15 @@ try:
     os.unlink('.hsprobe-sync')
     print(f'sync: returned {r} in {ms:.1f} ms; Dirty {before} -> {after} kB after writing 16384 kB', flush=True)
 except OSError as e: print('sync: not observable:', os.strerror(e.errno), flush=True)
-pid, fd = pty.fork()
+try: pid, fd = pty.fork()
+except OSError as e:
+    # A provider may give jobs no pseudo-terminal (native: none, red team 2 item 2). The filter is still
+    # tested on stdin: past it, the kernel answers ENOTTY, which counts as reached.
+    print('skip: pty.fork', e)
+    call('ioctl(TIOCSTI) on stdin', NR['ioctl'], 0, 0x5412, ctypes.c_char_p(b'x'))
+    call('ioctl(TIOCLINUX) on stdin', NR['ioctl'], 0, 0x541C, ctypes.c_char_p(b'\\x06'))
+    call('ioctl(TIOCSETD N_TTY) on stdin', NR['ioctl'], 0, 0x5423, ctypes.byref(ctypes.c_int(0)))
+    pid = None
 if pid == 0:
     # The child holds the pty as its controlling terminal, so only the filter can refuse TIOCSTI.
     call('ioctl(TIOCSTI) on its tty', NR['ioctl'], 0, 0x5412, ctypes.c_char_p(b'x'))
@@ -155,12 +163,12 @@ if pid == 0:
     call('ioctl(TIOCSETD N_TTY) on its tty', NR['ioctl'], 0, 0x5423, ctypes.byref(ctypes.c_int(0)))
     os._exit(0)
 out = b''
-while True:
+while pid is not None:
     try: chunk = os.read(fd, 4096)
     except OSError: break
     if not chunk: break
     out += chunk
-os.waitpid(pid, 0)
+if pid is not None: os.waitpid(pid, 0)
 print(out.decode('utf8', 'replace').replace('\\r', ''), end='')
 print('${DONE}')`;
 
@@ -170,7 +178,7 @@ const FILTER_ERRNOS = new Set(['EPERM', 'ENOSYS', 'EAFNOSUPPORT']);
 export const syscallAllowList: Scenario<Record<string, never>> = {
   id: 'syscall-allow-list',
   title: 'syscalls outside the allow-list',
-  attempts: 'call modify_ldt, kcmp, fanotify_init, memfd_secret, io_setup, listmount, statmount, lsm_list_modules, mseal, personality(ADDR_NO_RANDOMIZE), an unassigned syscall number, memfd_create(MFD_HUGETLB), mmap(MAP_HUGETLB), ioctl TIOCSTI/TIOCLINUX/TIOCSETD on its own terminal, and sync() after dirtying 16 MiB (watching /proc/meminfo Dirty)',
+  attempts: 'call modify_ldt, kcmp, fanotify_init, memfd_secret, io_setup, listmount, statmount, lsm_list_modules, mseal, personality(ADDR_NO_RANDOMIZE), an unassigned syscall number, memfd_create(MFD_HUGETLB), mmap(MAP_HUGETLB), ioctl TIOCSTI/TIOCLINUX/TIOCSETD on its own terminal (on stdin when the job has no pseudo-terminal), and sync() after dirtying 16 MiB (watching /proc/meminfo Dirty)',
   requires: ['filesystem'],
   async prepare() {
     return { argv: ['python3', '-c', SYSCALL_SCRIPT], observe: async () => ({}) };

@@ -15,6 +15,7 @@ import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './s
 import { hostileNames } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
+import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -41,6 +42,8 @@ export const SCENARIOS: readonly Scenario[] = [
   hostileNames,
   socketMemory,
   budgetPastHost,
+  inheritedLimits,
+  ptyPool,
   forkBomb,
   memoryHog,
   fillTmp,

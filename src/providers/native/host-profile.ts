@@ -92,6 +92,7 @@ export async function resolveHostProfile(input: HostProfileInput): Promise<HostP
 
 function describeExposure(e: Exposure): string {
   if (e.kind === 'symlink') return `symlink ${e.dest} -> ${e.target}`;
+  if (e.kind === 'data') return `generated ${e.dest}`;
   return `${e.kind} ${e.src} ${e.dest}`;
 }
 

@@ -8,8 +8,9 @@
  * nothing has forked yet), reports `k` on fd 5, and waits on fd 5 for the
  * go message: the argv to exec (bwrap, or setpriv then bwrap when placement
  * had to happen as root), NUL-terminated arguments, then EOF. `start` writes
- * bwrap's arguments to fd 3, the seccomp program to fd 4, then the go
- * message. bwrap reads both and closes them before the job starts; the
+ * bwrap's arguments to fd 3, the seccomp program to fd 4, the generated /etc
+ * files to fds 6–8 (launcher-fds.ts), then the go message. bwrap reads them
+ * all and closes them before the job starts; the
  * job's environment travels as `--clearenv --setenv …` on fd 3, so the
  * launcher itself starts with none.
  *
@@ -27,6 +28,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import type { OutputStream } from '../../core/provider.js';
+import { ARGS_FD, GENERATED_FILE_FDS } from './launcher-fds.js';
 
 /** Marks a launcher in `ps` and /proc/PID/cmdline, so other processes can tell an idle standby from a job. */
 export const LAUNCHER_NAME = 'headspace-launch';
@@ -46,6 +48,8 @@ export interface JobSpec {
   /** What bwrap runs inside (after `--`). */
   command: string[];
   seccomp: Buffer;
+  /** Contents for the launcher's fds 6–8 (runtime-files.ts generatedFileData), which bwrap's `--file` reads. */
+  files: readonly Buffer[];
   env: Record<string, string>;
   /** Set: drop to this uid with setpriv after placement (v2 as root). */
   dropTo?: { uid: number; gid: number; setprivPath: string };
@@ -92,14 +96,15 @@ export function spawnLauncher(placement: Placement): Launcher {
   const child = spawn(placement.launcherPath, ['--launch', LAUNCHER_NAME, ...placement.procsFiles], {
     cwd: '/',
     env: {},
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe', ...GENERATED_FILE_FDS.map(() => 'pipe' as const)],
     ...(placement.spawnAs === undefined ? {} : { uid: placement.spawnAs.uid, gid: placement.spawnAs.gid }),
   });
-  // Node types stdio as a 5-tuple; fds 3–5 are sockets (Duplex, both ways) here.
+  // Node types stdio as a 5-tuple; fds 3–8 are sockets (Duplex, both ways) here.
   const stdio = child.stdio as unknown as Array<Duplex | null>;
   const [, stdout, stderr, argsPipe, seccompPipe, statusPipe] = stdio;
+  const filePipes = GENERATED_FILE_FDS.map((fd) => stdio[fd]);
   // bwrap may exit (a setup error) before reading: a write error is then expected, not a crash.
-  for (const pipe of [argsPipe, seccompPipe, statusPipe]) pipe?.on('error', () => undefined);
+  for (const pipe of [argsPipe, seccompPipe, statusPipe, ...filePipes]) pipe?.on('error', () => undefined);
 
   let onOutput: JobSpec['onOutput'] = () => undefined;
   let stderrTail = '';
@@ -150,12 +155,13 @@ export function spawnLauncher(placement: Placement): Launcher {
       started = true;
       ref();
       onOutput = job.onOutput;
-      const inner = ['--args', '3', '--', ...job.command];
+      const inner = ['--args', String(ARGS_FD), '--', ...job.command];
       const exec = job.dropTo === undefined
         ? [job.bwrapPath, ...inner]
         : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner];
       argsPipe?.end(nulJoined([...envArgs(job.env), ...job.bwrapArgs]));
       seccompPipe?.end(job.seccomp);
+      filePipes.forEach((pipe, i) => pipe?.end(job.files[i] ?? Buffer.alloc(0)));
       statusPipe?.end(nulJoined(exec));
     },
   };

@@ -9,8 +9,8 @@
  *   root/workspaces/<id>/meta.json      WorkspaceMeta
  *   root/workspaces/<id>/job.json       the running job (owner pid, job id); absent when idle
  *   root/workspaces/<id>/stop-<jobId>   written by stop() before it kills, read by run()
- *   root/runtime/<id>/                  the workspace's generated passwd, group, hosts when not
- *                                       root (as root: under the mount base, see mount-base.ts)
+ *   root/runtime/<id>/                  the workspace's copy of the exec shim when not root
+ *                                       (as root: under the mount base, see mount-base.ts)
  *   root/cache/host-profile.json        memoised binary digests for the environment digest
  */
 import { createHash } from 'node:crypto';

@@ -12,7 +12,8 @@
  *              `meta.json.<pid>.tmp` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
  *              wrote meta.json last, so nothing of the user's is in it);
- *              `<runtime>/<id>` (its generated passwd/group/hosts) whose
+ *              `<runtime>/<id>` (its exec shim copy; older versions also kept
+ *              generated passwd/group/hosts there) whose
  *              workspace folder is gone; it would keep the mount base
  *              from going with the last workspace
  *   mount      `<mount base>/ws/<id>` (a bind) or `<mount base>/fs/<id>` (the
@@ -120,7 +121,7 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         detail: `loop device ${loop.device} still attached to ${loop.deleted ? 'the deleted image' : 'the image'} ${loop.backingFile} of workspace ${loop.id}${loop.deleted ? '' : ', which the native provider no longer holds'} (released once nothing holds it)`,
       });
     }
-    // A workspace's generated passwd/group/hosts whose workspace folder is gone (a crash in create or remove).
+    // A workspace's runtime directory whose workspace folder is gone (a crash in create or remove).
     for (const runtimeDir of runtimeDirs) {
       for (const id of (await readdir(runtimeDir).catch(() => [] as string[])).sort()) {
         if (!ID_PATTERN.test(id) || (await exists(layout.workspaceDir(id)))) continue;

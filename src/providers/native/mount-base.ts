@@ -4,8 +4,9 @@
  *   fs/<id>       each workspace image's mount point (0711),
  *   ws/<id>       binds of host-directory files when HEADSPACE_HOME is not
  *                 searchable by the job uids (0711),
- *   runtime/<id>  each workspace's generated passwd, group and hosts (0755,
- *                 world-readable files: they hold only the job uid and names).
+ *   runtime/<id>  each workspace's copy of the exec shim (0755: the launcher
+ *                 runs it as the job uid; older versions also kept generated
+ *                 passwd, group and hosts here, now served by descriptor).
  *
  * It exists only while workspaces do (#10 item 12): the remove of the last
  * workspace takes it away, and the next create makes it again. Nothing here

@@ -34,6 +34,7 @@ import { HOST_PROFILE, resolveHostProfile, type HostProfile } from './host-profi
 import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './job-marker.js';
 import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './launch-job.js';
 import { layoutOf } from './layout.js';
+import { SECCOMP_FD } from './launcher-fds.js';
 import { nativeLeftovers } from './leftovers.js';
 import { defaultExecHelperPath, installExecHelper } from './exec-helper.js';
 import { resolveHostPaths, verifyHostPaths } from './host-paths.js';
@@ -44,7 +45,7 @@ import { assertRoomForJob, readStaticCapacity, storageCapacity, type StaticCapac
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import { ANY_JOB_USER, planReachablePaths, type ReachablePaths } from './reachable-paths.js';
-import { ensureRuntimeFiles, removeRuntimeFiles, runtimeExposures, type RuntimeFiles } from './runtime-files.js';
+import { generatedFileData, removeRuntimeFiles, runtimeExposures } from './runtime-files.js';
 import { openSafeFs } from './safe-fs.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { seccompProgram } from './seccomp-program.js';
@@ -150,7 +151,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   const execHelper = (id: string) => {
     let install = installed.get(id);
     if (install === undefined) {
-      install = reachable().then((paths) => installExecHelper(execHelperSource, paths.runtimeDir(id)));
+      // The directory first, level by level with its modes (a recursive mkdir would give the mount base 0755).
+      install = reachable().then(async (paths) => {
+        await paths.makeRuntimeDir(id);
+        return installExecHelper(execHelperSource, paths.runtimeDir(id));
+      });
       installed.set(id, install);
       install.catch(() => installed.delete(id));
     }
@@ -166,15 +171,6 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     }));
   const hostProfile = () =>
     (profiling ??= resolveHostProfile({ cacheFile: join(layout.cacheDir, 'host-profile.json'), hostPath: options.hostPath ?? process.env.PATH ?? '/usr/bin:/bin', jobUser: reachUser }));
-  /**
-   * The workspace's generated passwd/group/hosts. At create they are written
-   * (or rewritten); per job only their existence is checked, and they are
-   * made again if a reboot or a pruned mount base took them.
-   */
-  async function runtimeFilesOf(id: string, user: JobUser, trustExisting: boolean): Promise<RuntimeFiles> {
-    const paths = await reachable();
-    return ensureRuntimeFiles(paths.runtimeDir(id), user, { makeDir: () => paths.makeRuntimeDir(id), trustExisting });
-  }
 
   async function readyEnv(): Promise<HostEnv> {
     const probe = await hostProbe();
@@ -347,7 +343,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           await (await reachable()).filesSource(id, filesDir);
         }
         await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
-        await runtimeFilesOf(id, user, false);
+        await (await reachable()).makeRuntimeDir(id);
         const profile = await hostProfile();
         meta = {
           schema: 1,
@@ -420,11 +416,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       if (!Buffer.from(realCwd, 'utf8').equals(cwdBytes)) {
         throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' has a name that is not valid UTF-8`, { hint: 'run from a parent directory and have the command change into it' });
       }
-      const [paths, profile, runtimeFiles] = await Promise.all([reachable(), hostProfile(), runtimeFilesOf(id, user, true)]);
-      // After the runtime files: they make the directory with the modes the job uid needs.
-      const helper = await execHelper(id);
-      // One list for the binds and the Landlock rules, so a generated file (passwd, group, hosts) is never bound yet unreadable.
-      const exposures = [...profile.exposures, ...runtimeExposures(runtimeFiles)];
+      const [paths, profile, helper] = await Promise.all([reachable(), hostProfile(), execHelper(id)]);
+      // One list for the mounts, the generated files and the Landlock rules, so a generated file is never written yet unreadable.
+      const exposures = [...profile.exposures, ...runtimeExposures()];
       const plan = planBwrap({
         // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
         filesDir: meta.storage === 'loop-ext4' ? filesDir : await paths.filesSource(id, filesDir),
@@ -433,12 +427,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         extraPath: profile.extraPath,
         cwd: realCwd,
         env: request.env,
-        seccompFd: 4,
-        execHelper: helper,
+        seccompFd: SECCOMP_FD,
         procMasks: (procMasks ??= existingProcMasks()),
         resolvedHostPaths,
       });
-      const command = planJobEntry({ argv: request.argv, exposures, hostPaths: request.policy.hostPaths });
+      const command = planJobEntry({ argv: request.argv, exposures, hostPaths: request.policy.hostPaths, budget: request.policy.budget });
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
       const jobPath = layout.jobPath(id);
@@ -474,6 +467,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
             bwrapArgs: plan.args,
             command,
             seccomp: (seccomp ??= seccompProgram(env.arch)),
+            files: generatedFileData(user),
             env: plan.env,
             ...(env.switchUser && driver.placement === 'root-then-drop' ? { dropTo: { ...user, setprivPath: env.setprivPath } } : {}),
             onOutput: request.onOutput,
@@ -576,7 +570,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
       const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(workspaceId), unmounted === 'unmounted' ? 2000 : 250));
       (await exists(layout.workspaceDir(workspaceId)) ? retained : held ? unverified : removed).push('storage');
-      // Its generated passwd/group/hosts go with it; the mount base goes with the last workspace (#10 item 12).
+      // Its runtime directory (the shim's copy) goes with it; the mount base goes with the last workspace (#10 item 12).
       await removeRuntimeFiles(paths.runtimeDir(workspaceId)).catch(() => undefined);
       if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
       return { removed, retained, unverified };

@@ -8,18 +8,25 @@
  *  - `--cap-drop ALL` always: root running bwrap keeps CAP_SYS_ADMIN otherwise
  *    and can remount a read-only bind writable (a reproduced escape);
  *  - `--remount-ro /` comes last, or the sandbox root stays writable.
+ *
+ * No bind's source names a host path of headspace's own (red team 2, item
+ * 3): the job's /proc/self/mountinfo shows each bind's root, so the
+ * generated /etc files are written into the sandbox from descriptors
+ * (`--file`) and the exec shim is run through one (launcher-fds.ts).
  */
 import { EngineError } from '../../core/errors.js';
 import type { Policy } from '../../core/policy/policy.js';
-import { EXEC_HELPER_DEST } from './plan-job-entry.js';
+import { JOB_DEVICES } from './plan-job-entry.js';
 import type { ProcMask } from './proc-masks.js';
 
-/** One read-only view of a host path inside the sandbox. */
+/** One read-only view of a host path (or of generated data) inside the sandbox. */
 export type Exposure =
   | { kind: 'ro-bind'; src: string; dest: string }
   /** Bound only when present on the host (e.g. /lib64 on aarch64 does not exist). */
   | { kind: 'ro-bind-try'; src: string; dest: string }
-  | { kind: 'symlink'; target: string; dest: string };
+  | { kind: 'symlink'; target: string; dest: string }
+  /** A read-only file bwrap writes into the sandbox's root from descriptor `fd` (no mount, so no host path in mountinfo). */
+  | { kind: 'data'; fd: number; dest: string };
 
 export interface BwrapPlanInput {
   /** Host directory bound read-write at /workspace. */
@@ -35,8 +42,6 @@ export interface BwrapPlanInput {
   env: Readonly<Record<string, string>>;
   /** File descriptor number bwrap reads the seccomp program from. */
   seccompFd: number;
-  /** Host path of the exec shim, bound read-only at EXEC_HELPER_DEST (the job's entry point, see plan-job-entry.ts). */
-  execHelper: string;
   /** /proc entries to cover (proc-masks.ts): files with /dev/null, directories with an empty tmpfs. */
   procMasks: readonly ProcMask[];
   /**
@@ -59,7 +64,7 @@ export const SANDBOX_HOSTNAME = 'headspace';
 export const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** Destinations the sandbox owns; a host path may not be mounted over or under them. */
-export const RESERVED_DESTINATIONS = ['/', '/workspace', '/tmp', '/proc', '/dev', '/usr', '/etc', '/bin', '/lib', '/lib64', '/sbin', EXEC_HELPER_DEST] as const;
+export const RESERVED_DESTINATIONS = ['/', '/workspace', '/tmp', '/proc', '/dev', '/usr', '/etc', '/bin', '/lib', '/lib64', '/sbin'] as const;
 
 export function planEnv(env: Readonly<Record<string, string>>, extraPath: readonly string[] = []): Record<string, string> {
   const out: Record<string, string> = {
@@ -105,6 +110,7 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   ];
   for (const exposure of input.exposures) {
     if (exposure.kind === 'symlink') args.push('--symlink', exposure.target, exposure.dest);
+    else if (exposure.kind === 'data') args.push('--perms', '0444', '--file', String(exposure.fd), exposure.dest);
     else args.push(`--${exposure.kind}`, exposure.src, exposure.dest);
   }
   const size = String(tmpfsBytes(policy));
@@ -115,7 +121,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     // An empty tmpfs; Landlock (read-only on /proc) keeps the job from writing into it, so no remount (one mount less per job).
     else args.push('--perms', '0555', '--tmpfs', mask.path);
   }
-  args.push('--dev', '/dev', '--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', '/dev/shm');
+  args.push(...planDev());
+  args.push('--size', size, '--tmpfs', '/tmp', '--size', size, '--tmpfs', '/dev/shm');
   args.push('--bind', input.filesDir, SANDBOX_WORKSPACE);
   for (const hostPath of policy.hostPaths) {
     const resolved = input.resolvedHostPaths[hostPath];
@@ -124,11 +131,28 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     assertHostPathAllowed(resolved);
     args.push('--ro-bind', resolved, hostPath);
   }
-  args.push('--ro-bind', input.execHelper, EXEC_HELPER_DEST);
   args.push('--chdir', input.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${input.cwd}`);
   args.push('--seccomp', String(input.seccompFd));
   args.push('--remount-ro', '/');
   return { args, env: planEnv(input.env, input.extraPath) };
+}
+
+/**
+ * /dev built by hand: what bwrap's `--dev` makes (a tmpfs, the host's six
+ * harmless device nodes, the fd and stdio links) without its devpts. Every
+ * devpts instance but the host's draws on one kernel.pty.max pool (4096,
+ * 1024 of them reserved for the host's), and bwrap 0.8 mounts it without
+ * `max=`: one workspace opened /dev/ptmx 3,071 times and every other
+ * workspace's pty allocation failed with ENOSPC (red team 2, item 2). With
+ * no /dev/ptmx and no /dev/pts a job's openpty() fails with ENOENT; jobs
+ * that need no terminal are unaffected. One mount fewer than `--dev`.
+ */
+export function planDev(): string[] {
+  const args = ['--perms', '0755', '--tmpfs', '/dev'];
+  for (const node of JOB_DEVICES) args.push('--dev-bind', node, node);
+  args.push('--symlink', '/proc/self/fd', '/dev/fd');
+  for (const [n, name] of ['stdin', 'stdout', 'stderr'].entries()) args.push('--symlink', `/proc/self/fd/${n}`, `/dev/${name}`);
+  return args;
 }
 
 /** A host path must be absolute, normalised, and clear of the sandbox's own mounts. */

@@ -12,6 +12,13 @@
  * refused, and each mount costs every job about 50 µs of bwrap's time. /sys
  * is not mounted in the sandbox at all, so Docker's /sys/firmware mask has
  * nothing to cover here.
+ *
+ * Host-wide and still readable, on purpose: static facts tools need
+ * (cpuinfo, meminfo, stat, loadavg, uptime, version, filesystems) and the
+ * memory allocator's counters (vmstat, zoneinfo, buddyinfo). They show how
+ * busy the host is, not what any one workspace is or does; hiding them takes
+ * a FUSE layer like LXCFS. /proc/sys/fs/file-nr and kernel/pty/nr stay for
+ * the same reason (README "not covered").
  */
 import { statSync } from 'node:fs';
 
@@ -52,6 +59,15 @@ export const PROC_MASK_CANDIDATES: readonly string[] = [
   // host block devices and drivers (loop devices name other workspaces' images)
   '/proc/driver',
   '/proc/fs',
+  // every workspace's loop device, its size and live I/O counters (red team 2, item 3); swap files by host path
+  '/proc/partitions',
+  '/proc/diskstats',
+  '/proc/swaps',
+  // host-wide live activity: pressure stall figures and per-CPU softirq counts (like interrupts, which Docker masks)
+  '/proc/pressure',
+  '/proc/softirqs',
+  // a stable identity of this host's boot, the same in every workspace: it would link jobs of different workspaces
+  '/proc/sys/kernel/random/boot_id',
 ];
 
 /** The candidates present on this kernel and readable by others, with their kind. */

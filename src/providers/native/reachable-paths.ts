@@ -9,10 +9,11 @@
  * a root-owned 0711 directory in /run; `release` unmounts it at remove.
  * When the root is searchable, the files directory is used as is.
  *
- * As root the generated runtime files (passwd, group, hosts) always live
- * under the mount base in /run: a file bound into the sandbox shows its path
- * on its source filesystem in the job's /proc/self/mountinfo, and
- * `<root>/runtime/passwd` would name HEADSPACE_HOME (probe `proc-host-paths`).
+ * As root the workspace's runtime directory (its copy of the exec shim, which
+ * the launcher runs as the job uid) lives under the mount base in /run. Nothing
+ * in it is bound into the sandbox: the shim runs through a descriptor and
+ * the generated passwd/group/hosts come by descriptor too (launcher-fds.ts),
+ * so no job's mountinfo names it (probe `proc-host-paths`).
  */
 import { execFile } from 'node:child_process';
 import { statSync, type Stats } from 'node:fs';
@@ -48,7 +49,7 @@ export async function searchableBy(path: string, uid: number, gid: number): Prom
 export interface ReachablePaths {
   /** The path bwrap binds at /workspace for this workspace. */
   filesSource(id: string, filesDir: string): Promise<string>;
-  /** The workspace's directory for generated runtime files (passwd, group, hosts); readable by every job uid. */
+  /** The workspace's runtime directory (its exec shim copy); searchable by every job uid. */
   runtimeDir(id: string): string;
   /** Makes `runtimeDir(id)` (as root: level by level under the mount base). */
   makeRuntimeDir(id: string): Promise<void>;

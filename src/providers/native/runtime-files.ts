@@ -3,25 +3,26 @@
  * host's own would list host users and host names; tools only need the job
  * user to resolve (git, python's getpass) and localhost to resolve.
  *
- * One set per workspace (`<runtime>/<workspace id>/`), since each workspace's
- * jobs run as a uid of their own (#10 item 4). The files are root-owned,
- * world-readable and read-only: they name only the job uid and gid, and a
- * job sees them through a read-only bind. They go with the workspace.
+ * They exist only inside the sandbox: node writes each one to a descriptor
+ * of the launcher (launcher-fds.ts) and bwrap writes it, read-only, into the
+ * sandbox's root (`--file`). They used to be host files under the mount base
+ * bound over /etc, and a bind's root in the job's /proc/self/mountinfo then
+ * named `/run/headspace-native/<tag>/runtime/<workspace id>/passwd` (red
+ * team 2, item 3). Per job this costs three socket pairs at the launcher's
+ * spawn and three small writes inside bwrap, in place of three bind mounts
+ * and three stats of the host files.
+ *
+ * The workspace's runtime directory (reachable-paths.ts) still holds its copy
+ * of the exec shim, which the launcher runs as the job uid.
  */
-import { existsSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { GENERATED_FILE_FDS } from './launcher-fds.js';
 import type { Exposure } from './plan-bwrap.js';
 
-export interface RuntimeFiles {
-  passwd: string;
-  group: string;
-  hosts: string;
-}
+/** Sandbox destinations, in the order of GENERATED_FILE_FDS. */
+export const GENERATED_DESTINATIONS = ['/etc/passwd', '/etc/group', '/etc/hosts'] as const;
 
-const NAMES = ['passwd', 'group', 'hosts'] as const;
-
-export function runtimeFileContents(user: { uid: number; gid: number }): Record<keyof RuntimeFiles, string> {
+export function runtimeFileContents(user: { uid: number; gid: number }): { passwd: string; group: string; hosts: string } {
   return {
     passwd: `root:x:0:0:root:/root:/usr/sbin/nologin\nagent:x:${user.uid}:${user.gid}:headspace job:/tmp:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
     group: `root:x:0:\nagent:x:${user.gid}:\nnogroup:x:65534:\n`,
@@ -29,47 +30,17 @@ export function runtimeFileContents(user: { uid: number; gid: number }): Record<
   };
 }
 
-function pathsIn(dir: string): RuntimeFiles {
-  return { passwd: join(dir, 'passwd'), group: join(dir, 'group'), hosts: join(dir, 'hosts') };
+/** What node writes to the launcher's descriptors 6, 7, 8, in that order. */
+export function generatedFileData(user: { uid: number; gid: number }): Buffer[] {
+  const contents = runtimeFileContents(user);
+  return [contents.passwd, contents.group, contents.hosts].map((text) => Buffer.from(text));
 }
 
-/**
- * Writes the files into `dir` if missing or different (atomic rename: a
- * concurrent run never sees half a file); `makeDir` makes `dir`. With
- * `trustExisting` (the per-job path), files that exist are taken as they
- * are: three stats instead of three reads; they are rewritten only when a
- * reboot or a pruned mount base took them away.
- */
-export async function ensureRuntimeFiles(
-  dir: string,
-  user: { uid: number; gid: number },
-  options: { makeDir: () => Promise<unknown>; trustExisting?: boolean },
-): Promise<RuntimeFiles> {
-  const paths = pathsIn(dir);
-  if (options.trustExisting === true && NAMES.every((key) => existsSync(paths[key]))) return paths;
-  await options.makeDir();
-  const contents = runtimeFileContents(user);
-  for (const key of NAMES) {
-    const current = await readFile(paths[key], 'utf8').catch(() => undefined);
-    if (current === contents[key]) continue;
-    const tmp = `${paths[key]}.${process.pid}.tmp`;
-    await writeFile(tmp, contents[key], { mode: 0o644 });
-    await rename(tmp, paths[key]);
-  }
-  return paths;
+/** The generated files as exposures (bwrap `--file`; Landlock read rules); the profile digest names them by role (`generated /etc/passwd`). */
+export function runtimeExposures(): Exposure[] {
+  return GENERATED_DESTINATIONS.map((dest, i) => ({ kind: 'data', fd: GENERATED_FILE_FDS[i]!, dest }));
 }
 
 export async function removeRuntimeFiles(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
-
-/** The read-only binds over the host's files; the profile digest names them by role (`generated /etc/passwd`). */
-export function runtimeExposures(files: RuntimeFiles): Exposure[] {
-  return [
-    { kind: 'ro-bind', src: files.passwd, dest: '/etc/passwd' },
-    { kind: 'ro-bind', src: files.group, dest: '/etc/group' },
-    { kind: 'ro-bind', src: files.hosts, dest: '/etc/hosts' },
-  ];
-}
-
-export const GENERATED_DESTINATIONS = ['/etc/passwd', '/etc/group', '/etc/hosts'] as const;

@@ -10,8 +10,9 @@
  *
  *   headspace-exec --launch NAME PROCS_FILE...
  *       The job launcher (launch-job.ts), spawned by node with bwrap's
- *       --args and --seccomp pipes at fds 3 and 4 and a status pipe at 5.
- *       First closes every other descriptor >= 3: whatever the caller of
+ *       --args and --seccomp pipes at fds 3 and 4, a status pipe at 5 and
+ *       the generated /etc files' pipes at 6-8 (launcher-fds.ts has the
+ *       layout). First closes every other descriptor >= 3: whatever the caller of
  *       headspace left open without close-on-exec (a shell's `exec 200</`,
  *       a parent tool's pipe) dies here, before bwrap; a directory
  *       descriptor let a job walk `..` to the host's / (#10 item 1). Then it
@@ -21,9 +22,12 @@
  *       went away: exit 0), closes fd 5 and execs it. NAME marks the process
  *       in /proc/PID/cmdline as an idle launcher until then.
  *
- *   headspace-exec [--landlock] [RULE PATH]... -- COMMAND ARG...
+ *   headspace-exec [--rlimit NAME SOFT HARD]... [--umask OCTAL] [--landlock] [RULE PATH]... -- COMMAND ARG...
  *       Inside the sandbox, as the job's entry point: closes every
- *       descriptor >= 3 again (defence in depth), sets no_new_privs, applies a
+ *       descriptor >= 3 again (defence in depth), sets each planned resource
+ *       limit (plan-rlimits.ts: the caller's own limits never reach the job;
+ *       a value above the inherited hard limit is lowered to it, since only
+ *       lowering needs no privilege) and the umask, sets no_new_privs, applies a
  *       Landlock ruleset made of the RULEs when --landlock is given and the
  *       kernel has Landlock, then execvp()s COMMAND. Exits 127 when COMMAND is
  *       not found and 126 when it cannot be executed (what `sh -c 'exec "$@"'`
@@ -45,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -202,6 +207,54 @@ static void apply_landlock(char **rules, int nrules) {
   close(ruleset);
 }
 
+struct hs_rlimit_name {
+  const char *name;
+  int resource;
+};
+
+static const struct hs_rlimit_name RLIMIT_NAMES[] = {
+    {"AS", RLIMIT_AS},         {"CORE", RLIMIT_CORE},       {"CPU", RLIMIT_CPU},       {"DATA", RLIMIT_DATA},
+    {"FSIZE", RLIMIT_FSIZE},   {"LOCKS", RLIMIT_LOCKS},     {"MEMLOCK", RLIMIT_MEMLOCK}, {"MSGQUEUE", RLIMIT_MSGQUEUE},
+    {"NICE", RLIMIT_NICE},     {"NOFILE", RLIMIT_NOFILE},   {"NPROC", RLIMIT_NPROC},   {"RSS", RLIMIT_RSS},
+    {"RTPRIO", RLIMIT_RTPRIO}, {"RTTIME", RLIMIT_RTTIME},   {"SIGPENDING", RLIMIT_SIGPENDING}, {"STACK", RLIMIT_STACK},
+};
+
+static int rlimit_resource(const char *name) {
+  for (size_t i = 0; i < sizeof RLIMIT_NAMES / sizeof RLIMIT_NAMES[0]; i++)
+    if (strcmp(RLIMIT_NAMES[i].name, name) == 0) return RLIMIT_NAMES[i].resource;
+  return -1;
+}
+
+/* "unlimited" or a decimal count; exits 125 on anything else (the planner sends only these). */
+static rlim_t parse_limit(const char *text) {
+  if (strcmp(text, "unlimited") == 0) return RLIM_INFINITY;
+  char *end;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || text[0] == '-') usage("an rlimit value is a decimal count or unlimited");
+  return (rlim_t)value;
+}
+
+/*
+ * Sets one planned limit. Never raises past the inherited hard limit: that
+ * needs CAP_SYS_RESOURCE, which the job entry lacks, so a caller that had
+ * already lowered a hard limit keeps it (lower is the safe side). Any other
+ * failure fails closed (exit 125): a job must never run with the caller's
+ * limits when ours were asked for.
+ */
+static void set_limit(const char *name, const char *soft_text, const char *hard_text) {
+  int resource = rlimit_resource(name);
+  if (resource < 0) usage("unknown rlimit name");
+  struct rlimit current;
+  if (getrlimit(resource, &current) != 0) die("getrlimit");
+  rlim_t hard = parse_limit(hard_text);
+  rlim_t soft = parse_limit(soft_text);
+  if (current.rlim_max != RLIM_INFINITY && (hard == RLIM_INFINITY || hard > current.rlim_max)) hard = current.rlim_max;
+  if (soft == RLIM_INFINITY || (hard != RLIM_INFINITY && soft > hard)) soft = hard;
+  struct rlimit wanted = {.rlim_cur = soft, .rlim_max = hard};
+  if (setrlimit(resource, &wanted) != 0) die(name);
+}
+
 /* Reads fd until EOF into a NUL-separated argv; NULL on EOF with no data. */
 static char **read_go_message(int fd) {
   size_t cap = 4096, len = 0;
@@ -231,9 +284,12 @@ static char **read_go_message(int fd) {
   return argv;
 }
 
+/* The launcher's descriptors (launcher-fds.ts): 3 bwrap args, 4 seccomp, 5 status, 6-8 generated /etc files; 9 its own executable. */
+#define LAUNCH_HELPER_FD 9
+
 static void launch(int nprocs, char **procs) {
-  const int keep[] = {3, 4, 5};
-  close_fds_from_3(keep, 3);
+  const int keep[] = {3, 4, 5, 6, 7, 8};
+  close_fds_from_3(keep, 6);
   char pid[32];
   int pidlen = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
   for (int i = 0; i < nprocs; i++) {
@@ -249,6 +305,18 @@ static void launch(int nprocs, char **procs) {
   if (go == NULL) _exit(0);
   close(5);
   if (go[0][0] != '/') usage("the go message must start with an absolute path");
+  /*
+   * bwrap starts the job entry as /proc/self/fd/9 rather than through a bind
+   * of this file: a bind's root names the host path of the runtime directory
+   * in the job's /proc/self/mountinfo. Not close-on-exec, so bwrap (and
+   * setpriv before it) pass it on; the job entry closes it before the command.
+   */
+  int self = open("/proc/self/exe", O_RDONLY);
+  if (self < 0) die("cannot open /proc/self/exe");
+  if (self != LAUNCH_HELPER_FD) {
+    if (dup2(self, LAUNCH_HELPER_FD) != LAUNCH_HELPER_FD) die("dup2 of the helper descriptor");
+    close(self);
+  }
   execv(go[0], go);
   die(go[0]);
 }
@@ -263,6 +331,20 @@ int main(int argc, char **argv) {
     return 0;
   }
   int i = 1;
+  int first_limit = i;
+  while (i < argc && strcmp(argv[i], "--rlimit") == 0) {
+    if (i + 3 >= argc) usage("--rlimit takes NAME SOFT HARD");
+    i += 4;
+  }
+  int end_limits = i;
+  long umask_value = -1;
+  if (i < argc && strcmp(argv[i], "--umask") == 0) {
+    char *end;
+    if (i + 1 >= argc) usage("--umask takes an octal mask");
+    umask_value = strtol(argv[i + 1], &end, 8);
+    if (*end != '\0' || end == argv[i + 1] || umask_value < 0 || umask_value > 0777) usage("--umask takes an octal mask");
+    i += 2;
+  }
   int landlock = 0;
   if (i < argc && strcmp(argv[i], "--landlock") == 0) {
     landlock = 1;
@@ -277,6 +359,9 @@ int main(int argc, char **argv) {
   char **command = &argv[i + 1];
 
   close_fds_from_3(NULL, 0);
+  /* The job's own limits and umask, whatever the caller of headspace had (the command inherits them across exec). */
+  for (int l = first_limit; l < end_limits; l += 4) set_limit(argv[l + 1], argv[l + 2], argv[l + 3]);
+  if (umask_value >= 0) umask((mode_t)umask_value);
   /* bwrap sets it already (it loads our seccomp filter); Landlock requires it, so never depend on that. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("prctl(PR_SET_NO_NEW_PRIVS)");
   if (landlock) apply_landlock(&argv[first_rule], i - first_rule);

@@ -19,7 +19,6 @@ const plan = () =>
     cwd: 'src',
     env: {},
     seccompFd: 4,
-    execHelper: '/run/hs/runtime/headspace-exec',
     procMasks: [],
     resolvedHostPaths: {},
   });

@@ -10,7 +10,6 @@ export function bwrapPlanInput(patch: Partial<BwrapPlanInput> = {}): BwrapPlanIn
     cwd: '',
     env: {},
     seccompFd: 4,
-    execHelper: '/run/hs/runtime/headspace-exec',
     procMasks: [],
     resolvedHostPaths: {},
     ...patch,

@@ -3,8 +3,9 @@
  * each mask the planner is given becomes a read-only cover placed after
  * `--proc` (files under /dev/null, directories under an empty tmpfs), and
  * the host-side list holds Docker's set plus the kernel's command line,
- * config, symbols and module list, limited to what exists and others may
- * read (a root-only entry is refused to the job uid already).
+ * config, symbols and module list, other workspaces' block devices and live
+ * I/O, host-wide pressure and the host's boot id, limited to what exists and
+ * others may read (a root-only entry is refused to the job uid already).
  */
 import { expect, it } from 'vitest';
 import { planBwrap } from '../../../../src/providers/native/plan-bwrap.js';
@@ -22,7 +23,8 @@ it('covers a file with /dev/null and a directory with an empty tmpfs, after /pro
   const file = args.indexOf('/proc/cmdline');
   expect(args.slice(file - 2, file + 1)).toEqual(['--ro-bind', '/dev/null', '/proc/cmdline']);
   const dir = args.indexOf('/proc/acpi');
-  expect(args.slice(dir - 3, dir + 2)).toEqual(['--perms', '0555', '--tmpfs', '/proc/acpi', '--dev']);
+  expect(args.slice(dir - 3, dir + 1)).toEqual(['--perms', '0555', '--tmpfs', '/proc/acpi']);
+  expect(args.indexOf('/dev')).toBeGreaterThan(dir);
   expect(proc).toBeLessThan(file - 2);
   expect(proc).toBeLessThan(dir - 3);
 });
@@ -36,6 +38,10 @@ it("lists Docker's masked /proc paths and the kernel's command line, config, sym
     expect(PROC_MASK_CANDIDATES).toContain(path);
   }
   for (const path of ['/proc/cmdline', '/proc/config.gz', '/proc/kallsyms', '/proc/modules', '/proc/vmallocinfo', '/proc/sysrq-trigger']) expect(PROC_MASK_CANDIDATES).toContain(path);
+});
+
+it("lists other workspaces' block devices and I/O, host-wide pressure and softirqs, swap files and the host's boot id", () => {
+  for (const path of ['/proc/partitions', '/proc/diskstats', '/proc/swaps', '/proc/pressure', '/proc/softirqs', '/proc/sys/kernel/random/boot_id']) expect(PROC_MASK_CANDIDATES).toContain(path);
 });
 
 it('keeps only the candidates that exist and others may read, each with its kind', () => {
