@@ -121,7 +121,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--raw', description: 'with --logs on a terminal, write control bytes as they are (they can act on the terminal)' },
     ],
     explain:
-      'HANDLE is a workspace id or a job id. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
+      'HANDLE is a workspace id or a job id. inspect exits 0 whenever the inspection worked: a job\'s own status (failure, timeout, …) is the result\'s status, not inspect\'s exit code. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
   },
   {
     name: 'logs',
@@ -214,7 +214,7 @@ export const VERBS: VerbSpec[] = [
     group: 'introspection',
     summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`',
     options: [],
-    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state).',
+    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state, fake).',
   },
   {
     name: 'cli',
@@ -228,7 +228,7 @@ export const VERBS: VerbSpec[] = [
     name: 'version',
     args: [],
     group: 'introspection',
-    summary: 'print the headspace version',
+    summary: 'print the versions of headspace, the result schema and the state schema (also `headspace --version`)',
     options: [],
     explain: 'Prints the version, the result schema version and the state schema version.',
   },
@@ -241,6 +241,8 @@ export const TOPICS: Record<string, string> = {
     'Every verb returns a result package with nine sections in a fixed order: outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention. Markdown (default) is bounded to 8 KiB (--max-result-bytes) and keeps all nine headings; --json is the same structure, never clipped. Output enters only as evidence excerpts; a cut ends with a marker giving the true size and a command that returns everything (no command is printed when nothing was cut). Markdown prints what a reader can use: an empty section is one (none) line, ids and the command are not repeated once the summary names them, and the policy is listed limit by limit at create and inspect, elsewhere as one line of what differs from the closed defaults with the policy digest (provenance.policy_digest). Under a tight bound, provenance and usage detail go first, then warnings and attention, then excerpt lines, then key findings. In JSON a field that is absent means unknown (null fields are left out); every other field is always there.',
   policy:
     'Closed by default: network disabled, no host paths, 512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock per job, 10 MiB captured output per job, 1 job at once. Every limit is labelled enforced (the host applies it) or measured (only reported). A boundary limit (network, filesystem, memory, cpu, pids) a provider cannot enforce makes create refuse with exit 3.',
+  fake:
+    "The fake provider (--provider fake, or HEADSPACE_PROVIDER=fake) runs no programs and isolates nothing: it keeps each workspace's files in HEADSPACE_HOME/fake/state.json and runs a small scripted command language, deterministically, so the CLI, the library and the MCP server can be tried and tested anywhere. Commands (the words after the workspace id; `A && B` runs B only when A succeeded): echo WORDS… prints WORDS to stdout; stderr WORDS… prints them to stderr; true and false exit 0 and 1; fail N prints an error line and exits N, exit N exits N; sleep SECONDS sleeps; block waits until stopped (stop --apply) or the wall clock ends it; alloc BYTES allocates, and past the memory budget the simulated kernel kills the job (resource_exhausted); flood BYTES prints BYTES of output in lines; trace N [K] prints an N-step trace ending with answer=…, with an ERROR line at step K when given; write PATH TEXT… writes TEXT to a workspace file (relative to --cwd); cat PATH prints a workspace file; env NAME prints NAME from the job's environment; ls lists the workspace's files. Anything else exits 127 (command not found), or 126 when it names a workspace file (fake files are never executable).",
   state:
     'State lives under $HEADSPACE_HOME (default ~/.headspace): state.db (SQLite, WAL; workspaces, jobs and the intent journal), jobs/<job>.log (captured output, at most the output budget), and one folder per provider (native/, fake/). A store written by a newer headspace is refused and left untouched.',
 };

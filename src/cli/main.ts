@@ -14,7 +14,8 @@ import { createTerminalEscaper, type TerminalEscaper } from './terminal-output.j
 
 /** What a verb's action hands back to be rendered once, at the edge. */
 export type CliOutcome =
-  | { kind: 'package'; pkg: ResultPackage }
+  /** `exitCode` overrides the code of the package's status (inspect reports a job's status without taking it as its own). */
+  | { kind: 'package'; pkg: ResultPackage; exitCode?: number }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
   | { kind: 'files'; files: Array<{ header?: string; path: string }>; json: () => unknown; raw?: boolean };
 
@@ -25,6 +26,8 @@ type Opts = Record<string, unknown>;
  * It never exits the process (only the bin does) and never prints a stack.
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  // `headspace --version` (or -V) is the version verb: the same three versions, --json included (#12 item 16).
+  if (argv[0] === '--version' || argv[0] === '-V') argv = ['version', ...argv.slice(1)];
   let outcome: CliOutcome | null = null;
   let wantsJson = argv.includes('--json');
   let maxResultBytes: number | undefined;
@@ -33,6 +36,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     maxResultBytes = opts.maxResultBytes === undefined ? undefined : parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes));
     outcome = await dispatch(verb, args, opts, io);
   });
+  if (argv.length === 0) {
+    // Bare `headspace` asked for nothing wrong: the overview goes to stdout and exits 0 (#12 item 16).
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -60,7 +68,7 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
       const { renderJson } = await import('../core/result/render-json.js');
       await writeAll(io.stdout, json ? renderJson(outcome.pkg) : forTerminal(io, renderMarkdown(outcome.pkg, maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes })));
-      return EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
+      return outcome.exitCode ?? EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
     }
     case 'document':
       await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : forTerminal(io, outcome.text));
@@ -260,7 +268,8 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
         return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true }));
       case 'inspect':
         if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }), opts.raw === true);
-        return pkg(await engine.inspect({ handle: args[0]! }));
+        // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
+        return { kind: 'package', pkg: await engine.inspect({ handle: args[0]! }), exitCode: 0 };
       case 'logs':
         return pkg(
           await engine.logs({
