@@ -105,6 +105,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE workspaces ADD COLUMN job_slot INTEGER;
   CREATE UNIQUE INDEX workspaces_live_job_slot ON workspaces(job_slot) WHERE state != 'destroyed';
   `,
+  // 5: the working directory a job ran in (run --cwd), workspace-relative;
+  // NULL for the workspace root, and for jobs recorded before it (#12 item 9).
+  `
+  ALTER TABLE jobs ADD COLUMN cwd TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

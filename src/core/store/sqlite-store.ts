@@ -224,7 +224,7 @@ export class SqliteStore {
    * Takes the workspace for a job atomically: ready → running and a running
    * job row, or WORKSPACE_BUSY naming the running job (never its argv).
    */
-  beginJob(job: { id: string; workspaceId: string; argv: string[]; startedAt: number; owner: Owner }): void {
+  beginJob(job: { id: string; workspaceId: string; argv: string[]; cwd?: string; startedAt: number; owner: Owner }): void {
     return this.atomically(() => {
       const ws = this.getWorkspace(job.workspaceId);
       if (!ws) throw notFound(job.workspaceId);
@@ -238,10 +238,10 @@ export class SqliteStore {
       this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
         .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
       this.sql(
-          `INSERT INTO jobs (id, workspace_id, state, argv, started_at, owner_pid, owner_started)
-           VALUES (?, ?, 'running', ?, ?, ?, ?)`,
+          `INSERT INTO jobs (id, workspace_id, state, argv, cwd, started_at, owner_pid, owner_started)
+           VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
         )
-        .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.startedAt, job.owner.pid, job.owner.started);
+        .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.cwd === undefined || job.cwd === '' ? null : job.cwd, job.startedAt, job.owner.pid, job.owner.started);
     });
   }
 

@@ -20,6 +20,7 @@ import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries, unexportedAttention } from './artifact-view.js';
 import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
 import { provenanceInputs } from './put.js';
+import { checkWorkingDirectory, unproducedDeclarationWarnings } from './run-paths.js';
 
 export interface RunInput {
   workspaceId: string;
@@ -63,6 +64,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
 
+  // Refused before anything is copied or recorded; inputs and declarations stay workspace-root relative (run-paths.ts).
+  if (cwd !== undefined) await checkWorkingDirectory(provider, ws.id, cwd, (input.inputs ?? []).map((i) => normalizeWorkspacePath(i.destination)));
+
   // Inputs enter through the same code as `put`, before the job starts, and
   // never overwrite: replacing a file is a deliberate act that belongs to put.
   const inputs: InputRecord[] = [];
@@ -73,7 +77,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const startedAt = ctx.clock.now();
   // One commit: the workspace is taken and the intent is journalled together.
   const intent = store.atomically(() => {
-    store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
+    store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, ...(cwd === undefined ? {} : { cwd }), startedAt, owner: currentOwner() });
     if (Object.keys(env).length) store.recordEnvNames(jobId, Object.keys(env).sort());
     recordDeclarations(ctx, store, ws.id, declarations, jobId);
     return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt });
@@ -142,6 +146,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   summary.inputs = provenanceInputs(inputs);
   const warnings = measuredLimitWarnings(summary.policy_summary);
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
+  else warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declarations, cwd ?? '')));
   return makeResultPackage({
     outcome_summary: jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',

@@ -205,6 +205,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       let signal: string | null = null;
       let oomKilled = false;
       const out = (stream: 'stdout' | 'stderr', text: string) => request.onOutput(stream, Buffer.from(text));
+      // A job's relative paths start at its working directory, as they do for a real process (#12 item 9).
+      const inCwd = (path: string) => normalizeWorkspacePath(request.cwd ? `${request.cwd}/${path}` : path);
       const stopped = () => Boolean(load().workspaces[request.workspaceId]?.stopRequested);
       try {
         for (const command of splitSequence(request.argv)) {
@@ -288,7 +290,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             return 0;
           }
           case 'write': {
-            const path = normalizeWorkspacePath(args[0] ?? '');
+            const path = inCwd(args[0] ?? '');
             const data = Buffer.from(args.slice(1).join(' '));
             mutate((state) => {
               const ws = need(state, request.workspaceId);
@@ -299,7 +301,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           }
           case 'cat': {
             const ws = need(load(), request.workspaceId);
-            const file = ws.files[normalizeWorkspacePath(args[0] ?? '')];
+            const file = ws.files[inCwd(args[0] ?? '')];
             if (file === undefined) {
               out('stderr', `cat: ${args[0] ?? ''}: No such file or directory\n`);
               return 1;
