@@ -76,9 +76,10 @@ export const VERBS: VerbSpec[] = [
     name: 'declare',
     args: ['<workspace>', '<name=purpose>'],
     group: 'lifecycle',
-    summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported',
-    options: [],
-    explain: 'Only declared artifacts can leave a workspace. A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force.',
+    summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported; --remove withdraws one',
+    options: [{ flags: '--remove', description: 'withdraw the declaration of NAME (give NAME alone): a typo, or a file the job never made' }],
+    explain:
+      'Only declared artifacts can leave a workspace. NAME is relative to the workspace root. A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force. `declare W NAME --remove` withdraws a declaration that was never exported (the files are not touched); an exported artifact keeps its record.',
   },
   {
     name: 'export',

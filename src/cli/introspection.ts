@@ -24,7 +24,7 @@ export function introspect(verb: string, args: string[], _opts: Record<string, u
     case 'learn':
       return { kind: 'document', text: learnText(VERBS), json: learnData(VERBS) };
     default:
-      throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`);
+      throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help` for the verbs' });
   }
 }
 

@@ -202,7 +202,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
             ...(opts.allowHostPath !== undefined && { hostPaths: opts.allowHostPath as string[] }),
             ...(opts.purpose !== undefined && { purpose: String(opts.purpose) }),
             ...(opts.owner !== undefined && { owner: String(opts.owner) }),
-            ...(opts.ttl !== undefined && { ttlSeconds: parsePositiveNumber('--ttl', String(opts.ttl)) }),
+            ...(opts.ttl !== undefined && { ttlSeconds: parsePositiveNumber('--ttl', String(opts.ttl), '3600 (seconds until the workspace expires and gc may remove it)') }),
             budget: budgetFromOpts(opts),
           }),
         );
@@ -240,6 +240,8 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       case 'put':
         return pkg(await engine.put({ workspaceId: args[0]!, hostPath: args[1]!, destination: args[2]!, overwrite: opts.overwrite === true }));
       case 'declare': {
+        // --remove takes the NAME alone (a NAME=PURPOSE is refused by the verb, naming the fix).
+        if (opts.remove === true) return pkg(await engine.declare({ workspaceId: args[0]!, ...withdrawn(args[1]!), remove: true }));
         const [name, purpose] = splitAssignment('declare', args[1]!, ['NAME', 'PURPOSE']);
         return pkg(await engine.declare({ workspaceId: args[0]!, name, purpose }));
       }
@@ -322,6 +324,12 @@ function progressOnStderr(io: CliIo, label: string): (done: number, total: numbe
   };
 }
 
+/** `declare W NAME --remove`: a stray `=PURPOSE` is handed on, so the verb refuses it with the fix. */
+function withdrawn(raw: string): { name: string; purpose?: string } {
+  const at = raw.indexOf('=');
+  return at < 0 ? { name: raw } : { name: raw.slice(0, at), purpose: raw.slice(at + 1) };
+}
+
 function pkg(value: ResultPackage): CliOutcome {
   return { kind: 'package', pkg: value };
 }
@@ -340,7 +348,7 @@ function camel(flag: string): string {
 }
 
 function parsePositiveInt(flag: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`);
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} 20 (digits only: no sign, unit or fraction)` });
   return Number(raw);
 }
 
@@ -349,9 +357,9 @@ function parseByteCount(flag: string, raw: string): number {
   return parseBudgetValue({ key: 'storageBytes', flag, kind: 'integer', min: 1, max: 2 ** 50, unit: 'bytes', description: '' }, raw);
 }
 
-function parsePositiveNumber(flag: string, raw: string): number {
+function parsePositiveNumber(flag: string, raw: string, example: string): number {
   const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} ${example}` });
   return value;
 }
 

@@ -249,7 +249,7 @@ export class SqliteStore {
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
-      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`);
+      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "see a workspace's jobs with: headspace inspect <workspace>" });
       if (job.state === 'finished') return job;
       this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
@@ -339,6 +339,11 @@ export class SqliteStore {
       `INSERT INTO artifacts (workspace_id, name, purpose, media_type, declared_by_job, declared_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (workspace_id, name) DO UPDATE SET purpose = excluded.purpose`,
     ).run(artifact.workspaceId, artifact.name, artifact.purpose, artifact.mediaType, artifact.declaredByJob, artifact.declaredAt);
+  }
+
+  /** Removes a declaration (a typo, or a file the job never made); true when one was removed. */
+  removeArtifact(workspaceId: string, name: string): boolean {
+    return this.sql('DELETE FROM artifacts WHERE workspace_id = ? AND name = ?').run(workspaceId, name).changes > 0;
   }
 
   recordExport(workspaceId: string, name: string, exported: { to: string; sha256: string; size: number; at: number }): void {

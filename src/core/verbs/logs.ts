@@ -35,12 +35,12 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   const running = recorded.state === 'running';
   const job = running ? withBytesSoFar(recorded, ctx.logPath(recorded.id)) : recorded;
   const ws = store.getWorkspace(job.workspaceId)!;
-  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`);
+  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, { hint: 'a destroyed workspace keeps only its record (headspace ls --all); export what you need before destroy next time' });
   const selectors = [input.head, input.tail, input.grep, input.lines].filter((s) => s !== undefined).length;
   if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of --head, --tail, --grep or --lines', { hint: 'run logs once per view' });
   const maxLines = input.maxLines ?? 200;
   for (const [name, value] of [['--head', input.head], ['--tail', input.tail], ['--max-lines', maxLines]] as const) {
-    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`);
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`, { hint: `for example ${name} 50` });
   }
   if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
     throw new EngineError('BAD_ARGUMENT', '--lines takes A:B with 1 ≤ A ≤ B', { hint: 'for example --lines 120:160' });

@@ -14,6 +14,7 @@
  *    cwd-relative name when the job wrote there instead.
  */
 import { EngineError, isEngineError } from '../errors.js';
+import { workspaceFileState } from '../files/workspace-file-state.js';
 import type { Provider } from '../provider.js';
 import { quotedName } from '../result/visible-text.js';
 import type { Declaration } from './declare.js';
@@ -39,28 +40,14 @@ export async function checkWorkingDirectory(provider: Provider, workspaceId: str
 export async function unproducedDeclarationWarnings(provider: Provider, workspaceId: string, declarations: readonly Declaration[], cwd: string): Promise<string[]> {
   const warnings: string[] = [];
   for (const { name } of declarations) {
-    const found = await fileState(provider, workspaceId, name);
+    const found = await workspaceFileState(provider, workspaceId, name);
     if (found === 'file' || found === 'unknown') continue;
     const inCwd = cwd === '' ? null : `${cwd}/${name}`;
-    const there = inCwd !== null && (await fileState(provider, workspaceId, inCwd)) === 'file';
+    const there = inCwd !== null && (await workspaceFileState(provider, workspaceId, inCwd)) === 'file';
     const where = `/workspace/${name}`;
     if (found === 'directory') warnings.push(`declared artifact ${quotedName(name)} is a directory (${where}); export takes one file: declare a file inside it, or an archive the job makes`);
     else if (there) warnings.push(`declared artifact ${quotedName(name)} was not produced at ${where}: artifact names are relative to the workspace root, not to --cwd; the job wrote ${quotedName(inCwd)}: declare that with \`headspace declare ${workspaceId} ${inCwd}=PURPOSE\``);
     else warnings.push(`declared artifact ${quotedName(name)} was not produced: there is no file ${where} (artifact names are relative to the workspace root${cwd === '' ? '' : `, not to --cwd ${cwd}`}); find what the job wrote with \`headspace ls-files ${workspaceId}\``);
   }
   return warnings;
-}
-
-async function fileState(provider: Provider, workspaceId: string, path: string): Promise<'file' | 'missing' | 'directory' | 'unknown'> {
-  try {
-    const stream = await provider.read(workspaceId, path, 1);
-    await stream.close();
-    return 'file';
-  } catch (error) {
-    if (!isEngineError(error)) return 'unknown';
-    if (error.code === 'FILE_NOT_FOUND') return 'missing';
-    // A directory or a special file: only a directory lists (a FIFO or a link is export's to name, not this warning's).
-    if (error.code === 'NOT_A_REGULAR_FILE') return provider.list(workspaceId, path, 1).then(() => 'directory' as const, () => 'unknown' as const);
-    return 'unknown';
-  }
 }

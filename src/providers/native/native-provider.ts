@@ -389,7 +389,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const cgroup = layout.cgroupName(id);
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
       if (cwd !== '' && !(await (await openSafeFs(filesDir, user)).isDirectory(cwd))) {
-        throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
+        throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, { hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists` });
       }
       const [paths, profile, runtimeFiles] = await Promise.all([reachable(), hostProfile(), runtimeFilesOf(id, user, true)]);
       // After the runtime files: they make the directory with the modes the job uid needs.
