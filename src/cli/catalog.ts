@@ -68,7 +68,7 @@ export const VERBS: VerbSpec[] = [
     args: ['<workspace>', '<host-path>', '<destination>'],
     group: 'lifecycle',
     summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
-    options: [{ flags: '--overwrite', description: 'replace an existing destination' }],
+    options: [{ flags: '--overwrite', description: 'replace an existing destination: afterwards it holds exactly the source (files gone from a host directory go from the workspace too)' }],
     explain:
       'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
   },

@@ -58,6 +58,7 @@ export const CONFORMANCE_TESTS = [
   'refuses to overwrite unless asked',
   'reads a file a job wrote',
   'lists workspace entries without following links',
+  'removes a file or a whole tree and leaves its siblings',
   'reports an idle stop as nothing stopped',
   'stops a running job from another provider instance',
   'refuses to run in an unknown workspace',
@@ -309,6 +310,17 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       const inner = await provider.list(workspaceId, 'dir', 100);
       expect(inner.entries).toContainEqual({ path: 'dir/a.txt', type: 'file', size: 6 });
       expect(inner.truncated).toBe(false);
+    });
+
+    test('removes a file or a whole tree and leaves its siblings', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const data = Buffer.from('x');
+      for (const path of ['t/a.txt', 't/deep/b.txt', 'sibling.txt', 'single.txt']) await provider.write(workspaceId, path, data, { expectedSha256: sha256(data), overwrite: false });
+      await provider.removePath(workspaceId, 't');
+      await provider.removePath(workspaceId, 'single.txt');
+      await provider.removePath(workspaceId, 'never-there/x'); // missing: no error
+      expect((await provider.list(workspaceId, '', 100)).entries.map((e) => e.path)).toEqual(['sibling.txt']);
+      await expectEngineError(provider.removePath(workspaceId, '../escape'), ['BAD_PATH']);
     });
 
     test('reports an idle stop as nothing stopped', async () => {

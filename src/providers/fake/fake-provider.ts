@@ -375,6 +375,15 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         recount(ws);
       });
     },
+    async removePath(workspaceId: string, path: string): Promise<void> {
+      guard();
+      const key = normalizeWorkspacePath(path);
+      mutate((state) => {
+        const ws = need(state, workspaceId);
+        for (const p of Object.keys(ws.files)) if (p === key || p.startsWith(`${key}/`)) delete ws.files[p];
+        recount(ws);
+      });
+    },
     async list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }> {
       guard();
       const base = normalizeWorkspacePath(path, { allowRoot: true });

@@ -484,6 +484,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       await (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).write(path, data, writeOptions);
     },
 
+    async removePath(workspaceId, path) {
+      const meta = await requireMeta(workspaceId);
+      await (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).remove(path);
+    },
+
     async list(workspaceId, path, limit) {
       const meta = await requireMeta(workspaceId);
       return (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).list(path, limit);

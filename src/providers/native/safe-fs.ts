@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
-import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from '../../core/files/fd-walk.js';
+import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, removeTree, viaFd, walkTree } from '../../core/files/fd-walk.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 
@@ -80,6 +80,8 @@ export interface SafeFs {
   measure(): Promise<number>;
   /** Is `rel` a real directory inside the root (used to check a job's cwd)? */
   isDirectory(rel: string): Promise<boolean>;
+  /** Removes a file, link or tree (links never followed); a missing path is no error. */
+  remove(path: string): Promise<void>;
 }
 
 export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<SafeFs> {
@@ -268,5 +270,29 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     }
   }
 
-  return { read, write, list, measure, isDirectory };
+  /**
+   * Removes a file, link or whole tree at `path` (never the root): its parent
+   * is reached beneath the root without following a link, and the tree is
+   * removed fd-relative, so a link planted anywhere only ever loses itself.
+   */
+  async function remove(path: string): Promise<void> {
+    const rel = normalizeWorkspacePath(path);
+    const { parent, name } = split(rel);
+    let dir: FileHandle;
+    try {
+      dir = await openDir(parent);
+    } catch (error) {
+      if (error instanceof EngineError && error.code === 'FILE_NOT_FOUND') return; // nothing there to remove
+      throw error;
+    }
+    try {
+      await removeTree(viaFd(dir, name)).catch((error: unknown) => {
+        throw mapOpenError(error, rel);
+      });
+    } finally {
+      await dir.close();
+    }
+  }
+
+  return { read, write, list, measure, isDirectory, remove };
 }
