@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
 import { createEventBus, type EventBus } from './events.js';
+import { refuseUnknownKeys } from './input-keys.js';
 import { randomIds, type IdGenerator } from './ids.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
@@ -95,24 +96,25 @@ export function createEngine(options: EngineOptions): Engine {
     retrievalCommand: (handle) => `${isDefaultHome ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace inspect ${handle} --logs`,
   };
 
+  // Each verb first refuses keys it does not take (a misspelt option was silently ignored: #12 item 15).
   return {
     home,
     events,
-    create: async (input = {}) => (await import('./verbs/create.js')).createWorkspace(ctx, input),
-    run: async (input) => (await import('./verbs/run.js')).runJob(ctx, input),
-    stop: async (input) => (await import('./verbs/stop.js')).stopJob(ctx, input),
-    inspect: async (input) => (await import('./verbs/inspect.js')).inspectHandle(ctx, input),
-    logsDump: async (input) => (await import('./verbs/inspect.js')).dumpLogs(ctx, input),
-    logs: async (input) => (await import('./verbs/logs.js')).readLogs(ctx, input),
-    ls: async (input = {}) => (await import('./verbs/ls.js')).listWorkspaces(ctx, input),
-    destroy: async (input) => (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input),
+    create: async (input = {}) => (refuseUnknownKeys('create', input), (await import('./verbs/create.js')).createWorkspace(ctx, input)),
+    run: async (input) => (refuseUnknownKeys('run', input), (await import('./verbs/run.js')).runJob(ctx, input)),
+    stop: async (input) => (refuseUnknownKeys('stop', input), (await import('./verbs/stop.js')).stopJob(ctx, input)),
+    inspect: async (input) => (refuseUnknownKeys('inspect', input), (await import('./verbs/inspect.js')).inspectHandle(ctx, input)),
+    logsDump: async (input) => (refuseUnknownKeys('inspect', input), (await import('./verbs/inspect.js')).dumpLogs(ctx, input)),
+    logs: async (input) => (refuseUnknownKeys('logs', input), (await import('./verbs/logs.js')).readLogs(ctx, input)),
+    ls: async (input = {}) => (refuseUnknownKeys('ls', input), (await import('./verbs/ls.js')).listWorkspaces(ctx, input)),
+    destroy: async (input) => (refuseUnknownKeys('destroy', input), (await import('./verbs/destroy.js')).destroyWorkspace(ctx, input)),
     gc: async () => (await import('./verbs/gc.js')).collectGarbage(ctx),
-    doctor: async (input = {}) => (await import('./verbs/doctor.js')).diagnose(ctx, input),
-    probe: async (input) => (await import('./verbs/probe.js')).probeContainment(ctx, input),
-    put: async (input) => (await import('./verbs/put.js')).putFiles(ctx, input),
-    declare: async (input) => (await import('./verbs/declare.js')).declareArtifact(ctx, input),
-    export: async (input) => (await import('./verbs/export.js')).exportArtifact(ctx, input),
-    listFiles: async (input) => (await import('./verbs/ls-files.js')).listFiles(ctx, input),
+    doctor: async (input = {}) => (refuseUnknownKeys('doctor', input), (await import('./verbs/doctor.js')).diagnose(ctx, input)),
+    probe: async (input) => (refuseUnknownKeys('probe', input), (await import('./verbs/probe.js')).probeContainment(ctx, input)),
+    put: async (input) => (refuseUnknownKeys('put', input), (await import('./verbs/put.js')).putFiles(ctx, input)),
+    declare: async (input) => (refuseUnknownKeys('declare', input), (await import('./verbs/declare.js')).declareArtifact(ctx, input)),
+    export: async (input) => (refuseUnknownKeys('export', input), (await import('./verbs/export.js')).exportArtifact(ctx, input)),
+    listFiles: async (input) => (refuseUnknownKeys('listFiles', input), (await import('./verbs/ls-files.js')).listFiles(ctx, input)),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();
