@@ -22,6 +22,8 @@ export interface ProbeCheck {
   detail: string;
   /** The one-line remedy when not ok. */
   remedy?: string;
+  /** A failure here means a weaker mode (reported), never an unusable provider: it never makes `ready` false. */
+  advisory?: boolean;
 }
 
 export interface ProbeResult {

@@ -8,6 +8,7 @@ import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
 import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
+import { providerNotReady } from '../provider-readiness.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 
@@ -60,12 +61,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const attention = await reconcile(ctx);
 
   const probe = await provider.probe();
-  if (!probe.ready) {
-    const failed = probe.checks.filter((c) => !c.ok);
-    throw new EngineError('POLICY_DENIED', `the ${providerName} provider cannot isolate a workspace here: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}`, {
-      hint: failed.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${providerName}\``,
-    });
-  }
+  if (!probe.ready) throw providerNotReady(providerName, probe);
   const caps = await provider.capabilities();
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);

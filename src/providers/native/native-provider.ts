@@ -37,6 +37,7 @@ import { planBwrap } from './plan-bwrap.js';
 import { planJobEntry } from './plan-job-entry.js';
 import { existingProcMasks, type ProcMask } from './proc-masks.js';
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
+import { providerNotReady } from '../../core/provider-readiness.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import { ANY_JOB_USER, planReachablePaths, type ReachablePaths } from './reachable-paths.js';
 import { ensureRuntimeFiles, removeRuntimeFiles, runtimeExposures, type RuntimeFiles } from './runtime-files.js';
@@ -170,10 +171,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   async function readyEnv(): Promise<HostEnv> {
     const probe = await hostProbe();
     if (probe.env !== undefined && probe.env.cgroups.driver !== undefined) return probe.env;
-    const failed = probe.result.checks.filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name));
-    throw new EngineError('POLICY_DENIED', `the native provider cannot isolate and budget jobs here: ${failed.map((c) => `${c.name} (${c.detail})`).join('; ')}`, {
-      hint: failed[0]?.remedy ?? REMEDIES.cgroups,
-    });
+    throw providerNotReady(PROVIDER_NAME, probe.result);
   }
 
   /** The workspace's meta, with its files in place (its image mounted again if a reboot dropped the mount). */

@@ -74,7 +74,8 @@ export async function probeHost(options: {
   execHelperPath: string;
 }): Promise<HostProbe> {
   const checks: ProbeCheck[] = [];
-  const add = (name: string, ok: boolean, detail: string, remedy: string) => checks.push(ok ? { name, ok, detail } : { name, ok, detail, remedy });
+  const add = (name: string, ok: boolean, detail: string, remedy: string) =>
+    checks.push({ name, ok, detail, ...(ok ? {} : { remedy }), ...(ADVISORY_CHECKS.has(name) ? { advisory: true } : {}) });
 
   const linux = process.platform === 'linux';
   add('platform', linux, `${process.platform} ${process.arch}`, REMEDIES.platform);
@@ -126,9 +127,10 @@ export async function probeHost(options: {
 
   const cgroups = linux ? await chooseCgroupDriver(uid) : { details: ['not Linux'], enforces: { memory: false, pids: false, cpu: false } };
   const detail = cgroups.details.join('; ');
-  add('cgroup-memory', cgroups.enforces.memory, detail, REMEDIES.cgroups);
-  add('cgroup-pids', cgroups.enforces.pids, detail, REMEDIES.cgroups);
-  add('cgroup-cpu', cgroups.enforces.cpu, detail, REMEDIES.cgroups);
+  const cgroupFix = cgroups.remedy ?? REMEDIES.cgroups;
+  add('cgroup-memory', cgroups.enforces.memory, detail, cgroupFix);
+  add('cgroup-pids', cgroups.enforces.pids, detail, cgroupFix);
+  add('cgroup-cpu', cgroups.enforces.cpu, detail, cgroupFix);
 
   const setprivPath = (await findExecutable(['/usr/bin/setpriv', '/bin/setpriv'])) ?? '';
   if (cgroups.driver?.placement === 'root-then-drop') add('setpriv', setprivPath !== '', setprivPath || 'setpriv not found', REMEDIES.setpriv);
