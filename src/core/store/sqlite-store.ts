@@ -7,6 +7,7 @@ import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
+import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
 
 export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, LimitHit, WorkspaceRecord } from './records.js';
@@ -164,9 +165,7 @@ export class SqliteStore {
         this.sql('DELETE FROM artifacts WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM workspaces WHERE id = ?').run(record.id);
       } else if (existing) {
-        throw new EngineError('WORKSPACE_EXISTS', `workspace ${record.id} already exists (${String(existing.state)})`, {
-          hint: 'choose another --workspace-id, or omit it to get a fresh one',
-        });
+        throw workspaceExists(record.id, String(existing.state));
       }
       const jobSlot = this.freeJobSlot(slots);
       this.sql(
