@@ -49,14 +49,19 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
   if (input.remove === true) return withdrawDeclaration(ctx, ws, input);
   const declaration = checkDeclaration(input);
   recordDeclarations(ctx, store, ws.id, [declaration], null);
+  return declareResult(ctx, ws, `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`, [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export']);
+}
+
+/** The result of either form of declare: what changed, then the workspace's artifacts as they now stand. */
+async function declareResult(ctx: EngineContext, ws: WorkspaceRecord, summary: string, findings: string[]): Promise<ResultPackage> {
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const now = ctx.clock.now();
   return makeResultPackage({
-    outcome_summary: `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`,
+    outcome_summary: summary,
     status: 'success',
-    key_findings: [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export'],
+    key_findings: findings,
     evidence: [],
-    artifacts: artifactEntries(store, ws.id),
+    artifacts: artifactEntries(ctx.store(), ws.id),
     warnings: [],
     resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'declare', { workspace: ws, startedAt: now, finishedAt: now }),
@@ -85,17 +90,5 @@ async function withdrawDeclaration(ctx: EngineContext, ws: WorkspaceRecord, inpu
     });
   }
   store.removeArtifact(ws.id, name);
-  const attention = await reconcile(ctx, { workspaceId: ws.id });
-  const now = ctx.clock.now();
-  return makeResultPackage({
-    outcome_summary: `artifact ${quotedName(name)} is no longer declared in workspace ${ws.id}`,
-    status: 'success',
-    key_findings: [`the declaration (${found.purpose}) was withdrawn; the workspace's files were not touched`],
-    evidence: [],
-    artifacts: artifactEntries(store, ws.id),
-    warnings: [],
-    resource_usage: emptyUsage(),
-    provenance: provenanceFor(ctx, 'declare', { workspace: ws, startedAt: now, finishedAt: now }),
-    attention,
-  });
+  return declareResult(ctx, ws, `artifact ${quotedName(name)} is no longer declared in workspace ${ws.id}`, [`the declaration (${found.purpose}) was withdrawn; the workspace's files were not touched`]);
 }
