@@ -55,8 +55,17 @@ export type { ResultPackage, Evidence, ArtifactEntry, Provenance, ResourceUsage 
 export { defaultPolicy, DEFAULT_BUDGET } from '../core/policy/policy.js';
 export type { Policy, Budget } from '../core/policy/policy.js';
 export type { Provider, ProviderCapabilities, ProbeResult, JobOutcome, RunRequest } from '../core/provider.js';
+// Every verb's input, so a caller can type what it passes (#12 item 15); unknown keys are refused at run time too.
 export type { CreateInput } from '../core/verbs/create.js';
 export type { RunInput } from '../core/verbs/run.js';
 export type { StopInput } from '../core/verbs/stop.js';
 export type { DestroyInput } from '../core/verbs/destroy.js';
 export type { LogsInput } from '../core/verbs/logs.js';
+export type { InspectInput, LogsDump } from '../core/verbs/inspect.js';
+export type { LsInput } from '../core/verbs/ls.js';
+export type { DoctorInput } from '../core/verbs/doctor.js';
+export type { ProbeInput } from '../core/verbs/probe.js';
+export type { PutInput } from '../core/verbs/put.js';
+export type { DeclareInput, Declaration } from '../core/verbs/declare.js';
+export type { ExportInput } from '../core/verbs/export.js';
+export type { LsFilesInput } from '../core/verbs/ls-files.js';

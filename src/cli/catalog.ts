@@ -54,21 +54,21 @@ export const VERBS: VerbSpec[] = [
     summary: 'run one command in a workspace; flags go before the workspace id, everything after it is the command',
     options: [
       { flags: '--job-id <id>', description: 'choose the job id' },
-      { flags: '--cwd <path>', description: 'working directory, relative to the workspace root' },
+      { flags: '--cwd <path>', description: 'working directory, relative to the workspace root; must exist (--input and --declare paths stay relative to the workspace root)' },
       { flags: '--input <name=host-path>', description: 'copy a host file or directory in before the job (never overwrites; repeatable)', repeatable: true },
       { flags: '--env <name>', description: "pass a variable's value from YOUR environment (the name is recorded, the value never; repeatable)", repeatable: true },
       { flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true },
       { flags: '--declare <name=purpose>', description: 'declare an artifact the job will produce; only declared artifacts can be exported (repeatable)', repeatable: true },
     ],
     explain:
-      'Runs one command, with no shell, in the workspace, under its budgets. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
+      'Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
   },
   {
     name: 'put',
     args: ['<workspace>', '<host-path>', '<destination>'],
     group: 'lifecycle',
     summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
-    options: [{ flags: '--overwrite', description: 'replace an existing destination' }],
+    options: [{ flags: '--overwrite', description: 'replace an existing destination: afterwards it holds exactly the source (files gone from a host directory go from the workspace too)' }],
     explain:
       'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
   },
@@ -76,9 +76,10 @@ export const VERBS: VerbSpec[] = [
     name: 'declare',
     args: ['<workspace>', '<name=purpose>'],
     group: 'lifecycle',
-    summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported',
-    options: [],
-    explain: 'NAME is the workspace path as ls-files shows it (its text form, see `explain names`). Only declared artifacts can leave a workspace. A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force.',
+    summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported; --remove withdraws one',
+    options: [{ flags: '--remove', description: 'withdraw the declaration of NAME (give NAME alone): a typo, or a file the job never made' }],
+    explain:
+      'Only declared artifacts can leave a workspace. NAME is the workspace path as ls-files shows it (its text form, see `explain names`). A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force. `declare W NAME --remove` withdraws a declaration that was never exported (the files are not touched); an exported artifact keeps its record.',
   },
   {
     name: 'export',
@@ -124,7 +125,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--raw', description: 'with --logs on a terminal, write control bytes as they are (they can act on the terminal)' },
     ],
     explain:
-      'HANDLE is a workspace id or a job id. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
+      'HANDLE is a workspace id or a job id. inspect exits 0 whenever the inspection worked: a job\'s own status (failure, timeout, …) is the result\'s status, not inspect\'s exit code. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
   },
   {
     name: 'logs',
@@ -175,7 +176,7 @@ export const VERBS: VerbSpec[] = [
       { flags: '--verify', description: 'with --repair --apply: diagnose again afterwards and report what remains' },
     ],
     explain:
-      'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider\'s probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact\'s digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace\'s files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains.',
+      'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider\'s probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact\'s digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace\'s files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains, and whenever the default provider is not ready here (checks failing for one reason are one line, each remedy once, and the fake provider is named as the way to try headspace meanwhile).',
   },
   {
     name: 'probe',
@@ -221,7 +222,7 @@ export const VERBS: VerbSpec[] = [
     group: 'introspection',
     summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`',
     options: [],
-    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names).',
+    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names, fake).',
   },
   {
     name: 'cli',
@@ -235,7 +236,7 @@ export const VERBS: VerbSpec[] = [
     name: 'version',
     args: [],
     group: 'introspection',
-    summary: 'print the headspace version',
+    summary: 'print the versions of headspace, the result schema and the state schema (also `headspace --version`)',
     options: [],
     explain: 'Prints the version, the result schema version and the state schema version.',
   },
@@ -250,6 +251,8 @@ export const TOPICS: Record<string, string> = {
     'Closed by default: network disabled, no host paths, 512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock per job, 10 MiB captured output per job, 1 job at once. Every limit carries one of three labels: enforced (the host applies it), measured (only reported), or simulated (the fake provider applies it inside its simulation only: nothing runs for real and nothing is isolated, so a fake workspace never reads enforced except for the limits headspace itself applies: wall clock, output, concurrency). A boundary limit (network, filesystem, memory, cpu, pids) a real provider cannot enforce makes create refuse with exit 3; the fake is not refused, its create warns instead. resource_usage.max_memory_scope says whose peak max_memory_bytes is: the job\'s own, or the workspace\'s (its cgroup is shared by every job running in it).',
   names:
     "A file name is bytes; wherever a workspace name becomes text (results, --json, arguments of declare, export, put, ls-files and run --declare, MCP arguments and resource paths) it is written in one text form. Valid UTF-8 stands for itself, except: a byte that is not UTF-8 is \\xHH (\\x always means one raw byte), a backslash is \\\\, newline, CR and tab are \\n \\r \\t, other controls \\xHH, C1 controls and invisible characters (bidi controls, zero-width and format characters, separators, non-ASCII spaces) and U+FFFD are \\uHHHH or \\u{HHHHH}, and a space at the start or end of a component is \\x20. So distinct names never print alike, r\\xff.txt (the byte 0xff) is not r\\ufffd.txt (a real U+FFFD), and any name can be addressed. An argument may spell a character either way (\\x41 or A); it is resolved to bytes and compared in the one canonical form. Any other backslash sequence is refused (exit 1) rather than guessed: write a literal backslash as \\\\. Look-alike letters from different scripts and unnormalized accents are not escaped.",
+  fake:
+    "The fake provider (--provider fake, or HEADSPACE_PROVIDER=fake) runs no programs and isolates nothing: it keeps each workspace's files in HEADSPACE_HOME/fake/state.json and runs a small scripted command language, deterministically, so the CLI, the library and the MCP server can be tried and tested anywhere. Commands (the words after the workspace id; `A && B` runs B only when A succeeded): echo WORDS… prints WORDS to stdout; stderr WORDS… prints them to stderr; true and false exit 0 and 1; fail N prints an error line and exits N, exit N exits N; sleep SECONDS sleeps; block waits until stopped (stop --apply) or the wall clock ends it; alloc BYTES allocates, and past the memory budget the simulated kernel kills the job (resource_exhausted); flood BYTES prints BYTES of output in lines; trace N [K] prints an N-step trace ending with answer=…, with an ERROR line at step K when given; write PATH TEXT… writes TEXT to a workspace file (relative to --cwd); cat PATH prints a workspace file; env NAME prints NAME from the job's environment; ls lists the workspace's files. Anything else exits 127 (command not found), or 126 when it names a workspace file (fake files are never executable).",
   state:
     'State lives under $HEADSPACE_HOME (default ~/.headspace): state.db (SQLite, WAL; workspaces, jobs and the intent journal), jobs/<job>.log (captured output, at most the output budget), and one folder per provider (native/, fake/). A store written by a newer headspace is refused and left untouched.',
 };

@@ -13,7 +13,7 @@ export function introspect(verb: string, args: string[], _opts: Record<string, u
   switch (verb) {
     case 'version': {
       const version = packageVersion();
-      return { kind: 'document', text: `headspace ${version}\n`, json: { name: 'headspace', version, result_schema_version: RESULT_SCHEMA_VERSION, state_schema_version: SCHEMA_VERSION } };
+      return { kind: 'document', text: `headspace ${version}\nresult schema ${RESULT_SCHEMA_VERSION}\nstate schema ${SCHEMA_VERSION}\n`, json: { name: 'headspace', version, result_schema_version: RESULT_SCHEMA_VERSION, state_schema_version: SCHEMA_VERSION } };
     }
     case 'cli': {
       if (args[0] !== 'overview') throw new EngineError('BAD_ARGUMENT', `unknown cli topic '${String(args[0]).slice(0, 40)}'`, { hint: 'run `headspace cli overview`' });
@@ -24,7 +24,7 @@ export function introspect(verb: string, args: string[], _opts: Record<string, u
     case 'learn':
       return { kind: 'document', text: learnText(VERBS), json: learnData(VERBS) };
     default:
-      throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`);
+      throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help` for the verbs' });
   }
 }
 

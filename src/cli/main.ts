@@ -15,7 +15,8 @@ import { createTerminalEscaper, type TerminalEscaper } from './terminal-output.j
 
 /** What a verb's action hands back to be rendered once, at the edge. */
 export type CliOutcome =
-  | { kind: 'package'; pkg: ResultPackage }
+  /** `exitCode` overrides the code of the package's status (inspect reports a job's status without taking it as its own). */
+  | { kind: 'package'; pkg: ResultPackage; exitCode?: number }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
   | { kind: 'files'; files: Array<{ header?: string; path: string }>; json: () => unknown; raw?: boolean };
 
@@ -26,6 +27,8 @@ type Opts = Record<string, unknown>;
  * It never exits the process (only the bin does) and never prints a stack.
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  // `headspace --version` (or -V) is the version verb: the same three versions, --json included (#12 item 16).
+  if (argv[0] === '--version' || argv[0] === '-V') argv = ['version', ...argv.slice(1)];
   let outcome: CliOutcome | null = null;
   let wantsJson = argv.includes('--json');
   let maxResultBytes: number | undefined;
@@ -34,6 +37,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     maxResultBytes = opts.maxResultBytes === undefined ? undefined : parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes));
     outcome = await dispatch(verb, args, opts, io);
   });
+  if (argv.length === 0) {
+    // Bare `headspace` asked for nothing wrong: the overview goes to stdout and exits 0 (#12 item 16).
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -61,7 +69,7 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
       const { renderJson } = await import('../core/result/render-json.js');
       await writeAll(io.stdout, json ? renderJson(outcome.pkg) : forTerminal(io, renderMarkdown(outcome.pkg, { ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }), ...fullResultCommand(io, outcome.pkg) })));
-      return EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
+      return outcome.exitCode ?? EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
     }
     case 'document':
       await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : forTerminal(io, outcome.text));
@@ -212,7 +220,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
             ...(opts.allowHostPath !== undefined && { hostPaths: opts.allowHostPath as string[] }),
             ...(opts.purpose !== undefined && { purpose: String(opts.purpose) }),
             ...(opts.owner !== undefined && { owner: String(opts.owner) }),
-            ...(opts.ttl !== undefined && { ttlSeconds: parsePositiveNumber('--ttl', String(opts.ttl)) }),
+            ...(opts.ttl !== undefined && { ttlSeconds: parsePositiveNumber('--ttl', String(opts.ttl), '3600 (seconds until the workspace expires and gc may remove it)') }),
             budget: budgetFromOpts(opts),
           }),
         );
@@ -250,6 +258,8 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       case 'put':
         return pkg(await engine.put({ workspaceId: args[0]!, hostPath: args[1]!, destination: args[2]!, overwrite: opts.overwrite === true }));
       case 'declare': {
+        // --remove takes the NAME alone (a NAME=PURPOSE is refused by the verb, naming the fix).
+        if (opts.remove === true) return pkg(await engine.declare({ workspaceId: args[0]!, ...withdrawn(args[1]!), remove: true }));
         const [name, purpose] = splitAssignment('declare', args[1]!, ['NAME', 'PURPOSE']);
         return pkg(await engine.declare({ workspaceId: args[0]!, name, purpose }));
       }
@@ -278,7 +288,8 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
         return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true, ...(opts.graceSeconds !== undefined && { graceSeconds: parseSeconds('--grace-seconds', String(opts.graceSeconds)) }) }));
       case 'inspect':
         if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }), opts.raw === true);
-        return pkg(await engine.inspect({ handle: args[0]! }));
+        // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
+        return { kind: 'package', pkg: await engine.inspect({ handle: args[0]! }), exitCode: 0 };
       case 'logs':
         return pkg(
           await engine.logs({
@@ -331,6 +342,12 @@ function progressOnStderr(io: CliIo, label: string): (done: number, total: numbe
   };
 }
 
+/** `declare W NAME --remove`: a stray `=PURPOSE` is handed on, so the verb refuses it with the fix. */
+function withdrawn(raw: string): { name: string; purpose?: string } {
+  const at = raw.indexOf('=');
+  return at < 0 ? { name: raw } : { name: raw.slice(0, at), purpose: raw.slice(at + 1) };
+}
+
 function pkg(value: ResultPackage): CliOutcome {
   return { kind: 'package', pkg: value };
 }
@@ -349,7 +366,7 @@ function camel(flag: string): string {
 }
 
 function parsePositiveInt(flag: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`);
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} 20 (digits only: no sign, unit or fraction)` });
   return Number(raw);
 }
 
@@ -358,9 +375,9 @@ function parseByteCount(flag: string, raw: string): number {
   return parseBudgetValue({ key: 'storageBytes', flag, kind: 'integer', min: 1, max: 2 ** 50, unit: 'bytes', description: '' }, raw);
 }
 
-function parsePositiveNumber(flag: string, raw: string): number {
+function parsePositiveNumber(flag: string, raw: string, example: string): number {
   const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} ${example}` });
   return value;
 }
 

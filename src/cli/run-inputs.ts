@@ -26,7 +26,7 @@ export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS
         hint: 'export the variable in your shell and pass --env NAME, or put it in a file for --env-file',
       });
     }
-    if (!isEnvName(name)) throw new EngineError('BAD_ARGUMENT', `--env ${name.slice(0, 40)}: not a valid variable name`);
+    if (!isEnvName(name)) throw new EngineError('BAD_ARGUMENT', `--env ${name.slice(0, 40)}: not a valid variable name`, { hint: 'a name is letters, digits and _, not starting with a digit, e.g. --env API_TOKEN' });
     const value = callerEnv[name];
     if (value === undefined) throw new EngineError('BAD_ARGUMENT', `--env ${name}: the variable is not set in your environment`, { hint: `export ${name}=… first, or drop the flag` });
     env[name] = value;

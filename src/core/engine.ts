@@ -3,6 +3,7 @@ import { systemClock, type Clock } from './clock.js';
 import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
 import { createEventBus, type EventBus } from './events.js';
 import { forTheCaller } from './infrastructure-errors.js';
+import { refuseUnknownKeys } from './input-keys.js';
 import { randomIds, type IdGenerator } from './ids.js';
 import { invocationFor, type Face } from './invocation.js';
 import type { Provider } from './provider.js';
@@ -118,24 +119,25 @@ export function createEngine(options: EngineOptions): Engine {
         throw forTheCaller(error);
       });
 
+  // Each verb first refuses keys it does not take (a misspelt option was silently ignored: #12 item 15).
   return {
     home,
     events,
-    create: (input = {}) => call(async (c) => (await import('./verbs/create.js')).createWorkspace(c, input)),
-    run: (input) => call(async (c) => (await import('./verbs/run.js')).runJob(c, input)),
-    stop: (input) => call(async (c) => (await import('./verbs/stop.js')).stopJob(c, input)),
-    inspect: (input) => call(async (c) => (await import('./verbs/inspect.js')).inspectHandle(c, input)),
-    logsDump: (input) => call(async (c) => (await import('./verbs/inspect.js')).dumpLogs(c, input)),
-    logs: (input) => call(async (c) => (await import('./verbs/logs.js')).readLogs(c, input)),
-    ls: (input = {}) => call(async (c) => (await import('./verbs/ls.js')).listWorkspaces(c, input)),
-    destroy: (input) => call(async (c) => (await import('./verbs/destroy.js')).destroyWorkspace(c, input)),
+    create: (input = {}) => call(async (c) => (refuseUnknownKeys('create', input), (await import('./verbs/create.js')).createWorkspace(c, input))),
+    run: (input) => call(async (c) => (refuseUnknownKeys('run', input), (await import('./verbs/run.js')).runJob(c, input))),
+    stop: (input) => call(async (c) => (refuseUnknownKeys('stop', input), (await import('./verbs/stop.js')).stopJob(c, input))),
+    inspect: (input) => call(async (c) => (refuseUnknownKeys('inspect', input), (await import('./verbs/inspect.js')).inspectHandle(c, input))),
+    logsDump: (input) => call(async (c) => (refuseUnknownKeys('inspect', input), (await import('./verbs/inspect.js')).dumpLogs(c, input))),
+    logs: (input) => call(async (c) => (refuseUnknownKeys('logs', input), (await import('./verbs/logs.js')).readLogs(c, input))),
+    ls: (input = {}) => call(async (c) => (refuseUnknownKeys('ls', input), (await import('./verbs/ls.js')).listWorkspaces(c, input))),
+    destroy: (input) => call(async (c) => (refuseUnknownKeys('destroy', input), (await import('./verbs/destroy.js')).destroyWorkspace(c, input))),
     gc: () => call(async (c) => (await import('./verbs/gc.js')).collectGarbage(c)),
-    doctor: (input = {}) => call(async (c) => (await import('./verbs/doctor.js')).diagnose(c, input)),
-    probe: (input) => call(async (c) => (await import('./verbs/probe.js')).probeContainment(c, input)),
-    put: (input) => call(async (c) => (await import('./verbs/put.js')).putFiles(c, input)),
-    declare: (input) => call(async (c) => (await import('./verbs/declare.js')).declareArtifact(c, input)),
-    export: (input) => call(async (c) => (await import('./verbs/export.js')).exportArtifact(c, input)),
-    listFiles: (input) => call(async (c) => (await import('./verbs/ls-files.js')).listFiles(c, input)),
+    doctor: (input = {}) => call(async (c) => (refuseUnknownKeys('doctor', input), (await import('./verbs/doctor.js')).diagnose(c, input))),
+    probe: (input) => call(async (c) => (refuseUnknownKeys('probe', input), (await import('./verbs/probe.js')).probeContainment(c, input))),
+    put: (input) => call(async (c) => (refuseUnknownKeys('put', input), (await import('./verbs/put.js')).putFiles(c, input))),
+    declare: (input) => call(async (c) => (refuseUnknownKeys('declare', input), (await import('./verbs/declare.js')).declareArtifact(c, input))),
+    export: (input) => call(async (c) => (refuseUnknownKeys('export', input), (await import('./verbs/export.js')).exportArtifact(c, input))),
+    listFiles: (input) => call(async (c) => (refuseUnknownKeys('listFiles', input), (await import('./verbs/ls-files.js')).listFiles(c, input))),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();

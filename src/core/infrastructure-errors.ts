@@ -46,12 +46,23 @@ export function notReadyError(provider: string, checks: readonly ProbeCheck[]): 
   if (blocking.length > 0 && machinery.length === 0) {
     const limits = [...new Set(blocking.flatMap((c) => c.limits ?? []))];
     return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, {
-      hint: blocking.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${provider}\``,
+      hint: `${remedies(blocking) ?? `run \`headspace doctor --provider ${provider}\``}${tryFake(provider)}`,
     });
   }
   return new EngineError('PROVIDER_FAILURE', `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`, {
-    hint: machinery.find((c) => c.remedy)?.remedy ?? `run \`headspace doctor --provider ${provider}\`: it names what is broken and how to fix it`,
+    hint: `${remedies(machinery) ?? `run \`headspace doctor --provider ${provider}\`: it names what is broken and how to fix it`}${tryFake(provider)}`,
   });
+}
+
+/** Each distinct remedy once (memory, pids and cpu share one when one cgroup driver is missing, #12 item 12). */
+function remedies(checks: readonly ProbeCheck[]): string | undefined {
+  const distinct = [...new Set(checks.map((c) => c.remedy).filter((r): r is string => r !== undefined && r !== ''))];
+  return distinct.length > 0 ? distinct.join('; ') : undefined;
+}
+
+/** How to try headspace meanwhile: the fake provider runs anywhere (it isolates nothing). */
+function tryFake(provider: string): string {
+  return provider === 'fake' ? '' : '; to try headspace without isolation meanwhile, use the fake provider (--provider fake, or HEADSPACE_PROVIDER=fake)';
 }
 
 function findings(checks: readonly ProbeCheck[]): string {

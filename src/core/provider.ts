@@ -267,6 +267,12 @@ export interface Provider {
   read(workspaceId: string, path: string, chunkBytes?: number): Promise<ReadStream>;
   write(workspaceId: string, path: string, data: Buffer, options: WriteOptions): Promise<void>;
   /**
+   * Removes the file, symlink or whole directory tree at `path` (never the
+   * workspace root, never following a link); a missing path is no error.
+   * `put --overwrite` uses it to make a destination hold exactly its source.
+   */
+  removePath(workspaceId: string, path: string): Promise<void>;
+  /**
    * Lists every entry under a directory, recursively, sorted by path, at most
    * `limit` of them (`truncated` says when more exist). Never follows
    * symlinks: a link is listed as `symlink`. A missing directory throws

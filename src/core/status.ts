@@ -5,6 +5,7 @@
  * (scripts branch on them). 0–2 are the CLI's own outcomes, 3–8 mirror the
  * failure taxonomy one to one.
  */
+import { EngineError } from './errors.js';
 
 /**
  * What a result package says happened. `running` is the one non-terminal
@@ -81,8 +82,17 @@ export function categoryOfStatus(status: ResultStatus): Category {
   return STATUS_CATEGORY[status];
 }
 
-export function exitCodeOf(category: Category): number {
-  return EXIT_CODES[category];
+/**
+ * The exit code of a category (`computation_failed` → 6) or of a result
+ * status (`failure` → 6): a library caller holds one or the other (#12 item
+ * 15). Anything else is refused rather than mapped to a guess.
+ */
+export function exitCodeOf(statusOrCategory: Category | ResultStatus): number {
+  if (Object.hasOwn(EXIT_CODES, statusOrCategory)) return EXIT_CODES[statusOrCategory as Category];
+  if (Object.hasOwn(STATUS_CATEGORY, statusOrCategory)) return EXIT_CODES[STATUS_CATEGORY[statusOrCategory as ResultStatus]];
+  throw new EngineError('BAD_ARGUMENT', `exitCodeOf takes a result status or a category, not ${JSON.stringify(String(statusOrCategory).slice(0, 40))}`, {
+    hint: `statuses: ${Object.keys(STATUS_CATEGORY).join(', ')}; categories: ${Object.keys(EXIT_CODES).join(', ')}`,
+  });
 }
 
 export const RESULT_STATUSES: readonly ResultStatus[] = Object.keys(STATUS_CATEGORY) as ResultStatus[];

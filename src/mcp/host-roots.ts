@@ -76,7 +76,7 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
       if (real === null) {
         // Say "outside" before "missing": existence of a path outside the roots is not the caller's to learn.
         if (!roots.some((root) => isWithin(lexical, root))) throw outsideRoots(toolName, hostPath, lexical, set);
-        throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: 'check the host path' });
+        throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: `check the spelling; paths are resolved from ${cwd}` });
       }
       if (!roots.some((root) => isWithin(real, root))) throw outsideRoots(toolName, hostPath, real, set);
       return real;
@@ -129,7 +129,7 @@ function outsideRoots(toolName: string, given: string, real: string, set: RootSe
 }
 
 function absolute(hostPath: string, cwd: string): string {
-  if (typeof hostPath !== 'string' || hostPath === '' || hostPath.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'a host path must be a non-empty string without NUL');
+  if (typeof hostPath !== 'string' || hostPath === '' || hostPath.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'a host path must be a non-empty string without NUL', { hint: 'give an absolute host path under one of the roots, e.g. /home/me/project/data.csv' });
   return resolve(cwd, hostPath);
 }
 

@@ -77,6 +77,7 @@ export const ProvenanceSchema = z
     profile: z.string().optional().describe('runtime profile'),
     environment_digest: z.string().optional().describe('sha256 of what the job runs on'),
     command: z.array(z.string()).optional().describe('the argv, as recorded (verbatim)'),
+    cwd: z.string().optional().describe('the job\'s working directory (run cwd), e.g. /workspace/src; absent for the workspace root'),
     started_at: z.string().optional().describe('ISO time the work started'),
     finished_at: z.string().optional().describe('ISO time the work ended'),
     policy_summary: z.array(LimitSummarySchema).describe('every limit, labelled enforced, measured or simulated'),

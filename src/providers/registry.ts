@@ -12,7 +12,7 @@ export const PROVIDERS: Record<string, ProviderFactory> = {
   },
   native: async ({ home }) => {
     const { createNativeProvider } = await import('./native/native-provider.js');
-    return createNativeProvider({ root: join(home, 'native'), stateHome: home });
+    return createNativeProvider({ root: join(home, 'native'), stateHome: home, sweepOtherHomes: true });
   },
 };
 

@@ -66,6 +66,7 @@ export const CONFORMANCE_TESTS = [
   'lists workspace entries without following links',
   'lists and reads a name with a backslash or a control character by its text form',
   'keeps a name that is not UTF-8 apart from its U+FFFD look-alike',
+  'removes a file or a whole tree and leaves its siblings',
   'reports an idle stop as nothing stopped',
   'stops a running job from another provider instance',
   'refuses to run in an unknown workspace',
@@ -349,6 +350,17 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       const stream = await provider.read(workspaceId, 'r\\xff.t');
       expect(stream.size).toBe('invalid'.length);
       await stream.close();
+    });
+
+    test('removes a file or a whole tree and leaves its siblings', async () => {
+      const { provider, workspaceId } = await withWorkspace();
+      const data = Buffer.from('x');
+      for (const path of ['t/a.txt', 't/deep/b.txt', 'sibling.txt', 'single.txt']) await provider.write(workspaceId, path, data, { expectedSha256: sha256(data), overwrite: false });
+      await provider.removePath(workspaceId, 't');
+      await provider.removePath(workspaceId, 'single.txt');
+      await provider.removePath(workspaceId, 'never-there/x'); // missing: no error
+      expect((await provider.list(workspaceId, '', 100)).entries.map((e) => e.path)).toEqual(['sibling.txt']);
+      await expectEngineError(provider.removePath(workspaceId, '../escape'), ['BAD_PATH']);
     });
 
     test('reports an idle stop as nothing stopped', async () => {

@@ -138,6 +138,8 @@ describe.runIf(readiness.ready)(`resource abuse on native${readiness.ready ? '' 
     expect(again.code, again.stderr).toBe(0);
     const doctor = cli(home, ['doctor', '--repair', '--json'], env);
     expect(doctor.code, doctor.stderr).toBe(0);
-    expect((JSON.parse(doctor.stdout) as { key_findings: string[] }).key_findings.filter((f) => f.startsWith('would '))).toEqual([]);
+    // Stale runtime folders of OTHER homes on a shared machine (#12 item 17) are not this test's debris.
+    const mine = (JSON.parse(doctor.stdout) as { key_findings: string[] }).key_findings.filter((f) => f.startsWith('would ') && !f.includes('runtime folder(s) under'));
+    expect(mine).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
-import type { Provider } from '../provider.js';
+import type { FileEntry, Provider } from '../provider.js';
 import type { InputRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { readHostFile, scanHostSource } from './host-source.js';
 
@@ -24,7 +24,9 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   const destination = normalizeWorkspacePath(request.destination);
   const source = await scanHostSource(request.hostPath);
   const view = await provider.inspect(ws.id);
-  const used = view.storageBytes ?? 0;
+  // What an overwrite replaces is freed by it: only the difference has to fit.
+  const replaced = request.overwrite ? await existingTree(provider, ws.id, destination) : null;
+  const used = Math.max(0, (view.storageBytes ?? 0) - (replaced?.bytes ?? 0));
   const budget = ws.policy.budget.storageBytes;
   if (used + source.totalBytes > budget) {
     throw new EngineError('POLICY_DENIED', `copying ${source.totalBytes} bytes into workspace ${ws.id} would exceed its storage_bytes budget (${used} of ${budget} bytes used); nothing was copied`, {
@@ -37,6 +39,7 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
       throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, { hint: 'pass --overwrite to replace it (put only; run --input never overwrites)' });
     }
   }
+  if (replaced !== null) await clearConflicts(provider, ws.id, destination, replaced, targets.map((t) => t.path), source.kind);
   const manifest: string[] = [];
   for (const { file, path } of targets) {
     const bytes = await readHostFile(source, file);
@@ -44,6 +47,8 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
     await provider.write(ws.id, path, bytes, { expectedSha256: sha256, overwrite: request.overwrite });
     manifest.push(`${sha256}  ${bytes.length}  ${file.relative}`);
   }
+  // Last, so a failed copy never leaves less than there was: what the source no longer has goes (#12 item 14).
+  if (replaced !== null) await removeExtras(provider, ws.id, replaced, targets.map((t) => t.path));
   const record: InputRecord = {
     workspaceId: ws.id,
     jobId: request.jobId,
@@ -77,4 +82,68 @@ async function existingPaths(provider: Provider, workspaceId: string, paths: str
     }
   }
   return found;
+}
+
+/** What sits at an overwrite's destination now: nothing, a non-directory, or a tree (its entries, or null when too many to list). */
+interface ExistingTree {
+  kind: 'missing' | 'other' | 'directory';
+  entries: FileEntry[] | null;
+  bytes: number;
+}
+
+/** Entries an overwrite lists to replace a tree precisely; past it the old tree is removed whole before the copy. */
+const REPLACE_LIST_LIMIT = 100_000;
+
+async function existingTree(provider: Provider, workspaceId: string, destination: string): Promise<ExistingTree> {
+  try {
+    const { entries, truncated } = await provider.list(workspaceId, destination, REPLACE_LIST_LIMIT);
+    return { kind: 'directory', entries: truncated ? null : entries, bytes: entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0) };
+  } catch (error) {
+    const code = (error as EngineError).code;
+    if (code === 'FILE_NOT_FOUND' || code === 'BAD_PATH') return { kind: 'missing', entries: [], bytes: 0 };
+    if (code === 'NOT_A_REGULAR_FILE') return { kind: 'other', entries: [], bytes: 0 }; // a file: the write replaces it
+    throw error;
+  }
+}
+
+/**
+ * Before the copy: whatever would stop a target from being written goes —
+ * a tree where a file lands, a file where a tree lands, and inside the tree
+ * a directory where the source has a file (or a file where it has a folder).
+ */
+async function clearConflicts(provider: Provider, workspaceId: string, destination: string, existing: ExistingTree, targets: string[], kind: 'file' | 'directory'): Promise<void> {
+  if (existing.kind === 'missing') return;
+  if ((kind === 'file') !== (existing.kind === 'other') || existing.entries === null) {
+    await provider.removePath(workspaceId, destination);
+    existing.entries = [];
+    return;
+  }
+  const files = new Set(targets);
+  const folders = new Set(targets.flatMap((t) => ancestorsWithin(t, destination)));
+  for (const entry of existing.entries) {
+    const conflict = entry.type === 'directory' ? files.has(entry.path) : folders.has(entry.path);
+    if (conflict) await provider.removePath(workspaceId, entry.path);
+  }
+}
+
+/** After the copy: every entry of the old tree the source does not have (a removed folder takes its contents with it). */
+async function removeExtras(provider: Provider, workspaceId: string, existing: ExistingTree, targets: string[]): Promise<void> {
+  const kept = new Set([...targets, ...targets.flatMap((t) => ancestorsWithin(t, ''))]);
+  const removed: string[] = [];
+  for (const entry of existing.entries ?? []) {
+    if (kept.has(entry.path) || removed.some((dir) => entry.path.startsWith(`${dir}/`))) continue;
+    await provider.removePath(workspaceId, entry.path);
+    removed.push(entry.path);
+  }
+}
+
+/** `a/b/c` under `a` → [`a/b`]: the folders a target needs below `root` ('' for all of them). */
+function ancestorsWithin(path: string, root: string): string[] {
+  const parts = path.split('/');
+  const out: string[] = [];
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    if (root === '' || dir.startsWith(`${root}/`)) out.push(dir);
+  }
+  return out;
 }

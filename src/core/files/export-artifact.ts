@@ -59,11 +59,12 @@ export async function exportFile(
     throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, { hint: 'pass --overwrite to replace it' });
   }
   if (existing && !existing.isFile()) {
-    throw new EngineError('NOT_A_REGULAR_FILE', `${destination} exists and is not a regular file; it will not be replaced`);
+    throw new EngineError('NOT_A_REGULAR_FILE', `${destination} exists and is not a regular file; it will not be replaced`, { hint: 'remove it yourself, or choose another --to' });
   }
-  const expected = options.expectSha256?.toLowerCase();
+  // The `sha256:` form headspace itself prints is accepted as it is (#12 item 13).
+  const expected = options.expectSha256?.toLowerCase().replace(/^sha256:/, '');
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
-    throw new EngineError('BAD_ARGUMENT', '--expect-sha256 takes 64 hexadecimal characters');
+    throw new EngineError('BAD_ARGUMENT', '--expect-sha256 takes a sha256 digest: 64 hexadecimal characters, with or without the sha256: prefix', { hint: 'copy the digest a result printed, e.g. from `headspace inspect WORKSPACE`, or compute it with sha256sum' });
   }
   // The temporary name adds 25 bytes to the destination's: refuse a name that cannot have one
   // (found by the hostile-input suite: ENAMETOOLONG surfaced as an internal error).
@@ -110,7 +111,7 @@ export async function exportFile(
     closeSync(fd);
     fd = null;
     const sha256 = hash.digest('hex');
-    if (size !== stream.size) throw new EngineError('DIGEST_MISMATCH', `read ${size} bytes of ${path}, but the workspace reported ${stream.size}; the file changed during the export, nothing was published`);
+    if (size !== stream.size) throw new EngineError('DIGEST_MISMATCH', `read ${size} bytes of ${path}, but the workspace reported ${stream.size}; the file changed during the export, nothing was published`, { hint: 'export it again once nothing writes to it' });
     if (expected !== undefined && sha256 !== expected) {
       throw new EngineError('DIGEST_MISMATCH', `${path} has sha256 ${sha256}, not the expected ${expected}; nothing was published`, { hint: 'check which version of the file you expect' });
     }

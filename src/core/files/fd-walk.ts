@@ -207,7 +207,7 @@ export async function walkTree(start: FileHandle, startRel: string, visit: (entr
  * filesystem (a mount point inside is refused, not emptied). A missing
  * `path` is fine.
  */
-export async function removeTree(path: string): Promise<void> {
+export async function removeTree(path: string | Buffer): Promise<void> {
   const top = await lstat(path).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -226,7 +226,7 @@ export async function removeTree(path: string): Promise<void> {
         const name = frame.names[frame.next++]!;
         const info = await lstat(viaFd(dir, name)).catch(() => undefined);
         if (info === undefined) continue;
-        if (info.dev !== top.dev) throw new Error(`refusing to remove across a mount point inside ${path}`);
+        if (info.dev !== top.dev) throw new Error(`refusing to remove across a mount point inside ${typeof path === "string" ? path : nameText(path)}`);
         if (!info.isDirectory()) {
           await unlink(viaFd(dir, name)).catch(ignoreMissing);
           continue;

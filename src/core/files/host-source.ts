@@ -1,4 +1,5 @@
 import { constants, type Stats } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../errors.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from './fd-walk.js';
@@ -34,7 +35,7 @@ export async function scanHostSource(hostPath: string): Promise<HostSource> {
   try {
     top = await lstat(hostPath);
   } catch {
-    throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: 'check the host path' });
+    throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: missingHostPathHint(hostPath) });
   }
   if (top.isFile()) return { kind: 'file', root: hostPath, files: [{ relative: '', size: top.size }], totalBytes: top.size };
   if (!top.isDirectory()) throw refuse(hostPath, top);
@@ -98,11 +99,11 @@ export async function readHostFile(source: HostSource, file: HostFile): Promise<
       handle = await open(viaFd(dir, name), O_READ).finally(() => dir.close());
     }
   } catch (cause) {
-    throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} could not be opened as a regular file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { cause });
+    throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} could not be opened as a regular file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'check that you may read it (ls -l) and that nothing replaced it meanwhile', cause });
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} changed into something other than a regular file`);
+    if (!stat.isFile()) throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} changed into something other than a regular file`, { hint: 'something replaced it while it was read; copy it again once it is settled' });
     const buffer = Buffer.alloc(stat.size);
     let at = 0;
     while (at < stat.size) {
@@ -114,4 +115,9 @@ export async function readHostFile(source: HostSource, file: HostFile): Promise<
   } finally {
     await handle.close();
   }
+}
+
+/** Where a missing host path was looked for: a relative one is resolved from the process's directory, which is not always the caller's. */
+export function missingHostPathHint(hostPath: string): string {
+  return `check the spelling with \`ls -ld ${shown(hostPath)}\`${isAbsolute(hostPath) ? '' : ` (a relative path is read from ${shown(process.cwd())})`}`;
 }

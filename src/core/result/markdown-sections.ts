@@ -68,6 +68,7 @@ export function renderProvenance(pkg: ResultPackage, view: ProvenanceView): stri
     const command = shellJoin(prov.command);
     if (!summary.includes(command)) lines.push(`- command: ${clipLine(command, Math.min(COMMAND_MAX_BYTES, view.field))}`);
   }
+  if (prov.cwd !== undefined && view.detail !== 'minimal') lines.push(`- working directory: ${value(prov.cwd)}`);
   const policy = renderPolicy(prov.policy_summary, prov.policy_digest, view.detail === 'minimal' ? 'count' : WHOLE_POLICY_VERBS.has(prov.verb) && view.detail === 'full' ? 'whole' : 'changes');
   if (policy !== undefined) lines.push(policy);
   if (view.detail === 'full') {

@@ -48,6 +48,7 @@ export function provenanceFor(
     profile: ws?.profile ?? null,
     environment_digest: ws?.environmentDigest ?? null,
     command: job?.argv ?? null,
+    ...(job?.cwd ? { cwd: `/workspace/${job.cwd}` } : {}),
     started_at: isoTime(job?.startedAt ?? parts.startedAt),
     finished_at: isoTime(job?.finishedAt ?? parts.finishedAt),
     policy_summary: ws ? policySummary(ws.policy, parts.caps ?? null) : [],

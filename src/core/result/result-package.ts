@@ -101,6 +101,8 @@ export interface Provenance {
   profile: string | null;
   environment_digest: string | null;
   command: string[] | null;
+  /** The job's working directory (run --cwd) as the job saw it, e.g. `/workspace/src`; absent for the workspace root. */
+  cwd?: string;
   started_at: string | null;
   finished_at: string | null;
   policy_summary: LimitSummary[];

@@ -117,6 +117,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE intents ADD COLUMN trace_id TEXT;
   `,
+  // 7: the working directory a job ran in (run --cwd), workspace-relative;
+  // NULL for the workspace root, and for jobs recorded before it (#12 item 9).
+  `
+  ALTER TABLE jobs ADD COLUMN cwd TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

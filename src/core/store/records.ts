@@ -36,6 +36,8 @@ export interface JobRecord {
   state: 'running' | 'finished';
   status: ResultStatus | null;
   argv: string[];
+  /** Workspace-relative working directory (run --cwd); null for the workspace root. */
+  cwd: string | null;
   exitCode: number | null;
   signal: string | null;
   limitHit: LimitHit | null;
@@ -138,6 +140,7 @@ export function toJob(row: Row): JobRecord {
     state: row.state as JobRecord['state'],
     status: (row.status ?? null) as ResultStatus | null,
     argv: JSON.parse(String(row.argv)) as string[],
+    cwd: row.cwd === null || row.cwd === undefined ? null : String(row.cwd),
     exitCode: row.exit_code === null ? null : Number(row.exit_code),
     signal: row.signal === null ? null : String(row.signal),
     limitHit: (row.limit_hit ?? null) as LimitHit | null,

@@ -8,6 +8,7 @@ import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { invocationFor, type Invoke } from '../invocation.js';
+import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
 
 export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, LimitHit, WorkspaceRecord } from './records.js';
@@ -165,9 +166,7 @@ export class SqliteStore {
         this.sql('DELETE FROM artifacts WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM workspaces WHERE id = ?').run(record.id);
       } else if (existing) {
-        throw new EngineError('WORKSPACE_EXISTS', `workspace ${record.id} already exists (${String(existing.state)})`, {
-          hint: 'choose another --workspace-id, or omit it to get a fresh one',
-        });
+        throw workspaceExists(record.id, String(existing.state));
       }
       const jobSlot = this.freeJobSlot(slots);
       this.sql(
@@ -225,7 +224,7 @@ export class SqliteStore {
    * Takes the workspace for a job atomically: ready → running and a running
    * job row, or WORKSPACE_BUSY naming the running job (never its argv).
    */
-  beginJob(job: { id: string; workspaceId: string; argv: string[]; startedAt: number; owner: Owner }): void {
+  beginJob(job: { id: string; workspaceId: string; argv: string[]; cwd?: string; startedAt: number; owner: Owner }): void {
     return this.atomically(() => {
       const ws = this.getWorkspace(job.workspaceId);
       if (!ws) throw notFound(job.workspaceId);
@@ -239,10 +238,10 @@ export class SqliteStore {
       this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
         .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
       this.sql(
-          `INSERT INTO jobs (id, workspace_id, state, argv, started_at, owner_pid, owner_started)
-           VALUES (?, ?, 'running', ?, ?, ?, ?)`,
+          `INSERT INTO jobs (id, workspace_id, state, argv, cwd, started_at, owner_pid, owner_started)
+           VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
         )
-        .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.startedAt, job.owner.pid, job.owner.started);
+        .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.cwd === undefined || job.cwd === '' ? null : job.cwd, job.startedAt, job.owner.pid, job.owner.started);
     });
   }
 
@@ -250,7 +249,7 @@ export class SqliteStore {
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
-      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`);
+      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "see a workspace's jobs with: headspace inspect <workspace>" });
       if (job.state === 'finished') return job;
       this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
@@ -341,6 +340,11 @@ export class SqliteStore {
       `INSERT INTO artifacts (workspace_id, name, purpose, media_type, declared_by_job, declared_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (workspace_id, name) DO UPDATE SET purpose = excluded.purpose`,
     ).run(artifact.workspaceId, artifact.name, artifact.purpose, artifact.mediaType, artifact.declaredByJob, artifact.declaredAt);
+  }
+
+  /** Removes a declaration (a typo, or a file the job never made); true when one was removed. */
+  removeArtifact(workspaceId: string, name: string): boolean {
+    return this.sql('DELETE FROM artifacts WHERE workspace_id = ? AND name = ?').run(workspaceId, name).changes > 0;
   }
 
   recordExport(workspaceId: string, name: string, exported: { to: string; sha256: string; size: number; at: number }): void {

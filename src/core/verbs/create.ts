@@ -11,6 +11,7 @@ import { jobUserOfSlot } from '../job-identity.js';
 import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
 import { notReadyError } from '../infrastructure-errors.js';
+import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 
@@ -57,9 +58,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const provider = await ctx.provider(providerName);
   const store = ctx.store();
   const previous = store.getWorkspace(workspaceId);
-  if (previous && previous.state !== 'destroyed') {
-    throw new EngineError('WORKSPACE_EXISTS', `workspace ${workspaceId} already exists`, { hint: 'choose another --workspace-id, or omit it to get a fresh one' });
-  }
+  if (previous && previous.state !== 'destroyed') throw workspaceExists(workspaceId, previous.state);
   const attention = await reconcile(ctx);
 
   const caps = await provider.capabilities();

@@ -5,17 +5,22 @@ import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import type { SqliteStore } from '../store/sqlite-store.js';
+import type { SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
 import { artifactEntries } from './artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
-import { quotedName } from '../result/visible-text.js';
+import { displayName, quotedName } from '../result/visible-text.js';
 
 export interface DeclareInput {
   workspaceId: string;
   /** Workspace-relative path of the file the job produces. */
   name: string;
-  /** Why it matters; mandatory. */
-  purpose: string;
+  /** Why it matters; mandatory unless `remove`. */
+  purpose?: string;
+  /**
+   * Withdraw the declaration instead (a typo, or a file the job never made),
+   * so it no longer blocks destroy. An exported artifact keeps its record.
+   */
+  remove?: boolean;
 }
 
 export interface Declaration {
@@ -24,7 +29,7 @@ export interface Declaration {
 }
 
 /** Checks a declaration: the name is a workspace path, the purpose is not empty. */
-export function checkDeclaration(declaration: Declaration): Declaration {
+export function checkDeclaration(declaration: { name: string; purpose?: string | undefined }): Declaration {
   const name = normalizeWorkspacePath(declaration.name);
   const purpose = typeof declaration.purpose === 'string' ? declaration.purpose.trim() : '';
   if (purpose === '') {
@@ -41,19 +46,49 @@ export function recordDeclarations(ctx: EngineContext, store: SqliteStore, works
 export async function declareArtifact(ctx: EngineContext, input: DeclareInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
+  if (input.remove === true) return withdrawDeclaration(ctx, ws, input);
   const declaration = checkDeclaration(input);
   recordDeclarations(ctx, store, ws.id, [declaration], null);
+  return declareResult(ctx, ws, `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`, [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export']);
+}
+
+/** The result of either form of declare: what changed, then the workspace's artifacts as they now stand. */
+async function declareResult(ctx: EngineContext, ws: WorkspaceRecord, summary: string, findings: string[]): Promise<ResultPackage> {
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const now = ctx.clock.now();
   return makeResultPackage({
-    outcome_summary: `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`,
+    outcome_summary: summary,
     status: 'success',
-    key_findings: [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export'],
+    key_findings: findings,
     evidence: [],
-    artifacts: artifactEntries(store, ws.id),
+    artifacts: artifactEntries(ctx.store(), ws.id),
     warnings: [],
     resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'declare', { workspace: ws, startedAt: now, finishedAt: now }),
     attention,
   });
+}
+
+/** `declare --remove`: withdraws a declaration that is not exported; the result lists what stays declared. */
+async function withdrawDeclaration(ctx: EngineContext, ws: WorkspaceRecord, input: DeclareInput): Promise<ResultPackage> {
+  const store = ctx.store();
+  const name = normalizeWorkspacePath(input.name);
+  if (input.purpose !== undefined && input.purpose !== '') {
+    throw new EngineError('BAD_ARGUMENT', `--remove takes the artifact's NAME alone, not NAME=PURPOSE`, { hint: `headspace declare ${ws.id} ${name} --remove` });
+  }
+  const artifacts = store.listArtifacts(ws.id);
+  const found = artifacts.find((a) => a.name === name);
+  if (!found) {
+    const declared = artifacts.map((a) => quotedName(a.name)).join(', ');
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} is not declared in workspace ${ws.id}; nothing was removed`, {
+      hint: declared === '' ? 'the workspace has no declared artifacts' : `declared: ${declared}`,
+    });
+  }
+  if (found.exportedTo !== null) {
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was exported to ${displayName(found.exportedTo)}; its record stays with the workspace`, {
+      hint: 'an exported artifact no longer blocks destroy: nothing needs removing',
+    });
+  }
+  store.removeArtifact(ws.id, name);
+  return declareResult(ctx, ws, `artifact ${quotedName(name)} is no longer declared in workspace ${ws.id}`, [`the declaration (${found.purpose}) was withdrawn; the workspace's files were not touched`]);
 }

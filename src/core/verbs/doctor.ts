@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { notReadyError } from '../infrastructure-errors.js';
 import { reconcile } from '../reconcile.js';
 import { applyRepairs } from '../repair/apply-repairs.js';
 import { describeRepair } from '../repair/describe-repair.js';
@@ -52,14 +53,23 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     }
   }
   const names = input.provider ? [input.provider] : ctx.providerNames();
+  let defaultNotReady: EngineError | null = null;
   for (const name of names) {
     const provider = await ctx.provider(name);
     const probe = await provider.probe();
     findings.push(`provider ${name}: ${probe.ready ? 'ready' : 'NOT ready'}${name === ctx.defaultProvider ? ' (default)' : ''}`);
+    // Checks that failed for one reason are one line (memory, pids and cpu share their cgroup detail).
+    const lines = new Map<string, string[]>();
     for (const check of probe.checks) {
-      findings.push(`  ${name} ${check.name}: ${check.ok ? 'ok' : 'FAILED'} — ${check.detail}`);
-      if (!check.ok && check.remedy) attention.push(`${name} ${check.name}: ${check.remedy}`);
+      const key = `${check.ok ? 'ok' : 'FAILED'} — ${check.detail}`;
+      lines.set(check.ok ? `${check.name}\0${key}` : key, [...(lines.get(check.ok ? `${check.name}\0${key}` : key) ?? []), check.name]);
     }
+    for (const [key, checks] of lines) findings.push(`  ${name} ${checks.join(', ')}: ${key.slice(key.indexOf('\0') + 1)}`);
+    // One line per remedy, naming every check it fixes (memory, pids and cpu share one: #12 item 12).
+    const remedies = new Map<string, string[]>();
+    for (const check of probe.checks) if (!check.ok && check.remedy) remedies.set(check.remedy, [...(remedies.get(check.remedy) ?? []), check.name]);
+    for (const [remedy, checks] of remedies) attention.push(`${name} ${checks.join(', ')}: ${remedy}`);
+    if (!probe.ready && name === ctx.defaultProvider) defaultNotReady = notReadyError(name, probe.checks);
     if (probe.ready) {
       const caps = await provider.capabilities();
       const measured = Object.entries(caps.enforces).filter(([, v]) => !v).map(([k]) => k);
@@ -68,7 +78,11 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   }
 
   const planned = await plan(ctx, warnings);
-  let status: 'success' | 'infrastructure_failure' = 'success';
+  // A host where the default provider cannot run is not healthy: doctor says so in its exit code (#12 item 12).
+  let status: 'success' | 'infrastructure_failure' = defaultNotReady === null ? 'success' : 'infrastructure_failure';
+  if (defaultNotReady !== null) {
+    warnings.unshift(`the default provider ${ctx.defaultProvider} is not ready (the FAILED checks above say why), so create refuses on it (exit 3); to try headspace without isolation meanwhile, use the fake provider (--provider fake, or HEADSPACE_PROVIDER=fake)`);
+  }
   let summary: string;
   const safe = planned.filter((r) => r.safe);
   const judgement = planned.filter((r) => !r.safe);
@@ -79,6 +93,7 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     if (planned.length) attention.push(`${safe.length} safe repair(s) and ${judgement.length} judgement call(s) found: list them with \`headspace doctor --repair\``);
     const total = reconciled.length + attention.length + warnings.length;
     summary = total ? `doctor found ${total} thing(s) to look at; it changed nothing` : 'doctor found nothing wrong; it changed nothing';
+    if (defaultNotReady !== null) summary = `the default provider ${ctx.defaultProvider} cannot run here; ${summary}`;
   } else if (!input.apply) {
     for (const r of safe) findings.push(`would ${describeRepair(r)} — ${r.reason}`);
     attention.push(...judgement.map(skipped));

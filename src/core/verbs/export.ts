@@ -1,6 +1,9 @@
-import { resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
-import { EngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
+import type { Provider } from '../provider.js';
+import { workspaceFileState } from '../files/workspace-file-state.js';
 import { crashPoint } from '../crash-points.js';
 import { exportFile } from '../files/export-artifact.js';
 import { reconcile } from '../reconcile.js';
@@ -41,8 +44,10 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
       hint: `declare it first: headspace declare ${ws.id} ${shellQuote(`${name}=PURPOSE`)}`,
     });
   }
-  if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>');
-  const destination = resolve(input.to);
+  if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) {
+    throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>', { hint: `for example: headspace export ${ws.id} ${name} --to ./${basename(name)}` });
+  }
+  const destination = destinationOf(input.to, name);
   if (input.maxBytes !== undefined && (!Number.isSafeInteger(input.maxBytes) || input.maxBytes < 1)) {
     throw new EngineError('BAD_ARGUMENT', '--max-bytes takes a whole number of bytes, at least 1', { hint: 'for example --max-bytes 1G' });
   }
@@ -65,7 +70,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     crashPoint('export', 'after-provider-call');
   } catch (error) {
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
-    throw error;
+    throw await explainUnreadable(error, provider, ws.id, name);
   }
   store.atomically(() => {
     store.settleIntent(intent, 'exported', ctx.clock.now());
@@ -83,4 +88,40 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     provenance: provenanceFor(ctx, 'export', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });
+}
+
+/**
+ * `--to` names the file, or a directory to publish into under the
+ * artifact's own file name: an existing directory, or any path written with
+ * a trailing slash (which must then exist). It used to be taken as the file
+ * itself, refused as existing, and `--overwrite` then failed too (#12 item 13).
+ */
+function destinationOf(to: string, name: string): string {
+  const resolved = resolve(to);
+  let isDirectory = false;
+  try {
+    isDirectory = lstatSync(resolved).isDirectory(); // lstat: a link is never written through (export-artifact.ts refuses it)
+  } catch {
+    isDirectory = false;
+  }
+  if (isDirectory) return join(resolved, basename(name));
+  if (to.endsWith('/')) throw new EngineError('BAD_PATH', `--to ${to} names a directory that does not exist on the host; nothing was written`, { hint: `create it first (mkdir -p ${to}), or give the file's path without a trailing /` });
+  return resolved;
+}
+
+/** The reader's refusal of a declared artifact said in the artifact's terms: missing, or a directory. */
+async function explainUnreadable(error: unknown, provider: Provider, workspaceId: string, name: string): Promise<unknown> {
+  if (!isEngineError(error) || (error.code !== 'FILE_NOT_FOUND' && error.code !== 'NOT_A_REGULAR_FILE')) return error;
+  const state = await workspaceFileState(provider, workspaceId, name);
+  if (state === 'missing') {
+    return new EngineError('FILE_NOT_FOUND', `declared artifact ${quotedName(name)} does not exist in workspace ${workspaceId}: there is no file /workspace/${name}; nothing was written`, {
+      hint: `find what the job wrote with \`headspace ls-files ${workspaceId}\`; a declared name that was a typo is withdrawn with \`headspace declare ${workspaceId} ${name} --remove\``,
+    });
+  }
+  if (state === 'directory') {
+    return new EngineError('NOT_A_REGULAR_FILE', `declared artifact ${quotedName(name)} is a directory in workspace ${workspaceId}; export publishes one file; nothing was written`, {
+      hint: `pack it first (\`headspace run ${workspaceId} tar -czf ${name}.tar.gz ${name}\`), declare ${name}.tar.gz and export that`,
+    });
+  }
+  return error;
 }

@@ -3,7 +3,8 @@ import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor, usageOfJob } from '../result/package-parts.js';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import type { JobRecord } from '../store/sqlite-store.js';
 import { createInterface } from 'node:readline';
 import { compileGrepPattern } from './grep-pattern.js';
 import { jobOutputEvidence } from './job-evidence.js';
@@ -28,15 +29,18 @@ export interface LogsInput {
 export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<ResultPackage> {
   validateId('job', input.jobId);
   const store = ctx.store();
-  const job = store.getJob(input.jobId);
-  if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, { hint: 'see a workspace\'s jobs with: headspace inspect <workspace>' });
+  const recorded = store.getJob(input.jobId);
+  if (!recorded) throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, { hint: 'see a workspace\'s jobs with: headspace inspect <workspace>' });
+  // A running job's record counts its bytes only when it ends: read what its log holds so far (#12 item 16).
+  const running = recorded.state === 'running';
+  const job = running ? withBytesSoFar(recorded, ctx.logPath(recorded.id)) : recorded;
   const ws = store.getWorkspace(job.workspaceId)!;
-  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`);
+  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, { hint: 'a destroyed workspace keeps only its record (headspace ls --all); export what you need before destroy next time' });
   const selectors = [input.head, input.tail, input.grep, input.lines].filter((s) => s !== undefined).length;
   if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of --head, --tail, --grep or --lines', { hint: 'run logs once per view' });
   const maxLines = input.maxLines ?? 200;
   for (const [name, value] of [['--head', input.head], ['--tail', input.tail], ['--max-lines', maxLines]] as const) {
-    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`);
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`, { hint: `for example ${name} 50` });
   }
   if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
     throw new EngineError('BAD_ARGUMENT', '--lines takes A:B with 1 ≤ A ≤ B', { hint: 'for example --lines 120:160' });
@@ -52,7 +56,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
     attention: [],
   };
   if (selectors === 0) {
-    return makeResultPackage({ ...base, outcome_summary: `job ${job.id}: selected lines of ${job.outputBytes} bytes of output`, status: 'success', key_findings: [], evidence: [jobOutputEvidence(ctx, job)] });
+    return makeResultPackage({ ...base, outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: selected lines of ${job.outputBytes} bytes of output${running ? ' so far' : ''}`, status: 'success', key_findings: [], evidence: [jobOutputEvidence(ctx, job)] });
   }
   // Streamed line by line: a log may be far larger than what fits in one string.
   const { picked, total, matched, view } = await selectLines(ctx.logPath(job.id), input, pattern, maxLines);
@@ -61,7 +65,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   const excerpt = shown.map(([n, l]) => `${String(n).padStart(width)}: ${l.length > 1000 ? `${l.slice(0, 1000)}…[+${l.length - 1000} chars]` : l}`).join('\n');
   return makeResultPackage({
     ...base,
-    outcome_summary: `job ${job.id}: ${view}, ${shown.length} of ${matched} line(s) shown (log has ${total} lines)`,
+    outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: ${view}, ${shown.length} of ${matched} line(s) shown (log has ${total} lines${running ? ` and ${job.outputBytes} bytes so far` : ''})`,
     status: 'success',
     key_findings: [`${matched} line(s) selected of ${total}`],
     evidence: [
@@ -112,4 +116,15 @@ async function selectLines(path: string, input: LogsInput, pattern: ((line: stri
   if (input.tail !== undefined) return { picked, total, matched: picked.length, view: `last ${input.tail} line(s)` };
   if (input.lines) return { picked, total, matched: picked.length, view: `lines ${input.lines.from}:${input.lines.to}` };
   return { picked, total, matched, view: `lines matching /${input.grep}/` };
+}
+
+/** A running job as its log shows it now: the bytes written so far (the kept bytes, all the record can know yet). */
+function withBytesSoFar(job: JobRecord, logPath: string): JobRecord {
+  let size = 0;
+  try {
+    size = statSync(logPath).size;
+  } catch {
+    // No log yet: nothing printed so far.
+  }
+  return { ...job, outputBytes: size, storedBytes: size };
 }

@@ -22,6 +22,7 @@ import type { InputRecord } from '../store/sqlite-store.js';
 import { artifactEntries, unexportedAttention } from './artifact-view.js';
 import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
 import { provenanceInputs } from './put.js';
+import { checkWorkingDirectory, unproducedDeclarationWarnings } from './run-paths.js';
 
 export interface RunInput {
   workspaceId: string;
@@ -51,12 +52,12 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     throw new EngineError('BAD_ARGUMENT', 'run needs a command after the workspace id', { hint: 'for example: headspace run <workspace> python3 -c "print(1)"' });
   }
   if (input.argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
-    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes');
+    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes', { hint: 'pass binary data through a file (put or --input), not through argv' });
   }
   const jobId = input.jobId === undefined ? ctx.ids('job') : validateId('job', input.jobId);
   const env = input.env ?? {};
   for (const name of Object.keys(env)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, { hint: 'a name is letters, digits and _, not starting with a digit, e.g. API_TOKEN' });
   }
   const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
@@ -66,6 +67,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
+
+  // Refused before anything is copied or recorded; inputs and declarations stay workspace-root relative (run-paths.ts).
+  if (cwd !== undefined) await checkWorkingDirectory(provider, ws.id, cwd, (input.inputs ?? []).map((i) => normalizeWorkspacePath(i.destination)));
 
   // Inputs enter through the same code as `put`, before the job starts, and
   // never overwrite: replacing a file is a deliberate act that belongs to put.
@@ -77,7 +81,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const startedAt = ctx.clock.now();
   // One commit: the workspace is taken and the intent is journalled together.
   const intent = store.atomically(() => {
-    store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, startedAt, owner: currentOwner() });
+    store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, ...(cwd === undefined ? {} : { cwd }), startedAt, owner: currentOwner() });
     if (Object.keys(env).length) store.recordEnvNames(jobId, Object.keys(env).sort());
     recordDeclarations(ctx, store, ws.id, declarations, jobId);
     return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, traceId: ctx.traceId });
@@ -149,6 +153,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   summary.inputs = provenanceInputs(inputs);
   const warnings = measuredLimitWarnings(summary.policy_summary);
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
+  else warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declarations, cwd ?? '')));
   return makeResultPackage({
     outcome_summary: jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',

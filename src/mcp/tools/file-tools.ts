@@ -34,16 +34,17 @@ export const declareTool = defineTool({
   title: 'Declare an artifact',
   description: [
     'Declare a file in a workspace as an artifact (after the fact, e.g. one found with ls-files), so it can be exported. Only declared artifacts can leave a workspace.',
-    'A declared artifact that is not exported is listed in attention on every result, and makes destroy refuse until it is exported or discarded with force. Cheap.',
+    'A declared artifact that is not exported is listed in attention on every result, and makes destroy refuse until it is exported or discarded with force; remove: true withdraws a declaration that was never exported (a typo; the files are not touched). Cheap.',
     RETURNS,
   ].join(' '),
   input: z.strictObject({
     workspaceId: workspaceId(),
     name: z.string().describe('the artifact\'s path relative to the workspace root, as ls-files shows it, e.g. out/report.json'),
-    purpose: z.string().describe('why it matters (required, one line)'),
+    purpose: z.string().optional().describe('why it matters (required to declare, one line; omitted with remove)'),
+    remove: z.boolean().optional().describe('true to withdraw the declaration of name instead (only one never exported)'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  call: (engine, args) => engine.declare({ workspaceId: args.workspaceId, name: args.name, purpose: args.purpose }),
+  call: (engine, args) => engine.declare({ workspaceId: args.workspaceId, name: args.name, ...present({ purpose: args.purpose, remove: args.remove }) }),
 });
 
 export const exportTool = defineTool({
@@ -59,7 +60,7 @@ export const exportTool = defineTool({
     workspaceId: workspaceId(),
     name: z.string().describe('the declared artifact\'s name (its workspace path, as ls-files shows it)'),
     to: z.string().describe('the host path to publish it at'),
-    expectSha256: z.string().optional().describe('refuse unless the bytes have this sha256 (hex)'),
+    expectSha256: z.string().optional().describe('refuse unless the bytes have this sha256: 64 hex digits, with or without the sha256: prefix results print'),
     overwrite: z.boolean().optional().describe('true to replace an existing host file'),
     maxBytes: z.int().min(1).max(2 ** 50).optional().describe("refuse (policy_denied) an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget"),
   }),

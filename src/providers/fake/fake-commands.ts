@@ -14,8 +14,8 @@
  *   flood BYTES        print BYTES of output in lines
  *   trace N [K]        the seed's N-step LCG/Collatz trace, ending with answer=…;
  *                      with K, an `ERROR: checksum drift at step K` line at step K
- *   write PATH TEXT…   write TEXT to a workspace file
- *   cat PATH           print a workspace file
+ *   write PATH TEXT…   write TEXT to a workspace file (PATH relative to the job's cwd)
+ *   cat PATH           print a workspace file (PATH relative to the job's cwd)
  *   env NAME           print the value of NAME from the job's environment
  *   ls                 list workspace files
  * Anything else: 126 when it names an existing workspace file (fake files are

@@ -76,7 +76,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     try {
       memory = JSON.parse(readFileSync(options.persistPath, 'utf8')) as FakeState;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ProviderError(`fake provider state is unreadable: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ProviderError(`fake provider state is unreadable: ${(error as Error).message}`, { hint: `the fake provider's state file ${options.persistPath} is damaged: remove it to start the fake afresh (its workspaces are lost)` });
       memory = { workspaces: {} };
     }
     return memory;
@@ -139,7 +139,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     }
   };
   const guard = () => {
-    if (options.broken) throw new ProviderError('the fake backend is broken (configured with broken: true)');
+    if (options.broken) throw new ProviderError('the fake backend is broken (configured with broken: true)', { hint: 'create the fake provider without broken: true' });
   };
   const need = (state: FakeState, id: string): FakeWorkspace => {
     const ws = state.workspaces[id];
@@ -179,7 +179,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       guard();
       return mutate((state) => {
-        if (state.workspaces[spec.workspaceId]) throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`);
+        if (state.workspaces[spec.workspaceId]) throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`, { hint: 'choose another --workspace-id, or run headspace doctor --repair to reconcile the record' });
         state.workspaces[spec.workspaceId] = {
           profile: spec.profile,
           files: {},
@@ -213,6 +213,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       let signal: string | null = null;
       let oomKilled = false;
       const out = (stream: 'stdout' | 'stderr', text: string) => request.onOutput(stream, Buffer.from(text));
+      // A job's relative paths start at its working directory, as they do for a real process (#12 item 9).
+      const inCwd = (path: string) => normalizeWorkspacePath(request.cwd ? `${request.cwd}/${path}` : path);
       const stopped = () => Boolean(load().workspaces[request.workspaceId]?.stopRequested);
       try {
         for (const command of splitSequence(request.argv)) {
@@ -312,9 +314,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             return 0;
           }
           case 'write': {
-            // A job passes real names (a backslash is a byte), as a program passes them to the kernel;
-            // files are keyed by the name text form the provider contract speaks.
-            const path = normalizeRawWorkspacePath(args[0] ?? '');
+            const path = inCwd(args[0] ?? '');
             const data = Buffer.from(args.slice(1).join(' '));
             mutate((state) => {
               const ws = need(state, request.workspaceId);
@@ -325,7 +325,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           }
           case 'cat': {
             const ws = need(load(), request.workspaceId);
-            const file = ws.files[normalizeRawWorkspacePath(args[0] ?? '')];
+            const file = ws.files[inCwd(args[0] ?? '')];
             if (file === undefined) {
               out('stderr', `cat: ${args[0] ?? ''}: No such file or directory\n`);
               return 1;
@@ -364,8 +364,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const file = ws.files[key];
       if (file === undefined) {
         const isDir = Object.keys(ws.files).some((p) => p.startsWith(`${key}/`));
-        if (isDir) throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a directory, not a regular file`);
-        throw new EngineError('FILE_NOT_FOUND', `no file ${key} in workspace ${workspaceId}`, { hint: `list files with: headspace inspect ${workspaceId}` });
+        if (isDir) throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a directory, not a regular file`, { hint: `name a file inside it; list them with: headspace ls-files ${workspaceId} ${key}` });
+        throw new EngineError('FILE_NOT_FOUND', `no file ${key} in workspace ${workspaceId}`, { hint: `list its files with: headspace ls-files ${workspaceId}` });
       }
       const bytes = Buffer.from(file, 'base64');
       let closed = false;
@@ -384,7 +384,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const key = normalizeWorkspacePath(path);
       const digest = createHash('sha256').update(data).digest('hex');
       if (digest !== writeOptions.expectedSha256.toLowerCase()) {
-        throw new EngineError('DIGEST_MISMATCH', `the bytes for ${key} have sha256 ${digest}, not the expected ${writeOptions.expectedSha256}; nothing was written`);
+        throw new EngineError('DIGEST_MISMATCH', `the bytes for ${key} have sha256 ${digest}, not the expected ${writeOptions.expectedSha256}; nothing was written`, { hint: 'the source changed while it was copied; copy it again' });
       }
       mutate((state) => {
         const ws = need(state, workspaceId);
@@ -399,12 +399,21 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         recount(ws);
       });
     },
+    async removePath(workspaceId: string, path: string): Promise<void> {
+      guard();
+      const key = normalizeWorkspacePath(path);
+      mutate((state) => {
+        const ws = need(state, workspaceId);
+        for (const p of Object.keys(ws.files)) if (p === key || p.startsWith(`${key}/`)) delete ws.files[p];
+        recount(ws);
+      });
+    },
     async list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }> {
       guard();
       const base = normalizeWorkspacePath(path, { allowRoot: true });
       const ws = need(load(), workspaceId);
       const prefix = base === '' ? '' : `${base}/`;
-      if (base !== '' && ws.files[base] !== undefined) throw new EngineError('NOT_A_REGULAR_FILE', `${base} is a file, not a directory`);
+      if (base !== '' && ws.files[base] !== undefined) throw new EngineError('NOT_A_REGULAR_FILE', `${base} is a file, not a directory`, { hint: `list its directory instead: headspace ls-files ${workspaceId}` });
       // Recursive, like native: every file under the path and every directory implied by one.
       const seen = new Map<string, FileEntry>();
       for (const [p, b64] of Object.entries(ws.files)) {
@@ -416,7 +425,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         }
         seen.set(p, { path: p, type: 'file', size: Buffer.from(b64, 'base64').length });
       }
-      if (base !== '' && seen.size === 0) throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`);
+      if (base !== '' && seen.size === 0) throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`, { hint: `list the whole workspace: headspace ls-files ${workspaceId}` });
       const entries = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { entries: entries.slice(0, limit), truncated: entries.length > limit };
     },
@@ -473,7 +482,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       return found;
     },
     async removeLeftover(leftover: Leftover): Promise<void> {
-      if (!options.persistPath || dirname(leftover.target) !== dirname(options.persistPath)) throw new ProviderError(`not a fake provider leftover: ${leftover.target}`);
+      if (!options.persistPath || dirname(leftover.target) !== dirname(options.persistPath)) throw new ProviderError(`not a fake provider leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the fake listed can be removed' });
       if (!(await provider.leftovers!()).some((l) => l.target === leftover.target)) return;
       try {
         unlinkSync(leftover.target);

@@ -54,6 +54,8 @@ export interface CgroupChoice {
   details: string[];
   /** Which of memory/pids/cpu the chosen driver can enforce. */
   enforces: { memory: boolean; pids: boolean; cpu: boolean };
+  /** Without a driver: what would give one on THIS kind of host (v1 only, v2 without delegation, …), in one line. */
+  remedy?: string;
 }
 
 export function cpuQuota(cpuLimit: number, periodUs = 100_000): number {

@@ -65,7 +65,7 @@ export async function acquireJobMarker(path: string, workspaceId: string, jobId:
       removeQuietly(path);
     }
   }
-  throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy`);
+  throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy`, { hint: `another process runs a job in it: wait for it, or end it with: headspace stop ${workspaceId} --apply` });
 }
 
 export async function releaseJobMarker(path: string, jobId: string): Promise<void> {

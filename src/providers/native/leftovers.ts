@@ -153,27 +153,27 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
 
   async function remove(leftover: Leftover): Promise<void> {
     const id = leftover.workspaceId;
-    if (id === null || !ID_PATTERN.test(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`);
+    if (id === null || !ID_PATTERN.test(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
     switch (leftover.kind) {
       case 'cgroup': {
         const driver = await options.driver();
         if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await hasMeta(id))) return;
         const empty = await driver.kill(leftover.target, options.killTimeoutMs);
-        if (!empty || !(await driver.remove(leftover.target))) throw new ProviderError(`cgroup ${leftover.target} could not be ${empty ? 'removed' : 'emptied'}`);
+        if (!empty || !(await driver.remove(leftover.target))) throw new ProviderError(`cgroup ${leftover.target} could not be ${empty ? 'removed' : 'emptied'}`, { hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute' });
         return;
       }
       case 'process': {
         const driver = await options.driver();
         if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJob(layout.jobPath(id))) !== undefined) return;
-        if (!(await driver.kill(leftover.target, options.killTimeoutMs))) throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`);
+        if (!(await driver.kill(leftover.target, options.killTimeoutMs))) throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`, { hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute' });
         return;
       }
       case 'file': {
-        if (dirname(leftover.target) !== layout.workspaceDir(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`);
+        if (dirname(leftover.target) !== layout.workspaceDir(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
         const file = basename(leftover.target);
         if (file === 'job.json' && (await liveJob(leftover.target)) !== undefined) return;
         if (file.startsWith('stop-') && (await liveJob(layout.jobPath(id))) !== undefined) return;
-        if (file !== 'job.json' && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file)) throw new ProviderError(`not a native leftover: ${leftover.target}`);
+        if (file !== 'job.json' && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
         removeQuietly(leftover.target);
         return;
       }
@@ -201,12 +201,12 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
           if (await hasMeta(id)) return;
           await unmountWorkspaceFilesystem(leftover.target);
           await rmdir(leftover.target).catch(() => undefined);
-          if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`);
+          if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`, { hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go' });
           return;
         }
         if (leftover.target !== join(options.mountBase, 'ws', id) || (await hasMeta(id))) return;
         await unmount(leftover.target);
-        if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`);
+        if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`, { hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go' });
         return;
       }
     }

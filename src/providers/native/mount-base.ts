@@ -17,7 +17,7 @@
  * again from the base if a level vanished meanwhile (a recursive mkdir would
  * give the base a leaf's mode, e.g. 0700, and lock every job uid out).
  */
-import { mkdir, readdir, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export type BaseArea = 'fs' | 'ws' | 'runtime';
@@ -25,10 +25,17 @@ export type BaseArea = 'fs' | 'ws' | 'runtime';
 const AREA_MODES: Readonly<Record<BaseArea, number>> = { fs: 0o711, ws: 0o711, runtime: 0o755 };
 const BASE_MODE = 0o711;
 /** Runtime files an older headspace kept for all workspaces at once, directly in runtime/. */
-const SHARED_RUNTIME_FILES = ['passwd', 'group', 'hosts'];
+export const SHARED_RUNTIME_FILES = ['passwd', 'group', 'hosts', 'headspace-exec'];
 
-/** Makes `<base>/<area>[/<leaf>]`, each level with its own mode; returns the deepest path. */
-export async function ensureUnderBase(base: string, area: BaseArea, leaf?: { name: string; mode: number }): Promise<string> {
+/**
+ * `<base>/home` names the native root (HEADSPACE_HOME/native) the base serves,
+ * so a doctor of ANOTHER home can tell a base whose home is gone or holds no
+ * workspace from one in use (stale-bases.ts, #12 item 17).
+ */
+export const HOME_MARKER = 'home';
+
+/** Makes `<base>/<area>[/<leaf>]`, each level with its own mode, and the home marker when `home` is given; returns the deepest path. */
+export async function ensureUnderBase(base: string, area: BaseArea, leaf?: { name: string; mode: number }, home?: string): Promise<string> {
   const steps: Array<[string, number]> = [
     [base, BASE_MODE],
     [join(base, area), AREA_MODES[area]],
@@ -37,6 +44,7 @@ export async function ensureUnderBase(base: string, area: BaseArea, leaf?: { nam
   for (let attempt = 0; ; attempt++) {
     try {
       for (const [path, mode] of steps) await mkdir(path, { mode }).catch(ignoreCode('EEXIST'));
+      if (home !== undefined) await writeFile(join(base, HOME_MARKER), `${home}\n`, { flag: 'wx', mode: 0o600 }).catch(ignoreCode('EEXIST'));
       return steps[steps.length - 1]![0];
     } catch (error) {
       // A concurrent prune took a level away between two mkdirs: start again from the base.
@@ -54,6 +62,7 @@ export async function pruneMountBase(base: string, workspacesDir: string): Promi
   const left = await readdir(workspacesDir).catch(() => [] as string[]);
   if (left.length > 0) return false;
   for (const name of SHARED_RUNTIME_FILES) await unlink(join(base, 'runtime', name)).catch(() => undefined);
+  await unlink(join(base, HOME_MARKER)).catch(() => undefined);
   for (const area of Object.keys(AREA_MODES)) await rmdir(join(base, area)).catch(() => undefined);
   return rmdir(base).then(
     () => true,

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { access, mkdir, readdir, rm, rmdir, chown, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { notReadyError } from '../../core/infrastructure-errors.js';
@@ -17,6 +17,7 @@ import { assertWithinCapacity } from '../../core/policy/host-capacity.js';
 import type {
   HostCapacity,
   JobOutcome,
+  Leftover,
   Provider,
   ProviderCapabilities,
   RemovableResource,
@@ -43,6 +44,7 @@ import { planJobEntry } from './plan-job-entry.js';
 import { existingProcMasks, type ProcMask } from './proc-masks.js';
 import { assertRoomForJob, readStaticCapacity, storageCapacity, type StaticCapacity } from './host-capacity.js';
 import { ADVISORY_CHECKS, probeHost, PROVIDER_NAME, REMEDIES, type HostEnv, type HostProbe } from './probe.js';
+import { staleBaseSweeper } from './stale-bases.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import { ANY_JOB_USER, planReachablePaths, type ReachablePaths } from './reachable-paths.js';
 import { generatedFileData, removeRuntimeFiles, runtimeExposures } from './runtime-files.js';
@@ -84,6 +86,15 @@ export interface NativeProviderOptions {
   execHelperPath?: string;
   /** HEADSPACE_HOME: a host path may not expose it (or anything containing it), nor `root` or the mount base. */
   stateHome?: string;
+  /**
+   * Also report (and let doctor --repair remove) the mount bases of OTHER
+   * homes under the runtime directory that are stale: their home is gone or
+   * holds no workspace (stale-bases.ts). The engine's provider sets it;
+   * tests of one home leave it off so a shared machine's debris is not theirs.
+   */
+  sweepOtherHomes?: boolean;
+  /** A base must be unchanged this long to count as stale (a create elsewhere may have just made it). Default 10 minutes. */
+  staleBaseAgeMs?: number;
 }
 
 export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
@@ -201,7 +212,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     const image = layout.imagePath(id);
     if (!existsSync(image)) throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, { hint: 'the workspace files are lost; remove the workspace' });
     if (process.getuid?.() !== 0) throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, { hint: 'run headspace as root' });
-    await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 });
+    await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, options.root);
     await mountWorkspaceFilesystem(image, mountPoint);
   }
 
@@ -334,7 +345,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         if (env.storage.available) {
           if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
           mountedHere = true;
-          await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 });
+          await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, options.root);
           await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: spec.policy.budget.storageBytes, owner: user, mkfsPath: env.storage.mkfsPath! });
           storage = { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
         } else {
@@ -407,7 +418,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const cgroup = layout.cgroupName(id);
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
       if (cwd !== '' && !(await (await openSafeFs(filesDir, user)).isDirectory(cwd))) {
-        throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`);
+        throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, { hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists` });
       }
       // cwd is the name text form; bwrap's --chdir takes the real name. An argument is passed as UTF-8
       // text, so a directory whose name is not valid UTF-8 cannot be named there: refused, never approximated.
@@ -507,6 +518,11 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       await (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).write(path, data, writeOptions);
     },
 
+    async removePath(workspaceId, path) {
+      const meta = await requireMeta(workspaceId);
+      await (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).remove(path);
+    },
+
     async list(workspaceId, path, limit) {
       const meta = await requireMeta(workspaceId);
       return (await openSafeFs(filesOf(workspaceId, meta), userOf(meta))).list(path, limit);
@@ -584,14 +600,31 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     },
 
     // doctor / doctor --repair: see leftovers.ts.
-    leftovers: () => sweeper.list(),
+    leftovers: async () => [...(await sweeper.list()), ...(await staleBaseLeftovers())],
     async removeLeftover(leftover) {
+      if (leftover.kind === 'directory' && leftover.workspaceId === null && leftover.target.startsWith(`${runtimeRoot}/{`) && options.sweepOtherHomes === true) {
+        const left = await staleBases.removeAll();
+        if (left.length > 0) throw new ProviderError(`${left.length} stale runtime folder(s) could not be removed: ${left.slice(0, 3).join(', ')}`, { hint: 'something still uses them (a mount, or a create in progress); run headspace doctor --repair --apply again later' });
+        return;
+      }
       await sweeper.remove(leftover);
       // The leftover may have been what kept the mount base: it goes with the last workspace.
       if (asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
     },
   };
   const sweeper = nativeLeftovers({ layout, mountBase, driver: async () => (await hostProbe()).cgroups.driver, killTimeoutMs });
+  const runtimeRoot = dirname(mountBase);
+  const staleBases = staleBaseSweeper({ runtimeRoot, minAgeMs: options.staleBaseAgeMs ?? 10 * 60_000, driver: async () => (await hostProbe()).cgroups.driver, killTimeoutMs });
+  /** All stale bases as ONE leftover: a shared machine can hold hundreds, and doctor's report stays one line. */
+  async function staleBaseLeftovers(): Promise<Leftover[]> {
+    if (options.sweepOtherHomes !== true || !asRoot) return [];
+    const stale = await staleBases.list();
+    if (stale.length === 0) return [];
+    const named = stale.slice(0, 3).map((b) => `${basename(b.dir)} (${b.why})`).join('; ');
+    // The target reads as the folders it names (shell braces), never as the runtime directory itself.
+    const target = `${runtimeRoot}/{${stale.slice(0, 3).map((b) => basename(b.dir)).join(',')}${stale.length > 3 ? ',…' : ''}}`;
+    return [{ kind: 'directory', workspaceId: null, target, detail: `${stale.length} runtime folder(s) under ${runtimeRoot} of homes that are gone or hold no workspace: ${named}${stale.length > 3 ? '; …' : ''}` }];
+  }
   return provider;
 }
 

@@ -130,9 +130,10 @@ export async function probeHost(options: {
   const cgroups = linux ? await chooseCgroupDriver(uid) : { details: ['not Linux'], enforces: { memory: false, pids: false, cpu: false } };
   const detail = cgroups.details.join('; ');
   // The only checks that back limits: failing them is a policy the host cannot back (exit 3), not an outage.
-  add('cgroup-memory', cgroups.enforces.memory, detail, REMEDIES.cgroups, ['memory']);
-  add('cgroup-pids', cgroups.enforces.pids, detail, REMEDIES.cgroups, ['pids']);
-  add('cgroup-cpu', cgroups.enforces.cpu, detail, REMEDIES.cgroups, ['cpu']);
+  const cgroupFix = cgroups.remedy ?? REMEDIES.cgroups;
+  add('cgroup-memory', cgroups.enforces.memory, detail, cgroupFix, ['memory']);
+  add('cgroup-pids', cgroups.enforces.pids, detail, cgroupFix, ['pids']);
+  add('cgroup-cpu', cgroups.enforces.cpu, detail, cgroupFix, ['cpu']);
 
   const setprivPath = (await findExecutable(['/usr/bin/setpriv', '/bin/setpriv'])) ?? '';
   if (cgroups.driver?.placement === 'root-then-drop') add('setpriv', setprivPath !== '', setprivPath || 'setpriv not found', REMEDIES.setpriv);

@@ -74,7 +74,7 @@ export async function planReachablePaths(options: {
   const runtime = {
     runtimeDir: (id: string) => join(root ? join(base, 'runtime') : options.runtimeDirUnderRoot, id),
     async makeRuntimeDir(id: string) {
-      if (root) await ensureUnderBase(base, 'runtime', { name: id, mode: 0o755 });
+      if (root) await ensureUnderBase(base, 'runtime', { name: id, mode: 0o755 }, options.root);
       else await mkdir(join(options.runtimeDirUnderRoot, id), { recursive: true, mode: 0o755 });
     },
   };
@@ -87,7 +87,7 @@ export async function planReachablePaths(options: {
       const src = statSync(filesDir);
       const dst = statIfAny(target);
       if (dst !== undefined && dst.dev === src.dev && dst.ino === src.ino) return target;
-      await ensureUnderBase(base, 'ws', { name: id, mode: 0o700 });
+      await ensureUnderBase(base, 'ws', { name: id, mode: 0o700 }, options.root);
       await run('/usr/bin/mount', ['--bind', filesDir, target]).catch((error: unknown) => {
         throw new ProviderError(`cannot bind ${filesDir} for the job uid`, { cause: error, hint: 'the native provider needs root (mount) when HEADSPACE_HOME is not searchable by other users' });
       });

@@ -20,7 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
-import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from '../../core/files/fd-walk.js';
+import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, removeTree, viaFd, walkTree } from '../../core/files/fd-walk.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 
@@ -40,6 +40,8 @@ function shown(rel: string): string {
   return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
 }
 
+const DIRECTORY_HINT = 'name a file inside it (headspace ls-files WORKSPACE PATH lists them); to move a whole directory, pack it into one file first (tar)';
+
 function badPath(rel: string, why: string): EngineError {
   return new EngineError('BAD_PATH', `'${shown(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
 }
@@ -47,7 +49,7 @@ function badPath(rel: string, why: string): EngineError {
 /** What a non-regular entry is, refused as the workspace's content (exit 1), never opened. */
 function notRegular(rel: string, info: Stats): EngineError {
   if (info.isSymbolicLink()) return badPath(rel, 'is a symbolic link');
-  if (info.isDirectory()) return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`);
+  if (info.isDirectory()) return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
   const what = info.isSocket() ? 'a socket' : info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a regular file';
   return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, { hint: 'only regular files can be exported or read; have the job write its result to a regular file' });
 }
@@ -57,16 +59,16 @@ function mapOpenError(error: unknown, rel: string): EngineError {
   if (error instanceof TreeChangedError) return new EngineError('BAD_PATH', error.message, { hint: 'a running job moved directories meanwhile; try again once it has finished' });
   const code = error instanceof WalkError ? error.code : (error as NodeJS.ErrnoException).code;
   const where = error instanceof WalkError ? ` (component ${error.depth + 1})` : '';
-  if (code === 'ENOENT') return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`);
+  if (code === 'ENOENT') return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, { hint: 'paths are relative to /workspace; list what is there with headspace ls-files WORKSPACE' });
   if (code === 'ELOOP') return badPath(rel, `passes through a symbolic link${where}`);
   if (code === 'ENOTDIR') return badPath(rel, `has a component that is not a directory${where}`);
   if (code === 'ENAMETOOLONG') return badPath(rel, `has a name longer than 255 bytes${where}`);
-  if (code === 'EISDIR') return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`);
+  if (code === 'EISDIR') return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
   if (code === 'ENXIO' || code === 'ENODEV' || code === 'EOPNOTSUPP') {
     return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a regular file`, { hint: 'only regular files can be exported or read' });
   }
   if (code === 'ENOSPC' || code === 'EDQUOT') return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${shown(rel)}' was not written`, { hint: 'create the workspace with a larger --storage-bytes, or remove files' });
-  return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, { cause: error });
+  return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, { hint: 'run headspace doctor; if the workspace is damaged, destroy it', cause: error });
 }
 
 export interface SafeFs {
@@ -82,6 +84,8 @@ export interface SafeFs {
   measure(): Promise<number>;
   /** Is `rel` a real directory inside the root (used to check a job's cwd)? */
   isDirectory(rel: string): Promise<boolean>;
+  /** Removes a file, link or tree (links never followed); a missing path is no error. */
+  remove(path: string): Promise<void>;
 }
 
 export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<SafeFs> {
@@ -120,7 +124,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
       dir = await openDirBeneath(root, parts, options.create === true ? (made) => made.chown(owner.uid, owner.gid) : undefined);
     } catch (error) {
       if (options.listing === true && error instanceof WalkError && error.code === 'ENOTDIR' && error.depth === parts.length - 1) {
-        throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`);
+        throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
       }
       throw mapOpenError(error, rel);
     } finally {
@@ -190,13 +194,13 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     const rel = normalizeWorkspacePath(path);
     const actual = createHash('sha256').update(data).digest('hex');
     if (actual !== options.expectedSha256.toLowerCase()) {
-      throw new EngineError('DIGEST_MISMATCH', `the bytes for '${shown(rel)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`);
+      throw new EngineError('DIGEST_MISMATCH', `the bytes for '${shown(rel)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`, { hint: 'the source changed while it was copied; copy it again' });
     }
     const { parent, name } = split(rel);
     const dir = await openDir(parent, { create: true });
     try {
       const existing = await lstat(viaFd(dir, name)).catch(() => undefined);
-      if (existing?.isDirectory()) throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`);
+      if (existing?.isDirectory()) throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
       if (existing !== undefined && !options.overwrite) throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
       const temp = `.headspace-write-${randomBytes(6).toString('hex')}`;
       try {
@@ -211,7 +215,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
         else await link(viaFd(dir, temp), viaFd(dir, name)); // atomic no-clobber: EEXIST if the job made it meanwhile
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`);
+        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass --overwrite to replace it (put), or choose another destination' });
         throw mapOpenError(error, rel);
       } finally {
         await unlink(viaFd(dir, temp)).catch(() => undefined);
@@ -274,5 +278,29 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     }
   }
 
-  return { read, write, list, measure, isDirectory };
+  /**
+   * Removes a file, link or whole tree at `path` (never the root): its parent
+   * is reached beneath the root without following a link, and the tree is
+   * removed fd-relative, so a link planted anywhere only ever loses itself.
+   */
+  async function remove(path: string): Promise<void> {
+    const rel = normalizeWorkspacePath(path);
+    const { parent, name } = split(rel);
+    let dir: FileHandle;
+    try {
+      dir = await openDir(parent);
+    } catch (error) {
+      if (error instanceof EngineError && error.code === 'FILE_NOT_FOUND') return; // nothing there to remove
+      throw error;
+    }
+    try {
+      await removeTree(viaFd(dir, name)).catch((error: unknown) => {
+        throw mapOpenError(error, rel);
+      });
+    } finally {
+      await dir.close();
+    }
+  }
+
+  return { read, write, list, measure, isDirectory, remove };
 }

@@ -134,7 +134,7 @@ export async function unmountWorkspaceFilesystem(mountPoint: string): Promise<'n
   } catch (error) {
     if (!isMountPoint(mountPoint)) return 'unmounted';
     await run(UMOUNT, ['-l', mountPoint]).catch((lazy: unknown) => {
-      throw new ProviderError(`cannot unmount ${mountPoint}: ${stderrOf(lazy)}`, { cause: error });
+      throw new ProviderError(`cannot unmount ${mountPoint}: ${stderrOf(lazy)}`, { hint: 'something still holds it open; run headspace doctor --repair --apply once it lets go', cause: error });
     });
     return 'lazily-unmounted';
   }
@@ -218,11 +218,11 @@ export async function waitForLoopRelease(dir: string, timeoutMs: number): Promis
 
 /** Detaches a loop device (with autoclear set by mount, a busy one is released when its last user closes). */
 export async function detachLoopDevice(device: string): Promise<void> {
-  if (!/^\/dev\/loop\d+$/.test(device)) throw new ProviderError(`not a loop device: ${device}`);
+  if (!/^\/dev\/loop\d+$/.test(device)) throw new ProviderError(`not a loop device: ${device}`, { hint: 'this is a headspace bug: only /dev/loopN devices are ever detached' });
   const losetup = await firstExecutable(LOSETUP_CANDIDATES);
   if (losetup === undefined) throw new ProviderError('losetup not found', { hint: 'install util-linux (mount)' });
   await run(losetup, ['-d', device]).catch((error: unknown) => {
-    throw new ProviderError(`cannot detach ${device}: ${stderrOf(error)}`, { cause: error });
+    throw new ProviderError(`cannot detach ${device}: ${stderrOf(error)}`, { hint: 'a lazily unmounted filesystem may still hold it; run headspace doctor --repair --apply again in a minute', cause: error });
   });
 }
 

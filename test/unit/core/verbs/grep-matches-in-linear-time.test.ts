@@ -37,7 +37,6 @@ describe('grep matching', () => {
     ['a negative lookahead', 'foo(?!bar)'],
     ['a lookbehind', '(?<=foo)bar'],
     ['a negative lookbehind', '(?<!foo)bar'],
-    ['an unclosed class', '[abc'],
   ])('refuses %s with BAD_ARGUMENT and a hint naming what is unsupported', (_what, source) => {
     let error: unknown;
     try {
@@ -48,5 +47,16 @@ describe('grep matching', () => {
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).code).toBe('BAD_ARGUMENT');
     expect((error as EngineError).hint).toMatch(/backreferences.*lookaround/);
+  });
+
+  it('refuses an unclosed class with a hint about escaping and closing, not about RE2 (#12 item 13)', () => {
+    let error: unknown;
+    try {
+      compileGrepPattern('[abc');
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as EngineError).code).toBe('BAD_ARGUMENT');
+    expect((error as EngineError).hint).toMatch(/close every \( and \[/);
   });
 });
