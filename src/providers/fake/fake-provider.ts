@@ -214,7 +214,12 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       let oomKilled = false;
       const out = (stream: 'stdout' | 'stderr', text: string) => request.onOutput(stream, Buffer.from(text));
       // A job's relative paths start at its working directory, as they do for a real process (#12 item 9).
-      const inCwd = (path: string) => normalizeWorkspacePath(request.cwd ? `${request.cwd}/${path}` : path);
+      // A job passes real names (a backslash is a byte), as a program passes them to the kernel; files are
+      // keyed by the name text form the provider contract speaks, relative to the job's --cwd (itself text form).
+      const inCwd = (path: string) => {
+        const name = normalizeRawWorkspacePath(path);
+        return request.cwd ? normalizeWorkspacePath(`${request.cwd}/${name}`) : name;
+      };
       const stopped = () => Boolean(load().workspaces[request.workspaceId]?.stopRequested);
       try {
         for (const command of splitSequence(request.argv)) {

@@ -41,7 +41,7 @@ describe.runIf(canSwitch && !nativeReadyForNobody)('native as a user who cannot 
     expect(create.stdout).toBe('');
     const [error, hint, ...rest] = create.stderr.trimEnd().split('\n');
     expect(rest).toEqual([]);
-    expect(error).toMatch(/^error: policy_denied: the native provider cannot isolate and budget jobs here: .*cgroup-memory, cgroup-pids, cgroup-cpu: /);
+    expect(error).toMatch(/^error: policy_denied: the native provider cannot enforce memory, pids, cpu on this host: cgroup-memory, cgroup-pids, cgroup-cpu: /);
     // The shared detail is said once, not once per check.
     const detail = /cgroup-cpu: ([^;]+)/.exec(error!)?.[1] ?? '';
     expect(detail).not.toBe('');

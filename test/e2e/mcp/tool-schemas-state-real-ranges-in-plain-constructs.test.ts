@@ -42,7 +42,7 @@ describe('tool schemas', () => {
     const logs = tools.find((t) => t.name === 'logs')!.inputSchema.properties as Record<string, Schema>;
     for (const name of ['head', 'tail', 'maxLines']) expect(logs[name], name).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000 });
     const create = tools.find((t) => t.name === 'create')!.inputSchema.properties as Record<string, Schema>;
-    expect((create.budget!.properties as Record<string, Schema>).pidsLimit).toMatchObject({ minimum: 1, maximum: 65536 });
+    expect((create.budget!.properties as Record<string, Schema>).pidsLimit).toMatchObject({ minimum: 1, maximum: 32768 });
   });
 
   it('use no empty additionalProperties and no nullable type arrays', async () => {

@@ -18,7 +18,7 @@ function pkg(overrides: Record<string, unknown>): Record<string, unknown> {
     artifacts: [],
     warnings: [],
     resource_usage: {},
-    provenance: { result_schema_version: 1, headspace_version: '0', verb: 'ls', policy_summary: [], inputs: [] },
+    provenance: { result_schema_version: 2, headspace_version: '0', verb: 'ls', trace_id: 'trace-1', policy_summary: [], inputs: [] },
     attention: [],
     ...overrides,
   };
