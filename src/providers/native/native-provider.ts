@@ -94,8 +94,7 @@ export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
  * and the per-job memory peak and CPU deltas would mix. Several at once needs
  * per-job process tracking first; until then create refuses the policy.
  */
-const NATIVE_ONE_JOB_AT_ONCE =
-  "enforced by the engine; the native provider runs one job at a time per workspace: its jobs share the workspace's cgroup, so a stop or a wall clock ending one job would end every job in it";
+const NATIVE_ONE_JOB_AT_ONCE = "its jobs share the workspace's cgroup, so a stop or a wall clock ending one job would end every job in it";
 /** stop's grace between SIGTERM and the kill when the caller names none. */
 const DEFAULT_STOP_GRACE_MS = 5000;
 
