@@ -296,10 +296,10 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           case 'alloc': {
             const bytes = Number(args[0] ?? 0);
             const budget = request.policy.budget.memoryBytes;
-            // What the workspace's other running jobs hold counts against the same budget.
+            // What the workspace's other running jobs hold counts against the same budget (a crashed job's process holds nothing).
             const others = mutate((state) => {
               const jobs = need(state, request.workspaceId).jobs ?? {};
-              const held = Object.entries(jobs).filter(([id]) => id !== request.jobId).reduce((n, [, job]) => n + job.heldBytes, 0);
+              const held = Object.entries(jobs).filter(([id, job]) => id !== request.jobId && isOwnerAlive(job.owner)).reduce((n, [, job]) => n + job.heldBytes, 0);
               const mine = jobs[request.jobId];
               if (mine !== undefined && held + bytes <= budget) mine.heldBytes = Math.max(mine.heldBytes, bytes);
               if (Object.keys(jobs).length > 1) shared = true;
