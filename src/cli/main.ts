@@ -285,7 +285,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
           }),
         );
       case 'stop':
-        return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true, ...(opts.graceSeconds !== undefined && { graceSeconds: parseSeconds('--grace-seconds', String(opts.graceSeconds)) }) }));
+        return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true, ...(opts.jobId !== undefined && { jobId: String(opts.jobId) }), ...(opts.graceSeconds !== undefined && { graceSeconds: parseSeconds('--grace-seconds', String(opts.graceSeconds)) }) }));
       case 'inspect':
         if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }), opts.raw === true);
         // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).

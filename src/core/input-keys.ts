@@ -34,7 +34,7 @@ const RUN_DECLARE_ITEM: Keys<RunItem<'declares'>> = { name: true, purpose: true 
 export const INPUT_KEYS = {
   create: { workspaceId: true, provider: true, profile: true, network: true, hostPaths: true, budget: true, purpose: true, owner: true, ttlSeconds: true } satisfies Keys<CreateInput>,
   run: { workspaceId: true, argv: true, jobId: true, env: true, cwd: true, signal: true, canceller: true, inputs: true, declares: true } satisfies Keys<RunInput>,
-  stop: { workspaceId: true, apply: true, graceSeconds: true, settleTimeoutMs: true } satisfies Keys<StopInput>,
+  stop: { workspaceId: true, jobId: true, apply: true, graceSeconds: true, settleTimeoutMs: true } satisfies Keys<StopInput>,
   inspect: { handle: true } satisfies Keys<InspectInput>,
   logs: { jobId: true, head: true, tail: true, grep: true, lines: true, maxLines: true } satisfies Keys<LogsInput>,
   ls: { all: true } satisfies Keys<LsInput>,

@@ -63,6 +63,12 @@ export interface ProviderCapabilities {
    * `simulated`, never `enforced`, and create does not refuse them (#12 item 6).
    */
   simulated?: boolean;
+  /**
+   * Jobs this provider can run at once in one workspace, sharing its budgets
+   * (#12 item 8); absent means 1. Create refuses (POLICY_DENIED, exit 3) a
+   * policy whose concurrency is above it; the engine itself counts the jobs.
+   */
+  jobsAtOnce?: number;
 }
 
 /** Host facts the budgets are checked against at create (second red team, item 2). */
@@ -174,6 +180,12 @@ export interface StopOptions {
    * within it and its output is kept (#12 item 3).
    */
   graceMs?: number;
+  /**
+   * End only this job and leave the workspace's other jobs running; without
+   * it, every job of the workspace is ended. A job that is not running
+   * there is not stopped (stopped=false).
+   */
+  jobId?: string;
 }
 
 export interface StopReport {
@@ -280,10 +292,11 @@ export interface Provider {
    */
   list(workspaceId: string, path: string, limit: number): Promise<{ entries: FileEntry[]; truncated: boolean }>;
   /**
-   * Ends whatever job runs in the workspace, from any process: SIGTERM (or
+   * Ends the workspace's running jobs (or only `options.jobId`), from any process: SIGTERM (or
    * its equivalent) first, a grace of `options.graceMs` (default 5 s), then a
-   * kill of what remains. Returns only when nothing of it remains (or reports
-   * `empty: false`). Idle → stopped=false.
+   * kill of what remains. Returns only when nothing of them remains (or reports
+   * `empty: false`); a job that ends this way reports `stopped: true` from
+   * its own run(), the others never do. Idle → stopped=false.
    */
   stop(workspaceId: string, options?: StopOptions): Promise<StopReport>;
   remove(workspaceId: string): Promise<RemovalDisposition>;

@@ -69,6 +69,7 @@ export const CONFORMANCE_TESTS = [
   'removes a file or a whole tree and leaves its siblings',
   'reports an idle stop as nothing stopped',
   'stops a running job from another provider instance',
+  'runs as many jobs at once as it declares, stops one alone, and refuses more before making anything',
   'refuses to run in an unknown workspace',
   'partitions removal into removed, retained and unverified and forgets the workspace',
 ] as const;
@@ -87,12 +88,12 @@ function smallPolicy(): Policy {
   return policy;
 }
 
-async function collect(provider: Provider, workspaceId: string, argv: string[], extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy } = {}): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }> {
+async function collect(provider: Provider, workspaceId: string, argv: string[], extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy; jobId?: string } = {}): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const outcome = await provider.run({
     workspaceId,
-    jobId: `job-${randomBytes(4).toString('hex')}`,
+    jobId: extra.jobId ?? `job-${randomBytes(4).toString('hex')}`,
     argv,
     env: extra.env ?? {},
     policy: extra.policy ?? smallPolicy(),
@@ -377,6 +378,37 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       expect(report).toEqual({ stopped: true, empty: true });
       const { outcome } = await running;
       expect(outcome.stopped).toBe(true);
+    });
+
+    // #12 item 8: jobs at once share the workspace; each is stopped on its own. A provider that
+    // cannot keep them apart declares 1 and refuses a policy allowing more, making nothing.
+    test('runs as many jobs at once as it declares, stops one alone, and refuses more before making anything', async () => {
+      const { provider } = await fresh();
+      const most = (await provider.capabilities()).jobsAtOnce ?? 1;
+      const policy = smallPolicy();
+      policy.budget.concurrency = 2;
+      if (most < 2) {
+        const workspaceId = `conf-${process.pid}-${++counter}-refused`;
+        if (provider.checkPlan) await expectEngineError(provider.checkPlan({ workspaceId, policy, profile: 'host' }), ['POLICY_DENIED']);
+        await expectEngineError(provider.create({ workspaceId, policy, profile: 'host', jobUser: jobUser() }), ['POLICY_DENIED']);
+        expect((await provider.inspect(workspaceId)).state).toBe('missing');
+        return;
+      }
+      const made = await withWorkspace(policy);
+      const ended = new Set<string>();
+      const start = (jobId: string) => collect(made.provider, made.workspaceId, binding.commands.slow, { policy, jobId }).finally(() => ended.add(jobId));
+      const first = start('job-first');
+      const second = start('job-second');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(ended.size).toBe(0);
+      const report = await (await made.peer()).stop(made.workspaceId, { jobId: 'job-first', graceMs: 0 });
+      expect(report).toEqual({ stopped: true, empty: true });
+      expect((await first).outcome.stopped).toBe(true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ended.has('job-second')).toBe(false);
+      const rest = await (await made.peer()).stop(made.workspaceId, { graceMs: 0 });
+      expect(rest).toEqual({ stopped: true, empty: true });
+      expect((await second).outcome.stopped).toBe(true);
     });
 
     test('refuses to run in an unknown workspace', async () => {

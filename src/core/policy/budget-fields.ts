@@ -14,6 +14,14 @@ import type { Budget } from './policy.js';
  * metadata to the host); output 4 GiB per job (kept in the engine's own
  * state directory on the host). They were 64 TiB, 65536, 1 PiB and 16 GiB.
  */
+/**
+ * Jobs at once per workspace, at most (#12 item 8). They share the
+ * workspace's memory, cpu and pids budgets, so many more than this would
+ * only divide the same budgets thinner; a provider may allow fewer
+ * (ProviderCapabilities.jobsAtOnce).
+ */
+export const MAX_JOBS_AT_ONCE = 64;
+
 export interface BudgetField {
   key: keyof Budget;
   flag: string;
@@ -31,7 +39,7 @@ export const BUDGET_FIELDS: readonly BudgetField[] = [
   { key: 'storageBytes', flag: '--storage-bytes', kind: 'integer', min: 1024 * 1024, max: 2 ** 44, unit: 'bytes', description: 'bytes the workspace files may occupy' },
   { key: 'wallClockSeconds', flag: '--wall-clock-seconds', kind: 'number', min: 0.1, max: 7 * 24 * 3600, unit: 'seconds', description: 'wall clock per job' },
   { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 32, unit: 'bytes', description: 'stdout+stderr kept per job; past it output is counted but not kept (marked truncated) and the job runs on' },
-  { key: 'concurrency', flag: '--concurrency', kind: 'integer', min: 1, max: 1, unit: 'jobs', description: 'jobs at once per workspace (only 1 is supported today)' },
+  { key: 'concurrency', flag: '--concurrency', kind: 'integer', min: 1, max: MAX_JOBS_AT_ONCE, unit: 'jobs', description: "jobs at once in the workspace; they share its memory, cpu and pids budgets (one cgroup), each with its own record, stop and result; one more is refused busy" },
 ];
 
 /**

@@ -83,7 +83,8 @@ export function describeLimit(name: LimitName, policy: Policy): string {
     case 'output_bytes':
       return `${formatBytes(b.outputBytes)} captured per job`;
     case 'concurrency':
-      return `${b.concurrency} job at once`;
+      // Several jobs share the workspace's budgets (one cgroup): the label says so, as a reader would assume per-job ones.
+      return b.concurrency > 1 ? `${b.concurrency} jobs at once, sharing the workspace's memory, cpu and pids budgets` : '1 job at once';
   }
 }
 

@@ -221,22 +221,28 @@ export class SqliteStore {
   // ---- jobs ----
 
   /**
-   * Takes the workspace for a job atomically: ready → running and a running
-   * job row, or WORKSPACE_BUSY naming the running job (never its argv).
+   * Takes a job slot of the workspace atomically: a running job row, and
+   * ready → running for the first of them; or WORKSPACE_BUSY naming the
+   * running jobs (never their argv) when the policy's concurrency is already
+   * taken. Counted inside the IMMEDIATE transaction, so two processes can
+   * never both take the last slot (#12 item 8).
    */
   beginJob(job: { id: string; workspaceId: string; argv: string[]; cwd?: string; startedAt: number; owner: Owner }): void {
     return this.atomically(() => {
       const ws = this.getWorkspace(job.workspaceId);
       if (!ws) throw notFound(job.workspaceId);
-      if (ws.state === 'running') throw this.busyError(ws.id);
+      if (this.isFull(ws)) throw this.busyError(ws.id);
       const lease = this.liveLease(ws.id);
       if (lease) throw this.leaseBusyError(ws.id, lease);
       if (this.sql('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
         throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit --job-id to get a fresh one' });
       }
-      transition(ws.state, 'running');
-      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
-        .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
+      // The workspace is `running` while at least one job runs: only the first job moves it.
+      if (ws.state !== 'running') {
+        transition(ws.state, 'running');
+        this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
+          .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
+      }
       this.sql(
           `INSERT INTO jobs (id, workspace_id, state, argv, cwd, started_at, owner_pid, owner_started)
            VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
@@ -245,7 +251,19 @@ export class SqliteStore {
     });
   }
 
-  /** Settles a running job once; the workspace goes back to ready. A second finish is a no-op. */
+  /**
+   * True when the workspace runs as many jobs as its policy allows at once.
+   * A workspace recorded `running` with no running job row (a state written
+   * by another path) counts as full, as it always did.
+   */
+  isFull(ws: WorkspaceRecord): boolean {
+    if (ws.state !== 'running') return false;
+    const running = this.countRunningJobs(ws.id);
+    const allowed = ws.policy.budget.concurrency > 1 ? ws.policy.budget.concurrency : 1;
+    return running === 0 || running >= allowed;
+  }
+
+  /** Settles a running job once; the workspace goes back to ready with its last running job. A second finish is a no-op. */
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
@@ -257,7 +275,7 @@ export class SqliteStore {
         )
         .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), finish.note ?? null, finish.status === 'cancelled' ? (finish.cancelledBy ?? null) : null, jobId);
       const ws = this.getWorkspace(job.workspaceId);
-      if (ws && ws.state === 'running') {
+      if (ws && ws.state === 'running' && this.countRunningJobs(ws.id) === 0) {
         this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
           .run('ready', finish.finishedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'ready'])), ws.id);
       }
@@ -282,21 +300,36 @@ export class SqliteStore {
     return Number((this.sql('SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ?').get(workspaceId) as Row).n);
   }
 
+  /** The most recently started running job of the workspace. */
   runningJob(workspaceId: string): JobRecord | undefined {
     const row = this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at DESC LIMIT 1").get(workspaceId) as Row | undefined;
     return row ? toJob(row) : undefined;
+  }
+
+  /** Every running job of the workspace, oldest first (a policy may allow several at once). */
+  runningJobsOf(workspaceId: string): JobRecord[] {
+    return (this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at, rowid").all(workspaceId) as Row[]).map(toJob);
+  }
+
+  countRunningJobs(workspaceId: string): number {
+    return Number((this.sql("SELECT COUNT(*) AS n FROM jobs WHERE workspace_id = ? AND state = 'running'").get(workspaceId) as Row).n);
   }
 
   runningJobs(): JobRecord[] {
     return (this.sql("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
   }
 
-  /** `invoke` writes the stop suggestion for the caller's face (a verb passes ctx.invoke); default the CLI's. */
+  /**
+   * WORKSPACE_BUSY naming every running job (ids only, never argv).
+   * `invoke` writes the stop suggestion for the caller's face (a verb passes ctx.invoke); default the CLI's.
+   */
   busyError(workspaceId: string, invoke: Invoke = invocationFor('cli')): EngineError {
-    const job = this.runningJob(workspaceId);
-    const named = job ? `job ${job.id}` : 'a job';
-    return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} is running`, {
-      hint: `wait for it, or end it with: ${invoke('stop', { workspaceId, apply: true })}`,
+    const jobs = this.runningJobsOf(workspaceId);
+    const named = jobs.length === 0 ? 'a job is' : jobs.length === 1 ? `job ${jobs[0]!.id} is` : `jobs ${jobs.map((j) => j.id).join(', ')} are`;
+    const allowed = this.getWorkspace(workspaceId)?.policy.budget.concurrency ?? 1;
+    const limit = jobs.length > 1 && allowed > 1 ? ` (its policy allows ${allowed} jobs at once)` : '';
+    return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} running${limit}`, {
+      hint: `wait for ${jobs.length > 1 ? 'one of them' : 'it'}, or end ${jobs.length > 1 ? 'them' : 'it'} with: ${invoke('stop', { workspaceId, apply: true })}`,
     });
   }
 

@@ -6,6 +6,7 @@ import { validateBudget } from '../policy/budget-fields.js';
 import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { openNetworkRefused } from '../policy/open-network.js';
 import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
+import type { ProviderCapabilities } from '../provider.js';
 import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
 import { currentOwner } from '../store/owner.js';
@@ -68,6 +69,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   if (!probe.ready) throw notReadyError(providerName, probe.checks);
   const effective = effectivePolicy(policy, caps);
   assertEnforceable(effective, providerName);
+  assertJobsAtOnce(policy, caps);
   // A budget the host cannot honour is no limit (a 500 GiB image on 79 GB free filled the host disk).
   assertWithinCapacity(policy.budget, await provider.capacity?.(), providerName);
   // The provider's own refusals of the plan (a missing or reserved host path) come before the
@@ -133,6 +135,20 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     resource_usage: { ...emptyUsage(), storage_bytes: descriptor.storageBytes ?? null },
     provenance: provenanceFor(ctx, 'create', { workspace: ws, caps, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
+  });
+}
+
+/**
+ * A policy allowing more jobs at once than the provider can run is refused
+ * before anything is recorded (exit 3), naming why: the engine would
+ * otherwise start a second job the provider cannot keep apart (#12 item 8).
+ */
+function assertJobsAtOnce(policy: Policy, caps: ProviderCapabilities): void {
+  const most = caps.jobsAtOnce ?? 1;
+  if (policy.budget.concurrency <= most) return;
+  const why = caps.reasons.concurrency;
+  throw new EngineError('POLICY_DENIED', `the ${caps.provider} provider runs at most ${most} job${most === 1 ? '' : 's'} at once per workspace, not ${policy.budget.concurrency}${why ? `: ${why}` : ''}`, {
+    hint: `use --concurrency ${most}${caps.provider === 'fake' ? '' : ', or try concurrent jobs with --provider fake'}`,
   });
 }
 

@@ -63,7 +63,8 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
-  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
+  // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
+  if (store.isFull(ws)) throw store.busyError(ws.id, ctx.invoke);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();

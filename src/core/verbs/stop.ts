@@ -5,12 +5,20 @@ import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-par
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { validateId } from '../ids.js';
+import type { JobRecord } from '../store/sqlite-store.js';
 
 export interface StopInput {
   workspaceId: string;
+  /**
+   * End only this running job of the workspace and leave its other jobs
+   * running (a policy may allow several at once, #12 item 8). Without it,
+   * every running job of the workspace is ended.
+   */
+  jobId?: string;
   /** Without it, stop only reports what is running and changes nothing. */
   apply?: boolean;
-  /** How long to wait for the running job's own record to settle, in ms. */
+  /** How long to wait for each stopped job's own record to settle, in ms. */
   settleTimeoutMs?: number;
   /** Seconds between SIGTERM and the kill of what remains (default 5): the job's TERM handler runs within it. */
   graceSeconds?: number;
@@ -20,26 +28,28 @@ export const DEFAULT_STOP_GRACE_SECONDS = 5;
 const MAX_STOP_GRACE_SECONDS = 3600;
 
 /**
- * Ends a workspace's in-flight job, from any process. The preview touches no
- * provider and writes nothing. With apply, the stop is recorded first (so the
- * job's own process classifies it as cancelled), then the provider sends
- * SIGTERM, waits the grace, and kills every process that remains; both this
- * result and the job's record read cancelled.
+ * Ends a workspace's in-flight jobs (all of them, or the one `jobId` names),
+ * from any process. The preview touches no provider and writes nothing. With
+ * apply, each stop is recorded first (so the job's own process classifies it
+ * as cancelled), then the provider sends SIGTERM, waits the grace, and kills
+ * every process of those jobs that remains; this result and each stopped
+ * job's record read cancelled, and a job not named runs on to its own end.
  */
 export async function stopJob(ctx: EngineContext, input: StopInput): Promise<ResultPackage> {
   const grace = input.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_STOP_GRACE_SECONDS) {
     throw new EngineError('BAD_ARGUMENT', `--grace-seconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example --grace-seconds ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
   }
+  if (input.jobId !== undefined) validateId('job', input.jobId);
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  const job = store.runningJob(ws.id);
+  const running = store.runningJobsOf(ws.id);
   const now = ctx.clock.now();
-  if (!job) {
-    return makeResultPackage({
-      outcome_summary: `nothing is running in workspace ${ws.id}; nothing to stop`,
+  const idle = (summary: string, findings: string[]) =>
+    makeResultPackage({
+      outcome_summary: summary,
       status: 'success',
-      key_findings: [`lifecycle state: ${ws.state}`],
+      key_findings: findings,
       evidence: [],
       artifacts: [],
       warnings: [],
@@ -47,53 +57,82 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
       provenance: provenanceFor(ctx, 'stop', { workspace: ws, startedAt: now, finishedAt: now }),
       attention: [],
     });
+  if (input.jobId !== undefined && !running.some((j) => j.id === input.jobId)) {
+    const named = store.getJob(input.jobId);
+    if (!named || named.workspaceId !== ws.id) {
+      throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId} in workspace ${ws.id}`, { hint: `list its jobs with: ${ctx.invoke('inspect', { handle: ws.id })}` });
+    }
+    return idle(`job ${named.id} in workspace ${ws.id} is not running (${named.status ?? named.state}); nothing to stop`, [`lifecycle state: ${ws.state}`, `running jobs: ${running.length === 0 ? 'none' : running.map((j) => j.id).join(', ')}`]);
   }
-  const elapsed = Math.max(0, (now - job.startedAt) / 1000).toFixed(1);
+  const targets = input.jobId === undefined ? running : running.filter((j) => j.id === input.jobId);
+  if (targets.length === 0) return idle(`nothing is running in workspace ${ws.id}; nothing to stop`, [`lifecycle state: ${ws.state}`]);
+  const elapsed = (job: JobRecord) => Math.max(0, (now - job.startedAt) / 1000).toFixed(1);
+  const one = targets.length === 1 ? targets[0]! : undefined;
   if (!input.apply) {
+    const findings = targets.flatMap((job) => [`${one ? '' : `job ${job.id}: `}running for ${elapsed(job)} s`, `${one ? '' : `job ${job.id}: `}owner process: pid ${job.owner.pid} (${isOwnerAlive(job.owner) ? 'alive' : 'gone'})`]);
+    const ending = ctx.invoke('stop', { workspaceId: ws.id, ...(input.jobId === undefined ? {} : { jobId: input.jobId }), apply: true });
+    const attention = [`to end ${one ? 'it' : 'them all'}: ${ending}`];
+    if (!one) attention.push(`to end one of them: ${ctx.invoke('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true })}`);
     return makeResultPackage({
-      outcome_summary: `job ${job.id} is running in workspace ${ws.id}; this preview changed nothing`,
+      outcome_summary: one ? `job ${one.id} is running in workspace ${ws.id}; this preview changed nothing` : `jobs ${targets.map((j) => j.id).join(', ')} are running in workspace ${ws.id}; this preview changed nothing`,
       status: 'success',
-      key_findings: [`running for ${elapsed} s`, `owner process: pid ${job.owner.pid} (${isOwnerAlive(job.owner) ? 'alive' : 'gone'})`],
+      key_findings: findings,
       evidence: [],
       artifacts: [],
       warnings: [],
       resource_usage: emptyUsage(),
-      provenance: provenanceFor(ctx, 'stop', { workspace: ws, job, startedAt: now, finishedAt: now }),
-      attention: [`to end it: ${ctx.invoke('stop', { workspaceId: ws.id, apply: true })}`],
+      provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: one, startedAt: now, finishedAt: now }),
+      attention,
     });
   }
 
-  store.requestStop(job.id);
-  ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
+  for (const job of targets) {
+    store.requestStop(job.id);
+    ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
+  }
   const provider = await ctx.provider(ws.provider);
-  const intent = store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId });
-  const report = await provider.stop(ws.id, { graceMs: Math.round(grace * 1000) });
-  store.settleIntent(intent, report.empty ? 'stopped' : 'not-empty', ctx.clock.now());
+  const intents = targets.map((job) => store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }));
+  // Named, the provider ends that job alone; unnamed, every job of the workspace (and what a crashed job left).
+  const report = await provider.stop(ws.id, { graceMs: Math.round(grace * 1000), ...(input.jobId === undefined ? {} : { jobId: input.jobId }) });
+  for (const intent of intents) store.settleIntent(intent, report.empty ? 'stopped' : 'not-empty', ctx.clock.now());
 
-  // The job's own process writes its record; wait for it, and write it
+  // Each job's own process writes its record; wait for it, and write it
   // ourselves only when that process is gone (it can no longer do so).
   const deadline = Date.now() + (input.settleTimeoutMs ?? 10_000);
-  let record = store.getJob(job.id)!;
-  while (record.state === 'running' && Date.now() < deadline && isOwnerAlive(record.owner)) {
-    await new Promise((r) => setTimeout(r, 25));
-    record = store.getJob(job.id)!;
-  }
   const warnings: string[] = [];
-  if (record.state === 'running' && !isOwnerAlive(record.owner)) {
-    record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage, cancelledBy: CANCELLED_BY_STOP, note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled` });
-    warnings.push(`the process that started job ${job.id} was gone; stop recorded the job as cancelled itself`);
+  const records: JobRecord[] = [];
+  for (const job of targets) {
+    let record = store.getJob(job.id)!;
+    while (record.state === 'running' && Date.now() < deadline && isOwnerAlive(record.owner)) {
+      await new Promise((r) => setTimeout(r, 25));
+      record = store.getJob(job.id)!;
+    }
+    if (record.state === 'running' && !isOwnerAlive(record.owner)) {
+      record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage, cancelledBy: CANCELLED_BY_STOP, note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled` });
+      warnings.push(`the process that started job ${job.id} was gone; stop recorded the job as cancelled itself`);
+    }
+    records.push(record);
   }
-  if (!report.empty) warnings.push(`the ${ws.provider} provider could not confirm that every process of job ${job.id} has ended`);
+  const names = targets.map((j) => j.id).join(', ');
+  if (!report.empty) warnings.push(`the ${ws.provider} provider could not confirm that every process of ${one ? `job ${names}` : `jobs ${names}`} has ended`);
   const status = report.empty ? 'cancelled' : 'infrastructure_failure';
+  const findings = records.flatMap((record, i) => {
+    const label = one ? '' : `job ${record.id}: `;
+    return [`${label}job record: ${record.state === 'finished' ? record.status : 'still running'}`, `${label}ran for ${elapsed(targets[i]!)} s before the stop`];
+  });
+  findings.push(`nothing of ${one ? 'the job' : 'the jobs'} remains: ${report.empty}`);
+  const spared = running.filter((j) => !targets.includes(j));
+  if (spared.length) findings.push(`still running, not stopped: ${spared.map((j) => `job ${j.id}`).join(', ')}`);
+  const what = one ? `job ${names}` : `jobs ${names}`;
   return makeResultPackage({
-    outcome_summary: report.empty ? `job ${job.id} in workspace ${ws.id} was stopped and reads cancelled` : `job ${job.id} in workspace ${ws.id} could not be fully stopped`,
+    outcome_summary: report.empty ? `${what} in workspace ${ws.id} ${one ? 'was' : 'were'} stopped and ${one ? 'reads' : 'read'} cancelled` : `${what} in workspace ${ws.id} could not be fully stopped`,
     status,
-    key_findings: [`job record: ${record.state === 'finished' ? record.status : 'still running'}`, `ran for ${elapsed} s before the stop`, `nothing of the job remains: ${report.empty}`],
+    key_findings: findings,
     evidence: [],
     artifacts: [],
     warnings,
-    resource_usage: usageOfJob(record),
-    provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: record, caps: await capabilitiesOf(ctx, ws.provider), startedAt: now, finishedAt: ctx.clock.now() }),
+    resource_usage: one ? usageOfJob(records[0]!) : emptyUsage(),
+    provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: one ? records[0] : undefined, caps: await capabilitiesOf(ctx, ws.provider), startedAt: now, finishedAt: ctx.clock.now() }),
     attention: [],
   });
 }

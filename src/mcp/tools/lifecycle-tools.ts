@@ -95,15 +95,16 @@ export const runTool = defineTool({
 
 export const stopTool = defineTool({
   name: 'stop',
-  title: 'Stop the running job',
-  description: `End the job running in a workspace: without apply it only previews what runs; with apply: true the job gets SIGTERM, a grace (graceSeconds, default 5) to run its handler, then every process that remains is killed, and the job reads cancelled. ${RETURNS}`,
+  title: 'Stop running jobs',
+  description: `End the jobs running in a workspace (all of them, or only jobId): without apply it only previews what runs; with apply: true each job gets SIGTERM, a grace (graceSeconds, default 5) to run its handler, then every process of it that remains is killed, and the job reads cancelled; a job not named runs on. ${RETURNS}`,
   input: z.strictObject({
     workspaceId: workspaceId(),
+    jobId: z.string().optional().describe('end only this job (run returns it in provenance.job_id); the workspace\'s other jobs run on. Omit it to end every running job of the workspace'),
     apply: z.boolean().optional().describe('true to really end the job; false or absent only previews'),
     graceSeconds: z.number().min(0).max(3600).optional().describe('with apply: seconds between SIGTERM and the kill of what remains, so the job\'s TERM handler can run (default 5; 0 kills at once)'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  call: (engine, args) => engine.stop({ workspaceId: args.workspaceId, apply: args.apply === true, ...present({ graceSeconds: args.graceSeconds }) }),
+  call: (engine, args) => engine.stop({ workspaceId: args.workspaceId, apply: args.apply === true, ...present({ jobId: args.jobId, graceSeconds: args.graceSeconds }) }),
 });
 
 export const inspectTool = defineTool({

@@ -10,7 +10,8 @@
  *   sleep SECONDS      sleep on the engine's clock (virtual in tests)
  *   block              wait until stopped or aborted (real time); a stop reaches it as
  *                      TERM and it prints `block: TERM received from stop, ending`
- *   alloc BYTES        allocate; past the memory budget the "kernel" kills it (OOM)
+ *   alloc BYTES        allocate and hold until the job ends; past the memory budget (which
+ *                      the workspace's running jobs share) the "kernel" kills it (OOM)
  *   flood BYTES        print BYTES of output in lines
  *   trace N [K]        the seed's N-step LCG/Collatz trace, ending with answer=…;
  *                      with K, an `ERROR: checksum drift at step K` line at step K

@@ -25,6 +25,7 @@ import type {
   WriteOptions,
   HostCapacity,
 } from '../../core/provider.js';
+import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
 import { splitSequence, traceLines } from './fake-commands.js';
 
 export interface FakeProviderOptions {
@@ -47,12 +48,25 @@ interface FakeWorkspace {
   files: Record<string, string>; // path -> base64
   storageBytes: number;
   storageBudget: number;
-  running: string | null;
+  /**
+   * The jobs running now, by job id (a policy may allow several at once,
+   * #12 item 8). Absent in state saved before it existed.
+   */
+  jobs?: Record<string, FakeJob>;
   /** The job identity the engine allocated (recorded only: nothing runs as a uid here). Absent in state saved before it existed. */
   jobUser?: { uid: number; gid: number };
-  /** The process running `running`: a job whose process is gone is not running (crash). */
-  runningOwner?: Owner;
+}
+
+interface FakeJob {
+  /** The process running the job: a job whose process is gone is not running (crash). */
+  owner: Owner;
   stopRequested: boolean;
+  /**
+   * Bytes its `alloc` holds until it ends: the jobs of a workspace share its
+   * memory budget, as a cgroup's do, so an alloc past what the others leave
+   * is killed for memory.
+   */
+  heldBytes: number;
 }
 
 interface FakeState {
@@ -173,6 +187,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         layers: ['simulated'],
         durable: Boolean(options.persistPath),
         simulated: true,
+        jobsAtOnce: MAX_JOBS_AT_ONCE,
       };
     },
     ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),
@@ -185,9 +200,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
           files: {},
           storageBytes: 0,
           storageBudget: spec.policy.budget.storageBytes,
-          running: null,
+          jobs: {},
           jobUser: { ...spec.jobUser },
-          stopRequested: false,
         };
         return { workspaceId: spec.workspaceId, state: 'ready', profile: spec.profile, environmentDigest: ENVIRONMENT_DIGEST, storageBytes: 0 };
       });
@@ -200,14 +214,13 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     },
     async run(request: RunRequest): Promise<JobOutcome> {
       guard();
-      mutate((state) => {
+      let shared = mutate((state) => {
         const ws = need(state, request.workspaceId);
-        ws.running = request.jobId;
-        ws.runningOwner = currentOwner();
-        ws.stopRequested = false;
+        (ws.jobs ??= {})[request.jobId] = { owner: currentOwner(), stopRequested: false, heldBytes: 0 };
+        return Object.keys(ws.jobs).length > 1;
       });
       const started = clock.now();
-      // The simulated job's own peak (it shares nothing with other jobs).
+      // The simulated job's own peak, until another job runs beside it: then the workspace's, as a shared cgroup's is.
       const usage: JobOutcome['usage'] & { maxMemoryBytes: number } = { cpuSeconds: 0, maxMemoryBytes: 4 * 1024 * 1024, memoryScope: 'job', peakPids: 1 };
       let exitCode: number | null = 0;
       let signal: string | null = null;
@@ -220,7 +233,9 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         const name = normalizeRawWorkspacePath(path);
         return request.cwd ? normalizeWorkspacePath(`${request.cwd}/${name}`) : name;
       };
-      const stopped = () => Boolean(load().workspaces[request.workspaceId]?.stopRequested);
+      let wasStopped = false;
+      const stopped = () => Boolean(load().workspaces[request.workspaceId]?.jobs?.[request.jobId]?.stopRequested);
+
       try {
         for (const command of splitSequence(request.argv)) {
           exitCode = await runOne(command);
@@ -229,13 +244,16 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       } finally {
         mutate((state) => {
           const ws = state.workspaces[request.workspaceId];
-          if (ws && ws.running === request.jobId) {
-            ws.running = null;
-            delete ws.runningOwner;
+          const job = ws?.jobs?.[request.jobId];
+          if (ws?.jobs !== undefined && job !== undefined) {
+            if (Object.keys(ws.jobs).length > 1) shared = true;
+            // Read before the entry goes: the stop flag is the job's own, and leaves with it.
+            wasStopped = job.stopRequested;
+            delete ws.jobs[request.jobId];
           }
         });
       }
-      const wasStopped = stopped();
+      if (shared) usage.memoryScope = 'workspace';
       if (request.signal.aborted || wasStopped) {
         exitCode = null;
         signal = wasStopped && !request.signal.aborted ? 'SIGTERM' : 'SIGKILL';
@@ -284,8 +302,19 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
             return 0;
           case 'alloc': {
             const bytes = Number(args[0] ?? 0);
-            usage.maxMemoryBytes = Math.max(usage.maxMemoryBytes, Math.min(bytes, request.policy.budget.memoryBytes));
-            if (bytes > request.policy.budget.memoryBytes && !cannot.has('memory')) {
+            const budget = request.policy.budget.memoryBytes;
+            // What the workspace's other running jobs hold counts against the same budget (a crashed job's process holds nothing).
+            const others = mutate((state) => {
+              const jobs = need(state, request.workspaceId).jobs ?? {};
+              const held = Object.entries(jobs).filter(([id, job]) => id !== request.jobId && isOwnerAlive(job.owner)).reduce((n, [, job]) => n + job.heldBytes, 0);
+              const mine = jobs[request.jobId];
+              if (mine !== undefined && held + bytes <= budget) mine.heldBytes = Math.max(mine.heldBytes, bytes);
+              if (Object.keys(jobs).length > 1) shared = true;
+              return held;
+            });
+            if (shared) usage.memoryScope = 'workspace';
+            usage.maxMemoryBytes = Math.max(usage.maxMemoryBytes, Math.min(others + bytes, budget));
+            if (others + bytes > budget && !cannot.has('memory')) {
               oomKilled = true;
               signal = 'SIGKILL';
               return null;
@@ -436,25 +465,29 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     },
     async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
       guard();
-      const wasRunning = mutate((state) => {
-        const ws = need(state, workspaceId);
-        if (ws.running && ws.runningOwner && !isOwnerAlive(ws.runningOwner)) {
+      const targets = mutate((state) => {
+        const jobs = (need(state, workspaceId).jobs ??= {});
+        for (const [id, job] of Object.entries(jobs)) {
           // Its process died (kill -9): nothing of the job runs any more.
-          ws.running = null;
-          delete ws.runningOwner;
+          if (!isOwnerAlive(job.owner)) delete jobs[id];
         }
-        if (!ws.running) return false;
-        ws.stopRequested = true;
-        return true;
+        // One job when asked for one (the others run on), else every job of the workspace.
+        const ids = Object.keys(jobs).filter((id) => stopOptions.jobId === undefined || id === stopOptions.jobId);
+        for (const id of ids) jobs[id]!.stopRequested = true;
+        return ids;
       });
-      if (!wasRunning) return { stopped: false, empty: true };
-      // The request is the fake's TERM: wait the grace (and a moment more) for the job to notice and let go.
+      if (targets.length === 0) return { stopped: false, empty: true };
+      const remaining = () => {
+        const jobs = load().workspaces[workspaceId]?.jobs ?? {};
+        return targets.some((id) => jobs[id] !== undefined);
+      };
+      // The request is the fake's TERM: wait the grace (and a moment more) for the jobs to notice and let go.
       const deadline = Date.now() + (stopOptions.graceMs ?? 5000) + 1000;
       while (Date.now() < deadline) {
-        if (!load().workspaces[workspaceId]?.running) return { stopped: true, empty: true };
+        if (!remaining()) return { stopped: true, empty: true };
         await new Promise((r) => setTimeout(r, 20));
       }
-      return { stopped: true, empty: !load().workspaces[workspaceId]?.running };
+      return { stopped: true, empty: !remaining() };
     },
     async remove(workspaceId: string): Promise<RemovalDisposition> {
       guard();

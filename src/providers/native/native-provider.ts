@@ -98,6 +98,14 @@ export interface NativeProviderOptions {
 }
 
 export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
+/**
+ * Why a native workspace runs one job at a time (#12 item 8): its jobs share
+ * one cgroup and one job marker, so the wall clock or a stop of one job would
+ * kill its neighbours, the leftover sweep after a job would kill the others,
+ * and the per-job memory peak and CPU deltas would mix. Several at once needs
+ * per-job process tracking first; until then create refuses the policy.
+ */
+const NATIVE_ONE_JOB_AT_ONCE = "its jobs share the workspace's cgroup, so a stop or a wall clock ending one job would end every job in it";
 /** stop's grace between SIGTERM and the kill when the caller names none. */
 const DEFAULT_STOP_GRACE_MS = 5000;
 
@@ -235,6 +243,10 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         hint: 'use --network disabled',
       });
     }
+    // Refused here too, not only by the engine (capabilities().jobsAtOnce): a library caller may create directly.
+    if (policy.budget.concurrency > 1) {
+      throw new EngineError('POLICY_DENIED', `the native provider runs 1 job at once per workspace, not ${policy.budget.concurrency}: ${NATIVE_ONE_JOB_AT_ONCE}`, { hint: 'use --concurrency 1, or try concurrent jobs with --provider fake' });
+    }
     return recorded === 'create' ? resolveHostPaths(policy.hostPaths, protectedDirs) : verifyHostPaths(policy.hostPaths, recorded, protectedDirs);
   }
 
@@ -305,13 +317,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       }
       reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
       reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
-      reasons.concurrency = 'enforced by the engine; the provider also refuses a second concurrent job per workspace';
+      reasons.concurrency = NATIVE_ONE_JOB_AT_ONCE;
       // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
       // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
       const layers = ready
         ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', 'fd-closing', ...(probe.landlock.abi > 0 ? ['landlock'] : []), probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])]
         : [];
-      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true };
+      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true, jobsAtOnce: 1 };
     },
 
     checkPlan,
@@ -534,6 +546,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       if (driver === undefined) return { stopped: false, empty: true }; // no driver: no job could have started
       const cgroup = layout.cgroupName(workspaceId);
       const live = await liveJob(layout.jobPath(workspaceId));
+      // Asked to end one job while another runs here: nothing of the named one runs, and the running one is left alone.
+      if (stopOptions.jobId !== undefined && live !== undefined && live.jobId !== stopOptions.jobId) return { stopped: false, empty: true };
       if (live === undefined) {
         // An idle standby launcher (ours or another process's) is no job: it runs nothing until told to.
         const leftovers = (await driver.pids(cgroup)).some((pid) => !isIdleLauncher(pid));
