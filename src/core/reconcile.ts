@@ -1,4 +1,5 @@
 import type { EngineContext } from './context.js';
+import { attentionItem, type AttentionItem } from './result/result-package.js';
 import { isOwnerAlive } from './store/owner.js';
 import { unexportedAttention } from './verbs/artifact-view.js';
 
@@ -7,35 +8,46 @@ import { unexportedAttention } from './verbs/artifact-view.js';
  * attention items and never fixes them: silently "repairing" state hides
  * the crash that caused it (doctor --repair is the deliberate path).
  */
-export async function reconcile(ctx: EngineContext, scope: { workspaceId?: string; checkProvider?: boolean } = {}): Promise<string[]> {
+export async function reconcile(ctx: EngineContext, scope: { workspaceId?: string; checkProvider?: boolean } = {}): Promise<AttentionItem[]> {
   const store = ctx.store();
-  const attention: string[] = [];
+  const attention: AttentionItem[] = [];
   const now = ctx.clock.now();
   for (const intent of store.openIntents()) {
     if (scope.workspaceId && intent.workspaceId !== scope.workspaceId) continue;
     if (isOwnerAlive(intent.owner)) continue;
     attention.push(
-      `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; see \`headspace doctor --repair\``,
+      attentionItem(
+        'unsettled-intent',
+        `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; see \`headspace doctor --repair\``,
+        { workspace_id: intent.workspaceId, ...(intent.jobId ? { job_id: intent.jobId } : {}) },
+      ),
     );
   }
   for (const job of store.runningJobs()) {
     if (scope.workspaceId && job.workspaceId !== scope.workspaceId) continue;
     if (isOwnerAlive(job.owner)) continue;
-    attention.push(`job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it with \`${ctx.invoke('stop', { workspaceId: job.workspaceId, apply: true })}\``);
+    attention.push(
+      attentionItem('orphaned-job', `job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it with \`${ctx.invoke('stop', { workspaceId: job.workspaceId, apply: true })}\``, {
+        workspace_id: job.workspaceId,
+        job_id: job.id,
+      }),
+    );
   }
   if (scope.workspaceId) {
     const ws = store.getWorkspace(scope.workspaceId);
     if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id, ctx.invoke));
     if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
-      attention.push(`workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`);
+      attention.push(attentionItem('expired', `workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`, { workspace_id: ws.id }));
     }
     if (ws && scope.checkProvider && ws.state !== 'destroyed' && ws.state !== 'requested') {
       try {
         const provider = await ctx.provider(ws.provider);
         const view = await provider.inspect(ws.id);
-        if (view.state === 'missing') attention.push(`workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``);
+        if (view.state === 'missing') {
+          attention.push(attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``, { workspace_id: ws.id }));
+        }
       } catch (error) {
-        attention.push(`the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`);
+        attention.push(attentionItem('unverified-workspace', `the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`, { workspace_id: ws.id }));
       }
     }
   }

@@ -144,7 +144,19 @@ export const ResultPackageSchema = z
     warnings: z.array(z.string()).describe('warnings and limitations'),
     resource_usage: ResourceUsageSchema,
     provenance: ProvenanceSchema,
-    attention: z.array(z.string()).describe('leftovers and next steps that need a decision'),
+    attention: z
+      .array(
+        z
+          .looseObject({
+            kind: z.string().describe('what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note'),
+            text: z.string().describe('the item as markdown shows it'),
+            workspace_id: z.string().optional().describe('the workspace it is about'),
+            job_id: z.string().optional().describe('the job it is about'),
+            name: z.string().optional().describe('unexported-artifact: the artifact (name text form)'),
+          })
+          .describe('one item that needs a decision'),
+      )
+      .describe('leftovers and next steps that need a decision'),
   })
   .describe('the headspace result package: nine sections in a fixed order');
 

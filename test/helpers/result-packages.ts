@@ -52,7 +52,7 @@ export const arbitraryPackage: fc.Arbitrary<ResultPackage> = fc
     evidence: fc.array(evidence, { maxLength: 3 }),
     artifacts: fc.array(fc.record({ name: text, purpose: text, media_type: text, digest: fc.option(text, { nil: null }), size_bytes: fc.option(fc.nat(), { nil: null }), reference: fc.option(text, { nil: null }) }), { maxLength: 8 }),
     warnings: fc.array(text, { maxLength: 30 }),
-    attention: fc.array(text, { maxLength: 30 }),
+    attention: fc.array(text.map((t) => ({ kind: 'note', text: t })), { maxLength: 30 }),
     command: fc.option(fc.array(text, { maxLength: 6 }), { nil: null }),
     limits: fc.array(fc.record({ name: text, value: text, label: fc.constantFrom('enforced' as const, 'measured' as const), by: fc.constantFrom('provider' as const, 'engine' as const, 'none' as const) }), { maxLength: 6 }),
   })
@@ -82,4 +82,9 @@ export const arbitraryPackage: fc.Arbitrary<ResultPackage> = fc
 /** The key findings as markdown shows them: a structured finding (#13) by its text. */
 export function findingTexts(pkg: Pick<ResultPackage, 'key_findings'>): string[] {
   return pkg.key_findings.map((f) => (typeof f === 'string' ? f : f.text));
+}
+
+/** The attention items as markdown shows them (each is an object with `kind` and `text`, #13). */
+export function attentionTexts(pkg: Pick<ResultPackage, 'attention'>): string[] {
+  return pkg.attention.map((a) => a.text);
 }

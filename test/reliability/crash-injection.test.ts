@@ -26,6 +26,7 @@ import { isOwnerAlive } from '../../src/core/store/owner.js';
 import { makeHome } from '../helpers/cli.js';
 import { nativeReadiness } from '../unit/providers/native/native-readiness.js';
 import { LONG, fakeTemporaries, integrityCheck, partialFiles, pick, seedFromEnv, seeded, sha256File, spawnCli } from './reliability-helpers.js';
+import { attentionTexts } from '../helpers/result-packages.js';
 
 const SEED = seedFromEnv('HEADSPACE_CRASH_SEED', 20_250_601);
 const TRIALS = LONG ? 200 : 30;
@@ -66,7 +67,7 @@ async function checkAfterCrash(t: Trial, id: string, destination: string | null,
   expect(integrityCheck(t.home), label).toBe('ok');
   const before = leftoversOf(t.home, t.outDir);
   const report = await t.engine.doctor({ provider: 'fake' });
-  const text = [...report.attention, ...report.warnings].join('\n');
+  const text = [...attentionTexts(report), ...report.warnings].join('\n');
   for (const intent of before.deadIntents) expect(text, `${label}: doctor names intent #${intent}`).toContain(`intent #${intent} `);
   for (const job of before.orphanJobs) expect(text, `${label}: doctor names job ${job}`).toContain(`job ${job}`);
   for (const file of before.files) {
@@ -82,7 +83,7 @@ async function checkAfterCrash(t: Trial, id: string, destination: string | null,
   const after = leftoversOf(t.home, t.outDir);
   expect(after.orphanJobs, label).toEqual([]);
   expect(after.files, label).toEqual([]);
-  const judgement = repaired.attention.filter((a) => a.startsWith('judgement call')).join('\n');
+  const judgement = attentionTexts(repaired).filter((a) => a.startsWith('judgement call')).join('\n');
   for (const intent of after.deadIntents) expect(judgement, `${label}: intent #${intent} left open is a reported judgement call`).toContain(`intent #${intent} `);
 
   const store = SqliteStore.open(t.home);
@@ -229,7 +230,7 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
     const job = store.runningJob('nrun');
     expect(job).toBeDefined();
     const report = await engine.doctor({ provider: 'native' });
-    expect(report.attention.join('\n')).toContain(`job ${job!.id}`);
+    expect(attentionTexts(report).join('\n')).toContain(`job ${job!.id}`);
     const repaired = await engine.doctor({ provider: 'native', repair: true, apply: true, verify: true });
     expect(repaired.status, repaired.warnings.join('; ')).toBe('success');
     expect(store.getJob(job!.id)).toMatchObject({ state: 'finished', status: 'infrastructure_failure' });
@@ -258,7 +259,7 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
     const run = await spawnCli(home, ['destroy', 'ndestroy'], { env: { ...env, HEADSPACE_TEST_CRASH_AT: 'remove:after-provider-call' } });
     expect(run.killed).toBe(true);
     const repaired = await engine.doctor({ provider: 'native', repair: true, apply: true, verify: true });
-    expect(repaired.attention.join('\n')).toMatch(/judgement call, skipped: settle intent #\d+ \(remove on workspace ndestroy\)/);
+    expect(attentionTexts(repaired).join('\n')).toMatch(/judgement call, skipped: settle intent #\d+ \(remove on workspace ndestroy\)/);
     expect((await engine.destroy({ workspaceId: 'ndestroy' })).status).toBe('success');
     expect(await nativeDebris('ndestroy')).toEqual({ procs: [], cgroups: false, mount: false, folder: false, marker: false });
   });

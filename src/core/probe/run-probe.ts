@@ -10,6 +10,7 @@ import type { EngineContext } from '../context.js';
 import { isEngineError } from '../errors.js';
 import { DEFAULT_BUDGET, type Budget } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
+import type { AttentionItem } from '../result/result-package.js';
 import { renderMarkdown } from '../result/render-markdown.js';
 import { selectExcerpt } from '../result/select-excerpt.js';
 import type { WorkspaceRecord } from '../store/sqlite-store.js';
@@ -46,7 +47,7 @@ export interface ProbeRun {
   results: ScenarioResult[];
   warnings: string[];
   /** Leftovers the engine's reconciliation reported when the workspace was created. */
-  attention: string[];
+  attention: AttentionItem[];
   startedAt: number;
   finishedAt: number;
 }

@@ -117,7 +117,7 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
   }
   const listBytes = (items: readonly string[]) => items.reduce((sum, item) => sum + listItemBytes(item), 0);
   const steps: Array<{ key: 'lists' | 'findings' | 'excerpt' | 'field'; min: number; max: number }> = [
-    { key: 'lists', min: MIN_LIST_BYTES, max: Math.max(listBytes(pkg.warnings), listBytes(pkg.attention)) },
+    { key: 'lists', min: MIN_LIST_BYTES, max: Math.max(listBytes(pkg.warnings), listBytes(pkg.attention.map((a) => a.text))) },
     { key: 'excerpt', min: MIN_EXCERPT_BYTES, max: Math.max(0, ...ctx.evidence.map((e) => e.text.bytes)) },
     { key: 'findings', min: MIN_LIST_BYTES, max: listBytes(ctx.findings) },
     { key: 'field', min: MIN_FIELD_BYTES, max: maxBytes },
@@ -203,7 +203,7 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
     warnings: list(pkg.warnings, budgets.lists),
     resource_usage: orNone(renderUsage(pkg, budgets.detail)),
     provenance: orNone(renderProvenance(pkg, { detail: budgets.detail, field: budgets.field })),
-    attention: list(pkg.attention, budgets.lists),
+    attention: list(pkg.attention.map((a) => a.text), budgets.lists),
   };
 }
 

@@ -125,6 +125,26 @@ export interface StructuredFinding {
   [field: string]: unknown;
 }
 
+/**
+ * One suggested-attention item (#13): `kind` says what needs a decision
+ * (`unexported-artifact`, `orphaned-job`, `unsettled-intent`, `expired`,
+ * `missing-workspace`, `unverified-workspace`, `leftover`, `judgement`,
+ * `next-step`, `escape`, `remedy`, `note`), `text` is the line markdown shows, and
+ * the subject's ids ride along (`workspace_id`, `job_id`, `name`).
+ */
+export interface AttentionItem {
+  kind: string;
+  text: string;
+  workspace_id?: string;
+  job_id?: string;
+  name?: string;
+}
+
+/** An attention item from its kind, its line and the ids of what it is about. */
+export function attentionItem(kind: string, text: string, about: Omit<AttentionItem, 'kind' | 'text'> = {}): AttentionItem {
+  return { kind, text, ...about };
+}
+
 /** A plain one-line fact, or a structured one (JSON keeps its fields; markdown shows its text). */
 export type KeyFinding = string | StructuredFinding;
 
@@ -142,7 +162,7 @@ export interface ResultPackage {
   warnings: string[];
   resource_usage: ResourceUsage;
   provenance: Provenance;
-  attention: string[];
+  attention: AttentionItem[];
 }
 
 export function emptyUsage(): ResourceUsage {
@@ -171,6 +191,6 @@ export function makeResultPackage(fields: ResultPackage): ResultPackage {
     warnings: [...fields.warnings],
     resource_usage: { ...fields.resource_usage },
     provenance: { ...fields.provenance },
-    attention: [...fields.attention],
+    attention: fields.attention.map((a) => ({ ...a })),
   };
 }

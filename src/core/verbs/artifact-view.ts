@@ -1,5 +1,5 @@
 import type { Invoke } from '../invocation.js';
-import type { ArtifactEntry } from '../result/result-package.js';
+import { attentionItem, type ArtifactEntry, type AttentionItem } from '../result/result-package.js';
 import type { ArtifactRecord, SqliteStore } from '../store/sqlite-store.js';
 import { quotedName } from '../result/visible-text.js';
 
@@ -19,12 +19,16 @@ export function toEntry(a: ArtifactRecord): ArtifactEntry {
 }
 
 /** One attention item per declared artifact that has not left the workspace yet. */
-export function unexportedAttention(store: SqliteStore, workspaceId: string, invoke: Invoke): string[] {
+export function unexportedAttention(store: SqliteStore, workspaceId: string, invoke: Invoke): AttentionItem[] {
   return store
     .listArtifacts(workspaceId)
     .filter((a) => a.exportedTo === null)
     .map(
       (a) =>
-        `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`${invoke('export', { workspaceId, name: a.name, to: 'PATH' })}\`, or a destroy will refuse until you discard it with \`${invoke('destroy', { workspaceId, force: true })}\``,
+        attentionItem(
+          'unexported-artifact',
+          `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`${invoke('export', { workspaceId, name: a.name, to: 'PATH' })}\`, or a destroy will refuse until you discard it with \`${invoke('destroy', { workspaceId, force: true })}\``,
+          { workspace_id: workspaceId, name: a.name },
+        ),
     );
 }

@@ -32,7 +32,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
       hint: `export them (${ctx.invoke('export', { workspaceId: ws.id, name: 'NAME', to: 'PATH' })}), or discard them deliberately with: ${ctx.invoke('destroy', { workspaceId: ws.id, force: true })}`,
     });
   }
-  const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => !a.startsWith('artifact '));
+  const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => a.kind !== 'unexported-artifact');
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);

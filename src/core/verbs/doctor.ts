@@ -6,7 +6,7 @@ import { applyRepairs } from '../repair/apply-repairs.js';
 import { describeRepair } from '../repair/describe-repair.js';
 import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
 import { planRepairs, type Repair } from '../repair/plan-repairs.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, makeResultPackage, emptyUsage, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 
@@ -42,14 +42,14 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   if (integrity !== 'ok') warnings.push(`the state store failed its integrity check: ${integrity}`);
   // Reconciliation's items come first; under --apply they are taken again afterwards, so repaired ones drop out.
   let reconciled = await reconcile(ctx);
-  const attention: string[] = [];
+  const attention: AttentionItem[] = [];
   for (const ws of store.listWorkspaces()) {
     try {
       const provider = await ctx.provider(ws.provider);
       const view = await provider.inspect(ws.id);
-      if (view.state === 'missing') attention.push(`workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`);
+      if (view.state === 'missing') attention.push(attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`, { workspace_id: ws.id }));
     } catch (error) {
-      attention.push(`workspace ${ws.id}: the ${ws.provider} provider could not be asked (${(error as Error).message})`);
+      attention.push(attentionItem('unverified-workspace', `workspace ${ws.id}: the ${ws.provider} provider could not be asked (${(error as Error).message})`, { workspace_id: ws.id }));
     }
   }
   const names = input.provider ? [input.provider] : ctx.providerNames();
@@ -68,7 +68,7 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     // One line per remedy, naming every check it fixes (memory, pids and cpu share one: #12 item 12).
     const remedies = new Map<string, string[]>();
     for (const check of probe.checks) if (!check.ok && check.remedy) remedies.set(check.remedy, [...(remedies.get(check.remedy) ?? []), check.name]);
-    for (const [remedy, checks] of remedies) attention.push(`${name} ${checks.join(', ')}: ${remedy}`);
+    for (const [remedy, checks] of remedies) attention.push(attentionItem('remedy', `${name} ${checks.join(', ')}: ${remedy}`));
     if (!probe.ready && name === ctx.defaultProvider) defaultNotReady = notReadyError(name, probe.checks);
     if (probe.ready) {
       const caps = await provider.capabilities();
@@ -86,18 +86,18 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   let summary: string;
   const safe = planned.filter((r) => r.safe);
   const judgement = planned.filter((r) => !r.safe);
-  const skipped = (r: Repair) => `judgement call, skipped: ${describeRepair(r)} — ${r.reason}`;
+  const skipped = (r: Repair) => attentionItem('judgement', `judgement call, skipped: ${describeRepair(r)} — ${r.reason}`);
   if (!input.repair) {
     // Leftovers reconcile() does not see (provider debris, temporary files, stray logs).
-    for (const r of planned) if (r.kind !== 'finish-job' && r.kind !== 'settle-intent') attention.push(`leftover: ${r.reason.replace(/: remove it$/, '')}${r.kind === 'remove-temporary-file' ? ` (${r.target})` : ''}`);
-    if (planned.length) attention.push(`${safe.length} safe repair(s) and ${judgement.length} judgement call(s) found: list them with \`headspace doctor --repair\``);
+    for (const r of planned) if (r.kind !== 'finish-job' && r.kind !== 'settle-intent') attention.push(attentionItem('leftover', `leftover: ${r.reason.replace(/: remove it$/, '')}${r.kind === 'remove-temporary-file' ? ` (${r.target})` : ''}`));
+    if (planned.length) attention.push(attentionItem('next-step', `${safe.length} safe repair(s) and ${judgement.length} judgement call(s) found: list them with \`headspace doctor --repair\``));
     const total = reconciled.length + attention.length + warnings.length;
     summary = total ? `doctor found ${total} thing(s) to look at; it changed nothing` : 'doctor found nothing wrong; it changed nothing';
     if (defaultNotReady !== null) summary = `the default provider ${ctx.defaultProvider} cannot run here; ${summary}`;
   } else if (!input.apply) {
     for (const r of safe) findings.push(`would ${describeRepair(r)} — ${r.reason}`);
     attention.push(...judgement.map(skipped));
-    if (safe.length) attention.push('apply the safe repairs with `headspace doctor --repair --apply --verify`');
+    if (safe.length) attention.push(attentionItem('next-step', 'apply the safe repairs with `headspace doctor --repair --apply --verify`'));
     summary = `doctor --repair planned ${safe.length} safe repair(s) and ${judgement.length} judgement call(s); this dry run changed nothing`;
   } else {
     const applied = await applyRepairs(ctx, planned);

@@ -1,5 +1,5 @@
 import type { EngineContext } from '../context.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, makeResultPackage, emptyUsage, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { destroyWorkspace } from './destroy.js';
 
@@ -11,17 +11,17 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
   const store = ctx.store();
   const now = ctx.clock.now();
   const findings: string[] = [];
-  const attention: string[] = [];
+  const attention: AttentionItem[] = [];
   const warnings: string[] = [];
   for (const ws of store.listWorkspaces()) {
     if (ws.expiresAt === null || ws.expiresAt > now) continue;
     if (ws.state === 'running') {
-      attention.push(`workspace ${ws.id} expired but a job is running; it was left alone`);
+      attention.push(attentionItem('expired', `workspace ${ws.id} expired but a job is running; it was left alone`, { workspace_id: ws.id }));
       continue;
     }
     if (ws.state !== 'expired') {
       if (ws.state !== 'ready') {
-        attention.push(`workspace ${ws.id} expired while ${ws.state}; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``);
+        attention.push(attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``, { workspace_id: ws.id }));
         continue;
       }
       store.moveWorkspace(ws.id, 'expired', ctx.clock.now());

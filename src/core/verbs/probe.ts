@@ -4,7 +4,7 @@ import type { ScenarioResult } from '../probe/probe-types.js';
 import { runProbe } from '../probe/run-probe.js';
 import { SCENARIOS, selectScenarios } from '../probe/scenarios.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { emptyUsage, makeResultPackage, type Evidence, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, emptyUsage, makeResultPackage, type Evidence, type ResultPackage } from '../result/result-package.js';
 
 export interface ProbeInput {
   /** One scenario id; exclusive with `all`. */
@@ -48,7 +48,7 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
   if (skipped > 0) warnings.unshift(`${skipped} scenario(s) were skipped; a skipped scenario shows nothing held, so the probe does not report success`);
   const attention = [...run.attention];
   for (const r of run.results.filter((x) => x.verdict === 'escaped')) {
-    attention.push(`${r.id} escaped on ${providerName}: ${r.evidence}; do not rely on the ${providerName} provider for this until it is fixed`);
+    attention.push(attentionItem('escape', `${r.id} escaped on ${providerName}: ${r.evidence}; do not rely on the ${providerName} provider for this until it is fixed`));
   }
   const evidence: Evidence[] = run.results
     .filter((r) => r.verdict !== 'contained' && r.excerpt !== null)

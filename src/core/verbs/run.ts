@@ -164,7 +164,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...attention.filter((a) => !a.startsWith('artifact ')), ...unexportedAttention(store, ws.id, ctx.invoke)],
+    attention: [...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id, ctx.invoke)],
   });
 }
 

@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
@@ -71,8 +71,8 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   if (!input.apply) {
     const findings = targets.flatMap((job) => [`${one ? '' : `job ${job.id}: `}running for ${elapsed(job)} s`, `${one ? '' : `job ${job.id}: `}owner process: pid ${job.owner.pid} (${isOwnerAlive(job.owner) ? 'alive' : 'gone'})`]);
     const ending = ctx.invoke('stop', { workspaceId: ws.id, ...(input.jobId === undefined ? {} : { jobId: input.jobId }), apply: true });
-    const attention = [`to end ${one ? 'it' : 'them all'}: ${ending}`];
-    if (!one) attention.push(`to end one of them: ${ctx.invoke('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true })}`);
+    const attention = [attentionItem('next-step', `to end ${one ? 'it' : 'them all'}: ${ending}`, { workspace_id: ws.id })];
+    if (!one) attention.push(attentionItem('next-step', `to end one of them: ${ctx.invoke('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true })}`, { workspace_id: ws.id, job_id: targets[0]!.id }));
     return makeResultPackage({
       outcome_summary: one ? `job ${one.id} is running in workspace ${ws.id}; this preview changed nothing` : `jobs ${targets.map((j) => j.id).join(', ')} are running in workspace ${ws.id}; this preview changed nothing`,
       status: 'success',

@@ -54,9 +54,9 @@ describe.runIf(canSwitch && !nativeReadyForNobody)('native as a user who cannot 
   it('makes doctor exit non-zero, with each remedy once', () => {
     const doctor = asNobody(['doctor', '--json']);
     expect(doctor.code).toBe(7);
-    const pkg = JSON.parse(doctor.stdout) as { outcome_summary: string; attention: string[]; warnings: string[] };
+    const pkg = JSON.parse(doctor.stdout) as { outcome_summary: string; attention: Array<{ kind: string; text: string }>; warnings: string[] };
     expect(pkg.outcome_summary).toContain('the default provider native cannot run here');
-    const cgroupRemedies = pkg.attention.filter((a) => a.includes('cgroup-'));
+    const cgroupRemedies = pkg.attention.map((a) => a.text).filter((a) => a.includes('cgroup-'));
     expect(cgroupRemedies).toHaveLength(1);
     expect(pkg.warnings.join('\n')).toContain('--provider fake');
   });

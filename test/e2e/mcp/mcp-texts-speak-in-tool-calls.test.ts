@@ -35,7 +35,7 @@ describe('texts over MCP', () => {
   it('suggestions in results and refusals are tool calls', async () => {
     await call('create', { workspaceId: 'w' });
     const ran = await call('run', { workspaceId: 'w', jobId: 'job-w', argv: ['write', 'out.txt', 'x', '&&', 'flood', '300000'], declares: [{ name: 'out.txt', purpose: 'kept' }] });
-    expect(ran.pkg.attention, JSON.stringify(ran.pkg.attention)).toContain(`artifact 'out.txt' is declared but not exported (kept); export it with \`export {"workspaceId":"w","name":"out.txt","to":"PATH"}\`, or a destroy will refuse until you discard it with \`destroy {"workspaceId":"w","force":true}\``);
+    expect(ran.pkg.attention.map((a) => a.text), JSON.stringify(ran.pkg.attention)).toContain(`artifact 'out.txt' is declared but not exported (kept); export it with \`export {"workspaceId":"w","name":"out.txt","to":"PATH"}\`, or a destroy will refuse until you discard it with \`destroy {"workspaceId":"w","force":true}\``);
     expect(ran.pkg.evidence[0]?.retrieval).toBe('logs {"jobId":"job-w","lines":{"from":1,"to":200}} (then the next 200 lines)');
     expect(JSON.stringify(ran.pkg)).not.toMatch(CLI_WORDS);
 
@@ -51,7 +51,7 @@ describe('texts over MCP', () => {
       if (preview.attention.length) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(preview?.attention).toEqual(['to end it: stop {"workspaceId":"w","apply":true}']);
+    expect(preview?.attention).toEqual([{ kind: 'next-step', text: 'to end it: stop {"workspaceId":"w","apply":true}', workspace_id: 'w' }]);
     const busy = await call('run', { workspaceId: 'w', argv: ['true'] });
     expect(busy.isError).toBe(true);
     expect(busy.text).toContain('stop {"workspaceId":"w","apply":true}');

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../../src/core/store/sqlite-store.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { attentionTexts } from '../../../helpers/result-packages.js';
 
 let t: TestEngine;
 afterEach(() => t.cleanup());
@@ -24,7 +25,7 @@ describe('doctor --repair', () => {
     const dry = await t.engine.doctor({ repair: true });
     expect(dry.outcome_summary).toContain('this dry run changed nothing');
     expect(dry.key_findings.join('\n')).toContain('would finish job job-lost');
-    expect(dry.attention.join('\n')).toMatch(/judgement call, skipped: settle intent #\d+ \(remove on workspace crashed\).*headspace destroy crashed/);
+    expect(attentionTexts(dry).join('\n')).toMatch(/judgement call, skipped: settle intent #\d+ \(remove on workspace crashed\).*headspace destroy crashed/);
     expect(store.getJob('job-lost')?.state).toBe('running');
     expect(store.openIntents()).toHaveLength(2);
 

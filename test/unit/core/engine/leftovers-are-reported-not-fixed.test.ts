@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../../../../src/core/store/sqlite-store.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { attentionTexts } from '../../../helpers/result-packages.js';
 
 let t: TestEngine;
 afterEach(() => t.cleanup());
@@ -32,7 +33,7 @@ describe('reconciliation at entry', () => {
     const store = SqliteStore.open(t.home);
     store.openIntent({ workspaceId: 'crashy', jobId: null, op: 'run', provider: 'fake', owner: deadOwner, createdAt: 0 });
     const pkg = await t.engine.ls();
-    expect(pkg.attention.join('\n')).toMatch(/intent #\d+ \(run on workspace crashy\) was never settled/);
+    expect(attentionTexts(pkg).join('\n')).toMatch(/intent #\d+ \(run on workspace crashy\) was never settled/);
     expect(store.openIntents()).toHaveLength(1);
     store.close();
   });
@@ -43,8 +44,8 @@ describe('reconciliation at entry', () => {
     const store = SqliteStore.open(t.home);
     store.beginJob({ id: 'job-lost', workspaceId: 'orphan', argv: ['block'], startedAt: 0, owner: deadOwner });
     const pkg = await t.engine.inspect({ handle: 'orphan' });
-    expect(pkg.attention.join('\n')).toContain('job job-lost in workspace orphan is recorded as running but its process');
-    expect(pkg.attention.join('\n')).toContain('headspace stop orphan --apply');
+    expect(attentionTexts(pkg).join('\n')).toContain('job job-lost in workspace orphan is recorded as running but its process');
+    expect(attentionTexts(pkg).join('\n')).toContain('headspace stop orphan --apply');
     expect(store.getJob('job-lost')?.state).toBe('running');
     store.close();
   });
@@ -55,6 +56,6 @@ describe('reconciliation at entry', () => {
     const provider = await t.engine.provider('fake');
     await provider.remove('vanished');
     const pkg = await t.engine.inspect({ handle: 'vanished' });
-    expect(pkg.attention.join('\n')).toContain('the fake provider no longer knows it');
+    expect(attentionTexts(pkg).join('\n')).toContain('the fake provider no longer knows it');
   });
 });

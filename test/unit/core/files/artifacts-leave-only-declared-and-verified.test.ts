@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
-import { findingTexts } from '../../../helpers/result-packages.js';
+import { findingTexts, attentionTexts } from '../../../helpers/result-packages.js';
 
 let t: TestEngine;
 let out: string;
@@ -30,7 +30,7 @@ const digest = createHash('sha256').update('{"pi":3.1415926536}').digest('hex');
 describe('artifacts', () => {
   it('flags a declared, unexported artifact in attention', async () => {
     const pkg = await t.engine.inspect({ handle: 'arts' });
-    expect(pkg.attention.join('\n')).toContain("artifact 'report.json' is declared but not exported (pi to 10 digits)");
+    expect(attentionTexts(pkg).join('\n')).toContain("artifact 'report.json' is declared but not exported (pi to 10 digits)");
   });
 
   it('exports a declared artifact with its verified digest', async () => {

@@ -44,7 +44,7 @@ describe('shrink order', () => {
   it('shrinks warnings and attention before the evidence', () => {
     const warnings = Array.from({ length: 40 }, (_, i) => `warning number ${i} is long enough to matter here`);
     const excerpt = Array.from({ length: 20 }, (_, i) => `ERROR ${i}: kept`).join('\n');
-    const markdown = renderMarkdown(basePackage({ warnings, attention: warnings, evidence: evidence(excerpt) }), { maxBytes: 2000 });
+    const markdown = renderMarkdown(basePackage({ warnings, attention: warnings.map((text) => ({ kind: 'note', text })), evidence: evidence(excerpt) }), { maxBytes: 2000 });
     expect(markdown).toContain(excerpt);
     expect(markdown).toMatch(/- … \[\d+ items omitted\] …/);
   });
