@@ -38,12 +38,13 @@ export interface CgroupDriver {
   /** Creates the workspace cgroups if missing and writes the budget. Idempotent. */
   prepare(name: string, budget: Budget, owner: { uid: number; gid: number }): Promise<void>;
   /**
-   * Creates a job's child cgroup `name` (`<workspace>/job-<k>`) if missing,
-   * with no limits of its own: the workspace's limits on its parent bound all
-   * of its jobs together, while kill, emptiness and the job's own counters
-   * (cpu, memory peak, OOM kills) act on the child alone (#12 item 8).
+   * Creates a job's child cgroup `name` (`<workspace>/job-<k>`) if missing.
+   * The workspace's limits on its parent bound all of its jobs together,
+   * while kill, emptiness and the job's own counters (cpu, memory peak, OOM
+   * kills) act on the child alone (#12 item 8). The child takes no limit of
+   * its own but where one is needed to charge at all (v1's socket limit).
    */
-  prepareJob(name: string, owner: { uid: number; gid: number }): Promise<void>;
+  prepareJob(name: string, budget: Budget, owner: { uid: number; gid: number }): Promise<void>;
   /** The cgroup.procs files the launcher writes its own pid into, before exec'ing bwrap. */
   procsFiles(name: string): string[];
   /** Called just before a job: resets peaks and returns the counters to diff against. */

@@ -81,15 +81,21 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
         ensureValue(at('cpu', name, 'cpu.cfs_quota_us')!, String(cpuQuota(budget.cpuLimit)));
       }
     },
-    async prepareJob(name: string, owner: { uid: number; gid: number }) {
-      // No limits here: v1 memory (use_hierarchy is always 1 on current kernels),
-      // pids and cpu all charge a child to its parent, whose limits are the budget.
+    async prepareJob(name: string, budget: Budget, owner: { uid: number; gid: number }) {
+      // v1 memory (use_hierarchy is always 1 on current kernels), pids and cpu all
+      // charge a child to its parent, whose limits are the budget.
       for (const dir of groupDirs(name)) {
         if (!isDirectory(dir)) mkdirSync(dir);
         const procs = join(dir, 'cgroup.procs');
         const info = statSync(procs);
         if (info.uid !== owner.uid || info.gid !== owner.gid) chownSync(procs, owner.uid, owner.gid);
       }
+      // Except sockets: v1 charges a socket's buffers only in a memory cgroup whose OWN
+      // tcp limit was set (tcpmem_active), so a child without it held 256 MiB of buffers
+      // past a 64 MiB budget (measured). Set in the child, the charge also climbs to the
+      // parent's limit, which bounds all jobs' sockets together.
+      const sockets = at('memory', name, V1_SOCKET_LIMIT_FILE);
+      if (sockets !== undefined) ensureKept(sockets, String(socketBufferLimit(budget.memoryBytes, noPressurePages)));
     },
     procsFiles(name: string) {
       return groupDirs(name).map((dir) => join(dir, 'cgroup.procs'));

@@ -109,6 +109,7 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
       }
     },
     async prepareJob(name: string) {
+      // No socket limit here, unlike v1: memory.max of the workspace bounds its children's sockets.
       await mkdir(group(name), { recursive: true });
       // The job's own counters (memory.peak, memory.events, pids.peak) need the controllers enabled
       // in the workspace group, which v2 allows only while it holds no process itself: with jobs at

@@ -480,7 +480,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         await driver.prepare(cgroup, request.policy.budget, user);
         if (atOnce) {
           dropStandby(id);
-          await driver.prepareJob(jobCgroup, user);
+          await driver.prepareJob(jobCgroup, request.policy.budget, user);
         }
         // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
         const taken = atOnce ? { leftovers: !(await driver.isEmpty(jobCgroup)) } : await takeStandby(id, driver, cgroup);

@@ -24,7 +24,7 @@ describe('the v2 driver with jobs at once', () => {
 
   it('makes a slot child without limits, enables the controllers above it, and places the launcher there', async () => {
     await driver.prepare('tag-ws', { ...DEFAULT_BUDGET, concurrency: 2 }, { uid: 0, gid: 0 });
-    await driver.prepareJob('tag-ws/job-1', { uid: 0, gid: 0 });
+    await driver.prepareJob('tag-ws/job-1', DEFAULT_BUDGET, { uid: 0, gid: 0 });
     expect(existsSync(join(workspace, 'job-1'))).toBe(true);
     expect(existsSync(join(workspace, 'job-1', 'memory.max'))).toBe(false);
     expect(readFileSync(join(workspace, 'cgroup.subtree_control'), 'utf8')).toBe(V2_JOB_SUBTREE_CONTROL);
