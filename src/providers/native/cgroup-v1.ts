@@ -114,7 +114,7 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
       if (after.cpuNs !== undefined && before.cpuNs !== undefined) usage.cpuSeconds = Math.max(0, after.cpuNs - before.cpuNs) / 1e9;
       if (maxMemoryBytes !== undefined) {
         usage.maxMemoryBytes = maxMemoryBytes;
-        usage.memoryScope = 'job'; // reset in beginJob; the provider widens it to the workspace when jobs overlapped
+        usage.memoryScope = 'job'; // reset in beginJob; with jobs at once `name` is the job's own slot child
       }
       // pids.peak is a workspace-lifetime figure that cannot be reset: it is this
       // job's only when it rose during the job. Otherwise say nothing rather than
