@@ -127,12 +127,14 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   const installed = new Map<string, Promise<string>>();
   const execHelperSource = options.execHelperPath ?? defaultExecHelperPath();
   /**
-   * Standby launchers: per workspace, one `sh` already placed in the
-   * workspace cgroups and waiting for its go line (launch-job.ts). It takes
-   * the per-job cgroup migration (an RCU grace-period wait, ~6 ms after idle)
-   * and the sh spawn off the job's path. Kept only once this instance has run
-   * a job in the workspace (a one-shot CLI process never pays for one);
-   * discarded whenever anything else is found in the cgroup.
+   * Standby launchers: per job cgroup (the workspace's, or a job slot's
+   * child when jobs run at once), one launcher already placed in it and
+   * waiting for its go line (launch-job.ts). It takes the per-job cgroup
+   * migration (an RCU grace-period wait, ~6 ms after idle) and the spawn off
+   * the job's path. Kept only once this instance has run a job in that
+   * cgroup (a one-shot CLI process never pays for one); discarded whenever
+   * anything else is found in the cgroup. A slot's standby is placed in its
+   * final cgroup and serves only a job that takes that slot.
    */
   const standbys = new Map<string, Launcher>();
   const ranIn = new Set<string>();
@@ -252,16 +254,22 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     return { launcherPath, procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: user } : {}) };
   }
 
-  function dropStandby(id: string): void {
-    const standby = standbys.get(id);
-    standbys.delete(id);
-    if (standby !== undefined && standby.idle()) standby.child.kill('SIGKILL');
+  /** Drops the standbys of workspace `id`: its own cgroup's and its job slots'. */
+  function dropStandbys(id: string): void {
+    const cgroup = layout.cgroupName(id);
+    const ofWorkspace = (key: string) => key === cgroup || key.startsWith(`${cgroup}/`);
+    for (const key of [...ranIn]) if (ofWorkspace(key)) ranIn.delete(key);
+    for (const [key, standby] of [...standbys]) {
+      if (!ofWorkspace(key)) continue;
+      standbys.delete(key);
+      if (standby.idle()) standby.child.kill('SIGKILL');
+    }
   }
 
-  /** Our placed, idle standby for `id` if it is still in the cgroup; anything else in there is a leftover. */
-  async function takeStandby(id: string, driver: CgroupDriver, cgroup: string): Promise<{ standby?: Launcher; leftovers: boolean }> {
-    const standby = standbys.get(id);
-    standbys.delete(id);
+  /** Our placed, idle standby for `cgroup` if it is still in it; anything else in there is a leftover. */
+  async function takeStandby(driver: CgroupDriver, cgroup: string): Promise<{ standby?: Launcher; leftovers: boolean }> {
+    const standby = standbys.get(cgroup);
+    standbys.delete(cgroup);
     // An unref'd standby still being placed would let node exit under our await.
     standby?.ref();
     const usable = standby !== undefined && standby.idle() && (await standby.placed) && standby.idle();
@@ -274,12 +282,12 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
 
   /** Spawns the next job's launcher now, so it is placed by the time the job is asked for. */
   function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser, launcherPath: string): void {
-    if (standbys.has(id) || !existsSync(layout.metaPath(id))) return;
+    if (standbys.has(cgroup) || !existsSync(layout.metaPath(id))) return;
     const standby = spawnLauncher(placementOf(env, driver, cgroup, user, launcherPath));
     standby.unref();
-    standbys.set(id, standby);
+    standbys.set(cgroup, standby);
     void standby.exited.then(() => {
-      if (standbys.get(id) === standby) standbys.delete(id);
+      if (standbys.get(cgroup) === standby) standbys.delete(cgroup);
     });
   }
 
@@ -467,9 +475,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
       const sentinel = layout.stopSentinelPath(id, request.jobId);
-      // One job at once keeps today's path: the job in the workspace cgroup, with a standby launcher.
-      // Several: each slot's own child cgroup and no standby (it would have to sit in a slot not yet
-      // taken, and a slot's child is only known once the job has its slot).
+      // One job at once keeps the one-cgroup path: the job in the workspace cgroup. Several: each
+      // job slot's own child cgroup, so a stop, a wall clock or the sweep after a job ends it alone.
       const atOnce = request.policy.budget.concurrency > 1;
       const slot = await acquireJobSlot(layout.workspaceDir(id), id, request.jobId, request.policy.budget.concurrency, (k) => (atOnce ? layout.jobCgroupName(id, k) : undefined));
       const jobPath = join(layout.workspaceDir(id), slotFileName(slot));
@@ -478,12 +485,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       try {
         removeQuietly(sentinel);
         await driver.prepare(cgroup, request.policy.budget, user);
-        if (atOnce) {
-          dropStandby(id);
-          await driver.prepareJob(jobCgroup, request.policy.budget, user);
-        }
+        if (atOnce) await driver.prepareJob(jobCgroup, request.policy.budget, user);
         // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
-        const taken = atOnce ? { leftovers: !(await driver.isEmpty(jobCgroup)) } : await takeStandby(id, driver, cgroup);
+        const taken = await takeStandby(driver, jobCgroup);
         let standby = taken.standby;
         if (taken.leftovers) {
           await killJob(driver, jobCgroup); // takes our standby with it
@@ -520,8 +524,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         if (!(await driver.isEmpty(jobCgroup))) await killJob(driver, jobCgroup);
         const report = await driver.endJob(jobCgroup, before);
         const stopped = existsSync(sentinel);
-        if (ranIn.has(id) && !atOnce) setImmediate(() => keepStandby(id, env, driver, cgroup, user, helper));
-        ranIn.add(id);
+        if (ranIn.has(jobCgroup)) setImmediate(() => keepStandby(id, env, driver, jobCgroup, user, helper));
+        ranIn.add(jobCgroup);
         return {
           exitCode: exit.signal === null ? exit.code : null,
           signal: exit.signal,
@@ -586,9 +590,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const driver = (await hostProbe()).cgroups.driver;
       const cgroup = layout.cgroupName(workspaceId);
       for (const live of await liveJobs(layout.workspaceDir(workspaceId))) await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`).catch(() => undefined);
-      dropStandby(workspaceId);
+      dropStandbys(workspaceId);
       installed.delete(workspaceId);
-      ranIn.delete(workspaceId);
       if (driver === undefined) unverified.push('runtime');
       else {
         let empty = false;
