@@ -5,10 +5,10 @@
  *
  *   cgroup     `headspace/<root tag>-<id>` of a workspace whose meta.json is
  *              gone (a removal, or a create, cut short)
- *   process    anything but an idle standby launcher in the cgroup of a
- *              workspace with no live job (bwrap's --die-with-parent and the
+ *   process    anything but an idle standby launcher in the cgroup (or a
+ *              job slot's child cgroup) of a workspace with no live job (bwrap's --die-with-parent and the
  *              pid namespace make this rare; a placed launcher can remain)
- *   file       a job marker or stop sentinel whose owner is gone, a
+ *   file       a job marker (any slot's) or stop sentinel whose owner is gone, a
  *              `meta.json.<pid>.tmp` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
  *              wrote meta.json last, so nothing of the user's is in it);
