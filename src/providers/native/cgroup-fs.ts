@@ -9,7 +9,8 @@
  * 4x the work itself on a loaded 2-core host, about 1 ms per five files.
  * A job touches a few dozen of them per run.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readFile, rmdir } from 'node:fs/promises';
 
 export interface CgroupMount {
@@ -113,5 +114,20 @@ export function killPids(pids: readonly number[]): void {
     } catch {
       // ESRCH: already gone. EPERM cannot happen for root; for a non-root owner the pids are its own.
     }
+  }
+}
+
+/**
+ * The job children (`job-<k>`, see layout.ts jobCgroupName) of a cgroup
+ * directory; none when it is missing. Only that name: a cgroup's own files
+ * never start with it, and nothing else of ours nests.
+ */
+export function jobChildren(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((entry) => /^job-\d+$/.test(entry))
+      .map((entry) => join(dir, entry));
+  } catch {
+    return [];
   }
 }

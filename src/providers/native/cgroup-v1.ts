@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { ProviderError } from '../../core/errors.js';
 import type { Budget } from '../../core/policy/policy.js';
 import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
-import { killPids, readKeyed, readNumber, readPids, removeCgroupDir, sleep, type CgroupMount } from './cgroup-fs.js';
+import { jobChildren, killPids, readKeyed, readNumber, readPids, removeCgroupDir, sleep, type CgroupMount } from './cgroup-fs.js';
 import { hostNoPressurePages, socketBufferLimit, V1_SOCKET_LIMIT_FILE } from './socket-memory.js';
 
 export const V1_CONTROLLERS = ['memory', 'pids', 'cpu', 'cpuacct', 'freezer'] as const;
@@ -44,9 +44,11 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
     return base === undefined ? undefined : join(base, CGROUP_PARENT, name, file);
   };
   const groupDirs = (name: string) => hierarchies.map((h) => join(h, CGROUP_PARENT, name));
+  /** Each hierarchy's cgroup with its job children, children first (the order rmdir needs). */
+  const treeDirs = (name: string) => groupDirs(name).flatMap((dir) => [...jobChildren(dir), dir]);
 
   async function isEmpty(name: string): Promise<boolean> {
-    for (const dir of groupDirs(name)) {
+    for (const dir of treeDirs(name)) {
       if ((await readPids(join(dir, 'cgroup.procs'))).length > 0) return false;
     }
     return true;
@@ -72,12 +74,28 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
         ensureKept(at('memory', name, V1_SOCKET_LIMIT_FILE)!, String(socketBufferLimit(budget.memoryBytes, noPressurePages)));
       }
       const pids = at('pids', name, 'pids.max');
-      if (pids !== undefined) ensureValue(pids, String(budget.pidsLimit + BWRAP_OWN_PIDS));
+      if (pids !== undefined) ensureValue(pids, String(budget.pidsLimit + BWRAP_OWN_PIDS * budget.concurrency));
       const period = at('cpu', name, 'cpu.cfs_period_us');
       if (period !== undefined) {
         ensureValue(period, '100000');
         ensureValue(at('cpu', name, 'cpu.cfs_quota_us')!, String(cpuQuota(budget.cpuLimit)));
       }
+    },
+    async prepareJob(name: string, budget: Budget, owner: { uid: number; gid: number }) {
+      // v1 memory (use_hierarchy is always 1 on current kernels), pids and cpu all
+      // charge a child to its parent, whose limits are the budget.
+      for (const dir of groupDirs(name)) {
+        if (!isDirectory(dir)) mkdirSync(dir);
+        const procs = join(dir, 'cgroup.procs');
+        const info = statSync(procs);
+        if (info.uid !== owner.uid || info.gid !== owner.gid) chownSync(procs, owner.uid, owner.gid);
+      }
+      // Except sockets: v1 charges a socket's buffers only in a memory cgroup whose OWN
+      // tcp limit was set (tcpmem_active), so a child without it held 256 MiB of buffers
+      // past a 64 MiB budget (measured). Set in the child, the charge also climbs to the
+      // parent's limit, which bounds all jobs' sockets together.
+      const sockets = at('memory', name, V1_SOCKET_LIMIT_FILE);
+      if (sockets !== undefined) ensureKept(sockets, String(socketBufferLimit(budget.memoryBytes, noPressurePages)));
     },
     procsFiles(name: string) {
       return groupDirs(name).map((dir) => join(dir, 'cgroup.procs'));
@@ -96,7 +114,7 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
       if (after.cpuNs !== undefined && before.cpuNs !== undefined) usage.cpuSeconds = Math.max(0, after.cpuNs - before.cpuNs) / 1e9;
       if (maxMemoryBytes !== undefined) {
         usage.maxMemoryBytes = maxMemoryBytes;
-        usage.memoryScope = 'job'; // reset in beginJob; the provider widens it to the workspace when jobs overlapped
+        usage.memoryScope = 'job'; // reset in beginJob; with jobs at once `name` is the job's own slot child
       }
       // pids.peak is a workspace-lifetime figure that cannot be reset: it is this
       // job's only when it rose during the job. Otherwise say nothing rather than
@@ -106,7 +124,8 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
     },
     async kill(name: string, timeoutMs = 5000): Promise<boolean> {
       const freezer = at('freezer', name, 'freezer.state');
-      const procs = groupDirs(name).map((dir) => join(dir, 'cgroup.procs'));
+      // The freezer is hierarchical: freezing the workspace freezes its job children too.
+      const procs = treeDirs(name).map((dir) => join(dir, 'cgroup.procs'));
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const frozen = freezer !== undefined && (await freeze(freezer, deadline));
@@ -120,12 +139,12 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
     isEmpty,
     async pids(name: string) {
       const all = new Set<number>();
-      for (const dir of groupDirs(name)) for (const pid of await readPids(join(dir, 'cgroup.procs'))) all.add(pid);
+      for (const dir of treeDirs(name)) for (const pid of await readPids(join(dir, 'cgroup.procs'))) all.add(pid);
       return [...all];
     },
     async remove(name: string) {
       let gone = true;
-      for (const dir of groupDirs(name)) {
+      for (const dir of treeDirs(name)) {
         if (!(await removeCgroupDir(dir))) gone = false;
       }
       return gone;

@@ -14,10 +14,13 @@ import { access, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Budget } from '../../core/policy/policy.js';
 import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
-import { readKeyed, readNumber, readPids, removeCgroupDir, sleep } from './cgroup-fs.js';
+import { jobChildren, readKeyed, readNumber, readPids, removeCgroupDir, sleep } from './cgroup-fs.js';
 import { CGROUP_PARENT } from './cgroup-v1.js';
 
 export const V2_CONTROLLERS = ['memory', 'pids', 'cpu'] as const;
+
+/** What a workspace group enables for its job children, so each job has its own counters. */
+export const V2_JOB_SUBTREE_CONTROL = V2_CONTROLLERS.map((c) => `+${c}`).join(' ');
 
 export interface V2Base {
   /** The directory that holds `headspace/`, whose subtree_control must enable our controllers. */
@@ -68,7 +71,7 @@ export function planV2Limits(budget: Budget): V2Limit[] {
     { file: 'memory.max', value: String(budget.memoryBytes) },
     // Swap would let a job exceed its memory budget.
     { file: 'memory.swap.max', value: '0', optional: true },
-    { file: 'pids.max', value: String(budget.pidsLimit + BWRAP_OWN_PIDS) },
+    { file: 'pids.max', value: String(budget.pidsLimit + BWRAP_OWN_PIDS * budget.concurrency) },
     { file: 'cpu.max', value: `${cpuQuota(budget.cpuLimit)} 100000` },
   ];
 }
@@ -105,6 +108,15 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
         await (limit.optional ? written.catch(() => undefined) : written);
       }
     },
+    async prepareJob(name: string) {
+      // No socket limit here, unlike v1: memory.max of the workspace bounds its children's sockets.
+      await mkdir(group(name), { recursive: true });
+      // The job's own counters (memory.peak, memory.events, pids.peak) need the controllers enabled
+      // in the workspace group, which v2 allows only while it holds no process itself: with jobs at
+      // once nothing runs there (no standby launcher). Refused, the child is still bounded by the
+      // workspace's limits; only its own figures are missing.
+      await writeFile(join(dirname(group(name)), 'cgroup.subtree_control'), V2_JOB_SUBTREE_CONTROL).catch(() => undefined);
+    },
     procsFiles(name: string) {
       return [file(name, 'cgroup.procs')];
     },
@@ -138,10 +150,15 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
     },
     isEmpty,
     async pids(name: string) {
-      return readPids(file(name, 'cgroup.procs'));
+      const all = new Set<number>();
+      for (const dir of [...jobChildren(group(name)), group(name)]) for (const pid of await readPids(join(dir, 'cgroup.procs'))) all.add(pid);
+      return [...all];
     },
     async remove(name: string) {
-      return removeCgroupDir(group(name));
+      // Job children first: a cgroup with children cannot be removed.
+      let gone = true;
+      for (const dir of [...jobChildren(group(name)), group(name)]) if (!(await removeCgroupDir(dir))) gone = false;
+      return gone;
     },
   };
 }

@@ -1,13 +1,16 @@
 /**
- * The running-job marker, `workspaces/<id>/job.json`: who runs what, so that
- * stop() in another process knows a job is live, and a second concurrent run
- * is refused. Created with O_EXCL; a marker whose owner process is gone
+ * The running-job markers, one per job slot: `workspaces/<id>/job.json` for
+ * slot 0 and `job-<k>.json` for slot k of a workspace allowing several jobs
+ * at once (#12 item 8). Who runs what, so that stop() in another process
+ * knows which jobs are live, and a job past the workspace's concurrency is
+ * refused (every slot taken). Created with O_EXCL; a marker whose owner process is gone
  * (crashed: bwrap's --die-with-parent took the job with it) is stale and replaced.
  *
  * Synchronous I/O: these are tiny local files touched twice per job, and the
  * async API's thread-pool round trips cost ~1 ms per job on a loaded host.
  */
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { EngineError } from '../../core/errors.js';
 import { currentOwner, isOwnerAlive } from '../../core/store/owner.js';
 
@@ -18,13 +21,39 @@ export interface JobMarker {
   /** The owner's kernel start time (see core/store/owner.ts): with pid_max at 32768, a pid alone is reused within minutes. */
   ownerStarted: string | null;
   startedAt: string;
+  /** The cgroup the job runs in, when not the workspace's own (a per-job child when jobs run at once). */
+  cgroup?: string;
+}
+
+/** A live marker and the slot file it was read from. */
+export interface SlotMarker extends JobMarker {
+  slot: number;
+  path: string;
+}
+
+/** Slot 0 keeps the one-job name, so a workspace of one job at once looks exactly as before. */
+export function slotFileName(slot: number): string {
+  return slot === 0 ? 'job.json' : `job-${slot}.json`;
+}
+
+/** Is `file` a job slot marker's name, and which slot? */
+export function slotOfFile(file: string): number | undefined {
+  if (file === 'job.json') return 0;
+  const match = /^job-([1-9]\d{0,3})\.json$/.exec(file);
+  return match === null ? undefined : Number(match[1]);
 }
 
 export async function readJobMarker(path: string): Promise<JobMarker | undefined> {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<JobMarker>;
     if (typeof parsed.jobId !== 'string' || typeof parsed.ownerPid !== 'number') return undefined;
-    return { jobId: parsed.jobId, ownerPid: parsed.ownerPid, ownerStarted: typeof parsed.ownerStarted === 'string' ? parsed.ownerStarted : null, startedAt: String(parsed.startedAt ?? '') };
+    return {
+      jobId: parsed.jobId,
+      ownerPid: parsed.ownerPid,
+      ownerStarted: typeof parsed.ownerStarted === 'string' ? parsed.ownerStarted : null,
+      startedAt: String(parsed.startedAt ?? ''),
+      ...(typeof parsed.cgroup === 'string' ? { cgroup: parsed.cgroup } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -50,22 +79,50 @@ export async function liveJob(path: string): Promise<JobMarker | undefined> {
   return marker !== undefined && markerOwnerAlive(marker) ? marker : undefined;
 }
 
-export async function acquireJobMarker(path: string, workspaceId: string, jobId: string): Promise<void> {
-  const marker: JobMarker = { jobId, ownerPid: process.pid, ownerStarted: currentOwner().started, startedAt: new Date().toISOString() };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, JSON.stringify(marker), { flag: 'wx' });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const live = await liveJob(path);
-      if (live !== undefined) {
-        throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is running job ${live.jobId}`, { hint: `wait for it, or stop it: headspace stop ${workspaceId} --apply` });
+/** Every live job of the workspace folder `dir`, whatever the slot (stale markers are left out). */
+export async function liveJobs(dir: string): Promise<SlotMarker[]> {
+  const live: SlotMarker[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return live;
+  }
+  for (const name of names) {
+    const slot = slotOfFile(name);
+    if (slot === undefined) continue;
+    const path = join(dir, name);
+    const marker = await liveJob(path);
+    if (marker !== undefined) live.push({ ...marker, slot, path });
+  }
+  return live.sort((a, b) => a.slot - b.slot);
+}
+
+/**
+ * Takes the first free slot of `slots` (O_EXCL per slot file: two processes
+ * never take the same one), replacing a stale marker; WORKSPACE_BUSY when
+ * every slot holds a live job. Returns the slot taken.
+ */
+export async function acquireJobSlot(dir: string, workspaceId: string, jobId: string, slots: number, cgroupOf: (slot: number) => string | undefined): Promise<number> {
+  for (let slot = 0; slot < slots; slot++) {
+    const cgroup = cgroupOf(slot);
+    const marker: JobMarker = { jobId, ownerPid: process.pid, ownerStarted: currentOwner().started, startedAt: new Date().toISOString(), ...(cgroup === undefined ? {} : { cgroup }) };
+    const path = join(dir, slotFileName(slot));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(path, JSON.stringify(marker), { flag: 'wx' });
+        return slot;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        if ((await liveJob(path)) !== undefined) break; // taken: try the next slot
+        removeQuietly(path);
       }
-      removeQuietly(path);
     }
   }
-  throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy`, { hint: `another process runs a job in it: wait for it, or end it with: headspace stop ${workspaceId} --apply` });
+  const running = (await liveJobs(dir)).map((m) => m.jobId);
+  throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is running ${slots === 1 ? `job ${running[0] ?? ''}`.trim() : `${slots} jobs at once (${running.slice(0, 4).join(', ')})`}`, {
+    hint: `wait for one to end, or stop it: headspace stop ${workspaceId} --apply`,
+  });
 }
 
 export async function releaseJobMarker(path: string, jobId: string): Promise<void> {

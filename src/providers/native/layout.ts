@@ -8,6 +8,7 @@
  *                                       sized to its storage budget (workspace-filesystem.ts)
  *   root/workspaces/<id>/meta.json      WorkspaceMeta
  *   root/workspaces/<id>/job.json       the running job (owner pid, job id); absent when idle
+ *   root/workspaces/<id>/job-<k>.json   the job in slot k when several run at once (job-marker.ts)
  *   root/workspaces/<id>/stop-<jobId>   written by stop() before it kills, read by run()
  *   root/runtime/<id>/                  the workspace's copy of the exec shim when not root
  *                                       (as root: under the mount base, see mount-base.ts)
@@ -29,6 +30,8 @@ export interface Layout {
   stopSentinelPath(id: string, jobId: string): string;
   /** Cgroup directory name for the workspace: unique per root, so two roots never share a cgroup. */
   cgroupName(id: string): string;
+  /** The child cgroup of job slot `slot` under the workspace's, used when jobs run at once (#12 item 8). */
+  jobCgroupName(id: string, slot: number): string;
 }
 
 export function layoutOf(root: string): Layout {
@@ -46,5 +49,6 @@ export function layoutOf(root: string): Layout {
     jobPath: (id) => join(workspacesDir, id, 'job.json'),
     stopSentinelPath: (id, jobId) => join(workspacesDir, id, `stop-${jobId}`),
     cgroupName: (id) => `${rootTag}-${id}`,
+    jobCgroupName: (id, slot) => `${rootTag}-${id}/job-${slot}`,
   };
 }

@@ -5,10 +5,10 @@
  *
  *   cgroup     `headspace/<root tag>-<id>` of a workspace whose meta.json is
  *              gone (a removal, or a create, cut short)
- *   process    anything but an idle standby launcher in the cgroup of a
- *              workspace with no live job (bwrap's --die-with-parent and the
+ *   process    anything but an idle standby launcher in the cgroup (or a
+ *              job slot's child cgroup) of a workspace with no live job (bwrap's --die-with-parent and the
  *              pid namespace make this rare; a placed launcher can remain)
- *   file       a job marker or stop sentinel whose owner is gone, a
+ *   file       a job marker (any slot's) or stop sentinel whose owner is gone, a
  *              `meta.json.<pid>.tmp` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
  *              wrote meta.json last, so nothing of the user's is in it);
@@ -44,7 +44,7 @@ import { removeTree } from '../../core/files/fd-walk.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
-import { isAlive, liveJob, markerOwnerAlive, readJobMarker, removeQuietly } from './job-marker.js';
+import { isAlive, liveJob, liveJobs, markerOwnerAlive, readJobMarker, removeQuietly, slotOfFile } from './job-marker.js';
 import { isIdleLauncher } from './launch-job.js';
 import type { Layout } from './layout.js';
 import { detachLoopDevice, isMountPoint, loopDevicesUnder, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
@@ -91,7 +91,7 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         if (!(await hasMeta(id))) {
           const pids = await strayPids(driver, id);
           found.push({ kind: 'cgroup', workspaceId: id, target: name, detail: `cgroup ${name} of workspace ${id}, which the native provider no longer holds${pids.length ? ` (processes ${pids.join(', ')} still in it)` : ''}` });
-        } else if ((await liveJob(layout.jobPath(id))) === undefined) {
+        } else if ((await liveJobs(layout.workspaceDir(id))).length === 0) {
           const pids = await strayPids(driver, id);
           if (pids.length) found.push({ kind: 'process', workspaceId: id, target: name, detail: `processes ${pids.join(', ')} in the cgroup of workspace ${id}, which runs no job` });
         }
@@ -105,10 +105,15 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         if ((await stat(dir).catch(() => undefined))?.isDirectory()) found.push({ kind: 'directory', workspaceId: name, target: dir, detail: `workspace folder ${dir} without meta.json (a create or removal was cut short)${image}` });
         continue;
       }
-      const marker = await readJobMarker(layout.jobPath(name));
-      const live = marker !== undefined && markerOwnerAlive(marker);
-      if (marker !== undefined && !live) found.push({ kind: 'file', workspaceId: name, target: layout.jobPath(name), detail: `job marker of ${marker.jobId} in workspace ${name}, whose process (pid ${marker.ownerPid}) is gone` });
-      for (const file of (await readdir(dir).catch(() => [] as string[])).sort()) {
+      const files = (await readdir(dir).catch(() => [] as string[])).sort();
+      // Every job slot's marker (job.json, job-<k>.json when jobs run at once): a stale one is a leftover.
+      let live = false;
+      for (const file of files.filter((f) => slotOfFile(f) !== undefined)) {
+        const marker = await readJobMarker(join(dir, file));
+        if (marker !== undefined && markerOwnerAlive(marker)) live = true;
+        else if (marker !== undefined) found.push({ kind: 'file', workspaceId: name, target: join(dir, file), detail: `job marker of ${marker.jobId} in workspace ${name}, whose process (pid ${marker.ownerPid}) is gone` });
+      }
+      for (const file of files) {
         const stray = /^stop-.+$/.test(file) ? !live : /^meta\.json\.(\d+)\.tmp$/.test(file) ? !isAlive(Number(/\d+/.exec(file)![0])) : false;
         if (stray) found.push({ kind: 'file', workspaceId: name, target: join(dir, file), detail: `temporary file ${file} in workspace ${name}, left by a process that is gone` });
       }
@@ -164,16 +169,17 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
       }
       case 'process': {
         const driver = await options.driver();
-        if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJob(layout.jobPath(id))) !== undefined) return;
+        if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJobs(layout.workspaceDir(id))).length > 0) return;
         if (!(await driver.kill(leftover.target, options.killTimeoutMs))) throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`, { hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute' });
         return;
       }
       case 'file': {
         if (dirname(leftover.target) !== layout.workspaceDir(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
         const file = basename(leftover.target);
-        if (file === 'job.json' && (await liveJob(leftover.target)) !== undefined) return;
-        if (file.startsWith('stop-') && (await liveJob(layout.jobPath(id))) !== undefined) return;
-        if (file !== 'job.json' && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
+        const slot = slotOfFile(file);
+        if (slot !== undefined && (await liveJob(leftover.target)) !== undefined) return;
+        if (file.startsWith('stop-') && (await liveJobs(layout.workspaceDir(id))).length > 0) return;
+        if (slot === undefined && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
         removeQuietly(leftover.target);
         return;
       }

@@ -13,6 +13,7 @@ import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
+import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
 import { assertWithinCapacity } from '../../core/policy/host-capacity.js';
 import type {
   HostCapacity,
@@ -32,7 +33,7 @@ import type {
 import { LEGACY_JOB_UID, type JobUser } from '../../core/job-identity.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { HOST_PROFILE, resolveHostProfile, type HostProfile } from './host-profile.js';
-import { acquireJobMarker, liveJob, releaseJobMarker, removeQuietly } from './job-marker.js';
+import { acquireJobSlot, liveJobs, releaseJobMarker, removeQuietly, slotFileName, type SlotMarker } from './job-marker.js';
 import { isIdleLauncher, spawnLauncher, type Launcher, type Placement } from './launch-job.js';
 import { layoutOf } from './layout.js';
 import { SECCOMP_FD } from './launcher-fds.js';
@@ -99,13 +100,14 @@ export interface NativeProviderOptions {
 
 export const DEFAULT_JOB_UID = LEGACY_JOB_UID;
 /**
- * Why a native workspace runs one job at a time (#12 item 8): its jobs share
- * one cgroup and one job marker, so the wall clock or a stop of one job would
- * kill its neighbours, the leftover sweep after a job would kill the others,
- * and the per-job memory peak and CPU deltas would mix. Several at once needs
- * per-job process tracking first; until then create refuses the policy.
+ * How a native workspace runs several jobs at once (#12 item 8): each job
+ * slot has its own marker (job-marker.ts) and its own child cgroup under the
+ * workspace's (layout.ts jobCgroupName), so a stop, a wall clock or the sweep
+ * after a job ends that job's processes alone, and its cpu, memory peak and
+ * OOM kills are read from its own counters (a v1 OOM kill, even one caused by
+ * the shared limit, counts in the cgroup of the process killed — measured).
  */
-const NATIVE_ONE_JOB_AT_ONCE = "its jobs share the workspace's cgroup, so a stop or a wall clock ending one job would end every job in it";
+const NATIVE_JOBS_AT_ONCE = "jobs at once share the workspace's memory, pids and cpu budgets (its cgroup); each job runs in a child cgroup of its own, so it is stopped, timed out and measured alone";
 /** stop's grace between SIGTERM and the kill when the caller names none. */
 const DEFAULT_STOP_GRACE_MS = 5000;
 
@@ -125,12 +127,14 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   const installed = new Map<string, Promise<string>>();
   const execHelperSource = options.execHelperPath ?? defaultExecHelperPath();
   /**
-   * Standby launchers: per workspace, one `sh` already placed in the
-   * workspace cgroups and waiting for its go line (launch-job.ts). It takes
-   * the per-job cgroup migration (an RCU grace-period wait, ~6 ms after idle)
-   * and the sh spawn off the job's path. Kept only once this instance has run
-   * a job in the workspace (a one-shot CLI process never pays for one);
-   * discarded whenever anything else is found in the cgroup.
+   * Standby launchers: per job cgroup (the workspace's, or a job slot's
+   * child when jobs run at once), one launcher already placed in it and
+   * waiting for its go line (launch-job.ts). It takes the per-job cgroup
+   * migration (an RCU grace-period wait, ~6 ms after idle) and the spawn off
+   * the job's path. Kept only once this instance has run a job in that
+   * cgroup (a one-shot CLI process never pays for one); discarded whenever
+   * anything else is found in the cgroup. A slot's standby is placed in its
+   * final cgroup and serves only a job that takes that slot.
    */
   const standbys = new Map<string, Launcher>();
   const ranIn = new Set<string>();
@@ -243,10 +247,6 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         hint: 'use --network disabled',
       });
     }
-    // Refused here too, not only by the engine (capabilities().jobsAtOnce): a library caller may create directly.
-    if (policy.budget.concurrency > 1) {
-      throw new EngineError('POLICY_DENIED', `the native provider runs 1 job at once per workspace, not ${policy.budget.concurrency}: ${NATIVE_ONE_JOB_AT_ONCE}`, { hint: 'use --concurrency 1, or try concurrent jobs with --provider fake' });
-    }
     return recorded === 'create' ? resolveHostPaths(policy.hostPaths, protectedDirs) : verifyHostPaths(policy.hostPaths, recorded, protectedDirs);
   }
 
@@ -254,16 +254,22 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     return { launcherPath, procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: user } : {}) };
   }
 
-  function dropStandby(id: string): void {
-    const standby = standbys.get(id);
-    standbys.delete(id);
-    if (standby !== undefined && standby.idle()) standby.child.kill('SIGKILL');
+  /** Drops the standbys of workspace `id`: its own cgroup's and its job slots'. */
+  function dropStandbys(id: string): void {
+    const cgroup = layout.cgroupName(id);
+    const ofWorkspace = (key: string) => key === cgroup || key.startsWith(`${cgroup}/`);
+    for (const key of [...ranIn]) if (ofWorkspace(key)) ranIn.delete(key);
+    for (const [key, standby] of [...standbys]) {
+      if (!ofWorkspace(key)) continue;
+      standbys.delete(key);
+      if (standby.idle()) standby.child.kill('SIGKILL');
+    }
   }
 
-  /** Our placed, idle standby for `id` if it is still in the cgroup; anything else in there is a leftover. */
-  async function takeStandby(id: string, driver: CgroupDriver, cgroup: string): Promise<{ standby?: Launcher; leftovers: boolean }> {
-    const standby = standbys.get(id);
-    standbys.delete(id);
+  /** Our placed, idle standby for `cgroup` if it is still in it; anything else in there is a leftover. */
+  async function takeStandby(driver: CgroupDriver, cgroup: string): Promise<{ standby?: Launcher; leftovers: boolean }> {
+    const standby = standbys.get(cgroup);
+    standbys.delete(cgroup);
     // An unref'd standby still being placed would let node exit under our await.
     standby?.ref();
     const usable = standby !== undefined && standby.idle() && (await standby.placed) && standby.idle();
@@ -276,18 +282,29 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
 
   /** Spawns the next job's launcher now, so it is placed by the time the job is asked for. */
   function keepStandby(id: string, env: HostEnv, driver: CgroupDriver, cgroup: string, user: JobUser, launcherPath: string): void {
-    if (standbys.has(id) || !existsSync(layout.metaPath(id))) return;
+    if (standbys.has(cgroup) || !existsSync(layout.metaPath(id))) return;
     const standby = spawnLauncher(placementOf(env, driver, cgroup, user, launcherPath));
     standby.unref();
-    standbys.set(id, standby);
+    standbys.set(cgroup, standby);
     void standby.exited.then(() => {
-      if (standbys.get(id) === standby) standbys.delete(id);
+      if (standbys.get(cgroup) === standby) standbys.delete(cgroup);
     });
   }
 
-  /** Kills whatever is in the workspace cgroup; true when it is empty afterwards. */
-  async function killJob(driver: CgroupDriver, id: string): Promise<boolean> {
-    return driver.kill(layout.cgroupName(id), killTimeoutMs);
+  /** Kills whatever is in `cgroup` (a workspace's with its job children, or one job's); true when it is empty afterwards. */
+  async function killJob(driver: CgroupDriver, cgroup: string): Promise<boolean> {
+    return driver.kill(cgroup, killTimeoutMs);
+  }
+
+  /** Ends one live job: its sentinel, TERM to its own cgroup, a grace, then a kill of what remains; true when emptied. */
+  async function stopOne(driver: CgroupDriver, id: string, job: SlotMarker, graceMs: number): Promise<boolean> {
+    // From the slot, not the marker's text: a stop never signals a cgroup that is not this workspace's.
+    const cgroup = job.cgroup === undefined ? layout.cgroupName(id) : layout.jobCgroupName(id, job.slot);
+    // The sentinel first, then the signals: run() reads it to report stopped=true (and honours it if it was not yet placed).
+    await writeFile(layout.stopSentinelPath(id, job.jobId), `${process.pid}\n`);
+    // TERM and a grace, so the job's own handler runs and its output is kept; then kill what remains.
+    const ended = await terminateJob(driver, cgroup, graceMs);
+    return ended || (await killJob(driver, cgroup));
   }
 
   const provider: Provider = {
@@ -315,15 +332,15 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
           ? `measured, not enforced: ${probe.storage.detail}; workspace files are a host directory with no per-workspace quota (report: inspect storageBytes), and its host path shows in /proc/self/mountinfo inside jobs; /tmp inside is capped by its tmpfs size — ${REMEDIES.storage}`
           : notReady || 'not ready';
       }
-      reasons.wall_clock = 'enforced by the engine, which aborts the job; the provider kills its whole cgroup';
+      reasons.wall_clock = "enforced by the engine, which aborts the job; the provider kills the job's cgroup (its own child cgroup when jobs run at once)";
       reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
-      reasons.concurrency = NATIVE_ONE_JOB_AT_ONCE;
+      reasons.concurrency = NATIVE_JOBS_AT_ONCE;
       // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
       // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
       const layers = ready
         ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', 'fd-closing', ...(probe.landlock.abi > 0 ? ['landlock'] : []), probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])]
         : [];
-      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true, jobsAtOnce: 1 };
+      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true, jobsAtOnce: MAX_JOBS_AT_ONCE };
     },
 
     checkPlan,
@@ -457,22 +474,27 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const command = planJobEntry({ argv: request.argv, exposures, hostPaths: request.policy.hostPaths, budget: request.policy.budget });
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
-      const jobPath = layout.jobPath(id);
       const sentinel = layout.stopSentinelPath(id, request.jobId);
-      await acquireJobMarker(jobPath, id, request.jobId);
-      const onAbort = () => void killJob(driver, id);
+      // One job at once keeps the one-cgroup path: the job in the workspace cgroup. Several: each
+      // job slot's own child cgroup, so a stop, a wall clock or the sweep after a job ends it alone.
+      const atOnce = request.policy.budget.concurrency > 1;
+      const slot = await acquireJobSlot(layout.workspaceDir(id), id, request.jobId, request.policy.budget.concurrency, (k) => (atOnce ? layout.jobCgroupName(id, k) : undefined));
+      const jobPath = join(layout.workspaceDir(id), slotFileName(slot));
+      const jobCgroup = atOnce ? layout.jobCgroupName(id, slot) : cgroup;
+      const onAbort = () => void killJob(driver, jobCgroup);
       try {
         removeQuietly(sentinel);
         await driver.prepare(cgroup, request.policy.budget, user);
+        if (atOnce) await driver.prepareJob(jobCgroup, request.policy.budget, user);
         // Leftovers of an earlier job (there should be none: pid namespace + die-with-parent) would skew counters.
-        const taken = await takeStandby(id, driver, cgroup);
+        const taken = await takeStandby(driver, jobCgroup);
         let standby = taken.standby;
         if (taken.leftovers) {
-          await killJob(driver, id); // takes our standby with it
+          await killJob(driver, jobCgroup); // takes our standby with it
           standby = undefined;
         }
-        const before = await driver.beginJob(cgroup);
-        const launcher = standby ?? spawnLauncher(placementOf(env, driver, cgroup, user, helper));
+        const before = await driver.beginJob(jobCgroup);
+        const launcher = standby ?? spawnLauncher(placementOf(env, driver, jobCgroup, user, helper));
         request.signal.addEventListener('abort', onAbort, { once: true });
         const placed = await launcher.placed;
         if (!placed) {
@@ -483,7 +505,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         }
         const started = performance.now();
         // A stop or abort that landed before placement found an empty cgroup: honour it now, before anything starts.
-        if (request.signal.aborted || existsSync(sentinel)) await killJob(driver, id);
+        if (request.signal.aborted || existsSync(sentinel)) await killJob(driver, jobCgroup);
         else {
           launcher.start({
             bwrapPath: env.bwrapPath,
@@ -498,12 +520,12 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         }
         const exit = await launcher.exited;
         const durationMs = performance.now() - started;
-        // Nothing a job starts may outlive it (setsid, double fork): empty the cgroup.
-        if (!(await driver.isEmpty(cgroup))) await killJob(driver, id);
-        const report = await driver.endJob(cgroup, before);
+        // Nothing a job starts may outlive it (setsid, double fork): empty the job's cgroup.
+        if (!(await driver.isEmpty(jobCgroup))) await killJob(driver, jobCgroup);
+        const report = await driver.endJob(jobCgroup, before);
         const stopped = existsSync(sentinel);
-        if (ranIn.has(id)) setImmediate(() => keepStandby(id, env, driver, cgroup, user, helper));
-        ranIn.add(id);
+        if (ranIn.has(jobCgroup)) setImmediate(() => keepStandby(id, env, driver, jobCgroup, user, helper));
+        ranIn.add(jobCgroup);
         return {
           exitCode: exit.signal === null ? exit.code : null,
           signal: exit.signal,
@@ -545,21 +567,19 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const driver = (await hostProbe()).cgroups.driver;
       if (driver === undefined) return { stopped: false, empty: true }; // no driver: no job could have started
       const cgroup = layout.cgroupName(workspaceId);
-      const live = await liveJob(layout.jobPath(workspaceId));
-      // Asked to end one job while another runs here: nothing of the named one runs, and the running one is left alone.
-      if (stopOptions.jobId !== undefined && live !== undefined && live.jobId !== stopOptions.jobId) return { stopped: false, empty: true };
-      if (live === undefined) {
+      const live = await liveJobs(layout.workspaceDir(workspaceId));
+      // Asked to end one job: only that one; the others running beside it are left alone.
+      const targets = stopOptions.jobId === undefined ? live : live.filter((job) => job.jobId === stopOptions.jobId);
+      if (stopOptions.jobId !== undefined && targets.length === 0 && live.length > 0) return { stopped: false, empty: true };
+      if (live.length === 0) {
         // An idle standby launcher (ours or another process's) is no job: it runs nothing until told to.
         const leftovers = (await driver.pids(cgroup)).some((pid) => !isIdleLauncher(pid));
-        const empty = leftovers ? await killJob(driver, workspaceId) : true;
+        const empty = leftovers ? await killJob(driver, cgroup) : true;
         return { stopped: leftovers, empty };
       }
-      // The sentinel first, then the signals: run() reads it to report stopped=true (and honours it if it was not yet placed).
-      await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`);
-      // TERM and a grace, so the job's own handler runs and its output is kept; then kill what remains.
-      const ended = await terminateJob(driver, cgroup, stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS);
-      const empty = ended || (await killJob(driver, workspaceId));
-      return { stopped: true, empty };
+      const graceMs = stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS;
+      const ends = await Promise.all(targets.map((job) => stopOne(driver, workspaceId, job, graceMs)));
+      return { stopped: true, empty: ends.every(Boolean) };
     },
 
     async remove(workspaceId: string): Promise<RemovalDisposition> {
@@ -569,18 +589,16 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const unverified: RemovableResource[] = [];
       const driver = (await hostProbe()).cgroups.driver;
       const cgroup = layout.cgroupName(workspaceId);
-      const live = await liveJob(layout.jobPath(workspaceId));
-      if (live !== undefined) await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`).catch(() => undefined);
-      dropStandby(workspaceId);
+      for (const live of await liveJobs(layout.workspaceDir(workspaceId))) await writeFile(layout.stopSentinelPath(workspaceId, live.jobId), `${process.pid}\n`).catch(() => undefined);
+      dropStandbys(workspaceId);
       installed.delete(workspaceId);
-      ranIn.delete(workspaceId);
       if (driver === undefined) unverified.push('runtime');
       else {
         let empty = false;
         let gone = false;
         // A standby another process spawns can land between the kill and the rmdir: kill again, then retry.
         for (let attempt = 0; attempt < 3 && !gone; attempt++) {
-          empty = (await driver.isEmpty(cgroup)) || (await killJob(driver, workspaceId));
+          empty = (await driver.isEmpty(cgroup)) || (await killJob(driver, cgroup));
           gone = empty && (await driver.remove(cgroup));
         }
         (gone ? removed : empty ? unverified : retained).push('runtime');

@@ -3,16 +3,14 @@
  * processes share the workspace at once, each with its own record and result;
  * a third is refused busy (exit 2) naming both; `stop W --job-id ID --apply`
  * ends that job alone (both it and its run exit 5) while the other runs on.
- * The native provider runs one job at a time per workspace: it refuses
- * --concurrency 2 at create (exit 3, policy_denied, saying why) and records nothing.
+ * (On the fake provider; native's own jobs at once are tested in
+ * native-runs-jobs-at-once-each-stopped-alone.test.ts.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
-import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
-const readiness = await nativeReadiness();
 
 async function waitRunning(jobId: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -50,15 +48,4 @@ describe('create --concurrency 2', () => {
     expect(two.stdout).toContain('job-two');
     expect(cli(home, ['run', 'pair', 'echo', 'next']).code).toBe(0);
   }, 60_000);
-
-  it.runIf(readiness.ready)('is refused by the native provider at create, saying why, with nothing recorded', () => {
-    const refused = cli(home, ['create', '--provider', 'native', '--workspace-id', 'native-pair', '--concurrency', '2', '--json']);
-    expect(refused.code).toBe(3);
-    const error = JSON.parse(refused.stderr) as { reason: string; category: string; message: string; remediation: string };
-    expect(error).toMatchObject({ reason: 'POLICY_DENIED', category: 'policy_denied' });
-    expect(error.message).toContain('runs at most 1 job at once per workspace, not 2');
-    expect(error.message).toContain("share the workspace's cgroup");
-    expect(error.remediation).toContain('--concurrency 1');
-    expect(cli(home, ['inspect', 'native-pair']).code).toBe(1);
-  });
 });
