@@ -148,7 +148,7 @@ function assertJobsAtOnce(policy: Policy, caps: ProviderCapabilities): void {
   if (policy.budget.concurrency <= most) return;
   const why = caps.reasons.concurrency;
   throw new EngineError('POLICY_DENIED', `the ${caps.provider} provider runs at most ${most} job${most === 1 ? '' : 's'} at once per workspace, not ${policy.budget.concurrency}${why ? `: ${why}` : ''}`, {
-    hint: `use --concurrency ${most}${caps.provider === 'fake' ? '' : ', or try concurrent jobs with --provider fake'}`,
+    hint: `use --concurrency ${most} or fewer`,
   });
 }
 
