@@ -2,6 +2,7 @@
  * The one supported library surface. Explicit named exports only; a test
  * pins the list, so removing one is a visible, deliberate change.
  */
+import { EngineError } from '../core/errors.js';
 import { defaultHome } from '../core/context.js';
 import { createEngine, type Engine } from '../core/engine.js';
 import type { Clock } from '../core/clock.js';
@@ -25,7 +26,16 @@ export interface HeadspaceOptions {
 }
 
 /** Builds an engine wired with the registered providers. */
+/** Every option createHeadspace takes: a misspelt one (`defaultProvder`) is refused, not silently ignored (#12 item 15). */
+const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = { home: true, defaultProvider: true, providers: true, clock: true, ids: true, face: true };
+
 export function createHeadspace(options: HeadspaceOptions = {}): Engine {
+  const unknown = Object.keys(options).filter((key) => !Object.hasOwn(HEADSPACE_OPTION_KEYS, key));
+  if (unknown.length > 0) {
+    throw new EngineError('BAD_ARGUMENT', `createHeadspace does not take ${unknown.slice(0, 5).map((k) => `'${k.slice(0, 40)}'`).join(', ')}`, {
+      hint: `its options are: ${Object.keys(HEADSPACE_OPTION_KEYS).join(', ')}`,
+    });
+  }
   return createEngine({
     home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),
     providers: { ...PROVIDERS, ...(options.providers ?? {}) },

@@ -22,7 +22,8 @@ const CLI_POSITIONAL: Readonly<Record<string, readonly string[]>> = {
   stop: ['workspaceId'],
   destroy: ['workspaceId'],
   export: ['workspaceId', 'name'],
-  declare: ['workspaceId'],
+  declare: ['workspaceId', 'name'],
+  'ls-files': ['workspaceId'],
   logs: ['jobId'],
   inspect: ['handle'],
 };

@@ -36,7 +36,7 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   const targets = source.files.map((f) => ({ file: f, path: f.relative === '' ? destination : `${destination}/${f.relative}` }));
   if (!request.overwrite) {
     for (const existing of await existingPaths(provider, ws.id, [destination, ...targets.map((t) => t.path)])) {
-      throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, { hint: 'pass --overwrite to replace it (put only; run --input never overwrites)' });
+      throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put only; run --input never overwrites)' });
     }
   }
   if (replaced !== null) await clearConflicts(provider, ws.id, destination, replaced, targets.map((t) => t.path), source.kind);

@@ -56,7 +56,7 @@ export async function exportFile(
     throw new EngineError('BAD_PATH', `${destination} is a symbolic link; export never writes through a link or replaces one`, { hint: 'remove the link yourself, or choose another --to' });
   }
   if (existing && !options.overwrite) {
-    throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, { hint: 'pass --overwrite to replace it' });
+    throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it' });
   }
   if (existing && !existing.isFile()) {
     throw new EngineError('NOT_A_REGULAR_FILE', `${destination} exists and is not a regular file; it will not be replaced`, { hint: 'remove it yourself, or choose another --to' });
@@ -121,7 +121,7 @@ export async function exportFile(
       try {
         linkSync(temporary, destination);
       } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, { hint: 'pass --overwrite to replace it' });
+        if ((cause as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it' });
         throw cause;
       }
       rmSync(temporary, { force: true });

@@ -26,6 +26,8 @@ export interface DoctorInput {
  * `doctor` and `doctor --repair` change nothing; `--repair --apply` makes
  * only the safe repairs planRepairs() chose (see repair/plan-repairs.ts).
  */
+const ENGINE_LIMITS = new Set(['wall_clock', 'output_bytes', 'concurrency']);
+
 export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Promise<ResultPackage> {
   if ((input.apply || input.verify) && !input.repair) {
     throw new EngineError('BAD_ARGUMENT', `${input.apply ? '--apply' : '--verify'} goes with --repair`, { hint: 'preview with `headspace doctor --repair`, then `headspace doctor --repair --apply --verify`' });
@@ -72,7 +74,8 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     if (!probe.ready && name === ctx.defaultProvider) defaultNotReady = notReadyError(name, probe.checks);
     if (probe.ready) {
       const caps = await provider.capabilities();
-      const measured = Object.entries(caps.enforces).filter(([, v]) => !v).map(([k]) => k);
+      // wall_clock, output_bytes and concurrency are the engine's to enforce, on every provider: not the provider's gap.
+      const measured = Object.entries(caps.enforces).filter(([k, v]) => !v && !ENGINE_LIMITS.has(k)).map(([k]) => k);
       findings.push(`  ${name} isolation layers: ${caps.layers.join(', ') || '(none)'}; not enforced: ${measured.join(', ') || '(none)'}`);
     }
   }

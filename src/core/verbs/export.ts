@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Provider } from '../provider.js';
+import type { Invoke } from '../invocation.js';
 import { workspaceFileState } from '../files/workspace-file-state.js';
 import { crashPoint } from '../crash-points.js';
 import { exportFile } from '../files/export-artifact.js';
@@ -70,7 +71,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     crashPoint('export', 'after-provider-call');
   } catch (error) {
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
-    throw await explainUnreadable(error, provider, ws.id, name);
+    throw await explainUnreadable(error, provider, ws.id, name, ctx.invoke);
   }
   store.atomically(() => {
     store.settleIntent(intent, 'exported', ctx.clock.now());
@@ -110,12 +111,12 @@ function destinationOf(to: string, name: string): string {
 }
 
 /** The reader's refusal of a declared artifact said in the artifact's terms: missing, or a directory. */
-async function explainUnreadable(error: unknown, provider: Provider, workspaceId: string, name: string): Promise<unknown> {
+async function explainUnreadable(error: unknown, provider: Provider, workspaceId: string, name: string, invoke: Invoke): Promise<unknown> {
   if (!isEngineError(error) || (error.code !== 'FILE_NOT_FOUND' && error.code !== 'NOT_A_REGULAR_FILE')) return error;
   const state = await workspaceFileState(provider, workspaceId, name);
   if (state === 'missing') {
     return new EngineError('FILE_NOT_FOUND', `declared artifact ${quotedName(name)} does not exist in workspace ${workspaceId}: there is no file /workspace/${name}; nothing was written`, {
-      hint: `find what the job wrote with \`headspace ls-files ${workspaceId}\`; a declared name that was a typo is withdrawn with \`headspace declare ${workspaceId} ${name} --remove\``,
+      hint: `find what the job wrote with \`${invoke('ls-files', { workspaceId })}\`; a declared name that was a typo is withdrawn with \`${invoke('declare', { workspaceId, name, remove: true })}\``,
     });
   }
   if (state === 'directory') {

@@ -28,18 +28,18 @@ function resolveHandle(ctx: EngineContext, handle: string): { workspace: Workspa
   if (ws) return { workspace: ws };
   const job = store.getJob(handle);
   if (job) return { workspace: store.getWorkspace(job.workspaceId)!, job };
-  throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace or job ${handle}`, { hint: 'list workspaces with: headspace ls' });
+  throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace or job ${handle}`, { hint: `list workspaces with: ${ctx.invoke('ls')}` });
 }
 
-function refuseDestroyed(ws: WorkspaceRecord): void {
+function refuseDestroyed(ctx: EngineContext, ws: WorkspaceRecord): void {
   if (ws.state === 'destroyed') {
-    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, { hint: 'create a new one with: headspace create' });
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, { hint: `create a new one with: ${ctx.invoke('create')}` });
   }
 }
 
 export async function inspectHandle(ctx: EngineContext, input: InspectInput): Promise<ResultPackage> {
   const { workspace: ws, job } = resolveHandle(ctx, input.handle);
-  refuseDestroyed(ws);
+  refuseDestroyed(ctx, ws);
   const store = ctx.store();
   const attention = await reconcile(ctx, { workspaceId: ws.id, checkProvider: true });
   const provider = await ctx.provider(ws.provider).catch(() => null);
@@ -100,7 +100,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
 
 export async function dumpLogs(ctx: EngineContext, input: InspectInput): Promise<LogsDump> {
   const { workspace: ws, job } = resolveHandle(ctx, input.handle);
-  refuseDestroyed(ws);
+  refuseDestroyed(ctx, ws);
   const jobs = job ? [job] : ctx.store().listJobs(ws.id);
   return {
     handle: input.handle,

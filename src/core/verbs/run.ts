@@ -155,6 +155,12 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const warnings = measuredLimitWarnings(summary.policy_summary);
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
   else warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declarations, cwd ?? '')));
+  // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).
+  for (const f of output.findings) {
+    if (typeof f !== 'string' && f.kind === 'test-summary' && f.failed === 0 && !f.passed && !f.errors) {
+      warnings.push(`${String(f.tool)} ran no test: a run with no tests proves nothing; check that the tests are discovered (package __init__.py files, the path or pattern given)`);
+    }
+  }
   return makeResultPackage({
     outcome_summary: jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',

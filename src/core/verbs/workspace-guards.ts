@@ -18,7 +18,7 @@ export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): Works
   if (ws.state !== 'expired' && (ws.expiresAt === null || ws.expiresAt > ctx.clock.now())) return ws;
   const at = ws.expiresAt === null ? 'its TTL' : new Date(ws.expiresAt).toISOString();
   throw new EngineError('WORKSPACE_EXPIRED', `workspace ${ws.id} expired at ${at}; it takes no new jobs`, {
-    hint: `export what you still need from it, then \`headspace gc\` destroys it; run new work in a new workspace (headspace create)`,
+    hint: `export what you still need from it, then \`${ctx.invoke('gc')}\` destroys it; run new work in a new workspace (\`${ctx.invoke('create')}\`)`,
   });
 }
 
@@ -26,7 +26,7 @@ export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): Works
 export function requireLiveWorkspace(ctx: EngineContext, workspaceId: string): WorkspaceRecord {
   const ws = requireWorkspace(ctx, workspaceId);
   if (ws.state === 'destroyed') {
-    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${workspaceId} is a destroyed workspace`, { hint: 'create a new one with: headspace create' });
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${workspaceId} is a destroyed workspace`, { hint: `create a new one with: ${ctx.invoke('create')}` });
   }
   return ws;
 }

@@ -423,7 +423,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       mutate((state) => {
         const ws = need(state, workspaceId);
         if (ws.files[key] !== undefined && !writeOptions.overwrite) {
-          throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, { hint: 'pass --overwrite to replace it' });
+          throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it' });
         }
         const after = ws.storageBytes - (ws.files[key] ? Buffer.from(ws.files[key], 'base64').length : 0) + data.length;
         if (!cannot.has('storage') && after > ws.storageBudget) {

@@ -215,7 +215,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
         else await link(viaFd(dir, temp), viaFd(dir, name)); // atomic no-clobber: EEXIST if the job made it meanwhile
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass --overwrite to replace it (put), or choose another destination' });
+        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put), or choose another destination' });
         throw mapOpenError(error, rel);
       } finally {
         await unlink(viaFd(dir, temp)).catch(() => undefined);

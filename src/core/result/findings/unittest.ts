@@ -38,7 +38,9 @@ export const parseUnittest: FindingParser = (lines, options) => {
     const header = HEADER.exec(line);
     if (header) {
       close();
-      open = { failure: { name: testName(header[2] ?? '', header[3] ?? '', header[4] ?? '') }, method: header[2] ?? '', awaitingException: false };
+      // An ERROR block is a test that raised, not one whose assertion failed: it reads ERROR, as unittest says.
+      const failure: TestFailure = { name: testName(header[2] ?? '', header[3] ?? '', header[4] ?? ''), ...(header[1] === 'ERROR' ? { outcome: 'error' as const } : {}) };
+      open = { failure, method: header[2] ?? '', awaitingException: false };
       continue;
     }
     if (line.startsWith('=====') || line.startsWith('-----')) {

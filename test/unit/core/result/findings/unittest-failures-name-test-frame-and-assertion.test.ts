@@ -22,7 +22,7 @@ describe('unittest findings', () => {
       skipped: 1,
       more: 0,
       failures: [
-        { name: 'test_shapes.AreaTest.test_lookup', location: { file, line: 17 }, message: "KeyError: 'large'" },
+        { name: 'test_shapes.AreaTest.test_lookup', location: { file, line: 17 }, message: "KeyError: 'large'", outcome: 'error' },
         { name: 'test_shapes.AreaTest.test_square', location: { file, line: 10 }, message: 'AssertionError: 5 != 4' },
         { name: 'test_shapes.AreaTest.test_zero', location: { file, line: 13 }, message: 'AssertionError: 1 != 0' },
       ],
