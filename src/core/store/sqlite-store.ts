@@ -256,6 +256,26 @@ export class SqliteStore {
    * A workspace recorded `running` with no running job row (a state written
    * by another path) counts as full, as it always did.
    */
+  /**
+   * Refuses at once when the workspace's jobs at once are taken. The state
+   * and the count are read in one transaction: read apart, a job finishing
+   * between them made a workspace look busy with no job running.
+   */
+  refuseIfFull(workspaceId: string, invoke: Invoke = invocationFor('cli')): void {
+    this.atomically(() => {
+      const ws = this.getWorkspace(workspaceId);
+      if (ws && this.isFull(ws)) throw this.busyError(ws.id, invoke);
+    });
+  }
+
+  /** Refuses at once while any job runs (put, export, destroy), the state read with its jobs in one transaction. */
+  refuseIfRunning(workspaceId: string, invoke: Invoke = invocationFor('cli')): void {
+    this.atomically(() => {
+      const ws = this.getWorkspace(workspaceId);
+      if (ws?.state === 'running') throw this.busyError(ws.id, invoke);
+    });
+  }
+
   isFull(ws: WorkspaceRecord): boolean {
     if (ws.state !== 'running') return false;
     const running = this.countRunningJobs(ws.id);

@@ -24,7 +24,7 @@ export interface DestroyInput {
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
+  store.refuseIfRunning(ws.id, ctx.invoke);
   const artifacts = store.listArtifacts(ws.id);
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {

@@ -34,7 +34,7 @@ export interface ExportInput {
 export async function exportArtifact(ctx: EngineContext, input: ExportInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
+  store.refuseIfRunning(ws.id, ctx.invoke);
   const name = normalizeWorkspacePath(input.name);
   // Names are stored in their canonical text form; a row declared before names had one holds the
   // raw name, which is matched by the text form of its bytes (displayName) so it stays exportable.

@@ -35,7 +35,7 @@ export function provenanceInputs(inputs: InputRecord[]): Array<{ destination: st
 export async function putFiles(ctx: EngineContext, input: PutInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  if (ws.state === 'running') throw store.busyError(ws.id, ctx.invoke);
+  store.refuseIfRunning(ws.id, ctx.invoke);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();

@@ -64,7 +64,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const store = ctx.store();
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
-  if (store.isFull(ws)) throw store.busyError(ws.id, ctx.invoke);
+  store.refuseIfFull(ws.id, ctx.invoke);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
