@@ -43,11 +43,13 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -287,9 +289,32 @@ static char **read_go_message(int fd) {
 /* The launcher's descriptors (launcher-fds.ts): 3 bwrap args, 4 seccomp, 5 status, 6-8 generated /etc files; 9 its own executable. */
 #define LAUNCH_HELPER_FD 9
 
+/*
+ * What the caller's scheduling and execution domain would hand every job
+ * (red team round 3): ASLR off under `setarch -R` or a debugger, a negative
+ * nice, a realtime CPU or I/O class. Each is reset to the ordinary default
+ * before the launcher places itself (a realtime task cannot even join a
+ * cgroup without an RT budget); lowering needs no privilege. Failing closed:
+ * a job must never start with what could not be reset.
+ */
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_CLASS_BE 2
+#define IOPRIO_PRIO_VALUE(class, data) (((class) << 13) | (data))
+
+static void reset_inherited_scheduling(void) {
+  if (personality(PER_LINUX) == -1) die("personality");
+  struct sched_param param = {0};
+  if (sched_setscheduler(0, SCHED_OTHER, &param) != 0) die("sched_setscheduler");
+  errno = 0;
+  int nice_now = getpriority(PRIO_PROCESS, 0);
+  if (errno == 0 && nice_now < 0 && setpriority(PRIO_PROCESS, 0, 0) != 0) die("setpriority");
+  if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4)) != 0 && errno != ENOSYS) die("ioprio_set");
+}
+
 static void launch(int nprocs, char **procs) {
   const int keep[] = {3, 4, 5, 6, 7, 8};
   close_fds_from_3(keep, 6);
+  reset_inherited_scheduling();
   char pid[32];
   int pidlen = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
   for (int i = 0; i < nprocs; i++) {
