@@ -6,7 +6,8 @@
  * /root as root (#10 item 6). So every host path a tool touches must lie
  * under the server's ROOTS:
  *
- * - the client's roots, when it offers the `roots` capability (roots/list,
+ * - the client's roots, when it offers the `roots` capability, narrowed to
+ *   the --root folders when the operator gave any (roots/list,
  *   asked again after notifications/roots/list_changed; only file:// URIs
  *   count, and an empty list means none);
  * - otherwise the `--root DIR` values (repeatable);
@@ -28,6 +29,8 @@ export interface RootSet {
   /** Absolute directories; [] means no host path is allowed at all. */
   dirs: readonly string[];
   origin: 'client' | 'flag' | 'cwd' | 'cwd-is-root';
+  /** The --root folders the client's roots were narrowed to, when the operator gave any. */
+  ceiling?: readonly string[];
 }
 
 /** Checks host paths a tool call is about to touch, returning the real path it may use. */
@@ -105,8 +108,10 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
 /** One line naming the roots and where they came from, for refusals and the learn text. */
 export function describeRoots(set: RootSet): string {
   switch (set.origin) {
-    case 'client':
-      return set.dirs.length === 0 ? 'the client offered no file:// roots' : `the client's roots: ${set.dirs.join(', ')}`;
+    case 'client': {
+      const within = set.ceiling === undefined ? '' : ` (within --root: ${set.ceiling.join(', ')})`;
+      return set.dirs.length === 0 ? `the client offered no file:// roots${within}` : `the client's roots: ${set.dirs.join(', ')}${within}`;
+    }
     case 'flag':
       return `--root: ${set.dirs.join(', ')}`;
     case 'cwd':
@@ -167,13 +172,41 @@ export interface RootsTracker {
   invalidate(): void;
 }
 
+/**
+ * The client's roots narrowed to the operator's --root folders (red team
+ * round 3): over a shared HTTP server any token holder could answer
+ * roots/list with `file:///` and then read /etc/shadow or write /root. Each
+ * client root inside a --root folder stays; a --root folder inside a client
+ * root stays; nothing else does. Compared as real paths.
+ */
+export function narrowToCeiling(client: RootSet, ceiling: readonly string[]): RootSet {
+  const real = (dir: string) => {
+    try {
+      return realpathSync(dir);
+    } catch {
+      return resolve(dir);
+    }
+  };
+  const tops = ceiling.map(real);
+  const dirs = new Set<string>();
+  for (const dir of client.dirs.map(real)) {
+    for (const top of tops) {
+      if (isWithin(dir, top)) dirs.add(dir);
+      else if (isWithin(top, dir)) dirs.add(top);
+    }
+  }
+  return { dirs: [...dirs], origin: 'client', ceiling: [...ceiling] };
+}
+
 export function trackRoots(clientOffersRoots: () => boolean, fallback: RootSet): RootsTracker {
   let cached: Promise<RootSet> | null = null;
   return {
     current(ask) {
       if (!clientOffersRoots()) return Promise.resolve(fallback);
       if (cached === null) {
-        const asked = ask().then(rootSetFromClient, (cause: unknown) => {
+        // An operator's --root is a ceiling the client cannot widen.
+        const fromClient = (roots: ReadonlyArray<{ uri: string }>) => (fallback.origin === 'flag' ? narrowToCeiling(rootSetFromClient(roots), fallback.dirs) : rootSetFromClient(roots));
+        const asked = ask().then(fromClient, (cause: unknown) => {
           if (cached === asked) cached = null;
           throw new EngineError('POLICY_DENIED', `the MCP client declared roots but did not list them (${briefly(cause)}); no host path is allowed without them`, {
             hint: 'answer roots/list in the client, or connect without the roots capability and start the server with --root DIR',

@@ -55,7 +55,7 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
     ...(options.maxStructuredBytes === undefined ? {} : { maxStructuredBytes: options.maxStructuredBytes }),
   };
   // Said once at start, so an operator sees what a model may touch on the host.
-  log(`headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them, otherwise ${describeRoots(roots)}`);
+  log(`headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them${roots.origin === 'flag' ? ' (narrowed to --root, a ceiling they cannot widen)' : ''}, otherwise ${describeRoots(roots)}`);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);

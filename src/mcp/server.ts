@@ -220,7 +220,7 @@ function mcpLearnText(tools: readonly ToolSpec[]): string {
     'Each verb below is a tool of the same name, called with JSON arguments (its input schema names them). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
     `A workspace file can be read as the resource ${FILE_URI_TEMPLATE} (at most ${FILE_RESOURCE_MAX_BYTES} bytes).`,
     'Never put a secret in argv: it is recorded verbatim. Pass it in run\'s env; values are never recorded.',
-    'Host paths (put, export, run\'s inputs, create\'s hostPaths) must lie under the server\'s roots: your client\'s roots when it offers them, otherwise the folders given with `headspace mcp --root DIR`, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.',
+    'Host paths (put, export, run\'s inputs, create\'s hostPaths) must lie under the server\'s roots: your client\'s roots when it offers them (narrowed to the folders given with `headspace mcp --root DIR`, if any), otherwise those --root folders, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.',
     '',
   ].join('\n');
   return `${preface}\n${learnText(

@@ -73,7 +73,8 @@ describe('client roots', () => {
   });
 
   it('bound host paths over Streamable HTTP too', async () => {
-    const http = await startHttp({ args: ['--root', serverDir] });
+    // --root is a ceiling the client's roots narrow (a-root-flag-is-a-ceiling-client-roots-cannot-widen.test.ts).
+    const http = await startHttp({ args: ['--root', base] });
     try {
       const client = await http.connect({ roots: [clientDir] });
       expect((await client.callTool({ name: 'create', arguments: { workspaceId: 'http-ws' } })).isError).toBeFalsy();
