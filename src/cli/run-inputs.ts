@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { EngineError } from '../core/errors.js';
 import { isEnvName, parseEnvFile } from '../core/files/env-file.js';
 
@@ -11,13 +11,7 @@ import { isEnvName, parseEnvFile } from '../core/files/env-file.js';
 export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: cannot be read`, { hint: 'check the path and its permissions' });
-    }
-    Object.assign(env, parseEnvFile(text, file));
+    Object.assign(env, parseEnvFile(readEnvFile(file), file));
   }
   for (const name of names) {
     if (name.includes('=')) {
@@ -32,6 +26,38 @@ export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS
     env[name] = value;
   }
   return env;
+}
+
+/** An env file is small text: larger than this is not one (and /dev/zero would exhaust the heap). */
+const ENV_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Reads an --env-file as a regular file of at most ENV_FILE_MAX_BYTES,
+ * opened non-blocking so a FIFO cannot hang the CLI and /dev/zero cannot
+ * crash it out of memory (red team round 3: exit 134). Never echoes content.
+ */
+function readEnvFile(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: cannot be read`, { hint: 'check the path and its permissions' });
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: not a regular file`, { hint: 'give a file of NAME=VALUE lines' });
+    if (info.size > ENV_FILE_MAX_BYTES) throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: ${info.size} bytes is more than an env file holds (at most ${ENV_FILE_MAX_BYTES})`, { hint: 'give a file of NAME=VALUE lines' });
+    const buffer = Buffer.alloc(info.size);
+    let at = 0;
+    while (at < buffer.length) {
+      const n = readSync(fd, buffer, at, buffer.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return buffer.subarray(0, at).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function splitAssignment(flag: string, raw: string, what: [string, string]): [string, string] {

@@ -58,6 +58,8 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const env = input.env ?? {};
   for (const name of Object.keys(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, { hint: 'a name is letters, digits and _, not starting with a digit, e.g. API_TOKEN' });
+    // Refused before any record (a NUL reached the provider and read as an engine failure, exit 7); the value is never echoed.
+    if (typeof env[name] !== 'string' || env[name].includes('\0')) throw new EngineError('BAD_ARGUMENT', `environment variable ${name} must be text without NUL bytes`, { hint: 'pass binary data through a file (put or --input), not through the environment' });
   }
   const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
