@@ -108,16 +108,26 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
   const sweeper = setInterval(sweep, Math.max(250, Math.min(60_000, idleMs / 2)));
   sweeper.unref();
 
+  /** The request target's path, or null when it is not a URL at all (answered 404, never thrown). */
+  function pathOf(target: string | undefined): string | null {
+    try {
+      return new URL(target ?? '/', 'http://localhost').pathname;
+    } catch {
+      return null;
+    }
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (checkHost && !isLoopback(hostnameOf(req.headers.host))) return refuse(res, 403, 'the Host header must name a loopback address');
     const origin = header(req, 'origin');
     if (origin !== undefined && !isLoopbackOrigin(origin)) return refuse(res, 403, 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])');
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) return refuse(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
-    // Compare digests: constant time, and equal lengths whatever was sent.
+    // The token first: nothing of a request is parsed for a caller without it (a malformed target used to
+    // throw in URL parsing and print a stack with host paths, red team round 3). Constant-time digest compare.
     if (!timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="headspace"');
       return refuse(res, 401, 'unauthorized: send Authorization: Bearer <token> (printed on the server\'s stderr, or HEADSPACE_MCP_TOKEN)');
     }
+    if (pathOf(req.url) !== MCP_PATH) return refuse(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
