@@ -276,6 +276,13 @@ export class SqliteStore {
     });
   }
 
+  /** The storage budgets of every workspace of `provider` that is not destroyed: what they may yet write. */
+  liveStorageBudget(provider: string): number {
+    return this.listWorkspaces()
+      .filter((ws) => ws.provider === provider && ws.state !== 'destroyed')
+      .reduce((sum, ws) => sum + ws.policy.budget.storageBytes, 0);
+  }
+
   isFull(ws: WorkspaceRecord): boolean {
     if (ws.state !== 'running') return false;
     const running = this.countRunningJobs(ws.id);

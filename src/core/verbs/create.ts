@@ -71,7 +71,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   assertEnforceable(effective, providerName);
   assertJobsAtOnce(policy, caps);
   // A budget the host cannot honour is no limit (a 500 GiB image on 79 GB free filled the host disk).
-  assertWithinCapacity(policy.budget, await provider.capacity?.(), providerName);
+  const capacity = await provider.capacity?.();
+  assertWithinCapacity(policy.budget, capacity, providerName);
   // The provider's own refusals of the plan (a missing or reserved host path) come before the
   // record too: a refused create must not leave a failed workspace holding its id (#10 item 12).
   await provider.checkPlan?.({ workspaceId, policy, profile });
@@ -79,6 +80,14 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const now = ctx.clock.now();
   // One commit: the workspace row and the intent land together, before the provider call.
   const { intent, jobSlot } = store.atomically(() => {
+    // Again inside the write transaction, with every live workspace's storage budget as promised: read
+    // apart, creates running side by side each saw the others' images not yet made and together promised
+    // more than the disk had (red team round 3). Conservative: allocated bytes count twice.
+    if (capacity?.storage !== undefined) {
+      const promised = store.liveStorageBudget(providerName);
+      const storage = { ...capacity.storage, committedBytes: Math.max(capacity.storage.committedBytes, promised) };
+      assertWithinCapacity(policy.budget, { ...capacity, storage }, providerName);
+    }
     const recorded = store.insertWorkspace({
       id: workspaceId,
       provider: providerName,
