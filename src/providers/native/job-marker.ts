@@ -9,7 +9,8 @@
  * Synchronous I/O: these are tiny local files touched twice per job, and the
  * async API's thread-pool round trips cost ~1 ms per job on a loaded host.
  */
-import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../../core/errors.js';
 import { currentOwner, isOwnerAlive } from '../../core/store/owner.js';
@@ -115,7 +116,7 @@ export async function acquireJobSlot(dir: string, workspaceId: string, jobId: st
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         if ((await liveJob(path)) !== undefined) break; // taken: try the next slot
-        removeQuietly(path);
+        removeIfStill(path, readFileSafely(path));
       }
     }
   }
@@ -123,6 +124,39 @@ export async function acquireJobSlot(dir: string, workspaceId: string, jobId: st
   throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is running ${slots === 1 ? `job ${running[0] ?? ''}`.trim() : `${slots} jobs at once (${running.slice(0, 4).join(', ')})`}`, {
     hint: `wait for one to end, or stop it: headspace stop ${workspaceId} --apply`,
   });
+}
+
+function readFileSafely(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the marker at `path` only if it still holds `stale` (red team
+ * round 3): two processes that both found a dead owner's marker used to race
+ * here, and the second removed the fresh marker the first had just written,
+ * so both ran in one slot. Renaming first takes the file atomically; a marker
+ * that turns out to be fresh is put back (link: never over another one).
+ */
+function removeIfStill(path: string, stale: string | undefined): void {
+  if (stale === undefined) return;
+  const taken = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    renameSync(path, taken);
+  } catch {
+    return; // gone already: someone else removed it
+  }
+  if (readFileSafely(taken) !== stale) {
+    try {
+      linkSync(taken, path);
+    } catch {
+      // Another marker is there already: the slot is taken, as the next write will find.
+    }
+  }
+  removeQuietly(taken);
 }
 
 export async function releaseJobMarker(path: string, jobId: string): Promise<void> {
