@@ -28,8 +28,14 @@
  * never share a text form (property-tested). Pure functions.
  */
 
-/** Characters shown as `\u` escapes: C1 controls, format (Cf), separators (Zl, Zp), non-ASCII spaces, default-ignorables, U+FFFD. */
-const INVISIBLE = /[\u0080-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufffd]/u;
+/**
+ * Characters shown as `\u` escapes: C1 controls, format (Cf), separators
+ * (Zl, Zp), non-ASCII spaces, default-ignorables, U+FFFD; and (red team
+ * round 3) private-use (Co) and unassigned (Cn) code points, the blank
+ * U+2800, and combining marks (M), so `café` (NFC) and `cafe\u0301` (NFD),
+ * or `p.txt` and `p\ue000.txt`, no longer print alike.
+ */
+const INVISIBLE = /[\u0080-\u009f\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}\p{M}\p{Default_Ignorable_Code_Point}\u00a0\u1680\u2000-\u200a\u202f\u205f\u2800\u3000\ufffd]/u;
 
 const SHORT: Readonly<Record<number, string>> = { 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t', 0x5c: '\\\\' };
 const SHORT_BACK: Readonly<Record<string, number>> = { n: 0x0a, r: 0x0d, t: 0x09, '\\': 0x5c };

@@ -91,3 +91,18 @@ describe('the file name text form', () => {
     );
   });
 });
+
+describe('look-alike names (red team round 3)', () => {
+  it('print NFC and NFD, private-use and blank look-alikes apart', () => {
+    const pairs: Array<[string, string]> = [
+      ['café.txt', 'cafe\u0301.txt'],
+      ['p.txt', 'p\ue000.txt'],
+      ['a b.txt', 'a\u2800b.txt'],
+    ];
+    for (const [a, b] of pairs) {
+      const [ta, tb] = [nameText(Buffer.from(a)), nameText(Buffer.from(b))];
+      expect(ta).not.toBe(tb);
+      expect(nameBytes(tb)).toEqual(Buffer.from(b));
+    }
+  });
+});
