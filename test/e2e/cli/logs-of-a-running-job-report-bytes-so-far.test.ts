@@ -14,8 +14,16 @@ describe('logs of a running job', () => {
   it('shows the output so far and counts its bytes', async () => {
     expect(cli(home, ['create', '--workspace-id', 'w']).code).toBe(0);
     const running = cliAsync(home, ['run', '--job-id', 'job-live', 'w', 'echo', 'hello', '&&', 'block']);
+    // Wait on the output itself: the command line (`echo hello …`) is in the result from the start.
+    const printed = (stdout: string) => {
+      try {
+        return (JSON.parse(stdout) as { outcome_summary: string }).outcome_summary.includes('6 bytes');
+      } catch {
+        return false;
+      }
+    };
     let logs = cli(home, ['logs', 'job-live', '--json']);
-    for (let i = 0; i < 100 && !logs.stdout.includes('hello'); i++) {
+    for (let i = 0; i < 100 && !printed(logs.stdout); i++) {
       await sleep(50);
       logs = cli(home, ['logs', 'job-live', '--json']);
     }
