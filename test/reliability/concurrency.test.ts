@@ -59,7 +59,12 @@ describe(`concurrency: ${WORKERS} processes for ${SECONDS} s (seed ${SEED})`, ()
 
     // A certain contention first: while a job runs in this process, other processes are refused, naming it.
     const holding = engine.run({ workspaceId: SHARED[0]!, argv: ['sleep', '4'], jobId: 'job-holder' });
-    await new Promise((r) => setTimeout(r, 200));
+    // Wait until the job is recorded running (a fixed 200 ms was not always enough on a loaded machine).
+    for (let i = 0; i < 100; i++) {
+      const seen = await engine.inspect({ handle: 'job-holder' }).catch(() => null);
+      if (seen?.status === 'running') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const refused = await Promise.all([
       spawnCli(home, ['run', '--json', SHARED[0]!, 'echo', 'no']),
       spawnCli(home, ['put', SHARED[0]!, input, 'refused.txt', '--json']),
