@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { workspaceFileState } from '../files/workspace-file-state.js';
 import { EngineError } from '../errors.js';
 import { mediaTypeOf } from '../files/media-type.js';
 import { normalizeWorkspacePath } from '../paths.js';
@@ -49,11 +50,19 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
   if (input.remove === true) return withdrawDeclaration(ctx, ws, input);
   const declaration = checkDeclaration(input);
   recordDeclarations(ctx, store, ws.id, [declaration], null);
-  return declareResult(ctx, ws, `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`, [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export']);
+  // Declaring ahead of a job is allowed, but a name that is not there yet is often a typo: say so now, not at export.
+  const state = await workspaceFileState(await ctx.provider(ws.provider), ws.id, declaration.name).catch(() => 'unknown' as const);
+  const warnings =
+    state === 'missing'
+      ? [`there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn with \`${ctx.invoke('declare', { workspaceId: ws.id, name: declaration.name, remove: true })}\`)`]
+      : state === 'directory'
+        ? [`${quotedName(declaration.name)} is a directory: export publishes one file; pack it into one (tar) and declare that`]
+        : [];
+  return declareResult(ctx, ws, `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`, [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export'], warnings);
 }
 
 /** The result of either form of declare: what changed, then the workspace's artifacts as they now stand. */
-async function declareResult(ctx: EngineContext, ws: WorkspaceRecord, summary: string, findings: string[]): Promise<ResultPackage> {
+async function declareResult(ctx: EngineContext, ws: WorkspaceRecord, summary: string, findings: string[], warnings: string[] = []): Promise<ResultPackage> {
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const now = ctx.clock.now();
   return makeResultPackage({
@@ -62,7 +71,7 @@ async function declareResult(ctx: EngineContext, ws: WorkspaceRecord, summary: s
     key_findings: findings,
     evidence: [],
     artifacts: artifactEntries(ctx.store(), ws.id),
-    warnings: [],
+    warnings,
     resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'declare', { workspace: ws, startedAt: now, finishedAt: now }),
     attention,
