@@ -3,13 +3,10 @@
 // error storm, a small successful job. Like context-corpus.mjs, each case
 // writes its inputs, names the command, and lists the facts an agent needs;
 // the facts were not tuned to what the result happens to show.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { write } from './context-corpus.mjs';
 
-const write = (dir, rel, text) => {
-  mkdirSync(join(dir, rel, '..'), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-};
 
 /** pytest over one module with 6 failing tests of different kinds (2 parametrized) among 30. */
 export function pytestManyCase(dir, { hasPytest }) {

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const write = (dir, rel, text) => {
+export const write = (dir, rel, text) => {
   mkdirSync(join(dir, rel, '..'), { recursive: true });
   writeFileSync(join(dir, rel), text);
 };

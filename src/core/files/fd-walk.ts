@@ -153,6 +153,22 @@ interface Frame {
 }
 
 /**
+ * Steps from `dir` up to its parent, closing `dir`, and proves the parent is
+ * the directory the walk came down from (same device and inode): a job that
+ * moved the tree meanwhile would otherwise lead the walk somewhere else.
+ */
+async function climbTo(dir: FileHandle, parent: { dev: number; ino: number }, label: string): Promise<FileHandle> {
+  const up = await open(viaFd(dir, '..'), O_DIR_NOFOLLOW);
+  await dir.close();
+  const at = await up.stat();
+  if (at.dev !== parent.dev || at.ino !== parent.ino) {
+    await up.close();
+    throw new TreeChangedError(label);
+  }
+  return up;
+}
+
+/**
  * Visits every entry below the open directory `start` depth-first, names
  * sorted, without following a link (entries are lstat'ed through the open
  * directory) and without recursion. `startRel` prefixes every `rel`.
@@ -168,11 +184,7 @@ export async function walkTree(start: FileHandle, startRel: string, visit: (entr
         stack.pop();
         const parent = stack[stack.length - 1];
         if (parent === undefined) break;
-        const up = await open(viaFd(dir, '..'), O_DIR_NOFOLLOW);
-        await dir.close();
-        dir = up;
-        const at = await dir.stat();
-        if (at.dev !== parent.dev || at.ino !== parent.ino) throw new TreeChangedError(frame.rel);
+        dir = await climbTo(dir, parent, frame.rel);
         continue;
       }
       const name = frame.names[frame.next++]!;
@@ -245,11 +257,7 @@ export async function removeTree(path: string | Buffer): Promise<void> {
       stack.pop();
       const parent = stack[stack.length - 1];
       if (parent === undefined) break;
-      const up = await open(viaFd(dir, '..'), O_DIR_NOFOLLOW);
-      await dir.close();
-      dir = up;
-      const at = await dir.stat();
-      if (at.dev !== parent.dev || at.ino !== parent.ino) throw new TreeChangedError(nameText(frame.name));
+      dir = await climbTo(dir, parent, nameText(frame.name));
       await rmdir(viaFd(dir, frame.name)).catch(ignoreMissing);
     }
   } finally {
