@@ -6,7 +6,7 @@
 // run` prints it) in bytes, their ratio, and how many of the listed facts
 // appear verbatim in that markdown. The floor is the raw log an agent would
 // otherwise read. Misses are reported, never tuned away.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -57,9 +57,9 @@ export async function benchContextEconomy({ repo }) {
       try {
         const pkg = await engine.run({ workspaceId: ws, argv: c.argv, cwd: c.cwd, inputs: c.inputs });
         const jobId = pkg.provenance.job_id;
-        const dump = await engine.logsDump({ handle: jobId });
-        // logsDump names each job's kept output by file (it may be large): read it here.
-        const raw = dump.jobs[0] && existsSync(dump.jobs[0].path) ? readFileSync(dump.jobs[0].path) : Buffer.alloc(0);
+        const dump = await engine.logStream({ handle: jobId });
+        // Each job's kept output comes as a stream (it may be large): read it whole here.
+        const raw = dump.jobs[0] ? await readStream(dump.jobs[0].open()) : Buffer.alloc(0);
         const rawText = raw.toString('utf8');
         const markdown = api.renderMarkdown(pkg);
         const mdBytes = Buffer.byteLength(markdown);
@@ -142,4 +142,10 @@ function render({ load, cases }) {
   );
   const columns = ['case', 'status', 'raw output', 'default result (markdown)', 'raw / result', 'facts in result', ...TIGHT_BUDGETS.map((b) => `at ${b / 1024} KiB: bytes, facts`), 'missed'];
   return `${table(rows, columns)}\n\n${notes.join('\n')}`;
+}
+
+async function readStream(stream) {
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

@@ -18,4 +18,5 @@ fi
 
 echo "setup: building" >&2
 npx tsc -p tsconfig.json >&2
+node scripts/build-verb-manifest.mjs
 bash scripts/build-native-helper.sh

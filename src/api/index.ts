@@ -79,3 +79,5 @@ export type { PutInput } from '../core/verbs/put.js';
 export type { DeclareInput, Declaration } from '../core/verbs/declare.js';
 export type { ExportInput } from '../core/verbs/export.js';
 export type { LsFilesInput } from '../core/verbs/ls-files.js';
+export type { StatusInput } from '../core/verbs/status.js';
+export type { ReadFileInput, FileBytes } from '../core/verbs/read-file.js';

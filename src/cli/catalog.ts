@@ -1,9 +1,12 @@
 /**
  * The CLI surface as data: every verb, its arguments and options, and its
- * explanation. commander is configured from this table, and `cli overview`,
+ * explanation. The engine's verbs come from the verb table (through
+ * verb-commands.ts); the CLI's own (mcp, learn, explain, cli, version) are
+ * written here. commander is configured from this list, and `cli overview`,
  * `explain` and `learn` print it, so help text and behaviour cannot drift.
  */
-import { BUDGET_FIELDS } from '../core/policy/budget-fields.js';
+import { loadVerbManifest } from '../core/verb-table/verb-manifest.js';
+import { engineVerbSpecs } from './verb-commands.js';
 
 export interface OptionSpec {
   flags: string;
@@ -28,169 +31,8 @@ export const COMMON_OPTIONS: OptionSpec[] = [
   { flags: '--max-result-bytes <n>', description: 'bound of the markdown result (default 8192, floor 512)' },
 ];
 
-export const VERBS: VerbSpec[] = [
-  {
-    name: 'create',
-    args: [],
-    group: 'lifecycle',
-    summary: 'provision a workspace under a closed-by-default policy; the only verb that mints a workspace id',
-    options: [
-      { flags: '--workspace-id <id>', description: 'choose the id (1–64 of A-Z a-z 0-9 . _ -)' },
-      { flags: '--profile <name>', description: 'runtime profile (host: the host toolchains read-only)' },
-      { flags: '--network <mode>', description: 'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST' },
-      { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
-      { flags: '--purpose <text>', description: 'why the workspace exists (shown by ls and inspect)' },
-      { flags: '--owner <name>', description: 'who owns it' },
-      { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it' },
-      ...BUDGET_FIELDS.map((f) => ({ flags: `${f.flag} <${f.unit === 'bytes' ? 'bytes' : 'n'}>`, description: `${f.description} (${f.unit})` })),
-    ],
-    explain:
-      'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
-  },
-  {
-    name: 'run',
-    args: ['<workspace>', '<command...>'],
-    group: 'lifecycle',
-    summary: 'run one command in a workspace; flags go before the workspace id, everything after it is the command',
-    options: [
-      { flags: '--job-id <id>', description: 'choose the job id' },
-      { flags: '--cwd <path>', description: 'working directory, relative to the workspace root; must exist (--input and --declare paths stay relative to the workspace root)' },
-      { flags: '--input <name=host-path>', description: 'copy a host file or directory in before the job (never overwrites; repeatable)', repeatable: true },
-      { flags: '--env <name>', description: "pass a variable's value from YOUR environment (the name is recorded, the value never; repeatable)", repeatable: true },
-      { flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true },
-      { flags: '--declare <name=purpose>', description: 'declare an artifact the job will produce; only declared artifacts can be exported (repeatable)', repeatable: true },
-    ],
-    explain:
-      'Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
-  },
-  {
-    name: 'put',
-    args: ['<workspace>', '<host-path>', '<destination>'],
-    group: 'lifecycle',
-    summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
-    options: [{ flags: '--overwrite', description: 'replace an existing destination: afterwards it holds exactly the source (files gone from a host directory go from the workspace too)' }],
-    explain:
-      'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
-  },
-  {
-    name: 'declare',
-    args: ['<workspace>', '<name=purpose>'],
-    group: 'lifecycle',
-    summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported; --remove withdraws one',
-    options: [{ flags: '--remove', description: 'withdraw the declaration of NAME (give NAME alone): a typo, or a file the job never made' }],
-    explain:
-      'Only declared artifacts can leave a workspace. NAME is the workspace path as ls-files shows it (its text form, see `explain names`). A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force. `declare W NAME --remove` withdraws a declaration that was never exported (the files are not touched); an exported artifact keeps its record.',
-  },
-  {
-    name: 'export',
-    args: ['<workspace>', '<name>'],
-    group: 'lifecycle',
-    summary: 'publish a declared artifact to a host path, digest-verified, by atomic rename',
-    options: [
-      { flags: '--to <host-path>', description: 'where to publish it (required)' },
-      { flags: '--expect-sha256 <hex>', description: 'refuse unless the bytes have this digest' },
-      { flags: '--overwrite', description: 'replace an existing host file (never a symbolic link)' },
-      { flags: '--max-bytes <n>', description: "refuse an artifact whose apparent size exceeds n bytes (K, M, G suffixes; default the workspace's storage budget)" },
-    ],
-    explain:
-      "NAME is the declared name as ls-files shows it (its text form, see `explain names`), resolved to the exact bytes of the file. Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. Zero blocks stay holes, so a sparse file takes only its data on the host. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused (exit 1) and leaves nothing behind; so is a --to that is a symbolic link (even with --overwrite) or lies under /proc, /sys or /dev. An artifact whose apparent size exceeds the cap (the workspace's storage budget, or --max-bytes) is refused with exit 3; a destination filesystem without room for it, with exit 2.",
-  },
-  {
-    name: 'ls-files',
-    args: ['<workspace>', '[path]'],
-    group: 'lifecycle',
-    summary: "a bounded listing of a workspace's files (names, types, sizes)",
-    options: [{ flags: '--limit <n>', description: 'at most N entries (default 200)' }],
-    explain: "Lists files recursively under a path so an agent can find intermediate files it never declared, then declare and export them. Symlinks are listed, never followed. Each name is printed in its text form (see `explain names`): a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes, so every entry is distinct and none reads as another; --json carries the same text as `path`, with `name_encoding: escaped` when it holds an escape. Pass a name exactly as shown to declare, export, put or ls-files PATH.",
-  },
-  {
-    name: 'stop',
-    args: ['<workspace>'],
-    group: 'lifecycle',
-    summary: 'end the running jobs of a workspace (or one, with --job-id); previews by default and changes nothing, --apply ends them',
-    options: [
-      { flags: '--apply', description: 'really end the jobs (both this result and each stopped job read cancelled, exit 5)' },
-      { flags: '--job-id <id>', description: 'end only this job (its id is in every result\'s provenance.job_id); the workspace\'s other jobs run on' },
-      { flags: '--grace-seconds <n>', description: 'with --apply: seconds between SIGTERM and the kill of what remains (default 5; 0 kills at once)' },
-    ],
-    explain:
-      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled. A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
-  },
-  {
-    name: 'inspect',
-    args: ['<handle>'],
-    group: 'lifecycle',
-    summary: "report a workspace's or a job's state, history, policy and evidence",
-    options: [
-      { flags: '--logs', description: 'print the full captured output, unbounded (exact bytes when piped; on a terminal, control bytes shown as escapes; under --json, as text)' },
-      { flags: '--raw', description: 'with --logs on a terminal, write control bytes as they are (they can act on the terminal)' },
-    ],
-    explain:
-      'HANDLE is a workspace id or a job id. inspect exits 0 whenever the inspection worked: a job\'s own status (failure, timeout, …) is the result\'s status, not inspect\'s exit code. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
-  },
-  {
-    name: 'logs',
-    args: ['<job>'],
-    group: 'lifecycle',
-    summary: "a bounded, selective view of a job's output, with line numbers",
-    options: [
-      { flags: '--head <n>', description: 'the first N lines' },
-      { flags: '--tail <n>', description: 'the last N lines' },
-      { flags: '--grep <regex>', description: 'lines matching a regular expression (RE2 syntax: no backreferences or lookaround)' },
-      { flags: '--lines <a:b>', description: 'lines A to B (1-based, inclusive)' },
-      { flags: '--max-lines <n>', description: 'at most N lines (default 200)' },
-    ],
-    explain: 'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
-  },
-  {
-    name: 'ls',
-    args: [],
-    group: 'lifecycle',
-    summary: 'list workspaces',
-    options: [{ flags: '--all', description: 'include destroyed workspaces' }],
-    explain: 'Lists workspaces from the state store (no provider calls), with state, provider, purpose, owner and expiry.',
-  },
-  {
-    name: 'destroy',
-    args: ['<workspace>'],
-    group: 'lifecycle',
-    summary: 'remove a workspace; refuses while a job runs or while declared artifacts are unexported',
-    options: [{ flags: '--force', description: 'discard unexported declared artifacts, naming each' }],
-    explain: 'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified, and the exports that survive it. It refuses, removing nothing, while declared artifacts are unexported (--force discards them and names each). A running job must be stopped first (there is no running -> destroyed edge).',
-  },
-  {
-    name: 'gc',
-    args: [],
-    group: 'operator',
-    summary: 'expire workspaces past their --ttl and destroy them, reporting each',
-    options: [],
-    explain: 'Marks every workspace past its expiry as expired and destroys it; a workspace with a running job is left alone and reported.',
-  },
-  {
-    name: 'doctor',
-    args: [],
-    group: 'operator',
-    summary: 'health report: store, schema, leftovers, provider readiness; --repair plans repairs, --apply makes the safe ones',
-    options: [
-      { flags: '--repair', description: 'plan repairs and list each one with why it is safe or a judgement call (a dry run: changes nothing)' },
-      { flags: '--apply', description: 'with --repair: make only the mechanically safe repairs, report the judgement calls skipped' },
-      { flags: '--verify', description: 'with --repair --apply: diagnose again afterwards and report what remains' },
-    ],
-    explain:
-      'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider\'s probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact\'s digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace\'s files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains, and whenever the default provider is not ready here (checks failing for one reason are one line, each remedy once, and the fake provider is named as the way to try headspace meanwhile).',
-  },
-  {
-    name: 'probe',
-    args: ['[scenario]'],
-    group: 'operator',
-    summary: 'run real escape attempts in a dedicated workspace and report each scenario contained or escaped; exit 0 only when all are contained',
-    options: [
-      { flags: '--all', description: 'run every scenario' },
-      { flags: '--list', description: 'describe the scenarios and run nothing' },
-    ],
-    explain:
-      'Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine\'s fault, never the command\'s. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.',
-  },
+/** Verbs of the CLI itself: they need no engine. */
+const CLI_VERBS: VerbSpec[] = [
   {
     name: 'mcp',
     args: [],
@@ -242,6 +84,10 @@ export const VERBS: VerbSpec[] = [
     explain: 'Prints the version, the result schema version and the state schema version.',
   },
 ];
+
+
+/** Every verb: the engine's (from the verb table, core/verb-table/), then the CLI's own. */
+export const VERBS: VerbSpec[] = [...engineVerbSpecs(loadVerbManifest()), ...CLI_VERBS];
 
 export const TOPICS: Record<string, string> = {
   'exit-codes':

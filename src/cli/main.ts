@@ -1,15 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { shellQuote } from '../core/context.js';
 import { EngineError, toEngineError } from '../core/errors.js';
-import { BUDGET_FIELDS, parseBudgetValue } from '../core/policy/budget-fields.js';
 import type { ResultPackage } from '../core/result/result-package.js';
 import { EXIT_CODES, categoryOfStatus } from '../core/status.js';
 import { COMMON_OPTIONS, VERBS, type VerbSpec } from './catalog.js';
+import { inputFromArgv, type EngineVerbSpec } from './verb-commands.js';
+import type { Engine } from '../core/engine.js';
 import { processIo, writeAll, type CliIo } from './io.js';
 import { renderErrorJson, renderErrorText } from './render-error.js';
 import { introspect } from './introspection.js';
 import { renderLogsDump } from './render-logs.js';
-import { envFromFlags, splitAssignment } from './run-inputs.js';
 import { escapeForTerminal } from '../core/result/visible-text.js';
 import { createTerminalEscaper, type TerminalEscaper } from './terminal-output.js';
 
@@ -18,7 +18,7 @@ export type CliOutcome =
   /** `exitCode` overrides the code of the package's status (inspect reports a job's status without taking it as its own). */
   | { kind: 'package'; pkg: ResultPackage; exitCode?: number }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
-  | { kind: 'files'; files: Array<{ header?: string; path: string }>; json: () => unknown; raw?: boolean };
+  | { kind: 'files'; files: Array<{ header?: string; open(): NodeJS.ReadableStream }>; json: () => Promise<unknown>; raw?: boolean };
 
 type Opts = Record<string, unknown>;
 
@@ -76,23 +76,21 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
       return outcome.exitCode ?? 0;
     case 'files':
       if (json) {
-        await writeAll(io.stdout, `${JSON.stringify(outcome.json(), null, 2)}\n`);
+        await writeAll(io.stdout, `${JSON.stringify(await outcome.json(), null, 2)}\n`);
         return 0;
       }
       for (const file of outcome.files) {
         if (file.header) await writeAll(io.stdout, file.header);
         // Job-controlled bytes: shown as escapes on a terminal unless --raw; byte-exact when piped (#10 item 10).
-        await streamFile(file.path, io.stdout, io.stdoutIsTty && outcome.raw !== true ? createTerminalEscaper() : null);
+        await streamFile(file.open(), io.stdout, io.stdoutIsTty && outcome.raw !== true ? createTerminalEscaper() : null);
       }
       return 0;
   }
 }
 
-/** Copies a file to a stream without holding it in memory (through `escaper` when given); a missing file is empty. */
-async function streamFile(path: string, out: NodeJS.WritableStream, escaper: TerminalEscaper | null): Promise<void> {
-  const { createReadStream } = await import('node:fs');
+/** Copies a stream to another without holding it in memory (through `escaper` when given). */
+async function streamFile(input: NodeJS.ReadableStream, out: NodeJS.WritableStream, escaper: TerminalEscaper | null): Promise<void> {
   await new Promise<void>((resolve) => {
-    const input = createReadStream(path);
     input.on('error', () => resolve());
     input.on('end', () => {
       const rest = escaper?.end() ?? '';
@@ -205,128 +203,69 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
     });
     return { kind: 'document', text: '', json: null, exitCode };
   }
+  const spec = VERBS.find((v): v is EngineVerbSpec => v.name === verb && 'method' in v);
+  if (!spec) throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
+  const input = inputFromArgv(spec, args, opts, io);
+  refuseMissingFlags(spec, input);
   const { openEngineForCli } = await import('./open-engine.js');
   const engine = await openEngineForCli(io.env, opts.provider as string | undefined);
   try {
-    const provider = opts.provider as string | undefined;
-    switch (verb) {
-      case 'create':
-        return pkg(
-          await engine.create({
-            ...(opts.workspaceId !== undefined && { workspaceId: String(opts.workspaceId) }),
-            ...(provider !== undefined && { provider }),
-            ...(opts.profile !== undefined && { profile: String(opts.profile) }),
-            ...(opts.network !== undefined && { network: String(opts.network) as 'enabled' | 'disabled' }),
-            ...(opts.allowHostPath !== undefined && { hostPaths: opts.allowHostPath as string[] }),
-            ...(opts.purpose !== undefined && { purpose: String(opts.purpose) }),
-            ...(opts.owner !== undefined && { owner: String(opts.owner) }),
-            ...(opts.ttl !== undefined && { ttlSeconds: parsePositiveNumber('--ttl', String(opts.ttl), '3600 (seconds until the workspace expires and gc may remove it)') }),
-            budget: budgetFromOpts(opts),
-          }),
-        );
-      case 'run': {
-        const [workspaceId, ...command] = args;
-        const controller = new AbortController();
-        // Ctrl-C ends the job as cancelled instead of orphaning it.
-        const onSignal = () => controller.abort();
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
-        try {
-          return pkg(
-            await engine.run({
-              workspaceId: workspaceId!,
-              argv: command,
-              ...(opts.jobId !== undefined && { jobId: String(opts.jobId) }),
-              ...(opts.cwd !== undefined && { cwd: String(opts.cwd) }),
-              env: envFromFlags((opts.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env),
-              inputs: ((opts.input as string[] | undefined) ?? []).map((raw) => {
-                const [destination, hostPath] = splitAssignment('--input', raw, ['NAME', 'HOST_PATH']);
-                return { destination, hostPath };
-              }),
-              declares: ((opts.declare as string[] | undefined) ?? []).map((raw) => {
-                const [name, purpose] = splitAssignment('--declare', raw, ['NAME', 'PURPOSE']);
-                return { name, purpose };
-              }),
-              signal: controller.signal,
-            }),
-          );
-        } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-        }
-      }
-      case 'put':
-        return pkg(await engine.put({ workspaceId: args[0]!, hostPath: args[1]!, destination: args[2]!, overwrite: opts.overwrite === true }));
-      case 'declare': {
-        // --remove takes the NAME alone (a NAME=PURPOSE is refused by the verb, naming the fix).
-        if (opts.remove === true) return pkg(await engine.declare({ workspaceId: args[0]!, ...withdrawn(args[1]!), remove: true }));
-        const [name, purpose] = splitAssignment('declare', args[1]!, ['NAME', 'PURPOSE']);
-        return pkg(await engine.declare({ workspaceId: args[0]!, name, purpose }));
-      }
-      case 'export':
-        if (opts.to === undefined) throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>', { hint: `for example: headspace export ${args[0]} ${args[1]} --to ./${args[1]}` });
-        return pkg(
-          await engine.export({
-            workspaceId: args[0]!,
-            name: args[1]!,
-            to: String(opts.to),
-            overwrite: opts.overwrite === true,
-            ...(opts.expectSha256 !== undefined && { expectSha256: String(opts.expectSha256) }),
-            ...(opts.maxBytes !== undefined && { maxBytes: parseByteCount('--max-bytes', String(opts.maxBytes)) }),
-            ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${escapeForTerminal(args[1] ?? '')}`) } : {}),
-          }),
-        );
-      case 'ls-files':
-        return pkg(
-          await engine.listFiles({
-            workspaceId: args[0]!,
-            ...(args[1] !== undefined && { path: args[1] }),
-            ...(opts.limit !== undefined && { limit: parsePositiveInt('--limit', String(opts.limit)) }),
-          }),
-        );
-      case 'stop':
-        return pkg(await engine.stop({ workspaceId: args[0]!, apply: opts.apply === true, ...(opts.jobId !== undefined && { jobId: String(opts.jobId) }), ...(opts.graceSeconds !== undefined && { graceSeconds: parseSeconds('--grace-seconds', String(opts.graceSeconds)) }) }));
-      case 'inspect':
-        if (opts.logs === true) return renderLogsDump(await engine.logsDump({ handle: args[0]! }), opts.raw === true);
-        // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
-        return { kind: 'package', pkg: await engine.inspect({ handle: args[0]! }), exitCode: 0 };
-      case 'logs':
-        return pkg(
-          await engine.logs({
-            jobId: args[0]!,
-            ...(opts.head !== undefined && { head: parsePositiveInt('--head', String(opts.head)) }),
-            ...(opts.tail !== undefined && { tail: parsePositiveInt('--tail', String(opts.tail)) }),
-            ...(opts.grep !== undefined && { grep: String(opts.grep) }),
-            ...(opts.lines !== undefined && { lines: parseRange(String(opts.lines)) }),
-            ...(opts.maxLines !== undefined && { maxLines: parsePositiveInt('--max-lines', String(opts.maxLines)) }),
-          }),
-        );
-      case 'ls':
-        return pkg(await engine.ls({ all: opts.all === true }));
-      case 'destroy':
-        return pkg(await engine.destroy({ workspaceId: args[0]!, force: opts.force === true }));
-      case 'gc':
-        return pkg(await engine.gc());
-      case 'doctor':
-        return pkg(await engine.doctor({ ...(provider !== undefined && { provider }), repair: opts.repair === true, apply: opts.apply === true, verify: opts.verify === true }));
-      case 'probe': {
-        // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
-        // workspace): hold the signal and let the run finish and tidy up.
-        const onSignal = () => void io.stderr.write('headspace: interrupt received; the probe finishes and removes its canaries and workspace first\n');
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-        try {
-          return pkg(await engine.probe({ ...(args[0] !== undefined && { scenario: args[0] }), all: opts.all === true, list: opts.list === true, ...(provider !== undefined && { provider }) }));
-        } finally {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-        }
-      }
-      default:
-        throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
-    }
+    return await callVerb(engine, spec, input, opts, io);
   } finally {
     engine.close();
+  }
+}
+
+/** The call of one engine verb, with what the terminal adds to a few of them (signals, progress, the raw log). */
+async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<string, unknown>, opts: Opts, io: CliIo): Promise<CliOutcome> {
+  const method = (engine as unknown as Record<string, (input: unknown) => Promise<ResultPackage>>)[spec.method]!.bind(engine);
+  switch (spec.name) {
+    case 'run': {
+      const controller = new AbortController();
+      // Ctrl-C ends the job as cancelled instead of orphaning it.
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        return pkg(await method({ ...input, signal: controller.signal }));
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    }
+    case 'export':
+      return pkg(await method({ ...input, ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${escapeForTerminal(String(input.name ?? ''))}`) } : {}) }));
+    case 'inspect':
+      if (opts.logs === true) return renderLogsDump(await engine.logStream({ handle: String(input.handle) }), opts.raw === true);
+      // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
+      return { kind: 'package', pkg: await method(input), exitCode: 0 };
+    case 'probe': {
+      // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
+      // workspace): hold the signal and let the run finish and tidy up.
+      const onSignal = () => void io.stderr.write('headspace: interrupt received; the probe finishes and removes its canaries and workspace first\n');
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        return pkg(await method(input));
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    }
+    default:
+      return pkg(await method(input));
+  }
+}
+
+/** A required input filled by a flag (export's --to) is refused before the engine opens, naming the flag to add. */
+function refuseMissingFlags(spec: EngineVerbSpec, input: Record<string, unknown>): void {
+  for (const option of spec.inputOptions) {
+    if (!option.required || input[option.key] !== undefined) continue;
+    const [flag, placeholder] = option.flags.split(' ');
+    const words = spec.args.filter((a) => a.startsWith('<')).map((a) => a.replace(/[<>.]/g, '').toUpperCase());
+    throw new EngineError('BAD_ARGUMENT', `${spec.name} needs ${option.flags}`, {
+      hint: `for example: headspace ${[spec.name, ...words, flag, placeholder?.replace(/[<>]/g, '').toUpperCase()].filter(Boolean).join(' ')}`,
+    });
   }
 }
 
@@ -342,55 +281,13 @@ function progressOnStderr(io: CliIo, label: string): (done: number, total: numbe
   };
 }
 
-/** `declare W NAME --remove`: a stray `=PURPOSE` is handed on, so the verb refuses it with the fix. */
-function withdrawn(raw: string): { name: string; purpose?: string } {
-  const at = raw.indexOf('=');
-  return at < 0 ? { name: raw } : { name: raw.slice(0, at), purpose: raw.slice(at + 1) };
-}
-
 function pkg(value: ResultPackage): CliOutcome {
   return { kind: 'package', pkg: value };
-}
-
-function budgetFromOpts(opts: Opts): Record<string, number> {
-  const budget: Record<string, number> = {};
-  for (const field of BUDGET_FIELDS) {
-    const key = camel(field.flag.slice(2));
-    if (opts[key] !== undefined) budget[field.key] = parseBudgetValue(field, String(opts[key]));
-  }
-  return budget;
-}
-
-function camel(flag: string): string {
-  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 function parsePositiveInt(flag: string, raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} 20 (digits only: no sign, unit or fraction)` });
   return Number(raw);
-}
-
-/** A byte count with an optional K/M/G/T suffix (powers of 1024), parsed like the budget flags. */
-function parseByteCount(flag: string, raw: string): number {
-  return parseBudgetValue({ key: 'storageBytes', flag, kind: 'integer', min: 1, max: 2 ** 50, unit: 'bytes', description: '' }, raw);
-}
-
-function parsePositiveNumber(flag: string, raw: string, example: string): number {
-  const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || value <= 0) throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} ${example}` });
-  return value;
-}
-
-/** Seconds, 0 allowed (stop --grace-seconds 0 kills at once); the verb checks the range. */
-function parseSeconds(flag: string, raw: string): number {
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new EngineError('BAD_ARGUMENT', `${flag} takes a number of seconds, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} 5` });
-  return Number(raw);
-}
-
-function parseRange(raw: string): { from: number; to: number } {
-  const match = /^(\d{1,9}):(\d{1,9})$/.exec(raw);
-  if (!match) throw new EngineError('BAD_ARGUMENT', `--lines takes A:B, not '${raw.slice(0, 40)}'`, { hint: 'for example --lines 120:160' });
-  return { from: Number(match[1]), to: Number(match[2]) };
 }
 
 /** commander's own usage errors become user errors (exit 1) with a hint, never its raw text alone. */

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { EngineError } from '../core/errors.js';
 import type { LogsDump } from '../core/verbs/inspect.js';
 import type { CliOutcome } from './main.js';
@@ -12,16 +11,21 @@ export function renderLogsDump(dump: LogsDump, raw = false): CliOutcome {
   return {
     kind: 'files',
     raw,
-    files: dump.jobs.map((j) => ({ ...(several ? { header: `==> ${j.jobId} <==\n` } : {}), path: j.path })),
-    json: () => {
-      const total = dump.jobs.reduce((n, j) => n + (existsSync(j.path) ? statSync(j.path).size : 0), 0);
+    files: dump.jobs.map((j) => ({ ...(several ? { header: `==> ${j.jobId} <==\n` } : {}), open: () => j.open() })),
+    json: async () => {
+      const total = dump.jobs.reduce((n, j) => n + j.storedBytes, 0);
       if (total > JSON_LOGS_LIMIT) {
         throw new EngineError('BAD_ARGUMENT', `the kept output is ${total} bytes, too large for one JSON document`, { hint: `drop --json to stream it, or use: headspace logs <job> --grep PATTERN` });
       }
-      return {
-        handle: dump.handle,
-        jobs: dump.jobs.map((j) => ({ job_id: j.jobId, output_bytes: j.outputBytes, stored_bytes: j.storedBytes, output: existsSync(j.path) ? readFileSync(j.path, 'utf8') : '' })),
-      };
+      const jobs = [];
+      for (const j of dump.jobs) jobs.push({ job_id: j.jobId, output_bytes: j.outputBytes, stored_bytes: j.storedBytes, output: await readAll(j.open()) });
+      return { handle: dump.handle, jobs };
     },
   };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type * as zod from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
 import { createEventBus, type EventBus } from './events.js';
@@ -9,19 +10,11 @@ import { invocationFor, type Face } from './invocation.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
 import { SqliteStore } from './store/sqlite-store.js';
-import type { CreateInput } from './verbs/create.js';
-import type { DeclareInput } from './verbs/declare.js';
-import type { DestroyInput } from './verbs/destroy.js';
-import type { DoctorInput } from './verbs/doctor.js';
-import type { ExportInput } from './verbs/export.js';
+import type { VerbDefinition } from './verb-table/define-verb.js';
+import { manifestEntry } from './verb-table/verb-manifest.js';
+import { VERB_TABLE, type AnyVerb } from './verb-table/verb-table.js';
 import type { InspectInput, LogsDump } from './verbs/inspect.js';
-import type { LogsInput } from './verbs/logs.js';
-import type { LsFilesInput } from './verbs/ls-files.js';
-import type { LsInput } from './verbs/ls.js';
-import type { ProbeInput } from './verbs/probe.js';
-import type { PutInput } from './verbs/put.js';
-import type { RunInput } from './verbs/run.js';
-import type { StopInput } from './verbs/stop.js';
+import type { FileBytes, ReadFileInput } from './verbs/read-file.js';
 
 export interface EngineOptions {
   /** State directory; default $HEADSPACE_HOME or ~/.headspace. */
@@ -36,28 +29,36 @@ export interface EngineOptions {
   face?: Face;
 }
 
-export interface Engine {
+/** A verb's input as the library takes it: the schema's fields, plus the runtime-only keys (a signal, a callback). */
+export type VerbInputOf<V> = V extends VerbDefinition<string, string, infer Schema extends zod.ZodObject, infer Runtime> ? zod.input<Schema> & Partial<Runtime> : never;
+
+/** One method per verb of the table: a verb whose fields are all optional may be called without input. */
+export type VerbMethods = {
+  [V in AnyVerb as V['method']]: object extends VerbInputOf<V> ? (input?: VerbInputOf<V>) => Promise<ResultPackage> : (input: VerbInputOf<V>) => Promise<ResultPackage>;
+};
+
+/**
+ * The public engine: the verbs of the table, and what a face needs besides
+ * that is not a result package — a job's output as a stream and a file's
+ * bytes. A face never reaches the store, a log file's path or a provider
+ * (#11): everything goes through here.
+ */
+export interface Engine extends VerbMethods {
   readonly home: string;
   readonly events: EventBus;
-  create(input?: CreateInput): Promise<ResultPackage>;
-  run(input: RunInput): Promise<ResultPackage>;
-  stop(input: StopInput): Promise<ResultPackage>;
-  inspect(input: InspectInput): Promise<ResultPackage>;
-  logsDump(input: InspectInput): Promise<LogsDump>;
-  logs(input: LogsInput): Promise<ResultPackage>;
-  ls(input?: LsInput): Promise<ResultPackage>;
-  destroy(input: DestroyInput): Promise<ResultPackage>;
-  gc(): Promise<ResultPackage>;
-  doctor(input?: DoctorInput): Promise<ResultPackage>;
-  /** Real escape attempts in a dedicated workspace; success only when every scenario is contained. */
-  probe(input: ProbeInput): Promise<ResultPackage>;
-  put(input: PutInput): Promise<ResultPackage>;
-  declare(input: DeclareInput): Promise<ResultPackage>;
-  export(input: ExportInput): Promise<ResultPackage>;
-  listFiles(input: LsFilesInput): Promise<ResultPackage>;
+  /** Every job's kept output for a handle (a job, or a workspace's jobs), unbounded, as streams. */
+  logStream(input: InspectInput): Promise<LogsDump>;
+  /** A workspace file's bytes, whole; refused past `maxBytes`. */
+  readFile(input: ReadFileInput): Promise<FileBytes>;
+  /** Refuses an unknown provider name (UNKNOWN_PROVIDER) before any work, building it once. */
+  requireProvider(name: string): Promise<void>;
+  close(): void;
+}
+
+/** The engine with its providers reachable: for tests, benchmarks and the composition root, not for faces. */
+export interface EngineWithProviders extends Engine {
   /** The provider instance for a name (built once per engine). */
   provider(name: string): Promise<Provider>;
-  close(): void;
 }
 
 /**
@@ -66,7 +67,7 @@ export interface Engine {
  * The store opens on first use, and each verb's module loads when it is
  * first called, so a CLI process pays only for the verb it runs.
  */
-export function createEngine(options: EngineOptions): Engine {
+export function createEngine(options: EngineOptions): EngineWithProviders {
   const home = options.home ?? defaultHome();
   const clock = options.clock ?? systemClock;
   const events = options.events ?? createEventBus();
@@ -106,38 +107,41 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /**
-   * Every verb goes through here: it gets a context of its own with a fresh
+   * Every call goes through here: it gets a context of its own with a fresh
    * trace id (#12 item 7), and an infrastructure failure reaches the caller
    * without host paths or loop devices and with a remediation (#12 item 4),
    * whichever verb and provider it came from.
    */
   const ids = options.ids ?? randomIds;
-  const call = <T>(verb: (c: EngineContext) => Promise<T>): Promise<T> =>
+  const call = <T>(work: (c: EngineContext) => Promise<T>): Promise<T> =>
     Promise.resolve({ ...ctx, traceId: ids('trace') })
-      .then(verb)
+      .then(work)
       .catch((error: unknown) => {
         throw forTheCaller(error);
       });
 
-  // Each verb first refuses keys it does not take (a misspelt option was silently ignored: #12 item 15).
+  /**
+   * A verb of the table: its input's keys are checked against its schema
+   * first (a misspelt option was silently ignored: #12 item 15), then its
+   * handler's module loads.
+   */
+  const verb = (definition: AnyVerb) => (input: unknown = {}) =>
+    call(async (c) => {
+      const entry = manifestEntry(definition.name);
+      if (entry) refuseUnknownKeys(entry, input);
+      const handler = (await definition.handler()) as (c: EngineContext, input: unknown) => Promise<ResultPackage>;
+      return handler(c, input);
+    });
+
+  const methods = Object.fromEntries(VERB_TABLE.map((definition) => [definition.method, verb(definition)])) as unknown as VerbMethods;
+
   return {
+    ...methods,
     home,
     events,
-    create: (input = {}) => call(async (c) => (refuseUnknownKeys('create', input), (await import('./verbs/create.js')).createWorkspace(c, input))),
-    run: (input) => call(async (c) => (refuseUnknownKeys('run', input), (await import('./verbs/run.js')).runJob(c, input))),
-    stop: (input) => call(async (c) => (refuseUnknownKeys('stop', input), (await import('./verbs/stop.js')).stopJob(c, input))),
-    inspect: (input) => call(async (c) => (refuseUnknownKeys('inspect', input), (await import('./verbs/inspect.js')).inspectHandle(c, input))),
-    logsDump: (input) => call(async (c) => (refuseUnknownKeys('inspect', input), (await import('./verbs/inspect.js')).dumpLogs(c, input))),
-    logs: (input) => call(async (c) => (refuseUnknownKeys('logs', input), (await import('./verbs/logs.js')).readLogs(c, input))),
-    ls: (input = {}) => call(async (c) => (refuseUnknownKeys('ls', input), (await import('./verbs/ls.js')).listWorkspaces(c, input))),
-    destroy: (input) => call(async (c) => (refuseUnknownKeys('destroy', input), (await import('./verbs/destroy.js')).destroyWorkspace(c, input))),
-    gc: () => call(async (c) => (await import('./verbs/gc.js')).collectGarbage(c)),
-    doctor: (input = {}) => call(async (c) => (refuseUnknownKeys('doctor', input), (await import('./verbs/doctor.js')).diagnose(c, input))),
-    probe: (input) => call(async (c) => (refuseUnknownKeys('probe', input), (await import('./verbs/probe.js')).probeContainment(c, input))),
-    put: (input) => call(async (c) => (refuseUnknownKeys('put', input), (await import('./verbs/put.js')).putFiles(c, input))),
-    declare: (input) => call(async (c) => (refuseUnknownKeys('declare', input), (await import('./verbs/declare.js')).declareArtifact(c, input))),
-    export: (input) => call(async (c) => (refuseUnknownKeys('export', input), (await import('./verbs/export.js')).exportArtifact(c, input))),
-    listFiles: (input) => call(async (c) => (refuseUnknownKeys('listFiles', input), (await import('./verbs/ls-files.js')).listFiles(c, input))),
+    logStream: (input) => call(async (c) => (await import('./verbs/inspect.js')).dumpLogs(c, input)),
+    readFile: (input) => call(async (c) => (await import('./verbs/read-file.js')).readWorkspaceFile(c, input)),
+    requireProvider: async (name) => void (await ctx.provider(name)),
     provider: (name) => ctx.provider(name),
     close() {
       store?.close();

@@ -187,7 +187,8 @@ function describeTool(tool: ToolSpec): Tool {
     description: tool.description,
     inputSchema: toJsonSchema(tool.input, 'input'),
     outputSchema: structuredClone(TOOL_OUTPUT_JSON_SCHEMA) as unknown as Tool['outputSchema'],
-    annotations: { title: tool.title, ...tool.annotations },
+    // The title once, at the top level where MCP puts it: repeating it in annotations cost every agent ~0.4 KB of tools/list.
+    annotations: { ...tool.annotations },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { PROFILES } from '../policy/profiles.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
@@ -16,6 +17,8 @@ import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 
+export { PROFILES };
+
 export interface CreateInput {
   workspaceId?: string;
   provider?: string;
@@ -29,7 +32,6 @@ export interface CreateInput {
   ttlSeconds?: number;
 }
 
-export const PROFILES = ['host'] as const;
 
 /**
  * Provisions a workspace. Order matters for fail-closed: the provider is

@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { ID_PATTERN } from '../ids.js';
@@ -15,8 +17,17 @@ export interface InspectInput {
 /** Full captured output, unbounded: what `inspect --logs` and the truncation marker return. */
 export interface LogsDump {
   handle: string;
-  /** Each job's kept output, by file: a face streams it rather than holding it in memory. */
-  jobs: Array<{ jobId: string; outputBytes: number; storedBytes: number; path: string }>;
+  /** Each job's kept output: a face streams it (`open`) rather than holding it in memory, and never learns where it is kept. */
+  jobs: Array<{ jobId: string; outputBytes: number; storedBytes: number; open(): NodeJS.ReadableStream }>;
+}
+
+/** A job's kept output as a stream; a job that printed nothing has no file, which reads as empty. */
+function openLog(path: string): NodeJS.ReadableStream {
+  const stream = createReadStream(path);
+  const out = new PassThrough();
+  stream.on('error', () => out.end());
+  stream.pipe(out);
+  return out;
 }
 
 function resolveHandle(ctx: EngineContext, handle: string): { workspace: WorkspaceRecord; job?: JobRecord } {
@@ -104,6 +115,6 @@ export async function dumpLogs(ctx: EngineContext, input: InspectInput): Promise
   const jobs = job ? [job] : ctx.store().listJobs(ws.id);
   return {
     handle: input.handle,
-    jobs: jobs.map((j) => ({ jobId: j.id, outputBytes: j.outputBytes, storedBytes: j.storedBytes, path: ctx.logPath(j.id) })),
+    jobs: jobs.map((j) => ({ jobId: j.id, outputBytes: j.outputBytes, storedBytes: j.storedBytes, open: () => openLog(ctx.logPath(j.id)) })),
   };
 }

@@ -1,10 +1,62 @@
 /**
- * Every tool the MCP server offers, in listing order. Adding a tool is one
- * entry here (and one in the pinned list of
- * test/e2e/mcp/tool-names-and-input-schemas-are-pinned.test.ts).
+ * Every MCP tool, built from the verb table (core/verb-table/): one tool per
+ * verb offered over MCP, with the table's name, title, input schema and
+ * description, and annotations from what the verb does. What is MCP's own is
+ * here: the host-path guard on the arguments that name host paths, the
+ * call's abort signal for run, and the sentences a model needs about both.
+ * The names and input schemas are pinned by
+ * test/e2e/mcp/tool-names-and-input-schemas-are-pinned.test.ts.
  */
-import { FILE_TOOLS, OPERATOR_TOOLS } from './file-tools.js';
-import { LIFECYCLE_TOOLS } from './lifecycle-tools.js';
-import type { ToolSpec } from './tool-spec.js';
+import { z } from 'zod';
+import type { ResultPackage } from '../../core/result/result-package.js';
+import type { AnyVerb } from '../../core/verb-table/verb-table.js';
+import { VERB_TABLE } from '../../core/verb-table/verb-table.js';
+import { HOST_ROOTS_RULE, RETURNS, type ToolCallContext, type ToolSpec } from './tool-spec.js';
 
-export const TOOLS: readonly ToolSpec[] = [...LIFECYCLE_TOOLS, ...FILE_TOOLS, ...OPERATOR_TOOLS];
+/** Who the call's abort signal stands for, as a cancelled job's record names it. */
+const CLIENT_CANCELLER = 'the MCP client (a cancellation, or a closed connection)';
+
+type Args = Record<string, unknown>;
+
+/** Arguments that name host paths go through the server's roots first (#10 item 6); run's job ends when the call is aborted. */
+const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext) => Promise<Args>>> = {
+  create: async (args, ctx) =>
+    args.hostPaths === undefined ? args : { ...args, hostPaths: await Promise.all((args.hostPaths as string[]).map((path) => ctx.hostPaths.readable(path))) },
+  run: async (args, ctx) => {
+    const inputs = args.inputs as Array<{ destination: string; hostPath: string }> | undefined;
+    return {
+      ...args,
+      ...(inputs === undefined ? {} : { inputs: await Promise.all(inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) }))) }),
+      signal: ctx.signal,
+      canceller: CLIENT_CANCELLER,
+    };
+  },
+  put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
+  export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
+};
+
+/** What a model must know of a tool over MCP beyond the verb's own description. */
+const NOTES: Partial<Record<AnyVerb['name'], string>> = {
+  run: `Host paths in inputs: ${HOST_ROOTS_RULE}`,
+  put: HOST_ROOTS_RULE,
+  export: HOST_ROOTS_RULE,
+};
+
+export function toolFor(verb: AnyVerb): ToolSpec {
+  const schema = verb.input(z) as z.ZodObject;
+  const omit = Object.fromEntries((verb.mcpOmits ?? []).map((key) => [key, true as const]));
+  const prepare = PREPARE[verb.name];
+  return {
+    name: verb.name,
+    title: verb.title,
+    description: [verb.description, NOTES[verb.name], RETURNS].filter(Boolean).join(' '),
+    input: verb.mcpOmits ? schema.omit(omit as never) : schema,
+    annotations: { readOnlyHint: verb.effect === 'reads', destructiveHint: verb.effect === 'destroys', idempotentHint: verb.idempotent, openWorldHint: false },
+    call: async (engine, args, ctx) => {
+      const method = (engine as unknown as Record<string, (input: Args) => Promise<ResultPackage>>)[verb.method]!.bind(engine);
+      return method(prepare ? await prepare(args as Args, ctx) : (args as Args));
+    },
+  };
+}
+
+export const TOOLS: readonly ToolSpec[] = VERB_TABLE.filter((verb) => verb.onMcp !== false).map((verb) => toolFor(verb as AnyVerb));

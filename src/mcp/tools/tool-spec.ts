@@ -3,7 +3,7 @@
  * input schema (shape, types and the real numeric ranges, so a client sees
  * them; the engine checks meaning, so a bad id comes back as the engine's own
  * user_error with its hint, exactly as on the CLI), hints, and a call into the library
- * facade. Adding a tool is adding one entry to a table built from these.
+ * facade. Built from the verb table (index.ts).
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -28,15 +28,6 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   call(engine: Engine, args: z.output<Input>, ctx: ToolCallContext): Promise<ResultPackage>;
 }
 
-/** Keeps the input type of each entry while the table holds them side by side. */
-export function defineTool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec {
-  return spec as unknown as ToolSpec;
-}
-
-/** Drops undefined values so optional arguments stay absent, as the CLI leaves absent flags. */
-export function present<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
 
 /** Every result ends with the same sentence, so a model knows what it holds. */
 export const RETURNS = 'Returns a result package (structuredContent, and bounded markdown text); a refusal is a tool error with its category and a hint.';

@@ -5,7 +5,6 @@
  * (graceSeconds) and refuses a grace that is not a number of seconds from 0
  * to 3600.
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTestEngine, waitUntilRunning, type TestEngine } from '../../../helpers/engine.js';
 
@@ -22,8 +21,8 @@ describe('stop on the fake', () => {
     expect(stop.status).toBe('cancelled');
     const run = await running;
     expect(run.status).toBe('cancelled');
-    const dump = await t.engine.logsDump({ handle: 'job-t' });
-    expect(readFileSync(dump.jobs[0]!.path, 'utf8')).toContain('block: TERM received');
+    const dump = await t.engine.logStream({ handle: 'job-t' });
+    expect(await text(dump.jobs[0]!.open())).toContain('block: TERM received');
   });
 
   it('refuses a grace that is not 0 to 3600 seconds', async () => {
@@ -34,3 +33,9 @@ describe('stop on the fake', () => {
     }
   });
 });
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  let out = '';
+  for await (const chunk of stream) out += String(chunk);
+  return out;
+}

@@ -1,0 +1,355 @@
+/**
+ * Every engine verb, declared once (see define-verb.ts). The order is the
+ * order faces list them in (the MCP tool list is pinned in that order).
+ *
+ * Adding a verb: its handler file in core/verbs/, an entry here, its CLI
+ * shape where argv needs one (cli/verb-adapters.ts), and its tests.
+ */
+import { PROFILES } from '../policy/profiles.js';
+import { defineVerb, type Zod } from './define-verb.js';
+import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
+
+export const createVerb = defineVerb({
+  name: 'create',
+  method: 'create',
+  group: 'lifecycle',
+  effect: 'writes',
+  idempotent: false,
+  title: 'Create a workspace',
+  summary: 'provision a workspace under a closed-by-default policy; the only verb that mints a workspace id',
+  description:
+    'Create an isolated workspace before running anything; it is closed by default (no network, no host paths, 512 MiB, 1 CPU, 300 s per job) and keeps its files until destroyed. The new id is in provenance.workspace_id.',
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
+      provider: z
+        .string()
+        .optional()
+        .describe('backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default'),
+      profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
+      network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default); "enabled" is refused (policy_denied): no provider offers open network access'),
+      hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
+      purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
+      owner: z.string().optional().describe('who owns it'),
+      ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
+      budget: budgetField(z).optional(),
+    }),
+  handler: async () => (await import('../verbs/create.js')).createWorkspace,
+});
+
+export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { signal: AbortSignal; canceller: string }>({
+  name: 'run',
+  method: 'run',
+  group: 'lifecycle',
+  effect: 'writes',
+  idempotent: false,
+  title: 'Run a command in a workspace',
+  summary: 'run one command in a workspace; flags go before the workspace id, everything after it is the command',
+  description:
+    'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait for it; the result gives the status and an excerpt of the output chosen for you (use logs for more). SECRETS: argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded.',
+  input: (z: Zod) => runInput(z),
+  runtimeKeys: ['signal', 'canceller'],
+  handler: async () => (await import('../verbs/run.js')).runJob,
+});
+
+function runInput(z: Zod) {
+  return z.strictObject({
+    workspaceId: workspaceIdField(z),
+    argv: z.array(z.string().describe('one argument, verbatim')).describe('the command and its arguments, e.g. ["python3", "-c", "print(1)"]; recorded verbatim, so never a secret'),
+    jobId: z.string().optional().describe('choose the job id; omit it to get a fresh one (returned in provenance.job_id)'),
+    cwd: z.string().optional().describe('working directory, relative to the workspace root (default: the root, /workspace)'),
+    env: z.record(z.string(), z.string().describe('the value; never recorded')).optional().describe('environment variables for the job; names are recorded, values never: the place for secrets'),
+    inputs: z
+      .array(
+        z.strictObject({
+          destination: z.string().describe('where it lands, relative to the workspace root'),
+          hostPath: z.string().describe("the HOST file or directory to copy (read as the server's user)"),
+        }),
+      )
+      .optional()
+      .describe('host files or directories copied in before the job starts (never overwriting; recorded with size and sha256, never the bytes)'),
+    declares: z
+      .array(z.strictObject({ name: z.string().describe('the file the job will write, relative to the workspace root'), purpose: z.string().describe('why it matters (required)') }))
+      .optional()
+      .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
+  });
+}
+
+export const stopVerb = defineVerb<'stop', 'stop', ReturnType<typeof stopInput>, { settleTimeoutMs: number }>({
+  name: 'stop',
+  method: 'stop',
+  group: 'lifecycle',
+  effect: 'destroys',
+  idempotent: true,
+  title: 'Stop running jobs',
+  summary: 'end the running jobs of a workspace (or one, with its job id); previews by default and changes nothing, apply ends them',
+  description:
+    'End the jobs running in a workspace (all of them, or only jobId): without apply it only previews what runs; with apply: true each job gets SIGTERM, a grace (graceSeconds, default 5) to run its handler, then every process of it that remains is killed, and the job reads cancelled; a job not named runs on.',
+  input: (z: Zod) => stopInput(z),
+  runtimeKeys: ['settleTimeoutMs'],
+  handler: async () => (await import('../verbs/stop.js')).stopJob,
+});
+
+function stopInput(z: Zod) {
+  return z.strictObject({
+    workspaceId: workspaceIdField(z),
+    jobId: z.string().optional().describe("end only this job (run returns it in provenance.job_id); the workspace's other jobs run on. Omit it to end every running job of the workspace"),
+    apply: z.boolean().optional().describe('true to really end the job; false or absent only previews'),
+    graceSeconds: z
+      .number()
+      .min(0)
+      .max(3600)
+      .optional()
+      .describe("with apply: seconds between SIGTERM and the kill of what remains, so the job's TERM handler can run (default 5; 0 kills at once)"),
+  });
+}
+
+export const inspectVerb = defineVerb({
+  name: 'inspect',
+  method: 'inspect',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'Inspect a workspace or a job',
+  summary: "report a workspace's or a job's state, history, policy and evidence",
+  description: 'Report a workspace (state, policy with each limit labelled, its jobs) or a job (status, usage, output excerpt); read-only, for finding ids and re-reading results.',
+  input: (z: Zod) => z.strictObject({ handle: z.string().describe('a workspace id or a job id') }),
+  handler: async () => (await import('../verbs/inspect.js')).inspectHandle,
+});
+
+export const logsVerb = defineVerb({
+  name: 'logs',
+  method: 'logs',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: "Read part of a job's output",
+  summary: "a bounded, selective view of a job's output, with line numbers",
+  description: "Read part of one job's output with line numbers (at most one of head, tail, grep, lines) to drill into a long log without loading it; read-only.",
+  input: (z: Zod) =>
+    z.strictObject({
+      jobId: jobIdField(z),
+      head: lineCountField(z).optional().describe('the first N lines'),
+      tail: lineCountField(z).optional().describe('the last N lines'),
+      grep: z
+        .string()
+        .optional()
+        .describe('lines matching this regular expression (RE2 syntax: no backreferences or lookaround; the first 65,536 characters of each line are searched)'),
+      lines: z
+        .strictObject({ from: lineNumberField(z).describe('first line, 1-based'), to: lineNumberField(z).describe('last line, inclusive') })
+        .optional()
+        .describe('lines from..to'),
+      maxLines: lineCountField(z).optional().describe('at most this many lines (default 200)'),
+    }),
+  handler: async () => (await import('../verbs/logs.js')).readLogs,
+});
+
+export const lsVerb = defineVerb({
+  name: 'ls',
+  method: 'ls',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'List workspaces',
+  summary: 'list workspaces',
+  description: 'List workspaces with their state, provider, purpose and expiry; read-only and cheap, for finding a workspace created earlier.',
+  input: (z: Zod) => z.strictObject({ all: z.boolean().optional().describe('true to include destroyed workspaces') }),
+  handler: async () => (await import('../verbs/ls.js')).listWorkspaces,
+});
+
+export const destroyVerb = defineVerb({
+  name: 'destroy',
+  method: 'destroy',
+  group: 'lifecycle',
+  effect: 'destroys',
+  idempotent: false,
+  title: 'Destroy a workspace',
+  summary: 'remove a workspace; refuses while a job runs or while declared artifacts are unexported',
+  description: 'Remove a workspace and everything in it when the task is done; irreversible, and refused while a job runs (stop it first).',
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z),
+      force: z.boolean().optional().describe('true to discard what would otherwise make destroy refuse'),
+    }),
+  handler: async () => (await import('../verbs/destroy.js')).destroyWorkspace,
+});
+
+export const gcVerb = defineVerb({
+  name: 'gc',
+  method: 'gc',
+  group: 'operator',
+  effect: 'destroys',
+  idempotent: true,
+  title: 'Collect expired workspaces',
+  summary: 'expire workspaces past their time to live and destroy them, reporting each',
+  description: 'Mark every workspace past its expiry as expired and destroy it; a workspace with a running job is left alone and reported.',
+  input: (z: Zod) => z.strictObject({}),
+  // An operator's sweep across every owner's workspaces: not a tool for a model.
+  onMcp: false,
+  handler: async () => (await import('../verbs/gc.js')).collectGarbage,
+});
+
+export const doctorVerb = defineVerb({
+  name: 'doctor',
+  method: 'doctor',
+  group: 'operator',
+  effect: 'reads',
+  idempotent: true,
+  title: "Check headspace's health",
+  summary: 'health report: store, schema, leftovers, provider readiness; repair plans repairs, apply makes the safe ones',
+  description: "Read-only health report (state store, leftovers, each provider's readiness); use it when create is refused or something looks wrong.",
+  input: (z: Zod) =>
+    z.strictObject({
+      provider: z.string().optional().describe('check only this provider (native or fake)'),
+      repair: z
+        .boolean()
+        .optional()
+        .describe(
+          'also list each repair `headspace doctor --repair --apply` would make, marked safe or a judgement call with its reason (a dry run: this tool never applies repairs; a person or the CLI does)',
+        ),
+      apply: z.boolean().optional().describe('with repair: make only the mechanically safe repairs, report the judgement calls skipped'),
+      verify: z.boolean().optional().describe('with repair and apply: diagnose again afterwards and report what remains'),
+    }),
+  // A model over MCP may plan repairs but never apply them: a person or the CLI does.
+  mcpOmits: ['apply', 'verify'],
+  handler: async () => (await import('../verbs/doctor.js')).diagnose,
+});
+
+export const putVerb = defineVerb({
+  name: 'put',
+  method: 'put',
+  group: 'lifecycle',
+  effect: 'writes',
+  idempotent: false,
+  title: 'Copy a host file into a workspace',
+  summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
+  description: [
+    "Copy a file or directory from the HOST (read as the server's user) into a workspace, before a run that needs it. The result records the destination, size and sha256 — never the bytes.",
+    'Refused: symlinks, devices, FIFOs and sockets in the source; `..`, absolute or NUL destinations; anything past the storage budget (policy_denied, nothing copied); an existing destination unless overwrite. Cost: proportional to the bytes copied.',
+    "To copy inputs and run in one call, use run's inputs argument instead.",
+  ].join(' '),
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z),
+      hostPath: z.string().describe("the host file or directory to copy (absolute, or relative to the server's working directory)"),
+      destination: z.string().describe('where it lands, relative to the workspace root, e.g. data/input.csv'),
+      overwrite: z.boolean().optional().describe('true to replace an existing destination'),
+    }),
+  handler: async () => (await import('../verbs/put.js')).putFiles,
+});
+
+export const declareVerb = defineVerb({
+  name: 'declare',
+  method: 'declare',
+  group: 'lifecycle',
+  effect: 'writes',
+  idempotent: true,
+  title: 'Declare an artifact',
+  summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported; remove withdraws one',
+  description: [
+    'Declare a file in a workspace as an artifact (after the fact, e.g. one found with ls-files), so it can be exported. Only declared artifacts can leave a workspace.',
+    'A declared artifact that is not exported is listed in attention on every result, and makes destroy refuse until it is exported or discarded with force; remove: true withdraws a declaration that was never exported (a typo; the files are not touched). Cheap.',
+  ].join(' '),
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z),
+      name: z.string().describe("the artifact's path relative to the workspace root, as ls-files shows it, e.g. out/report.json"),
+      purpose: z.string().optional().describe('why it matters (required to declare, one line; omitted with remove)'),
+      remove: z.boolean().optional().describe('true to withdraw the declaration of name instead (only one never exported)'),
+    }),
+  handler: async () => (await import('../verbs/declare.js')).declareArtifact,
+});
+
+export const exportVerb = defineVerb<'export', 'export', ReturnType<typeof exportInput>, { onProgress: (done: number, total: number) => void }>({
+  name: 'export',
+  method: 'export',
+  group: 'lifecycle',
+  effect: 'destroys',
+  idempotent: false,
+  title: 'Export an artifact to the host',
+  summary: 'publish a declared artifact to a host path, digest-verified, by atomic rename',
+  description: [
+    "Publish a declared artifact to a HOST path (written as the server's user): copied through a temporary file, digest-verified, then renamed into place, so the destination holds the whole file or nothing.",
+    'Refused, leaving nothing behind: an undeclared name, a symlink or special file in the workspace, a digest mismatch with expectSha256, an existing destination unless overwrite. Cost: proportional to the file size. The result carries the sha256 and the destination.',
+  ].join(' '),
+  input: (z: Zod) => exportInput(z),
+  runtimeKeys: ['onProgress'],
+  handler: async () => (await import('../verbs/export.js')).exportArtifact,
+});
+
+function exportInput(z: Zod) {
+  return z.strictObject({
+    workspaceId: workspaceIdField(z),
+    name: z.string().describe("the declared artifact's name (its workspace path, as ls-files shows it)"),
+    to: z.string().describe('the host path to publish it at'),
+    expectSha256: z.string().optional().describe('refuse unless the bytes have this sha256: 64 hex digits, with or without the sha256: prefix results print'),
+    overwrite: z.boolean().optional().describe('true to replace an existing host file'),
+    maxBytes: z
+      .int()
+      .min(1)
+      .max(2 ** 50)
+      .optional()
+      .describe("refuse (policy_denied) an artifact whose apparent size exceeds this many bytes; default the workspace's storage budget"),
+  });
+}
+
+export const lsFilesVerb = defineVerb({
+  name: 'ls-files',
+  method: 'listFiles',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: "List a workspace's files",
+  summary: "a bounded listing of a workspace's files (names, types, sizes)",
+  description:
+    "A bounded, recursive listing (names, types, sizes) of a workspace's files under a path, to find files a job wrote; then declare and export them, or read one as the resource headspace://workspace/{workspaceId}/file/{path}. Symlinks are listed, never followed. Each name is shown in one text form (a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes; name_encoding says so): pass it exactly as shown to declare, export or path. Read-only and cheap.",
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z),
+      path: z.string().optional().describe('directory relative to the workspace root; default the root'),
+      limit: z.int().min(1).max(10_000).optional().describe('at most this many entries (default 200)'),
+    }),
+  handler: async () => (await import('../verbs/ls-files.js')).listFiles,
+});
+
+export const probeVerb = defineVerb({
+  name: 'probe',
+  method: 'probe',
+  group: 'operator',
+  effect: 'writes',
+  idempotent: true,
+  title: 'Probe the isolation boundary',
+  summary: 'run real escape attempts in a dedicated workspace and report each scenario contained or escaped; success only when all are contained',
+  description: [
+    'Run real escape attempts (writing outside the workspace, reaching the host network, privilege, fork bomb, memory hog, …) in a dedicated workspace and report each scenario contained, escaped (with evidence) or skipped. Success only when every scenario is contained; anything else is infrastructure_failure.',
+    'Use it to check that a provider really isolates before trusting it. Cost: tens of seconds for all scenarios; it creates and destroys its own workspace. With list: true it only describes the scenarios. The fake provider isolates nothing and is refused (policy_denied).',
+  ].join(' '),
+  input: (z: Zod) =>
+    z.strictObject({
+      scenario: z.string().optional().describe('run only this scenario id (see list: true)'),
+      all: z.boolean().optional().describe('true to run every scenario'),
+      provider: z.string().optional().describe("the provider to probe; default the server's default"),
+      list: z.boolean().optional().describe('true to describe the scenarios and run nothing'),
+    }),
+  handler: async () => (await import('../verbs/probe.js')).probeContainment,
+});
+
+export const statusVerb = defineVerb({
+  name: 'status',
+  method: 'status',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'Status of a workspace',
+  summary: 'a workspace and its latest job in one short result (without an id: the most recently used live workspace)',
+  description: "A workspace's state and its latest job (status, exit code, last lines of output) in one short result; without workspaceId, the live workspace used most recently. Read-only, cheap.",
+  input: (z: Zod) => z.strictObject({ workspaceId: workspaceIdField(z).optional().describe('omit for the most recently used') }),
+  handler: async () => (await import('../verbs/status.js')).reportStatus,
+});
+
+/** Every engine verb, in the order faces list them. */
+export const VERB_TABLE = [createVerb, runVerb, stopVerb, inspectVerb, logsVerb, lsVerb, destroyVerb, gcVerb, doctorVerb, putVerb, declareVerb, exportVerb, lsFilesVerb, probeVerb, statusVerb] as const;
+
+export type VerbTable = typeof VERB_TABLE;
+export type AnyVerb = VerbTable[number];
+export type VerbName = AnyVerb['name'];

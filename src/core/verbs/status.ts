@@ -1,0 +1,88 @@
+import type { EngineContext } from '../context.js';
+import { reconcile } from '../reconcile.js';
+import { isoTime, provenanceFor } from '../result/package-parts.js';
+import { emptyUsage, makeResultPackage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import { jobOutputEvidence } from './job-evidence.js';
+import { commandLabel } from './run.js';
+import { requireWorkspace } from './workspace-guards.js';
+
+export interface StatusInput {
+  /** The workspace; without it, the live workspace used most recently. */
+  workspaceId?: string;
+}
+
+/** The excerpt of the latest job's output a status shows: its last lines, not a whole result's worth. */
+const STATUS_EXCERPT_BYTES = 600;
+
+/**
+ * "Where am I": one workspace and its latest job in one short package, from
+ * the store alone (no provider call, so it stays cheap to ask often). Without
+ * an id it picks the live workspace whose latest activity (a job start, else
+ * its creation) is newest, and says how many others are live.
+ */
+export async function reportStatus(ctx: EngineContext, input: StatusInput = {}): Promise<ResultPackage> {
+  const store = ctx.store();
+  const startedAt = ctx.clock.now();
+  let ws: WorkspaceRecord | undefined;
+  let others = 0;
+  if (input.workspaceId !== undefined) {
+    ws = requireWorkspace(ctx, input.workspaceId);
+  } else {
+    const live = store.listWorkspaces().map((w) => ({ w, at: lastActivity(w, store.listJobs(w.id)) }));
+    live.sort((a, b) => b.at - a.at);
+    ws = live[0]?.w;
+    others = Math.max(0, live.length - 1);
+  }
+  if (ws === undefined) {
+    return makeResultPackage({
+      outcome_summary: 'no live workspace',
+      status: 'success',
+      key_findings: ['no live workspace: create one to start'],
+      evidence: [],
+      artifacts: [],
+      warnings: [],
+      resource_usage: emptyUsage(),
+      provenance: provenanceFor(ctx, 'status', { startedAt, finishedAt: ctx.clock.now() }),
+      attention: [{ kind: 'next-step', text: 'create a workspace', ...{ action: { verb: 'create', args: {} } } }],
+    });
+  }
+  const jobs = store.listJobs(ws.id);
+  const latest = jobs[jobs.length - 1];
+  const running = jobs.filter((j) => j.state === 'running').length;
+  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  const findings: KeyFinding[] = [`workspace ${ws.id}: ${ws.state} on ${ws.provider}${ws.purpose ? `, purpose: ${ws.purpose}` : ''}`];
+  findings.push(`${jobs.length} job(s)${running > 0 ? `, ${running} running` : ''}`);
+  if (latest) findings.push(latestJobFinding(latest));
+  if (ws.expiresAt !== null) findings.push(ws.expiresAt <= ctx.clock.now() ? 'expired' : `expires at ${isoTime(ws.expiresAt)}`);
+  if (others > 0) findings.push(`${others} other live workspace(s)`);
+  return makeResultPackage({
+    outcome_summary: latest ? `workspace ${ws.id} is ${ws.state}; latest job ${latest.id} ${latest.state === 'running' ? 'is running' : `ended ${latest.status ?? 'unknown'}`}` : `workspace ${ws.id} is ${ws.state}, with no job yet`,
+    status: 'success',
+    key_findings: findings,
+    evidence: latest ? [jobOutputEvidence(ctx, latest, STATUS_EXCERPT_BYTES)] : [],
+    artifacts: [],
+    warnings: [],
+    resource_usage: { ...emptyUsage(), output_bytes: latest?.outputBytes ?? null },
+    provenance: provenanceFor(ctx, 'status', { workspace: ws, job: latest, startedAt, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}
+
+function lastActivity(ws: WorkspaceRecord, jobs: JobRecord[]): number {
+  return jobs.reduce((at, j) => Math.max(at, j.startedAt, j.finishedAt ?? 0), ws.createdAt);
+}
+
+function latestJobFinding(job: JobRecord): KeyFinding {
+  const status = job.state === 'running' ? 'running' : (job.status ?? 'unknown');
+  return {
+    kind: 'job',
+    text: `latest job ${job.id}: ${status} — ${commandLabel(job.argv)}${job.exitCode !== null ? ` (exit ${job.exitCode})` : ''}, started ${isoTime(job.startedAt)}`,
+    id: job.id,
+    status,
+    command: job.argv,
+    ...(job.exitCode !== null ? { exit_code: job.exitCode } : {}),
+    started_at: isoTime(job.startedAt),
+    ...(job.finishedAt !== null ? { finished_at: isoTime(job.finishedAt) } : {}),
+  };
+}
