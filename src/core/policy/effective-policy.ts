@@ -1,7 +1,8 @@
 import { EngineError } from '../errors.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { LimitSummary } from '../result/result-package.js';
-import { BOUNDARY_LIMITS, ENGINE_ENFORCED_LIMITS, LIMIT_NAMES, type LimitName, type Policy } from './policy.js';
+import { labelLimit, measuredLimitWarning } from './label-limit.js';
+import { BOUNDARY_LIMITS, LIMIT_NAMES, type LimitName, type Policy } from './policy.js';
 
 export interface EffectiveLimit extends LimitSummary {
   name: LimitName;
@@ -18,9 +19,8 @@ export interface EffectivePolicy {
 }
 
 /**
- * Pure: labels every limit enforced, simulated or measured from the
- * provider's declared capabilities. The engine enforces wall clock, output
- * and concurrency itself.
+ * Pure: every limit with its label (label-limit.ts decides it), the boundary
+ * limits create must refuse, and one warning per other measured limit.
  */
 export function effectivePolicy(policy: Policy, caps: ProviderCapabilities): EffectivePolicy {
   const limits: EffectiveLimit[] = [];
@@ -28,29 +28,15 @@ export function effectivePolicy(policy: Policy, caps: ProviderCapabilities): Eff
   const warnings: string[] = [];
   for (const name of LIMIT_NAMES) {
     const value = describeLimit(name, policy);
-    if (ENGINE_ENFORCED_LIMITS.includes(name)) {
-      limits.push({ name, value, label: 'enforced', by: 'engine' });
-      continue;
-    }
-    const providerCan = providerEnforces(name, policy, caps);
-    if (providerCan) {
-      // A simulation's limits hold only inside it: never call them enforced, and never refuse them
-      // (the provider is a deliberate simulation, and create says so in its warnings).
-      limits.push({ name, value, label: caps.simulated === true ? 'simulated' : 'enforced', by: 'provider' });
-      continue;
-    }
-    const reason = caps.reasons[name] ?? `the ${caps.provider} provider cannot enforce ${name}`;
-    limits.push({ name, value, label: 'measured', by: 'none', reason });
+    const { label, by, reason } = labelLimit(name, policy, caps);
+    limits.push({ name, value, label, by, ...(reason === undefined ? {} : { reason }) });
+    // Only a measured limit has a reason. A simulation's limits are never refused: the
+    // provider is a deliberate simulation, and create says so in its warnings.
+    if (reason === undefined) continue;
     if (BOUNDARY_LIMITS.includes(name)) refusals.push({ limit: name, reason });
-    else warnings.push(`the ${name} limit (${value}) is measured, not enforced: ${reason.replace(/^measured, not enforced:\s*/i, '')}`);
+    else warnings.push(measuredLimitWarning(name, value, reason));
   }
   return { limits, refusals, warnings };
-}
-
-function providerEnforces(name: LimitName, policy: Policy, caps: ProviderCapabilities): boolean {
-  if (name === 'network' && policy.network === 'enabled') return caps.networkAccess;
-  if (name === 'filesystem' && policy.hostPaths.length > 0) return caps.hostPaths && caps.enforces.filesystem;
-  return caps.enforces[name];
 }
 
 /** Throws POLICY_DENIED (exit 3) naming every boundary limit that cannot be enforced. */

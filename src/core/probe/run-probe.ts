@@ -8,7 +8,8 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { isEngineError } from '../errors.js';
-import { DEFAULT_BUDGET, type Budget } from '../policy/policy.js';
+import { labelLimit } from '../policy/label-limit.js';
+import { DEFAULT_BUDGET, defaultPolicy, type Budget } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { AttentionItem } from '../result/result-package.js';
 import { renderMarkdown } from '../result/render-markdown.js';
@@ -94,9 +95,10 @@ async function runScenario(
     durationMs: ctx.clock.now() - started,
     ...fields,
   });
-  const unenforced = scenario.requires.filter((limit) => !caps.enforces[limit]);
+  // The probe workspace has the closed default policy: a scenario needing a limit that is only measured there proves nothing.
+  const unenforced = scenario.requires.map((limit) => ({ limit, ...labelLimit(limit, defaultPolicy(), caps) })).filter((l) => l.label === 'measured');
   if (unenforced.length > 0) {
-    const why = unenforced.map((l) => `${l}${caps.reasons[l] ? ` (${caps.reasons[l]})` : ''}`).join('; ');
+    const why = unenforced.map((l) => `${l.limit}${caps.reasons[l.limit] ? ` (${caps.reasons[l.limit]})` : ''}`).join('; ');
     return result({ verdict: 'skipped', evidence: `the ${input.provider} provider does not enforce ${why}` });
   }
 

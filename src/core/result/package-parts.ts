@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
 import { effectivePolicy } from '../policy/effective-policy.js';
+import { measuredLimitWarning } from '../policy/label-limit.js';
 import type { Policy } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
@@ -78,7 +79,7 @@ function round3(n: number): number {
 
 /** Warnings every result about a workspace carries: each measured (not enforced) limit. */
 export function measuredLimitWarnings(summary: LimitSummary[]): string[] {
-  return summary.filter((l) => l.label === 'measured').map((l) => `the ${l.name} limit (${l.value}) is measured, not enforced: reported, not capped`);
+  return summary.filter((l) => l.label === 'measured').map((l) => measuredLimitWarning(l.name, l.value));
 }
 
 /** The provider's capabilities, or null when the provider cannot be reached (the summary then stays empty). */

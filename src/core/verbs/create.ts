@@ -3,6 +3,7 @@ import { PROFILES } from '../policy/profiles.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
+import { labelLimit } from '../policy/label-limit.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { openNetworkRefused } from '../policy/open-network.js';
@@ -65,7 +66,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const attention = await reconcile(ctx);
 
   const caps = await provider.capabilities();
-  if (policy.network === 'enabled' && !caps.networkAccess) throw openNetworkRefused();
+  if (policy.network === 'enabled' && labelLimit('network', policy, caps).label === 'measured') throw openNetworkRefused();
   const probe = await provider.probe();
   // A host that cannot back a limit refuses the policy (3); missing or broken machinery is an outage (7).
   if (!probe.ready) throw notReadyError(providerName, probe.checks);

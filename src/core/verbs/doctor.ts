@@ -9,6 +9,8 @@ import { planRepairs, type Repair } from '../repair/plan-repairs.js';
 import { attentionItem, makeResultPackage, emptyUsage, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
+import { measuredByDefault } from '../policy/label-limit.js';
+import { LIMIT_NAMES } from '../policy/policy.js';
 
 export interface DoctorInput {
   /** Check only this provider; default: every registered provider. */
@@ -26,7 +28,6 @@ export interface DoctorInput {
  * `doctor` and `doctor --repair` change nothing; `--repair --apply` makes
  * only the safe repairs planRepairs() chose (see repair/plan-repairs.ts).
  */
-const ENGINE_LIMITS = new Set(['wall_clock', 'output_bytes', 'concurrency']);
 
 export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Promise<ResultPackage> {
   if ((input.apply || input.verify) && !input.repair) {
@@ -74,8 +75,8 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     if (!probe.ready && name === ctx.defaultProvider) defaultNotReady = notReadyError(name, probe.checks);
     if (probe.ready) {
       const caps = await provider.capabilities();
-      // wall_clock, output_bytes and concurrency are the engine's to enforce, on every provider: not the provider's gap.
-      const measured = Object.entries(caps.enforces).filter(([k, v]) => !v && !ENGINE_LIMITS.has(k)).map(([k]) => k);
+      // The engine's own limits (wall clock, output, concurrency) are never a provider's gap.
+      const measured = measuredByDefault(caps, LIMIT_NAMES);
       findings.push(`  ${name} isolation layers: ${caps.layers.join(', ') || '(none)'}; not enforced: ${measured.join(', ') || '(none)'}`);
     }
   }

@@ -11,6 +11,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { ReachablePaths } from './reachable-paths.js';
 
 const run = promisify(execFile);
 
@@ -68,4 +69,38 @@ export async function installExecHelper(source: string, dir: string): Promise<st
   await writeFile(tmp, wanted, { mode: 0o755 });
   await rename(tmp, target);
   return target;
+}
+
+export interface ExecHelperInstaller {
+  /** The shim's path in workspace `id`'s runtime directory, installed there once per process. */
+  pathFor(id: string): Promise<string>;
+  /** Forgets workspace `id` (removed): a workspace made again under its id installs afresh. */
+  forget(id: string): void;
+}
+
+/**
+ * The shim, copied into the workspace's own runtime directory (root-owned,
+ * removed with the workspace), where its job uid can execute it and cannot
+ * change it. Per workspace rather than shared, so nothing of it outlives the
+ * last workspace (#12 item 17) and one workspace's directory never serves
+ * another's uid.
+ */
+export function execHelperInstaller(source: string, reachable: () => Promise<ReachablePaths>): ExecHelperInstaller {
+  const installed = new Map<string, Promise<string>>();
+  return {
+    pathFor(id) {
+      let install = installed.get(id);
+      if (install === undefined) {
+        // The directory first, level by level with its modes (a recursive mkdir would give the mount base 0755).
+        install = reachable().then(async (paths) => {
+          await paths.makeRuntimeDir(id);
+          return installExecHelper(source, paths.runtimeDir(id));
+        });
+        installed.set(id, install);
+        install.catch(() => installed.delete(id));
+      }
+      return install;
+    },
+    forget: (id) => void installed.delete(id),
+  };
 }

@@ -17,7 +17,7 @@
  * Why two steps: the placement (the cgroup.procs write) waits about 6 ms for
  * an RCU grace period when the host has been idle, on every job. A launcher
  * spawned and placed *before* the job is asked for (a standby, see
- * native-provider.ts) takes that wait and the sh spawn off the job's path;
+ * standby-pool.ts) takes that wait and the sh spawn off the job's path;
  * the job still cannot run a single instruction before it is placed. If
  * node dies, the go read sees EOF and the standby exits.
  *

@@ -20,7 +20,8 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { ProviderError } from '../../core/errors.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { layoutOf } from './layout.js';
@@ -111,4 +112,36 @@ async function unchangedFor(dir: string, ms: number, at: number): Promise<boolea
     if (info !== null && at - info.mtimeMs < ms) return false;
   }
   return true;
+}
+
+export interface StaleBaseLeftovers {
+  /** All stale bases as ONE leftover: a shared machine can hold hundreds, and doctor's report stays one line. */
+  list(): Promise<Leftover[]>;
+  /** Whether `leftover` is the one list() gives. */
+  owns(leftover: Leftover): boolean;
+  /** Removes every stale base; throws naming those that stay. */
+  remove(): Promise<void>;
+}
+
+/**
+ * The stale bases as doctor sees them: only for a provider that sweeps other
+ * homes (the engine's), and listed only as root, which alone makes them.
+ */
+export function staleBaseLeftovers(sweeper: StaleBaseSweeper, runtimeRoot: string, on: { sweepOtherHomes: boolean; asRoot: boolean }): StaleBaseLeftovers {
+  return {
+    async list() {
+      if (!on.sweepOtherHomes || !on.asRoot) return [];
+      const stale = await sweeper.list();
+      if (stale.length === 0) return [];
+      const named = stale.slice(0, 3).map((b) => `${basename(b.dir)} (${b.why})`).join('; ');
+      // The target reads as the folders it names (shell braces), never as the runtime directory itself.
+      const target = `${runtimeRoot}/{${stale.slice(0, 3).map((b) => basename(b.dir)).join(',')}${stale.length > 3 ? ',…' : ''}}`;
+      return [{ kind: 'directory', workspaceId: null, target, detail: `${stale.length} runtime folder(s) under ${runtimeRoot} of homes that are gone or hold no workspace: ${named}${stale.length > 3 ? '; …' : ''}` }];
+    },
+    owns: (leftover) => on.sweepOtherHomes && leftover.kind === 'directory' && leftover.workspaceId === null && leftover.target.startsWith(`${runtimeRoot}/{`),
+    async remove() {
+      const left = await sweeper.removeAll();
+      if (left.length > 0) throw new ProviderError(`${left.length} stale runtime folder(s) could not be removed: ${left.slice(0, 3).join(', ')}`, { hint: 'something still uses them (a mount, or a create in progress); run headspace doctor --repair --apply again later' });
+    },
+  };
 }

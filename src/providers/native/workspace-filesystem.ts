@@ -1,7 +1,7 @@
 /**
  * A filesystem of its own per workspace: a sparse ext4 image the size of the
  * storage budget (`<root>/workspaces/<id>/storage.img`), loop-mounted at
- * `<mount base>/fs/<id>` (native-provider.ts says why there), which is what
+ * `<mount base>/fs/<id>` (workspace-storage.ts says why there), which is what
  * bwrap binds at /workspace and what the host-side safe-fs works on.
  *
  * Why (two findings, one fix):

@@ -1,0 +1,32 @@
+/**
+ * The native provider's remove: ask its live jobs to stop, drop this
+ * instance's standbys, empty and remove its cgroups, then its storage and
+ * runtime directory. meta.json goes before the storage, so no other call
+ * mounts the image again while it is taken down; a crash from there on
+ * leaves a folder without meta.json, which leftovers.ts removes.
+ */
+import { rm, writeFile } from 'node:fs/promises';
+import { validateId } from '../../core/ids.js';
+import type { RemovableResource, RemovalDisposition } from '../../core/provider.js';
+import { liveJobs } from './job-marker.js';
+import type { NativeParts } from './native-parts.js';
+import { removeRuntimeFiles } from './runtime-files.js';
+
+export async function removeNativeWorkspace(parts: NativeParts, id: string): Promise<RemovalDisposition> {
+  const { layout, host, storage } = parts;
+  validateId('workspace', id);
+  const sorted: Record<'removed' | 'retained' | 'unverified', RemovableResource[]> = { removed: [], retained: [], unverified: [] };
+  const driver = await host.driver();
+  for (const live of await liveJobs(layout.workspaceDir(id))) await writeFile(layout.stopSentinelPath(id, live.jobId), `${process.pid}\n`).catch(() => undefined);
+  parts.standbys.drop(layout.cgroupName(id));
+  parts.execHelper.forget(id);
+  sorted[driver === undefined ? 'unverified' : await parts.cgroups.remove(driver, id)].push('runtime');
+  const paths = await host.reachable();
+  await paths.release(id).catch(() => undefined);
+  await rm(layout.metaPath(id), { force: true });
+  sorted[await storage.remove(id)].push('storage');
+  // Its runtime directory (the shim's copy) goes with it; the mount base goes with the last workspace (#10 item 12).
+  await removeRuntimeFiles(paths.runtimeDir(id)).catch(() => undefined);
+  await storage.prune();
+  return sorted;
+}

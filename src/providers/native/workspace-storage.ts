@@ -1,0 +1,175 @@
+/**
+ * Where a native workspace's meta and files live, and how the provider
+ * makes, finds, measures and takes down its storage: a sparse ext4 image
+ * loop-mounted under the mount base (the storage budget enforced, no host
+ * path in the job's mountinfo; workspace-filesystem.ts), or a host
+ * directory (the budget measured only). Every host-side file call goes
+ * through safe-fs.ts from here.
+ */
+import { existsSync } from 'node:fs';
+import { access, chown, mkdir, readdir, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { EngineError, ProviderError } from '../../core/errors.js';
+import { removeTree } from '../../core/files/fd-walk.js';
+import { validateId } from '../../core/ids.js';
+import type { JobUser } from '../../core/job-identity.js';
+import { assertRoomForJob } from './host-capacity.js';
+import type { JobUsers } from './job-users.js';
+import type { Layout } from './layout.js';
+import { ensureUnderBase, pruneMountBase } from './mount-base.js';
+import type { HostEnv } from './probe.js';
+import type { ReachablePaths } from './reachable-paths.js';
+import { openSafeFs, type SafeFs } from './safe-fs.js';
+import { isMountedOver, isMountPoint, makeWorkspaceFilesystem, mountWorkspaceFilesystem, unmountWorkspaceFilesystem, usedBytes, waitForLoopRelease } from './workspace-filesystem.js';
+import { readMeta, type WorkspaceMeta } from './workspace-meta.js';
+
+/** What one create has made so far, so that its undo takes down that and nothing else. */
+export interface StorageAttempt {
+  /** Only a mount this call made may be undone: a mount found in the way belongs to someone else. */
+  mountedHere: boolean;
+}
+
+export interface WorkspaceStorage {
+  /** The workspace's meta, with its files in place (its image mounted again if a reboot dropped the mount). */
+  requireMeta(id: string, files?: boolean): Promise<WorkspaceMeta>;
+  /** The directory holding the workspace's files on the host. */
+  filesOf(id: string, meta: WorkspaceMeta): string;
+  /** The workspace's files, opened for host-side access as the workspace's job user. */
+  files(id: string): Promise<SafeFs>;
+  /** What bwrap binds at /workspace: the image's mount point as is, a host directory perhaps through a bind the job uid can reach. */
+  jobSource(id: string, meta: WorkspaceMeta): Promise<string>;
+  /** A sparse image reserves nothing: refuses a job that could fill the host's disk. */
+  assertRoomForJob(id: string, meta: WorkspaceMeta): Promise<void>;
+  /** Makes the workspace's storage at create, recording in `attempt` what the undo may take down. */
+  make(id: string, env: HostEnv, storageBytes: number, owner: JobUser, attempt: StorageAttempt): Promise<Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'>>;
+  /** Undoes a failed create's storage; never deletes an image still mounted. */
+  undo(id: string, attempt: StorageAttempt): Promise<void>;
+  /** Bytes the workspace's files take (allocated blocks of an image; a walk of a host directory); undefined when unreadable. */
+  measure(id: string, meta: WorkspaceMeta): Promise<number | undefined>;
+  /** Takes the storage down at remove (meta.json already gone): what remove() reports for it. */
+  remove(id: string): Promise<'removed' | 'retained' | 'unverified'>;
+  /** The mount base goes with the last workspace (#10 item 12). */
+  prune(): Promise<void>;
+  /** Workspaces with a meta.json, sorted. */
+  list(): Promise<string[]>;
+}
+
+export function workspaceStorage(options: { layout: Layout; root: string; mountBase: string; users: JobUsers; reachable: () => Promise<ReachablePaths> }): WorkspaceStorage {
+  const { layout, root, mountBase, users, reachable } = options;
+  /**
+   * Where a workspace's image is mounted: under the mount base, outside
+   * `root`, so the job uid reaches it without a second bind whatever
+   * HEADSPACE_HOME's permissions, and a recursive delete of HEADSPACE_HOME
+   * never walks into (and empties) a mounted workspace.
+   */
+  const imageMountPoint = (id: string) => join(mountBase, 'fs', id);
+  const filesOf = (id: string, meta: WorkspaceMeta) => (meta.storage === 'loop-ext4' ? imageMountPoint(id) : layout.filesDir(id));
+  const prune = async () => {
+    if (users.asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
+  };
+
+  /**
+   * Two stats when the image is mounted (every call that touches files pays
+   * only this). Unmounted means a reboot or an interrupted removal: mount the
+   * image again rather than hand out the empty directory underneath, which
+   * would look like a workspace that lost its files and would not be bounded.
+   */
+  async function ensureFiles(id: string, meta: WorkspaceMeta): Promise<void> {
+    if (meta.storage !== 'loop-ext4') return;
+    const mountPoint = imageMountPoint(id);
+    if (isMountedOver(mountPoint, dirname(mountPoint))) return;
+    const image = layout.imagePath(id);
+    if (!existsSync(image)) throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, { hint: 'the workspace files are lost; remove the workspace' });
+    if (process.getuid?.() !== 0) throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, { hint: 'run headspace as root' });
+    await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
+    await mountWorkspaceFilesystem(image, mountPoint);
+  }
+
+  async function requireMeta(id: string, files = true): Promise<WorkspaceMeta> {
+    validateId('workspace', id);
+    const meta = await readMeta(layout.metaPath(id));
+    if (meta === undefined) throw new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, { hint: 'list workspaces with headspace list' });
+    if (files) await ensureFiles(id, meta);
+    return meta;
+  }
+
+  return {
+    requireMeta,
+    filesOf,
+    async files(id) {
+      const meta = await requireMeta(id);
+      return openSafeFs(filesOf(id, meta), users.of(meta));
+    },
+    async jobSource(id, meta) {
+      // The image's mount point is under the mount base, reachable as is; a host directory may need a bind.
+      return meta.storage === 'loop-ext4' ? imageMountPoint(id) : (await reachable()).filesSource(id, layout.filesDir(id));
+    },
+    async assertRoomForJob(id, meta) {
+      if (meta.storage === 'loop-ext4') await assertRoomForJob(id, layout.imagePath(id));
+    },
+
+    async make(id, env, storageBytes, owner, attempt) {
+      if (env.storage.available) {
+        const mountPoint = imageMountPoint(id);
+        if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
+        attempt.mountedHere = true;
+        await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
+        await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+        return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
+      }
+      const filesDir = layout.filesDir(id);
+      await mkdir(filesDir, { mode: 0o700 });
+      if (env.switchUser) await chown(filesDir, owner.uid, owner.gid);
+      await (await reachable()).filesSource(id, filesDir);
+      return {};
+    },
+
+    async undo(id, attempt) {
+      const mountPoint = imageMountPoint(id);
+      const unmounted = attempt.mountedHere ? await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const) : 'not-ours';
+      if (unmounted === 'failed') return;
+      if (unmounted !== 'not-ours') await rmdir(mountPoint).catch(() => undefined);
+      await removeTree(layout.workspaceDir(id)).catch(() => undefined);
+      await prune();
+    },
+
+    async measure(id, meta) {
+      if (meta.storage === 'loop-ext4') {
+        // statfs of the workspace's own filesystem: no walk of the tree, and it counts what the budget counts (allocated blocks).
+        await ensureFiles(id, meta);
+        return Math.max(0, (await usedBytes(imageMountPoint(id))) - (meta.storageBaselineBytes ?? 0));
+      }
+      const safe = await openSafeFs(layout.filesDir(id), users.of(meta)).catch(() => undefined);
+      return safe === undefined ? undefined : await safe.measure();
+    },
+
+    async remove(id) {
+      const unmounted = await unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
+      // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
+      if (unmounted !== 'failed') {
+        await rmdir(imageMountPoint(id)).catch(() => undefined);
+        // fd-relative and iterative: Node's recursive rm failed with ENAMETOOLONG on a job's 1,500-deep tree (#10 item 8).
+        await removeTree(layout.workspaceDir(id));
+      }
+      // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
+      const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(id), unmounted === 'unmounted' ? 2000 : 250));
+      return (await exists(layout.workspaceDir(id))) ? 'retained' : held ? 'unverified' : 'removed';
+    },
+
+    prune,
+
+    async list() {
+      const names = await readdir(layout.workspacesDir).catch(() => [] as string[]);
+      const ids: string[] = [];
+      for (const name of names.sort()) if (await exists(layout.metaPath(name))) ids.push(name);
+      return ids;
+    },
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
