@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
-import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
+import { defaultHome, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
+import { shellQuote } from './result/shell-quote.js';
 import { createEventBus, type EventBus } from './events.js';
 import { forTheCaller } from './infrastructure-errors.js';
 import { refuseUnknownKeys } from './input-keys.js';
