@@ -1,8 +1,10 @@
 // Lint rules that catch what the type checker does not: unawaited promises
 // (a stop or a cleanup that silently never happens), non-exhaustive switches
-// over our unions, and type-only imports written as value imports.
+// over our unions, and type-only imports written as value imports; and the
+// architecture's import rules (eslint.architecture.js).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { architecture } from './eslint.architecture.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/**', 'coverage/**'] },
@@ -20,4 +22,5 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: [{ name: 'node:sqlite', message: 'Node 20 has no node:sqlite: use better-sqlite3 through core/store.' }] }],
     },
   },
+  ...architecture,
 );

@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "test: lint (eslint src)" >&2
 npx eslint src
+echo "test: format (prettier --check; npm run format fixes it)" >&2
+npx prettier --check --log-level warn .
 
 results="$(mktemp -t headspace-vitest-XXXXXX.json)"
 status=0

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { shellQuote } from '../core/context.js';
+import { shellQuote } from '../core/result/shell-quote.js';
 import { EngineError, toEngineError } from '../core/errors.js';
 import type { ResultPackage } from '../core/result/result-package.js';
 import { EXIT_CODES, categoryOfStatus } from '../core/status.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type * as zod from 'zod';
 import { systemClock, type Clock } from './clock.js';
-import { defaultHome, shellQuote, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
+import { defaultHome, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
+import { shellQuote } from './result/shell-quote.js';
 import { createEventBus, type EventBus } from './events.js';
 import { forTheCaller } from './infrastructure-errors.js';
 import { refuseUnknownKeys } from './input-keys.js';

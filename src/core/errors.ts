@@ -1,4 +1,4 @@
-import type { Category } from './status.js';
+import { CATEGORIES, EXIT_CODES, RESULT_STATUSES, categoryOfStatus, type Category, type ResultStatus } from './status.js';
 
 /**
  * Stable error codes. Code branches on `.code`, never on `.message`.
@@ -105,5 +105,18 @@ export function toEngineError(value: unknown): EngineError {
   return new EngineError('INTERNAL', `internal error: ${message}`, {
     hint: 'this is a headspace bug; run `headspace doctor` and report it with the command you ran',
     cause: value,
+  });
+}
+
+/**
+ * The exit code of a category (`computation_failed` → 6) or of a result
+ * status (`failure` → 6): a library caller holds one or the other (#12 item
+ * 15). Anything else is refused rather than mapped to a guess.
+ */
+export function exitCodeOf(statusOrCategory: Category | ResultStatus): number {
+  if (Object.hasOwn(EXIT_CODES, statusOrCategory)) return EXIT_CODES[statusOrCategory as Category];
+  if ((RESULT_STATUSES as readonly string[]).includes(statusOrCategory)) return EXIT_CODES[categoryOfStatus(statusOrCategory as ResultStatus)];
+  throw new EngineError('BAD_ARGUMENT', `exitCodeOf takes a result status or a category, not ${JSON.stringify(String(statusOrCategory).slice(0, 40))}`, {
+    hint: `statuses: ${RESULT_STATUSES.join(', ')}; categories: ${CATEGORIES.join(', ')}`,
   });
 }

@@ -1,6 +1,9 @@
 /**
- * Typed engine events. Adapters subscribe (progress on a terminal, streaming
- * under --json later); the engine never prints.
+ * Typed engine events: verbs emit, adapters subscribe; the engine never
+ * prints. Today one subscriber listens, mcp/progress.ts (progress
+ * notifications so a client does not cancel a long call); the events issue
+ * (#15) adds a durable subscriber that records them. Kept for both rather
+ * than removed as unused.
  */
 export type EngineEvent =
   | { type: 'workspace.created'; workspaceId: string; provider: string }

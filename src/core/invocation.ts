@@ -7,7 +7,7 @@
  * engine's face renders it; before, a model over MCP was told CLI flags it
  * could not pass. A later issue may carry these as structured actions.
  */
-import { shellQuote } from './context.js';
+import { shellQuote } from './result/shell-quote.js';
 
 /** Which face an engine serves: its suggestions are written for it. */
 export type Face = 'cli' | 'mcp';

@@ -1,7 +1,7 @@
 import type { EngineContext } from './context.js';
 import { attentionItem, type AttentionItem } from './result/result-package.js';
 import { isOwnerAlive } from './store/owner.js';
-import { unexportedAttention } from './verbs/artifact-view.js';
+import { unexportedAttention } from './result/artifact-view.js';
 
 /**
  * Runs at the entry of every verb (except stop). It REPORTS leftovers as

@@ -4,8 +4,11 @@
  * Exit codes are additive only: a code, once published, is never renumbered
  * (scripts branch on them). 0–2 are the CLI's own outcomes, 3–8 mirror the
  * failure taxonomy one to one.
+ *
+ * The lowest module in core: it imports nothing, so anything may use the
+ * vocabulary (errors.ts builds on it; `exitCodeOf` lives there because it
+ * refuses with an EngineError).
  */
-import { EngineError } from './errors.js';
 
 /**
  * What a result package says happened. `running` is the one non-terminal
@@ -80,19 +83,6 @@ const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze(
 
 export function categoryOfStatus(status: ResultStatus): Category {
   return STATUS_CATEGORY[status];
-}
-
-/**
- * The exit code of a category (`computation_failed` → 6) or of a result
- * status (`failure` → 6): a library caller holds one or the other (#12 item
- * 15). Anything else is refused rather than mapped to a guess.
- */
-export function exitCodeOf(statusOrCategory: Category | ResultStatus): number {
-  if (Object.hasOwn(EXIT_CODES, statusOrCategory)) return EXIT_CODES[statusOrCategory as Category];
-  if (Object.hasOwn(STATUS_CATEGORY, statusOrCategory)) return EXIT_CODES[STATUS_CATEGORY[statusOrCategory as ResultStatus]];
-  throw new EngineError('BAD_ARGUMENT', `exitCodeOf takes a result status or a category, not ${JSON.stringify(String(statusOrCategory).slice(0, 40))}`, {
-    hint: `statuses: ${Object.keys(STATUS_CATEGORY).join(', ')}; categories: ${Object.keys(EXIT_CODES).join(', ')}`,
-  });
 }
 
 export const RESULT_STATUSES: readonly ResultStatus[] = Object.keys(STATUS_CATEGORY) as ResultStatus[];

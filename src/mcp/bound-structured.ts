@@ -19,7 +19,7 @@
  * facts in markdown). It is still bounded, because many clients hand it to
  * the model whole.
  */
-import { formatTruncationMarker, selectExcerpt } from '../core/result/select-excerpt.js';
+import { formatTruncationMarker, selectExcerpt } from '../core/output/select-excerpt.js';
 import { clipUtf8, utf8Length } from '../core/result/sanitize-text.js';
 
 export const DEFAULT_MAX_STRUCTURED_BYTES = 64 * 1024;

@@ -13,11 +13,11 @@ import { DEFAULT_BUDGET, defaultPolicy, type Budget } from '../policy/policy.js'
 import type { ProviderCapabilities } from '../provider.js';
 import type { AttentionItem } from '../result/result-package.js';
 import { renderMarkdown } from '../result/render-markdown.js';
-import { selectExcerpt } from '../result/select-excerpt.js';
+import { selectExcerpt } from '../output/select-excerpt.js';
 import type { WorkspaceRecord } from '../store/sqlite-store.js';
 import { createWorkspace } from '../verbs/create.js';
 import { destroyWorkspace } from '../verbs/destroy.js';
-import { readJobLog } from '../verbs/job-evidence.js';
+import { readJobLog } from '../output/job-evidence.js';
 import { listFiles } from '../verbs/ls-files.js';
 import { runJob } from '../verbs/run.js';
 import { exportFile } from '../files/export-artifact.js';

@@ -17,7 +17,7 @@
 import { describeLimit } from '../policy/effective-policy.js';
 import { defaultPolicy, type LimitName } from '../policy/policy.js';
 import type { ArtifactEntry, LimitSummary, ResultPackage } from './result-package.js';
-import { shellQuote } from '../context.js';
+import { shellQuote } from './shell-quote.js';
 import { cleanInline, clipLine } from './sanitize-text.js';
 
 export type Detail = 'full' | 'compact' | 'minimal';

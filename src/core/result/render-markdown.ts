@@ -36,7 +36,7 @@ import {
   shrinkItems,
   shrinkPrepared,
   type PreparedText,
-} from './select-excerpt.js';
+} from '../output/select-excerpt.js';
 import { cleanInline, cleanProse, cleanText, clipLine, utf8Length } from './sanitize-text.js';
 
 export { COMMAND_MAX_BYTES, shellJoin, shellQuote } from './markdown-sections.js';
@@ -141,7 +141,7 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
  */
 const HEADLINE_SCORE = 1000;
 
-/** Kinds lifted from captured output (core/result/findings); list kinds (workspace, file, job) are not. */
+/** Kinds lifted from captured output (core/output/findings); list kinds (workspace, file, job) are not. */
 const PARSED_KINDS = new Set(['test-summary', 'diagnostics', 'exception']);
 
 function findingItems(pkg: ResultPackage): Pick<Context, 'findings' | 'findingPriority' | 'headlines'> {

@@ -116,7 +116,7 @@ export interface Provenance {
 
 /**
  * A structured key finding: `kind` names its shape (see
- * core/result/findings/finding-types.ts for the parsed ones), `text` is what
+ * core/output/findings/finding-types.ts for the parsed ones), `text` is what
  * markdown shows, one list item per line.
  */
 export interface StructuredFinding {

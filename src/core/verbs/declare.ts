@@ -7,7 +7,7 @@ import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
-import { artifactEntries } from './artifact-view.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { displayName, quotedName } from '../result/visible-text.js';
 

@@ -9,7 +9,7 @@ import { currentOwner } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
-import { toEntry } from './artifact-view.js';
+import { toEntry } from '../result/artifact-view.js';
 import { displayHostPath, quotedName } from '../result/visible-text.js';
 
 export interface DestroyInput {

@@ -12,10 +12,10 @@ import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/res
 import { provenanceFor } from '../result/package-parts.js';
 import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
-import { artifactEntries } from './artifact-view.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { displayHostPath, displayName, quotedName } from '../result/visible-text.js';
-import { shellQuote } from '../context.js';
+import { shellQuote } from '../result/shell-quote.js';
 
 export interface ExportInput {
   workspaceId: string;

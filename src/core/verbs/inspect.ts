@@ -7,7 +7,7 @@ import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
-import { jobOutputEvidence, jobOutputView } from './job-evidence.js';
+import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
 import { jobFindings, jobSummary, commandLabel } from './run.js';
 
 export interface InspectInput {

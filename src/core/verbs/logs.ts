@@ -7,7 +7,7 @@ import { createReadStream, statSync } from 'node:fs';
 import type { JobRecord } from '../store/sqlite-store.js';
 import { createInterface } from 'node:readline';
 import { compileGrepPattern } from './grep-pattern.js';
-import { jobOutputEvidence } from './job-evidence.js';
+import { jobOutputEvidence } from '../output/job-evidence.js';
 
 export interface LogsInput {
   jobId: string;

@@ -4,7 +4,7 @@ import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
 import { makeResultPackage, emptyUsage, type ResultPackage, type StructuredFinding } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { artifactEntries } from './artifact-view.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { displayName } from '../result/visible-text.js';
 import { hasEscapes } from '../name-text.js';

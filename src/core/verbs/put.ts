@@ -8,7 +8,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import type { EngineError } from '../errors.js';
 import { currentOwner } from '../store/owner.js';
 import type { InputRecord } from '../store/sqlite-store.js';
-import { artifactEntries } from './artifact-view.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { displayName } from '../result/visible-text.js';
 

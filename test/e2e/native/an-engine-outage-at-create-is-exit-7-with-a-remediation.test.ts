@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../src/core/engine.js';
 import { EngineError } from '../../../src/core/errors.js';
-import { exitCodeOf } from '../../../src/core/status.js';
+import { exitCodeOf } from '../../../src/core/errors.js';
 import { createNativeProvider, type NativeProviderOptions } from '../../../src/providers/native/native-provider.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../src/core/errors.js';
-import { exitCodeOf } from '../../../../src/core/status.js';
+import { exitCodeOf } from '../../../../src/core/errors.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 
 let t: TestEngine;

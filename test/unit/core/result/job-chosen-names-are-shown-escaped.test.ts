@@ -9,7 +9,7 @@
  * as it is.
  */
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from '../../../../src/core/context.js';
+import { shellQuote } from '../../../../src/core/result/shell-quote.js';
 import { displayHostPath, displayName, escapeForTerminal, quotedName } from '../../../../src/core/result/visible-text.js';
 import { nameBytes, stringText } from '../../../../src/core/name-text.js';
 import { cleanInline, cleanProse } from '../../../../src/core/result/sanitize-text.js';

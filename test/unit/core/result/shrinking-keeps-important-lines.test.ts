@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { basePackage } from '../../../helpers/result-packages.js';
-import { parseGapMarker } from '../../../../src/core/result/select-excerpt.js';
+import { parseGapMarker } from '../../../../src/core/output/select-excerpt.js';
 
 
 describe('shrinking keeps important lines', () => {

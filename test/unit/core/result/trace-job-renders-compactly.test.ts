@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { emptyUsage, makeResultPackage } from '../../../../src/core/result/result-package.js';
-import { selectExcerpt } from '../../../../src/core/result/select-excerpt.js';
+import { selectExcerpt } from '../../../../src/core/output/select-excerpt.js';
 
 const RETRIEVAL = 'headspace inspect job-trace --logs';
 

@@ -1,0 +1,34 @@
+import type { Invoke } from '../invocation.js';
+import { attentionItem, type ArtifactEntry, type AttentionItem } from './result-package.js';
+import type { ArtifactRecord, SqliteStore } from '../store/sqlite-store.js';
+import { quotedName } from './visible-text.js';
+
+export function artifactEntries(store: SqliteStore, workspaceId: string): ArtifactEntry[] {
+  return store.listArtifacts(workspaceId).map(toEntry);
+}
+
+export function toEntry(a: ArtifactRecord): ArtifactEntry {
+  return {
+    name: a.name,
+    purpose: a.purpose,
+    media_type: a.mediaType,
+    digest: a.exportedSha256 === null ? null : `sha256:${a.exportedSha256}`,
+    size_bytes: a.exportedSize,
+    reference: a.exportedTo,
+  };
+}
+
+/** One attention item per declared artifact that has not left the workspace yet. */
+export function unexportedAttention(store: SqliteStore, workspaceId: string, invoke: Invoke): AttentionItem[] {
+  return store
+    .listArtifacts(workspaceId)
+    .filter((a) => a.exportedTo === null)
+    .map(
+      (a) =>
+        attentionItem(
+          'unexported-artifact',
+          `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`${invoke('export', { workspaceId, name: a.name, to: 'PATH' })}\`, or a destroy will refuse until you discard it with \`${invoke('destroy', { workspaceId, force: true })}\``,
+          { workspace_id: workspaceId, name: a.name },
+        ),
+    );
+}
