@@ -3,7 +3,7 @@ import { reconcile } from '../reconcile.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
 import { emptyUsage, makeResultPackage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
-import { jobOutputEvidence } from './job-evidence.js';
+import { jobOutputEvidence } from '../output/job-evidence.js';
 import { commandLabel } from './run.js';
 import { requireWorkspace } from './workspace-guards.js';
 
