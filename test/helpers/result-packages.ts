@@ -4,10 +4,11 @@
  * long multi-byte runs) shared by the property tests.
  */
 import fc from 'fast-check';
-import { emptyUsage, makeResultPackage, type ResultPackage } from '../../src/core/result/result-package.js';
+import type { ResultPackage } from '../../src/core/result/result-package.js';
+import { buildResult, emptyUsage } from '../../src/core/result/build-result.js';
 
 export function basePackage(overrides: Partial<ResultPackage> = {}): ResultPackage {
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: 'job job-abc ran in workspace demo',
     status: 'failure',
     key_findings: [],
@@ -57,7 +58,7 @@ export const arbitraryPackage: fc.Arbitrary<ResultPackage> = fc
     limits: fc.array(fc.record({ name: text, value: text, label: fc.constantFrom('enforced' as const, 'measured' as const), by: fc.constantFrom('provider' as const, 'engine' as const, 'none' as const) }), { maxLength: 6 }),
   })
   .map((p) =>
-    makeResultPackage({
+    buildResult({
       ...p,
       resource_usage: { ...emptyUsage(), wall_time_seconds: 1.5 },
       provenance: {

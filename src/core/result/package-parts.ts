@@ -5,7 +5,8 @@ import { measuredLimitWarning } from '../policy/label-limit.js';
 import type { Policy } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
-import { RESULT_SCHEMA_VERSION, emptyUsage, type LimitSummary, type Provenance, type ResourceUsage } from './result-package.js';
+import { emptyUsage } from './build-result.js';
+import { RESULT_SCHEMA_VERSION, type LimitSummary, type Provenance, type ResourceUsage } from './result-package.js';
 
 export function isoTime(ms: number | null | undefined): string | null {
   return ms === null || ms === undefined ? null : new Date(ms).toISOString();

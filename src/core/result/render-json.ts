@@ -1,8 +1,10 @@
 /**
  * The JSON rendering of a result package: the whole package, never clipped,
  * so it is where every marker in the markdown points. Keys come in
- * SECTION_ORDER and, inside each entry, in the order the types declare them,
- * so equal packages render to equal bytes however they were built.
+ * SECTION_ORDER and, inside each entry, in the order result-schema.ts
+ * declares them, so equal packages render to equal bytes however they were
+ * built. The key lists are restated here rather than read from the schema:
+ * reading them would load zod on the CLI's path; a test checks they match.
  */
 import type { ResultPackage } from './result-package.js';
 import { SECTION_ORDER } from './result-package.js';
@@ -20,6 +22,7 @@ const PROVENANCE_KEYS = [
   'profile',
   'environment_digest',
   'command',
+  'cwd',
   'started_at',
   'finished_at',
   'policy_summary',

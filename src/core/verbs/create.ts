@@ -15,7 +15,8 @@ import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
 import { notReadyError } from '../infrastructure-errors.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 
 export { PROFILES };
@@ -134,17 +135,15 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
   if (ws.expiresAt !== null) findings.push(`expires at: ${new Date(ws.expiresAt).toISOString()}`);
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `workspace ${workspaceId} is ready on ${providerName}, running the ${profile} profile`,
     status: 'success',
     key_findings: findings,
-    evidence: [],
-    artifacts: [],
     // A simulated provider's limits hold only inside its simulation (labelled simulated): say so.
     warnings: caps.simulated === true
       ? [...effective.warnings, `the ${providerName} provider simulates its workspace in memory: nothing runs for real and nothing is isolated; use it for tests and demos only`]
       : effective.warnings,
-    resource_usage: { ...emptyUsage(), storage_bytes: descriptor.storageBytes ?? null },
+    resource_usage: { storage_bytes: descriptor.storageBytes ?? null },
     provenance: provenanceFor(ctx, 'create', { workspace: ws, caps, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });

@@ -4,7 +4,8 @@ import { EngineError } from '../errors.js';
 import { mediaTypeOf } from '../files/media-type.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
 import { artifactEntries } from '../result/artifact-view.js';
@@ -65,14 +66,12 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
 async function declareResult(ctx: EngineContext, ws: WorkspaceRecord, summary: string, findings: string[], warnings: string[] = []): Promise<ResultPackage> {
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const now = ctx.clock.now();
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: summary,
     status: 'success',
     key_findings: findings,
-    evidence: [],
     artifacts: artifactEntries(ctx.store(), ws.id),
     warnings,
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'declare', { workspace: ws, startedAt: now, finishedAt: now }),
     attention,
   });

@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import { removalPath } from '../lifecycle/transitions.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
@@ -63,7 +64,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
   const discarded = unexported.map((a) => `discarded declared artifact ${quotedName(a.name)} (${a.purpose})`);
   const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayHostPath(a.exportedTo)} (sha256:${a.exportedSha256})`);
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',
     key_findings: [
@@ -74,10 +75,8 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
       ...discarded,
       ...survivors,
     ],
-    evidence: [],
     artifacts: artifacts.map(toEntry),
     warnings,
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'destroy', { workspace: store.getWorkspace(ws.id), caps: await provider.capabilities().catch(() => null), startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });

@@ -6,7 +6,8 @@ import { applyRepairs } from '../repair/apply-repairs.js';
 import { describeRepair } from '../repair/describe-repair.js';
 import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
 import { planRepairs, type Repair } from '../repair/plan-repairs.js';
-import { attentionItem, makeResultPackage, emptyUsage, type AttentionItem, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { measuredByDefault } from '../policy/label-limit.js';
@@ -122,14 +123,11 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
       summary += left.length ? `; verify found ${left.length} still to repair` : '; verify found nothing left to repair';
     }
   }
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: summary,
     status,
     key_findings: findings,
-    evidence: [],
-    artifacts: [],
     warnings,
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'doctor', { startedAt: now, finishedAt: ctx.clock.now() }),
     attention: [...reconciled, ...attention],
   });

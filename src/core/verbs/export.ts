@@ -8,7 +8,8 @@ import { workspaceFileState } from '../files/workspace-file-state.js';
 import { crashPoint } from '../crash-points.js';
 import { exportFile } from '../files/export-artifact.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
@@ -78,14 +79,11 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     store.recordExport(ws.id, declared.name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
   });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayHostPath(result.destination)}`,
     status: 'success',
     key_findings: [`${result.size} bytes verified as sha256:${result.sha256}`, 'the artifact now outlives its workspace'],
-    evidence: [],
     artifacts: artifactEntries(store, ws.id),
-    warnings: [],
-    resource_usage: { ...emptyUsage(), output_bytes: null },
     provenance: provenanceFor(ctx, 'export', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });

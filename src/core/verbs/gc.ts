@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
-import { attentionItem, makeResultPackage, emptyUsage, type AttentionItem, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { destroyWorkspace } from './destroy.js';
 
@@ -34,14 +35,11 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
       warnings.push(`workspace ${ws.id} expired but could not be destroyed: ${(error as Error).message}`);
     }
   }
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: findings.length ? `gc expired or destroyed ${findings.filter((f) => f.includes('destroyed')).length} workspace(s)` : 'nothing to collect',
     status: 'success',
     key_findings: findings,
-    evidence: [],
-    artifacts: [],
     warnings,
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'gc', { startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });

@@ -4,7 +4,8 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { ID_PATTERN } from '../ids.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import type { KeyFinding, ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
@@ -59,12 +60,11 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job, caps });
   if (job) {
     const output = jobOutputView(ctx, job);
-    return makeResultPackage({
+    return buildResult({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'running',
       key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...output.findings, ...jobFindings(job, ws.policy.budget)],
       evidence: output.evidence,
-      artifacts: [],
       warnings: measuredLimitWarnings(summary.policy_summary),
       resource_usage: usageOfJob(job, view?.storageBytes ?? null),
       provenance: summary,
@@ -96,14 +96,13 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   }
   if (jobs.length > 20) findings.push(`… and ${jobs.length - 20} earlier job(s)`);
   const last = jobs[jobs.length - 1];
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `workspace ${ws.id} is ${ws.state} on ${ws.provider} with ${jobs.length} job(s)`,
     status: 'success',
     key_findings: findings,
     evidence: last ? [jobOutputEvidence(ctx, last, 2000)] : [],
-    artifacts: [],
     warnings: measuredLimitWarnings(summary.policy_summary),
-    resource_usage: { ...emptyUsage(), storage_bytes: view?.storageBytes ?? null, output_bytes: jobs.reduce((n, j) => n + j.outputBytes, 0) },
+    resource_usage: { storage_bytes: view?.storageBytes ?? null, output_bytes: jobs.reduce((n, j) => n + j.outputBytes, 0) },
     provenance: summary,
     attention,
   });

@@ -1,7 +1,8 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
-import { makeResultPackage, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { createReadStream, statSync } from 'node:fs';
 import type { JobRecord } from '../store/sqlite-store.js';
@@ -49,21 +50,19 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   // No policy summary here: reading a log should not cost a provider probe.
   const provenance = provenanceFor(ctx, 'logs', { workspace: ws, job });
   const base = {
-    artifacts: [],
     warnings: job.storedBytes < job.outputBytes ? [`only the first ${job.storedBytes} of ${job.outputBytes} bytes were kept (output budget)`] : [],
     resource_usage: usageOfJob(job),
     provenance,
-    attention: [],
   };
   if (selectors === 0) {
-    return makeResultPackage({ ...base, outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: selected lines of ${job.outputBytes} bytes of output${running ? ' so far' : ''}`, status: 'success', key_findings: [], evidence: [jobOutputEvidence(ctx, job)] });
+    return buildResult({ ...base, outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: selected lines of ${job.outputBytes} bytes of output${running ? ' so far' : ''}`, status: 'success', evidence: [jobOutputEvidence(ctx, job)] });
   }
   // Streamed line by line: a log may be far larger than what fits in one string.
   const { picked, total, matched, view } = await selectLines(ctx.logPath(job.id), input, pattern, maxLines);
   const shown = picked.slice(0, maxLines);
   const width = String(shown[shown.length - 1]?.[0] ?? 1).length;
   const excerpt = shown.map(([n, l]) => `${String(n).padStart(width)}: ${l.length > 1000 ? `${l.slice(0, 1000)}…[+${l.length - 1000} chars]` : l}`).join('\n');
-  return makeResultPackage({
+  return buildResult({
     ...base,
     outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: ${view}, ${shown.length} of ${matched} line(s) shown (log has ${total} lines${running ? ` and ${job.outputBytes} bytes so far` : ''})`,
     status: 'success',

@@ -2,7 +2,8 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage, type StructuredFinding } from '../result/result-package.js';
+import type { ResultPackage, StructuredFinding } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
@@ -38,14 +39,12 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
     return { kind: 'file', text, path: name, ...(hasEscapes(name) ? { name_encoding: 'escaped' } : {}), type: e.type, ...(e.type === 'file' ? { size_bytes: e.size } : {}) };
   });
   const now = ctx.clock.now();
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `${listing.entries.length}${listing.truncated ? '+' : ''} entr${listing.entries.length === 1 ? 'y' : 'ies'} under ${path === '' ? 'the root' : displayName(path)} of workspace ${ws.id}`,
     status: 'success',
     key_findings: findings,
-    evidence: [],
     artifacts: artifactEntries(store, ws.id),
     warnings: listing.truncated ? [`the listing stopped at ${limit} entries; narrow it with a path or raise --limit`] : [],
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'ls-files', { workspace: ws, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage, type StructuredFinding } from '../result/result-package.js';
+import type { ResultPackage, StructuredFinding } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
 
 export interface LsInput {
@@ -32,14 +33,10 @@ export async function listWorkspaces(ctx: EngineContext, input: LsInput = {}): P
       ...(ws.expiresAt !== null ? { expires_at: isoTime(ws.expiresAt), expired: ws.expiresAt <= now } : {}),
     };
   });
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: rows.length === 0 ? 'no workspaces' : `${rows.length} workspace(s)`,
     status: 'success',
     key_findings: findings,
-    evidence: [],
-    artifacts: [],
-    warnings: [],
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'ls', { startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });

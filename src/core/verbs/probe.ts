@@ -4,7 +4,8 @@ import type { ScenarioResult } from '../probe/probe-types.js';
 import { runProbe } from '../probe/run-probe.js';
 import { SCENARIOS, selectScenarios } from '../probe/scenarios.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { attentionItem, emptyUsage, makeResultPackage, type Evidence, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, type Evidence, type ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 
 export interface ProbeInput {
   /** One scenario id; exclusive with `all`. */
@@ -54,7 +55,7 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
     .filter((r) => r.verdict !== 'contained' && r.excerpt !== null)
     .map((r) => ({ label: `${r.verdict}: ${r.id}`, kind: 'excerpt', source: r.jobId ?? r.id, truncated: false, excerpt: r.excerpt! }));
   const state = run.workspace?.state ?? 'unknown';
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: summary.join('; '),
     status: contained === total ? 'success' : 'infrastructure_failure',
     key_findings: [
@@ -62,9 +63,8 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
       `probe workspace: ${run.workspaceId} (${state}); ${Math.round((run.finishedAt - run.startedAt) / 100) / 10} s in all`,
     ],
     evidence,
-    artifacts: [],
     warnings,
-    resource_usage: { ...emptyUsage(), wall_time_seconds: Math.round(run.finishedAt - run.startedAt) / 1000 },
+    resource_usage: { wall_time_seconds: Math.round(run.finishedAt - run.startedAt) / 1000 },
     provenance: provenanceFor(ctx, 'probe', { workspace: run.workspace, caps, startedAt: run.startedAt, finishedAt: run.finishedAt }),
     attention,
   });
@@ -72,15 +72,10 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
 
 function listScenarios(ctx: EngineContext): ResultPackage {
   const now = ctx.clock.now();
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `${SCENARIOS.length} containment scenarios; run one with \`headspace probe <id>\`, or all with \`headspace probe --all\``,
     status: 'success',
     key_findings: SCENARIOS.map((s) => `${s.id} — ${s.title}: ${s.attempts}`),
-    evidence: [],
-    artifacts: [],
-    warnings: [],
-    resource_usage: emptyUsage(),
     provenance: provenanceFor(ctx, 'probe', { startedAt: now, finishedAt: now }),
-    attention: [],
   });
 }

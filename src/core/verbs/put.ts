@@ -3,7 +3,8 @@ import { crashPoint } from '../crash-points.js';
 import { copyIn } from '../files/copy-in.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { EngineError } from '../errors.js';
 import { currentOwner } from '../store/owner.js';
@@ -54,14 +55,12 @@ export async function putFiles(ctx: EngineContext, input: PutInput): Promise<Res
   const view = await provider.inspect(ws.id).catch(() => null);
   const provenance = provenanceFor(ctx, 'put', { workspace: ws, startedAt, finishedAt: ctx.clock.now() });
   provenance.inputs = provenanceInputs([record]);
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: `${record.kind === 'file' ? 'a file' : `a directory of ${record.fileCount} file(s)`} entered workspace ${ws.id} at ${displayName(record.destination)}`,
     status: 'success',
     key_findings: [describeInput(record)],
-    evidence: [],
     artifacts: artifactEntries(store, ws.id),
-    warnings: [],
-    resource_usage: { ...emptyUsage(), storage_bytes: view?.storageBytes ?? null },
+    resource_usage: { storage_bytes: view?.storageBytes ?? null },
     provenance,
     attention,
   });

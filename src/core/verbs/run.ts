@@ -5,7 +5,8 @@ import { validateId } from '../ids.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { JobOutcome } from '../provider.js';
 import { reconcile } from '../reconcile.js';
-import { makeResultPackage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import type { KeyFinding, ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { provenanceFor, usageOfJob, measuredLimitWarnings } from '../result/package-parts.js';
 import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
@@ -163,7 +164,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
       warnings.push(`${String(f.tool)} ran no test: a run with no tests proves nothing; check that the tests are discovered (package __init__.py files, the path or pattern given)`);
     }
   }
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',
     key_findings: findings,

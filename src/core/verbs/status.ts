@@ -1,7 +1,8 @@
 import type { EngineContext } from '../context.js';
 import { reconcile } from '../reconcile.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
-import { emptyUsage, makeResultPackage, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
+import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
 import { commandLabel } from './run.js';
@@ -35,16 +36,12 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
     others = Math.max(0, live.length - 1);
   }
   if (ws === undefined) {
-    return makeResultPackage({
+    return buildResult({
       outcome_summary: 'no live workspace',
       status: 'success',
       key_findings: ['no live workspace: create one to start'],
-      evidence: [],
-      artifacts: [],
-      warnings: [],
-      resource_usage: emptyUsage(),
       provenance: provenanceFor(ctx, 'status', { startedAt, finishedAt: ctx.clock.now() }),
-      attention: [{ kind: 'next-step', text: 'create a workspace', ...{ action: { verb: 'create', args: {} } } }],
+      attention: [{ kind: 'next-step', text: 'create a workspace', action: { verb: 'create', args: {} } }],
     });
   }
   const jobs = store.listJobs(ws.id);
@@ -56,14 +53,12 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
   if (latest) findings.push(latestJobFinding(latest));
   if (ws.expiresAt !== null) findings.push(ws.expiresAt <= ctx.clock.now() ? 'expired' : `expires at ${isoTime(ws.expiresAt)}`);
   if (others > 0) findings.push(`${others} other live workspace(s)`);
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: latest ? `workspace ${ws.id} is ${ws.state}; latest job ${latest.id} ${latest.state === 'running' ? 'is running' : `ended ${latest.status ?? 'unknown'}`}` : `workspace ${ws.id} is ${ws.state}, with no job yet`,
     status: 'success',
     key_findings: findings,
     evidence: latest ? [jobOutputEvidence(ctx, latest, STATUS_EXCERPT_BYTES)] : [],
-    artifacts: [],
-    warnings: [],
-    resource_usage: { ...emptyUsage(), output_bytes: latest?.outputBytes ?? null },
+    resource_usage: { output_bytes: latest?.outputBytes ?? null },
     provenance: provenanceFor(ctx, 'status', { workspace: ws, job: latest, startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });

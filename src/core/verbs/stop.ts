@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
-import { attentionItem, makeResultPackage, emptyUsage, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, type ResultPackage } from '../result/result-package.js';
+import { buildResult } from '../result/build-result.js';
 import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
@@ -46,16 +47,11 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   const running = store.runningJobsOf(ws.id);
   const now = ctx.clock.now();
   const idle = (summary: string, findings: string[]) =>
-    makeResultPackage({
+    buildResult({
       outcome_summary: summary,
       status: 'success',
       key_findings: findings,
-      evidence: [],
-      artifacts: [],
-      warnings: [],
-      resource_usage: emptyUsage(),
       provenance: provenanceFor(ctx, 'stop', { workspace: ws, startedAt: now, finishedAt: now }),
-      attention: [],
     });
   if (input.jobId !== undefined && !running.some((j) => j.id === input.jobId)) {
     const named = store.getJob(input.jobId);
@@ -73,14 +69,10 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
     const ending = ctx.invoke('stop', { workspaceId: ws.id, ...(input.jobId === undefined ? {} : { jobId: input.jobId }), apply: true });
     const attention = [attentionItem('next-step', `to end ${one ? 'it' : 'them all'}: ${ending}`, { workspace_id: ws.id })];
     if (!one) attention.push(attentionItem('next-step', `to end one of them: ${ctx.invoke('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true })}`, { workspace_id: ws.id, job_id: targets[0]!.id }));
-    return makeResultPackage({
+    return buildResult({
       outcome_summary: one ? `job ${one.id} is running in workspace ${ws.id}; this preview changed nothing` : `jobs ${targets.map((j) => j.id).join(', ')} are running in workspace ${ws.id}; this preview changed nothing`,
       status: 'success',
       key_findings: findings,
-      evidence: [],
-      artifacts: [],
-      warnings: [],
-      resource_usage: emptyUsage(),
       provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: one, startedAt: now, finishedAt: now }),
       attention,
     });
@@ -124,15 +116,12 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   const spared = running.filter((j) => !targets.includes(j));
   if (spared.length) findings.push(`still running, not stopped: ${spared.map((j) => `job ${j.id}`).join(', ')}`);
   const what = one ? `job ${names}` : `jobs ${names}`;
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: report.empty ? `${what} in workspace ${ws.id} ${one ? 'was' : 'were'} stopped and ${one ? 'reads' : 'read'} cancelled` : `${what} in workspace ${ws.id} could not be fully stopped`,
     status,
     key_findings: findings,
-    evidence: [],
-    artifacts: [],
     warnings,
-    resource_usage: one ? usageOfJob(records[0]!) : emptyUsage(),
+    resource_usage: one ? usageOfJob(records[0]!) : {},
     provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: one ? records[0] : undefined, caps: await capabilitiesOf(ctx, ws.provider), startedAt: now, finishedAt: ctx.clock.now() }),
-    attention: [],
   });
 }

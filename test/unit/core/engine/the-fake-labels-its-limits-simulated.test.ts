@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderJson } from '../../../../src/core/result/render-json.js';
-import { ResultPackageSchema } from '../../../../src/mcp/result-schema.js';
+import { ResultPackageJsonSchema } from '../../../../src/core/result/result-schema.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 
 let t: TestEngine;
@@ -41,6 +41,6 @@ describe('the fake provider', () => {
   it('produces results the served result schema accepts', async () => {
     t = makeTestEngine();
     const created = await t.engine.create({ workspaceId: 'sim' });
-    expect(ResultPackageSchema.safeParse(JSON.parse(renderJson(created))).success).toBe(true);
+    expect(ResultPackageJsonSchema.safeParse(JSON.parse(renderJson(created))).success).toBe(true);
   });
 });

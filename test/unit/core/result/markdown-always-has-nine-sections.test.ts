@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { arbitraryPackage as pkg } from '../../../helpers/result-packages.js';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
-import { emptyUsage, makeResultPackage, SECTION_ORDER, SECTION_TITLES } from '../../../../src/core/result/result-package.js';
+import { SECTION_ORDER, SECTION_TITLES } from '../../../../src/core/result/result-package.js';
+import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
 
 
 /** Headings (`#`/`##` at column 0) outside fenced code blocks, read the CommonMark way. */
@@ -44,7 +45,7 @@ describe('markdown sections', () => {
   });
 
   it('keeps all nine headings for an empty package at the smallest bound', () => {
-    const empty = makeResultPackage({
+    const empty = buildResult({
       outcome_summary: '',
       status: 'success',
       key_findings: [],

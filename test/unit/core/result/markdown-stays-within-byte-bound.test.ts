@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { arbitraryPackage as pkg } from '../../../helpers/result-packages.js';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
-import { emptyUsage, makeResultPackage } from '../../../../src/core/result/result-package.js';
+import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
 
 
 describe('markdown byte bound', () => {
@@ -23,7 +23,7 @@ describe('markdown byte bound', () => {
   });
 
   it('uses 8192 bytes when no bound is given', () => {
-    const big = makeResultPackage({
+    const big = buildResult({
       outcome_summary: 'x',
       status: 'success',
       key_findings: Array.from({ length: 500 }, (_, i) => `finding ${i}`),

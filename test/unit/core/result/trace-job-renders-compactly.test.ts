@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
-import { emptyUsage, makeResultPackage } from '../../../../src/core/result/result-package.js';
+import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
 import { selectExcerpt } from '../../../../src/core/output/select-excerpt.js';
 
 const RETRIEVAL = 'headspace inspect job-trace --logs';
@@ -32,7 +32,7 @@ function traceLog(): { log: Buffer; answer: string } {
 }
 
 function packageFor(evidence: ReturnType<typeof selectExcerpt>) {
-  return makeResultPackage({
+  return buildResult({
     outcome_summary: 'job job-trace ran python3 trace.py in workspace demo and reported success',
     status: 'success',
     key_findings: ['exit code 0', 'captured 1.7 MB of output'],
