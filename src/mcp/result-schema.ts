@@ -20,6 +20,14 @@ import { RESULT_STATUSES, type ResultStatus } from '../core/status.js';
 
 const measured = (what: string) => z.number().optional().describe(`${what}; absent when not measured`);
 
+/** A suggested call as data (core/result/next-action.ts): over MCP, a tool name and its arguments. */
+export const NextActionSchema = z
+  .object({
+    verb: z.string().describe('the verb (the tool name)'),
+    args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe('its arguments by name; values in capitals (PATH, NAME, PATTERN) are placeholders to fill in'),
+  })
+  .describe('a suggested call');
+
 export const EvidenceSchema = z
   .looseObject({
     label: z.string().describe('what this evidence is, e.g. "captured output"'),
@@ -30,7 +38,8 @@ export const EvidenceSchema = z
     total_bytes: z.number().optional().describe('bytes of the whole source'),
     total_lines: z.number().optional().describe('lines of the whole source'),
     omitted_lines: z.number().optional().describe('lines of the source not shown'),
-    retrieval: z.string().optional().describe('a shell command that returns the whole source'),
+    retrieval_action: NextActionSchema.optional().describe('the call that returns the whole source'),
+    retrieval: z.string().optional().describe('retrieval_action as a call of this face (over MCP a tool call; on the CLI a shell command)'),
   })
   .describe('one piece of evidence');
 
@@ -153,6 +162,7 @@ export const ResultPackageSchema = z
             workspace_id: z.string().optional().describe('the workspace it is about'),
             job_id: z.string().optional().describe('the job it is about'),
             name: z.string().optional().describe('unexported-artifact: the artifact (name text form)'),
+            action: NextActionSchema.optional().describe('the call the item suggests; the text names it in words'),
           })
           .describe('one item that needs a decision'),
       )

@@ -5,6 +5,7 @@
  * evidence excerpts, with a retrieval command for the rest.
  */
 import type { ResultStatus } from '../status.js';
+import type { NextAction } from './next-action.js';
 import { RESULT_STATUSES } from '../status.js';
 
 /**
@@ -12,7 +13,14 @@ import { RESULT_STATUSES } from '../status.js';
  * test summary with its failing tests) carrying `kind` and its one-line
  * rendering in `text`; null fields are left out of the JSON rendering.
  */
-export const RESULT_SCHEMA_VERSION = 2;
+/*
+ * 3: suggestions are data (#11): an attention item may carry `action` (a verb
+ * and its arguments), an evidence entry carries `retrieval_action`, and
+ * `retrieval` is the face's rendering of it (a shell command on the CLI, a
+ * tool call over MCP), absent in a package the library returns; no text core
+ * writes names a CLI flag.
+ */
+export const RESULT_SCHEMA_VERSION = 3;
 
 export const SECTION_ORDER = [
   'outcome_summary',
@@ -54,7 +62,9 @@ export interface Evidence {
   total_lines?: number;
   /** Lines of the source not shown. */
   omitted_lines?: number;
-  /** Pasted into a shell, returns the full source. */
+  /** The call that returns the full source (all of a job's output), as data. */
+  retrieval_action?: NextAction;
+  /** `retrieval_action` in the face's words (CLI: a shell command; MCP: a tool call), added when a face renders the package. */
   retrieval?: string;
 }
 
@@ -138,9 +148,11 @@ export interface AttentionItem {
   workspace_id?: string;
   job_id?: string;
   name?: string;
+  /** The call the item suggests, as data; each face renders it after `text`. */
+  action?: NextAction;
 }
 
-/** An attention item from its kind, its line and the ids of what it is about. */
+/** An attention item from its kind, its line and the ids of what it is about (and the call it suggests, `action`). */
 export function attentionItem(kind: string, text: string, about: Omit<AttentionItem, 'kind' | 'text'> = {}): AttentionItem {
   return { kind, text, ...about };
 }
@@ -191,6 +203,6 @@ export function makeResultPackage(fields: ResultPackage): ResultPackage {
     warnings: [...fields.warnings],
     resource_usage: { ...fields.resource_usage },
     provenance: { ...fields.provenance },
-    attention: fields.attention.map((a) => ({ ...a })),
+    attention: fields.attention.map((a) => ({ ...a, ...(a.action === undefined ? {} : { action: { verb: a.action.verb, args: { ...a.action.args } } }) })),
   };
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { nextAction } from '../result/next-action.js';
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../errors.js';
@@ -7,7 +8,6 @@ import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
-import { invocationFor, type Invoke } from '../invocation.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
 
@@ -261,18 +261,18 @@ export class SqliteStore {
    * and the count are read in one transaction: read apart, a job finishing
    * between them made a workspace look busy with no job running.
    */
-  refuseIfFull(workspaceId: string, invoke: Invoke = invocationFor('cli')): void {
+  refuseIfFull(workspaceId: string): void {
     this.atomically(() => {
       const ws = this.getWorkspace(workspaceId);
-      if (ws && this.isFull(ws)) throw this.busyError(ws.id, invoke);
+      if (ws && this.isFull(ws)) throw this.busyError(ws.id);
     });
   }
 
   /** Refuses at once while any job runs (put, export, destroy), the state read with its jobs in one transaction. */
-  refuseIfRunning(workspaceId: string, invoke: Invoke = invocationFor('cli')): void {
+  refuseIfRunning(workspaceId: string): void {
     this.atomically(() => {
       const ws = this.getWorkspace(workspaceId);
-      if (ws?.state === 'running') throw this.busyError(ws.id, invoke);
+      if (ws?.state === 'running') throw this.busyError(ws.id);
     });
   }
 
@@ -346,17 +346,15 @@ export class SqliteStore {
     return (this.sql("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
   }
 
-  /**
-   * WORKSPACE_BUSY naming every running job (ids only, never argv).
-   * `invoke` writes the stop suggestion for the caller's face (a verb passes ctx.invoke); default the CLI's.
-   */
-  busyError(workspaceId: string, invoke: Invoke = invocationFor('cli')): EngineError {
+  /** WORKSPACE_BUSY naming every running job (ids only, never argv), with the stop that ends them as its action. */
+  busyError(workspaceId: string): EngineError {
     const jobs = this.runningJobsOf(workspaceId);
     const named = jobs.length === 0 ? 'a job is' : jobs.length === 1 ? `job ${jobs[0]!.id} is` : `jobs ${jobs.map((j) => j.id).join(', ')} are`;
     const allowed = this.getWorkspace(workspaceId)?.policy.budget.concurrency ?? 1;
     const limit = jobs.length > 1 && allowed > 1 ? ` (its policy allows ${allowed} jobs at once)` : '';
     return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} running${limit}`, {
-      hint: `wait for ${jobs.length > 1 ? 'one of them' : 'it'}, or end ${jobs.length > 1 ? 'them' : 'it'} with: ${invoke('stop', { workspaceId, apply: true })}`,
+      hint: `wait for ${jobs.length > 1 ? 'one of them' : 'it'}, or end ${jobs.length > 1 ? 'them' : 'it'}`,
+      action: nextAction('stop', { workspaceId, apply: true }),
     });
   }
 

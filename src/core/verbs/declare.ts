@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../result/next-action.js';
 import { workspaceFileState } from '../files/workspace-file-state.js';
 import { EngineError } from '../errors.js';
 import { mediaTypeOf } from '../files/media-type.js';
@@ -54,7 +55,7 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
   const state = await workspaceFileState(await ctx.provider(ws.provider), ws.id, declaration.name).catch(() => 'unknown' as const);
   const warnings =
     state === 'missing'
-      ? [`there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn with \`${ctx.invoke('declare', { workspaceId: ws.id, name: declaration.name, remove: true })}\`)`]
+      ? [`there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn by declare with remove)`]
       : state === 'directory'
         ? [`${quotedName(declaration.name)} is a directory: export publishes one file; pack it into one (tar) and declare that`]
         : [];
@@ -83,7 +84,7 @@ async function withdrawDeclaration(ctx: EngineContext, ws: WorkspaceRecord, inpu
   const store = ctx.store();
   const name = normalizeWorkspacePath(input.name);
   if (input.purpose !== undefined && input.purpose !== '') {
-    throw new EngineError('BAD_ARGUMENT', `--remove takes the artifact's NAME alone, not NAME=PURPOSE`, { hint: `headspace declare ${ws.id} ${name} --remove` });
+    throw new EngineError('BAD_ARGUMENT', `remove takes the artifact's NAME alone, not NAME=PURPOSE`, { hint: 'withdraw it by name alone', action: nextAction('declare', { workspaceId: ws.id, name, remove: true }) });
   }
   const artifacts = store.listArtifacts(ws.id);
   const found = artifacts.find((a) => a.name === name);

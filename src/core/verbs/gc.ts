@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../result/next-action.js';
 import { attentionItem, makeResultPackage, emptyUsage, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { destroyWorkspace } from './destroy.js';
@@ -21,7 +22,7 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
     }
     if (ws.state !== 'expired') {
       if (ws.state !== 'ready') {
-        attention.push(attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``, { workspace_id: ws.id }));
+        attention.push(attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it`, { workspace_id: ws.id, action: nextAction('destroy', { workspaceId: ws.id }) }));
         continue;
       }
       store.moveWorkspace(ws.id, 'expired', ctx.clock.now());

@@ -66,7 +66,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const store = ctx.store();
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
-  store.refuseIfFull(ws.id, ctx.invoke);
+  store.refuseIfFull(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
@@ -172,7 +172,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id, ctx.invoke)],
+    attention: [...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
   });
 }
 
