@@ -112,7 +112,8 @@ export class SqliteStore {
       db.pragma('foreign_keys = ON');
     } catch (cause) {
       throw new EngineError('STORE_UNAVAILABLE', `cannot open the state store at ${path}: ${(cause as Error).message}`, {
-        hint: 'check the file permissions, or run `headspace doctor`',
+        hint: 'check the file permissions, or ask doctor',
+        action: nextAction('doctor'),
         cause,
       });
     }
@@ -189,7 +190,8 @@ export class SqliteStore {
     const slot = Number(row.slot);
     if (!Number.isInteger(slot) || slot > slots) {
       throw new EngineError('JOB_IDS_EXHAUSTED', `every one of the ${slots} job identities is held by a workspace that is not destroyed`, {
-        hint: 'destroy workspaces you no longer need (headspace ls, then headspace destroy ID; failed ones too), or run headspace gc',
+        hint: 'destroy workspaces you no longer need (failed ones too; ls lists them), or collect the expired ones',
+        action: nextAction('gc'),
       });
     }
     return slot;
@@ -235,7 +237,7 @@ export class SqliteStore {
       const lease = this.liveLease(ws.id);
       if (lease) throw this.leaseBusyError(ws.id, lease);
       if (this.sql('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
-        throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit --job-id to get a fresh one' });
+        throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit the job id to get a fresh one' });
       }
       // The workspace is `running` while at least one job runs: only the first job moves it.
       if (ws.state !== 'running') {
@@ -294,7 +296,7 @@ export class SqliteStore {
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
-      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "see a workspace's jobs with: headspace inspect <workspace>" });
+      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "inspect the job's workspace for its jobs, or list the workspaces", action: nextAction('ls') });
       if (job.state === 'finished') return job;
       this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
@@ -504,5 +506,5 @@ function compactPath(path: WorkspaceState[]): WorkspaceState[] {
 }
 
 function notFound(id: string): EngineError {
-  return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list workspaces with: headspace ls' });
+  return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
 }

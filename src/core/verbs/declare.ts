@@ -35,7 +35,7 @@ export function checkDeclaration(declaration: { name: string; purpose?: string |
   const name = normalizeWorkspacePath(declaration.name);
   const purpose = typeof declaration.purpose === 'string' ? declaration.purpose.trim() : '';
   if (purpose === '') {
-    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, { hint: 'declare it as NAME=PURPOSE, e.g. --declare report.json="pi to 10 digits"' });
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, { hint: 'give each declared artifact a purpose, e.g. report.json="pi to 10 digits"' });
   }
   return { name, purpose };
 }

@@ -39,7 +39,7 @@ const MAX_STOP_GRACE_SECONDS = 3600;
 export async function stopJob(ctx: EngineContext, input: StopInput): Promise<ResultPackage> {
   const grace = input.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_STOP_GRACE_SECONDS) {
-    throw new EngineError('BAD_ARGUMENT', `--grace-seconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example --grace-seconds ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
+    throw new EngineError('BAD_ARGUMENT', `graceSeconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
   }
   if (input.jobId !== undefined) validateId('job', input.jobId);
   const store = ctx.store();
