@@ -47,16 +47,22 @@ export function notReadyError(provider: string, checks: readonly ProbeCheck[]): 
   if (blocking.length > 0 && machinery.length === 0) {
     const limits = [...new Set(blocking.flatMap((c) => c.limits ?? []))];
     const remedy = remedies(blocking);
-    return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, {
-      hint: `${remedy ?? 'doctor names what is missing'}${tryFake(provider)}`,
-      ...(remedy === undefined ? { action: doctorFor(provider) } : {}),
-    });
+    const step = nextStep(remedy, 'doctor names what is missing', provider);
+    return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, { hint: step.hint, ...step.action });
   }
   const remedy = remedies(machinery);
-  return new EngineError('PROVIDER_FAILURE', `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`, {
-    hint: `${remedy ?? 'doctor names what is broken and how to fix it'}${tryFake(provider)}`,
-    ...(remedy === undefined ? { action: doctorFor(provider) } : {}),
-  });
+  const step = nextStep(remedy, 'doctor names what is broken and how to fix it', provider);
+  return new EngineError('PROVIDER_FAILURE', `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`, { hint: step.hint, ...step.action });
+}
+
+/**
+ * The remedy the checks name, with the fake provider to try meanwhile as the
+ * action; without a remedy, doctor is the action (the call goes last, after
+ * the words it belongs to).
+ */
+function nextStep(remedy: string | undefined, withoutRemedy: string, provider: string): { hint: string; action: { action?: NextAction } } {
+  if (remedy === undefined) return { hint: `${provider === 'fake' ? '' : `${TRY_FAKE}; otherwise `}${withoutRemedy}`, action: { action: doctorFor(provider) } };
+  return provider === 'fake' ? { hint: remedy, action: {} } : { hint: `${remedy}; ${TRY_FAKE}`, action: { action: nextAction('create', { provider: 'fake' }) } };
 }
 
 /** Doctor's checks, of one provider when it is known. */
@@ -71,9 +77,7 @@ function remedies(checks: readonly ProbeCheck[]): string | undefined {
 }
 
 /** How to try headspace meanwhile: the fake provider runs anywhere (it isolates nothing). */
-function tryFake(provider: string): string {
-  return provider === 'fake' ? '' : '; to try headspace without isolation meanwhile, choose the fake provider (provider fake, or HEADSPACE_PROVIDER=fake)';
-}
+const TRY_FAKE = 'to try headspace without isolation meanwhile, choose the fake provider (or set HEADSPACE_PROVIDER=fake)';
 
 function findings(checks: readonly ProbeCheck[]): string {
   const byDetail = new Map<string, string[]>();
