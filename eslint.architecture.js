@@ -11,7 +11,7 @@ const WHY = 'see docs/ARCHITECTURE.md, "Dependency direction".';
 
 // The bottom of core: the vocabulary every other module speaks. They import
 // only one another, so any module can use them without a cycle.
-const CORE_LEAVES = ['status.ts', 'errors.ts', 'clock.ts', 'ids.ts', 'events.ts', 'version.ts', 'crash-points.ts', 'name-text.ts', 'paths.ts', 'job-identity.ts'];
+const CORE_LEAVES = ['status.ts', 'errors.ts', 'next-action.ts', 'clock.ts', 'ids.ts', 'events.ts', 'version.ts', 'crash-points.ts', 'name-text.ts', 'paths.ts', 'job-identity.ts'];
 
 // The parts a verb is made of. None of them may reach up into a verb, the
 // probe or repair suites, or the engine wrapper: they are what those build on.

@@ -7,7 +7,6 @@ import { defaultHome } from '../core/context.js';
 import { createEngine, type Engine } from '../core/engine.js';
 import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
-import type { Face } from '../core/invocation.js';
 import { PROVIDERS, defaultProviderName } from '../providers/registry.js';
 import type { ProviderFactory } from '../core/context.js';
 import { packageVersion } from '../core/version.js';
@@ -21,13 +20,11 @@ export interface HeadspaceOptions {
   providers?: Record<string, ProviderFactory>;
   clock?: Clock;
   ids?: IdGenerator;
-  /** Whose reader results address: 'cli' (default: shell commands) or 'mcp' (tool calls); the MCP server sets it. */
-  face?: Face;
 }
 
 /** Builds an engine wired with the registered providers. */
 /** Every option createHeadspace takes: a misspelt one (`defaultProvder`) is refused, not silently ignored (#12 item 15). */
-const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = { home: true, defaultProvider: true, providers: true, clock: true, ids: true, face: true };
+const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = { home: true, defaultProvider: true, providers: true, clock: true, ids: true };
 
 export function createHeadspace(options: HeadspaceOptions = {}): Engine {
   const unknown = Object.keys(options).filter((key) => !Object.hasOwn(HEADSPACE_OPTION_KEYS, key));
@@ -43,7 +40,6 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     version: packageVersion(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
-    ...(options.face ? { face: options.face } : {}),
   });
 }
 
@@ -61,7 +57,8 @@ export type { Category, ResultStatus } from '../core/status.js';
 export { renderMarkdown } from '../core/result/render-markdown.js';
 export { renderJson } from '../core/result/render-json.js';
 export { RESULT_SCHEMA_VERSION, SECTION_ORDER } from '../core/result/result-package.js';
-export type { ResultPackage, Evidence, ArtifactEntry, Provenance, ResourceUsage } from '../core/result/result-package.js';
+export type { ResultPackage, Evidence, ArtifactEntry, Provenance, ResourceUsage, AttentionItem } from '../core/result/result-package.js';
+export type { NextAction, RenderAction } from '../core/next-action.js';
 export { defaultPolicy, DEFAULT_BUDGET } from '../core/policy/policy.js';
 export type { Policy, Budget } from '../core/policy/policy.js';
 export type { Provider, ProviderCapabilities, ProbeResult, JobOutcome, RunRequest } from '../core/provider.js';

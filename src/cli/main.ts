@@ -7,6 +7,7 @@ import { COMMON_OPTIONS, VERBS, type VerbSpec } from './catalog.js';
 import { inputFromArgv, type EngineVerbSpec } from './verb-commands.js';
 import type { Engine } from '../core/engine.js';
 import { processIo, writeAll, type CliIo } from './io.js';
+import { cliActionRenderer } from './render-action.js';
 import { renderErrorJson, renderErrorText } from './render-error.js';
 import { introspect } from './introspection.js';
 import { renderLogsDump } from './render-logs.js';
@@ -68,7 +69,9 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
     case 'package': {
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
       const { renderJson } = await import('../core/result/render-json.js');
-      await writeAll(io.stdout, json ? renderJson(outcome.pkg) : forTerminal(io, renderMarkdown(outcome.pkg, { ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }), ...fullResultCommand(io, outcome.pkg) })));
+      // Suggested calls are shell commands here (render-action.ts); core wrote them as data.
+      const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME);
+      await writeAll(io.stdout, json ? renderJson(outcome.pkg, { renderAction }) : forTerminal(io, renderMarkdown(outcome.pkg, { renderAction, ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }), ...fullResultCommand(io, outcome.pkg) })));
       return outcome.exitCode ?? EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
     }
     case 'document':
@@ -120,7 +123,8 @@ function fullResultCommand(io: CliIo, pkg: ResultPackage): { fullResult?: string
 }
 
 async function fail(io: CliIo, error: EngineError, json: boolean): Promise<number> {
-  await writeAll(io.stderr, json ? renderErrorJson(error) : renderErrorText(error));
+  const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME);
+  await writeAll(io.stderr, json ? renderErrorJson(error, renderAction) : renderErrorText(error, renderAction));
   return EXIT_CODES[error.category];
 }
 
@@ -188,7 +192,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
     // Long-running: resolves only when the server is done, since the bin exits right after main().
     const [{ serveMcp }, { openEngineForCli }] = await Promise.all([import('../mcp/serve.js'), import('./open-engine.js')]);
     const exitCode = await serveMcp({
-      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined, 'mcp'),
+      engineFactory: () => openEngineForCli(io.env, opts.provider as string | undefined),
       http: opts.http === true,
       ...(opts.port !== undefined && { port: String(opts.port) }),
       ...(opts.host !== undefined && { host: String(opts.host) }),

@@ -1,25 +1,35 @@
 import type { EngineError } from '../core/errors.js';
 import { escapeForTerminal } from '../core/result/visible-text.js';
 import { EXIT_CODES } from '../core/status.js';
+import { withAction, type RenderAction } from '../core/next-action.js';
+import { cliActionRenderer } from './render-action.js';
 
 /**
  * Errors are rendered once, here: `error:` and `hint:` lines on stderr (the
  * category named inline only for 3–8, where it tells the caller why), or
  * under --json a `{code, message, remediation, category}` document on stderr
- * with stdout left empty. Never a stack trace.
+ * with stdout left empty. Never a stack trace. A hint's suggested call
+ * (`error.action`) follows it as a shell command.
  */
-export function renderErrorText(error: EngineError): string {
+export function renderErrorText(error: EngineError, renderAction: RenderAction = cliActionRenderer()): string {
   const category = error.category;
   const code = EXIT_CODES[category];
   const prefix = code >= 3 ? `${category}: ` : '';
   const lines = [`error: ${prefix}${oneLine(error.message)}`];
-  lines.push(`hint: ${oneLine(error.hint ?? 'run `headspace explain exit-codes` or `headspace --help`')}`);
+  lines.push(`hint: ${oneLine(remediation(error, renderAction) ?? 'run `headspace explain exit-codes` or `headspace --help`')}`);
   return `${lines.join('\n')}\n`;
 }
 
-export function renderErrorJson(error: EngineError): string {
+export function renderErrorJson(error: EngineError, renderAction: RenderAction = cliActionRenderer()): string {
   const category = error.category;
-  return `${JSON.stringify({ code: EXIT_CODES[category], message: error.message, remediation: error.hint ?? null, category, reason: error.code })}\n`;
+  const action = error.action === undefined ? {} : { action: error.action };
+  return `${JSON.stringify({ code: EXIT_CODES[category], message: error.message, remediation: remediation(error, renderAction) ?? null, category, reason: error.code, ...action })}\n`;
+}
+
+/** The hint, then the call it suggests in shell syntax. */
+function remediation(error: EngineError, renderAction: RenderAction): string | undefined {
+  if (error.hint === undefined) return error.action === undefined ? undefined : renderAction(error.action);
+  return withAction(error.hint, error.action, renderAction);
 }
 
 /** One line, with every control and bidi character shown as an escape: messages quote job-chosen file names (#10 item 11). */

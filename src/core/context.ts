@@ -4,7 +4,6 @@ import type { Clock } from './clock.js';
 import { EngineError } from './errors.js';
 import type { EventBus } from './events.js';
 import type { IdGenerator } from './ids.js';
-import type { Invoke } from './invocation.js';
 import type { Provider } from './provider.js';
 import type { SqliteStore } from './store/sqlite-store.js';
 
@@ -24,10 +23,6 @@ export interface EngineContext {
   provider(name: string): Promise<Provider>;
   /** Where a job's captured output is kept. */
   logPath(jobId: string): string;
-  /** For the CLI, a command that, pasted into a shell, prints a job's full output; for MCP, the logs tool call that pages through it. */
-  retrievalCommand(handle: string): string;
-  /** A suggested call of a verb, in the words of the engine's face (invocation.ts). */
-  invoke: Invoke;
   /**
    * This engine call's id: every result carries it (provenance.trace_id) and
    * every journal row the call writes records it, so one call's rows can be

@@ -2,12 +2,10 @@ import { join } from 'node:path';
 import type * as zod from 'zod';
 import { systemClock, type Clock } from './clock.js';
 import { defaultHome, unknownProvider, type EngineContext, type ProviderFactory } from './context.js';
-import { shellQuote } from './result/shell-quote.js';
 import { createEventBus, type EventBus } from './events.js';
 import { forTheCaller } from './infrastructure-errors.js';
 import { refuseUnknownKeys } from './input-keys.js';
 import { randomIds, type IdGenerator } from './ids.js';
-import { invocationFor, type Face } from './invocation.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
 import { SqliteStore } from './store/sqlite-store.js';
@@ -26,8 +24,6 @@ export interface EngineOptions {
   clock?: Clock;
   ids?: IdGenerator;
   events?: EventBus;
-  /** Whose reader the results' suggestions and retrieval instructions are written for; default 'cli'. */
-  face?: Face;
 }
 
 /** A verb's input as the library takes it: the schema's fields, plus the runtime-only keys (a signal, a callback). */
@@ -74,9 +70,6 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
   const events = options.events ?? createEventBus();
   let store: SqliteStore | null = null;
   const built = new Map<string, Promise<Provider>>();
-  const isDefaultHome = home === defaultHome();
-  const face = options.face ?? 'cli';
-  const homePrefix = isDefaultHome ? '' : `HEADSPACE_HOME=${shellQuote(home)} `;
 
   const ctx: Omit<EngineContext, 'traceId'> = {
     home,
@@ -101,10 +94,6 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
       return provider;
     },
     logPath: (jobId) => join(home, 'jobs', `${jobId}.log`),
-    invoke: invocationFor(face, homePrefix),
-    // Over MCP there is no unbounded read: the logs tool pages through the output instead.
-    retrievalCommand: (handle) =>
-      face === 'mcp' ? `logs ${JSON.stringify({ jobId: handle, lines: { from: 1, to: 200 } })} (then the next 200 lines)` : `${homePrefix}headspace inspect ${handle} --logs`,
   };
 
   /**

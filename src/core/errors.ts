@@ -1,3 +1,4 @@
+import type { NextAction } from './next-action.js';
 import { CATEGORIES, EXIT_CODES, RESULT_STATUSES, categoryOfStatus, type Category, type ResultStatus } from './status.js';
 
 /**
@@ -66,8 +67,10 @@ export function categoryOfCode(code: EngineErrorCode): Category {
 }
 
 export interface EngineErrorOptions {
-  /** One line telling the caller what to do next. */
+  /** One line telling the caller what to do next, in words of no face (no flag, no command line). */
   hint?: string;
+  /** The call the hint suggests, as data; each face renders it in its own syntax after the hint. */
+  action?: NextAction;
   cause?: unknown;
 }
 
@@ -75,11 +78,13 @@ export interface EngineErrorOptions {
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
   readonly hint: string | undefined;
+  readonly action: NextAction | undefined;
   constructor(code: EngineErrorCode, message: string, options: EngineErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EngineError';
     this.code = code;
     this.hint = options.hint;
+    this.action = options.action;
   }
   get category(): Category {
     return categoryOfCode(this.code);
@@ -103,7 +108,8 @@ export function toEngineError(value: unknown): EngineError {
   if (value instanceof EngineError) return value;
   const message = value instanceof Error ? value.message : String(value);
   return new EngineError('INTERNAL', `internal error: ${message}`, {
-    hint: 'this is a headspace bug; run `headspace doctor` and report it with the command you ran',
+    hint: 'this is a headspace bug; report it with the call you made and what doctor says',
+    action: { verb: 'doctor', args: {} },
     cause: value,
   });
 }

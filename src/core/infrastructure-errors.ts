@@ -8,6 +8,7 @@
  * an agent, which can do nothing with them and should not learn the host's
  * layout from them. The cause keeps the original for debugging.
  */
+import { nextAction, type NextAction } from './next-action.js';
 import { EngineError } from './errors.js';
 import type { ProbeCheck } from './provider.js';
 
@@ -27,9 +28,9 @@ export function forTheCaller(error: unknown, provider?: string): unknown {
 export function callerFacing(error: EngineError, provider?: string): EngineError {
   if (error.category !== 'infrastructure_failure') return error;
   const message = withoutHostDetail(error.message);
-  const hint = error.hint ?? `run \`headspace doctor${provider === undefined ? '' : ` --provider ${provider}`}\`: it names what is broken and how to fix it`;
-  if (message === error.message && hint === error.hint) return error;
-  return new EngineError(error.code, message, { hint, cause: error });
+  if (message === error.message && error.hint !== undefined) return error;
+  if (error.hint !== undefined) return new EngineError(error.code, message, { hint: error.hint, ...(error.action === undefined ? {} : { action: error.action }), cause: error });
+  return new EngineError(error.code, message, { hint: 'doctor names what is broken and how to fix it', action: doctorFor(provider), cause: error });
 }
 
 /**
@@ -45,13 +46,28 @@ export function notReadyError(provider: string, checks: readonly ProbeCheck[]): 
   const machinery = blocking.filter((c) => (c.limits ?? []).length === 0);
   if (blocking.length > 0 && machinery.length === 0) {
     const limits = [...new Set(blocking.flatMap((c) => c.limits ?? []))];
-    return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, {
-      hint: `${remedies(blocking) ?? `run \`headspace doctor --provider ${provider}\``}${tryFake(provider)}`,
-    });
+    const remedy = remedies(blocking);
+    const step = nextStep(remedy, 'doctor names what is missing', provider);
+    return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, { hint: step.hint, ...step.action });
   }
-  return new EngineError('PROVIDER_FAILURE', `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`, {
-    hint: `${remedies(machinery) ?? `run \`headspace doctor --provider ${provider}\`: it names what is broken and how to fix it`}${tryFake(provider)}`,
-  });
+  const remedy = remedies(machinery);
+  const step = nextStep(remedy, 'doctor names what is broken and how to fix it', provider);
+  return new EngineError('PROVIDER_FAILURE', `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`, { hint: step.hint, ...step.action });
+}
+
+/**
+ * The remedy the checks name, with the fake provider to try meanwhile as the
+ * action; without a remedy, doctor is the action (the call goes last, after
+ * the words it belongs to).
+ */
+function nextStep(remedy: string | undefined, withoutRemedy: string, provider: string): { hint: string; action: { action?: NextAction } } {
+  if (remedy === undefined) return { hint: `${provider === 'fake' ? '' : `${TRY_FAKE}; otherwise `}${withoutRemedy}`, action: { action: doctorFor(provider) } };
+  return provider === 'fake' ? { hint: remedy, action: {} } : { hint: `${remedy}; ${TRY_FAKE}`, action: { action: nextAction('create', { provider: 'fake' }) } };
+}
+
+/** Doctor's checks, of one provider when it is known. */
+function doctorFor(provider: string | undefined): NextAction {
+  return nextAction('doctor', provider === undefined ? {} : { provider });
 }
 
 /** Each distinct remedy once (memory, pids and cpu share one when one cgroup driver is missing, #12 item 12). */
@@ -61,9 +77,7 @@ function remedies(checks: readonly ProbeCheck[]): string | undefined {
 }
 
 /** How to try headspace meanwhile: the fake provider runs anywhere (it isolates nothing). */
-function tryFake(provider: string): string {
-  return provider === 'fake' ? '' : '; to try headspace without isolation meanwhile, use the fake provider (--provider fake, or HEADSPACE_PROVIDER=fake)';
-}
+const TRY_FAKE = 'to try headspace without isolation meanwhile, choose the fake provider (or set HEADSPACE_PROVIDER=fake)';
 
 function findings(checks: readonly ProbeCheck[]): string {
   const byDetail = new Map<string, string[]>();

@@ -1,4 +1,5 @@
 import type { EngineContext } from './context.js';
+import { nextAction } from './next-action.js';
 import { attentionItem, type AttentionItem } from './result/result-package.js';
 import { isOwnerAlive } from './store/owner.js';
 import { unexportedAttention } from './result/artifact-view.js';
@@ -18,8 +19,8 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
     attention.push(
       attentionItem(
         'unsettled-intent',
-        `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; see \`headspace doctor --repair\``,
-        { workspace_id: intent.workspaceId, ...(intent.jobId ? { job_id: intent.jobId } : {}) },
+        `intent #${intent.id} (${intent.op} on workspace ${intent.workspaceId}${intent.jobId ? `, job ${intent.jobId}` : ''}) was never settled and its process (pid ${intent.owner.pid}) is gone; doctor's repair plan settles it`,
+        { workspace_id: intent.workspaceId, ...(intent.jobId ? { job_id: intent.jobId } : {}), action: nextAction('doctor', { repair: true }) },
       ),
     );
   }
@@ -27,15 +28,16 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
     if (scope.workspaceId && job.workspaceId !== scope.workspaceId) continue;
     if (isOwnerAlive(job.owner)) continue;
     attention.push(
-      attentionItem('orphaned-job', `job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it with \`${ctx.invoke('stop', { workspaceId: job.workspaceId, apply: true })}\``, {
+      attentionItem('orphaned-job', `job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it`, {
         workspace_id: job.workspaceId,
         job_id: job.id,
+        action: nextAction('stop', { workspaceId: job.workspaceId, apply: true }),
       }),
     );
   }
   if (scope.workspaceId) {
     const ws = store.getWorkspace(scope.workspaceId);
-    if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id, ctx.invoke));
+    if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
     if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
       attention.push(attentionItem('expired', `workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`, { workspace_id: ws.id }));
     }
@@ -44,7 +46,7 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
         const provider = await ctx.provider(ws.provider);
         const view = await provider.inspect(ws.id);
         if (view.state === 'missing') {
-          attention.push(attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``, { workspace_id: ws.id }));
+          attention.push(attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it`, { workspace_id: ws.id, action: nextAction('destroy', { workspaceId: ws.id }) }));
         }
       } catch (error) {
         attention.push(attentionItem('unverified-workspace', `the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`, { workspace_id: ws.id }));

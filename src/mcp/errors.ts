@@ -25,6 +25,8 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import type { z } from 'zod';
 import { EngineError } from '../core/errors.js';
 import { EXIT_CODES, type Category } from '../core/status.js';
+import { withAction, type NextAction } from '../core/next-action.js';
+import { mcpActionRenderer } from './render-action.js';
 
 /** JSON-RPC codes this server emits. -32002 is MCP's "resource not found". */
 export const WIRE_CODES = Object.freeze({
@@ -40,6 +42,8 @@ export interface ErrorDocument {
   remediation: string | null;
   category: Category;
   reason: string;
+  /** The call the remediation suggests, as data (a tool name and its arguments). */
+  action?: NextAction;
 }
 
 export const ERROR_META_KEY = 'headspace/error';
@@ -61,7 +65,9 @@ export class ProtocolFault extends Error {
 }
 
 export function errorDocument(error: EngineError): ErrorDocument {
-  return { code: EXIT_CODES[error.category], message: error.message, remediation: error.hint ?? null, category: error.category, reason: error.code };
+  // The hint's suggested call follows it as a tool call, never a CLI command (#11).
+  const remediation = error.hint === undefined ? (error.action === undefined ? null : mcpActionRenderer(error.action)) : withAction(error.hint, error.action, mcpActionRenderer);
+  return { code: EXIT_CODES[error.category], message: error.message, remediation, category: error.category, reason: error.code, ...(error.action === undefined ? {} : { action: error.action }) };
 }
 
 /** A refused or failed verb, as a tool error result the model reads and acts on. */

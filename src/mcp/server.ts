@@ -24,6 +24,7 @@ import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownT
 import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
 import { reportProgress } from './progress.js';
 import { boundStructured, DEFAULT_MAX_STRUCTURED_BYTES } from './bound-structured.js';
+import { mcpActionRenderer } from './render-action.js';
 import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolSpec } from './tools/tool-spec.js';
@@ -121,9 +122,10 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
       }).then(
         (pkg): CallToolResult => {
           // The JSON rendering, so a client sees what --json prints (null fields left out), bounded (#12 item 20).
-          const structured = boundStructured(JSON.parse(renderJson(pkg)) as Record<string, unknown>, options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED_BYTES);
+          // Suggested calls are tool calls here (render-action.ts); core wrote them as data.
+          const structured = boundStructured(JSON.parse(renderJson(pkg, { renderAction: mcpActionRenderer })) as Record<string, unknown>, options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED_BYTES);
           return {
-            content: [{ type: 'text', text: renderMarkdown(pkg, { fullResult: FULL_RESULT, ...(options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }) }],
+            content: [{ type: 'text', text: renderMarkdown(pkg, { fullResult: FULL_RESULT, renderAction: mcpActionRenderer, ...(options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }) }],
             structuredContent: structured.value,
             ...(structured.originalBytes === undefined ? {} : { _meta: { [TRUNCATED_META_KEY]: { original_bytes: structured.originalBytes } } }),
           };

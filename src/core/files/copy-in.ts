@@ -30,13 +30,13 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   const budget = ws.policy.budget.storageBytes;
   if (used + source.totalBytes > budget) {
     throw new EngineError('POLICY_DENIED', `copying ${source.totalBytes} bytes into workspace ${ws.id} would exceed its storage_bytes budget (${used} of ${budget} bytes used); nothing was copied`, {
-      hint: 'create the workspace with a larger --storage-bytes, or copy less',
+      hint: 'create the workspace with a larger storageBytes budget, or copy less',
     });
   }
   const targets = source.files.map((f) => ({ file: f, path: f.relative === '' ? destination : `${destination}/${f.relative}` }));
   if (!request.overwrite) {
     for (const existing of await existingPaths(provider, ws.id, [destination, ...targets.map((t) => t.path)])) {
-      throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put only; run --input never overwrites)' });
+      throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, { hint: "put it again with overwrite to replace it (a run's inputs never overwrite)" });
     }
   }
   if (replaced !== null) await clearConflicts(provider, ws.id, destination, replaced, targets.map((t) => t.path), source.kind);

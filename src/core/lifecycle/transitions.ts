@@ -53,7 +53,7 @@ export function transition(from: WorkspaceState, to: WorkspaceState): WorkspaceS
   if (canTransition(from, to)) return to;
   const legal = TRANSITIONS[from];
   throw new EngineError('ILLEGAL_TRANSITION', `a workspace cannot go from ${from} to ${to}; legal next states: ${legal.length ? legal.join(', ') : '(none: it is final)'}`, {
-    hint: from === 'running' ? 'stop the running job first: headspace stop <workspace> --apply' : 'check the workspace state with headspace inspect <workspace>',
+    hint: from === 'running' ? 'stop the running job first (stop with apply)' : 'check the workspace state with inspect',
   });
 }
 

@@ -1,3 +1,4 @@
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 
 /**
@@ -9,7 +10,8 @@ export function workspaceExists(workspaceId: string, state: string): EngineError
   const unusable = state === 'failed' || state === 'requested' || state === 'provisioning';
   return new EngineError('WORKSPACE_EXISTS', `workspace ${workspaceId} already exists (${state})`, {
     hint: unusable
-      ? `it is ${state === 'failed' ? 'a failed' : 'an unfinished'} workspace: free the id with \`headspace destroy ${workspaceId}\`, then create it again (or choose another --workspace-id)`
-      : `choose another --workspace-id (or omit it for a fresh one), or destroy this one first: \`headspace destroy ${workspaceId}\``,
+      ? `it is ${state === 'failed' ? 'a failed' : 'an unfinished'} workspace: create it again once a destroy frees the id (or choose another workspace id)`
+      : 'choose another workspace id (or omit it for a fresh one), or destroy this one first',
+    action: nextAction('destroy', { workspaceId }),
   });
 }

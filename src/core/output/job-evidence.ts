@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { fullOutputOf } from '../next-action.js';
 import type { EngineContext } from '../context.js';
 import { findingLines, parseFindings } from './findings/index.js';
 import type { Evidence, KeyFinding } from '../result/result-package.js';
@@ -48,7 +49,7 @@ export function readLogForExcerpt(ctx: EngineContext, job: JobRecord): Buffer | 
     if (size <= EXCERPT_SCAN_BYTES) return read(0, size);
     const tailBytes = EXCERPT_SCAN_BYTES - SCAN_HEAD_BYTES;
     const skipped = size - SCAN_HEAD_BYTES - tailBytes;
-    const note = Buffer.from(`\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with: ${ctx.invoke('logs', { jobId: job.id, grep: 'PATTERN' })}] …\n`);
+    const note = Buffer.from(`\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with a logs grep of job ${job.id}] …\n`);
     return Buffer.concat([read(0, SCAN_HEAD_BYTES), note, read(size - tailBytes, tailBytes)]);
   } finally {
     closeSync(fd);
@@ -75,21 +76,21 @@ export function jobOutputView(ctx: EngineContext, job: JobRecord, budgetBytes = 
   if (job.outputBytes === 0) return { evidence: [], findings: [] };
   const log = readLogForExcerpt(ctx, job);
   const findings: KeyFinding[] = log === null ? [] : parseFindings(log.toString('utf8'), { maxItems: FINDING_ITEMS }).map((f) => ({ ...f, text: findingLines([f]).join('\n') }));
-  if (findings.some((f) => typeof f !== 'string' && typeof f.more === 'number' && f.more > 0)) findings.push(`every line of the output: ${ctx.retrievalCommand(job.id)}`);
-  return { evidence: [outputEvidence(ctx, job, log, budgetBytes)], findings };
+  if (findings.some((f) => typeof f !== 'string' && typeof f.more === 'number' && f.more > 0)) findings.push("every line of the output: the evidence's retrieval");
+  return { evidence: [outputEvidence(job, log, budgetBytes)], findings };
 }
 
 /** The job's captured output as one evidence excerpt, chosen for an agent. */
 export function jobOutputEvidence(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES): Evidence {
-  return outputEvidence(ctx, job, readLogForExcerpt(ctx, job), budgetBytes);
+  return outputEvidence(job, readLogForExcerpt(ctx, job), budgetBytes);
 }
 
-function outputEvidence(ctx: EngineContext, job: JobRecord, log: Buffer | null, budgetBytes: number): Evidence {
-  const retrieval = ctx.retrievalCommand(job.id);
+function outputEvidence(job: JobRecord, log: Buffer | null, budgetBytes: number): Evidence {
   if (log === null) {
     return { label: 'captured output', kind: 'fact', source: job.id, truncated: false, excerpt: '(the captured output is no longer kept)', total_bytes: job.outputBytes };
   }
-  const picked = selectExcerpt(log, { budgetBytes, retrieval });
+  // No marker from the selector: a face writes it, naming the retrieval in its own words (#11).
+  const picked = selectExcerpt(log, { budgetBytes });
   const clippedAtBudget = job.outputBytes > job.storedBytes;
   return {
     label: 'captured output',
@@ -100,6 +101,6 @@ function outputEvidence(ctx: EngineContext, job: JobRecord, log: Buffer | null, 
     total_bytes: job.outputBytes,
     total_lines: picked.total_lines,
     omitted_lines: picked.omitted_lines,
-    retrieval,
+    retrieval_action: fullOutputOf(job.id),
   };
 }

@@ -1,4 +1,5 @@
 import { EngineError } from '../errors.js';
+import { nextAction } from '../next-action.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { LimitSummary } from '../result/result-package.js';
 import { labelLimit, measuredLimitWarning } from './label-limit.js';
@@ -45,7 +46,8 @@ export function assertEnforceable(effective: EffectivePolicy, provider: string):
   const names = effective.refusals.map((r) => r.limit).join(', ');
   const first = effective.refusals[0]!;
   throw new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${names}: ${effective.refusals.map((r) => `${r.limit}: ${r.reason}`).join('; ')}`, {
-    hint: first.reason.includes('remedy:') ? first.reason.slice(first.reason.indexOf('remedy:') + 7).trim() : `run \`headspace doctor --provider ${provider}\` for what is missing, or choose another provider`,
+    hint: first.reason.includes('remedy:') ? first.reason.slice(first.reason.indexOf('remedy:') + 7).trim() : 'choose another provider, or ask doctor what is missing',
+    ...(first.reason.includes('remedy:') ? {} : { action: nextAction('doctor', { provider }) }),
   });
 }
 

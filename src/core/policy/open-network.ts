@@ -10,7 +10,7 @@ import { EngineError } from '../errors.js';
 export function openNetworkRefused(): EngineError {
   return new EngineError(
     'POLICY_DENIED',
-    'network access is refused: no provider offers a workspace open network access, because sharing the host network would expose its loopback services; a per-host allow-list is planned as --network allow=HOST',
-    { hint: 'omit --network (or pass --network disabled) and bring what the job needs in first with put or run --input' },
+    'network access is refused: no provider offers a workspace open network access, because sharing the host network would expose its loopback services; a per-host allow-list is planned (network allow=HOST)',
+    { hint: "leave network out (or disabled) and bring what the job needs in first, with put or a run's inputs" },
   );
 }

@@ -75,7 +75,7 @@ export async function runProbe(ctx: EngineContext, input: { provider: string; ca
       const destroyed = await destroyWorkspace(ctx, { workspaceId });
       warnings.push(...destroyed.warnings);
     } catch (error) {
-      warnings.push(`the probe workspace ${workspaceId} could not be destroyed: ${(error as Error).message}; run \`headspace destroy ${workspaceId}\``);
+      warnings.push(`the probe workspace ${workspaceId} could not be destroyed: ${(error as Error).message}; destroy ${workspaceId} again`);
     }
   }
   return { provider: input.provider, workspaceId, workspace: ctx.store().getWorkspace(workspaceId), results, warnings, attention: created.attention, startedAt, finishedAt: ctx.clock.now() };

@@ -3,6 +3,7 @@
  * cheap boundary checks first, the budget attacks (bomb, hog, /tmp) last so
  * a slow one cannot delay the rest.
  */
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import type { Scenario } from './probe-types.js';
 import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
@@ -54,11 +55,11 @@ export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
 /** The scenarios one call asks for; an unknown id is a user error that lists the known ones. */
 export function selectScenarios(request: { scenario?: string | undefined; all?: boolean | undefined }): Scenario[] {
   if (request.scenario !== undefined && request.all === true) {
-    throw new EngineError('BAD_ARGUMENT', 'give either one scenario or --all, not both', { hint: `headspace probe --all, or one of: ${SCENARIO_IDS.join(', ')}` });
+    throw new EngineError('BAD_ARGUMENT', 'give either one scenario or all, not both', { hint: `probe all, or one of: ${SCENARIO_IDS.join(', ')}`, action: nextAction('probe', { all: true }) });
   }
   if (request.all === true) return [...SCENARIOS];
   if (request.scenario === undefined || request.scenario === '') {
-    throw new EngineError('BAD_ARGUMENT', 'probe needs a scenario id or --all', { hint: `run \`headspace probe --all\`, or one of: ${SCENARIO_IDS.join(', ')} (\`headspace probe --list\` describes them)` });
+    throw new EngineError('BAD_ARGUMENT', 'probe needs a scenario id or all', { hint: `probe all, or one of: ${SCENARIO_IDS.join(', ')} (probe with list describes them)`, action: nextAction('probe', { all: true }) });
   }
   const found = SCENARIOS.find((s) => s.id === request.scenario);
   if (!found) {

@@ -58,7 +58,7 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
         const job = store.getJob(action.jobId);
         if (!job || job.state !== 'running') return;
         store.finishJob(action.jobId, { status: action.status, exitCode: null, signal: null, limitHit: null, finishedAt: now, outputBytes: job.outputBytes, storedBytes: job.storedBytes, usage: job.usage, note: action.note, ...(job.stopRequested ? { cancelledBy: CANCELLED_BY_STOP } : {}) });
-        for (const id of action.intentIds) store.settleIntent(id, `settled by doctor --repair: job ${action.jobId} recorded ${action.status}`, now);
+        for (const id of action.intentIds) store.settleIntent(id, `settled by doctor's repair: job ${action.jobId} recorded ${action.status}`, now);
       });
       return `job ${action.jobId} in workspace ${action.workspaceId} recorded ${action.status}: ${action.note}`;
     }
@@ -77,7 +77,7 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
         }
         store.settleIntent(action.intentId, action.outcome, now);
       });
-      return `${repair.target}: ${action.outcome.replace(/^settled by doctor --repair: /, 'settled as ')}${action.moveWorkspace ? `; workspace ${action.moveWorkspace.workspaceId} recorded ${action.moveWorkspace.to}` : ''}${action.recordExport ? `; export of '${action.recordExport.name}' recorded` : ''}`;
+      return `${repair.target}: ${action.outcome.replace(/^settled by doctor's repair: /, 'settled as ')}${action.moveWorkspace ? `; workspace ${action.moveWorkspace.workspaceId} recorded ${action.moveWorkspace.to}` : ''}${action.recordExport ? `; export of '${action.recordExport.name}' recorded` : ''}`;
     }
     case 'remove-leftover': {
       const provider = await ctx.provider(action.provider);

@@ -114,10 +114,10 @@ export function planRepairs(d: Diagnosis): Repair[] {
       continue;
     }
     if (ws?.view === 'unknown') {
-      repairs.push({ ...base, safe: false, reason: `its process (pid ${job.ownerPid}) is gone, but the ${ws.provider} provider could not be asked whether anything of it still runs; check \`headspace doctor --provider ${ws.provider}\``, action: { type: 'none' } });
+      repairs.push({ ...base, safe: false, reason: `its process (pid ${job.ownerPid}) is gone, but the ${ws.provider} provider could not be asked whether anything of it still runs; check doctor of the ${ws.provider} provider`, action: { type: 'none' } });
       continue;
     }
-    const note = `its process (pid ${job.ownerPid}) was gone; doctor --repair ended whatever remained of it and recorded it as ${status}${job.stopRequested ? ' (a stop had been requested)' : ' (the engine died under the job, not the command)'}`;
+    const note = `its process (pid ${job.ownerPid}) was gone; doctor's repair ended whatever remained of it and recorded it as ${status}${job.stopRequested ? ' (a stop had been requested)' : ' (the engine died under the job, not the command)'}`;
     repairs.push({
       ...base,
       safe: true,
@@ -141,7 +141,7 @@ export function planRepairs(d: Diagnosis): Repair[] {
     const ws = id === null ? undefined : d.workspaces[id];
     if (leftover.kind === 'directory' && ws !== undefined && (WORKSPACE_FILES_STATES.includes(ws.state) || ws.unexportedArtifacts.length > 0)) {
       const guard = ws.unexportedArtifacts.length ? ` and declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported` : '';
-      repairs.push({ ...base, safe: false, reason: `${leftover.detail}; workspace ${id} is recorded ${ws.state}${guard}, so the folder may hold its files: decide with \`headspace inspect ${id}\`, then \`headspace destroy ${id}\``, action: { type: 'none' } });
+      repairs.push({ ...base, safe: false, reason: `${leftover.detail}; workspace ${id} is recorded ${ws.state}${guard}, so the folder may hold its files: decide by inspecting it, then destroy it`, action: { type: 'none' } });
       continue;
     }
     repairs.push({ ...base, safe: true, reason: `${leftover.detail}: remove it`, action: { type: 'remove-leftover', provider, leftover } });
@@ -163,7 +163,7 @@ function planIntent(d: Diagnosis, dead: DeadIntent): Repair[] {
     ...base,
     safe: true,
     reason: `${gone}; ${reason}`,
-    action: { type: 'settle-intent', intentId: intent.id, outcome: `settled by doctor --repair: ${outcome}`, ...extra },
+    action: { type: 'settle-intent', intentId: intent.id, outcome: `settled by doctor's repair: ${outcome}`, ...extra },
   });
   const skip = (reason: string): Repair => ({ ...base, safe: false, reason: `${gone}; ${reason}`, action: { type: 'none' } });
 
@@ -188,20 +188,20 @@ function planIntent(d: Diagnosis, dead: DeadIntent): Repair[] {
     case 'stop': {
       const job = dead.job;
       if (!job || job.state === 'finished') return [settle(`stopped (job ${intent.jobId} ${job ? `finished as ${job.status}` : 'is gone'})`, `the job it stopped has ended: settle it`)];
-      return [skip(`job ${intent.jobId} still runs under a live process and the stop may not have reached it: run \`headspace stop ${id} --apply\` again`)];
+      return [skip(`job ${intent.jobId} still runs under a live process and the stop may not have reached it: stop it again, with apply`)];
     }
     case 'put': {
       if (dead.inputRecorded) return [settle('done (the input is recorded)', 'the input is recorded, so the copy finished: settle it')];
       const dest = intent.target ?? 'its destination';
-      return [settle(`interrupted (no input recorded; ${dest} in the workspace may hold part of the copy)`, `no input was recorded, so the copy did not finish; settle it (${dest} in the workspace may hold part of the copy: put it again with --overwrite)`)];
+      return [settle(`interrupted (no input recorded; ${dest} in the workspace may hold part of the copy)`, `no input was recorded, so the copy did not finish; settle it (${dest} in the workspace may hold part of the copy: put it again with overwrite)`)];
     }
     case 'export':
       return planExport(d, dead, settle, skip, base);
     case 'remove': {
       if (ws.state === 'destroyed') return [settle('removed (the workspace is destroyed)', 'the workspace is recorded destroyed: settle it')];
       const where = ws.view === 'missing' ? 'after the provider removed it' : 'and the provider still holds (part of) it';
-      const force = ws.unexportedArtifacts.length ? ` --force (declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported and ${ws.view === 'missing' ? 'are already gone' : 'would be discarded'})` : '';
-      return [skip(`the destroy of workspace ${id} was cut short ${where}; finishing it is a destroy: run \`headspace destroy ${id}${force ? ' --force' : ''}\`${force}`)];
+      const force = ws.unexportedArtifacts.length ? `, with force (declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported and ${ws.view === 'missing' ? 'are already gone' : 'would be discarded'})` : '';
+      return [skip(`the destroy of workspace ${id} was cut short ${where}; finishing it is a destroy: destroy it again${force}`)];
     }
     default:
       if (intent.op.startsWith('repair')) return [settle('abandoned (a repair is re-planned from a fresh diagnosis)', 'repairs are idempotent and re-planned each time: settle it')];

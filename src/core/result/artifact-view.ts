@@ -1,5 +1,5 @@
-import type { Invoke } from '../invocation.js';
 import { attentionItem, type ArtifactEntry, type AttentionItem } from './result-package.js';
+import { nextAction } from '../next-action.js';
 import type { ArtifactRecord, SqliteStore } from '../store/sqlite-store.js';
 import { quotedName } from './visible-text.js';
 
@@ -19,7 +19,7 @@ export function toEntry(a: ArtifactRecord): ArtifactEntry {
 }
 
 /** One attention item per declared artifact that has not left the workspace yet. */
-export function unexportedAttention(store: SqliteStore, workspaceId: string, invoke: Invoke): AttentionItem[] {
+export function unexportedAttention(store: SqliteStore, workspaceId: string): AttentionItem[] {
   return store
     .listArtifacts(workspaceId)
     .filter((a) => a.exportedTo === null)
@@ -27,8 +27,8 @@ export function unexportedAttention(store: SqliteStore, workspaceId: string, inv
       (a) =>
         attentionItem(
           'unexported-artifact',
-          `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); export it with \`${invoke('export', { workspaceId, name: a.name, to: 'PATH' })}\`, or a destroy will refuse until you discard it with \`${invoke('destroy', { workspaceId, force: true })}\``,
-          { workspace_id: workspaceId, name: a.name },
+          `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); a destroy refuses until it is exported or discarded with force; export it`,
+          { workspace_id: workspaceId, name: a.name, action: nextAction('export', { workspaceId, name: a.name, to: 'PATH' }) },
         ),
     );
 }

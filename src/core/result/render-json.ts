@@ -6,10 +6,11 @@
  * built. The key lists are restated here rather than read from the schema:
  * reading them would load zod on the CLI's path; a test checks they match.
  */
+import type { RenderAction } from '../next-action.js';
 import type { ResultPackage } from './result-package.js';
 import { SECTION_ORDER } from './result-package.js';
 
-const EVIDENCE_KEYS = ['label', 'kind', 'source', 'truncated', 'excerpt', 'total_bytes', 'total_lines', 'omitted_lines', 'retrieval'];
+const EVIDENCE_KEYS = ['label', 'kind', 'source', 'truncated', 'excerpt', 'total_bytes', 'total_lines', 'omitted_lines', 'retrieval_action', 'retrieval'];
 const ARTIFACT_KEYS = ['name', 'purpose', 'media_type', 'digest', 'size_bytes', 'reference'];
 const USAGE_KEYS = ['wall_time_seconds', 'cpu_seconds', 'max_memory_bytes', 'max_memory_scope', 'peak_pids', 'storage_bytes', 'output_bytes'];
 const PROVENANCE_KEYS = [
@@ -50,15 +51,27 @@ function ordered(value: object, known: readonly string[]): Record<string, unknow
   return out;
 }
 
+export interface RenderJsonOptions {
+  /**
+   * The face's words for a suggested call: with it, each evidence entry's
+   * `retrieval` is its `retrieval_action` rendered (a command a script can
+   * paste), beside the action itself.
+   */
+  renderAction?: RenderAction;
+}
+
 /**
  * `pkg` as pretty-printed JSON (two-space indent, trailing newline). Never
  * clipped or shrunk: markdown markers send readers here for the full text.
  * Lone surrogates come out as `\udXXX` escapes, so the output is valid UTF-8.
  */
-export function renderJson(pkg: ResultPackage): string {
+export function renderJson(pkg: ResultPackage, options: RenderJsonOptions = {}): string {
+  const { renderAction } = options;
   const sections: Record<string, unknown> = {
     ...pkg,
-    evidence: pkg.evidence.map((entry) => ordered(entry, EVIDENCE_KEYS)),
+    evidence: pkg.evidence.map((entry) =>
+      ordered(renderAction === undefined || entry.retrieval_action === undefined ? entry : { ...entry, retrieval: renderAction(entry.retrieval_action) }, EVIDENCE_KEYS),
+    ),
     artifacts: pkg.artifacts.map((entry) => ordered(entry, ARTIFACT_KEYS)),
     resource_usage: ordered(pkg.resource_usage, USAGE_KEYS),
     provenance: ordered(pkg.provenance, PROVENANCE_KEYS),

@@ -37,6 +37,7 @@ import {
   shrinkPrepared,
   type PreparedText,
 } from '../output/select-excerpt.js';
+import { plainAction, withAction, type RenderAction } from '../next-action.js';
 import { cleanInline, cleanProse, cleanText, clipLine, utf8Length } from './sanitize-text.js';
 
 export { COMMAND_MAX_BYTES, shellJoin, shellQuote } from './markdown-sections.js';
@@ -54,9 +55,16 @@ export interface RenderMarkdownOptions {
   /**
    * Pasteable command that returns this package whole as JSON. Markers on
    * shrunk non-evidence fields and the clip marker name it; when absent they
-   * say to rerun with `--json`. Evidence markers name `evidence.retrieval`.
+   * say the full text is in the JSON rendering. Evidence markers name the
+   * evidence's retrieval (its action rendered by `renderAction`).
    */
   fullResult?: string;
+  /**
+   * How the face writes a suggested call (an attention item's `action`, an
+   * evidence's `retrieval_action`): the CLI a shell command, MCP a tool call.
+   * Default: the face-neutral `verb {"arg":value}`.
+   */
+  renderAction?: RenderAction;
 }
 
 interface Budgets {
@@ -78,6 +86,8 @@ interface PreparedEvidence {
   text: PreparedText;
   /** M of the marker: the true size of the source. */
   totalBytes: number;
+  /** The face's command that returns the whole source, for the truncation marker. */
+  retrieval: string | undefined;
 }
 
 interface Context {
@@ -93,10 +103,14 @@ interface Context {
    */
   headlines: string[];
   evidence: PreparedEvidence[];
+  /** Each attention item as its line, its suggested call rendered by the face. */
+  attention: string[];
   fullResult: string | undefined;
 }
 
 const NONE = '(none)';
+/** Where a marker sends the reader when the face named no command for the whole package. */
+const JSON_RENDERING = 'in the JSON rendering';
 
 /**
  * Renders `pkg` as markdown of at most `maxBytes` UTF-8 bytes (see the module
@@ -105,7 +119,14 @@ const NONE = '(none)';
  */
 export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOptions = {}): string {
   const maxBytes = Math.max(MIN_MAX_BYTES, Math.floor(options.maxBytes ?? DEFAULT_MAX_BYTES));
-  const ctx: Context = { pkg, ...findingItems(pkg), evidence: pkg.evidence.map(prepareEvidence), fullResult: options.fullResult };
+  const renderAction = options.renderAction ?? plainAction;
+  const ctx: Context = {
+    pkg,
+    ...findingItems(pkg),
+    evidence: pkg.evidence.map((e) => prepareEvidence(e, renderAction)),
+    attention: pkg.attention.map((a) => withAction(a.text, a.action, renderAction)),
+    fullResult: options.fullResult,
+  };
   const render = (budgets: Budgets) => assemble(layout(ctx, budgets));
   const fits = (budgets: Budgets) => utf8Length(render(budgets)) <= maxBytes;
 
@@ -117,7 +138,7 @@ export function renderMarkdown(pkg: ResultPackage, options: RenderMarkdownOption
   }
   const listBytes = (items: readonly string[]) => items.reduce((sum, item) => sum + listItemBytes(item), 0);
   const steps: Array<{ key: 'lists' | 'findings' | 'excerpt' | 'field'; min: number; max: number }> = [
-    { key: 'lists', min: MIN_LIST_BYTES, max: Math.max(listBytes(pkg.warnings), listBytes(pkg.attention.map((a) => a.text))) },
+    { key: 'lists', min: MIN_LIST_BYTES, max: Math.max(listBytes(pkg.warnings), listBytes(ctx.attention)) },
     { key: 'excerpt', min: MIN_EXCERPT_BYTES, max: Math.max(0, ...ctx.evidence.map((e) => e.text.bytes)) },
     { key: 'findings', min: MIN_LIST_BYTES, max: listBytes(ctx.findings) },
     { key: 'field', min: MIN_FIELD_BYTES, max: maxBytes },
@@ -174,13 +195,14 @@ function largestFitting(lo: number, hi: number, ok: (x: number) => boolean): num
   return good;
 }
 
-function prepareEvidence(evidence: Evidence): PreparedEvidence {
+function prepareEvidence(evidence: Evidence, renderAction: RenderAction): PreparedEvidence {
   const lines = cleanText(evidence.excerpt).split('\n');
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   // selectExcerpt ends a truncated excerpt with its own marker; ours replaces it.
   if (evidence.truncated && lines.length > 0 && isTruncationMarker(lines[lines.length - 1] ?? '')) lines.pop();
   const body = lines.join('\n');
-  return { evidence, text: prepareText(body), totalBytes: evidence.total_bytes ?? utf8Length(body) };
+  const retrieval = evidence.retrieval_action === undefined ? evidence.retrieval : renderAction(evidence.retrieval_action);
+  return { evidence, text: prepareText(body), totalBytes: evidence.total_bytes ?? utf8Length(body), retrieval };
 }
 
 /** Every excerpt is shown whole: nothing of the output was left out, here or by the selector. */
@@ -203,7 +225,7 @@ function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
     warnings: list(pkg.warnings, budgets.lists),
     resource_usage: orNone(renderUsage(pkg, budgets.detail)),
     provenance: orNone(renderProvenance(pkg, { detail: budgets.detail, field: budgets.field })),
-    attention: list(pkg.attention.map((a) => a.text), budgets.lists),
+    attention: list(ctx.attention, budgets.lists),
   };
 }
 
@@ -235,10 +257,10 @@ function renderList(items: readonly string[], budget: number, fullResult: string
  * named only when it is not the job the result is about.
  */
 function renderEvidence(prepared: PreparedEvidence, budgets: Budgets, field: (text: string) => string, jobId: string | null): Body {
-  const { evidence, text, totalBytes } = prepared;
+  const { evidence, text, totalBytes, retrieval } = prepared;
   if (budgets.collapsed) {
     const size = [evidence.total_bytes === undefined ? `${totalBytes} bytes` : `${evidence.total_bytes} bytes`, evidence.total_lines === undefined ? undefined : `${evidence.total_lines} lines`].filter((p) => p !== undefined);
-    return [`- ${field(evidence.label)} (${size.join(', ')}): ${formatTruncationMarker(0, totalBytes, evidence.retrieval)}`];
+    return [`- ${field(evidence.label)} (${size.join(', ')}): ${formatTruncationMarker(0, totalBytes, retrieval)}`];
   }
   const { text: shown, shrunk } = shrinkPrepared(text, Math.max(MIN_EXCERPT_BYTES, budgets.excerpt));
   const truncated = evidence.truncated || shrunk;
@@ -251,7 +273,7 @@ function renderEvidence(prepared: PreparedEvidence, budgets: Budgets, field: (te
     evidence.source === jobId || evidence.source === '' ? undefined : `from ${field(evidence.source)}`,
   ].filter((part) => part !== undefined);
   const heading = `- ${field(evidence.label)}${size.length > 0 ? ` (${size.join(', ')})` : ''}`;
-  const marker = truncated ? formatTruncationMarker(utf8Length(shown), totalBytes, evidence.retrieval) : undefined;
+  const marker = truncated ? formatTruncationMarker(utf8Length(shown), totalBytes, retrieval) : undefined;
   if (shown === '') return [`${heading}: ${NONE}${marker === undefined ? '' : `\n${marker}`}`];
   // A one-line fact reads best inline; anything else is fenced so no output can forge markdown.
   if (evidence.kind === 'fact' && !shown.includes('\n') && !shown.includes('`') && marker === undefined) return [`${heading}: ${shown}`];
@@ -278,7 +300,7 @@ function escapeBlockStarts(text: string): string {
 /** Marker for shrunk non-evidence text; the full text lives in the JSON rendering. */
 function fieldMarker(shown: number, total: number, fullResult: string | undefined): string {
   return fullResult === undefined
-    ? `…[truncated: ${shown} of ${total} bytes shown -- full text: rerun with \`--json\`]`
+    ? `…[truncated: ${shown} of ${total} bytes shown -- full text: ${JSON_RENDERING}]`
     : formatTruncationMarker(shown, total, fullResult);
 }
 
@@ -298,7 +320,7 @@ const SECTION_CLIPPED = '…[section clipped]';
  * every later section), and end with a package marker naming the JSON.
  */
 function clipDocument(sections: Record<SectionName, Body>, maxBytes: number, fullResult: string | undefined): string {
-  const where = fullResult !== undefined && utf8Length(fullResult) <= 160 ? inlineCode(fullResult) : 'rerun with `--json`';
+  const where = fullResult !== undefined && utf8Length(fullResult) <= 160 ? inlineCode(fullResult) : JSON_RENDERING;
   const packageMarker = `…[result clipped to fit ${maxBytes} bytes -- full result: ${where}]`;
   const fixed = utf8Length(assemble(Object.fromEntries(SECTION_ORDER.map((name) => [name, []])) as unknown as Record<SectionName, Body>)) + utf8Length(packageMarker) + 1;
   const noteBytes = utf8Length(SECTION_CLIPPED) + 1;

@@ -18,7 +18,6 @@ export type {
   Evidence,
   KeyFinding,
   LimitSummary,
-  NextAction,
   Provenance,
   ResourceUsage,
   ResultPackage,
@@ -30,7 +29,14 @@ export type {
  * test summary with its failing tests) carrying `kind` and its one-line
  * rendering in `text`; null fields are left out of the JSON rendering.
  */
-export const RESULT_SCHEMA_VERSION = 2;
+/*
+ * 3: suggestions are data (#11): an attention item may carry `action` (a verb
+ * and its arguments), an evidence entry carries `retrieval_action`, and
+ * `retrieval` is the face's rendering of it (a shell command on the CLI, a
+ * tool call over MCP), absent in a package the library returns; no text core
+ * writes names a CLI flag.
+ */
+export const RESULT_SCHEMA_VERSION = 3;
 
 export const SECTION_ORDER = [
   'outcome_summary',

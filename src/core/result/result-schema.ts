@@ -26,6 +26,19 @@ import { RESULT_STATUSES } from '../status.js';
 
 const measured = (what: string) => z.number().nullable().describe(`${what}; absent when not measured`);
 
+/**
+ * A suggested call (core/next-action.ts), on an attention item or as the
+ * retrieval of evidence: the engine states the verb and its
+ * arguments once, and each face spells it in its own syntax (a shell
+ * command, a tool call), so no face parses another's text.
+ */
+export const NextActionSchema = z
+  .object({
+    verb: z.string().describe('the verb to call, e.g. export'),
+    args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe('its arguments by name'),
+  })
+  .describe('a call that would act on this item: the verb and its arguments; each face renders it in its own syntax');
+
 export const EvidenceSchema = z
   .object({
     label: z.string().describe('what this evidence is, e.g. "captured output"'),
@@ -36,7 +49,8 @@ export const EvidenceSchema = z
     total_bytes: z.number().optional().describe('bytes of the whole source'),
     total_lines: z.number().optional().describe('lines of the whole source'),
     omitted_lines: z.number().optional().describe('lines of the source not shown'),
-    retrieval: z.string().optional().describe('a shell command that returns the whole source'),
+    retrieval_action: NextActionSchema.optional().describe('the call that returns the whole source (all of a job\'s output)'),
+    retrieval: z.string().optional().describe('retrieval_action in the words of the face that rendered the package (a shell command on the CLI, a tool call over MCP); absent in a package the library returns'),
   })
   .describe('one piece of evidence');
 
@@ -147,19 +161,6 @@ export const StructuredFindingSchema = z
 
 /** A plain one-line fact, or a structured one (JSON keeps its fields; markdown shows its text). */
 export const KeyFindingSchema = z.union([z.string(), StructuredFindingSchema]);
-
-/**
- * A call that would act on an attention item. Agreed with the next-action
- * work (core/result/next-action.ts): the engine states the verb and its
- * arguments once, and each face spells it in its own syntax (a shell
- * command, a tool call), so no face parses another's text.
- */
-export const NextActionSchema = z
-  .object({
-    verb: z.string().describe('the verb to call, e.g. export'),
-    args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe('its arguments by name'),
-  })
-  .describe('a call that would act on this item: the verb and its arguments; each face renders it in its own syntax');
 
 /**
  * One suggested-attention item (#13): `kind` says what needs a decision,

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { nextAction } from '../next-action.js';
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../errors.js';
@@ -7,7 +8,6 @@ import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
-import { invocationFor, type Invoke } from '../invocation.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
 
@@ -112,7 +112,8 @@ export class SqliteStore {
       db.pragma('foreign_keys = ON');
     } catch (cause) {
       throw new EngineError('STORE_UNAVAILABLE', `cannot open the state store at ${path}: ${(cause as Error).message}`, {
-        hint: 'check the file permissions, or run `headspace doctor`',
+        hint: 'check the file permissions, or ask doctor',
+        action: nextAction('doctor'),
         cause,
       });
     }
@@ -189,7 +190,8 @@ export class SqliteStore {
     const slot = Number(row.slot);
     if (!Number.isInteger(slot) || slot > slots) {
       throw new EngineError('JOB_IDS_EXHAUSTED', `every one of the ${slots} job identities is held by a workspace that is not destroyed`, {
-        hint: 'destroy workspaces you no longer need (headspace ls, then headspace destroy ID; failed ones too), or run headspace gc',
+        hint: 'destroy workspaces you no longer need (failed ones too; ls lists them), or collect the expired ones',
+        action: nextAction('gc'),
       });
     }
     return slot;
@@ -235,7 +237,7 @@ export class SqliteStore {
       const lease = this.liveLease(ws.id);
       if (lease) throw this.leaseBusyError(ws.id, lease);
       if (this.sql('SELECT 1 FROM jobs WHERE id = ?').get(job.id)) {
-        throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit --job-id to get a fresh one' });
+        throw new EngineError('BAD_ID', `job id ${job.id} is already used`, { hint: 'omit the job id to get a fresh one' });
       }
       // The workspace is `running` while at least one job runs: only the first job moves it.
       if (ws.state !== 'running') {
@@ -261,18 +263,18 @@ export class SqliteStore {
    * and the count are read in one transaction: read apart, a job finishing
    * between them made a workspace look busy with no job running.
    */
-  refuseIfFull(workspaceId: string, invoke: Invoke = invocationFor('cli')): void {
+  refuseIfFull(workspaceId: string): void {
     this.atomically(() => {
       const ws = this.getWorkspace(workspaceId);
-      if (ws && this.isFull(ws)) throw this.busyError(ws.id, invoke);
+      if (ws && this.isFull(ws)) throw this.busyError(ws.id);
     });
   }
 
   /** Refuses at once while any job runs (put, export, destroy), the state read with its jobs in one transaction. */
-  refuseIfRunning(workspaceId: string, invoke: Invoke = invocationFor('cli')): void {
+  refuseIfRunning(workspaceId: string): void {
     this.atomically(() => {
       const ws = this.getWorkspace(workspaceId);
-      if (ws?.state === 'running') throw this.busyError(ws.id, invoke);
+      if (ws?.state === 'running') throw this.busyError(ws.id);
     });
   }
 
@@ -294,7 +296,7 @@ export class SqliteStore {
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
-      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "see a workspace's jobs with: headspace inspect <workspace>" });
+      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "inspect the job's workspace for its jobs, or list the workspaces", action: nextAction('ls') });
       if (job.state === 'finished') return job;
       this.sql(
           `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
@@ -346,17 +348,15 @@ export class SqliteStore {
     return (this.sql("SELECT * FROM jobs WHERE state = 'running'").all() as Row[]).map(toJob);
   }
 
-  /**
-   * WORKSPACE_BUSY naming every running job (ids only, never argv).
-   * `invoke` writes the stop suggestion for the caller's face (a verb passes ctx.invoke); default the CLI's.
-   */
-  busyError(workspaceId: string, invoke: Invoke = invocationFor('cli')): EngineError {
+  /** WORKSPACE_BUSY naming every running job (ids only, never argv), with the stop that ends them as its action. */
+  busyError(workspaceId: string): EngineError {
     const jobs = this.runningJobsOf(workspaceId);
     const named = jobs.length === 0 ? 'a job is' : jobs.length === 1 ? `job ${jobs[0]!.id} is` : `jobs ${jobs.map((j) => j.id).join(', ')} are`;
     const allowed = this.getWorkspace(workspaceId)?.policy.budget.concurrency ?? 1;
     const limit = jobs.length > 1 && allowed > 1 ? ` (its policy allows ${allowed} jobs at once)` : '';
     return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} running${limit}`, {
-      hint: `wait for ${jobs.length > 1 ? 'one of them' : 'it'}, or end ${jobs.length > 1 ? 'them' : 'it'} with: ${invoke('stop', { workspaceId, apply: true })}`,
+      hint: `wait for ${jobs.length > 1 ? 'one of them' : 'it'}, or end ${jobs.length > 1 ? 'them' : 'it'}`,
+      action: nextAction('stop', { workspaceId, apply: true }),
     });
   }
 
@@ -506,5 +506,5 @@ function compactPath(path: WorkspaceState[]): WorkspaceState[] {
 }
 
 function notFound(id: string): EngineError {
-  return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list workspaces with: headspace ls' });
+  return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
 }

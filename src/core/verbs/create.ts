@@ -48,10 +48,10 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     throw new EngineError('BAD_ARGUMENT', `unknown profile '${profile.slice(0, 40)}'`, { hint: `choose one of: ${PROFILES.join(', ')}` });
   }
   if (input.network !== undefined && input.network !== 'enabled' && input.network !== 'disabled') {
-    throw new EngineError('BAD_ARGUMENT', `--network takes enabled or disabled, not '${String(input.network).slice(0, 40)}'`, { hint: 'omit it for the closed default (disabled)' });
+    throw new EngineError('BAD_ARGUMENT', `network takes enabled or disabled, not '${String(input.network).slice(0, 40)}'`, { hint: 'omit it for the closed default (disabled)' });
   }
   if (input.ttlSeconds !== undefined && (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds <= 0)) {
-    throw new EngineError('BAD_ARGUMENT', '--ttl takes a positive number of seconds', { hint: 'for example --ttl 3600' });
+    throw new EngineError('BAD_ARGUMENT', 'ttlSeconds takes a positive number of seconds', { hint: 'for example 3600 (an hour)' });
   }
   validateBudget(input.budget ?? {});
   const base = defaultPolicy();
@@ -159,7 +159,7 @@ function assertJobsAtOnce(policy: Policy, caps: ProviderCapabilities): void {
   if (policy.budget.concurrency <= most) return;
   const why = caps.reasons.concurrency;
   throw new EngineError('POLICY_DENIED', `the ${caps.provider} provider runs at most ${most} job${most === 1 ? '' : 's'} at once per workspace, not ${policy.budget.concurrency}${why ? `: ${why}` : ''}`, {
-    hint: `use --concurrency ${most} or fewer`,
+    hint: `ask for a concurrency of ${most} or fewer`,
   });
 }
 

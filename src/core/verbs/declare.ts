@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { workspaceFileState } from '../files/workspace-file-state.js';
 import { EngineError } from '../errors.js';
 import { mediaTypeOf } from '../files/media-type.js';
@@ -35,7 +36,7 @@ export function checkDeclaration(declaration: { name: string; purpose?: string |
   const name = normalizeWorkspacePath(declaration.name);
   const purpose = typeof declaration.purpose === 'string' ? declaration.purpose.trim() : '';
   if (purpose === '') {
-    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, { hint: 'declare it as NAME=PURPOSE, e.g. --declare report.json="pi to 10 digits"' });
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, { hint: 'give each declared artifact a purpose, e.g. report.json="pi to 10 digits"' });
   }
   return { name, purpose };
 }
@@ -55,7 +56,7 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
   const state = await workspaceFileState(await ctx.provider(ws.provider), ws.id, declaration.name).catch(() => 'unknown' as const);
   const warnings =
     state === 'missing'
-      ? [`there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn with \`${ctx.invoke('declare', { workspaceId: ws.id, name: declaration.name, remove: true })}\`)`]
+      ? [`there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn by declare with remove)`]
       : state === 'directory'
         ? [`${quotedName(declaration.name)} is a directory: export publishes one file; pack it into one (tar) and declare that`]
         : [];
@@ -82,7 +83,7 @@ async function withdrawDeclaration(ctx: EngineContext, ws: WorkspaceRecord, inpu
   const store = ctx.store();
   const name = normalizeWorkspacePath(input.name);
   if (input.purpose !== undefined && input.purpose !== '') {
-    throw new EngineError('BAD_ARGUMENT', `--remove takes the artifact's NAME alone, not NAME=PURPOSE`, { hint: `headspace declare ${ws.id} ${name} --remove` });
+    throw new EngineError('BAD_ARGUMENT', `remove takes the artifact's NAME alone, not NAME=PURPOSE`, { hint: 'withdraw it by name alone', action: nextAction('declare', { workspaceId: ws.id, name, remove: true }) });
   }
   const artifacts = store.listArtifacts(ws.id);
   const found = artifacts.find((a) => a.name === name);

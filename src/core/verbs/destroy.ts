@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { nextAction } from '../next-action.js';
 import type { EngineContext } from '../context.js';
 import { removalPath } from '../lifecycle/transitions.js';
 import { reconcile } from '../reconcile.js';
@@ -25,12 +26,13 @@ export interface DestroyInput {
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  store.refuseIfRunning(ws.id, ctx.invoke);
+  store.refuseIfRunning(ws.id);
   const artifacts = store.listArtifacts(ws.id);
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
     throw new EngineError('BAD_ARGUMENT', `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`, {
-      hint: `export them (${ctx.invoke('export', { workspaceId: ws.id, name: 'NAME', to: 'PATH' })}), or discard them deliberately with: ${ctx.invoke('destroy', { workspaceId: ws.id, force: true })}`,
+      hint: 'export them first, or discard them deliberately with force',
+      action: nextAction('destroy', { workspaceId: ws.id, force: true }),
     });
   }
   const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => a.kind !== 'unexported-artifact');

@@ -1,9 +1,9 @@
 import { lstatSync } from 'node:fs';
+import { nextAction } from '../next-action.js';
 import { basename, join, resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { Provider } from '../provider.js';
-import type { Invoke } from '../invocation.js';
 import { workspaceFileState } from '../files/workspace-file-state.js';
 import { crashPoint } from '../crash-points.js';
 import { exportFile } from '../files/export-artifact.js';
@@ -16,7 +16,6 @@ import { normalizeWorkspacePath } from '../paths.js';
 import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { displayHostPath, displayName, quotedName } from '../result/visible-text.js';
-import { shellQuote } from '../result/shell-quote.js';
 
 export interface ExportInput {
   workspaceId: string;
@@ -35,7 +34,7 @@ export interface ExportInput {
 export async function exportArtifact(ctx: EngineContext, input: ExportInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  store.refuseIfRunning(ws.id, ctx.invoke);
+  store.refuseIfRunning(ws.id);
   const name = normalizeWorkspacePath(input.name);
   // Names are stored in their canonical text form; a row declared before names had one holds the
   // raw name, which is matched by the text form of its bytes (displayName) so it stays exportable.
@@ -43,17 +42,18 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const declared = artifacts.find((a) => a.name === name) ?? artifacts.find((a) => displayName(a.name) === name);
   if (!declared) {
     throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
-      hint: `declare it first: headspace declare ${ws.id} ${shellQuote(`${name}=PURPOSE`)}`,
+      hint: 'declare it first, with its purpose',
+      action: nextAction('declare', { workspaceId: ws.id, name, purpose: 'PURPOSE' }),
     });
   }
   if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) {
-    throw new EngineError('BAD_ARGUMENT', 'export needs --to <host path>', { hint: `for example: headspace export ${ws.id} ${name} --to ./${basename(name)}` });
+    throw new EngineError('BAD_ARGUMENT', 'export needs a host path to write to (to)', { hint: 'name the destination', action: nextAction('export', { workspaceId: ws.id, name, to: `./${basename(name)}` }) });
   }
   const destination = destinationOf(input.to, name);
   if (input.maxBytes !== undefined && (!Number.isSafeInteger(input.maxBytes) || input.maxBytes < 1)) {
-    throw new EngineError('BAD_ARGUMENT', '--max-bytes takes a whole number of bytes, at least 1', { hint: 'for example --max-bytes 1G' });
+    throw new EngineError('BAD_ARGUMENT', 'max bytes takes a whole number of bytes, at least 1', { hint: 'for example 1G (1073741824 bytes)' });
   }
-  const cap = input.maxBytes === undefined ? { maxBytes: ws.policy.budget.storageBytes, source: "the workspace's storage_bytes budget; --max-bytes overrides it" } : { maxBytes: input.maxBytes, source: '--max-bytes' };
+  const cap = input.maxBytes === undefined ? { maxBytes: ws.policy.budget.storageBytes, source: "the workspace's storage_bytes budget; export's max bytes overrides it" } : { maxBytes: input.maxBytes, source: "export's max bytes" };
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
   // The intent is the lease (no job starts while the copy runs) and records
@@ -72,7 +72,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     crashPoint('export', 'after-provider-call');
   } catch (error) {
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
-    throw await explainUnreadable(error, provider, ws.id, name, ctx.invoke);
+    throw await explainUnreadable(error, provider, ws.id, name);
   }
   store.atomically(() => {
     store.settleIntent(intent, 'exported', ctx.clock.now());
@@ -104,22 +104,23 @@ function destinationOf(to: string, name: string): string {
     isDirectory = false;
   }
   if (isDirectory) return join(resolved, basename(name));
-  if (to.endsWith('/')) throw new EngineError('BAD_PATH', `--to ${to} names a directory that does not exist on the host; nothing was written`, { hint: `create it first (mkdir -p ${to}), or give the file's path without a trailing /` });
+  if (to.endsWith('/')) throw new EngineError('BAD_PATH', `the destination ${to} names a directory that does not exist on the host; nothing was written`, { hint: `create it first (mkdir -p ${to}), or give the file's path without a trailing /` });
   return resolved;
 }
 
 /** The reader's refusal of a declared artifact said in the artifact's terms: missing, or a directory. */
-async function explainUnreadable(error: unknown, provider: Provider, workspaceId: string, name: string, invoke: Invoke): Promise<unknown> {
+async function explainUnreadable(error: unknown, provider: Provider, workspaceId: string, name: string): Promise<unknown> {
   if (!isEngineError(error) || (error.code !== 'FILE_NOT_FOUND' && error.code !== 'NOT_A_REGULAR_FILE')) return error;
   const state = await workspaceFileState(provider, workspaceId, name);
   if (state === 'missing') {
     return new EngineError('FILE_NOT_FOUND', `declared artifact ${quotedName(name)} does not exist in workspace ${workspaceId}: there is no file /workspace/${name}; nothing was written`, {
-      hint: `find what the job wrote with \`${invoke('ls-files', { workspaceId })}\`; a declared name that was a typo is withdrawn with \`${invoke('declare', { workspaceId, name, remove: true })}\``,
+      hint: 'a declared name that was a typo is withdrawn by declare with remove; find what the job wrote',
+      action: nextAction('ls-files', { workspaceId }),
     });
   }
   if (state === 'directory') {
     return new EngineError('NOT_A_REGULAR_FILE', `declared artifact ${quotedName(name)} is a directory in workspace ${workspaceId}; export publishes one file; nothing was written`, {
-      hint: `pack it first (\`headspace run ${workspaceId} tar -czf ${name}.tar.gz ${name}\`), declare ${name}.tar.gz and export that`,
+      hint: `pack it first with a job (tar -czf ${name}.tar.gz ${name}), declare ${name}.tar.gz and export that`,
     });
   }
   return error;

@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
@@ -22,7 +23,7 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
     }
     if (ws.state !== 'expired') {
       if (ws.state !== 'ready') {
-        attention.push(attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it with \`${ctx.invoke('destroy', { workspaceId: ws.id })}\``, { workspace_id: ws.id }));
+        attention.push(attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it`, { workspace_id: ws.id, action: nextAction('destroy', { workspaceId: ws.id }) }));
         continue;
       }
       store.moveWorkspace(ws.id, 'expired', ctx.clock.now());

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { ID_PATTERN } from '../ids.js';
 import { reconcile } from '../reconcile.js';
@@ -33,25 +34,25 @@ function openLog(path: string): NodeJS.ReadableStream {
 
 function resolveHandle(ctx: EngineContext, handle: string): { workspace: WorkspaceRecord; job?: JobRecord } {
   if (typeof handle !== 'string' || !ID_PATTERN.test(handle) || handle.includes('..')) {
-    throw new EngineError('BAD_ID', `${JSON.stringify(String(handle).slice(0, 70))} is not a valid workspace or job id`, { hint: 'list workspaces with: headspace ls' });
+    throw new EngineError('BAD_ID', `${JSON.stringify(String(handle).slice(0, 70))} is not a valid workspace or job id`, { hint: 'list the workspaces', action: nextAction('ls') });
   }
   const store = ctx.store();
   const ws = store.getWorkspace(handle);
   if (ws) return { workspace: ws };
   const job = store.getJob(handle);
   if (job) return { workspace: store.getWorkspace(job.workspaceId)!, job };
-  throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace or job ${handle}`, { hint: `list workspaces with: ${ctx.invoke('ls')}` });
+  throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace or job ${handle}`, { hint: 'list the workspaces', action: nextAction('ls') });
 }
 
-function refuseDestroyed(ctx: EngineContext, ws: WorkspaceRecord): void {
+function refuseDestroyed(ws: WorkspaceRecord): void {
   if (ws.state === 'destroyed') {
-    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, { hint: `create a new one with: ${ctx.invoke('create')}` });
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, { hint: 'create a new one', action: nextAction('create') });
   }
 }
 
 export async function inspectHandle(ctx: EngineContext, input: InspectInput): Promise<ResultPackage> {
   const { workspace: ws, job } = resolveHandle(ctx, input.handle);
-  refuseDestroyed(ctx, ws);
+  refuseDestroyed(ws);
   const store = ctx.store();
   const attention = await reconcile(ctx, { workspaceId: ws.id, checkProvider: true });
   const provider = await ctx.provider(ws.provider).catch(() => null);
@@ -110,7 +111,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
 
 export async function dumpLogs(ctx: EngineContext, input: InspectInput): Promise<LogsDump> {
   const { workspace: ws, job } = resolveHandle(ctx, input.handle);
-  refuseDestroyed(ctx, ws);
+  refuseDestroyed(ws);
   const jobs = job ? [job] : ctx.store().listJobs(ws.id);
   return {
     handle: input.handle,

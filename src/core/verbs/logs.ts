@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { fullOutputOf, nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import type { ResultPackage } from '../result/result-package.js';
@@ -31,20 +32,20 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   validateId('job', input.jobId);
   const store = ctx.store();
   const recorded = store.getJob(input.jobId);
-  if (!recorded) throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, { hint: 'see a workspace\'s jobs with: headspace inspect <workspace>' });
+  if (!recorded) throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, { hint: "inspect the job's workspace for its jobs, or list the workspaces", action: nextAction('ls') });
   // A running job's record counts its bytes only when it ends: read what its log holds so far (#12 item 16).
   const running = recorded.state === 'running';
   const job = running ? withBytesSoFar(recorded, ctx.logPath(recorded.id)) : recorded;
   const ws = store.getWorkspace(job.workspaceId)!;
-  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, { hint: 'a destroyed workspace keeps only its record (headspace ls --all); export what you need before destroy next time' });
+  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, { hint: 'a destroyed workspace keeps only its record (ls with all lists it); export what you need before destroy next time' });
   const selectors = [input.head, input.tail, input.grep, input.lines].filter((s) => s !== undefined).length;
-  if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of --head, --tail, --grep or --lines', { hint: 'run logs once per view' });
+  if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of head, tail, grep or lines', { hint: 'run logs once per view' });
   const maxLines = input.maxLines ?? 200;
-  for (const [name, value] of [['--head', input.head], ['--tail', input.tail], ['--max-lines', maxLines]] as const) {
+  for (const [name, value] of [['head', input.head], ['tail', input.tail], ['maxLines', maxLines]] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`, { hint: `for example ${name} 50` });
   }
   if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
-    throw new EngineError('BAD_ARGUMENT', '--lines takes A:B with 1 ≤ A ≤ B', { hint: 'for example --lines 120:160' });
+    throw new EngineError('BAD_ARGUMENT', 'lines takes a range from A to B with 1 ≤ A ≤ B', { hint: 'for example lines 120 to 160' });
   }
   const pattern = input.grep === undefined ? undefined : compileGrepPattern(input.grep);
   // No policy summary here: reading a log should not cost a provider probe.
@@ -77,7 +78,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
         total_bytes: job.outputBytes,
         total_lines: total,
         omitted_lines: total - shown.length,
-        retrieval: ctx.retrievalCommand(job.id),
+        retrieval_action: fullOutputOf(job.id),
       },
     ],
   });

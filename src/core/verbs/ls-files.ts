@@ -24,7 +24,7 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
   const path = input.path === undefined ? '' : normalizeWorkspacePath(input.path, { allowRoot: true });
   const limit = input.limit ?? 200;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('BAD_ARGUMENT', '--limit takes a whole number from 1 to 10000', { hint: 'for example --limit 500; list a subdirectory to see deeper' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('BAD_ARGUMENT', 'limit takes a whole number from 1 to 10000', { hint: 'for example 500; list a subdirectory to see deeper' });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const listing = await provider.list(ws.id, path, limit);
@@ -44,7 +44,7 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
     status: 'success',
     key_findings: findings,
     artifacts: artifactEntries(store, ws.id),
-    warnings: listing.truncated ? [`the listing stopped at ${limit} entries; narrow it with a path or raise --limit`] : [],
+    warnings: listing.truncated ? [`the listing stopped at ${limit} entries; narrow it with a path or raise its limit`] : [],
     provenance: provenanceFor(ctx, 'ls-files', { workspace: ws, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });

@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import type { ScenarioResult } from '../probe/probe-types.js';
 import { runProbe } from '../probe/run-probe.js';
@@ -34,7 +35,8 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
   const caps = await provider.capabilities();
   if (!caps.layers.some((layer) => layer !== 'simulated')) {
     throw new EngineError('POLICY_DENIED', `the ${providerName} provider isolates nothing (layers: ${caps.layers.join(', ') || 'none'}), so there is no boundary to probe`, {
-      hint: 'probe a provider that isolates, e.g. `headspace probe --all --provider native`',
+      hint: 'probe a provider that isolates, e.g. native',
+      action: nextAction('probe', { all: true, provider: 'native' }),
     });
   }
   const run = await runProbe(ctx, { provider: providerName, caps, scenarios });
@@ -73,7 +75,7 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
 function listScenarios(ctx: EngineContext): ResultPackage {
   const now = ctx.clock.now();
   return buildResult({
-    outcome_summary: `${SCENARIOS.length} containment scenarios; run one with \`headspace probe <id>\`, or all with \`headspace probe --all\``,
+    outcome_summary: `${SCENARIOS.length} containment scenarios; probe one by its id, or all of them`,
     status: 'success',
     key_findings: SCENARIOS.map((s) => `${s.id} — ${s.title}: ${s.attempts}`),
     provenance: provenanceFor(ctx, 'probe', { startedAt: now, finishedAt: now }),

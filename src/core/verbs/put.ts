@@ -36,7 +36,7 @@ export function provenanceInputs(inputs: InputRecord[]): Array<{ destination: st
 export async function putFiles(ctx: EngineContext, input: PutInput): Promise<ResultPackage> {
   const store = ctx.store();
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  store.refuseIfRunning(ws.id, ctx.invoke);
+  store.refuseIfRunning(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();

@@ -13,6 +13,7 @@
  *    workspace is a warning naming where it was looked for, and the
  *    cwd-relative name when the job wrote there instead.
  */
+import { nextAction } from '../next-action.js';
 import { EngineError, isEngineError } from '../errors.js';
 import { workspaceFileState } from '../files/workspace-file-state.js';
 import type { Provider } from '../provider.js';
@@ -30,8 +31,9 @@ export async function checkWorkingDirectory(provider: Provider, workspaceId: str
   } catch (error) {
     if (!isEngineError(error) || (error.code !== 'FILE_NOT_FOUND' && error.code !== 'NOT_A_REGULAR_FILE')) throw error;
     const what = error.code === 'FILE_NOT_FOUND' ? 'does not exist' : 'is a file, not a directory';
-    throw new EngineError('BAD_PATH', `--cwd ${quotedName(cwd)} ${what} in workspace ${workspaceId}; nothing ran`, {
-      hint: `--cwd is relative to /workspace: see the directories with \`headspace ls-files ${workspaceId}\`, or make it first (\`headspace run ${workspaceId} mkdir -p ${cwd}\`)`,
+    throw new EngineError('BAD_PATH', `the working directory (cwd) ${quotedName(cwd)} ${what} in workspace ${workspaceId}; nothing ran`, {
+      hint: `cwd is relative to /workspace: make it first with a job (mkdir -p ${cwd}), or see the directories there are`,
+      action: nextAction('ls-files', { workspaceId }),
     });
   }
 }
@@ -46,8 +48,8 @@ export async function unproducedDeclarationWarnings(provider: Provider, workspac
     const there = inCwd !== null && (await workspaceFileState(provider, workspaceId, inCwd)) === 'file';
     const where = `/workspace/${name}`;
     if (found === 'directory') warnings.push(`declared artifact ${quotedName(name)} is a directory (${where}); export takes one file: declare a file inside it, or an archive the job makes`);
-    else if (there) warnings.push(`declared artifact ${quotedName(name)} was not produced at ${where}: artifact names are relative to the workspace root, not to --cwd; the job wrote ${quotedName(inCwd)}: declare that with \`headspace declare ${workspaceId} ${inCwd}=PURPOSE\``);
-    else warnings.push(`declared artifact ${quotedName(name)} was not produced: there is no file ${where} (artifact names are relative to the workspace root${cwd === '' ? '' : `, not to --cwd ${cwd}`}); find what the job wrote with \`headspace ls-files ${workspaceId}\``);
+    else if (there) warnings.push(`declared artifact ${quotedName(name)} was not produced at ${where}: artifact names are relative to the workspace root, not to the cwd; the job wrote ${quotedName(inCwd)}: declare that name instead`);
+    else warnings.push(`declared artifact ${quotedName(name)} was not produced: there is no file ${where} (artifact names are relative to the workspace root${cwd === '' ? '' : `, not to the cwd ${cwd}`}); list the workspace's files (ls-files) to find what the job wrote`);
   }
   return warnings;
 }

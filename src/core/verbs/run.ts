@@ -50,24 +50,24 @@ export interface RunInput {
 export async function runJob(ctx: EngineContext, input: RunInput): Promise<ResultPackage> {
   validateId('workspace', input.workspaceId);
   if (!Array.isArray(input.argv) || input.argv.length === 0 || input.argv[0] === '') {
-    throw new EngineError('BAD_ARGUMENT', 'run needs a command after the workspace id', { hint: 'for example: headspace run <workspace> python3 -c "print(1)"' });
+    throw new EngineError('BAD_ARGUMENT', 'run needs a command after the workspace id', { hint: 'give the command as its argv, e.g. python3 -c "print(1)"' });
   }
   if (input.argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
-    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes', { hint: 'pass binary data through a file (put or --input), not through argv' });
+    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes', { hint: "pass binary data through a file (put, or a run's inputs), not through argv" });
   }
   const jobId = input.jobId === undefined ? ctx.ids('job') : validateId('job', input.jobId);
   const env = input.env ?? {};
   for (const name of Object.keys(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, { hint: 'a name is letters, digits and _, not starting with a digit, e.g. API_TOKEN' });
     // Refused before any record (a NUL reached the provider and read as an engine failure, exit 7); the value is never echoed.
-    if (typeof env[name] !== 'string' || env[name].includes('\0')) throw new EngineError('BAD_ARGUMENT', `environment variable ${name} must be text without NUL bytes`, { hint: 'pass binary data through a file (put or --input), not through the environment' });
+    if (typeof env[name] !== 'string' || env[name].includes('\0')) throw new EngineError('BAD_ARGUMENT', `environment variable ${name} must be text without NUL bytes`, { hint: "pass binary data through a file (put, or a run's inputs), not through the environment" });
   }
   const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
-  store.refuseIfFull(ws.id, ctx.invoke);
+  store.refuseIfFull(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const caps = await provider.capabilities();
@@ -173,7 +173,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id, ctx.invoke)],
+    attention: [...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
   });
 }
 

@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
@@ -39,7 +40,7 @@ const MAX_STOP_GRACE_SECONDS = 3600;
 export async function stopJob(ctx: EngineContext, input: StopInput): Promise<ResultPackage> {
   const grace = input.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_STOP_GRACE_SECONDS) {
-    throw new EngineError('BAD_ARGUMENT', `--grace-seconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example --grace-seconds ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
+    throw new EngineError('BAD_ARGUMENT', `graceSeconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
   }
   if (input.jobId !== undefined) validateId('job', input.jobId);
   const store = ctx.store();
@@ -56,7 +57,7 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   if (input.jobId !== undefined && !running.some((j) => j.id === input.jobId)) {
     const named = store.getJob(input.jobId);
     if (!named || named.workspaceId !== ws.id) {
-      throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId} in workspace ${ws.id}`, { hint: `list its jobs with: ${ctx.invoke('inspect', { handle: ws.id })}` });
+      throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId} in workspace ${ws.id}`, { hint: 'list its jobs', action: nextAction('inspect', { handle: ws.id }) });
     }
     return idle(`job ${named.id} in workspace ${ws.id} is not running (${named.status ?? named.state}); nothing to stop`, [`lifecycle state: ${ws.state}`, `running jobs: ${running.length === 0 ? 'none' : running.map((j) => j.id).join(', ')}`]);
   }
@@ -66,9 +67,9 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   const one = targets.length === 1 ? targets[0]! : undefined;
   if (!input.apply) {
     const findings = targets.flatMap((job) => [`${one ? '' : `job ${job.id}: `}running for ${elapsed(job)} s`, `${one ? '' : `job ${job.id}: `}owner process: pid ${job.owner.pid} (${isOwnerAlive(job.owner) ? 'alive' : 'gone'})`]);
-    const ending = ctx.invoke('stop', { workspaceId: ws.id, ...(input.jobId === undefined ? {} : { jobId: input.jobId }), apply: true });
-    const attention = [attentionItem('next-step', `to end ${one ? 'it' : 'them all'}: ${ending}`, { workspace_id: ws.id })];
-    if (!one) attention.push(attentionItem('next-step', `to end one of them: ${ctx.invoke('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true })}`, { workspace_id: ws.id, job_id: targets[0]!.id }));
+    const ending = nextAction('stop', { workspaceId: ws.id, ...(input.jobId === undefined ? {} : { jobId: input.jobId }), apply: true });
+    const attention = [attentionItem('next-step', `to end ${one ? 'it' : 'them all'}`, { workspace_id: ws.id, action: ending })];
+    if (!one) attention.push(attentionItem('next-step', 'to end one of them', { workspace_id: ws.id, job_id: targets[0]!.id, action: nextAction('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true }) }));
     return buildResult({
       outcome_summary: one ? `job ${one.id} is running in workspace ${ws.id}; this preview changed nothing` : `jobs ${targets.map((j) => j.id).join(', ')} are running in workspace ${ws.id}; this preview changed nothing`,
       status: 'success',

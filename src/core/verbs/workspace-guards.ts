@@ -1,4 +1,5 @@
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import type { WorkspaceRecord } from '../store/sqlite-store.js';
@@ -6,7 +7,7 @@ import type { WorkspaceRecord } from '../store/sqlite-store.js';
 export function requireWorkspace(ctx: EngineContext, workspaceId: string): WorkspaceRecord {
   validateId('workspace', workspaceId);
   const ws = ctx.store().getWorkspace(workspaceId);
-  if (!ws) throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`, { hint: 'list workspaces with: headspace ls' });
+  if (!ws) throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`, { hint: 'list the workspaces', action: nextAction('ls') });
   return ws;
 }
 
@@ -18,7 +19,8 @@ export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): Works
   if (ws.state !== 'expired' && (ws.expiresAt === null || ws.expiresAt > ctx.clock.now())) return ws;
   const at = ws.expiresAt === null ? 'its TTL' : new Date(ws.expiresAt).toISOString();
   throw new EngineError('WORKSPACE_EXPIRED', `workspace ${ws.id} expired at ${at}; it takes no new jobs`, {
-    hint: `export what you still need from it, then \`${ctx.invoke('gc')}\` destroys it; run new work in a new workspace (\`${ctx.invoke('create')}\`)`,
+    hint: 'export what you still need from it (gc destroys it), and run new work in a new workspace',
+    action: nextAction('create'),
   });
 }
 
@@ -26,7 +28,7 @@ export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): Works
 export function requireLiveWorkspace(ctx: EngineContext, workspaceId: string): WorkspaceRecord {
   const ws = requireWorkspace(ctx, workspaceId);
   if (ws.state === 'destroyed') {
-    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${workspaceId} is a destroyed workspace`, { hint: `create a new one with: ${ctx.invoke('create')}` });
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${workspaceId} is a destroyed workspace`, { hint: 'create a new one', action: nextAction('create') });
   }
   return ws;
 }

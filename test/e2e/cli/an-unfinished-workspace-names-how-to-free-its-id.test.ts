@@ -17,7 +17,7 @@ describe('an id held by an unfinished workspace', () => {
     const again = cli(home, ['create', '--workspace-id', 'x']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('error: workspace x already exists (provisioning)');
-    expect(again.stderr).toMatch(/hint: .*`headspace destroy x`/);
+    expect(again.stderr).toMatch(/hint: .*headspace destroy x`$/m);
     expect(cli(home, ['destroy', 'x']).code).toBe(0);
     expect(cli(home, ['create', '--workspace-id', 'x']).code).toBe(0);
   });

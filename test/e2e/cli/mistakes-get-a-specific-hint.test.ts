@@ -27,7 +27,7 @@ describe('a mistake', () => {
       ['a lookaround in --grep', ['logs', 'job-a', '--grep', '(?=a)'], /lookaround/],
       ['a missing host file', ['put', 'w', '/nonexistent/headspace-input', 'in.txt'], /ls -ld \/nonexistent\/headspace-input/],
       ['exporting a directory', ['export', 'w', 'dir', '--to', `${home}/dir-out`], /tar -czf dir\.tar\.gz dir/],
-      ['exporting an artifact the job never made', ['export', 'w', 'typo.txt', '--to', `${home}/typo-out`], /ls-files w.*declare w typo\.txt --remove/],
+      ['exporting an artifact the job never made', ['export', 'w', 'typo.txt', '--to', `${home}/typo-out`], /withdrawn by declare with remove.*`HEADSPACE_HOME=\S+ headspace ls-files w`/],
       ['a negative --ttl', ['create', '--ttl', '-5'], /--ttl 3600/],
       ['a malformed --expect-sha256', ['export', 'w', 'typo.txt', '--to', `${home}/x`, '--expect-sha256', 'abc'], /sha256sum|copy the digest/],
     ];

@@ -58,7 +58,7 @@ describe.runIf(canSwitch && !nativeReadyForNobody)('native as a user who cannot 
     expect(pkg.outcome_summary).toContain('the default provider native cannot run here');
     const cgroupRemedies = pkg.attention.map((a) => a.text).filter((a) => a.includes('cgroup-'));
     expect(cgroupRemedies).toHaveLength(1);
-    expect(pkg.warnings.join('\n')).toContain('--provider fake');
+    expect(pkg.warnings.join('\n')).toContain('choose the fake provider');
   });
 
   it('lets the same user try the CLI on the fake provider', () => {

@@ -26,7 +26,7 @@ describe('run --cwd', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.match(/nope/g)?.length).toBeLessThanOrEqual(2); // the message and its hint; never repeated as a warning
-    expect(run.stderr).toMatch(/error: --cwd 'nope' does not exist in workspace w/);
+    expect(run.stderr).toMatch(/error: the working directory \(cwd\) 'nope' does not exist in workspace w/);
     expect(run.stderr).toMatch(/hint: .*ls-files w/);
     expect(cli(home, ['inspect', 'w']).stdout).toContain('0 job(s)');
   });

@@ -3,7 +3,9 @@
  * a CLI command or flag it cannot pass: the learn prompt's workflow, a stop
  * preview's attention item, an unexported artifact's attention item, a busy
  * workspace's hint, a refused destroy's hint and the evidence's retrieval
- * (#12 item 22). The CLI keeps its shell commands (other tests pin them).
+ * (#12 item 22). Core writes each as an action (#11); structuredContent keeps
+ * it as data and the text renders it as a tool call. The CLI renders the same
+ * actions as shell commands (other tests pin them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../src/core/result/result-package.js';
@@ -35,13 +37,15 @@ describe('texts over MCP', () => {
   it('suggestions in results and refusals are tool calls', async () => {
     await call('create', { workspaceId: 'w' });
     const ran = await call('run', { workspaceId: 'w', jobId: 'job-w', argv: ['write', 'out.txt', 'x', '&&', 'flood', '300000'], declares: [{ name: 'out.txt', purpose: 'kept' }] });
-    expect(ran.pkg.attention.map((a) => a.text), JSON.stringify(ran.pkg.attention)).toContain(`artifact 'out.txt' is declared but not exported (kept); export it with \`export {"workspaceId":"w","name":"out.txt","to":"PATH"}\`, or a destroy will refuse until you discard it with \`destroy {"workspaceId":"w","force":true}\``);
+    const unexported = ran.pkg.attention.find((a) => a.kind === 'unexported-artifact');
+    expect(unexported?.action, JSON.stringify(ran.pkg.attention)).toEqual({ verb: 'export', args: { workspaceId: 'w', name: 'out.txt', to: 'PATH' } });
+    expect(ran.text).toContain('export it: `export {"workspaceId":"w","name":"out.txt","to":"PATH"}`');
     expect(ran.pkg.evidence[0]?.retrieval).toBe('logs {"jobId":"job-w","lines":{"from":1,"to":200}} (then the next 200 lines)');
     expect(JSON.stringify(ran.pkg)).not.toMatch(CLI_WORDS);
 
     const destroy = await call('destroy', { workspaceId: 'w' });
     expect(destroy.isError).toBe(true);
-    expect(destroy.text).toContain('destroy {"workspaceId":"w","force":true}');
+    expect(destroy.text).toContain('discard them deliberately with force: `destroy {"workspaceId":"w","force":true}`');
     expect(destroy.text).not.toMatch(CLI_WORDS);
 
     const running = mcp.client.callTool({ name: 'run', arguments: { workspaceId: 'w', argv: ['block'] } });
@@ -51,10 +55,10 @@ describe('texts over MCP', () => {
       if (preview.attention.length) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(preview?.attention).toEqual([{ kind: 'next-step', text: 'to end it: stop {"workspaceId":"w","apply":true}', workspace_id: 'w' }]);
+    expect(preview?.attention).toEqual([{ kind: 'next-step', text: 'to end it', workspace_id: 'w', action: { verb: 'stop', args: { workspaceId: 'w', apply: true } } }]);
     const busy = await call('run', { workspaceId: 'w', argv: ['true'] });
     expect(busy.isError).toBe(true);
-    expect(busy.text).toContain('stop {"workspaceId":"w","apply":true}');
+    expect(busy.text).toContain('wait for it, or end it: `stop {"workspaceId":"w","apply":true}`');
     expect(busy.text).not.toMatch(CLI_WORDS);
     await call('stop', { workspaceId: 'w', apply: true });
     await running;

@@ -18,12 +18,13 @@ describe('a busy workspace', () => {
     for (const attempt of [() => t.engine.run({ workspaceId: 'busy', argv: ['echo', 'again'] }), () => t.engine.destroy({ workspaceId: 'busy' })]) {
       const error = await attempt().then(
         () => null,
-        (e: unknown) => e as { code: string; category: string; message: string; hint: string },
+        (e: unknown) => e as { code: string; category: string; message: string; hint: string; action: unknown },
       );
       expect(error).toMatchObject({ code: 'WORKSPACE_BUSY', category: 'environment_error' });
       expect(error!.message).toContain('job-long');
       expect(error!.message).not.toContain('secret-looking-arg');
-      expect(error!.hint).toContain('headspace stop busy --apply');
+      expect(error!.hint).toBe('wait for it, or end it');
+      expect(error!.action).toEqual({ verb: 'stop', args: { workspaceId: 'busy', apply: true } });
     }
     const stopped = await t.engine.stop({ workspaceId: 'busy', apply: true });
     expect(stopped.status).toBe('cancelled');

@@ -25,7 +25,7 @@ describe('doctor --repair', () => {
     const dry = await t.engine.doctor({ repair: true });
     expect(dry.outcome_summary).toContain('this dry run changed nothing');
     expect(dry.key_findings.join('\n')).toContain('would finish job job-lost');
-    expect(attentionTexts(dry).join('\n')).toMatch(/judgement call, skipped: settle intent #\d+ \(remove on workspace crashed\).*headspace destroy crashed/);
+    expect(attentionTexts(dry).join('\n')).toMatch(/judgement call, skipped: settle intent #\d+ \(remove on workspace crashed\).*destroy it again/);
     expect(store.getJob('job-lost')?.state).toBe('running');
     expect(store.openIntents()).toHaveLength(2);
 
@@ -34,7 +34,7 @@ describe('doctor --repair', () => {
     expect(applied.key_findings.join('\n')).toContain('verify: nothing safe is left to repair');
     const job = store.getJob('job-lost')!;
     expect(job).toMatchObject({ state: 'finished', status: 'infrastructure_failure' });
-    expect(job.note).toContain('doctor --repair');
+    expect(job.note).toContain("doctor's repair");
     expect(store.openIntents().map((i) => i.op)).toEqual(['remove']);
     expect(store.getWorkspace('crashed')?.state).toBe('ready');
     store.close();

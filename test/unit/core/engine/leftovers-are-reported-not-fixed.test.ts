@@ -45,7 +45,7 @@ describe('reconciliation at entry', () => {
     store.beginJob({ id: 'job-lost', workspaceId: 'orphan', argv: ['block'], startedAt: 0, owner: deadOwner });
     const pkg = await t.engine.inspect({ handle: 'orphan' });
     expect(attentionTexts(pkg).join('\n')).toContain('job job-lost in workspace orphan is recorded as running but its process');
-    expect(attentionTexts(pkg).join('\n')).toContain('headspace stop orphan --apply');
+    expect(pkg.attention.find((a) => a.kind === 'orphaned-job')?.action).toEqual({ verb: 'stop', args: { workspaceId: 'orphan', apply: true } });
     expect(store.getJob('job-lost')?.state).toBe('running');
     store.close();
   });

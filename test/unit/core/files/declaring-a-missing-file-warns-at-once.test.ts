@@ -17,7 +17,7 @@ describe('declare', () => {
     const typo = await t.engine.declare({ workspaceId: 'd', name: 'out/sumary.csv', purpose: 'the summary' });
     expect(typo.status).toBe('success');
     expect(typo.warnings.join('\n')).toContain("there is no file 'out/sumary.csv' in the workspace yet");
-    expect(typo.warnings.join('\n')).toContain('headspace declare d out/sumary.csv --remove');
+    expect(typo.warnings.join('\n')).toContain('a typo is withdrawn by declare with remove');
     const real = await t.engine.declare({ workspaceId: 'd', name: 'out/summary.csv', purpose: 'the summary' });
     expect(real.warnings).toEqual([]);
   });

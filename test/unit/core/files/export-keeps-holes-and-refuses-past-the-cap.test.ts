@@ -49,7 +49,7 @@ describe('export of hostile content', () => {
 
   it('refuses as policy an apparent size past maxBytes, naming the cap and the size, writing nothing', async () => {
     const refusal = t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: join(out, 'big.bin'), maxBytes: 1024 * 1024 });
-    await expect(refusal).rejects.toMatchObject({ code: 'POLICY_DENIED', category: 'policy_denied', message: expect.stringMatching(/16777216 bytes.*1048576 bytes \(--max-bytes\)/) });
+    await expect(refusal).rejects.toMatchObject({ code: 'POLICY_DENIED', category: 'policy_denied', message: expect.stringMatching(/16777216 bytes.*1048576 bytes \(export's max bytes\)/) });
     expect(readdirSync(out)).toEqual([]);
   });
 

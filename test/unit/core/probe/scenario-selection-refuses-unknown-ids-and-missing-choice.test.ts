@@ -18,8 +18,8 @@ describe('selectScenarios', () => {
     expect(() => selectScenarios({ scenario: 'teleport' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', hint: expect.stringContaining('write-outside, read-host-file') }));
   });
 
-  it('refuses neither a scenario nor --all, with a hint', () => {
-    expect(() => selectScenarios({})).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', hint: expect.stringContaining('headspace probe --all') }));
+  it('refuses neither a scenario nor all, suggesting all', () => {
+    expect(() => selectScenarios({})).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', action: { verb: 'probe', args: { all: true } } }));
   });
 
   it('refuses both a scenario and --all', () => {

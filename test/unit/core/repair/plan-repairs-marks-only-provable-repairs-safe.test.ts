@@ -48,10 +48,10 @@ describe('planRepairs', () => {
     expect(live[0]).toMatchObject({ kind: 'remove-temporary-file', safe: false });
   });
 
-  it('never finishes a destroy cut short: it is a judgement call naming destroy, and --force when artifacts were never exported', () => {
+  it('never finishes a destroy cut short: it is a judgement call naming destroy, and force when artifacts were never exported', () => {
     const [r] = planRepairs(diagnosis({ workspaces: { w: ws({ view: 'missing', unexportedArtifacts: ['report.json'] }) }, deadIntents: [{ intent: intent({ op: 'remove' }) }] }));
     expect(r).toMatchObject({ safe: false });
-    expect(r?.reason).toContain('headspace destroy w --force');
+    expect(r?.reason).toContain('destroy it again, with force');
     expect(r?.reason).toContain("'report.json'");
   });
 

@@ -24,7 +24,7 @@ describe('clipping as a last resort', () => {
       expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(maxBytes);
       expect(markdown.match(/^## /gm)).toHaveLength(9);
       expect(markdown).toContain('…[section clipped]');
-      expect(markdown.endsWith(`…[result clipped to fit ${maxBytes} bytes -- full result: rerun with \`--json\`]\n`)).toBe(true);
+      expect(markdown.endsWith(`…[result clipped to fit ${maxBytes} bytes -- full result: in the JSON rendering]\n`)).toBe(true);
     });
   }
 

@@ -38,6 +38,6 @@ describe('shrinking keeps important lines', () => {
     const markdown = renderMarkdown(basePackage({ key_findings: findings }), { maxBytes: 1200 });
     expect(markdown).toContain('- FAILED tests/test_io.py::test_read - OSError');
     expect(markdown).toMatch(/- … \[\d+ items omitted\] …/);
-    expect(markdown).toMatch(/- …\[truncated: \d+ of \d+ bytes shown -- full text: rerun with `--json`\]/);
+    expect(markdown).toMatch(/- …\[truncated: \d+ of \d+ bytes shown -- full text: in the JSON rendering\]/);
   });
 });
