@@ -52,6 +52,15 @@ function budgetFromOpts(opts: Opts): Record<string, number> {
   return budget;
 }
 
+function parseTtl(raw: never, flag: string): number {
+  const text = String(raw);
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value) || value <= 0) {
+    throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${text.slice(0, 40)}'`, { hint: `for example ${flag} 3600 (seconds until the workspace expires and gc may remove it)` });
+  }
+  return value;
+}
+
 function parseRange(raw: never, flag: string): { from: number; to: number } {
   const match = /^(\d{1,9}):(\d{1,9})$/.exec(String(raw));
   if (!match) throw new EngineError('BAD_ARGUMENT', `${flag} takes A:B, not '${String(raw).slice(0, 40)}'`, { hint: `for example ${flag} 120:160` });
@@ -68,7 +77,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
         description: 'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST',
       },
       hostPaths: { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
-      ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it' },
+      ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it', parse: parseTtl },
       budget: null,
     },
     extra: BUDGET_FLAGS,

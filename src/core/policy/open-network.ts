@@ -1,4 +1,5 @@
 import { EngineError } from '../errors.js';
+import { nextAction } from '../next-action.js';
 
 /**
  * The refusal of `--network enabled`, said once (#12 item 5). It used to go
@@ -11,6 +12,6 @@ export function openNetworkRefused(): EngineError {
   return new EngineError(
     'POLICY_DENIED',
     'network access is refused: no provider offers a workspace open network access, because sharing the host network would expose its loopback services; a per-host allow-list is planned (network allow=HOST)',
-    { hint: "leave network out (or disabled) and bring what the job needs in first, with put or a run's inputs" },
+    { hint: "create it with network disabled (the default) and bring what the job needs in first, with put or a run's inputs", action: nextAction('create', { network: 'disabled' }) },
   );
 }

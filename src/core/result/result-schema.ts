@@ -94,7 +94,7 @@ export const LimitSummarySchema = z
 export const ProvenanceSchema = z
   .object({
     result_schema_version: z.number().describe('version of this result shape'),
-    headspace_version: z.string().describe('headspace version that produced the result'),
+    headspace_version: z.string().describe('the version of headspace that produced the result'),
     verb: z.string().describe('the verb that produced the result'),
     workspace_id: z.string().nullable().describe('workspace the result is about'),
     job_id: z.string().nullable().describe('job the result is about'),

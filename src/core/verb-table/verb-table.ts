@@ -204,9 +204,7 @@ export const doctorVerb = defineVerb({
       repair: z
         .boolean()
         .optional()
-        .describe(
-          'also list each repair `headspace doctor --repair --apply` would make, marked safe or a judgement call with its reason (a dry run: this tool never applies repairs; a person or the CLI does)',
-        ),
+        .describe('also list each repair doctor would make when told to apply them, marked safe or a judgement call with its reason (a dry run: over MCP repairs are never applied; a person does that)'),
       apply: z.boolean().optional().describe('with repair: make only the mechanically safe repairs, report the judgement calls skipped'),
       verify: z.boolean().optional().describe('with repair and apply: diagnose again afterwards and report what remains'),
     }),

@@ -19,7 +19,7 @@ describe('create --network enabled', () => {
     expect(run.code).toBe(3);
     expect(run.stdout).toBe('');
     expect(occurrences(run.stderr, 'no provider offers')).toBe(1);
-    expect(run.stderr).toContain('--network allow=');
+    expect(run.stderr).toContain('network allow=');
     expect(occurrences(run.stderr.toLowerCase(), 'network:')).toBe(0);
     expect(run.stderr).not.toContain('doctor');
   });
