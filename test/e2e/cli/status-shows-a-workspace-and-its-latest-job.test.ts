@@ -29,10 +29,10 @@ describe('status', () => {
     json(['run', 'older', 'echo', 'first']);
     expect(cli(home, ['run', '--provider', 'fake', 'older', 'fail', '3']).code).toBe(6);
     const pkg = json(['status']);
-    expect(pkg.outcome_summary).toMatch(/^workspace older is ready; latest job job-\S+ ended computation_failed$/);
+    expect(pkg.outcome_summary).toMatch(/^workspace older is ready; latest job job-\S+ ended failure$/);
     expect(pkg.key_findings).toContain('1 other live workspace(s)');
     const latest = pkg.key_findings.find((f) => typeof f === 'object' && f.kind === 'job');
-    expect(latest).toMatchObject({ status: 'computation_failed' });
+    expect(latest).toMatchObject({ status: 'failure' });
   });
 
   it('shows a named workspace, and stays short in markdown', () => {
