@@ -24,7 +24,6 @@ const CORE_PARTS = [
   'output',
   'provider.ts',
   'context.ts',
-  'invocation.ts',
   'infrastructure-errors.ts',
   'learn.ts',
   'reconcile.ts',
