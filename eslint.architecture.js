@@ -11,7 +11,19 @@ const WHY = 'see docs/ARCHITECTURE.md, "Dependency direction".';
 
 // The bottom of core: the vocabulary every other module speaks. They import
 // only one another, so any module can use them without a cycle.
-const CORE_LEAVES = ['status.ts', 'errors.ts', 'next-action.ts', 'clock.ts', 'ids.ts', 'events.ts', 'version.ts', 'crash-points.ts', 'name-text.ts', 'paths.ts', 'job-identity.ts'];
+const CORE_LEAVES = [
+  'status.ts',
+  'errors.ts',
+  'next-action.ts',
+  'clock.ts',
+  'ids.ts',
+  'events.ts',
+  'version.ts',
+  'crash-points.ts',
+  'name-text.ts',
+  'paths.ts',
+  'job-identity.ts',
+];
 
 // The parts a verb is made of. None of them may reach up into a verb, the
 // probe or repair suites, or the engine wrapper: they are what those build on.
@@ -32,7 +44,11 @@ const CORE_TOP = ['src/core/engine.ts', 'src/core/input-keys.ts'];
 
 const zones = [
   // Between the folders: cli | mcp | api → core ← providers.
-  { target: 'src/core', from: ['src/cli', 'src/mcp', 'src/api', 'src/providers'], message: `core imports nothing from the faces, the api or a provider: ${WHY}` },
+  {
+    target: 'src/core',
+    from: ['src/cli', 'src/mcp', 'src/api', 'src/providers'],
+    message: `core imports nothing from the faces, the api or a provider: ${WHY}`,
+  },
   { target: 'src/providers', from: 'src', except: ['./core', './providers'], message: `a provider imports only core and providers/: ${WHY}` },
   { target: 'src/api', from: ['src/cli', 'src/mcp'], message: `the api is below the faces that use it: ${WHY}` },
   { target: 'src/mcp', from: 'src', except: ['./api', './core', './mcp'], message: `the MCP server imports only api/, core/ and mcp/: ${WHY}` },
@@ -49,7 +65,11 @@ const zones = [
     from: ['src/core/verbs', 'src/core/probe', 'src/core/repair', 'src/core/verb-table', ...CORE_TOP],
     message: `the parts of core (policy, lifecycle, store, files, result, output, context, …) never import a verb, probe/, repair/ or the engine: ${WHY}`,
   },
-  { target: 'src/core/repair', from: ['src/core/verbs', 'src/core/probe', ...CORE_TOP], message: `repair/ is what doctor runs: it never imports a verb, probe/ or the engine: ${WHY}` },
+  {
+    target: 'src/core/repair',
+    from: ['src/core/verbs', 'src/core/probe', ...CORE_TOP],
+    message: `repair/ is what doctor runs: it never imports a verb, probe/ or the engine: ${WHY}`,
+  },
   { target: ['src/core/verbs', 'src/core/probe'], from: CORE_TOP, message: `verbs and the probe suite never import the engine wrapper: ${WHY}` },
 ];
 

@@ -25,6 +25,11 @@ export async function benchCliStartup({ repo, rounds = 20 }) {
   );
   rmSync(home, { recursive: true, force: true });
   const floor = result['node -e 0'].median;
-  const rows = Object.entries(result).map(([name, s]) => ({ contender: name, 'median ms': ms(s.median), 'p90 ms': ms(s.p90), 'x node start': (s.median / floor).toFixed(2) }));
+  const rows = Object.entries(result).map(([name, s]) => ({
+    contender: name,
+    'median ms': ms(s.median),
+    'p90 ms': ms(s.p90),
+    'x node start': (s.median / floor).toFixed(2),
+  }));
   return { name: 'cli-startup', result, markdown: table(rows, ['contender', 'median ms', 'p90 ms', 'x node start']) };
 }

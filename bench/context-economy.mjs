@@ -23,7 +23,12 @@ const TIGHT_BUDGETS = [1024, 2048];
 
 export async function benchContextEconomy({ repo }) {
   const notReady = await nativeNotReady(repo);
-  if (notReady) return { name: 'context-economy', result: { skipped: notReady }, markdown: `Skipped: ${notReady} (the corpus is produced by real tools inside a native workspace)` };
+  if (notReady)
+    return {
+      name: 'context-economy',
+      result: { skipped: notReady },
+      markdown: `Skipped: ${notReady} (the corpus is produced by real tools inside a native workspace)`,
+    };
   const api = await import(pathToFileURL(join(repo, 'dist', 'api', 'index.js')).href);
   const home = mkdtempSync(join(tmpdir(), 'hs-bench-ctx-'));
   const corpus = mkdtempSync(join(tmpdir(), 'hs-bench-ctx-corpus-'));
@@ -120,7 +125,11 @@ function render({ load, cases }) {
           'raw / result': `${c.ratio.toFixed(c.ratio < 10 ? 2 : 0)}×`,
           'facts in result': `${c.factsFound}/${c.factsListed}`,
           ...Object.fromEntries(TIGHT_BUDGETS.map((b) => [`at ${b / 1024} KiB: bytes, facts`, `${c.tight[b].bytes}, ${c.tight[b].found}/${c.factsListed}`])),
-          missed: c.facts.filter((f) => f.inRaw && !f.inResult).map((f) => `${f.what}: \`${f.text}\``).join('; ') || '—',
+          missed:
+            c.facts
+              .filter((f) => f.inRaw && !f.inResult)
+              .map((f) => `${f.what}: \`${f.text}\``)
+              .join('; ') || '—',
         },
   );
   const ran = cases.filter((c) => !c.skipped);
@@ -130,7 +139,11 @@ function render({ load, cases }) {
   const notes = [
     `Large cases (raw ≥ ${kib(LARGE_BYTES)}): ${large.length}; meeting the aim (≥ 100× and every fact present): ${aimMet.length} (${aimMet.map((c) => c.key).join(', ') || 'none'}).`,
     'A fact counts when its exact text appears in the default markdown result; the raw output is checked to contain it first.',
-    ...(bugs.length ? [`Corpus check: facts absent from the raw output itself (a corpus bug, not counted): ${bugs.map((c) => `${c.key}: ${c.corpusBugs.join(', ')}`).join('; ')}.`] : []),
+    ...(bugs.length
+      ? [
+          `Corpus check: facts absent from the raw output itself (a corpus bug, not counted): ${bugs.map((c) => `${c.key}: ${c.corpusBugs.join(', ')}`).join('; ')}.`,
+        ]
+      : []),
     `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
   ];
   const recall = (found) => {
@@ -140,7 +153,16 @@ function render({ load, cases }) {
   notes.unshift(
     `Fact recall over all cases: ${recall(ran.reduce((s, c) => s + c.factsFound, 0))} at the default bound (8 KiB), ${TIGHT_BUDGETS.map((b) => `${recall(ran.reduce((s, c) => s + c.tight[b].found, 0))} at ${b / 1024} KiB`).join(', ')}.`,
   );
-  const columns = ['case', 'status', 'raw output', 'default result (markdown)', 'raw / result', 'facts in result', ...TIGHT_BUDGETS.map((b) => `at ${b / 1024} KiB: bytes, facts`), 'missed'];
+  const columns = [
+    'case',
+    'status',
+    'raw output',
+    'default result (markdown)',
+    'raw / result',
+    'facts in result',
+    ...TIGHT_BUDGETS.map((b) => `at ${b / 1024} KiB: bytes, facts`),
+    'missed',
+  ];
   return `${table(rows, columns)}\n\n${notes.join('\n')}`;
 }
 

@@ -14,9 +14,19 @@ export async function benchExportThroughput({ repo, sizeMiB = Number(process.env
   const engine = api.createHeadspace({ home, defaultProvider: 'native' });
   try {
     const probe = await (await engine.provider('native')).probe();
-    if (!probe.ready) return skipped(`the native provider is not ready here: ${probe.checks.filter((c) => !c.ok).map((c) => c.name).join(', ')}`);
+    if (!probe.ready)
+      return skipped(
+        `the native provider is not ready here: ${probe.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.name)
+          .join(', ')}`,
+      );
     await engine.create({ workspaceId: 'bench-export', budget: { storageBytes: (sizeMiB + 64) * 1024 * 1024, wallClockSeconds: 600 } });
-    const wrote = await engine.run({ workspaceId: 'bench-export', argv: ['sh', '-c', `head -c ${sizeMiB}M /dev/urandom > big.bin`], declares: [{ name: 'big.bin', purpose: 'benchmark payload' }] });
+    const wrote = await engine.run({
+      workspaceId: 'bench-export',
+      argv: ['sh', '-c', `head -c ${sizeMiB}M /dev/urandom > big.bin`],
+      declares: [{ name: 'big.bin', purpose: 'benchmark payload' }],
+    });
     if (wrote.status !== 'success') throw new Error(`payload job: ${wrote.status}`);
     const source = join(workspaceFilesDir(home, 'bench-export'), 'big.bin');
     let n = 0;
@@ -43,8 +53,18 @@ export async function benchExportThroughput({ repo, sizeMiB = Number(process.env
       { rounds, warmup: 1 },
     );
     const pair = result['cp, then sha256sum'].median;
-    const rows = Object.entries(result).map(([name, s]) => ({ contender: name, 'median ms': ms(s.median), 'p90 ms': ms(s.p90), 'MiB/s': (sizeMiB / (s.median / 1000)).toFixed(0), 'x cp+sha256sum': (s.median / pair).toFixed(2) }));
-    return { name: 'export-throughput', result: { sizeMiB, ...result }, markdown: `${sizeMiB} MiB artifact, ${rounds} interleaved rounds\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'MiB/s', 'x cp+sha256sum'])}` };
+    const rows = Object.entries(result).map(([name, s]) => ({
+      contender: name,
+      'median ms': ms(s.median),
+      'p90 ms': ms(s.p90),
+      'MiB/s': (sizeMiB / (s.median / 1000)).toFixed(0),
+      'x cp+sha256sum': (s.median / pair).toFixed(2),
+    }));
+    return {
+      name: 'export-throughput',
+      result: { sizeMiB, ...result },
+      markdown: `${sizeMiB} MiB artifact, ${rounds} interleaved rounds\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'MiB/s', 'x cp+sha256sum'])}`,
+    };
   } finally {
     await engine.destroy({ workspaceId: 'bench-export', force: true }).catch(() => undefined);
     engine.close();
@@ -59,7 +79,9 @@ export async function benchExportThroughput({ repo, sizeMiB = Number(process.env
  * else its folder under the home.
  */
 function workspaceFilesDir(home, id) {
-  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1] ?? '');
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1] ?? '');
   return mounts.find((point) => point.endsWith(`/fs/${id}`)) ?? join(home, 'native', 'workspaces', id, 'files');
 }
 

@@ -33,7 +33,9 @@ export async function benchHardeningCost({ repo, rounds = Number(process.env.HS_
       worktree = join(scratch, 'baseline');
       git(repo, ['worktree', 'add', '--detach', worktree, BASELINE_TAG]);
       symlinkSync(join(repo, 'node_modules'), join(worktree, 'node_modules'));
-      execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(worktree, 'tsconfig.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(worktree, 'tsconfig.json')], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       // A helper the baseline's own setup would build (none before the hardening; kept for later baselines).
       baselineRepo = worktree;
     }
@@ -74,7 +76,12 @@ export async function benchHardeningCost({ repo, rounds = Number(process.env.HS_
     const sections = COMMANDS.map((command) => {
       const result = tables[command.key];
       const base = result['baseline (pre-hardening)'].median;
-      const rows = Object.entries(result).map(([name, s]) => ({ build: name, 'median ms': ms(s.median), 'p90 ms': ms(s.p90), 'x baseline': (s.median / base).toFixed(3) }));
+      const rows = Object.entries(result).map(([name, s]) => ({
+        build: name,
+        'median ms': ms(s.median),
+        'p90 ms': ms(s.p90),
+        'x baseline': (s.median / base).toFixed(3),
+      }));
       return `${command.label}, library path (engine.run), n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['build', 'median ms', 'p90 ms', 'x baseline'])}`;
     });
     const note = `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after. Baseline: ${process.env.HS_BENCH_BASELINE ?? `commit ${BASELINE_TAG.slice(0, 7)}, built in a scratch worktree`}. Both builds run in this one process with their own HEADSPACE_HOME.`;
@@ -97,7 +104,9 @@ function whyNot(repo) {
   if (process.getuid?.() !== 0) return 'needs root (the native provider budgets jobs with cgroups and runs them as dedicated uids)';
   if (!existsSync(join(repo, 'dist', 'api', 'index.js'))) return 'dist/ is missing: run npx tsc -p tsconfig.json first';
   if (process.env.HS_BENCH_BASELINE !== undefined) {
-    return existsSync(join(process.env.HS_BENCH_BASELINE, 'dist', 'api', 'index.js')) ? undefined : `HS_BENCH_BASELINE=${process.env.HS_BENCH_BASELINE} has no dist/api/index.js`;
+    return existsSync(join(process.env.HS_BENCH_BASELINE, 'dist', 'api', 'index.js'))
+      ? undefined
+      : `HS_BENCH_BASELINE=${process.env.HS_BENCH_BASELINE} has no dist/api/index.js`;
   }
   try {
     git(repo, ['rev-parse', '--verify', '--quiet', `${BASELINE_TAG}^{commit}`]);

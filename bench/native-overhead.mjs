@@ -32,7 +32,19 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
   }
   const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
-  const [{ planBwrap }, { planJobEntry }, { defaultExecHelperPath, installExecHelper }, { existingProcMasks }, { seccompProgram }, { seccompArchOf }, { resolveHostProfile }, { generatedFileData, runtimeExposures }, { defaultPolicy }, api, { createNativeProvider }] = await Promise.all([
+  const [
+    { planBwrap },
+    { planJobEntry },
+    { defaultExecHelperPath, installExecHelper },
+    { existingProcMasks },
+    { seccompProgram },
+    { seccompArchOf },
+    { resolveHostProfile },
+    { generatedFileData, runtimeExposures },
+    { defaultPolicy },
+    api,
+    { createNativeProvider },
+  ] = await Promise.all([
     mod('providers/native/plan-bwrap.js'),
     mod('providers/native/plan-job-entry.js'),
     mod('providers/native/exec-helper.js'),
@@ -59,7 +71,17 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   // The exec shim (job entry point) is copied where the job uid can run it, as the provider does; bwrap runs it as /proc/self/fd/9.
   const execHelper = await installExecHelper(defaultExecHelperPath(), join(scratch, 'runtime'));
   const exposures = [...profile.exposures, ...runtimeExposures()];
-  const plan = planBwrap({ filesDir, policy, exposures, extraPath: profile.extraPath, cwd: '', env: {}, seccompFd: 4, procMasks: existingProcMasks(), resolvedHostPaths: {} });
+  const plan = planBwrap({
+    filesDir,
+    policy,
+    exposures,
+    extraPath: profile.extraPath,
+    cwd: '',
+    env: {},
+    seccompFd: 4,
+    procMasks: existingProcMasks(),
+    resolvedHostPaths: {},
+  });
   const seccomp = seccompProgram(seccompArchOf(process.arch));
   const bwrapPath = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 
@@ -101,7 +123,15 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
             naiveSeq++;
             createNaiveGroups(dirs, policy.budget);
             try {
-              await runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, dirs.map((d) => join(d, 'cgroup.procs')));
+              await runBwrap(
+                bwrapPath,
+                plan,
+                inner,
+                seccomp,
+                files,
+                execHelper,
+                dirs.map((d) => join(d, 'cgroup.procs')),
+              );
             } finally {
               for (const d of dirs) await removeGroup(d);
             }
@@ -118,7 +148,15 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
         {
           name: 'native provider alone (provider.run)',
           run: async () => {
-            const o = await provider.run({ workspaceId: 'bench', jobId: `job-${jobSeq++}`, argv: command.argv, env: {}, policy, onOutput: () => undefined, signal: new AbortController().signal });
+            const o = await provider.run({
+              workspaceId: 'bench',
+              jobId: `job-${jobSeq++}`,
+              argv: command.argv,
+              env: {},
+              policy,
+              onOutput: () => undefined,
+              signal: new AbortController().signal,
+            });
             if (o.exitCode !== 0) throw new Error(`provider.run: ${JSON.stringify(o)}`);
             await settle();
           },
@@ -156,7 +194,9 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
       'x raw bwrap': (s.median / raw).toFixed(2),
       'x naive floor': (s.median / naive).toFixed(2),
     }));
-    sections.push(`${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain', 'x raw bwrap', 'x naive floor'])}`);
+    sections.push(
+      `${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain', 'x raw bwrap', 'x naive floor'])}`,
+    );
   }
   const notes = [
     `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
@@ -171,14 +211,19 @@ async function whyNot(repo) {
   if (process.getuid?.() !== 0) return 'needs root: jobs switch to a dedicated uid and the naive floor creates cgroup v1 groups';
   if (!['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].some((p) => existsSync(p))) return 'bubblewrap (bwrap) not found: run scripts/setup-native.sh';
   for (const c of ['memory', 'pids', 'cpu']) {
-    if (!existsSync(join(V1_BASE, c, 'cgroup.procs'))) return `cgroup v1 ${c} controller not mounted at ${join(V1_BASE, c)} (the naive floor is measured on v1 only)`;
+    if (!existsSync(join(V1_BASE, c, 'cgroup.procs')))
+      return `cgroup v1 ${c} controller not mounted at ${join(V1_BASE, c)} (the naive floor is measured on v1 only)`;
   }
   if (!existsSync(join(repo, 'dist', 'api', 'index.js'))) return 'dist/ is missing: run npx tsc -p tsconfig.json first';
   const { createNativeProvider } = await import(pathToFileURL(join(repo, 'dist', 'providers', 'native', 'native-provider.js')).href);
   const dir = mkdtempSync(join(tmpdir(), 'hs-bench-native-probe-'));
   try {
     const probe = await createNativeProvider({ root: dir }).probe();
-    if (!probe.ready) return `the native provider is not ready: ${probe.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`).join('; ')}`;
+    if (!probe.ready)
+      return `the native provider is not ready: ${probe.checks
+        .filter((c) => !c.ok)
+        .map((c) => `${c.name}: ${c.detail}`)
+        .join('; ')}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -209,10 +254,17 @@ const PLACE_AND_EXEC = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || 
 /** The provider's descriptor layout (launcher-fds.ts): 3 args, 4 seccomp, 6–8 the generated /etc files, 9 the exec shim. */
 function runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, procsFiles) {
   const bwrap = [bwrapPath, '--args', '3', '--', ...inner];
-  const [cmd, args] = procsFiles.length === 0 ? [bwrapPath, bwrap.slice(1)] : ['/bin/sh', ['-c', PLACE_AND_EXEC, 'launch', String(procsFiles.length), ...procsFiles, ...bwrap]];
+  const [cmd, args] =
+    procsFiles.length === 0 ? [bwrapPath, bwrap.slice(1)] : ['/bin/sh', ['-c', PLACE_AND_EXEC, 'launch', String(procsFiles.length), ...procsFiles, ...bwrap]];
   const helperFd = openSync(execHelper, 'r');
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: '/', env: plan.env, uid: JOB_UID, gid: JOB_UID, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe', 'pipe', helperFd] });
+    const child = spawn(cmd, args, {
+      cwd: '/',
+      env: plan.env,
+      uid: JOB_UID,
+      gid: JOB_UID,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe', 'pipe', helperFd],
+    });
     closeSync(helperFd);
     const [, stdout, stderr, argsPipe, seccompPipe, , ...rest] = child.stdio;
     const filePipes = rest.slice(0, 3);

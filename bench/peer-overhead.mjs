@@ -82,7 +82,11 @@ export async function benchPeerOverhead({ repo, rounds = Number(process.env.HS_B
         process.stderr.write(`bench: peer-overhead: ${name} skipped: ${peer.skipped}\n`);
         continue;
       }
-      peers[name] = { version: peer.version, ...(peer.initializeMs !== undefined ? { initializeMs: peer.initializeMs } : {}), ...(peer.daemon ? { daemon: peer.daemon } : {}) };
+      peers[name] = {
+        version: peer.version,
+        ...(peer.initializeMs !== undefined ? { initializeMs: peer.initializeMs } : {}),
+        ...(peer.daemon ? { daemon: peer.daemon } : {}),
+      };
       closers.push(() => peer.close());
       contenders.push({ name, run: (argv) => peer.run(argv) });
     }
@@ -119,11 +123,15 @@ function render({ rounds, warmup, load, peers, skips, tables }) {
       'x docker run': docker ? (s.median / docker).toFixed(3) : 'n/a',
     }));
     for (const [name, reason] of Object.entries(skips)) rows.push({ contender: name, 'median ms': 'skipped', 'p90 ms': reason });
-    sections.push(`${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}`);
+    sections.push(
+      `${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}`,
+    );
   }
   const notes = [`Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`];
   for (const [name, p] of Object.entries(peers)) {
-    notes.push(`${name}: version ${p.version}${p.initializeMs !== undefined ? `; one-time initialize() ${ms(p.initializeMs)} ms, not in the per-job figures` : ''}${p.daemon ? `; daemon ${p.daemon}` : ''}.`);
+    notes.push(
+      `${name}: version ${p.version}${p.initializeMs !== undefined ? `; one-time initialize() ${ms(p.initializeMs)} ms, not in the per-job figures` : ''}${p.daemon ? `; daemon ${p.daemon}` : ''}.`,
+    );
   }
   notes.push(
     'Policies differ and are not equal in strength: headspace runs each job as a dedicated non-root uid under bwrap with its own seccomp filter, cap-drop and cgroup v1 memory/pids/cpu limits (512 MiB, 128 pids, 1 cpu), and records the job (store, log, result package). sandbox-runtime runs bwrap as the calling user (root here) with `/` read-only, a network proxy and no cgroups. docker applies the same memory/pids/cpu limits through runc and a fresh container per job. Plain spawn isolates nothing.',

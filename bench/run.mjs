@@ -68,6 +68,9 @@ const header = [
   '',
 ].join('\n');
 const file = join(repo, 'bench', 'results.json');
-writeFileSync(file, `${JSON.stringify({ at: startedAt.toISOString(), commit, node: process.version, load: { start: loadBefore, end: loadavg() }, results }, null, 2)}\n`);
+writeFileSync(
+  file,
+  `${JSON.stringify({ at: startedAt.toISOString(), commit, node: process.version, load: { start: loadBefore, end: loadavg() }, results }, null, 2)}\n`,
+);
 writeFileSync(join(repo, 'bench', 'results.md'), `${header}\n${sections.join('\n')}`);
 process.stderr.write(`bench: wrote ${file} and bench/results.md\n`);

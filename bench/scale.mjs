@@ -89,7 +89,13 @@ async function benchFanOut({ repo, api, notReady, rounds }) {
     const rows = {};
     for (const c of contenders) {
       const t = timings[c.name];
-      rows[c.name] = { jobs: c.jobs, medianBatchMs: t.median, p90BatchMs: t.p90, jobsPerSecond: c.jobs / (t.median / 1000), jobsPerSecondAtP90: c.jobs / (t.p90 / 1000) };
+      rows[c.name] = {
+        jobs: c.jobs,
+        medianBatchMs: t.median,
+        p90BatchMs: t.p90,
+        jobsPerSecond: c.jobs / (t.median / 1000),
+        jobsPerSecondAtP90: c.jobs / (t.p90 / 1000),
+      };
     }
     return { rounds, concurrency: 2, rows, skips };
   } finally {
@@ -288,13 +294,21 @@ function render({ load, fanOut, store, memory }) {
       'x docker run': docker ? (r.jobsPerSecond / docker.jobsPerSecond).toFixed(1) : 'n/a',
     }));
     for (const [name, reason] of Object.entries(fanOut.skips)) rows.push({ contender: name, jobs: 'skipped', 'jobs/s (median batch)': reason });
-    parts.push(`### Fan-out: \`/bin/true\` at concurrency ${fanOut.concurrency}, ${fanOut.rounds} interleaved batches per contender\n\n${table(rows, ['contender', 'jobs', 'jobs/s (median batch)', 'jobs/s (p90 batch)', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}\n\nRatios are of throughput (higher is better). docker runs ${SLOW_PEER_JOBS} jobs per batch (${FAN_OUT_JOBS} would take minutes), the others ${FAN_OUT_JOBS}.`);
+    parts.push(
+      `### Fan-out: \`/bin/true\` at concurrency ${fanOut.concurrency}, ${fanOut.rounds} interleaved batches per contender\n\n${table(rows, ['contender', 'jobs', 'jobs/s (median batch)', 'jobs/s (p90 batch)', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}\n\nRatios are of throughput (higher is better). docker runs ${SLOW_PEER_JOBS} jobs per batch (${FAN_OUT_JOBS} would take minutes), the others ${FAN_OUT_JOBS}.`,
+    );
   }
   {
     const floor = store.latency['node -e 0'].median;
     const ls1 = store.latency['ls --json (1 workspace)'].median;
     const in1 = store.latency['inspect (1 workspace)'].median;
-    const key = { 'ls --json (1 workspace)': 'ls1', [`ls --json (${store.workspaces} workspaces)`]: 'lsN', [`ls, markdown (${store.workspaces} workspaces)`]: 'lsMdN', 'inspect (1 workspace)': 'inspect1', [`inspect (${store.workspaces} workspaces)`]: 'inspectN' };
+    const key = {
+      'ls --json (1 workspace)': 'ls1',
+      [`ls --json (${store.workspaces} workspaces)`]: 'lsN',
+      [`ls, markdown (${store.workspaces} workspaces)`]: 'lsMdN',
+      'inspect (1 workspace)': 'inspect1',
+      [`inspect (${store.workspaces} workspaces)`]: 'inspectN',
+    };
     const rows = Object.entries(store.latency).map(([name, s]) => ({
       'CLI call': name,
       'median ms': ms(s.median),
@@ -303,8 +317,13 @@ function render({ load, fanOut, store, memory }) {
       'x same verb, 1 workspace': name.startsWith('ls --json') ? (s.median / ls1).toFixed(2) : name.startsWith('inspect') ? (s.median / in1).toFixed(2) : '',
       'stdout bytes': key[name] ? store.outputBytes[key[name]] : '',
     }));
-    const parts2 = Object.entries(store.size.byPart).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / MiB).toFixed(2)} MiB`).join(', ');
-    parts.push(`### Store scale: ${store.workspaces} workspaces on the **fake** provider (real SQLite store and fake state file on disk, no sandboxes)\n\nCreating them through the library: ${(store.createMs / 1000).toFixed(1)} s, ${store.createsPerSecond.toFixed(0)} creates/s. Store on disk: ${(store.size.totalBytes / MiB).toFixed(2)} MiB (${(store.size.totalBytes / store.workspaces / 1024).toFixed(1)} KiB per workspace; ${parts2}).\n\n${table(rows, ['CLI call', 'median ms', 'p90 ms', 'x node start', 'x same verb, 1 workspace', 'stdout bytes'])}`);
+    const parts2 = Object.entries(store.size.byPart)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${(v / MiB).toFixed(2)} MiB`)
+      .join(', ');
+    parts.push(
+      `### Store scale: ${store.workspaces} workspaces on the **fake** provider (real SQLite store and fake state file on disk, no sandboxes)\n\nCreating them through the library: ${(store.createMs / 1000).toFixed(1)} s, ${store.createsPerSecond.toFixed(0)} creates/s. Store on disk: ${(store.size.totalBytes / MiB).toFixed(2)} MiB (${(store.size.totalBytes / store.workspaces / 1024).toFixed(1)} KiB per workspace; ${parts2}).\n\n${table(rows, ['CLI call', 'median ms', 'p90 ms', 'x node start', 'x same verb, 1 workspace', 'stdout bytes'])}`,
+    );
   }
   if (memory.skipped) parts.push(`### Engine memory\n\nSkipped: ${memory.skipped}`);
   else {
@@ -319,9 +338,15 @@ function render({ load, fanOut, store, memory }) {
       'wall s': (r.wallMs / 1000).toFixed(1),
       'result bytes (JSON)': r.resultBytes,
     });
-    const rows = [row('`/bin/true`', memory.floor), row(`flood, \`--output-bytes 2G\``, memory.flood), row('flood, default budget (10 MiB: stopped there by design)', memory.capped)];
+    const rows = [
+      row('`/bin/true`', memory.floor),
+      row(`flood, \`--output-bytes 2G\``, memory.flood),
+      row('flood, default budget (10 MiB: stopped there by design)', memory.capped),
+    ];
     const mibps = (ms) => (memory.floodBytes / MiB / (ms / 1000)).toFixed(0);
-    parts.push(`### Engine memory: the \`headspace run\` process while a job prints ${(memory.floodBytes / MiB).toFixed(0)} MiB\n\n${table(rows, ['CLI run', 'status', 'output printed', 'peak RSS while streaming', 'peak RSS (VmHWM)', 'x `/bin/true` run', 'wall s', 'result bytes (JSON)'])}\n\n"While streaming" is the largest VmRSS sampled (every 20 ms) while the job log was still growing; VmHWM is the whole process, including reading the log back to choose the excerpt. One run each. Throughput: the flood through headspace ${mibps(memory.flood.wallMs)} MiB/s against ${mibps(memory.plainMs)} MiB/s for the same command spawned plainly and drained by the bench process (${(memory.flood.wallMs / memory.plainMs).toFixed(1)}× the time; the job is also held to 1 cpu by its budget, the plain command is not).`);
+    parts.push(
+      `### Engine memory: the \`headspace run\` process while a job prints ${(memory.floodBytes / MiB).toFixed(0)} MiB\n\n${table(rows, ['CLI run', 'status', 'output printed', 'peak RSS while streaming', 'peak RSS (VmHWM)', 'x `/bin/true` run', 'wall s', 'result bytes (JSON)'])}\n\n"While streaming" is the largest VmRSS sampled (every 20 ms) while the job log was still growing; VmHWM is the whole process, including reading the log back to choose the excerpt. One run each. Throughput: the flood through headspace ${mibps(memory.flood.wallMs)} MiB/s against ${mibps(memory.plainMs)} MiB/s for the same command spawned plainly and drained by the bench process (${(memory.flood.wallMs / memory.plainMs).toFixed(1)}× the time; the job is also held to 1 cpu by its budget, the plain command is not).`,
+    );
   }
   parts.push(`Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`);
   return parts.join('\n\n');

@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { write } from './context-corpus.mjs';
 
-
 /** pytest over one module with 6 failing tests of different kinds (2 parametrized) among 30. */
 export function pytestManyCase(dir, { hasPytest }) {
   if (!hasPytest) return { key: 'pytest-6', skipped: 'pytest is not importable by /usr/bin/python3 (apt python3-pytest)' };
@@ -38,23 +37,27 @@ export function pytestManyCase(dir, { hasPytest }) {
 
 /** python -m unittest with 2 failures and an error. */
 export function unittestCase(dir) {
-  write(dir, 'ut/test_shop.py', [
-    'import unittest',
-    '',
-    'class ShopTest(unittest.TestCase):',
-    '    def test_total(self):',
-    '        self.assertEqual(sum([19, 23]), 41)',
-    '    def test_discount(self):',
-    '        self.assertAlmostEqual(100 * 0.85, 80.0)',
-    '    def test_lookup(self):',
-    '        {"a": 1}["b"]',
-    '    def test_fine(self):',
-    '        self.assertTrue(True)',
-    '',
-    "if __name__ == '__main__':",
-    '    unittest.main()',
-    '',
-  ].join('\n'));
+  write(
+    dir,
+    'ut/test_shop.py',
+    [
+      'import unittest',
+      '',
+      'class ShopTest(unittest.TestCase):',
+      '    def test_total(self):',
+      '        self.assertEqual(sum([19, 23]), 41)',
+      '    def test_discount(self):',
+      '        self.assertAlmostEqual(100 * 0.85, 80.0)',
+      '    def test_lookup(self):',
+      '        {"a": 1}["b"]',
+      '    def test_fine(self):',
+      '        self.assertTrue(True)',
+      '',
+      "if __name__ == '__main__':",
+      '    unittest.main()',
+      '',
+    ].join('\n'),
+  );
   return {
     key: 'unittest',
     label: 'python -m unittest: 2 failures and 1 error among 4 tests',
@@ -74,15 +77,19 @@ export function unittestCase(dir) {
 
 /** node --test (spec reporter) with 2 failing tests. */
 export function nodeTestCase(dir) {
-  write(dir, 'nt/cart.test.mjs', [
-    "import test from 'node:test';",
-    "import assert from 'node:assert/strict';",
-    '',
-    "test('adds items', () => { assert.equal(1 + 1, 2); });",
-    "test('applies the coupon', () => { assert.equal(Math.round(59.99 * 0.9), 53); });",
-    "test('rejects an empty cart', () => { assert.throws(() => {}); });",
-    '',
-  ].join('\n'));
+  write(
+    dir,
+    'nt/cart.test.mjs',
+    [
+      "import test from 'node:test';",
+      "import assert from 'node:assert/strict';",
+      '',
+      "test('adds items', () => { assert.equal(1 + 1, 2); });",
+      "test('applies the coupon', () => { assert.equal(Math.round(59.99 * 0.9), 53); });",
+      "test('rejects an empty cart', () => { assert.throws(() => {}); });",
+      '',
+    ].join('\n'),
+  );
   return {
     key: 'node-test',
     label: 'node --test: 2 failing of 3',
@@ -126,7 +133,17 @@ export function goTestCase(dir, { repo }) {
 export function tscSmallCase(dir, { typescriptDir }) {
   if (!typescriptDir || !existsSync(join(typescriptDir, 'bin', 'tsc'))) return { key: 'tsc-small', skipped: 'node_modules/typescript is missing: run npm ci' };
   write(dir, 'small/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', types: [] }, include: ['*.ts'] }));
-  write(dir, 'small/app.ts', ['export function total(xs: number[]): number {', '  return xs.reduce((a, b) => a + b, "0");', '}', 'export const n: number = total([1, 2]).toFixed(2);', ''].join('\n'));
+  write(
+    dir,
+    'small/app.ts',
+    [
+      'export function total(xs: number[]): number {',
+      '  return xs.reduce((a, b) => a + b, "0");',
+      '}',
+      'export const n: number = total([1, 2]).toFixed(2);',
+      '',
+    ].join('\n'),
+  );
   return {
     key: 'tsc-small',
     label: 'tsc --noEmit: 2 type errors in one file',

@@ -19,25 +19,41 @@ export const write = (dir, rel, text) => {
 /** pytest -v over 400 tests in 8 files, 3 of them failing in different ways. */
 export function pytestCase(dir, { hasPytest }) {
   const modules = ['billing', 'dates', 'parser', 'inventory', 'shipping', 'users', 'search', 'reports'];
-  write(dir, 'suite/calc.py', [
-    'import calendar, decimal',
-    'def round_half_up(x, places):',
-    '    return round(x, places)  # bug: banker-ish float rounding',
-    'def days_in_month(year, month):',
-    '    return calendar.monthrange(year, month)[1] if year % 100 else 28',
-    'def parse_list(text):',
-    '    return [p.strip() for p in text.split(",")]  # bug: accepts a trailing comma',
-    '',
-  ].join('\n'));
+  write(
+    dir,
+    'suite/calc.py',
+    [
+      'import calendar, decimal',
+      'def round_half_up(x, places):',
+      '    return round(x, places)  # bug: banker-ish float rounding',
+      'def days_in_month(year, month):',
+      '    return calendar.monthrange(year, month)[1] if year % 100 else 28',
+      'def parse_list(text):',
+      '    return [p.strip() for p in text.split(",")]  # bug: accepts a trailing comma',
+      '',
+    ].join('\n'),
+  );
   write(dir, 'suite/tests/__init__.py', '');
   const failing = {
     billing: { name: 'test_invoice_total_rounds_half_up', body: ['    assert round_half_up(2.675, 2) == 2.68'] },
     dates: { name: 'test_century_leap_year_february_has_29_days', body: ['    assert days_in_month(2000, 2) == 29'] },
-    parser: { name: 'test_parse_list_rejects_trailing_comma', body: hasPytest ? ['    with pytest.raises(ValueError):', '        parse_list("a, b,")'] : ['    with self.assertRaises(ValueError):', '        parse_list("a, b,")'] },
+    parser: {
+      name: 'test_parse_list_rejects_trailing_comma',
+      body: hasPytest
+        ? ['    with pytest.raises(ValueError):', '        parse_list("a, b,")']
+        : ['    with self.assertRaises(ValueError):', '        parse_list("a, b,")'],
+    },
   };
   const lines = {};
   for (const mod of modules) {
-    const out = hasPytest ? ['import pytest', 'from calc import round_half_up, days_in_month, parse_list', ''] : ['import unittest', 'from calc import round_half_up, days_in_month, parse_list', '', `class Test${mod[0].toUpperCase()}${mod.slice(1)}(unittest.TestCase):`];
+    const out = hasPytest
+      ? ['import pytest', 'from calc import round_half_up, days_in_month, parse_list', '']
+      : [
+          'import unittest',
+          'from calc import round_half_up, days_in_month, parse_list',
+          '',
+          `class Test${mod[0].toUpperCase()}${mod.slice(1)}(unittest.TestCase):`,
+        ];
     const indent = hasPytest ? '' : '    ';
     for (let i = 0; i < 50; i++) {
       if (i === 37 && failing[mod]) {
@@ -47,7 +63,11 @@ export function pytestCase(dir, { hasPytest }) {
         out.push(...f.body.map((l) => indent + l), '');
         continue;
       }
-      out.push(`${indent}def test_${mod}_case_${String(i).padStart(3, '0')}(${hasPytest ? '' : 'self'}):`, `${indent}    assert days_in_month(2023, ${(i % 12) + 1}) >= 28`, '');
+      out.push(
+        `${indent}def test_${mod}_case_${String(i).padStart(3, '0')}(${hasPytest ? '' : 'self'}):`,
+        `${indent}    assert days_in_month(2023, ${(i % 12) + 1}) >= 28`,
+        '',
+      );
     }
     write(dir, `suite/tests/test_${mod}.py`, `${out.join('\n')}\n`);
   }
@@ -86,16 +106,33 @@ export function pytestCase(dir, { hasPytest }) {
 /** tsc over 120 modules, 3 type errors; tsc itself is put into the workspace. */
 export function tscCase(dir, { typescriptDir }) {
   if (!typescriptDir || !existsSync(join(typescriptDir, 'bin', 'tsc'))) return { key: 'tsc', skipped: 'node_modules/typescript is missing: run npm ci' };
-  write(dir, 'proj/tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [] }, include: ['src'] }, null, 2));
+  write(
+    dir,
+    'proj/tsconfig.json',
+    JSON.stringify(
+      { compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [] }, include: ['src'] },
+      null,
+      2,
+    ),
+  );
   const errors = {
     17: { code: 'export const total: number = "forty-two";', message: "error TS2322: Type 'string' is not assignable to type 'number'." },
-    63: { code: 'export const size = (s: string) => s.lenght;', message: "error TS2551: Property 'lenght' does not exist on type 'string'. Did you mean 'length'?" },
+    63: {
+      code: 'export const size = (s: string) => s.lenght;',
+      message: "error TS2551: Property 'lenght' does not exist on type 'string'. Did you mean 'length'?",
+    },
     101: { code: 'export const ready = undefinedHelper(3);', message: "error TS2304: Cannot find name 'undefinedHelper'." },
   };
   const facts = [];
   for (let i = 0; i < 120; i++) {
     const name = `mod_${String(i).padStart(3, '0')}`;
-    const lines = [`// module ${i}`, `export interface Item${i} { id: number; label: string }`, `export function make${i}(id: number): Item${i} {`, `  return { id, label: 'item-' + id };`, '}'];
+    const lines = [
+      `// module ${i}`,
+      `export interface Item${i} { id: number; label: string }`,
+      `export function make${i}(id: number): Item${i} {`,
+      `  return { id, label: 'item-' + id };`,
+      '}',
+    ];
     for (let k = 0; k < 6; k++) lines.push(`export const value${i}_${k} = make${i}(${k}).label.length;`);
     if (errors[i]) {
       lines.push(errors[i].code);
@@ -141,7 +178,10 @@ export function gccCase(dir) {
     argv: ['gcc', '-Wall', '-Wextra', '-c', 'server.c', '-o', 'server.o'],
     facts: [
       // gcc quotes with ‘…’ under a UTF-8 locale and '…' otherwise: either spelling counts.
-      { what: 'the error', text: ["error: 'retry_budget' undeclared (first use in this function)", 'error: ‘retry_budget’ undeclared (first use in this function)'] },
+      {
+        what: 'the error',
+        text: ["error: 'retry_budget' undeclared (first use in this function)", 'error: ‘retry_budget’ undeclared (first use in this function)'],
+      },
       { what: 'file:line:col', text: `server.c:${errorLine}:22: error` },
     ],
   };
@@ -149,15 +189,19 @@ export function gccCase(dir) {
 
 /** The seed's trace: 20,000 trace lines (~1.7 MB), then the final answer. */
 export function traceCase(dir) {
-  write(dir, 'trace/solve.py', [
-    'import math',
-    'x = 0.5',
-    'for step in range(20000):',
-    '    x = x - 0.001 * (math.sin(x) - 0.25 * x)',
-    '    print(f"trace step={step:05d} x={x:.12f} residual={math.sin(x) - 0.25 * x:+.12e} lr=0.001 phase=descent")',
-    'print(f"answer={x:.9f}")',
-    '',
-  ].join('\n'));
+  write(
+    dir,
+    'trace/solve.py',
+    [
+      'import math',
+      'x = 0.5',
+      'for step in range(20000):',
+      '    x = x - 0.001 * (math.sin(x) - 0.25 * x)',
+      '    print(f"trace step={step:05d} x={x:.12f} residual={math.sin(x) - 0.25 * x:+.12e} lr=0.001 phase=descent")',
+      'print(f"answer={x:.9f}")',
+      '',
+    ].join('\n'),
+  );
   // The answer, computed the same way here, so the fact is known in advance.
   let x = 0.5;
   for (let step = 0; step < 20000; step++) x = x - 0.001 * (Math.sin(x) - 0.25 * x);
@@ -173,7 +217,10 @@ export function traceCase(dir) {
 
 /** A pip-install-like log (verbose: links, downloads, progress, warnings), ending with the fatal lines. */
 export function installCase(dir) {
-  write(dir, 'install/fake_pip.py', String.raw`import random, sys
+  write(
+    dir,
+    'install/fake_pip.py',
+    String.raw`import random, sys
 random.seed(7)
 names = [f"pkg{chr(97 + i % 26)}{i:03d}" for i in range(400)]
 print("Using pip 23.0.1 from /usr/lib/python3/dist-packages/pip (python 3.11)")
@@ -193,7 +240,8 @@ for n in names:
 print("ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==2.99.0 (from versions: 2.10.0, 2.10.1, 2.11.0, 2.12.0)")
 print("ERROR: No matching distribution found for tensorflow-gpu==2.99.0")
 sys.exit(1)
-`);
+`,
+  );
   return {
     key: 'install',
     label: 'pip-like verbose install log (simulated), fatal line at the end',

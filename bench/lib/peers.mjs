@@ -30,7 +30,9 @@ export function runChild(cmd, args, options = {}) {
       if (stderr.length < 4000) stderr += c;
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ').slice(0, 200)} exited ${code ?? signal}: ${stderr.slice(0, 600)}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ').slice(0, 200)} exited ${code ?? signal}: ${stderr.slice(0, 600)}`)),
+    );
   });
 }
 
@@ -52,7 +54,11 @@ export async function nativeNotReady(repo) {
   const engine = api.createHeadspace({ home, defaultProvider: 'native' });
   try {
     const probe = await (await engine.provider('native')).probe();
-    if (!probe.ready) return `the native provider is not ready: ${probe.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.detail}`).join('; ')}`;
+    if (!probe.ready)
+      return `the native provider is not ready: ${probe.checks
+        .filter((c) => !c.ok)
+        .map((c) => `${c.name}: ${c.detail}`)
+        .join('; ')}`;
     return undefined;
   } finally {
     engine.close();
@@ -144,9 +150,11 @@ function srtConfig(scratch) {
 
 function sandboxRuntimeMissing(repo) {
   if (process.platform !== 'linux') return `needs Linux (found ${process.platform})`;
-  if (!existsSync(join(SRT_DIR(repo), 'package.json'))) return '@anthropic-ai/sandbox-runtime is not installed: run scripts/setup-bench.sh (npm install of the pinned devDependency)';
+  if (!existsSync(join(SRT_DIR(repo), 'package.json')))
+    return '@anthropic-ai/sandbox-runtime is not installed: run scripts/setup-bench.sh (npm install of the pinned devDependency)';
   for (const tool of ['bwrap', 'socat', 'rg']) {
-    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `sandbox-runtime needs \`${tool}\` on PATH (apt: ${tool === 'rg' ? 'ripgrep' : tool === 'bwrap' ? 'bubblewrap' : tool}); run scripts/setup-bench.sh as root`;
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
+      return `sandbox-runtime needs \`${tool}\` on PATH (apt: ${tool === 'rg' ? 'ripgrep' : tool === 'bwrap' ? 'bubblewrap' : tool}); run scripts/setup-bench.sh as root`;
   }
   return undefined;
 }
@@ -200,7 +208,16 @@ export async function startDocker() {
     const tarball = buildRootfsTarball(scratch, busybox);
     await docker(['import', tarball, image]);
     rmSync(join(scratch, 'rootfs'), { recursive: true, force: true });
-    const limits = ['--memory', String(PEER_BUDGET.memoryBytes), '--memory-swap', String(PEER_BUDGET.memoryBytes), '--pids-limit', String(PEER_BUDGET.pidsLimit), '--cpus', String(PEER_BUDGET.cpus)];
+    const limits = [
+      '--memory',
+      String(PEER_BUDGET.memoryBytes),
+      '--memory-swap',
+      String(PEER_BUDGET.memoryBytes),
+      '--pids-limit',
+      String(PEER_BUDGET.pidsLimit),
+      '--cpus',
+      String(PEER_BUDGET.cpus),
+    ];
     const version = spawnSync(client, ['-H', host, 'version', '--format', '{{.Server.Version}}'], { encoding: 'utf8' }).stdout.trim();
     return {
       version,
@@ -231,12 +248,21 @@ async function startDaemon(dockerd, client, scratch) {
   const host = `unix://${sock}`;
   const log = join(scratch, 'dockerd.log');
   const args = [
-    '--data-root', join(scratch, 'data'),
-    '--exec-root', join(scratch, 'exec'),
-    '--pidfile', join(scratch, 'dockerd.pid'),
-    '-H', host,
-    '--bridge', 'none', '--iptables=false', '--ip6tables=false', '--ip-masq=false',
-    '--cgroup-parent', cgroupParent,
+    '--data-root',
+    join(scratch, 'data'),
+    '--exec-root',
+    join(scratch, 'exec'),
+    '--pidfile',
+    join(scratch, 'dockerd.pid'),
+    '-H',
+    host,
+    '--bridge',
+    'none',
+    '--iptables=false',
+    '--ip6tables=false',
+    '--ip-masq=false',
+    '--cgroup-parent',
+    cgroupParent,
   ];
   const { openSync } = await import('node:fs');
   const out = openSync(log, 'a');
@@ -290,7 +316,10 @@ async function stopDaemon(daemon) {
     if (running()) process.kill(containerd, 'SIGKILL');
   }
   // Lazy-unmount anything still mounted under the scratch dir (overlay layers, netns files).
-  const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1]).filter((m) => m && m.startsWith(daemon.scratch));
+  const mounts = readFileSync('/proc/self/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1])
+    .filter((m) => m && m.startsWith(daemon.scratch));
   for (const m of mounts.reverse()) spawnSync('umount', ['-l', m]);
   for (const root of cgroupRoots()) removeTree(join(root, daemon.cgroupParent));
 }
@@ -299,7 +328,9 @@ function cgroupRoots() {
   const base = '/sys/fs/cgroup';
   if (!existsSync(base)) return [];
   if (existsSync(join(base, 'cgroup.controllers'))) return [base];
-  return readdirSync(base).map((d) => join(base, d)).filter((d) => existsSync(join(d, 'cgroup.procs')));
+  return readdirSync(base)
+    .map((d) => join(base, d))
+    .filter((d) => existsSync(join(d, 'cgroup.procs')));
 }
 
 function removeTree(dir) {

@@ -29,9 +29,16 @@ const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = { 
 export function createHeadspace(options: HeadspaceOptions = {}): Engine {
   const unknown = Object.keys(options).filter((key) => !Object.hasOwn(HEADSPACE_OPTION_KEYS, key));
   if (unknown.length > 0) {
-    throw new EngineError('BAD_ARGUMENT', `createHeadspace does not take ${unknown.slice(0, 5).map((k) => `'${k.slice(0, 40)}'`).join(', ')}`, {
-      hint: `its options are: ${Object.keys(HEADSPACE_OPTION_KEYS).join(', ')}`,
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `createHeadspace does not take ${unknown
+        .slice(0, 5)
+        .map((k) => `'${k.slice(0, 40)}'`)
+        .join(', ')}`,
+      {
+        hint: `its options are: ${Object.keys(HEADSPACE_OPTION_KEYS).join(', ')}`,
+      },
+    );
   }
   return createEngine({
     home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),

@@ -7,16 +7,20 @@ import { COMMON_OPTIONS, TOPICS, VERBS } from './catalog.js';
 import type { CliOutcome } from './main.js';
 import { packageVersion } from '../core/version.js';
 
-
 /** learn, explain, cli overview, version: data about the CLI itself, no engine needed. */
 export function introspect(verb: string, args: string[], _opts: Record<string, unknown>): CliOutcome {
   switch (verb) {
     case 'version': {
       const version = packageVersion();
-      return { kind: 'document', text: `headspace ${version}\nresult schema ${RESULT_SCHEMA_VERSION}\nstate schema ${SCHEMA_VERSION}\n`, json: { name: 'headspace', version, result_schema_version: RESULT_SCHEMA_VERSION, state_schema_version: SCHEMA_VERSION } };
+      return {
+        kind: 'document',
+        text: `headspace ${version}\nresult schema ${RESULT_SCHEMA_VERSION}\nstate schema ${SCHEMA_VERSION}\n`,
+        json: { name: 'headspace', version, result_schema_version: RESULT_SCHEMA_VERSION, state_schema_version: SCHEMA_VERSION },
+      };
     }
     case 'cli': {
-      if (args[0] !== 'overview') throw new EngineError('BAD_ARGUMENT', `unknown cli topic '${String(args[0]).slice(0, 40)}'`, { hint: 'run `headspace cli overview`' });
+      if (args[0] !== 'overview')
+        throw new EngineError('BAD_ARGUMENT', `unknown cli topic '${String(args[0]).slice(0, 40)}'`, { hint: 'run `headspace cli overview`' });
       return { kind: 'document', text: overviewText(), json: overviewData() };
     }
     case 'explain':
@@ -33,7 +37,13 @@ function overviewData() {
     name: 'headspace',
     version: packageVersion(),
     common_options: COMMON_OPTIONS.map((o) => ({ flags: o.flags, description: o.description })),
-    verbs: VERBS.map((v) => ({ name: v.name, group: v.group, args: v.args, summary: v.summary, options: v.options.map((o) => ({ flags: o.flags, description: o.description, repeatable: o.repeatable === true })) })),
+    verbs: VERBS.map((v) => ({
+      name: v.name,
+      group: v.group,
+      args: v.args,
+      summary: v.summary,
+      options: v.options.map((o) => ({ flags: o.flags, description: o.description, repeatable: o.repeatable === true })),
+    })),
     exit_codes: exitCodeMeanings(),
     exit_code_names: EXIT_CODES,
   };
@@ -53,10 +63,22 @@ function explain(path: string[]): CliOutcome {
   const key = path.join(' ');
   const verb = VERBS.find((v) => v.name === key || (v.name === 'cli' && key === 'cli overview'));
   if (verb) {
-    const text = [`# headspace ${verb.name} ${verb.args.join(' ')}`.trimEnd(), '', verb.summary, '', verb.explain, '', 'Options:', ...[...verb.options, ...COMMON_OPTIONS].map((o) => `  ${o.flags}  ${o.description}`), ''].join('\n');
+    const text = [
+      `# headspace ${verb.name} ${verb.args.join(' ')}`.trimEnd(),
+      '',
+      verb.summary,
+      '',
+      verb.explain,
+      '',
+      'Options:',
+      ...[...verb.options, ...COMMON_OPTIONS].map((o) => `  ${o.flags}  ${o.description}`),
+      '',
+    ].join('\n');
     return { kind: 'document', text, json: { path: key, summary: verb.summary, explain: verb.explain, args: verb.args, options: verb.options } };
   }
   const topic = TOPICS[key];
   if (topic) return { kind: 'document', text: `# ${key}\n\n${topic}\n`, json: { path: key, explain: topic } };
-  throw new EngineError('BAD_ARGUMENT', `nothing to explain at '${key.slice(0, 60)}'`, { hint: `try one of: ${[...VERBS.map((v) => v.name), ...Object.keys(TOPICS)].join(', ')}` });
+  throw new EngineError('BAD_ARGUMENT', `nothing to explain at '${key.slice(0, 60)}'`, {
+    hint: `try one of: ${[...VERBS.map((v) => v.name), ...Object.keys(TOPICS)].join(', ')}`,
+  });
 }

@@ -10,7 +10,13 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, stderrIsTty: Boolean(process.stderr.isTTY), stdoutIsTty: Boolean(process.stdout.isTTY) };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    stderrIsTty: Boolean(process.stderr.isTTY),
+    stdoutIsTty: Boolean(process.stdout.isTTY),
+  };
 }
 
 /** Resolves once the bytes are handed to the OS, so the bin can exit without losing output. */

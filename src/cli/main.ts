@@ -55,7 +55,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const done = outcome as CliOutcome | null;
   if (!done) {
     // No verb given: show the overview on stderr, like any usage error.
-    return fail(io, new EngineError('UNKNOWN_VERB', 'no verb given', { hint: 'run `headspace --help`, or `headspace learn` for a guided introduction' }), wantsJson);
+    return fail(
+      io,
+      new EngineError('UNKNOWN_VERB', 'no verb given', { hint: 'run `headspace --help`, or `headspace learn` for a guided introduction' }),
+      wantsJson,
+    );
   }
   try {
     return await render(io, done, wantsJson, maxResultBytes);
@@ -71,7 +75,19 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
       const { renderJson } = await import('../core/result/render-json.js');
       // Suggested calls are shell commands here (render-action.ts); core wrote them as data.
       const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME);
-      await writeAll(io.stdout, json ? renderJson(outcome.pkg, { renderAction }) : forTerminal(io, renderMarkdown(outcome.pkg, { renderAction, ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }), ...fullResultCommand(io, outcome.pkg) })));
+      await writeAll(
+        io.stdout,
+        json
+          ? renderJson(outcome.pkg, { renderAction })
+          : forTerminal(
+              io,
+              renderMarkdown(outcome.pkg, {
+                renderAction,
+                ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }),
+                ...fullResultCommand(io, outcome.pkg),
+              }),
+            ),
+      );
       return outcome.exitCode ?? EXIT_CODES[categoryOfStatus(outcome.pkg.status)];
     }
     case 'document':
@@ -140,17 +156,23 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
         // Rendered by fail() in our own error:/hint: form instead.
       },
     })
-    .addHelpText('after', '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted.');
+    .addHelpText(
+      'after',
+      '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted.',
+    );
   for (const spec of VERBS) program.addCommand(buildVerb(spec, io, onAction));
   return program;
 }
 
 function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>): Command {
-  const command = new Command(spec.name).description(spec.summary).exitOverride().configureOutput({
-    writeOut: (text) => io.stdout.write(text),
-    writeErr: (text) => io.stderr.write(text),
-    outputError: () => {},
-  });
+  const command = new Command(spec.name)
+    .description(spec.summary)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => {},
+    });
   for (const arg of spec.args) command.argument(arg);
   for (const opt of [...spec.options, ...COMMON_OPTIONS]) {
     const option = new Option(opt.flags, opt.description);
@@ -238,7 +260,12 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
       }
     }
     case 'export':
-      return pkg(await method({ ...input, ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${escapeForTerminal(String(input.name ?? ''))}`) } : {}) }));
+      return pkg(
+        await method({
+          ...input,
+          ...(io.stderrIsTty && opts.json !== true ? { onProgress: progressOnStderr(io, `export ${escapeForTerminal(String(input.name ?? ''))}`) } : {}),
+        }),
+      );
     case 'inspect':
       if (opts.logs === true) return renderLogsDump(await engine.logStream({ handle: String(input.handle) }), opts.raw === true);
       // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
@@ -290,7 +317,10 @@ function pkg(value: ResultPackage): CliOutcome {
 }
 
 function parsePositiveInt(flag: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`, { hint: `for example ${flag} 20 (digits only: no sign, unit or fraction)` });
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)
+    throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`, {
+      hint: `for example ${flag} 20 (digits only: no sign, unit or fraction)`,
+    });
   return Number(raw);
 }
 

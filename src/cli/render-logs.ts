@@ -15,7 +15,9 @@ export function renderLogsDump(dump: LogsDump, raw = false): CliOutcome {
     json: async () => {
       const total = dump.jobs.reduce((n, j) => n + j.storedBytes, 0);
       if (total > JSON_LOGS_LIMIT) {
-        throw new EngineError('BAD_ARGUMENT', `the kept output is ${total} bytes, too large for one JSON document`, { hint: `drop --json to stream it, or use: headspace logs <job> --grep PATTERN` });
+        throw new EngineError('BAD_ARGUMENT', `the kept output is ${total} bytes, too large for one JSON document`, {
+          hint: `drop --json to stream it, or use: headspace logs <job> --grep PATTERN`,
+        });
       }
       const jobs = [];
       for (const j of dump.jobs) jobs.push({ job_id: j.jobId, output_bytes: j.outputBytes, stored_bytes: j.storedBytes, output: await readAll(j.open()) });

@@ -20,9 +20,13 @@ export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS
         hint: 'export the variable in your shell and pass --env NAME, or put it in a file for --env-file',
       });
     }
-    if (!isEnvName(name)) throw new EngineError('BAD_ARGUMENT', `--env ${name.slice(0, 40)}: not a valid variable name`, { hint: 'a name is letters, digits and _, not starting with a digit, e.g. --env API_TOKEN' });
+    if (!isEnvName(name))
+      throw new EngineError('BAD_ARGUMENT', `--env ${name.slice(0, 40)}: not a valid variable name`, {
+        hint: 'a name is letters, digits and _, not starting with a digit, e.g. --env API_TOKEN',
+      });
     const value = callerEnv[name];
-    if (value === undefined) throw new EngineError('BAD_ARGUMENT', `--env ${name}: the variable is not set in your environment`, { hint: `export ${name}=… first, or drop the flag` });
+    if (value === undefined)
+      throw new EngineError('BAD_ARGUMENT', `--env ${name}: the variable is not set in your environment`, { hint: `export ${name}=… first, or drop the flag` });
     env[name] = value;
   }
   return env;
@@ -46,7 +50,10 @@ function readEnvFile(file: string): string {
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: not a regular file`, { hint: 'give a file of NAME=VALUE lines' });
-    if (info.size > ENV_FILE_MAX_BYTES) throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: ${info.size} bytes is more than an env file holds (at most ${ENV_FILE_MAX_BYTES})`, { hint: 'give a file of NAME=VALUE lines' });
+    if (info.size > ENV_FILE_MAX_BYTES)
+      throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: ${info.size} bytes is more than an env file holds (at most ${ENV_FILE_MAX_BYTES})`, {
+        hint: 'give a file of NAME=VALUE lines',
+      });
     const buffer = Buffer.alloc(info.size);
     let at = 0;
     while (at < buffer.length) {
@@ -63,7 +70,9 @@ function readEnvFile(file: string): string {
 export function splitAssignment(flag: string, raw: string, what: [string, string]): [string, string] {
   const eq = raw.indexOf('=');
   if (eq <= 0 || eq === raw.length - 1) {
-    throw new EngineError('BAD_ARGUMENT', `${flag} takes ${what[0]}=${what[1]}, not '${raw.slice(0, 60)}'`, { hint: `for example ${flag} ${flag === '--input' ? 'data.csv=./data.csv' : 'report.json="the final report"'}` });
+    throw new EngineError('BAD_ARGUMENT', `${flag} takes ${what[0]}=${what[1]}, not '${raw.slice(0, 60)}'`, {
+      hint: `for example ${flag} ${flag === '--input' ? 'data.csv=./data.csv' : 'report.json="the final report"'}`,
+    });
   }
   return [raw.slice(0, eq), raw.slice(eq + 1)];
 }

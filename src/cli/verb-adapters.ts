@@ -41,7 +41,10 @@ const byteCount = (raw: never, flag: string) =>
   parseBudgetValue({ key: 'storageBytes', flag, kind: 'integer', min: 1, max: 2 ** 50, unit: 'bytes', description: '' }, String(raw));
 
 /** create's budget: one flag per budget field, gathered into `budget`. */
-const BUDGET_FLAGS: OptionSpec[] = BUDGET_FIELDS.map((f) => ({ flags: `${f.flag} <${f.unit === 'bytes' ? 'bytes' : 'n'}>`, description: `${f.description} (${f.unit})` }));
+const BUDGET_FLAGS: OptionSpec[] = BUDGET_FIELDS.map((f) => ({
+  flags: `${f.flag} <${f.unit === 'bytes' ? 'bytes' : 'n'}>`,
+  description: `${f.description} (${f.unit})`,
+}));
 
 function budgetFromOpts(opts: Opts): Record<string, number> {
   const budget: Record<string, number> = {};
@@ -56,7 +59,9 @@ function parseTtl(raw: never, flag: string): number {
   const text = String(raw);
   const value = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value) || value <= 0) {
-    throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${text.slice(0, 40)}'`, { hint: `for example ${flag} 3600 (seconds until the workspace expires and gc may remove it)` });
+    throw new EngineError('BAD_ARGUMENT', `${flag} takes a positive number, not '${text.slice(0, 40)}'`, {
+      hint: `for example ${flag} 3600 (seconds until the workspace expires and gc may remove it)`,
+    });
   }
   return value;
 }
@@ -74,7 +79,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       profile: { flags: '--profile <name>', description: 'runtime profile (host: the host toolchains read-only)' },
       network: {
         flags: '--network <mode>',
-        description: 'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST',
+        description:
+          'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST',
       },
       hostPaths: { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it', parse: parseTtl },
@@ -82,7 +88,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     },
     extra: BUDGET_FLAGS,
     complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts) }),
-    explain: 'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
+    explain:
+      'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
   },
   run: {
     args: [
@@ -91,7 +98,12 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     ],
     flags: {
       cwd: { description: 'working directory, relative to the workspace root; must exist (--input and --declare paths stay relative to the workspace root)' },
-      env: { flags: '--env <name>', description: "pass a variable's value from YOUR environment (the name is recorded, the value never; repeatable)", repeatable: true, parse: (raw: never) => raw },
+      env: {
+        flags: '--env <name>',
+        description: "pass a variable's value from YOUR environment (the name is recorded, the value never; repeatable)",
+        repeatable: true,
+        parse: (raw: never) => raw,
+      },
       inputs: {
         flags: '--input <name=host-path>',
         description: 'copy a host file or directory in before the job (never overwrites; repeatable)',
@@ -115,25 +127,37 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     },
     extra: [{ flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true }],
     // --env NAME takes the value from the caller's environment; the names and --env-file become the job's env.
-    complete: (input, opts, io) => ({ ...input, env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env) }),
-    explain: 'Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job\'s doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.',
+    complete: (input, opts, io) => ({
+      ...input,
+      env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env),
+    }),
+    explain:
+      "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.",
   },
   stop: {
     args: [['<workspace>', 'workspaceId']],
     flags: {
       apply: { description: 'really end the jobs (both this result and each stopped job read cancelled, exit 5)' },
       jobId: { description: "end only this job (its id is in every result's provenance.job_id); the workspace's other jobs run on" },
-      graceSeconds: { flags: '--grace-seconds <n>', description: 'with --apply: seconds between SIGTERM and the kill of what remains (default 5; 0 kills at once)' },
+      graceSeconds: {
+        flags: '--grace-seconds <n>',
+        description: 'with --apply: seconds between SIGTERM and the kill of what remains (default 5; 0 kills at once)',
+      },
     },
-    explain: "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled. A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
+    explain:
+      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled. A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
   },
   inspect: {
     args: [['<handle>', 'handle']],
     extra: [
-      { flags: '--logs', description: 'print the full captured output, unbounded (exact bytes when piped; on a terminal, control bytes shown as escapes; under --json, as text)' },
+      {
+        flags: '--logs',
+        description: 'print the full captured output, unbounded (exact bytes when piped; on a terminal, control bytes shown as escapes; under --json, as text)',
+      },
       { flags: '--raw', description: 'with --logs on a terminal, write control bytes as they are (they can act on the terminal)' },
     ],
-    explain: 'HANDLE is a workspace id or a job id. inspect exits 0 whenever the inspection worked: a job\'s own status (failure, timeout, …) is the result\'s status, not inspect\'s exit code. A workspace shows its lifecycle state and path, the provider\'s view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.',
+    explain:
+      "HANDLE is a workspace id or a job id. inspect exits 0 whenever the inspection worked: a job's own status (failure, timeout, …) is the result's status, not inspect's exit code. A workspace shows its lifecycle state and path, the provider's view, its jobs and the policy summary; a job shows its status, exit, usage and an excerpt. --logs prints everything the job(s) printed, as it was kept: byte for byte when stdout is a file or pipe; on a terminal, escape sequences and control bytes other than newline and tab (and bidi characters) are shown as escapes such as \\x1b, so job output cannot write the clipboard, retitle the window or plant links; --raw writes them as they are.",
   },
   logs: {
     args: [['<job>', 'jobId']],
@@ -141,13 +165,15 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       grep: { flags: '--grep <regex>', description: 'lines matching a regular expression (RE2 syntax: no backreferences or lookaround)' },
       lines: { flags: '--lines <a:b>', description: 'lines A to B (1-based, inclusive)', parse: parseRange },
     },
-    explain: 'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
+    explain:
+      'Lets an agent drill into a long log without loading it: choose one view; each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
   },
   ls: { args: [], explain: 'Lists workspaces from the state store (no provider calls), with state, provider, purpose, owner and expiry.' },
   destroy: {
     args: [['<workspace>', 'workspaceId']],
     flags: { force: { description: 'discard unexported declared artifacts, naming each' } },
-    explain: 'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified, and the exports that survive it. It refuses, removing nothing, while declared artifacts are unexported (--force discards them and names each). A running job must be stopped first (there is no running -> destroyed edge).',
+    explain:
+      'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified, and the exports that survive it. It refuses, removing nothing, while declared artifacts are unexported (--force discards them and names each). A running job must be stopped first (there is no running -> destroyed edge).',
   },
   gc: { args: [], explain: 'Marks every workspace past its expiry as expired and destroys it; a workspace with a running job is left alone and reported.' },
   doctor: {
@@ -157,7 +183,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       apply: { description: 'with --repair: make only the mechanically safe repairs, report the judgement calls skipped' },
       verify: { description: 'with --repair --apply: diagnose again afterwards and report what remains' },
     },
-    explain: 'Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider\'s probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact\'s digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace\'s files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains, and whenever the default provider is not ready here (checks failing for one reason are one line, each remedy once, and the fake provider is named as the way to try headspace meanwhile).',
+    explain:
+      "Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider's probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact's digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace's files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains, and whenever the default provider is not ready here (checks failing for one reason are one line, each remedy once, and the fake provider is named as the way to try headspace meanwhile).",
   },
   put: {
     args: [
@@ -165,8 +192,13 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       ['<host-path>', 'hostPath'],
       ['<destination>', 'destination'],
     ],
-    flags: { overwrite: { description: 'replace an existing destination: afterwards it holds exactly the source (files gone from a host directory go from the workspace too)' } },
-    explain: 'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
+    flags: {
+      overwrite: {
+        description: 'replace an existing destination: afterwards it holds exactly the source (files gone from a host directory go from the workspace too)',
+      },
+    },
+    explain:
+      'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
   },
   declare: {
     args: [
@@ -187,7 +219,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       const at = raw.indexOf('=');
       return at < 0 ? input : { ...input, name: raw.slice(0, at), purpose: raw.slice(at + 1) };
     },
-    explain: 'Only declared artifacts can leave a workspace. NAME is the workspace path as ls-files shows it (its text form, see `explain names`). A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force. `declare W NAME --remove` withdraws a declaration that was never exported (the files are not touched); an exported artifact keeps its record.',
+    explain:
+      'Only declared artifacts can leave a workspace. NAME is the workspace path as ls-files shows it (its text form, see `explain names`). A declared artifact that is not exported appears in attention on every verb, and makes destroy refuse until it is exported or discarded with --force. `declare W NAME --remove` withdraws a declaration that was never exported (the files are not touched); an exported artifact keeps its record.',
   },
   export: {
     args: [
@@ -204,18 +237,21 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
         parse: byteCount,
       },
     },
-    explain: "NAME is the declared name as ls-files shows it (its text form, see `explain names`), resolved to the exact bytes of the file. Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. Zero blocks stay holes, so a sparse file takes only its data on the host. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused (exit 1) and leaves nothing behind; so is a --to that is a symbolic link (even with --overwrite) or lies under /proc, /sys or /dev. An artifact whose apparent size exceeds the cap (the workspace's storage budget, or --max-bytes) is refused with exit 3; a destination filesystem without room for it, with exit 2.",
+    explain:
+      "NAME is the declared name as ls-files shows it (its text form, see `explain names`), resolved to the exact bytes of the file. Copies through a temporary file beside the destination, computing the digest during the copy, verifies it, and publishes by atomic rename: the destination holds the whole file or nothing. Zero blocks stay holes, so a sparse file takes only its data on the host. An undeclared name, a symlink or special file in the workspace, a digest mismatch, or an existing destination without --overwrite is refused (exit 1) and leaves nothing behind; so is a --to that is a symbolic link (even with --overwrite) or lies under /proc, /sys or /dev. An artifact whose apparent size exceeds the cap (the workspace's storage budget, or --max-bytes) is refused with exit 3; a destination filesystem without room for it, with exit 2.",
   },
   'ls-files': {
     args: [
       ['<workspace>', 'workspaceId'],
       ['[path]', 'path'],
     ],
-    explain: "Lists files recursively under a path so an agent can find intermediate files it never declared, then declare and export them. Symlinks are listed, never followed. Each name is printed in its text form (see `explain names`): a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes, so every entry is distinct and none reads as another; --json carries the same text as `path`, with `name_encoding: escaped` when it holds an escape. Pass a name exactly as shown to declare, export, put or ls-files PATH.",
+    explain:
+      'Lists files recursively under a path so an agent can find intermediate files it never declared, then declare and export them. Symlinks are listed, never followed. Each name is printed in its text form (see `explain names`): a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes, so every entry is distinct and none reads as another; --json carries the same text as `path`, with `name_encoding: escaped` when it holds an escape. Pass a name exactly as shown to declare, export, put or ls-files PATH.',
   },
   probe: {
     args: [['[scenario]', 'scenario']],
-    explain: 'Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine\'s fault, never the command\'s. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.',
+    explain:
+      "Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine's fault, never the command's. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.",
   },
   status: {
     args: [['[workspace]', 'workspaceId']],

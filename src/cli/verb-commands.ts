@@ -50,7 +50,10 @@ export function engineVerbSpecs(manifest: readonly VerbManifestEntry[]): EngineV
       argKeys: adapter.args.map(([, key]) => key),
       group: entry.group,
       summary: entry.summary,
-      options: [...inputOptions.map(({ flags, description, repeatable }) => ({ flags, description, ...(repeatable ? { repeatable } : {}) })), ...(adapter.extra ?? [])],
+      options: [
+        ...inputOptions.map(({ flags, description, repeatable }) => ({ flags, description, ...(repeatable ? { repeatable } : {}) })),
+        ...(adapter.extra ?? []),
+      ],
       inputOptions,
       takesProvider: entry.input.properties?.provider !== undefined,
       explain: adapter.explain,
@@ -78,7 +81,8 @@ export function inputFromArgv(spec: EngineVerbSpec, args: string[], opts: Opts, 
 
 function inputOption(verb: string, key: string, schema: JsonSchema, override: FlagOverride | undefined): Omit<InputOption, 'required'> {
   const kind = valueKind(schema);
-  if (kind === 'object' && override?.parse === undefined) throw new Error(`${verb}'s ${key} is an object: cli/verb-adapters.ts must say how its flag is written`);
+  if (kind === 'object' && override?.parse === undefined)
+    throw new Error(`${verb}'s ${key} is an object: cli/verb-adapters.ts must say how its flag is written`);
   const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   const placeholder = kind === 'integer' || kind === 'number' ? '<n>' : '<value>';
   return {
@@ -130,9 +134,13 @@ function parserFor(kind: ValueKind, schema: JsonSchema): InputOption['parse'] {
 export function parseWholeNumber(flag: string, raw: string, range: { minimum?: number; maximum?: number }): number {
   const min = range.minimum ?? 0;
   if (!/^\d{1,16}$/.test(raw) || Number(raw) < min || (range.maximum !== undefined && Number(raw) > range.maximum)) {
-    throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least ${min}${range.maximum === undefined ? '' : ` and at most ${range.maximum}`}, not '${raw.slice(0, 40)}'`, {
-      hint: `for example ${flag} ${Math.max(min, 20)} (digits only: no sign, unit or fraction)`,
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `${flag} takes a whole number of at least ${min}${range.maximum === undefined ? '' : ` and at most ${range.maximum}`}, not '${raw.slice(0, 40)}'`,
+      {
+        hint: `for example ${flag} ${Math.max(min, 20)} (digits only: no sign, unit or fraction)`,
+      },
+    );
   }
   return Number(raw);
 }
@@ -142,9 +150,13 @@ function parseNumber(flag: string, raw: string, range: JsonSchema): number {
   const min = range.minimum ?? range.exclusiveMinimum ?? 0;
   const aboveMin = range.exclusiveMinimum !== undefined ? value > range.exclusiveMinimum : value >= min;
   if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value) || !aboveMin || (range.maximum !== undefined && value > range.maximum)) {
-    throw new EngineError('BAD_ARGUMENT', `${flag} takes a number ${range.exclusiveMinimum !== undefined ? `above ${min}` : `of at least ${min}`}${range.maximum === undefined ? '' : ` and at most ${range.maximum}`}, not '${raw.slice(0, 40)}'`, {
-      hint: `for example ${flag} ${Math.max(min, 5)}`,
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `${flag} takes a number ${range.exclusiveMinimum !== undefined ? `above ${min}` : `of at least ${min}`}${range.maximum === undefined ? '' : ` and at most ${range.maximum}`}, not '${raw.slice(0, 40)}'`,
+      {
+        hint: `for example ${flag} ${Math.max(min, 5)}`,
+      },
+    );
   }
   return value;
 }

@@ -27,11 +27,14 @@ export interface EngineOptions {
 }
 
 /** A verb's input as the library takes it: the schema's fields, plus the runtime-only keys (a signal, a callback). */
-export type VerbInputOf<V> = V extends VerbDefinition<string, string, infer Schema extends zod.ZodObject, infer Runtime> ? zod.input<Schema> & Partial<Runtime> : never;
+export type VerbInputOf<V> =
+  V extends VerbDefinition<string, string, infer Schema extends zod.ZodObject, infer Runtime> ? zod.input<Schema> & Partial<Runtime> : never;
 
 /** One method per verb of the table: a verb whose fields are all optional may be called without input. */
 export type VerbMethods = {
-  [V in AnyVerb as V['method']]: object extends VerbInputOf<V> ? (input?: VerbInputOf<V>) => Promise<ResultPackage> : (input: VerbInputOf<V>) => Promise<ResultPackage>;
+  [V in AnyVerb as V['method']]: object extends VerbInputOf<V>
+    ? (input?: VerbInputOf<V>) => Promise<ResultPackage>
+    : (input: VerbInputOf<V>) => Promise<ResultPackage>;
 };
 
 /**
@@ -115,13 +118,15 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
    * first (a misspelt option was silently ignored: #12 item 15), then its
    * handler's module loads.
    */
-  const verb = (definition: AnyVerb) => (input: unknown = {}) =>
-    call(async (c) => {
-      const entry = manifestEntry(definition.name);
-      if (entry) refuseUnknownKeys(entry, input);
-      const handler = (await definition.handler()) as (c: EngineContext, input: unknown) => Promise<ResultPackage>;
-      return handler(c, input);
-    });
+  const verb =
+    (definition: AnyVerb) =>
+    (input: unknown = {}) =>
+      call(async (c) => {
+        const entry = manifestEntry(definition.name);
+        if (entry) refuseUnknownKeys(entry, input);
+        const handler = (await definition.handler()) as (c: EngineContext, input: unknown) => Promise<ResultPackage>;
+        return handler(c, input);
+      });
 
   const methods = Object.fromEntries(VERB_TABLE.map((definition) => [definition.method, verb(definition)])) as unknown as VerbMethods;
 

@@ -29,7 +29,8 @@ export function callerFacing(error: EngineError, provider?: string): EngineError
   if (error.category !== 'infrastructure_failure') return error;
   const message = withoutHostDetail(error.message);
   if (message === error.message && error.hint !== undefined) return error;
-  if (error.hint !== undefined) return new EngineError(error.code, message, { hint: error.hint, ...(error.action === undefined ? {} : { action: error.action }), cause: error });
+  if (error.hint !== undefined)
+    return new EngineError(error.code, message, { hint: error.hint, ...(error.action === undefined ? {} : { action: error.action }), cause: error });
   return new EngineError(error.code, message, { hint: 'doctor names what is broken and how to fix it', action: doctorFor(provider), cause: error });
 }
 
@@ -48,11 +49,18 @@ export function notReadyError(provider: string, checks: readonly ProbeCheck[]): 
     const limits = [...new Set(blocking.flatMap((c) => c.limits ?? []))];
     const remedy = remedies(blocking);
     const step = nextStep(remedy, 'doctor names what is missing', provider);
-    return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, { hint: step.hint, ...step.action });
+    return new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${limits.join(', ')} on this host: ${findings(blocking)}`, {
+      hint: step.hint,
+      ...step.action,
+    });
   }
   const remedy = remedies(machinery);
   const step = nextStep(remedy, 'doctor names what is broken and how to fix it', provider);
-  return new EngineError('PROVIDER_FAILURE', `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`, { hint: step.hint, ...step.action });
+  return new EngineError(
+    'PROVIDER_FAILURE',
+    `the ${provider} provider cannot run here: ${machinery.length > 0 ? findings(machinery) : 'its probe says it is not ready'}`,
+    { hint: step.hint, ...step.action },
+  );
 }
 
 /**
@@ -62,7 +70,9 @@ export function notReadyError(provider: string, checks: readonly ProbeCheck[]): 
  */
 function nextStep(remedy: string | undefined, withoutRemedy: string, provider: string): { hint: string; action: { action?: NextAction } } {
   if (remedy === undefined) return { hint: `${provider === 'fake' ? '' : `${TRY_FAKE}; otherwise `}${withoutRemedy}`, action: { action: doctorFor(provider) } };
-  return provider === 'fake' ? { hint: remedy, action: {} } : { hint: `${remedy}; ${TRY_FAKE}`, action: { action: nextAction('create', { provider: 'fake' }) } };
+  return provider === 'fake'
+    ? { hint: remedy, action: {} }
+    : { hint: `${remedy}; ${TRY_FAKE}`, action: { action: nextAction('create', { provider: 'fake' }) } };
 }
 
 /** Doctor's checks, of one provider when it is known. */

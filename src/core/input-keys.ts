@@ -26,7 +26,10 @@ function check(verb: string, prefix: string, value: unknown, schema: JsonSchema 
   if (schema.additionalProperties === false) {
     const unknown = Object.keys(value).filter((key) => !allowed.includes(key));
     if (unknown.length > 0) {
-      const shown = unknown.slice(0, 5).map((k) => `'${prefix}${k.slice(0, 40)}'`).join(', ');
+      const shown = unknown
+        .slice(0, 5)
+        .map((k) => `'${prefix}${k.slice(0, 40)}'`)
+        .join(', ');
       throw new EngineError('BAD_ARGUMENT', `${verb} does not take ${shown}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}; nothing was done`, {
         hint: `valid keys${prefix === '' ? '' : ` of ${prefix.slice(0, -1).replace(/\[\d+\]$/, '[]')}`}: ${allowed.join(', ')}`,
       });

@@ -38,7 +38,11 @@ export interface LearnSurface {
   rules: string[];
 }
 
-const SHARED_RULES = ['Read the status and the exit code first; they agree one to one.', 'Never put a secret on the command line: argv is recorded verbatim.', 'Every limit says whether it is enforced or only measured.'];
+const SHARED_RULES = [
+  'Read the status and the exit code first; they agree one to one.',
+  'Never put a secret on the command line: argv is recorded verbatim.',
+  'Every limit says whether it is enforced or only measured.',
+];
 
 export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface = CLI_SURFACE): LearnData {
   return {

@@ -159,7 +159,8 @@ export function nameBytes(text: string): Buffer {
       const end = braced ? text.indexOf('}', i + 3) : i + 6;
       const digits = braced ? (end < 0 ? '' : text.slice(i + 3, end)) : text.slice(i + 2, end);
       const value = digits.length >= 1 && digits.length <= 6 && HEX.test(digits) && (braced || digits.length === 4) ? parseInt(digits, 16) : -1;
-      if (value < 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff)) throw new NameTextError('\\u needs four hex digits or \\u{…} with a code point that is not a surrogate');
+      if (value < 0 || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
+        throw new NameTextError('\\u needs four hex digits or \\u{…} with a code point that is not a surrogate');
       push(String.fromCodePoint(value));
       i = braced ? end + 1 : end;
       continue;

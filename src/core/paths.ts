@@ -16,7 +16,10 @@ export function normalizeWorkspacePath(raw: string, { allowRoot = false } = {}):
   try {
     bytes = nameBytes(raw);
   } catch (error) {
-    throw badPath(`'${shown(stringText(raw))}' is not a file name's text form: ${(error as Error).message}`, 'a byte that is not UTF-8 is written \\xff, a backslash \\\\; copy names as ls-files shows them');
+    throw badPath(
+      `'${shown(stringText(raw))}' is not a file name's text form: ${(error as Error).message}`,
+      'a byte that is not UTF-8 is written \\xff, a backslash \\\\; copy names as ls-files shows them',
+    );
   }
   return workspacePathOfBytes(bytes, { allowRoot });
 }
@@ -36,7 +39,8 @@ function workspacePathOfBytes(bytes: Buffer, { allowRoot }: { allowRoot: boolean
   const text = nameText(bytes);
   if (bytes[0] === 0x2f) throw badPath(`'${shown(text)}' is absolute; give a path relative to the workspace root`);
   const segments = splitBytes(bytes).filter((s) => s.length > 0 && !(s.length === 1 && s[0] === 0x2e));
-  if (segments.some((s) => s.length === 2 && s[0] === 0x2e && s[1] === 0x2e)) throw badPath(`'${shown(text)}' contains '..'; paths may not leave the workspace`);
+  if (segments.some((s) => s.length === 2 && s[0] === 0x2e && s[1] === 0x2e))
+    throw badPath(`'${shown(text)}' contains '..'; paths may not leave the workspace`);
   if (segments.length === 0) {
     if (allowRoot) return '';
     throw badPath('the path is empty');

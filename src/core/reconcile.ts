@@ -28,28 +28,47 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
     if (scope.workspaceId && job.workspaceId !== scope.workspaceId) continue;
     if (isOwnerAlive(job.owner)) continue;
     attention.push(
-      attentionItem('orphaned-job', `job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it`, {
-        workspace_id: job.workspaceId,
-        job_id: job.id,
-        action: nextAction('stop', { workspaceId: job.workspaceId, apply: true }),
-      }),
+      attentionItem(
+        'orphaned-job',
+        `job ${job.id} in workspace ${job.workspaceId} is recorded as running but its process (pid ${job.owner.pid}) is gone; end it`,
+        {
+          workspace_id: job.workspaceId,
+          job_id: job.id,
+          action: nextAction('stop', { workspaceId: job.workspaceId, apply: true }),
+        },
+      ),
     );
   }
   if (scope.workspaceId) {
     const ws = store.getWorkspace(scope.workspaceId);
     if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
     if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
-      attention.push(attentionItem('expired', `workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`, { workspace_id: ws.id }));
+      attention.push(
+        attentionItem('expired', `workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`, {
+          workspace_id: ws.id,
+        }),
+      );
     }
     if (ws && scope.checkProvider && ws.state !== 'destroyed' && ws.state !== 'requested') {
       try {
         const provider = await ctx.provider(ws.provider);
         const view = await provider.inspect(ws.id);
         if (view.state === 'missing') {
-          attention.push(attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it`, { workspace_id: ws.id, action: nextAction('destroy', { workspaceId: ws.id }) }));
+          attention.push(
+            attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it`, {
+              workspace_id: ws.id,
+              action: nextAction('destroy', { workspaceId: ws.id }),
+            }),
+          );
         }
       } catch (error) {
-        attention.push(attentionItem('unverified-workspace', `the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`, { workspace_id: ws.id }));
+        attention.push(
+          attentionItem(
+            'unverified-workspace',
+            `the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`,
+            { workspace_id: ws.id },
+          ),
+        );
       }
     }
   }

@@ -15,15 +15,7 @@
  * status: inspect of a job that has not finished reports it (the inspection
  * worked, so its code is 0); before, such a job read `success` (#12 item 22).
  */
-export type ResultStatus =
-  | 'running'
-  | 'success'
-  | 'failure'
-  | 'timeout'
-  | 'cancelled'
-  | 'resource_exhausted'
-  | 'policy_denied'
-  | 'infrastructure_failure';
+export type ResultStatus = 'running' | 'success' | 'failure' | 'timeout' | 'cancelled' | 'resource_exhausted' | 'policy_denied' | 'infrastructure_failure';
 
 /** Why a verb ended the way it did; one category per exit code. */
 export type Category =
@@ -55,9 +47,9 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   environment_error: 'a local set-up problem, or the workspace is busy with another job',
   policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
   timeout: 'the wall-clock budget was hit',
-  cancelled: 'the job was cancelled: by stop, or by its caller (an interrupt, a client\'s cancellation); the result says which',
+  cancelled: "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which",
   computation_failed: 'the job ran and failed (non-zero exit, 126 not executable, 127 not found)',
-  infrastructure_failure: 'the engine or the host broke: not the command\'s fault',
+  infrastructure_failure: "the engine or the host broke: not the command's fault",
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
 });
 

@@ -68,7 +68,11 @@ export function boundStructured(document: Record<string, unknown>, maxBytes: num
     const retrieval = typeof slot.excerptOf?.retrieval === 'string' ? slot.excerptOf.retrieval : undefined;
     let picked = selectExcerpt(text, { budgetBytes: target, ...(retrieval === undefined ? {} : { retrieval }) }).excerpt;
     // JSON escapes (a newline costs two bytes) can leave it above target: shrink once more.
-    if (jsonBytes(picked) > target + 2) picked = selectExcerpt(text, { budgetBytes: Math.max(MIN_EXCERPT_BYTES, 2 * target - jsonBytes(picked)), ...(retrieval === undefined ? {} : { retrieval }) }).excerpt;
+    if (jsonBytes(picked) > target + 2)
+      picked = selectExcerpt(text, {
+        budgetBytes: Math.max(MIN_EXCERPT_BYTES, 2 * target - jsonBytes(picked)),
+        ...(retrieval === undefined ? {} : { retrieval }),
+      }).excerpt;
     replace(slot, picked);
     if (slot.excerptOf) slot.excerptOf.truncated = true;
   });
@@ -98,7 +102,9 @@ export function boundStructured(document: Record<string, unknown>, maxBytes: num
   // Room for the warning's "; left out: N trailing item(s) of …" (at most one clause per list).
   const listBudget = budget - 50 * LISTS.length;
   while (size > budget) {
-    const longest = LISTS.map((name) => ({ name, list: value[name] })).filter((l): l is { name: (typeof LISTS)[number]; list: unknown[] } => Array.isArray(l.list) && l.list.length > 1).sort((a, b) => jsonBytes(b.list) - jsonBytes(a.list))[0];
+    const longest = LISTS.map((name) => ({ name, list: value[name] }))
+      .filter((l): l is { name: (typeof LISTS)[number]; list: unknown[] } => Array.isArray(l.list) && l.list.length > 1)
+      .sort((a, b) => jsonBytes(b.list) - jsonBytes(a.list))[0];
     if (!longest || size <= listBudget) break;
     let removed = 0;
     while (size > listBudget && longest.list.length > 1) {

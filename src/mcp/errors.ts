@@ -66,8 +66,16 @@ export class ProtocolFault extends Error {
 
 export function errorDocument(error: EngineError): ErrorDocument {
   // The hint's suggested call follows it as a tool call, never a CLI command (#11).
-  const remediation = error.hint === undefined ? (error.action === undefined ? null : mcpActionRenderer(error.action)) : withAction(error.hint, error.action, mcpActionRenderer);
-  return { code: EXIT_CODES[error.category], message: error.message, remediation, category: error.category, reason: error.code, ...(error.action === undefined ? {} : { action: error.action }) };
+  const remediation =
+    error.hint === undefined ? (error.action === undefined ? null : mcpActionRenderer(error.action)) : withAction(error.hint, error.action, mcpActionRenderer);
+  return {
+    code: EXIT_CODES[error.category],
+    message: error.message,
+    remediation,
+    category: error.category,
+    reason: error.code,
+    ...(error.action === undefined ? {} : { action: error.action }),
+  };
 }
 
 /** A refused or failed verb, as a tool error result the model reads and acts on. */

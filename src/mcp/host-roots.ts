@@ -79,7 +79,9 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
       if (real === null) {
         // Say "outside" before "missing": existence of a path outside the roots is not the caller's to learn.
         if (!roots.some((root) => isWithin(lexical, root))) throw outsideRoots(toolName, hostPath, lexical, set);
-        throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: `check the spelling; paths are resolved from ${cwd}` });
+        throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, {
+          hint: `check the spelling; paths are resolved from ${cwd}`,
+        });
       }
       if (!roots.some((root) => isWithin(real, root))) throw outsideRoots(toolName, hostPath, real, set);
       return real;
@@ -92,13 +94,17 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
       const roots = realRoots(set);
       if (folder === null) {
         if (!roots.some((root) => isWithin(dirname(lexical), root))) throw outsideRoots(toolName, hostPath, lexical, set);
-        throw new EngineError('BAD_PATH', `the destination's folder ${dirname(hostPath)} does not exist on the host`, { hint: 'create the folder first, or choose another destination' });
+        throw new EngineError('BAD_PATH', `the destination's folder ${dirname(hostPath)} does not exist on the host`, {
+          hint: 'create the folder first, or choose another destination',
+        });
       }
       if (name === '') throw new EngineError('BAD_PATH', `${hostPath} names no file`, { hint: 'give a file path under one of the roots' });
       const real = join(folder, name);
       if (!roots.some((root) => isWithin(real, root) && real !== root)) throw outsideRoots(toolName, hostPath, real, set);
       if (isSymlink(real)) {
-        throw new EngineError('NOT_A_REGULAR_FILE', `${hostPath} is a symbolic link; ${toolName} never writes through or over a link`, { hint: 'remove the link or choose another destination' });
+        throw new EngineError('NOT_A_REGULAR_FILE', `${hostPath} is a symbolic link; ${toolName} never writes through or over a link`, {
+          hint: 'remove the link or choose another destination',
+        });
       }
       return real;
     },
@@ -128,13 +134,22 @@ function outsideRoots(toolName: string, given: string, real: string, set: RootSe
       ? 'use a path under one of the roots, or add the folder as a root in the MCP client'
       : 'use a path under one of the roots, or restart the server with `headspace mcp --root DIR` (repeatable) naming the folders it may use';
   if (set.dirs.length === 0) {
-    return new EngineError('POLICY_DENIED', `${toolName} touches host paths only under the MCP server's roots, and it has none (${describeRoots(set)})`, { hint: remedy });
+    return new EngineError('POLICY_DENIED', `${toolName} touches host paths only under the MCP server's roots, and it has none (${describeRoots(set)})`, {
+      hint: remedy,
+    });
   }
-  return new EngineError('POLICY_DENIED', `host path ${given}${resolved} is outside the MCP server's roots (${describeRoots(set)}); nothing was read or written`, { hint: remedy });
+  return new EngineError(
+    'POLICY_DENIED',
+    `host path ${given}${resolved} is outside the MCP server's roots (${describeRoots(set)}); nothing was read or written`,
+    { hint: remedy },
+  );
 }
 
 function absolute(hostPath: string, cwd: string): string {
-  if (typeof hostPath !== 'string' || hostPath === '' || hostPath.includes('\0')) throw new EngineError('BAD_ARGUMENT', 'a host path must be a non-empty string without NUL', { hint: 'give an absolute host path under one of the roots, e.g. /home/me/project/data.csv' });
+  if (typeof hostPath !== 'string' || hostPath === '' || hostPath.includes('\0'))
+    throw new EngineError('BAD_ARGUMENT', 'a host path must be a non-empty string without NUL', {
+      hint: 'give an absolute host path under one of the roots, e.g. /home/me/project/data.csv',
+    });
   return resolve(cwd, hostPath);
 }
 
@@ -205,13 +220,18 @@ export function trackRoots(clientOffersRoots: () => boolean, fallback: RootSet):
       if (!clientOffersRoots()) return Promise.resolve(fallback);
       if (cached === null) {
         // An operator's --root is a ceiling the client cannot widen.
-        const fromClient = (roots: ReadonlyArray<{ uri: string }>) => (fallback.origin === 'flag' ? narrowToCeiling(rootSetFromClient(roots), fallback.dirs) : rootSetFromClient(roots));
+        const fromClient = (roots: ReadonlyArray<{ uri: string }>) =>
+          fallback.origin === 'flag' ? narrowToCeiling(rootSetFromClient(roots), fallback.dirs) : rootSetFromClient(roots);
         const asked = ask().then(fromClient, (cause: unknown) => {
           if (cached === asked) cached = null;
-          throw new EngineError('POLICY_DENIED', `the MCP client declared roots but did not list them (${briefly(cause)}); no host path is allowed without them`, {
-            hint: 'answer roots/list in the client, or connect without the roots capability and start the server with --root DIR',
-            cause,
-          });
+          throw new EngineError(
+            'POLICY_DENIED',
+            `the MCP client declared roots but did not list them (${briefly(cause)}); no host path is allowed without them`,
+            {
+              hint: 'answer roots/list in the client, or connect without the roots capability and start the server with --root DIR',
+              cause,
+            },
+          );
         });
         cached = asked;
       }

@@ -68,7 +68,9 @@ export function resolveToken(explicit: string | undefined, env: NodeJS.ProcessEn
   const given = explicit ?? env.HEADSPACE_MCP_TOKEN;
   if (given === undefined || given === '') return { token: randomBytes(32).toString('base64url'), generated: true };
   if (given.length < MIN_TOKEN_LENGTH || /\s/.test(given)) {
-    throw new EngineError('BAD_ARGUMENT', `HEADSPACE_MCP_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters without spaces`, { hint: 'unset it to get a generated token, or use e.g. `openssl rand -hex 32`' });
+    throw new EngineError('BAD_ARGUMENT', `HEADSPACE_MCP_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters without spaces`, {
+      hint: 'unset it to get a generated token, or use e.g. `openssl rand -hex 32`',
+    });
   }
   return { token: given, generated: false };
 }
@@ -76,9 +78,13 @@ export function resolveToken(explicit: string | undefined, env: NodeJS.ProcessEn
 export async function startHttpServer(engineFactory: EngineFactory, options: HttpOptions = {}): Promise<RunningHttpServer> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   if (!isLoopback(host) && options.allowRemote !== true) {
-    throw new EngineError('BAD_ARGUMENT', `--host ${host.slice(0, 60)} is not a loopback address: the server would be reachable beyond this machine, with only the bearer token, in clear text, as a guard`, {
-      hint: 'keep the default 127.0.0.1 (use an SSH tunnel or a TLS proxy to reach it), or add --allow-remote to accept the risk',
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `--host ${host.slice(0, 60)} is not a loopback address: the server would be reachable beyond this machine, with only the bearer token, in clear text, as a guard`,
+      {
+        hint: 'keep the default 127.0.0.1 (use an SSH tunnel or a TLS proxy to reach it), or add --allow-remote to accept the risk',
+      },
+    );
   }
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = (options.sessionIdleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
@@ -120,12 +126,13 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (checkHost && !isLoopback(hostnameOf(req.headers.host))) return refuse(res, 403, 'the Host header must name a loopback address');
     const origin = header(req, 'origin');
-    if (origin !== undefined && !isLoopbackOrigin(origin)) return refuse(res, 403, 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])');
+    if (origin !== undefined && !isLoopbackOrigin(origin))
+      return refuse(res, 403, 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])');
     // The token first: nothing of a request is parsed for a caller without it (a malformed target used to
     // throw in URL parsing and print a stack with host paths, red team round 3). Constant-time digest compare.
     if (!timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="headspace"');
-      return refuse(res, 401, 'unauthorized: send Authorization: Bearer <token> (printed on the server\'s stderr, or HEADSPACE_MCP_TOKEN)');
+      return refuse(res, 401, "unauthorized: send Authorization: Bearer <token> (printed on the server's stderr, or HEADSPACE_MCP_TOKEN)");
     }
     if (pathOf(req.url) !== MCP_PATH) return refuse(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     const sessionId = header(req, 'mcp-session-id');
@@ -146,7 +153,11 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
     if (!isInitializeRequest(body)) return refuse(res, 400, 'no session: start with an initialize request');
     if (sessions.size + pending.size >= maxSessions && sweep() === 0) {
       res.setHeader('Retry-After', String(Math.ceil(idleMs / 1000)));
-      return refuse(res, 503, `too many sessions (${maxSessions}); end one (DELETE ${MCP_PATH} with its mcp-session-id) or wait until one has been idle ${idleMs / 1000} s`);
+      return refuse(
+        res,
+        503,
+        `too many sessions (${maxSessions}); end one (DELETE ${MCP_PATH} with its mcp-session-id) or wait until one has been idle ${idleMs / 1000} s`,
+      );
     }
     const hs = createMcpServer(engineFactory, options);
     pending.add(hs);
@@ -179,7 +190,11 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new EngineError('BAD_ARGUMENT', `cannot listen on ${host}:${options.port ?? DEFAULT_HTTP_PORT}: ${error.code ?? error.message}`, { hint: 'choose another --port (0 picks a free one) or --host' })),
+      reject(
+        new EngineError('BAD_ARGUMENT', `cannot listen on ${host}:${options.port ?? DEFAULT_HTTP_PORT}: ${error.code ?? error.message}`, {
+          hint: 'choose another --port (0 picks a free one) or --host',
+        }),
+      ),
     );
     server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
   });

@@ -31,7 +31,12 @@ export interface ProgressUpdate {
  * tool call settles). `send` failures are logged once and otherwise ignored:
  * a client that cannot take a notification must not fail the job.
  */
-export function reportProgress(events: EventBus, send: (update: ProgressUpdate) => Promise<void>, log: (line: string) => void, now: () => number = Date.now): () => void {
+export function reportProgress(
+  events: EventBus,
+  send: (update: ProgressUpdate) => Promise<void>,
+  log: (line: string) => void,
+  now: () => number = Date.now,
+): () => void {
   const started = now();
   let lastProgress = 0;
   let lastSent = started;
@@ -46,10 +51,12 @@ export function reportProgress(events: EventBus, send: (update: ProgressUpdate) 
     lastProgress = Math.round(progress * 10) / 10;
     lastSent = at;
     const what = jobId === undefined ? 'working' : `job ${jobId} running`;
-    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${outputBytes} bytes of output so far` }).catch((error: unknown) => {
-      if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-      failed = true;
-    });
+    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${outputBytes} bytes of output so far` }).catch(
+      (error: unknown) => {
+        if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+        failed = true;
+      },
+    );
   };
 
   const unsubscribe = events.subscribe((event: EngineEvent) => {

@@ -17,7 +17,9 @@ export async function readWorkspaceFile(engine: Engine, uri: string, workspaceId
   const { bytes } = await engine.readFile({ workspaceId, path: decodePath(encodedPath), maxBytes: FILE_RESOURCE_MAX_BYTES });
   const text = asText(bytes);
   return {
-    contents: [text === null ? { uri, mimeType: 'application/octet-stream', blob: bytes.toString('base64') } : { uri, mimeType: 'text/plain; charset=utf-8', text }],
+    contents: [
+      text === null ? { uri, mimeType: 'application/octet-stream', blob: bytes.toString('base64') } : { uri, mimeType: 'text/plain; charset=utf-8', text },
+    ],
   };
 }
 
@@ -25,7 +27,9 @@ function decodePath(encoded: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new EngineError('BAD_PATH', 'the file path in the resource URI is not valid percent-encoding', { hint: `use ${FILE_URI_TEMPLATE} with the path percent-encoded` });
+    throw new EngineError('BAD_PATH', 'the file path in the resource URI is not valid percent-encoding', {
+      hint: `use ${FILE_URI_TEMPLATE} with the path percent-encoded`,
+    });
   }
 }
 

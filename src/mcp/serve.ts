@@ -34,9 +34,17 @@ export interface ServeOptions {
 }
 
 export async function serveMcp(options: ServeOptions): Promise<number> {
-  const httpOnly = { port: options.port, host: options.host, allowRemote: options.allowRemote, maxSessions: options.maxSessions, sessionIdleSeconds: options.sessionIdleSeconds };
+  const httpOnly = {
+    port: options.port,
+    host: options.host,
+    allowRemote: options.allowRemote,
+    maxSessions: options.maxSessions,
+    sessionIdleSeconds: options.sessionIdleSeconds,
+  };
   if (!options.http && Object.values(httpOnly).some((v) => v !== undefined)) {
-    throw new EngineError('BAD_ARGUMENT', '--port, --host, --allow-remote, --max-sessions and --session-idle-seconds apply only with --http', { hint: 'run `headspace mcp --http --port 7340`, or plain `headspace mcp` for stdio' });
+    throw new EngineError('BAD_ARGUMENT', '--port, --host, --allow-remote, --max-sessions and --session-idle-seconds apply only with --http', {
+      hint: 'run `headspace mcp --http --port 7340`, or plain `headspace mcp` for stdio',
+    });
   }
   const port = options.port === undefined ? DEFAULT_HTTP_PORT : parsePort(options.port);
   const cwd = options.cwd ?? process.cwd();
@@ -55,7 +63,9 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
     ...(options.maxStructuredBytes === undefined ? {} : { maxStructuredBytes: options.maxStructuredBytes }),
   };
   // Said once at start, so an operator sees what a model may touch on the host.
-  log(`headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them${roots.origin === 'flag' ? ' (narrowed to --root, a ceiling they cannot widen)' : ''}, otherwise ${describeRoots(roots)}`);
+  log(
+    `headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them${roots.origin === 'flag' ? ' (narrowed to --root, a ceiling they cannot widen)' : ''}, otherwise ${describeRoots(roots)}`,
+  );
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
@@ -77,7 +87,10 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
       ...(options.sessionIdleSeconds === undefined ? {} : { sessionIdleSeconds: options.sessionIdleSeconds }),
     });
     log(`headspace mcp: serving Streamable HTTP at ${running.url}`);
-    if (!isLoopback(running.host)) log(`headspace mcp: warning (--allow-remote): listening on ${running.host}, beyond this machine; the bearer token is the only guard and plain HTTP carries it in clear text`);
+    if (!isLoopback(running.host))
+      log(
+        `headspace mcp: warning (--allow-remote): listening on ${running.host}, beyond this machine; the bearer token is the only guard and plain HTTP carries it in clear text`,
+      );
     if (running.tokenGenerated) log(`headspace mcp: bearer token (generated; set HEADSPACE_MCP_TOKEN to choose one): ${running.token}`);
     else log('headspace mcp: bearer token: from HEADSPACE_MCP_TOKEN');
     await new Promise<void>((resolve) => {
@@ -100,10 +113,16 @@ function checkRootFlag(root: string, cwd: string): void {
   } catch {
     // Reported below.
   }
-  if (!isDirectory) throw new EngineError('BAD_ARGUMENT', `--root ${root} is not an existing directory`, { hint: 'name a folder the server may read and write host files under, e.g. --root ~/project' });
+  if (!isDirectory)
+    throw new EngineError('BAD_ARGUMENT', `--root ${root} is not an existing directory`, {
+      hint: 'name a folder the server may read and write host files under, e.g. --root ~/project',
+    });
 }
 
 function parsePort(raw: string): number {
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new EngineError('BAD_ARGUMENT', `--port takes a whole number from 0 to 65535, not '${raw.slice(0, 40)}'`, { hint: '0 picks a free port (printed on stderr)' });
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
+    throw new EngineError('BAD_ARGUMENT', `--port takes a whole number from 0 to 65535, not '${raw.slice(0, 40)}'`, {
+      hint: '0 picks a free port (printed on stderr)',
+    });
   return Number(raw);
 }

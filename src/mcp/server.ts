@@ -12,7 +12,14 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListRootsResultSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListRootsResultSchema,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../core/engine.js';
 import { learnText, type LearnSurface } from '../core/learn.js';
@@ -67,14 +74,17 @@ export interface HeadspaceMcpServer {
 }
 
 const INSTRUCTIONS =
-  'headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run\'s argv (it is recorded verbatim); pass secrets in env. Every tool returns a result package: nine sections (outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) as structuredContent, and the same as markdown text bounded to about 8 KiB; its full JSON Schema is the resource headspace://schema/result-package. A refusal (bad id, policy_denied, busy workspace, …) is a tool error naming its category, exit code and a hint. The learn prompt explains the rules and exit codes.';
+  "headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run's argv (it is recorded verbatim); pass secrets in env. Every tool returns a result package: nine sections (outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) as structuredContent, and the same as markdown text bounded to about 8 KiB; its full JSON Schema is the resource headspace://schema/result-package. A refusal (bad id, policy_denied, busy workspace, …) is a tool error naming its category, exit code and a hint. The learn prompt explains the rules and exit codes.";
 
 export function createMcpServer(engineFactory: EngineFactory, options: McpServerOptions = {}): HeadspaceMcpServer {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const tools = options.tools ?? TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const inFlight = new Set<Promise<unknown>>();
-  const server = new McpServer({ name: 'headspace', title: 'headspace', version: packageVersion() }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'headspace', title: 'headspace', version: packageVersion() },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
 
   async function withEngine<T>(work: (engine: Engine) => Promise<T>): Promise<T> {
     const engine = await engineFactory();
@@ -113,7 +123,11 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
         const stopProgress =
           progressToken === undefined
             ? () => {}
-            : reportProgress(engine.events, (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }), log);
+            : reportProgress(
+                engine.events,
+                (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }),
+                log,
+              );
         try {
           return await tool.call(engine, parsed.data, { signal: extra.signal, hostPaths });
         } finally {
@@ -123,9 +137,21 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
         (pkg): CallToolResult => {
           // The JSON rendering, so a client sees what --json prints (null fields left out), bounded (#12 item 20).
           // Suggested calls are tool calls here (render-action.ts); core wrote them as data.
-          const structured = boundStructured(JSON.parse(renderJson(pkg, { renderAction: mcpActionRenderer })) as Record<string, unknown>, options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED_BYTES);
+          const structured = boundStructured(
+            JSON.parse(renderJson(pkg, { renderAction: mcpActionRenderer })) as Record<string, unknown>,
+            options.maxStructuredBytes ?? DEFAULT_MAX_STRUCTURED_BYTES,
+          );
           return {
-            content: [{ type: 'text', text: renderMarkdown(pkg, { fullResult: FULL_RESULT, renderAction: mcpActionRenderer, ...(options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }) }) }],
+            content: [
+              {
+                type: 'text',
+                text: renderMarkdown(pkg, {
+                  fullResult: FULL_RESULT,
+                  renderAction: mcpActionRenderer,
+                  ...(options.maxResultBytes === undefined ? {} : { maxBytes: options.maxResultBytes }),
+                }),
+              },
+            ],
             structuredContent: structured.value,
             ...(structured.originalBytes === undefined ? {} : { _meta: { [TRUNCATED_META_KEY]: { original_bytes: structured.originalBytes } } }),
           };
@@ -137,7 +163,10 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
 
   server.registerPrompt(
     'learn',
-    { title: 'Learn headspace', description: 'A self-teaching introduction: what headspace is, the workflow, the rules (secrets, limits), the result package and the exit codes.' },
+    {
+      title: 'Learn headspace',
+      description: 'A self-teaching introduction: what headspace is, the workflow, the rules (secrets, limits), the result package and the exit codes.',
+    },
     () => ({
       messages: [{ role: 'user', content: { type: 'text', text: mcpLearnText(tools) } }],
     }),
@@ -162,8 +191,14 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
   server.registerResource(
     'result-schema',
     RESULT_SCHEMA_URI,
-    { title: 'The result package schema', description: 'JSON Schema of the result package every tool returns, every field described.', mimeType: 'application/schema+json' },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/schema+json', text: `${JSON.stringify(toJsonSchema(ResultPackageSchema, 'output'), null, 2)}\n` }] }),
+    {
+      title: 'The result package schema',
+      description: 'JSON Schema of the result package every tool returns, every field described.',
+      mimeType: 'application/schema+json',
+    },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/schema+json', text: `${JSON.stringify(toJsonSchema(ResultPackageSchema, 'output'), null, 2)}\n` }],
+    }),
   );
 
   // McpServer announces listChanged for prompts and resources on registration; our
@@ -222,8 +257,8 @@ function mcpLearnText(tools: readonly ToolSpec[]): string {
     '',
     'Each verb below is a tool of the same name, called with JSON arguments (its input schema names them). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
     `A workspace file can be read as the resource ${FILE_URI_TEMPLATE} (at most ${FILE_RESOURCE_MAX_BYTES} bytes).`,
-    'Never put a secret in argv: it is recorded verbatim. Pass it in run\'s env; values are never recorded.',
-    'Host paths (put, export, run\'s inputs, create\'s hostPaths) must lie under the server\'s roots: your client\'s roots when it offers them (narrowed to the folders given with `headspace mcp --root DIR`, if any), otherwise those --root folders, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.',
+    "Never put a secret in argv: it is recorded verbatim. Pass it in run's env; values are never recorded.",
+    "Host paths (put, export, run's inputs, create's hostPaths) must lie under the server's roots: your client's roots when it offers them (narrowed to the folders given with `headspace mcp --root DIR`, if any), otherwise those --root folders, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.",
     '',
   ].join('\n');
   return `${preface}\n${learnText(

@@ -32,5 +32,10 @@ runProviderConformance({
     writeFile: (path, text) => ['write', path, text],
     printEnv: (name) => ['env', name],
   },
-  skip: [{ reason: 'a scripted fake job names files with text (its argv), so it can never make a name that is not UTF-8', tests: ['keeps a name that is not UTF-8 apart from its U+FFFD look-alike'] }],
+  skip: [
+    {
+      reason: 'a scripted fake job names files with text (its argv), so it can never make a name that is not UTF-8',
+      tests: ['keeps a name that is not UTF-8 apart from its U+FFFD look-alike'],
+    },
+  ],
 });

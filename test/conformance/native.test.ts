@@ -37,5 +37,34 @@ runProviderConformance({
     printEnv: (name) => ['printenv', name],
     writeRawName: (name, text) => ['python3', '-c', 'import sys; open(bytes.fromhex(sys.argv[1]), "w").write(sys.argv[2])', name.toString('hex'), text],
   },
-  skip: readiness.ready ? [] : [{ reason: readiness.reason, tests: ['probes the host and says whether it is ready', 'creates a ready workspace with an algorithm-prefixed environment digest', 'refuses a duplicate workspace id', 'runs a command and streams its output', 'reports a failing command as an exit status, not an error', 'tells a missing command (127) from an unrunnable one (126)', 'reports a job killed for memory from the kernel counter', 'ends a job promptly when the engine aborts it', 'leaves the workspace ready after three jobs', 'gives a job its environment and does not carry it into the next job', 'returns written bytes exactly, in bounded chunks, and closes twice safely', 'refuses missing paths and escapes as user errors', 'checks the digest on write and lands nothing on a mismatch', 'refuses to overwrite unless asked', 'reads a file a job wrote', 'lists workspace entries without following links', 'lists and reads a name with a backslash or a control character by its text form', 'keeps a name that is not UTF-8 apart from its U+FFFD look-alike', 'reports an idle stop as nothing stopped', 'stops a running job from another provider instance', 'partitions removal into removed, retained and unverified and forgets the workspace'] }],
+  skip: readiness.ready
+    ? []
+    : [
+        {
+          reason: readiness.reason,
+          tests: [
+            'probes the host and says whether it is ready',
+            'creates a ready workspace with an algorithm-prefixed environment digest',
+            'refuses a duplicate workspace id',
+            'runs a command and streams its output',
+            'reports a failing command as an exit status, not an error',
+            'tells a missing command (127) from an unrunnable one (126)',
+            'reports a job killed for memory from the kernel counter',
+            'ends a job promptly when the engine aborts it',
+            'leaves the workspace ready after three jobs',
+            'gives a job its environment and does not carry it into the next job',
+            'returns written bytes exactly, in bounded chunks, and closes twice safely',
+            'refuses missing paths and escapes as user errors',
+            'checks the digest on write and lands nothing on a mismatch',
+            'refuses to overwrite unless asked',
+            'reads a file a job wrote',
+            'lists workspace entries without following links',
+            'lists and reads a name with a backslash or a control character by its text form',
+            'keeps a name that is not UTF-8 apart from its U+FFFD look-alike',
+            'reports an idle stop as nothing stopped',
+            'stops a running job from another provider instance',
+            'partitions removal into removed, retained and unverified and forgets the workspace',
+          ],
+        },
+      ],
 });

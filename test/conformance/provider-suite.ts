@@ -88,7 +88,12 @@ function smallPolicy(): Policy {
   return policy;
 }
 
-async function collect(provider: Provider, workspaceId: string, argv: string[], extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy; jobId?: string } = {}): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }> {
+async function collect(
+  provider: Provider,
+  workspaceId: string,
+  argv: string[],
+  extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy; jobId?: string } = {},
+): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const outcome = await provider.run({
@@ -277,7 +282,9 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     test('checks the digest on write and lands nothing on a mismatch', async () => {
       const { provider, workspaceId } = await withWorkspace();
       const data = Buffer.from('the right bytes');
-      await expectEngineError(provider.write(workspaceId, 'checked.txt', data, { expectedSha256: sha256('other bytes'), overwrite: false }), ['DIGEST_MISMATCH']);
+      await expectEngineError(provider.write(workspaceId, 'checked.txt', data, { expectedSha256: sha256('other bytes'), overwrite: false }), [
+        'DIGEST_MISMATCH',
+      ]);
       await expectEngineError(provider.read(workspaceId, 'checked.txt'), ['FILE_NOT_FOUND']);
     });
 
@@ -325,13 +332,19 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     // backslash, `\r` for a real CR, `\xff` for a byte that is not UTF-8 (red team round 2).
     test('lists and reads a name with a backslash or a control character by its text form', async () => {
       const { provider, workspaceId } = await withWorkspace();
-      for (const [name, text] of [['a\\b.txt', 'backslash'], ['c\rd.txt', 'carriage']]) {
+      for (const [name, text] of [
+        ['a\\b.txt', 'backslash'],
+        ['c\rd.txt', 'carriage'],
+      ]) {
         expect((await collect(provider, workspaceId, binding.commands.writeFile(name!, text!))).outcome.exitCode).toBe(0);
       }
       const paths = (await provider.list(workspaceId, '', 100)).entries.map((e) => e.path);
       expect(paths).toEqual(expect.arrayContaining(['a\\\\b.txt', 'c\\rd.txt']));
       expect(paths).not.toContain('a\\b.txt');
-      for (const [shown, text] of [['a\\\\b.txt', 'backslash'], ['c\\rd.txt', 'carriage']]) {
+      for (const [shown, text] of [
+        ['a\\\\b.txt', 'backslash'],
+        ['c\\rd.txt', 'carriage'],
+      ]) {
         const stream = await provider.read(workspaceId, shown!);
         const parts: Buffer[] = [];
         for await (const chunk of stream.chunks) parts.push(chunk);
@@ -356,7 +369,8 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     test('removes a file or a whole tree and leaves its siblings', async () => {
       const { provider, workspaceId } = await withWorkspace();
       const data = Buffer.from('x');
-      for (const path of ['t/a.txt', 't/deep/b.txt', 'sibling.txt', 'single.txt']) await provider.write(workspaceId, path, data, { expectedSha256: sha256(data), overwrite: false });
+      for (const path of ['t/a.txt', 't/deep/b.txt', 'sibling.txt', 'single.txt'])
+        await provider.write(workspaceId, path, data, { expectedSha256: sha256(data), overwrite: false });
       await provider.removePath(workspaceId, 't');
       await provider.removePath(workspaceId, 'single.txt');
       await provider.removePath(workspaceId, 'never-there/x'); // missing: no error

@@ -56,7 +56,9 @@ export function cli(home: string, args: string[], env: Record<string, string> = 
 export function cliAsync(home: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   assertBuilt();
   return new Promise((resolvePromise) => {
-    const child = spawn(BIN, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake', ...env } });
+    const child = spawn(BIN, args, {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -30,7 +30,13 @@ export function makeTestEngine(options: { cannotEnforce?: LimitName[]; broken?: 
     ids: sequentialIds(),
     providers: {
       fake: ({ clock: c }) =>
-        createFakeProvider({ clock: c, persistPath: join(home, 'fake', 'state.json'), ...(options.cannotEnforce ? { cannotEnforce: options.cannotEnforce } : {}), ...(options.broken ? { broken: true } : {}), ...(options.capacity ? { capacity: options.capacity } : {}) }),
+        createFakeProvider({
+          clock: c,
+          persistPath: join(home, 'fake', 'state.json'),
+          ...(options.cannotEnforce ? { cannotEnforce: options.cannotEnforce } : {}),
+          ...(options.broken ? { broken: true } : {}),
+          ...(options.capacity ? { capacity: options.capacity } : {}),
+        }),
     },
   });
   return {

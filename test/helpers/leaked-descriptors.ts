@@ -8,7 +8,11 @@ import { closeSync, openSync } from 'node:fs';
 
 export const LEAKED_FDS = [200, 251] as const;
 
-export function spawnLeakingDescriptors(command: string, args: string[], options: Omit<SpawnSyncOptions, 'stdio' | 'encoding'>): { code: number; stdout: string; stderr: string } {
+export function spawnLeakingDescriptors(
+  command: string,
+  args: string[],
+  options: Omit<SpawnSyncOptions, 'stdio' | 'encoding'>,
+): { code: number; stdout: string; stderr: string } {
   const root = openSync('/', 'r');
   try {
     const stdio: Array<'ignore' | 'pipe' | number> = ['ignore', 'pipe', 'pipe'];

@@ -86,7 +86,10 @@ export async function connectStdio(options: StdioOptions = {}): Promise<McpHandl
 export async function startHttp(options: { provider?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<HttpServerHandle> {
   assertBuilt();
   const { home, cleanup } = makeHome();
-  const child = spawn(BIN, ['mcp', '--http', '--port', '0', ...(options.args ?? [])], { env: baseEnv(home, options.provider ?? 'fake', options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(BIN, ['mcp', '--http', '--port', '0', ...(options.args ?? [])], {
+    env: baseEnv(home, options.provider ?? 'fake', options.env ?? {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -16,7 +16,22 @@ export function basePackage(overrides: Partial<ResultPackage> = {}): ResultPacka
     artifacts: [],
     warnings: [],
     resource_usage: emptyUsage(),
-    provenance: { result_schema_version: 1, headspace_version: '0.1.0', verb: 'run', workspace_id: 'demo', job_id: 'job-abc', provider: 'fake', profile: null, environment_digest: null, command: ['python3', 'run.py'], started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: 1 },
+    provenance: {
+      result_schema_version: 1,
+      headspace_version: '0.1.0',
+      verb: 'run',
+      workspace_id: 'demo',
+      job_id: 'job-abc',
+      provider: 'fake',
+      profile: null,
+      environment_digest: null,
+      command: ['python3', 'run.py'],
+      started_at: null,
+      finished_at: null,
+      policy_summary: [],
+      inputs: [],
+      exit_code: 1,
+    },
     attention: [],
     ...overrides,
   });
@@ -51,11 +66,32 @@ export const arbitraryPackage: fc.Arbitrary<ResultPackage> = fc
     status: fc.constantFrom('success' as const, 'failure' as const, 'timeout' as const),
     key_findings: fc.array(text, { maxLength: 30 }),
     evidence: fc.array(evidence, { maxLength: 3 }),
-    artifacts: fc.array(fc.record({ name: text, purpose: text, media_type: text, digest: fc.option(text, { nil: null }), size_bytes: fc.option(fc.nat(), { nil: null }), reference: fc.option(text, { nil: null }) }), { maxLength: 8 }),
+    artifacts: fc.array(
+      fc.record({
+        name: text,
+        purpose: text,
+        media_type: text,
+        digest: fc.option(text, { nil: null }),
+        size_bytes: fc.option(fc.nat(), { nil: null }),
+        reference: fc.option(text, { nil: null }),
+      }),
+      { maxLength: 8 },
+    ),
     warnings: fc.array(text, { maxLength: 30 }),
-    attention: fc.array(text.map((t) => ({ kind: 'note', text: t })), { maxLength: 30 }),
+    attention: fc.array(
+      text.map((t) => ({ kind: 'note', text: t })),
+      { maxLength: 30 },
+    ),
     command: fc.option(fc.array(text, { maxLength: 6 }), { nil: null }),
-    limits: fc.array(fc.record({ name: text, value: text, label: fc.constantFrom('enforced' as const, 'measured' as const), by: fc.constantFrom('provider' as const, 'engine' as const, 'none' as const) }), { maxLength: 6 }),
+    limits: fc.array(
+      fc.record({
+        name: text,
+        value: text,
+        label: fc.constantFrom('enforced' as const, 'measured' as const),
+        by: fc.constantFrom('provider' as const, 'engine' as const, 'none' as const),
+      }),
+      { maxLength: 6 },
+    ),
   })
   .map((p) =>
     buildResult({

@@ -4,7 +4,10 @@ import type { Engine } from '../../src/core/engine.js';
 export async function waitForJobStatus(engine: Engine, jobId: string, status: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const seen = await engine.inspect({ handle: jobId }).then((r) => r.status, () => 'absent');
+    const seen = await engine.inspect({ handle: jobId }).then(
+      (r) => r.status,
+      () => 'absent',
+    );
     if (seen === status) return;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -94,7 +94,16 @@ describe(`concurrency: ${WORKERS} processes for ${SECONDS} s (seed ${SEED})`, ()
         switch (choice) {
           case 'run':
             // Mostly jobs that last, so other processes meet them running.
-            args = ['run', shared, ...pick(rng, [['echo', `n${n}`], ['sleep', '0.6', '&&', 'echo', 'slept'], ['sleep', '0.6'], ['write', `w${n}.txt`, 'x']])];
+            args = [
+              'run',
+              shared,
+              ...pick(rng, [
+                ['echo', `n${n}`],
+                ['sleep', '0.6', '&&', 'echo', 'slept'],
+                ['sleep', '0.6'],
+                ['write', `w${n}.txt`, 'x'],
+              ]),
+            ];
             break;
           case 'put':
             args = ['put', shared, input, `put-${n}.txt`];
@@ -109,14 +118,30 @@ describe(`concurrency: ${WORKERS} processes for ${SECONDS} s (seed ${SEED})`, ()
             args = pick(rng, [['inspect', shared], ['ls'], ['doctor', '--provider', 'fake']]);
             break;
           case 'contested':
-            args = pick(rng, [['run', CONTESTED, 'sleep', '0.6'], ['destroy', CONTESTED, '--force'], ['create', '--workspace-id', CONTESTED], ['put', CONTESTED, input, `c-${n}.txt`]]);
+            args = pick(rng, [
+              ['run', CONTESTED, 'sleep', '0.6'],
+              ['destroy', CONTESTED, '--force'],
+              ['create', '--workspace-id', CONTESTED],
+              ['put', CONTESTED, input, `c-${n}.txt`],
+            ]);
             break;
           case 'private':
-            args = mineLive ? pick(rng, [['run', mine, 'echo', 'mine'], ['destroy', mine]]) : ['create', '--workspace-id', mine];
+            args = mineLive
+              ? pick(rng, [
+                  ['run', mine, 'echo', 'mine'],
+                  ['destroy', mine],
+                ])
+              : ['create', '--workspace-id', mine];
             break;
         }
         const run = await spawnCli(home, [args[0]!, '--json', ...args.slice(1)]); // run takes its flags before the workspace id
-        const outcome = { verb: choice === 'contested' || choice === 'inspect' || choice === 'private' ? `${choice}:${args[0]}` : choice, args, code: run.code, stdout: run.stdout, stderr: run.stderr };
+        const outcome = {
+          verb: choice === 'contested' || choice === 'inspect' || choice === 'private' ? `${choice}:${args[0]}` : choice,
+          args,
+          code: run.code,
+          stdout: run.stdout,
+          stderr: run.stderr,
+        };
         outcomes.push(outcome);
         if (choice === 'private' && run.code === 0) mineLive = args[0] === 'create' || (args[0] === 'run' && mineLive);
       }
@@ -185,7 +210,11 @@ describe(`concurrency: ${WORKERS} processes for ${SECONDS} s (seed ${SEED})`, ()
       for (const id of SHARED) {
         const puts = outcomes.filter((o) => o.args[0] === 'put' && o.args[1] === id && o.code === 0).map((o) => o.args[3]);
         const recorded = store.listInputs(id).map((i) => i.destination);
-        for (const dest of puts) expect(recorded.filter((d) => d === dest), `${id}:${dest}`).toHaveLength(1);
+        for (const dest of puts)
+          expect(
+            recorded.filter((d) => d === dest),
+            `${id}:${dest}`,
+          ).toHaveLength(1);
         const exported = store.listArtifacts(id).find((a) => a.name === 'shared.txt')!;
         const exports = outcomes.filter((o) => o.args[0] === 'export' && o.args[1] === id && o.code === 0);
         if (exports.length) expect(exported.exportedTo, id).not.toBeNull();

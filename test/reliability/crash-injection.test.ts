@@ -54,8 +54,14 @@ function leftoversOf(home: string, outDir: string): { deadIntents: number[]; orp
   const store = SqliteStore.open(home);
   try {
     return {
-      deadIntents: store.openIntents().filter((i) => !isOwnerAlive(i.owner)).map((i) => i.id),
-      orphanJobs: store.runningJobs().filter((j) => !isOwnerAlive(j.owner)).map((j) => j.id),
+      deadIntents: store
+        .openIntents()
+        .filter((i) => !isOwnerAlive(i.owner))
+        .map((i) => i.id),
+      orphanJobs: store
+        .runningJobs()
+        .filter((j) => !isOwnerAlive(j.owner))
+        .map((j) => j.id),
       files: [...partialFiles(outDir), ...fakeTemporaries(home)],
     };
   } finally {
@@ -83,8 +89,11 @@ async function checkAfterCrash(t: Trial, id: string, destination: string | null,
   const after = leftoversOf(t.home, t.outDir);
   expect(after.orphanJobs, label).toEqual([]);
   expect(after.files, label).toEqual([]);
-  const judgement = attentionTexts(repaired).filter((a) => a.startsWith('judgement call')).join('\n');
-  for (const intent of after.deadIntents) expect(judgement, `${label}: intent #${intent} left open is a reported judgement call`).toContain(`intent #${intent} `);
+  const judgement = attentionTexts(repaired)
+    .filter((a) => a.startsWith('judgement call'))
+    .join('\n');
+  for (const intent of after.deadIntents)
+    expect(judgement, `${label}: intent #${intent} left open is a reported judgement call`).toContain(`intent #${intent} `);
 
   const store = SqliteStore.open(t.home);
   try {
@@ -109,7 +118,10 @@ async function checkAfterCrash(t: Trial, id: string, destination: string | null,
     }
     // A destroy cut short is finished by that destroy: its intent is provably settled now.
     await t.engine.doctor({ provider: 'fake', repair: true, apply: true });
-    expect(store.openIntents().filter((i) => !isOwnerAlive(i.owner)), `${label}: nothing left open once the workspace is gone`).toEqual([]);
+    expect(
+      store.openIntents().filter((i) => !isOwnerAlive(i.owner)),
+      `${label}: nothing left open once the workspace is gone`,
+    ).toEqual([]);
   } finally {
     store.close();
   }
@@ -180,7 +192,9 @@ describe(`crash injection on fake (${TRIALS} trials, seed ${SEED})`, () => {
     }
     // The suite must really crash things, not just watch them finish.
     expect(seen.killed).toBeGreaterThan(TRIALS / 3);
-    console.log(`crash injection on fake: ${TRIALS} trials, ${seen.killed} killed mid-operation, ${seen.finished} finished first, ${seen.byPoint} at named points`);
+    console.log(
+      `crash injection on fake: ${TRIALS} trials, ${seen.killed} killed mid-operation, ${seen.finished} finished first, ${seen.byPoint} at named points`,
+    );
   });
 });
 
@@ -210,7 +224,11 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
     const { createHash } = await import('node:crypto');
     const tag = createHash('sha256').update(join(home, 'native')).digest('hex').slice(0, 10);
     const procsFile = `/sys/fs/cgroup/pids/headspace/${tag}-${id}/cgroup.procs`;
-    const procs = existsSync(procsFile) ? readFileSync(procsFile, 'utf8').split('\n').filter((l) => l !== '') : [];
+    const procs = existsSync(procsFile)
+      ? readFileSync(procsFile, 'utf8')
+          .split('\n')
+          .filter((l) => l !== '')
+      : [];
     return {
       procs,
       cgroups: existsSync(`/sys/fs/cgroup/pids/headspace/${tag}-${id}`),
@@ -223,7 +241,10 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
   it('a run killed mid-job leaves nothing running once repaired, and the workspace runs again', { timeout: 90_000 }, async () => {
     await engine.create({ workspaceId: 'nrun', provider: 'native' });
     const store = SqliteStore.open(home);
-    const run = await spawnCli(home, ['run', 'nrun', 'sh', '-c', 'sleep 60 & sleep 60'], { env, killWhen: () => store.runningJob('nrun') !== undefined && existsSync(join(home, 'native', 'workspaces', 'nrun', 'job.json')) });
+    const run = await spawnCli(home, ['run', 'nrun', 'sh', '-c', 'sleep 60 & sleep 60'], {
+      env,
+      killWhen: () => store.runningJob('nrun') !== undefined && existsSync(join(home, 'native', 'workspaces', 'nrun', 'job.json')),
+    });
     await new Promise((r) => setTimeout(r, 300)); // let the job's processes start
     expect(run.killed).toBe(true);
     expect(integrityCheck(home)).toBe('ok');
@@ -266,10 +287,16 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
 
   it('an export killed before publishing leaves no partial file once repaired', { timeout: 60_000 }, async () => {
     await engine.create({ workspaceId: 'nexport', provider: 'native' });
-    await engine.run({ workspaceId: 'nexport', argv: ['sh', '-c', 'head -c 1048576 /dev/urandom > out.bin'], declares: [{ name: 'out.bin', purpose: 'crash test' }] });
+    await engine.run({
+      workspaceId: 'nexport',
+      argv: ['sh', '-c', 'head -c 1048576 /dev/urandom > out.bin'],
+      declares: [{ name: 'out.bin', purpose: 'crash test' }],
+    });
     const outDir = join(home, 'nout');
     mkdirSync(outDir);
-    const run = await spawnCli(home, ['export', 'nexport', 'out.bin', '--to', join(outDir, 'out.bin')], { env: { ...env, HEADSPACE_TEST_CRASH_AT: 'export:before-publish' } });
+    const run = await spawnCli(home, ['export', 'nexport', 'out.bin', '--to', join(outDir, 'out.bin')], {
+      env: { ...env, HEADSPACE_TEST_CRASH_AT: 'export:before-publish' },
+    });
     expect(run.killed).toBe(true);
     expect(partialFiles(outDir)).toHaveLength(1);
     const repaired = await engine.doctor({ provider: 'native', repair: true, apply: true, verify: true });

@@ -26,7 +26,18 @@ const RUNS = LONG ? 5 : 1; // multiplier for numRuns
 // The CLI's default provider comes from the process environment: in-process calls stay on fake.
 process.env.HEADSPACE_PROVIDER = 'fake';
 
-const HEADINGS = ['# headspace result', '## Outcome summary', '## Status', '## Key findings', '## Evidence', '## Artifacts', '## Warnings and limitations', '## Resource usage', '## Provenance', '## Suggested attention'];
+const HEADINGS = [
+  '# headspace result',
+  '## Outcome summary',
+  '## Status',
+  '## Key findings',
+  '## Evidence',
+  '## Artifacts',
+  '## Warnings and limitations',
+  '## Resource usage',
+  '## Provenance',
+  '## Suggested attention',
+];
 
 /** The headings outside fences, and whether every fence closed. */
 export function structureOf(markdown: string): { headings: string[]; fencesClosed: boolean } {
@@ -70,7 +81,13 @@ function sink(chunks: Buffer[]): NodeJS.WritableStream {
 async function inProcess(home: string, argv: string[]): Promise<Captured> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  const io: CliIo = { stdout: sink(out), stderr: sink(err), env: { HEADSPACE_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' }, stderrIsTty: false, stdoutIsTty: false };
+  const io: CliIo = {
+    stdout: sink(out),
+    stderr: sink(err),
+    env: { HEADSPACE_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    stderrIsTty: false,
+    stdoutIsTty: false,
+  };
   const code = await main(argv, io);
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }
@@ -92,7 +109,34 @@ const UNSAFE = /^(mcp|block|sleep|trace|native|--overwrite|--http|--allow-host-p
 const hostileText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', '-', '--', '---', '-x', '--json', '..', '../..', '/', '\0', 'a\0b', '\u202e', '\ud800', '## Status', '```', '\x1b[31m', ' '.repeat(3), 'x'.repeat(5000), '%s%n', '$(id)', '`id`', "'", '"', '\\', '\n', '\r\n'),
+  fc.constantFrom(
+    '',
+    '-',
+    '--',
+    '---',
+    '-x',
+    '--json',
+    '..',
+    '../..',
+    '/',
+    '\0',
+    'a\0b',
+    '\u202e',
+    '\ud800',
+    '## Status',
+    '```',
+    '\x1b[31m',
+    ' '.repeat(3),
+    'x'.repeat(5000),
+    '%s%n',
+    '$(id)',
+    '`id`',
+    "'",
+    '"',
+    '\\',
+    '\n',
+    '\r\n',
+  ),
 );
 
 describe(`hostile input, in-process (seed ${SEED})`, () => {
@@ -108,13 +152,67 @@ describe(`hostile input, in-process (seed ${SEED})`, () => {
   afterAll(cleanup);
 
   it('survives any argv: exit 0–8, no stack trace, no internal error', { timeout: 120_000 }, async () => {
-    const verbs = ['create', 'run', 'put', 'declare', 'export', 'ls-files', 'stop', 'inspect', 'logs', 'ls', 'destroy', 'gc', 'doctor', 'probe', 'learn', 'explain', 'cli', 'version', 'nope'];
-    const flags = ['--json', '--provider', '--max-result-bytes', '--workspace-id', '--memory-bytes', '--cpu-limit', '--ttl', '--env', '--env-file', '--input', '--declare', '--to', '--expect-sha256', '--limit', '--head', '--tail', '--grep', '--lines', '--apply', '--repair', '--verify', '--force', '--all', '--logs', '--cwd', '--job-id'];
-    const token = fc.oneof(fc.constantFrom(...verbs, ...flags, 'target', 'present.txt', 'echo', 'fake', '512', '0', '-1', '1e99', '(', '[', '*'), hostileText).filter((t) => !UNSAFE.test(t));
+    const verbs = [
+      'create',
+      'run',
+      'put',
+      'declare',
+      'export',
+      'ls-files',
+      'stop',
+      'inspect',
+      'logs',
+      'ls',
+      'destroy',
+      'gc',
+      'doctor',
+      'probe',
+      'learn',
+      'explain',
+      'cli',
+      'version',
+      'nope',
+    ];
+    const flags = [
+      '--json',
+      '--provider',
+      '--max-result-bytes',
+      '--workspace-id',
+      '--memory-bytes',
+      '--cpu-limit',
+      '--ttl',
+      '--env',
+      '--env-file',
+      '--input',
+      '--declare',
+      '--to',
+      '--expect-sha256',
+      '--limit',
+      '--head',
+      '--tail',
+      '--grep',
+      '--lines',
+      '--apply',
+      '--repair',
+      '--verify',
+      '--force',
+      '--all',
+      '--logs',
+      '--cwd',
+      '--job-id',
+    ];
+    const token = fc
+      .oneof(fc.constantFrom(...verbs, ...flags, 'target', 'present.txt', 'echo', 'fake', '512', '0', '-1', '1e99', '(', '[', '*'), hostileText)
+      .filter((t) => !UNSAFE.test(t));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...verbs), fc.array(token, { maxLength: 8 }), async (verb, rest) => {
         // Host paths only inside the sandbox: a fuzzed --to must not write around the machine.
-        const argv = [verb, ...rest.map((t, i) => (rest[i - 1] === '--to' || rest[i - 1] === '--input' || rest[i - 1] === '--env-file' ? join(sandbox, t.replace(/\//g, '_')) : t))];
+        const argv = [
+          verb,
+          ...rest.map((t, i) =>
+            rest[i - 1] === '--to' || rest[i - 1] === '--input' || rest[i - 1] === '--env-file' ? join(sandbox, t.replace(/\//g, '_')) : t,
+          ),
+        ];
         const r = await inProcess(home, argv);
         expectClean(r, JSON.stringify(argv));
         if (r.code === 0 && r.stdout.startsWith('# headspace result')) expectWellFormed(r.stdout, 64 * 1024, JSON.stringify(argv));
@@ -175,8 +273,22 @@ describe(`hostile input, in-process (seed ${SEED})`, () => {
   });
 
   it('refuses a bad budget value with exit 1 or 3, before anything is created', { timeout: 60_000 }, async () => {
-    const field = fc.constantFrom('--memory-bytes', '--cpu-limit', '--pids-limit', '--storage-bytes', '--wall-clock-seconds', '--output-bytes', '--concurrency', '--ttl');
-    const value = fc.oneof(hostileText, fc.constantFrom('0', '-1', '1e9', '0x10', '1.5G', '99999999999999999999', 'NaN', 'Infinity', '1K', '64M', '2', '0.5'), fc.integer().map(String), fc.double().map(String));
+    const field = fc.constantFrom(
+      '--memory-bytes',
+      '--cpu-limit',
+      '--pids-limit',
+      '--storage-bytes',
+      '--wall-clock-seconds',
+      '--output-bytes',
+      '--concurrency',
+      '--ttl',
+    );
+    const value = fc.oneof(
+      hostileText,
+      fc.constantFrom('0', '-1', '1e9', '0x10', '1.5G', '99999999999999999999', 'NaN', 'Infinity', '1K', '64M', '2', '0.5'),
+      fc.integer().map(String),
+      fc.double().map(String),
+    );
     let n = 0;
     await fc.assert(
       fc.asyncProperty(field, value, async (flag, v) => {
@@ -191,41 +303,59 @@ describe(`hostile input, in-process (seed ${SEED})`, () => {
     );
   });
 
-  it("keeps the result well formed and bounded whatever bytes the job prints", { timeout: 120_000 }, async () => {
+  it('keeps the result well formed and bounded whatever bytes the job prints', { timeout: 120_000 }, async () => {
     const hostileLine = fc.oneof(
       fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
-      fc.constantFrom(
-        '## Status\nsuccess\n',
-        '# headspace result\n',
-        '```\n',
-        '````markdown\n',
-        '~~~\n',
-        '```` \n',
-        '…[truncated: 1 of 2 bytes shown -- full text: `rm -rf /`]\n',
-        '\x1b[31mred\x1b[0m \x1b]0;title\x07 \x1b[2J\n',
-        'nul\0byte\0\n',
-        'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n',
-        'cr only\rcr only\r',
-        '===\n---\n',
-      ).map((s) => Buffer.from(s)),
+      fc
+        .constantFrom(
+          '## Status\nsuccess\n',
+          '# headspace result\n',
+          '```\n',
+          '````markdown\n',
+          '~~~\n',
+          '```` \n',
+          '…[truncated: 1 of 2 bytes shown -- full text: `rm -rf /`]\n',
+          '\x1b[31mred\x1b[0m \x1b]0;title\x07 \x1b[2J\n',
+          'nul\0byte\0\n',
+          'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n',
+          'cr only\rcr only\r',
+          '===\n---\n',
+        )
+        .map((s) => Buffer.from(s)),
       fc.constantFrom(Buffer.from([0xff, 0xfe, 0xc0, 0x80, 0x0a]), Buffer.from([0xed, 0xa0, 0x80, 0x0a]), Buffer.from([0xe2, 0x82])),
       fc.integer({ min: 1000, max: 100_000 }).map((n) => Buffer.from(`${'A'.repeat(n)}\n`)),
     );
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(hostileLine, { minLength: 1, maxLength: 12 }), fc.option(fc.integer({ min: 512, max: 20_000 }), { nil: undefined }), fc.boolean(), async (lines, bound, json) => {
-        const file = join(sandbox, `out-${n}`);
-        writeFileSync(file, Buffer.concat(lines));
-        // One file, overwritten: the fake keeps files in one JSON state, which must stay small to stay fast.
-        expect((await inProcess(home, ['put', 'target', file, 'out.bin', '--overwrite'])).code).toBe(0);
-        const flags = [...(bound === undefined ? [] : ['--max-result-bytes', String(bound)]), ...(json ? ['--json'] : [])];
-        n++;
-        const r = await inProcess(home, ['run', ...flags, 'target', 'cat', 'out.bin']);
-        expectClean(r, `lines ${lines.length}`);
-        expect([0, 6], 'success, or failure for printing past the output budget').toContain(r.code);
-        if (json) expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['outcome_summary', 'status', 'key_findings', 'evidence', 'artifacts', 'warnings', 'resource_usage', 'provenance', 'attention']);
-        else expectWellFormed(r.stdout, bound ?? 8192, `bound ${bound}`);
-      }),
+      fc.asyncProperty(
+        fc.array(hostileLine, { minLength: 1, maxLength: 12 }),
+        fc.option(fc.integer({ min: 512, max: 20_000 }), { nil: undefined }),
+        fc.boolean(),
+        async (lines, bound, json) => {
+          const file = join(sandbox, `out-${n}`);
+          writeFileSync(file, Buffer.concat(lines));
+          // One file, overwritten: the fake keeps files in one JSON state, which must stay small to stay fast.
+          expect((await inProcess(home, ['put', 'target', file, 'out.bin', '--overwrite'])).code).toBe(0);
+          const flags = [...(bound === undefined ? [] : ['--max-result-bytes', String(bound)]), ...(json ? ['--json'] : [])];
+          n++;
+          const r = await inProcess(home, ['run', ...flags, 'target', 'cat', 'out.bin']);
+          expectClean(r, `lines ${lines.length}`);
+          expect([0, 6], 'success, or failure for printing past the output budget').toContain(r.code);
+          if (json)
+            expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual([
+              'outcome_summary',
+              'status',
+              'key_findings',
+              'evidence',
+              'artifacts',
+              'warnings',
+              'resource_usage',
+              'provenance',
+              'attention',
+            ]);
+          else expectWellFormed(r.stdout, bound ?? 8192, `bound ${bound}`);
+        },
+      ),
       { seed: SEED, numRuns: 60 * RUNS },
     );
   });
@@ -236,7 +366,13 @@ describe('hostile input through the built bin', () => {
   afterAll(cleanup);
 
   it('answers a few dozen hostile command lines cleanly', { timeout: 120_000 }, () => {
-    const samples = fc.sample(fc.array(hostileText.filter((t) => !UNSAFE.test(t) && !t.includes('\0')), { maxLength: 5 }), { seed: SEED, numRuns: 24 });
+    const samples = fc.sample(
+      fc.array(
+        hostileText.filter((t) => !UNSAFE.test(t) && !t.includes('\0')),
+        { maxLength: 5 },
+      ),
+      { seed: SEED, numRuns: 24 },
+    );
     const verbs = ['create', 'run', 'put', 'export', 'logs', 'inspect', 'destroy', 'doctor'];
     samples.forEach((rest, i) => {
       const argv = [verbs[i % verbs.length]!, ...rest];

@@ -50,7 +50,11 @@ export function cliEnv(home: string, extra: Record<string, string> = {}): NodeJS
  * Runs the bin; SIGKILLs it after `killAfterMs` (if still running), or when
  * `killWhen` first returns true (polled every 10 ms). Resolves on exit.
  */
-export function spawnCli(home: string, args: string[], options: { env?: Record<string, string>; killAfterMs?: number; killWhen?: () => boolean; timeoutMs?: number } = {}): Promise<Spawned> {
+export function spawnCli(
+  home: string,
+  args: string[],
+  options: { env?: Record<string, string>; killAfterMs?: number; killWhen?: () => boolean; timeoutMs?: number } = {},
+): Promise<Spawned> {
   assertBuilt();
   return new Promise((resolve) => {
     const child = spawn(BIN, args, { env: cliEnv(home, options.env) });

@@ -73,7 +73,27 @@ function neighbourIsHealthy(): void {
 
 describe.runIf(readiness.ready)(`resource abuse on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('creates the abused workspace and a neighbour', () => {
-    const abused = cli(home, ['create', '--workspace-id', ABUSED, '--cpu-limit', '0.5', '--memory-bytes', '128M', '--storage-bytes', '16M', '--pids-limit', '64', '--wall-clock-seconds', '3', '--output-bytes', '1M'], env);
+    const abused = cli(
+      home,
+      [
+        'create',
+        '--workspace-id',
+        ABUSED,
+        '--cpu-limit',
+        '0.5',
+        '--memory-bytes',
+        '128M',
+        '--storage-bytes',
+        '16M',
+        '--pids-limit',
+        '64',
+        '--wall-clock-seconds',
+        '3',
+        '--output-bytes',
+        '1M',
+      ],
+      env,
+    );
     expect(abused.code, abused.stderr).toBe(0);
     expect(cli(home, ['create', '--workspace-id', NEIGHBOUR], env).code).toBe(0);
   });
@@ -128,7 +148,7 @@ describe.runIf(readiness.ready)(`resource abuse on native${readiness.ready ? '' 
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('output budget of 1 MiB was reached');
     expect(Buffer.byteLength(r.stdout)).toBeLessThanOrEqual(8192);
-    expect(hostProcesses("tr \\\\0 a")).toBe('');
+    expect(hostProcesses('tr \\\\0 a')).toBe('');
     expect(cgroupPids(ABUSED)).toEqual([]);
   });
 
@@ -139,7 +159,9 @@ describe.runIf(readiness.ready)(`resource abuse on native${readiness.ready ? '' 
     const doctor = cli(home, ['doctor', '--repair', '--json'], env);
     expect(doctor.code, doctor.stderr).toBe(0);
     // Stale runtime folders of OTHER homes on a shared machine (#12 item 17) are not this test's debris.
-    const mine = (JSON.parse(doctor.stdout) as { key_findings: string[] }).key_findings.filter((f) => f.startsWith('would ') && !f.includes('runtime folder(s) under'));
+    const mine = (JSON.parse(doctor.stdout) as { key_findings: string[] }).key_findings.filter(
+      (f) => f.startsWith('would ') && !f.includes('runtime folder(s) under'),
+    );
     expect(mine).toEqual([]);
   });
 });

@@ -29,17 +29,31 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   const used = Math.max(0, (view.storageBytes ?? 0) - (replaced?.bytes ?? 0));
   const budget = ws.policy.budget.storageBytes;
   if (used + source.totalBytes > budget) {
-    throw new EngineError('POLICY_DENIED', `copying ${source.totalBytes} bytes into workspace ${ws.id} would exceed its storage_bytes budget (${used} of ${budget} bytes used); nothing was copied`, {
-      hint: 'create the workspace with a larger storageBytes budget, or copy less',
-    });
+    throw new EngineError(
+      'POLICY_DENIED',
+      `copying ${source.totalBytes} bytes into workspace ${ws.id} would exceed its storage_bytes budget (${used} of ${budget} bytes used); nothing was copied`,
+      {
+        hint: 'create the workspace with a larger storageBytes budget, or copy less',
+      },
+    );
   }
   const targets = source.files.map((f) => ({ file: f, path: f.relative === '' ? destination : `${destination}/${f.relative}` }));
   if (!request.overwrite) {
     for (const existing of await existingPaths(provider, ws.id, [destination, ...targets.map((t) => t.path)])) {
-      throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, { hint: "put it again with overwrite to replace it (a run's inputs never overwrite)" });
+      throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, {
+        hint: "put it again with overwrite to replace it (a run's inputs never overwrite)",
+      });
     }
   }
-  if (replaced !== null) await clearConflicts(provider, ws.id, destination, replaced, targets.map((t) => t.path), source.kind);
+  if (replaced !== null)
+    await clearConflicts(
+      provider,
+      ws.id,
+      destination,
+      replaced,
+      targets.map((t) => t.path),
+      source.kind,
+    );
   const manifest: string[] = [];
   for (const { file, path } of targets) {
     const bytes = await readHostFile(source, file);
@@ -48,14 +62,25 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
     manifest.push(`${sha256}  ${bytes.length}  ${file.relative}`);
   }
   // Last, so a failed copy never leaves less than there was: what the source no longer has goes (#12 item 14).
-  if (replaced !== null) await removeExtras(provider, ws.id, replaced, targets.map((t) => t.path));
+  if (replaced !== null)
+    await removeExtras(
+      provider,
+      ws.id,
+      replaced,
+      targets.map((t) => t.path),
+    );
   const record: InputRecord = {
     workspaceId: ws.id,
     jobId: request.jobId,
     destination,
     kind: source.kind,
     sizeBytes: source.totalBytes,
-    sha256: source.kind === 'file' ? manifest[0]!.split('  ')[0]! : createHash('sha256').update(`${manifest.join('\n')}\n`).digest('hex'),
+    sha256:
+      source.kind === 'file'
+        ? manifest[0]!.split('  ')[0]!
+        : createHash('sha256')
+            .update(`${manifest.join('\n')}\n`)
+            .digest('hex'),
     fileCount: source.files.length,
     createdAt: ctx.clock.now(),
   };
@@ -77,7 +102,8 @@ async function existingPaths(provider: Provider, workspaceId: string, paths: str
       found.push(path); // a directory
     } catch (error) {
       const code = (error as EngineError).code;
-      if (code === 'NOT_A_REGULAR_FILE') found.push(path); // a file (or another non-directory)
+      if (code === 'NOT_A_REGULAR_FILE')
+        found.push(path); // a file (or another non-directory)
       else if (code !== 'FILE_NOT_FOUND' && code !== 'BAD_PATH') throw error; // BAD_PATH: the write refuses it by name
     }
   }
@@ -111,7 +137,14 @@ async function existingTree(provider: Provider, workspaceId: string, destination
  * a tree where a file lands, a file where a tree lands, and inside the tree
  * a directory where the source has a file (or a file where it has a folder).
  */
-async function clearConflicts(provider: Provider, workspaceId: string, destination: string, existing: ExistingTree, targets: string[], kind: 'file' | 'directory'): Promise<void> {
+async function clearConflicts(
+  provider: Provider,
+  workspaceId: string,
+  destination: string,
+  existing: ExistingTree,
+  targets: string[],
+  kind: 'file' | 'directory',
+): Promise<void> {
   if (existing.kind === 'missing') return;
   if ((kind === 'file') !== (existing.kind === 'other') || existing.entries === null) {
     await provider.removePath(workspaceId, destination);

@@ -48,28 +48,42 @@ export async function exportFile(
   try {
     if (!statSync(parent).isDirectory()) throw new Error('not a directory');
   } catch {
-    throw new EngineError('BAD_PATH', `the destination's folder ${parent} does not exist on the host`, { hint: 'create the folder first, or choose another destination' });
+    throw new EngineError('BAD_PATH', `the destination's folder ${parent} does not exist on the host`, {
+      hint: 'create the folder first, or choose another destination',
+    });
   }
   const existing = lstatOrNull(destination);
   // Never through, never over, a link (a planted `out -> /root/.bashrc`): refused even with --overwrite.
   if (existing?.isSymbolicLink()) {
-    throw new EngineError('BAD_PATH', `${destination} is a symbolic link; export never writes through a link or replaces one`, { hint: 'remove the link yourself, or choose another destination' });
+    throw new EngineError('BAD_PATH', `${destination} is a symbolic link; export never writes through a link or replaces one`, {
+      hint: 'remove the link yourself, or choose another destination',
+    });
   }
   if (existing && !options.overwrite) {
-    throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, { hint: 'export again with overwrite to replace it' });
+    throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, {
+      hint: 'export again with overwrite to replace it',
+    });
   }
   if (existing && !existing.isFile()) {
-    throw new EngineError('NOT_A_REGULAR_FILE', `${destination} exists and is not a regular file; it will not be replaced`, { hint: 'remove it yourself, or choose another destination' });
+    throw new EngineError('NOT_A_REGULAR_FILE', `${destination} exists and is not a regular file; it will not be replaced`, {
+      hint: 'remove it yourself, or choose another destination',
+    });
   }
   // The `sha256:` form headspace itself prints is accepted as it is (#12 item 13).
   const expected = options.expectSha256?.toLowerCase().replace(/^sha256:/, '');
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
-    throw new EngineError('BAD_ARGUMENT', 'expectSha256 takes a sha256 digest: 64 hexadecimal characters, with or without the sha256: prefix', { hint: 'copy the digest a result printed (inspect of the workspace shows it), or compute it with sha256sum' });
+    throw new EngineError('BAD_ARGUMENT', 'expectSha256 takes a sha256 digest: 64 hexadecimal characters, with or without the sha256: prefix', {
+      hint: 'copy the digest a result printed (inspect of the workspace shows it), or compute it with sha256sum',
+    });
   }
   // The temporary name adds 25 bytes to the destination's: refuse a name that cannot have one
   // (found by the hostile-input suite: ENAMETOOLONG surfaced as an internal error).
   if (Buffer.byteLength(basename(destination)) > MAX_NAME_BYTES - 25) {
-    throw new EngineError('BAD_PATH', `the destination's file name is ${Buffer.byteLength(basename(destination))} bytes; export takes names of at most ${MAX_NAME_BYTES - 25} bytes`, { hint: 'choose a shorter destination name' });
+    throw new EngineError(
+      'BAD_PATH',
+      `the destination's file name is ${Buffer.byteLength(basename(destination))} bytes; export takes names of at most ${MAX_NAME_BYTES - 25} bytes`,
+      { hint: 'choose a shorter destination name' },
+    );
   }
   const stream = await provider.read(workspaceId, path, 1024 * 1024);
   try {
@@ -87,7 +101,10 @@ export async function exportFile(
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENAMETOOLONG' || code === 'ENOTDIR') {
-        throw new EngineError('BAD_PATH', `cannot write in ${parent} (${code}); nothing was written`, { hint: 'choose a destination in a folder you can write to', cause });
+        throw new EngineError('BAD_PATH', `cannot write in ${parent} (${code}); nothing was written`, {
+          hint: 'choose a destination in a folder you can write to',
+          cause,
+        });
       }
       throw cause;
     }
@@ -111,9 +128,16 @@ export async function exportFile(
     closeSync(fd);
     fd = null;
     const sha256 = hash.digest('hex');
-    if (size !== stream.size) throw new EngineError('DIGEST_MISMATCH', `read ${size} bytes of ${path}, but the workspace reported ${stream.size}; the file changed during the export, nothing was published`, { hint: 'export it again once nothing writes to it' });
+    if (size !== stream.size)
+      throw new EngineError(
+        'DIGEST_MISMATCH',
+        `read ${size} bytes of ${path}, but the workspace reported ${stream.size}; the file changed during the export, nothing was published`,
+        { hint: 'export it again once nothing writes to it' },
+      );
     if (expected !== undefined && sha256 !== expected) {
-      throw new EngineError('DIGEST_MISMATCH', `${path} has sha256 ${sha256}, not the expected ${expected}; nothing was published`, { hint: 'check which version of the file you expect' });
+      throw new EngineError('DIGEST_MISMATCH', `${path} has sha256 ${sha256}, not the expected ${expected}; nothing was published`, {
+        hint: 'check which version of the file you expect',
+      });
     }
     options.beforePublish?.();
     if (options.overwrite) renameSync(temporary, destination);
@@ -121,7 +145,10 @@ export async function exportFile(
       try {
         linkSync(temporary, destination);
       } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, { hint: 'export again with overwrite to replace it' });
+        if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, {
+            hint: 'export again with overwrite to replace it',
+          });
         throw cause;
       }
       rmSync(temporary, { force: true });
@@ -137,9 +164,13 @@ export async function exportFile(
 
 function refuseOversized(path: string, stream: Pick<ReadStream, 'size'>, cap: ExportCap): void {
   if (stream.size <= cap.maxBytes) return;
-  throw new EngineError('POLICY_DENIED', `${path} has an apparent size of ${stream.size} bytes, past the export cap of ${cap.maxBytes} bytes (${cap.source}); nothing was written`, {
-    hint: `export it anyway with maxBytes ${stream.size} (zero blocks stay holes on the host)`,
-  });
+  throw new EngineError(
+    'POLICY_DENIED',
+    `${path} has an apparent size of ${stream.size} bytes, past the export cap of ${cap.maxBytes} bytes (${cap.source}); nothing was written`,
+    {
+      hint: `export it anyway with maxBytes ${stream.size} (zero blocks stay holes on the host)`,
+    },
+  );
 }
 
 /** Refuses (exit 2) before writing when the destination's filesystem cannot hold what the copy will allocate. */
@@ -156,10 +187,14 @@ function refuseWithoutSpace(parent: string, stream: ReadStream): void {
 }
 
 function noSpace(parent: string, need: number, cause?: unknown, free?: number): EngineError {
-  return new EngineError('HOST_NO_SPACE', `the host filesystem of ${parent} has ${free === undefined ? 'too little' : `${free} bytes`} free; the export needs up to ${need} bytes; nothing was published`, {
-    hint: 'free space on the host, or choose a destination on another filesystem',
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new EngineError(
+    'HOST_NO_SPACE',
+    `the host filesystem of ${parent} has ${free === undefined ? 'too little' : `${free} bytes`} free; the export needs up to ${need} bytes; nothing was published`,
+    {
+      hint: 'free space on the host, or choose a destination on another filesystem',
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
 }
 
 function lstatOrNull(path: string) {

@@ -238,7 +238,7 @@ export async function removeTree(path: string | Buffer): Promise<void> {
         const name = frame.names[frame.next++]!;
         const info = await lstat(viaFd(dir, name)).catch(() => undefined);
         if (info === undefined) continue;
-        if (info.dev !== top.dev) throw new Error(`refusing to remove across a mount point inside ${typeof path === "string" ? path : nameText(path)}`);
+        if (info.dev !== top.dev) throw new Error(`refusing to remove across a mount point inside ${typeof path === 'string' ? path : nameText(path)}`);
         if (!info.isDirectory()) {
           await unlink(viaFd(dir, name)).catch(ignoreMissing);
           continue;

@@ -43,10 +43,15 @@ function resolvedThroughLinks(absolute: string): string {
  */
 export function refuseReservedHostPath(hostPath: string, role: 'put source' | 'export destination'): void {
   const absolute = resolve(hostPath);
-  const resolved = role === 'export destination' ? `${resolvedThroughLinks(dirname(absolute)).replace(/\/$/, '')}/${basename(absolute)}` : resolvedThroughLinks(absolute);
+  const resolved =
+    role === 'export destination' ? `${resolvedThroughLinks(dirname(absolute)).replace(/\/$/, '')}/${basename(absolute)}` : resolvedThroughLinks(absolute);
   const root = reservedRootOf(absolute) ?? reservedRootOf(resolved);
   if (root === undefined) return;
-  throw new EngineError('BAD_PATH', `the ${role} ${absolute.slice(0, 120)} is under ${root}${reservedRootOf(absolute) ? '' : ` (it resolves to ${resolved.slice(0, 120)})`}; headspace never reads or writes ${RESERVED_HOST_ROOTS.join(', ')}`, {
-    hint: role === 'put source' ? 'copy the data to a regular file first, and put that' : 'choose a destination in a regular folder',
-  });
+  throw new EngineError(
+    'BAD_PATH',
+    `the ${role} ${absolute.slice(0, 120)} is under ${root}${reservedRootOf(absolute) ? '' : ` (it resolves to ${resolved.slice(0, 120)})`}; headspace never reads or writes ${RESERVED_HOST_ROOTS.join(', ')}`,
+    {
+      hint: role === 'put source' ? 'copy the data to a regular file first, and put that' : 'choose a destination in a regular folder',
+    },
+  );
 }

@@ -59,7 +59,15 @@ export async function scanHostSource(hostPath: string): Promise<HostSource> {
 }
 
 function refuse(path: string, stat: Stats): EngineError {
-  const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'not a regular file';
+  const what = stat.isSymbolicLink()
+    ? 'a symbolic link'
+    : stat.isFIFO()
+      ? 'a FIFO'
+      : stat.isSocket()
+        ? 'a socket'
+        : stat.isCharacterDevice() || stat.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file';
   return new EngineError('NOT_A_REGULAR_FILE', `${shown(path)} is ${what}; only regular files and directories can enter a workspace`, {
     hint: 'copy the real file instead of a link, or leave it out',
   });
@@ -72,10 +80,16 @@ function shown(path: string): string {
 /** A host tree the engine cannot read is the caller's content, not an engine fault: exit 1 with a hint. */
 function hostError(path: string, cause: unknown): EngineError {
   if (cause instanceof EngineError) return cause;
-  if (cause instanceof TreeChangedError) return new EngineError('BAD_PATH', `${shown(path)} changed while it was being read: ${cause.message}`, { hint: 'put it again once nothing is moving files in it' });
+  if (cause instanceof TreeChangedError)
+    return new EngineError('BAD_PATH', `${shown(path)} changed while it was being read: ${cause.message}`, {
+      hint: 'put it again once nothing is moving files in it',
+    });
   const code = cause instanceof WalkError ? cause.code : (cause as NodeJS.ErrnoException).code;
   return new EngineError('BAD_PATH', `${shown(path)} could not be read on the host (${code ?? 'error'})`, {
-    hint: code === 'EACCES' || code === 'EPERM' ? 'check the permissions of the source' : 'check the source: it must be a regular file or a directory of them, without links',
+    hint:
+      code === 'EACCES' || code === 'EPERM'
+        ? 'check the permissions of the source'
+        : 'check the source: it must be a regular file or a directory of them, without links',
     cause,
   });
 }
@@ -99,11 +113,17 @@ export async function readHostFile(source: HostSource, file: HostFile): Promise<
       handle = await open(viaFd(dir, name), O_READ).finally(() => dir.close());
     }
   } catch (cause) {
-    throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} could not be opened as a regular file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, { hint: 'check that you may read it (ls -l) and that nothing replaced it meanwhile', cause });
+    throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} could not be opened as a regular file (${(cause as NodeJS.ErrnoException).code ?? 'error'})`, {
+      hint: 'check that you may read it (ls -l) and that nothing replaced it meanwhile',
+      cause,
+    });
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} changed into something other than a regular file`, { hint: 'something replaced it while it was read; copy it again once it is settled' });
+    if (!stat.isFile())
+      throw new EngineError('NOT_A_REGULAR_FILE', `${shown(where)} changed into something other than a regular file`, {
+        hint: 'something replaced it while it was read; copy it again once it is settled',
+      });
     const buffer = Buffer.alloc(stat.size);
     let at = 0;
     while (at < stat.size) {

@@ -16,7 +16,11 @@ export async function workspaceFileState(provider: Provider, workspaceId: string
     if (!isEngineError(error)) return 'unknown';
     if (error.code === 'FILE_NOT_FOUND') return 'missing';
     // A directory or a special file: only a directory lists.
-    if (error.code === 'NOT_A_REGULAR_FILE') return provider.list(workspaceId, path, 1).then(() => 'directory' as const, () => 'unknown' as const);
+    if (error.code === 'NOT_A_REGULAR_FILE')
+      return provider.list(workspaceId, path, 1).then(
+        () => 'directory' as const,
+        () => 'unknown' as const,
+      );
     return 'unknown';
   }
 }

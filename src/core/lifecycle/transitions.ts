@@ -5,16 +5,7 @@ import { EngineError } from '../errors.js';
  * cycle (one workspace hosts many jobs); there is deliberately no
  * running → destroyed edge: a running job must end (or be stopped) first.
  */
-export type WorkspaceState =
-  | 'requested'
-  | 'provisioning'
-  | 'ready'
-  | 'running'
-  | 'completed'
-  | 'failed'
-  | 'cancelled'
-  | 'expired'
-  | 'destroyed';
+export type WorkspaceState = 'requested' | 'provisioning' | 'ready' | 'running' | 'completed' | 'failed' | 'cancelled' | 'expired' | 'destroyed';
 
 export const WORKSPACE_STATES: readonly WorkspaceState[] = [
   'requested',
@@ -52,9 +43,13 @@ export function canTransition(from: WorkspaceState, to: WorkspaceState): boolean
 export function transition(from: WorkspaceState, to: WorkspaceState): WorkspaceState {
   if (canTransition(from, to)) return to;
   const legal = TRANSITIONS[from];
-  throw new EngineError('ILLEGAL_TRANSITION', `a workspace cannot go from ${from} to ${to}; legal next states: ${legal.length ? legal.join(', ') : '(none: it is final)'}`, {
-    hint: from === 'running' ? 'stop the running job first (stop with apply)' : 'check the workspace state with inspect',
-  });
+  throw new EngineError(
+    'ILLEGAL_TRANSITION',
+    `a workspace cannot go from ${from} to ${to}; legal next states: ${legal.length ? legal.join(', ') : '(none: it is final)'}`,
+    {
+      hint: from === 'running' ? 'stop the running job first (stop with apply)' : 'check the workspace state with inspect',
+    },
+  );
 }
 
 /**

@@ -49,7 +49,9 @@ export function readLogForExcerpt(ctx: EngineContext, job: JobRecord): Buffer | 
     if (size <= EXCERPT_SCAN_BYTES) return read(0, size);
     const tailBytes = EXCERPT_SCAN_BYTES - SCAN_HEAD_BYTES;
     const skipped = size - SCAN_HEAD_BYTES - tailBytes;
-    const note = Buffer.from(`\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with a logs grep of job ${job.id}] …\n`);
+    const note = Buffer.from(
+      `\n… [${skipped} bytes in the middle of this ${size}-byte log were not scanned for the excerpt; search them with a logs grep of job ${job.id}] …\n`,
+    );
     return Buffer.concat([read(0, SCAN_HEAD_BYTES), note, read(size - tailBytes, tailBytes)]);
   } finally {
     closeSync(fd);
@@ -75,8 +77,10 @@ export interface JobOutputView {
 export function jobOutputView(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES): JobOutputView {
   if (job.outputBytes === 0) return { evidence: [], findings: [] };
   const log = readLogForExcerpt(ctx, job);
-  const findings: KeyFinding[] = log === null ? [] : parseFindings(log.toString('utf8'), { maxItems: FINDING_ITEMS }).map((f) => ({ ...f, text: findingLines([f]).join('\n') }));
-  if (findings.some((f) => typeof f !== 'string' && typeof f.more === 'number' && f.more > 0)) findings.push("every line of the output: the evidence's retrieval");
+  const findings: KeyFinding[] =
+    log === null ? [] : parseFindings(log.toString('utf8'), { maxItems: FINDING_ITEMS }).map((f) => ({ ...f, text: findingLines([f]).join('\n') }));
+  if (findings.some((f) => typeof f !== 'string' && typeof f.more === 'number' && f.more > 0))
+    findings.push("every line of the output: the evidence's retrieval");
   return { evidence: [outputEvidence(job, log, budgetBytes)], findings };
 }
 
@@ -87,7 +91,14 @@ export function jobOutputEvidence(ctx: EngineContext, job: JobRecord, budgetByte
 
 function outputEvidence(job: JobRecord, log: Buffer | null, budgetBytes: number): Evidence {
   if (log === null) {
-    return { label: 'captured output', kind: 'fact', source: job.id, truncated: false, excerpt: '(the captured output is no longer kept)', total_bytes: job.outputBytes };
+    return {
+      label: 'captured output',
+      kind: 'fact',
+      source: job.id,
+      truncated: false,
+      excerpt: '(the captured output is no longer kept)',
+      total_bytes: job.outputBytes,
+    };
   }
   // No marker from the selector: a face writes it, naming the retrieval in its own words (#11).
   const picked = selectExcerpt(log, { budgetBytes });

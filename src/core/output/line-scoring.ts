@@ -10,18 +10,7 @@
  */
 
 export type LineKind =
-  | 'fatal'
-  | 'diagnostic'
-  | 'test_failure'
-  | 'error'
-  | 'test_summary'
-  | 'assertion'
-  | 'answer'
-  | 'traceback'
-  | 'stack_frame'
-  | 'warning'
-  | 'plain'
-  | 'blank';
+  'fatal' | 'diagnostic' | 'test_failure' | 'error' | 'test_summary' | 'assertion' | 'answer' | 'traceback' | 'stack_frame' | 'warning' | 'plain' | 'blank';
 
 export const KIND_SCORES: Readonly<Record<LineKind, number>> = Object.freeze({
   fatal: 90,
@@ -79,7 +68,8 @@ const ERROR = /\b(?:error|ERROR|Error)\b|\w(?:Error|Exception)\b|\bException\b/;
 // `\s.*` rather than `\s+.*`: the two overlap, and on `Tests` followed by
 // 4,000 spaces the overlap backtracked quadratically (6 ms a line, a 10 MiB
 // log of them froze every result for 16 s; #10 item 9). Same language.
-const TEST_SUMMARY = /\b\d+ (?:failed|passed|failing|passing|errors?|skipped)\b|^\s*Tests?(?: Files)?:?\s.*\b(?:failed|passed)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+m?s\b|^(?:PASS|FAIL|ok|FAILED)$/;
+const TEST_SUMMARY =
+  /\b\d+ (?:failed|passed|failing|passing|errors?|skipped)\b|^\s*Tests?(?: Files)?:?\s.*\b(?:failed|passed)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+m?s\b|^(?:PASS|FAIL|ok|FAILED)$/;
 const ASSERTION = /AssertionError|\bassert\b|^\s*(?:Expected|Received|Actual)\b|^E\s{2,}\S/;
 /**
  * `expected … received|got|but was|to equal|to be`, tested as two linear

@@ -16,7 +16,17 @@
  * while it is scored and again if it is kept.
  */
 import { isUtf8 } from 'node:buffer';
-import { addContextScores, chooseUnits, classifyLine, createLineScorer, KIND_SCORES, positionScore, REPEAT_LIFT_MIN, scoreLogLines, type LineScorer } from './line-scoring.js';
+import {
+  addContextScores,
+  chooseUnits,
+  classifyLine,
+  createLineScorer,
+  KIND_SCORES,
+  positionScore,
+  REPEAT_LIFT_MIN,
+  scoreLogLines,
+  type LineScorer,
+} from './line-scoring.js';
 import { cleanLine, clipLine, clipUtf8, needsCleaning, utf8Length } from '../result/sanitize-text.js';
 
 /** A line longer than this is clipped with an inline `…[+N bytes]` note. */
@@ -256,7 +266,9 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
   let anyClipped = false;
   forEachLineView(buf, (i, start, end, view) => {
     const line: Pick<DecodedLine, 'text' | 'shownBytes' | 'clipped'> =
-      view !== undefined && view.length <= LINE_CAP_BYTES && !NOT_PLAIN_ASCII.test(view) ? { text: view, shownBytes: view.length, clipped: false } : decodeLine(buf, start, end, facts);
+      view !== undefined && view.length <= LINE_CAP_BYTES && !NOT_PLAIN_ASCII.test(view)
+        ? { text: view, shownBytes: view.length, clipped: false }
+        : decodeLine(buf, start, end, facts);
     scores[i] = scorer(line.text);
     repeatShape[i] = scorer.repeatOf + 1;
     costs[i] = line.shownBytes + 1;
@@ -278,7 +290,8 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
     if (repeatShape[i] !== 0 && scores[i]! < REPEAT_LIFT_MIN) costs[i] = NEVER_KEPT;
   }
 
-  const markerReserve = options.retrieval === undefined ? 0 : utf8Length(formatTruncationMarker(Math.max(budget, totalBytes), totalBytes, options.retrieval)) + 1;
+  const markerReserve =
+    options.retrieval === undefined ? 0 : utf8Length(formatTruncationMarker(Math.max(budget, totalBytes), totalBytes, options.retrieval)) + 1;
   const withMarker = markerReserve > 0 && markerReserve <= budget / 2;
   const gapCost = utf8Length(formatGapMarker(totalLines)) + 1;
   // Every line costs its text plus a newline; the last newline is never written.
@@ -324,7 +337,13 @@ const MIN_LIKE_COUNT = 2;
  * their source, caret and `In function` lines is named by the warning. Runs
  * with the most lines of their shape get their summary first.
  */
-function describeGaps(chosen: Uint8Array, costs: Uint32Array, repeatShape: Uint16Array, room: number, shapes: Pick<LineScorer, 'shapeText' | 'shapeScore'>): string[] {
+function describeGaps(
+  chosen: Uint8Array,
+  costs: Uint32Array,
+  repeatShape: Uint16Array,
+  room: number,
+  shapes: Pick<LineScorer, 'shapeText' | 'shapeScore'>,
+): string[] {
   const gaps: Array<{ count: number; like?: GapLike }> = [];
   let used = 0;
   let count = 0;

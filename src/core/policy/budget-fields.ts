@@ -33,13 +33,46 @@ export interface BudgetField {
 }
 
 export const BUDGET_FIELDS: readonly BudgetField[] = [
-  { key: 'memoryBytes', flag: '--memory-bytes', kind: 'integer', min: 16 * 1024 * 1024, max: 2 ** 40, unit: 'bytes', description: 'memory ceiling; the kernel kills the job past it' },
+  {
+    key: 'memoryBytes',
+    flag: '--memory-bytes',
+    kind: 'integer',
+    min: 16 * 1024 * 1024,
+    max: 2 ** 40,
+    unit: 'bytes',
+    description: 'memory ceiling; the kernel kills the job past it',
+  },
   { key: 'cpuLimit', flag: '--cpu-limit', kind: 'number', min: 0.01, max: 1024, unit: 'cores', description: 'CPU rate, in cores' },
   { key: 'pidsLimit', flag: '--pids-limit', kind: 'integer', min: 1, max: 32768, unit: 'processes', description: 'processes and threads at once' },
-  { key: 'storageBytes', flag: '--storage-bytes', kind: 'integer', min: 1024 * 1024, max: 2 ** 44, unit: 'bytes', description: 'bytes the workspace files may occupy' },
+  {
+    key: 'storageBytes',
+    flag: '--storage-bytes',
+    kind: 'integer',
+    min: 1024 * 1024,
+    max: 2 ** 44,
+    unit: 'bytes',
+    description: 'bytes the workspace files may occupy',
+  },
   { key: 'wallClockSeconds', flag: '--wall-clock-seconds', kind: 'number', min: 0.1, max: 7 * 24 * 3600, unit: 'seconds', description: 'wall clock per job' },
-  { key: 'outputBytes', flag: '--output-bytes', kind: 'integer', min: 1024, max: 2 ** 32, unit: 'bytes', description: 'stdout+stderr kept per job; past it output is counted but not kept (marked truncated) and the job runs on' },
-  { key: 'concurrency', flag: '--concurrency', kind: 'integer', min: 1, max: MAX_JOBS_AT_ONCE, unit: 'jobs', description: "jobs at once in the workspace; they share its memory, cpu and pids budgets (one cgroup), each with its own record, stop and result; one more is refused busy" },
+  {
+    key: 'outputBytes',
+    flag: '--output-bytes',
+    kind: 'integer',
+    min: 1024,
+    max: 2 ** 32,
+    unit: 'bytes',
+    description: 'stdout+stderr kept per job; past it output is counted but not kept (marked truncated) and the job runs on',
+  },
+  {
+    key: 'concurrency',
+    flag: '--concurrency',
+    kind: 'integer',
+    min: 1,
+    max: MAX_JOBS_AT_ONCE,
+    unit: 'jobs',
+    description:
+      'jobs at once in the workspace; they share its memory, cpu and pids budgets (one cgroup), each with its own record, stop and result; one more is refused busy',
+  },
 ];
 
 /**
@@ -50,9 +83,13 @@ export function parseBudgetValue(field: BudgetField, raw: string): number {
   const text = raw.trim();
   const match = /^(\d+(?:\.\d+)?)([kKmMgGtT]i?[bB]?)?$/.exec(text);
   const invalid = () =>
-    new EngineError('BAD_BUDGET', `${field.flag} takes a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}, not '${truncate(text)}'`, {
-      hint: `for example ${field.flag} ${field.key === 'memoryBytes' ? '512M' : String(field.min === 1 ? 8 : field.min)}`,
-    });
+    new EngineError(
+      'BAD_BUDGET',
+      `${field.flag} takes a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}, not '${truncate(text)}'`,
+      {
+        hint: `for example ${field.flag} ${field.key === 'memoryBytes' ? '512M' : String(field.min === 1 ? 8 : field.min)}`,
+      },
+    );
   if (!match) throw invalid();
   let value = Number(match[1]);
   const suffix = match[2]?.[0]?.toUpperCase();
@@ -73,10 +110,20 @@ export function validateBudget(budget: Partial<Record<keyof Budget, unknown>>): 
   for (const field of BUDGET_FIELDS) {
     const value = budget[field.key];
     if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < field.min || value > field.max || (field.kind === 'integer' && !Number.isInteger(value))) {
-      throw new EngineError('BAD_BUDGET', `budget ${field.key} must be a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}`, {
-        hint: `the CLI flag is ${field.flag}`,
-      });
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value < field.min ||
+      value > field.max ||
+      (field.kind === 'integer' && !Number.isInteger(value))
+    ) {
+      throw new EngineError(
+        'BAD_BUDGET',
+        `budget ${field.key} must be a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}`,
+        {
+          hint: `the CLI flag is ${field.flag}`,
+        },
+      );
     }
   }
 }

@@ -45,10 +45,16 @@ export function assertEnforceable(effective: EffectivePolicy, provider: string):
   if (effective.refusals.length === 0) return;
   const names = effective.refusals.map((r) => r.limit).join(', ');
   const first = effective.refusals[0]!;
-  throw new EngineError('POLICY_DENIED', `the ${provider} provider cannot enforce ${names}: ${effective.refusals.map((r) => `${r.limit}: ${r.reason}`).join('; ')}`, {
-    hint: first.reason.includes('remedy:') ? first.reason.slice(first.reason.indexOf('remedy:') + 7).trim() : 'choose another provider, or ask doctor what is missing',
-    ...(first.reason.includes('remedy:') ? {} : { action: nextAction('doctor', { provider }) }),
-  });
+  throw new EngineError(
+    'POLICY_DENIED',
+    `the ${provider} provider cannot enforce ${names}: ${effective.refusals.map((r) => `${r.limit}: ${r.reason}`).join('; ')}`,
+    {
+      hint: first.reason.includes('remedy:')
+        ? first.reason.slice(first.reason.indexOf('remedy:') + 7).trim()
+        : 'choose another provider, or ask doctor what is missing',
+      ...(first.reason.includes('remedy:') ? {} : { action: nextAction('doctor', { provider }) }),
+    },
+  );
 }
 
 export function describeLimit(name: LimitName, policy: Policy): string {

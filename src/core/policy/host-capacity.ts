@@ -46,10 +46,17 @@ export function capacityBounds(capacity: HostCapacity | undefined): Partial<Reco
   const { memoryBytes, cpus, tasks, storage } = capacity;
   if (memoryBytes !== undefined && memoryBytes > 0) {
     const headroom = Math.max(256 * MiB, Math.floor(memoryBytes / 8));
-    bounds.memoryBytes = { largest: floorTo(memoryBytes - headroom, MiB), host: `the host has ${formatSize(memoryBytes)} of memory in all, and keeps ${formatSize(headroom)} for itself` };
+    bounds.memoryBytes = {
+      largest: floorTo(memoryBytes - headroom, MiB),
+      host: `the host has ${formatSize(memoryBytes)} of memory in all, and keeps ${formatSize(headroom)} for itself`,
+    };
   }
   if (cpus !== undefined && cpus > 0) bounds.cpuLimit = { largest: cpus, host: `the host has ${cpus} CPU${cpus === 1 ? '' : 's'} online` };
-  if (tasks !== undefined && tasks > 0) bounds.pidsLimit = { largest: Math.floor(tasks / 4), host: `the host allows ${tasks} tasks at once (min of kernel.pid_max and kernel.threads-max), and one workspace may take a quarter` };
+  if (tasks !== undefined && tasks > 0)
+    bounds.pidsLimit = {
+      largest: Math.floor(tasks / 4),
+      host: `the host allows ${tasks} tasks at once (min of kernel.pid_max and kernel.threads-max), and one workspace may take a quarter`,
+    };
   if (storage !== undefined) {
     const margin = Math.max(GiB, Math.floor(storage.totalBytes * 0.05));
     const promised = storage.committedBytes > 0 ? `, ${formatSize(storage.committedBytes)} of it already promised to existing workspaces,` : '';
@@ -83,7 +90,10 @@ export function capacityRefusals(budget: Budget, capacity: HostCapacity | undefi
 export function assertWithinCapacity(budget: Budget, capacity: HostCapacity | undefined, provider: string): void {
   const refusals = capacityRefusals(budget, capacity);
   if (refusals.length === 0) return;
-  const text = refusals.map((r) => `${r.flag} ${show(r.key, r.asked)} is more than this host can give: ${r.bound.host}; the largest accepted is ${fits(r) ? show(r.key, r.bound.largest) : `nothing: no ${r.flag} fits now`}`);
+  const text = refusals.map(
+    (r) =>
+      `${r.flag} ${show(r.key, r.asked)} is more than this host can give: ${r.bound.host}; the largest accepted is ${fits(r) ? show(r.key, r.bound.largest) : `nothing: no ${r.flag} fits now`}`,
+  );
   const asks = refusals.filter(fits).map((r) => `${r.flag} ${largestArg(r)}`);
   const storage = refusals.some((r) => r.key === 'storageBytes') ? 'free space on the storage filesystem (destroy unused workspaces)' : '';
   throw new EngineError('POLICY_DENIED', `the ${provider} provider refuses this budget: ${text.join('; ')}`, {

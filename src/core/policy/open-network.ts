@@ -12,6 +12,9 @@ export function openNetworkRefused(): EngineError {
   return new EngineError(
     'POLICY_DENIED',
     'network access is refused: no provider offers a workspace open network access, because sharing the host network would expose its loopback services; a per-host allow-list is planned (network allow=HOST)',
-    { hint: "create it with network disabled (the default) and bring what the job needs in first, with put or a run's inputs", action: nextAction('create', { network: 'disabled' }) },
+    {
+      hint: "create it with network disabled (the default) and bring what the job needs in first, with put or a run's inputs",
+      action: nextAction('create', { network: 'disabled' }),
+    },
   );
 }

@@ -46,28 +46,9 @@ export function defaultPolicy(): Policy {
 }
 
 /** Every limit a result's policy summary labels enforced or measured. */
-export type LimitName =
-  | 'network'
-  | 'filesystem'
-  | 'memory'
-  | 'cpu'
-  | 'pids'
-  | 'storage'
-  | 'wall_clock'
-  | 'output_bytes'
-  | 'concurrency';
+export type LimitName = 'network' | 'filesystem' | 'memory' | 'cpu' | 'pids' | 'storage' | 'wall_clock' | 'output_bytes' | 'concurrency';
 
-export const LIMIT_NAMES: readonly LimitName[] = [
-  'network',
-  'filesystem',
-  'memory',
-  'cpu',
-  'pids',
-  'storage',
-  'wall_clock',
-  'output_bytes',
-  'concurrency',
-];
+export const LIMIT_NAMES: readonly LimitName[] = ['network', 'filesystem', 'memory', 'cpu', 'pids', 'storage', 'wall_clock', 'output_bytes', 'concurrency'];
 
 /** Limits that guard the isolation boundary: unenforceable means `create` refuses (exit 3). */
 export const BOUNDARY_LIMITS: readonly LimitName[] = ['network', 'filesystem', 'memory', 'cpu', 'pids'];

@@ -152,7 +152,8 @@ export function notAttempted(job: JobFacts, marker: string): Judgement | null {
   if (job.exitCode === 127) return { verdict: 'skipped', evidence: 'the attempt could not run: a tool it needs is missing in the workspace (exit 127)' };
   if (job.status === 'timeout' || job.status === 'cancelled') return { verdict: 'skipped', evidence: `the attempt did not finish (${job.status})` };
   if (job.status === 'infrastructure_failure') return { verdict: 'skipped', evidence: 'the engine failed to run the attempt' };
-  if (marker !== '' && !job.output.includes(marker)) return { verdict: 'skipped', evidence: `the attempt did not report (no '${marker}' line; exit ${job.exitCode ?? job.status})` };
+  if (marker !== '' && !job.output.includes(marker))
+    return { verdict: 'skipped', evidence: `the attempt did not report (no '${marker}' line; exit ${job.exitCode ?? job.status})` };
   return null;
 }
 

@@ -78,7 +78,16 @@ export async function runProbe(ctx: EngineContext, input: { provider: string; ca
       warnings.push(`the probe workspace ${workspaceId} could not be destroyed: ${(error as Error).message}; destroy ${workspaceId} again`);
     }
   }
-  return { provider: input.provider, workspaceId, workspace: ctx.store().getWorkspace(workspaceId), results, warnings, attention: created.attention, startedAt, finishedAt: ctx.clock.now() };
+  return {
+    provider: input.provider,
+    workspaceId,
+    workspace: ctx.store().getWorkspace(workspaceId),
+    results,
+    warnings,
+    attention: created.attention,
+    startedAt,
+    finishedAt: ctx.clock.now(),
+  };
 }
 
 async function runScenario(
@@ -122,7 +131,12 @@ async function runScenario(
     async exportWorkspaceFile(path) {
       const dir = await makeHostDir('export', 0o700);
       try {
-        const outcome = await actOutcome(() => exportFile(provider, input.workspaceId, path, join(dir, 'exported'), { overwrite: false, cap: { maxBytes: input.budget.storageBytes, source: "the workspace's storage_bytes budget" } }));
+        const outcome = await actOutcome(() =>
+          exportFile(provider, input.workspaceId, path, join(dir, 'exported'), {
+            overwrite: false,
+            cap: { maxBytes: input.budget.storageBytes, source: "the workspace's storage_bytes budget" },
+          }),
+        );
         return { ...outcome, landed: await landedBytes(dir) };
       } finally {
         await removePath(dir);
@@ -150,7 +164,8 @@ async function runScenario(
       cleanups.push(() => sibling.finish());
       return sibling;
     },
-    trySideWorkspace: (hostPaths, between, argv, budget) => trySideWorkspace(ctx, input.provider, { hostPaths, between, argv, ...(budget === undefined ? {} : { budget }) }),
+    trySideWorkspace: (hostPaths, between, argv, budget) =>
+      trySideWorkspace(ctx, input.provider, { hostPaths, between, argv, ...(budget === undefined ? {} : { budget }) }),
   };
   const watching = new AbortController();
   let watcher: Promise<void> = Promise.resolve();
@@ -171,7 +186,10 @@ async function runScenario(
   } finally {
     watching.abort();
     await watcher;
-    for (const step of cleanups.reverse()) await Promise.resolve().then(step).catch(() => undefined);
+    for (const step of cleanups.reverse())
+      await Promise.resolve()
+        .then(step)
+        .catch(() => undefined);
   }
 }
 

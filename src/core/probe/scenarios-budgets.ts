@@ -50,8 +50,16 @@ export const processOutlivesJob: Scenario<LeftoverFacts> = {
   judge(job, host) {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
-    if (host.remaining.length > 0) return { verdict: 'escaped', evidence: `${host.remaining.length} process(es) outlived the job: ${host.remaining.map((p) => `pid ${p.pid} ${p.command}`).join(', ')}` };
-    if (host.providerFound) return { verdict: 'escaped', evidence: `the workspace still held processes after the job (the provider ended them${host.providerEmpty ? '' : ', but not all'})` };
+    if (host.remaining.length > 0)
+      return {
+        verdict: 'escaped',
+        evidence: `${host.remaining.length} process(es) outlived the job: ${host.remaining.map((p) => `pid ${p.pid} ${p.command}`).join(', ')}`,
+      };
+    if (host.providerFound)
+      return {
+        verdict: 'escaped',
+        evidence: `the workspace still held processes after the job (the provider ended them${host.providerEmpty ? '' : ', but not all'})`,
+      };
     return { verdict: 'contained', evidence: 'three detached processes were started; none remained on the host after the job, and the workspace held nothing' };
   },
 };
@@ -111,7 +119,10 @@ export const forkBomb: Scenario<HostHealth> = {
     if (processes > host.pidsLimit) return { verdict: 'escaped', evidence: `${processes} processes ran at once, past the pids budget of ${host.pidsLimit}` };
     if (refused === 0) return { verdict: 'escaped', evidence: `no fork was refused (${processes} processes): the pids budget never held the bomb` };
     if (job.status !== 'success') return { verdict: 'escaped', evidence: `the bomb was held but the job ended ${job.status}, not success` };
-    return { verdict: 'contained', evidence: `held at ${processes} processes (budget ${host.pidsLimit}); ${refused} forks refused; the job ended success; the host still starts processes` };
+    return {
+      verdict: 'contained',
+      evidence: `held at ${processes} processes (budget ${host.pidsLimit}); ${refused} forks refused; the job ended success; the host still starts processes`,
+    };
   },
 };
 
@@ -139,9 +150,14 @@ export const memoryHog: Scenario<HostHealth> = {
     const steps = linesStartingWith(job.output, 'allocated:');
     const reached = Number(steps[steps.length - 1] ?? 0) * 1024 * 1024;
     if (steps.length === 0) return { verdict: 'skipped', evidence: `the hog never reported an allocation (${job.status})` };
-    if (job.output.includes(`${DONE}:`)) return { verdict: 'escaped', evidence: `allocated ${formatBytes(reached)} against a ${formatBytes(host.memoryBytes)} budget without being stopped` };
+    if (job.output.includes(`${DONE}:`))
+      return { verdict: 'escaped', evidence: `allocated ${formatBytes(reached)} against a ${formatBytes(host.memoryBytes)} budget without being stopped` };
     if (!host.hostCanSpawn) return { verdict: 'escaped', evidence: 'the host could not start a process after the hog' };
-    if (job.status !== 'resource_exhausted') return { verdict: 'escaped', evidence: `the hog ended ${job.status} (exit ${job.exitCode ?? 'none'}), not resource_exhausted` };
-    return { verdict: 'contained', evidence: `killed by the kernel at about ${formatBytes(reached)} of a ${formatBytes(host.memoryBytes)} budget: resource_exhausted; the host still starts processes` };
+    if (job.status !== 'resource_exhausted')
+      return { verdict: 'escaped', evidence: `the hog ended ${job.status} (exit ${job.exitCode ?? 'none'}), not resource_exhausted` };
+    return {
+      verdict: 'contained',
+      evidence: `killed by the kernel at about ${formatBytes(reached)} of a ${formatBytes(host.memoryBytes)} budget: resource_exhausted; the host still starts processes`,
+    };
   },
 };

@@ -30,7 +30,8 @@ export interface CapacityFacts {
 export const budgetPastHost: Scenario<CapacityFacts> = {
   id: 'budget-past-host',
   title: 'a budget the host does not have',
-  attempts: 'create side workspaces asking for twice the free space of the disk under HEADSPACE_HOME, and for twice the host memory; both must be refused at create',
+  attempts:
+    'create side workspaces asking for twice the free space of the disk under HEADSPACE_HOME, and for twice the host memory; both must be refused at create',
   requires: ['memory'],
   async prepare(host) {
     const max = (key: 'storageBytes' | 'memoryBytes') => BUDGET_FIELDS.find((f) => f.key === key)!.max;
@@ -44,7 +45,8 @@ export const budgetPastHost: Scenario<CapacityFacts> = {
       outcome: await host.trySideWorkspace([], async () => undefined, ['true'], budget),
     });
     const facts: CapacityFacts = {
-      storage: storageAsk <= max('storageBytes') ? await attempt({ storageBytes: storageAsk }, storageAsk, `${gib(free)} free under HEADSPACE_HOME`) : undefined,
+      storage:
+        storageAsk <= max('storageBytes') ? await attempt({ storageBytes: storageAsk }, storageAsk, `${gib(free)} free under HEADSPACE_HOME`) : undefined,
       memory: memoryAsk <= max('memoryBytes') ? await attempt({ memoryBytes: memoryAsk }, memoryAsk, `${gib(totalmem())} of memory`) : undefined,
     };
     return { argv: ['sh', '-c', `echo ${DONE}`], observe: async () => facts };
@@ -63,16 +65,25 @@ export const budgetPastHost: Scenario<CapacityFacts> = {
       return {
         verdict: 'escaped',
         evidence: escapes
-          .map(([name, a]) => `a workspace with ${gib(a.asked)} of ${name} (the host has ${a.host}) was created${'refused' in a.outcome ? `; only its job was refused (${a.outcome.refused})` : ''}`)
+          .map(
+            ([name, a]) =>
+              `a workspace with ${gib(a.asked)} of ${name} (the host has ${a.host}) was created${'refused' in a.outcome ? `; only its job was refused (${a.outcome.refused})` : ''}`,
+          )
           .join('; '),
       };
     }
     // Refused for another reason (a failed mkfs, say): the capacity rule was not what held.
     const other = tried.filter(([, a]) => 'refused' in a.outcome && a.outcome.refused !== 'POLICY_DENIED');
-    if (other.length > 0) return { verdict: 'skipped', evidence: `refused at create, but not as policy_denied: ${other.map(([name, a]) => `${name}: ${'refused' in a.outcome ? a.outcome.refused : ''}`).join('; ')}` };
+    if (other.length > 0)
+      return {
+        verdict: 'skipped',
+        evidence: `refused at create, but not as policy_denied: ${other.map(([name, a]) => `${name}: ${'refused' in a.outcome ? a.outcome.refused : ''}`).join('; ')}`,
+      };
     return {
       verdict: 'contained',
-      evidence: tried.map(([name, a]) => `${gib(a.asked)} of ${name} (the host has ${a.host}) was refused at create (${'refused' in a.outcome ? a.outcome.refused : ''})`).join('; '),
+      evidence: tried
+        .map(([name, a]) => `${gib(a.asked)} of ${name} (the host has ${a.host}) was refused at create (${'refused' in a.outcome ? a.outcome.refused : ''})`)
+        .join('; '),
     };
   },
 };

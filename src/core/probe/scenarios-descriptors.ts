@@ -72,7 +72,7 @@ function safeReaddir(path: string): string[] {
 
 export const inheritedFds: Scenario<DescriptorFacts> = {
   id: 'inherited-fds',
-  title: "descriptors the caller left open",
+  title: 'descriptors the caller left open',
   attempts: "list the job's descriptors beyond 0-2 and, through any directory among them, walk '..' towards the host's /",
   requires: ['filesystem'],
   async prepare() {
@@ -90,7 +90,10 @@ export const inheritedFds: Scenario<DescriptorFacts> = {
         lines: inherited.map((l) => `inherited: ${l}`),
       };
     }
-    const leaked = host.leakedIntoEngine.length > 0 ? `the engine itself holds ${host.leakedIntoEngine.length} leaked descriptor(s) (${host.leakedIntoEngine.slice(0, 5).join(', ')}); none reached the job` : 'the engine held no leaked descriptor this run';
+    const leaked =
+      host.leakedIntoEngine.length > 0
+        ? `the engine itself holds ${host.leakedIntoEngine.length} leaked descriptor(s) (${host.leakedIntoEngine.slice(0, 5).join(', ')}); none reached the job`
+        : 'the engine held no leaked descriptor this run';
     return { verdict: 'contained', evidence: `the job sees only descriptors 0, 1, 2; ${leaked}` };
   },
 };
@@ -144,7 +147,8 @@ print('${DONE}')`;
 export const procMasks: Scenario<Record<string, never>> = {
   id: 'proc-masks',
   title: "the kernel's files in /proc",
-  attempts: "read /proc/cmdline, kallsyms, config.gz, kcore, keys, timer_list, sched_debug, modules, the other files Docker masks, partitions, diskstats, pressure and the host's boot_id",
+  attempts:
+    "read /proc/cmdline, kallsyms, config.gz, kcore, keys, timer_list, sched_debug, modules, the other files Docker masks, partitions, diskstats, pressure and the host's boot_id",
   requires: ['filesystem'],
   async prepare() {
     return { argv: ['python3', '-c', PROC_SCRIPT, ...PROC_PROBES], observe: async () => ({}) };
@@ -197,7 +201,11 @@ export const landlockLayer: Scenario<Record<string, never>> = {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     const abi = Number(linesStartingWith(job.output, 'landlock-abi:')[0]?.split(' ')[0] ?? '0');
-    if (!(abi > 0)) return { verdict: 'skipped', evidence: `the kernel offers no Landlock to the job (${linesStartingWith(job.output, 'landlock-abi:')[0] ?? 'no answer'}): the layer cannot be in force` };
+    if (!(abi > 0))
+      return {
+        verdict: 'skipped',
+        evidence: `the kernel offers no Landlock to the job (${linesStartingWith(job.output, 'landlock-abi:')[0] ?? 'no answer'}): the layer cannot be in force`,
+      };
     const reached = linesStartingWith(job.output, 'reached:');
     if (reached.length > 0) return { verdict: 'escaped', evidence: `Landlock ABI ${abi} is available but not in force: ${reached.join('; ')}`, lines: reached };
     return { verdict: 'contained', evidence: `Landlock ABI ${abi} in force: ${linesStartingWith(job.output, 'refused:').join('; ')}` };
@@ -249,7 +257,10 @@ export const hostPathThroughLink: Scenario<LinkFacts> = {
     );
     const facts: LinkFacts = {
       linkToEtc: 'refused' in linkToEtc ? { refused: linkToEtc.refused } : { accepted: true },
-      swapped: 'refused' in repointed ? { refused: repointed.refused, at: repointed.at } : { etcVisible: repointed.output.includes('hsprobe-etc-visible'), exitCode: repointed.exitCode },
+      swapped:
+        'refused' in repointed
+          ? { refused: repointed.refused, at: repointed.at }
+          : { etcVisible: repointed.output.includes('hsprobe-etc-visible'), exitCode: repointed.exitCode },
     };
     return { argv: ['python3', '-c', `print('${DONE}')`], observe: async () => facts };
   },
@@ -257,16 +268,26 @@ export const hostPathThroughLink: Scenario<LinkFacts> = {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     if ('refused' in host.swapped && host.swapped.at === 'create') {
-      return { verdict: 'skipped', evidence: `a link to a plain directory was refused at create too (${host.swapped.refused}), so re-pointing it could not be tried` };
+      return {
+        verdict: 'skipped',
+        evidence: `a link to a plain directory was refused at create too (${host.swapped.refused}), so re-pointing it could not be tried`,
+      };
     }
     const escapes: string[] = [];
     if ('accepted' in host.linkToEtc) escapes.push('a workspace exposing a link to /etc was created');
     if ('etcVisible' in host.swapped) {
-      escapes.push(host.swapped.etcVisible ? "a job saw the host's /etc through a link re-pointed after create" : `a job ran with a link re-pointed after create (exit ${host.swapped.exitCode ?? 'by a signal'})`);
+      escapes.push(
+        host.swapped.etcVisible
+          ? "a job saw the host's /etc through a link re-pointed after create"
+          : `a job ran with a link re-pointed after create (exit ${host.swapped.exitCode ?? 'by a signal'})`,
+      );
     }
     if (escapes.length > 0) return { verdict: 'escaped', evidence: escapes.join('; ') };
     const etc = 'refused' in host.linkToEtc ? host.linkToEtc.refused : '';
     const swap = 'refused' in host.swapped ? host.swapped.refused : '';
-    return { verdict: 'contained', evidence: `a link to /etc was refused at create (${etc}); a link re-pointed at /etc after create was refused at run (${swap})` };
+    return {
+      verdict: 'contained',
+      evidence: `a link to /etc was refused at create (${etc}); a link re-pointed at /etc after create was refused at run (${swap})`,
+    };
   },
 };

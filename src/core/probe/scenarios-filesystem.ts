@@ -39,7 +39,16 @@ export const writeOutside: Scenario<WriteFacts> = {
     host.defer(() => removePath(dir));
     const hostPaths = [join(dir, name), join(host.home, name), `/etc/${name}`, `/usr/${name}`, `/${name}`, join(tmpdir(), name), `/tmp/${name}`];
     for (const path of hostPaths) host.defer(() => removePath(path));
-    const inside = [join(dir, name), join(host.home, name), `/etc/${name}`, `/usr/${name}`, `/${name}`, `/tmp/${name}`, `/workspace/../${name}`, `/proc/self/root/etc/${name}`];
+    const inside = [
+      join(dir, name),
+      join(host.home, name),
+      `/etc/${name}`,
+      `/usr/${name}`,
+      `/${name}`,
+      `/tmp/${name}`,
+      `/workspace/../${name}`,
+      `/proc/self/root/etc/${name}`,
+    ];
     return {
       argv: ['python3', '-c', WRITE_SCRIPT, name, ...inside],
       observe: async () => ({ landed: [...new Set(hostPaths)].filter((p) => existsSync(p)), checked: new Set(hostPaths).size }),
@@ -94,7 +103,10 @@ export const readHostFile: Scenario<ReadFacts> = {
     const leak = linesStartingWith(job.output, 'read:').find((line) => host.contents.some((c) => line.includes(c)));
     if (leak !== undefined) return { verdict: 'escaped', evidence: `a host canary's content was read inside via ${leak.split(' ')[0]}` };
     if (host.contents.some((c) => job.output.includes(c))) return { verdict: 'escaped', evidence: "a host canary's content appears in the job's output" };
-    return { verdict: 'contained', evidence: `${linesStartingWith(job.output, 'refused:').length} reads of ${host.contents.length} host canaries refused; no canary content inside` };
+    return {
+      verdict: 'contained',
+      evidence: `${linesStartingWith(job.output, 'refused:').length} reads of ${host.contents.length} host canaries refused; no canary content inside`,
+    };
   },
 };
 
@@ -134,7 +146,8 @@ export const symlinkRead: Scenario<SymlinkFacts> = {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     const leaked = host.reads.filter((r) => r.leaked);
-    if (leaked.length > 0) return { verdict: 'escaped', evidence: `the host-side read followed a planted link: ${leaked.map((r) => `${r.path} (${r.outcome})`).join(', ')}` };
+    if (leaked.length > 0)
+      return { verdict: 'escaped', evidence: `the host-side read followed a planted link: ${leaked.map((r) => `${r.path} (${r.outcome})`).join(', ')}` };
     const codes = [...new Set(host.reads.map((r) => r.outcome))].join(', ');
     return { verdict: 'contained', evidence: `${host.reads.length} host-side reads through planted links refused (${codes})` };
   },
@@ -170,7 +183,11 @@ export const fillTmp: Scenario<FillFacts> = {
     const name = `hsprobe-fill-${host.token().slice(0, 12)}`;
     const hostPaths = [join(tmpdir(), name), `/tmp/${name}`];
     for (const path of hostPaths) host.defer(() => removePath(path));
-    const freeBytes = () => statfs(tmpdir()).then((s) => s.bavail * s.bsize, () => null);
+    const freeBytes = () =>
+      statfs(tmpdir()).then(
+        (s) => s.bavail * s.bsize,
+        () => null,
+      );
     const hostFreeBefore = await freeBytes();
     const capBytes = host.budget.storageBytes;
     return {
@@ -186,9 +203,16 @@ export const fillTmp: Scenario<FillFacts> = {
     const [code, , after] = line.split(' ');
     const written = Number(after);
     if (code !== 'ENOSPC') return { verdict: 'escaped', evidence: `no ENOSPC: ${line || 'the job reported nothing'} (cap ${formatBytes(host.capBytes)})` };
-    if (!(written <= host.capBytes)) return { verdict: 'escaped', evidence: `ENOSPC only after ${formatBytes(written)}, past the ${formatBytes(host.capBytes)} cap` };
+    if (!(written <= host.capBytes))
+      return { verdict: 'escaped', evidence: `ENOSPC only after ${formatBytes(written)}, past the ${formatBytes(host.capBytes)} cap` };
     if (job.status !== 'success') return { verdict: 'escaped', evidence: `ENOSPC was hit but the job ended ${job.status}, not success` };
-    const delta = host.hostFreeBefore !== null && host.hostFreeAfter !== null ? `; host temp free space moved ${formatBytes(Math.abs(host.hostFreeBefore - host.hostFreeAfter))}` : '';
-    return { verdict: 'contained', evidence: `ENOSPC after ${formatBytes(written)} (cap ${formatBytes(host.capBytes)}); the job ended success; nothing in the host's /tmp${delta}` };
+    const delta =
+      host.hostFreeBefore !== null && host.hostFreeAfter !== null
+        ? `; host temp free space moved ${formatBytes(Math.abs(host.hostFreeBefore - host.hostFreeAfter))}`
+        : '';
+    return {
+      verdict: 'contained',
+      evidence: `ENOSPC after ${formatBytes(written)} (cap ${formatBytes(host.capBytes)}); the job ended success; nothing in the host's /tmp${delta}`,
+    };
   },
 };

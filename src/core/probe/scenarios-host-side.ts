@@ -64,9 +64,15 @@ export const sparseExport: Scenario<SparseExportFacts> = {
     if (outcome.infrastructure) return { verdict: 'escaped', evidence: `the export failed as an infrastructure fault (exit 7): ${outcome.text}` };
     const { apparentBytes, allocatedBytes } = host.landed;
     if (apparentBytes > host.capBytes || allocatedBytes > host.capBytes) {
-      return { verdict: 'escaped', evidence: `the export wrote ${formatBytes(apparentBytes)} (${formatBytes(allocatedBytes)} allocated) to the host, past the ${formatBytes(host.capBytes)} cap` };
+      return {
+        verdict: 'escaped',
+        evidence: `the export wrote ${formatBytes(apparentBytes)} (${formatBytes(allocatedBytes)} allocated) to the host, past the ${formatBytes(host.capBytes)} cap`,
+      };
     }
-    return { verdict: 'contained', evidence: `the export ended ${outcome.text}; ${formatBytes(allocatedBytes)} landed on the host (cap ${formatBytes(host.capBytes)})` };
+    return {
+      verdict: 'contained',
+      evidence: `the export ended ${outcome.text}; ${formatBytes(allocatedBytes)} landed on the host (cap ${formatBytes(host.capBytes)})`,
+    };
   },
 };
 
@@ -101,11 +107,18 @@ export const deepTree: Scenario<DeepTreeFacts> = {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     const list = describeOutcome(host.list);
-    const read = 'refused' in host.read ? describeOutcome({ ok: false, refused: host.read.refused, category: '' }) : { infrastructure: false, text: `${host.read.bytes} bytes` };
+    const read =
+      'refused' in host.read
+        ? describeOutcome({ ok: false, refused: host.read.refused, category: '' })
+        : { infrastructure: false, text: `${host.read.bytes} bytes` };
     const broke = [list.infrastructure ? `ls-files: ${list.text}` : '', read.infrastructure ? `read: ${read.text}` : ''].filter(Boolean);
-    if (broke.length > 0) return { verdict: 'escaped', evidence: `the engine failed on the workspace's content as an infrastructure fault: ${broke.join('; ')}` };
+    if (broke.length > 0)
+      return { verdict: 'escaped', evidence: `the engine failed on the workspace's content as an infrastructure fault: ${broke.join('; ')}` };
     const depth = linesStartingWith(job.output, 'depth:')[0] ?? '?';
-    return { verdict: 'contained', evidence: `a ${depth}-deep tree: ls-files ${host.list.ok ? `walked ${host.list.entries} entries` : `refused it as content (${list.text})`}; the bottom file read back as ${read.text}` };
+    return {
+      verdict: 'contained',
+      evidence: `a ${depth}-deep tree: ls-files ${host.list.ok ? `walked ${host.list.entries} entries` : `refused it as content (${list.text})`}; the bottom file read back as ${read.text}`,
+    };
   },
 };
 
@@ -166,10 +179,22 @@ export const middleLink: Scenario<MiddleLinkFacts> = {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     const leaked = host.reads.filter((r) => r.bytes !== null);
-    if (leaked.length > 0) return { verdict: 'escaped', evidence: `a host-side read through the planted link returned bytes: ${leaked.map((r) => `${r.path} (${r.bytes} bytes)`).join(', ')}` };
-    if (host.fifoOpened === true) return { verdict: 'escaped', evidence: 'a host-side open followed the planted middle link: the FIFO behind it was opened (no bytes returned, but the open itself reached the host)' };
-    if (host.fifoOpened === null) return { verdict: 'skipped', evidence: 'the FIFO watcher could not be set up (mkfifo failed), so an open through the link could not be observed' };
+    if (leaked.length > 0)
+      return {
+        verdict: 'escaped',
+        evidence: `a host-side read through the planted link returned bytes: ${leaked.map((r) => `${r.path} (${r.bytes} bytes)`).join(', ')}`,
+      };
+    if (host.fifoOpened === true)
+      return {
+        verdict: 'escaped',
+        evidence: 'a host-side open followed the planted middle link: the FIFO behind it was opened (no bytes returned, but the open itself reached the host)',
+      };
+    if (host.fifoOpened === null)
+      return { verdict: 'skipped', evidence: 'the FIFO watcher could not be set up (mkfifo failed), so an open through the link could not be observed' };
     const codes = [...new Set(host.reads.map((r) => r.outcome))].join(', ');
-    return { verdict: 'contained', evidence: `${host.reads.length} host-side reads through a middle link refused (${codes}); the FIFO behind it was never opened` };
+    return {
+      verdict: 'contained',
+      evidence: `${host.reads.length} host-side reads through a middle link refused (${codes}); the FIFO behind it was never opened`,
+    };
   },
 };

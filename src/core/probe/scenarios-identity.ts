@@ -72,7 +72,8 @@ export interface IdentityFacts {
 export const perUserLimits: Scenario<IdentityFacts> = {
   id: 'per-user-limits',
   title: "another workspace's per-user kernel limits",
-  attempts: 'hold every inotify instance, POSIX message queue and 1 MiB pipe the host uid may have in a sibling workspace, while this workspace asks for one of each',
+  attempts:
+    'hold every inotify instance, POSIX message queue and 1 MiB pipe the host uid may have in a sibling workspace, while this workspace asks for one of each',
   requires: ['filesystem'],
   async prepare(host) {
     const sibling = await host.startSibling(['python3', '-c', HOG_SCRIPT]);
@@ -83,7 +84,11 @@ export const perUserLimits: Scenario<IdentityFacts> = {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     const held = linesStartingWith(host.hog.output, HOLDING)[0];
-    if (!host.holding || held === undefined) return { verdict: 'skipped', evidence: `the sibling's hog did not report holding its resources (${host.hog.status}, exit ${host.hog.exitCode ?? 'none'})` };
+    if (!host.holding || held === undefined)
+      return {
+        verdict: 'skipped',
+        evidence: `the sibling's hog did not report holding its resources (${host.hog.status}, exit ${host.hog.exitCode ?? 'none'})`,
+      };
     const ownUid = linesStartingWith(job.output, 'id:')[0];
     const hogUid = linesStartingWith(host.hog.output, 'id:')[0];
     const starved: string[] = [];
@@ -97,7 +102,11 @@ export const perUserLimits: Scenario<IdentityFacts> = {
     if (Number.isFinite(pipe) && pipe < DEFAULT_PIPE_BYTES) starved.push(`a new pipe holds ${pipe} bytes, not ${DEFAULT_PIPE_BYTES}`);
     const lines = [...job.output.split('\n').filter((l) => /^(id|inotify|mqueue|pipe):/.test(l)), `sibling ${HOLDING} ${held}`];
     if (starved.length > 0) return { verdict: 'escaped', evidence: `a sibling workspace holding ${held} starved this one: ${starved.join('; ')}`, lines };
-    if (ownUid !== undefined && ownUid === hogUid) return { verdict: 'escaped', evidence: `both workspaces' jobs run as host uid ${ownUid}, so they share every per-user kernel limit`, lines };
-    return { verdict: 'contained', evidence: `a sibling (uid ${hogUid ?? '?'}) held ${held}; this workspace (uid ${ownUid ?? '?'}) still got an inotify instance, a message queue and a ${pipe}-byte pipe` };
+    if (ownUid !== undefined && ownUid === hogUid)
+      return { verdict: 'escaped', evidence: `both workspaces' jobs run as host uid ${ownUid}, so they share every per-user kernel limit`, lines };
+    return {
+      verdict: 'contained',
+      evidence: `a sibling (uid ${hogUid ?? '?'}) held ${held}; this workspace (uid ${ownUid ?? '?'}) still got an inotify instance, a message queue and a ${pipe}-byte pipe`,
+    };
   },
 };

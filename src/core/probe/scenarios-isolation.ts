@@ -79,7 +79,8 @@ export const loopback: Scenario<ListenerFacts> = {
   judge(job, host) {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
-    if (host.accepted > 0 || job.output.includes(host.greeting)) return { verdict: 'escaped', evidence: `the host listener accepted ${host.accepted} connection(s) from inside` };
+    if (host.accepted > 0 || job.output.includes(host.greeting))
+      return { verdict: 'escaped', evidence: `the host listener accepted ${host.accepted} connection(s) from inside` };
     return { verdict: 'contained', evidence: `host listener saw no connection; inside: ${linesStartingWith(job.output, 'refused:').join('; ')}` };
   },
 };
@@ -111,7 +112,13 @@ for p in sys.argv[1:]:
     finally: s.close()
 print('${DONE}')`;
 
-export const ENGINE_SOCKETS = ['/var/run/docker.sock', '/run/docker.sock', '/run/containerd/containerd.sock', '/var/run/containerd/containerd.sock', '/run/podman/podman.sock'];
+export const ENGINE_SOCKETS = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/containerd/containerd.sock',
+  '/var/run/containerd/containerd.sock',
+  '/run/podman/podman.sock',
+];
 
 export interface SocketFacts {
   /** Engine sockets that exist on this host (the others cannot prove anything by being unreachable). */
@@ -139,16 +146,24 @@ export const containerSockets: Scenario<SocketFacts> = {
     const plantedNames = [String(planted.address), `@hsprobe-${tag}`];
     return {
       argv: ['python3', '-c', UNIX_SCRIPT, ...ENGINE_SOCKETS, ...plantedNames],
-      observe: async () => ({ presentOnHost: ENGINE_SOCKETS.filter((p) => existsSync(p)), plantedAccepted: planted.accepted() + abstract.accepted(), planted: plantedNames }),
+      observe: async () => ({
+        presentOnHost: ENGINE_SOCKETS.filter((p) => existsSync(p)),
+        plantedAccepted: planted.accepted() + abstract.accepted(),
+        planted: plantedNames,
+      }),
     };
   },
   judge(job, host) {
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
     const connected = linesStartingWith(job.output, 'connected:');
-    if (connected.length > 0 || host.plantedAccepted > 0) return { verdict: 'escaped', evidence: `reached from inside: ${connected.join(', ') || `${host.plantedAccepted} planted-socket connection(s)`}` };
+    if (connected.length > 0 || host.plantedAccepted > 0)
+      return { verdict: 'escaped', evidence: `reached from inside: ${connected.join(', ') || `${host.plantedAccepted} planted-socket connection(s)`}` };
     const present = host.presentOnHost.length ? `present on the host: ${host.presentOnHost.join(', ')}` : 'no engine socket exists on this host';
-    return { verdict: 'contained', evidence: `${linesStartingWith(job.output, 'refused:').length} sockets unreachable, incl. the planted ${host.planted.join(' and ')} (${present})` };
+    return {
+      verdict: 'contained',
+      evidence: `${linesStartingWith(job.output, 'refused:').length} sockets unreachable, incl. the planted ${host.planted.join(' and ')} (${present})`,
+    };
   },
 };
 
@@ -174,7 +189,8 @@ export interface ProcFacts {
 export const procHostPaths: Scenario<ProcFacts> = {
   id: 'proc-host-paths',
   title: 'host paths visible in /proc',
-  attempts: "search /proc/self/mountinfo, /proc/self/cgroup and every visible cmdline and environ for HEADSPACE_HOME, the host home directory or headspace's runtime directory",
+  attempts:
+    "search /proc/self/mountinfo, /proc/self/cgroup and every visible cmdline and environ for HEADSPACE_HOME, the host home directory or headspace's runtime directory",
   requires: ['filesystem'],
   async prepare(host) {
     const needles: ProcFacts['needles'] = [{ name: 'HEADSPACE_HOME', path: host.home }];
@@ -194,11 +210,21 @@ export const procHostPaths: Scenario<ProcFacts> = {
       const needle = host.needles.find((n) => containsPath(line, n.path));
       if (needle) {
         const where = line.slice(0, line.indexOf(':'));
-        const shown = job.output.split('\n').filter((l) => host.needles.some((n) => containsPath(l, n.path))).slice(0, 6);
-        return { verdict: 'escaped', evidence: `${needle.name} (${needle.path}) is visible inside, in ${where === 'mountinfo' ? '/proc/self/mountinfo' : where}`, lines: shown };
+        const shown = job.output
+          .split('\n')
+          .filter((l) => host.needles.some((n) => containsPath(l, n.path)))
+          .slice(0, 6);
+        return {
+          verdict: 'escaped',
+          evidence: `${needle.name} (${needle.path}) is visible inside, in ${where === 'mountinfo' ? '/proc/self/mountinfo' : where}`,
+          lines: shown,
+        };
       }
     }
-    return { verdict: 'contained', evidence: `none of ${host.needles.map((n) => n.path).join(', ')} in ${job.output.split('\n').length - 1} lines of mountinfo, cgroup, cmdline and environ` };
+    return {
+      verdict: 'contained',
+      evidence: `none of ${host.needles.map((n) => n.path).join(', ')} in ${job.output.split('\n').length - 1} lines of mountinfo, cgroup, cmdline and environ`,
+    };
   },
 };
 
@@ -242,7 +268,8 @@ export interface PrivilegeFacts {
 export const privilege: Scenario<PrivilegeFacts> = {
   id: 'privilege',
   title: 'privilege',
-  attempts: 'read CapEff, then try ptrace, mount, a nested user namespace (syscall and `unshare -U`), setuid(0) and `mount`; the host reads the job\'s uid from its own /proc',
+  attempts:
+    "read CapEff, then try ptrace, mount, a nested user namespace (syscall and `unshare -U`), setuid(0) and `mount`; the host reads the job's uid from its own /proc",
   requires: ['filesystem'],
   async prepare(host) {
     const marker = host.token();
@@ -265,8 +292,10 @@ export const privilege: Scenario<PrivilegeFacts> = {
     const capEff = linesStartingWith(job.output, 'status: CapEff')[0] ?? '';
     if (!/^0+$/.test(capEff)) return { verdict: 'escaped', evidence: `CapEff inside is ${capEff || 'unknown'}, not 0` };
     const rootOnHost = host.seen.filter((p) => p.uids.includes(0));
-    if (rootOnHost.length > 0) return { verdict: 'escaped', evidence: `the job ran as host uid 0 (${rootOnHost.map((p) => `pid ${p.pid} ${p.command}`).join(', ')})` };
-    if (host.seen.length === 0) return { verdict: 'skipped', evidence: "the host did not catch the job's processes in its /proc, so their host uid is unknown" };
+    if (rootOnHost.length > 0)
+      return { verdict: 'escaped', evidence: `the job ran as host uid 0 (${rootOnHost.map((p) => `pid ${p.pid} ${p.command}`).join(', ')})` };
+    if (host.seen.length === 0)
+      return { verdict: 'skipped', evidence: "the host did not catch the job's processes in its /proc, so their host uid is unknown" };
     const uids = [...new Set(host.seen.flatMap((p) => p.uids))].join(',');
     return { verdict: 'contained', evidence: `CapEff 0; host uid ${uids}; refused: ${linesStartingWith(job.output, 'refused:').join('; ')}` };
   },

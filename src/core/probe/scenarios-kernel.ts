@@ -60,7 +60,8 @@ print('${DONE}')`;
 export const socketFamilies: Scenario<Record<string, never>> = {
   id: 'socket-families',
   title: 'socket address families',
-  attempts: 'socket() for AF_VSOCK (then bind() on a random high port with VMADDR_CID_ANY, never connect), AF_PACKET, AF_ALG, AF_KEY, AF_BLUETOOTH, AF_CAN, AF_XDP and other families, netlink with protocols other than NETLINK_ROUTE, and inet sockets of other types and protocols (SOCK_PACKET through AF_INET, raw, MPTCP, UDP-Lite, SCTP, ICMP ping)',
+  attempts:
+    'socket() for AF_VSOCK (then bind() on a random high port with VMADDR_CID_ANY, never connect), AF_PACKET, AF_ALG, AF_KEY, AF_BLUETOOTH, AF_CAN, AF_XDP and other families, netlink with protocols other than NETLINK_ROUTE, and inet sockets of other types and protocols (SOCK_PACKET through AF_INET, raw, MPTCP, UDP-Lite, SCTP, ICMP ping)',
   requires: ['network'],
   async prepare() {
     // The host's agents listen on vsock ports named on the kernel command line: the job never binds those.
@@ -77,14 +78,23 @@ export const socketFamilies: Scenario<Record<string, never>> = {
     // A refusal the filter never answers came from the kernel's socket code: the filter let the call through.
     const reached = refused.filter((r) => !SOCKET_FILTER_ERRNOS.has(r.errno));
     if (created.length > 0 || reached.length > 0) {
-      const parts = [...(created.length > 0 ? [`the job opened: ${created.join('; ')}`] : []), ...(reached.length > 0 ? [`reached the kernel: ${reached.map((r) => r.line).join('; ')}`] : [])];
+      const parts = [
+        ...(created.length > 0 ? [`the job opened: ${created.join('; ')}`] : []),
+        ...(reached.length > 0 ? [`reached the kernel: ${reached.map((r) => r.line).join('; ')}`] : []),
+      ];
       return { verdict: 'escaped', evidence: parts.join('; '), lines: [...created.map((l) => `created: ${l}`), ...reached.map((r) => `refused: ${r.line}`)] };
     }
     if (refused.length === 0) return { verdict: 'skipped', evidence: 'the job reported no socket attempt' };
     const works = linesStartingWith(job.output, 'works:');
     const broken = linesStartingWith(job.output, 'broken:');
     const lost = broken.length > 0 ? `; broken: ${broken.join(', ')}` : '';
-    return { verdict: 'contained', evidence: `${refused.length} sockets refused by the filter (${refused.slice(0, 3).map((r) => r.line).join('; ')}, ...); still usable: ${works.join(', ') || 'none'}${lost}` };
+    return {
+      verdict: 'contained',
+      evidence: `${refused.length} sockets refused by the filter (${refused
+        .slice(0, 3)
+        .map((r) => r.line)
+        .join('; ')}, ...); still usable: ${works.join(', ') || 'none'}${lost}`,
+    };
   },
 };
 
@@ -178,7 +188,8 @@ const FILTER_ERRNOS = new Set(['EPERM', 'ENOSYS', 'EAFNOSUPPORT']);
 export const syscallAllowList: Scenario<Record<string, never>> = {
   id: 'syscall-allow-list',
   title: 'syscalls outside the allow-list',
-  attempts: 'call modify_ldt, kcmp, fanotify_init, memfd_secret, io_setup, listmount, statmount, lsm_list_modules, mseal, personality(ADDR_NO_RANDOMIZE), an unassigned syscall number, memfd_create(MFD_HUGETLB), mmap(MAP_HUGETLB), ioctl TIOCSTI/TIOCLINUX/TIOCSETD on its own terminal (on stdin when the job has no pseudo-terminal), and sync() after dirtying 16 MiB (watching /proc/meminfo Dirty)',
+  attempts:
+    'call modify_ldt, kcmp, fanotify_init, memfd_secret, io_setup, listmount, statmount, lsm_list_modules, mseal, personality(ADDR_NO_RANDOMIZE), an unassigned syscall number, memfd_create(MFD_HUGETLB), mmap(MAP_HUGETLB), ioctl TIOCSTI/TIOCLINUX/TIOCSETD on its own terminal (on stdin when the job has no pseudo-terminal), and sync() after dirtying 16 MiB (watching /proc/meminfo Dirty)',
   requires: ['filesystem'],
   async prepare() {
     return { argv: ['python3', '-c', SYSCALL_SCRIPT], observe: async () => ({}) };
@@ -200,11 +211,18 @@ function judgeCalls(job: JobFacts): Judgement {
   const reached = calls.filter((c) => c.outcome === 'err' && !FILTER_ERRNOS.has(c.value));
   const sync = judgeSync(linesStartingWith(job.output, 'sync:')[0]);
   if (allowed.length > 0 || reached.length > 0 || sync.flushed) {
-    const parts = [...allowed.map((c) => `${c.name} succeeded`), ...reached.map((c) => `${c.name} reached the kernel (${c.value})`), ...(sync.flushed ? [sync.note] : [])];
+    const parts = [
+      ...allowed.map((c) => `${c.name} succeeded`),
+      ...reached.map((c) => `${c.name} reached the kernel (${c.value})`),
+      ...(sync.flushed ? [sync.note] : []),
+    ];
     const lines = [...allowed, ...reached].map((c) => `call: ${c.line}`);
     return { verdict: 'escaped', evidence: `the filter let through: ${parts.join('; ')}`, lines: sync.flushed ? [...lines, `sync: ${sync.line}`] : lines };
   }
-  return { verdict: 'contained', evidence: `${calls.length} calls refused by the filter: ${calls.map((c) => `${c.name} ${c.value}`).join('; ')}; ${sync.note}` };
+  return {
+    verdict: 'contained',
+    evidence: `${calls.length} calls refused by the filter: ${calls.map((c) => `${c.name} ${c.value}`).join('; ')}; ${sync.note}`,
+  };
 }
 
 /**
@@ -221,6 +239,7 @@ function judgeSync(line: string | undefined): { flushed: boolean; note: string; 
   const [ms, before, after, written] = [Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
   if (before < 0 || after < 0) return { flushed: false, note: 'sync not observed (/proc/meminfo unreadable)', line };
   if (before < written / 2) return { flushed: false, note: `sync not observed (only ${before} kB dirty before the call)`, line };
-  if (before - after >= written / 2) return { flushed: true, note: `sync() wrote back the host's dirty pages (Dirty ${before} -> ${after} kB in ${ms} ms)`, line };
+  if (before - after >= written / 2)
+    return { flushed: true, note: `sync() wrote back the host's dirty pages (Dirty ${before} -> ${after} kB in ${ms} ms)`, line };
   return { flushed: false, note: `sync() returned ${m[1]} in ${ms} ms and wrote nothing back (Dirty ${before} -> ${after} kB)`, line };
 }

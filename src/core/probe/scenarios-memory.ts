@@ -125,7 +125,9 @@ export const socketMemory: Scenario<SocketMemoryFacts> = {
     const capPages = Math.ceil(capBytes / PAGE);
     // Never the probe that drives the host into TCP memory pressure (or near tcp_mem[2]).
     if (start !== undefined && (start.tcpPages + capPages >= (start.tcpMem[0] ?? Infinity) || start.udpPages + capPages >= (start.udpMem[0] ?? Infinity))) {
-      throw new Error(`the host already holds ${start.tcpPages} TCP / ${start.udpPages} UDP pages of socket memory: ${capPages} more would reach tcp_mem[0]/udp_mem[0], so the attempt is not made`);
+      throw new Error(
+        `the host already holds ${start.tcpPages} TCP / ${start.udpPages} UDP pages of socket memory: ${capPages} more would reach tcp_mem[0]/udp_mem[0], so the attempt is not made`,
+      );
     }
     let peak = start === undefined ? undefined : { tcp: start.tcpPages, udp: start.udpPages };
     return {
@@ -143,7 +145,11 @@ export const socketMemory: Scenario<SocketMemoryFacts> = {
         host:
           start === undefined || peak === undefined
             ? undefined
-            : { tcpPeakRiseBytes: (peak.tcp - start.tcpPages) * PAGE, udpPeakRiseBytes: (peak.udp - start.udpPages) * PAGE, tcpMemMaxBytes: (start.tcpMem[2] ?? 0) * PAGE },
+            : {
+                tcpPeakRiseBytes: (peak.tcp - start.tcpPages) * PAGE,
+                udpPeakRiseBytes: (peak.udp - start.udpPages) * PAGE,
+                tcpMemMaxBytes: (start.tcpMem[2] ?? 0) * PAGE,
+              },
       }),
     };
   },
@@ -168,7 +174,8 @@ export const socketMemory: Scenario<SocketMemoryFacts> = {
     }
     const unrun = notAttempted(job, DONE);
     if (unrun) return unrun;
-    if (tcp === undefined || udp === undefined || Number.isNaN(tcp.bytes) || Number.isNaN(udp.bytes)) return { verdict: 'skipped', evidence: 'the attempt did not report what its sockets held' };
+    if (tcp === undefined || udp === undefined || Number.isNaN(tcp.bytes) || Number.isNaN(udp.bytes))
+      return { verdict: 'skipped', evidence: 'the attempt did not report what its sockets held' };
     return {
       verdict: 'contained',
       evidence: `socket buffers were held at ${mib(tcp.bytes)} (TCP) and ${mib(udp.bytes)} (UDP) of the ${mib(facts.capBytes)} asked for, within the ${mib(facts.budgetBytes)} memory budget${hostNote}`,

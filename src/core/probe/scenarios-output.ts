@@ -99,20 +99,42 @@ export const hostileNames: Scenario<ListingFacts> = {
     const spoofed = entries.filter((line) => /^- report\.json\b/.test(line));
     if (spoofed.length > 0) return { verdict: 'escaped', evidence: `a job-chosen name rendered as a different entry: ${JSON.stringify(spoofed[0])}` };
     const twice = entries.find((line, i) => entries.indexOf(line) !== i);
-    if (twice !== undefined) return { verdict: 'escaped', evidence: `two different files are listed as the same entry ${JSON.stringify(twice)}: one name hides or impersonates another` };
-    if (entries.length !== facts.made) return { verdict: 'escaped', evidence: `the listing shows ${entries.length} entries for ${facts.made} files and directories: names forged or hid entries` };
+    if (twice !== undefined)
+      return {
+        verdict: 'escaped',
+        evidence: `two different files are listed as the same entry ${JSON.stringify(twice)}: one name hides or impersonates another`,
+      };
+    if (entries.length !== facts.made)
+      return {
+        verdict: 'escaped',
+        evidence: `the listing shows ${entries.length} entries for ${facts.made} files and directories: names forged or hid entries`,
+      };
     for (const back of facts.reads) {
-      if ('refused' in back.read) return { verdict: 'escaped', evidence: `the listed name ${JSON.stringify(back.shown)} cannot be read back (${back.read.refused}): a file the host cannot address` };
-      if (back.read.bytes !== back.listedBytes) return { verdict: 'escaped', evidence: `the name ${JSON.stringify(back.shown)} is listed as ${back.listedBytes} bytes but reading it returned another file (${back.read.bytes} bytes)` };
+      if ('refused' in back.read)
+        return {
+          verdict: 'escaped',
+          evidence: `the listed name ${JSON.stringify(back.shown)} cannot be read back (${back.read.refused}): a file the host cannot address`,
+        };
+      if (back.read.bytes !== back.listedBytes)
+        return {
+          verdict: 'escaped',
+          evidence: `the name ${JSON.stringify(back.shown)} is listed as ${back.listedBytes} bytes but reading it returned another file (${back.read.bytes} bytes)`,
+        };
     }
-    return { verdict: 'contained', evidence: `${facts.made} hostile names rendered as ${entries.length} distinct escaped entries, no raw control, bidi or U+FFFD character; each of ${facts.reads.length} shown file names reads back its own file` };
+    return {
+      verdict: 'contained',
+      evidence: `${facts.made} hostile names rendered as ${entries.length} distinct escaped entries, no raw control, bidi or U+FFFD character; each of ${facts.reads.length} shown file names reads back its own file`,
+    };
   },
 };
 
 /** The lines of the Key findings section (one per listed file) that look like entries: top-level `- ` or nested. */
 function listEntries(markdown: string): string[] {
   const section = markdown.split('\n## Key findings\n')[1]?.split('\n## ')[0] ?? '';
-  return section.split('\n').filter((line) => /^\s*- /.test(line)).map((line) => line.trim());
+  return section
+    .split('\n')
+    .filter((line) => /^\s*- /.test(line))
+    .map((line) => line.trim());
 }
 
 /**

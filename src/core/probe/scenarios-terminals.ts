@@ -91,7 +91,8 @@ export interface LimitFacts {
 export const inheritedLimits: Scenario<LimitFacts> = {
   id: 'inherited-limits',
   title: "the caller's resource limits and umask",
-  attempts: "start a job while the engine runs with umask 002 and its own rlimits, and read the job's core, open-file, stack, locked-memory, process, realtime, signal and message-queue limits and its umask",
+  attempts:
+    "start a job while the engine runs with umask 002 and its own rlimits, and read the job's core, open-file, stack, locked-memory, process, realtime, signal and message-queue limits and its umask",
   requires: ['filesystem'],
   async prepare(host) {
     // The engine's umask is what a job inherits unless the provider sets its own; 002 (not 000) so
@@ -113,13 +114,17 @@ export const inheritedLimits: Scenario<LimitFacts> = {
       const show = (n: number) => (n < 0 ? 'unlimited' : String(n));
       seen.push(`${name} ${show(soft)}/${show(hard)}`);
       const ceiling = LIMIT_CEILINGS[name];
-      if (ceiling !== undefined && (hard < 0 || hard > ceiling || soft < 0 || soft > ceiling)) problems.push(`${name} ${show(soft)}/${show(hard)} (at most ${ceiling})`);
+      if (ceiling !== undefined && (hard < 0 || hard > ceiling || soft < 0 || soft > ceiling))
+        problems.push(`${name} ${show(soft)}/${show(hard)} (at most ${ceiling})`);
       if (MUST_BE_FINITE.includes(name) && hard < 0) problems.push(`${name} unlimited`);
     }
     const umaskText = linesStartingWith(job.output, 'umask:')[0];
     if (seen.length === 0 || umaskText === undefined) return { verdict: 'skipped', evidence: 'the job did not report its limits and umask' };
     const umask = parseInt(umaskText, 8);
-    if ((umask & UMASK_BITS) !== UMASK_BITS) problems.push(`umask ${umaskText} (the caller's was ${host.callerUmask.toString(8).padStart(3, '0')}): files the job makes are writable by group or others`);
+    if ((umask & UMASK_BITS) !== UMASK_BITS)
+      problems.push(
+        `umask ${umaskText} (the caller's was ${host.callerUmask.toString(8).padStart(3, '0')}): files the job makes are writable by group or others`,
+      );
     if (problems.length > 0) return { verdict: 'escaped', evidence: `the job runs with limits nobody set for it: ${problems.join('; ')}`, lines: problems };
     return { verdict: 'contained', evidence: `the job's own limits (soft/hard): ${seen.join(', ')}; umask ${umaskText}` };
   },

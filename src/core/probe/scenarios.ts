@@ -55,11 +55,17 @@ export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
 /** The scenarios one call asks for; an unknown id is a user error that lists the known ones. */
 export function selectScenarios(request: { scenario?: string | undefined; all?: boolean | undefined }): Scenario[] {
   if (request.scenario !== undefined && request.all === true) {
-    throw new EngineError('BAD_ARGUMENT', 'give either one scenario or all, not both', { hint: `probe all, or one of: ${SCENARIO_IDS.join(', ')}`, action: nextAction('probe', { all: true }) });
+    throw new EngineError('BAD_ARGUMENT', 'give either one scenario or all, not both', {
+      hint: `probe all, or one of: ${SCENARIO_IDS.join(', ')}`,
+      action: nextAction('probe', { all: true }),
+    });
   }
   if (request.all === true) return [...SCENARIOS];
   if (request.scenario === undefined || request.scenario === '') {
-    throw new EngineError('BAD_ARGUMENT', 'probe needs a scenario id or all', { hint: `probe all, or one of: ${SCENARIO_IDS.join(', ')} (probe with list describes them)`, action: nextAction('probe', { all: true }) });
+    throw new EngineError('BAD_ARGUMENT', 'probe needs a scenario id or all', {
+      hint: `probe all, or one of: ${SCENARIO_IDS.join(', ')} (probe with list describes them)`,
+      action: nextAction('probe', { all: true }),
+    });
   }
   const found = SCENARIOS.find((s) => s.id === request.scenario);
   if (!found) {

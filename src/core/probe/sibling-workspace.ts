@@ -46,7 +46,12 @@ export async function startSiblingJob(ctx: EngineContext, input: { provider: str
     async waitForLine(prefix, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (output().split('\n').some((line) => line.startsWith(prefix))) return true;
+        if (
+          output()
+            .split('\n')
+            .some((line) => line.startsWith(prefix))
+        )
+          return true;
         if (ended || Date.now() > deadline) return false;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }

@@ -35,7 +35,15 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
   const store = ctx.store();
   const action = repair.action;
   const journal = <T>(provider: string, fn: () => Promise<T>): Promise<T> => {
-    const intent = store.openIntent({ workspaceId: repair.workspaceId ?? '-', jobId: action.type === 'finish-job' ? action.jobId : null, op: `repair:${repair.kind}`, provider, owner: currentOwner(), createdAt: ctx.clock.now(), traceId: ctx.traceId });
+    const intent = store.openIntent({
+      workspaceId: repair.workspaceId ?? '-',
+      jobId: action.type === 'finish-job' ? action.jobId : null,
+      op: `repair:${repair.kind}`,
+      provider,
+      owner: currentOwner(),
+      createdAt: ctx.clock.now(),
+      traceId: ctx.traceId,
+    });
     return fn().then(
       (value) => {
         store.settleIntent(intent, 'done', ctx.clock.now());
@@ -51,13 +59,25 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
     case 'finish-job': {
       if (action.stopAtProvider) {
         const report = await journal(action.provider, async () => (await ctx.provider(action.provider)).stop(action.workspaceId));
-        if (!report.empty) throw new Error(`the ${action.provider} provider could not confirm that nothing of job ${action.jobId} remains; the job was left recorded running`);
+        if (!report.empty)
+          throw new Error(`the ${action.provider} provider could not confirm that nothing of job ${action.jobId} remains; the job was left recorded running`);
       }
       const now = ctx.clock.now();
       store.atomically(() => {
         const job = store.getJob(action.jobId);
         if (!job || job.state !== 'running') return;
-        store.finishJob(action.jobId, { status: action.status, exitCode: null, signal: null, limitHit: null, finishedAt: now, outputBytes: job.outputBytes, storedBytes: job.storedBytes, usage: job.usage, note: action.note, ...(job.stopRequested ? { cancelledBy: CANCELLED_BY_STOP } : {}) });
+        store.finishJob(action.jobId, {
+          status: action.status,
+          exitCode: null,
+          signal: null,
+          limitHit: null,
+          finishedAt: now,
+          outputBytes: job.outputBytes,
+          storedBytes: job.storedBytes,
+          usage: job.usage,
+          note: action.note,
+          ...(job.stopRequested ? { cancelledBy: CANCELLED_BY_STOP } : {}),
+        });
         for (const id of action.intentIds) store.settleIntent(id, `settled by doctor's repair: job ${action.jobId} recorded ${action.status}`, now);
       });
       return `job ${action.jobId} in workspace ${action.workspaceId} recorded ${action.status}: ${action.note}`;
@@ -68,7 +88,12 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
         if (action.moveWorkspace) {
           const ws = store.getWorkspace(action.moveWorkspace.workspaceId);
           if (ws && ws.state !== action.moveWorkspace.to) {
-            store.moveWorkspace(ws.id, action.moveWorkspace.to, now, action.moveWorkspace.environmentDigest ? { environmentDigest: action.moveWorkspace.environmentDigest } : {});
+            store.moveWorkspace(
+              ws.id,
+              action.moveWorkspace.to,
+              now,
+              action.moveWorkspace.environmentDigest ? { environmentDigest: action.moveWorkspace.environmentDigest } : {},
+            );
           }
         }
         if (action.recordExport) {

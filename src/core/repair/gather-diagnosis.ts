@@ -62,7 +62,13 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
       provider: ws.provider,
       view,
       environmentDigest: ws.environmentDigest,
-      unexportedArtifacts: ws.state === 'destroyed' ? [] : store.listArtifacts(ws.id).filter((a) => a.exportedTo === null).map((a) => a.name),
+      unexportedArtifacts:
+        ws.state === 'destroyed'
+          ? []
+          : store
+              .listArtifacts(ws.id)
+              .filter((a) => a.exportedTo === null)
+              .map((a) => a.name),
     };
   }
 

@@ -29,8 +29,23 @@ import type { IntentRecord } from '../store/sqlite-store.js';
 export type RepairKind = 'finish-job' | 'settle-intent' | 'remove-leftover' | 'remove-temporary-file' | 'remove-log';
 
 export type RepairAction =
-  | { type: 'finish-job'; jobId: string; workspaceId: string; provider: string; stopAtProvider: boolean; status: Extract<ResultStatus, 'cancelled' | 'infrastructure_failure'>; note: string; intentIds: number[] }
-  | { type: 'settle-intent'; intentId: number; outcome: string; moveWorkspace?: { workspaceId: string; to: WorkspaceState; environmentDigest?: string }; recordExport?: { workspaceId: string; name: string; to: string; sha256: string; size: number } }
+  | {
+      type: 'finish-job';
+      jobId: string;
+      workspaceId: string;
+      provider: string;
+      stopAtProvider: boolean;
+      status: Extract<ResultStatus, 'cancelled' | 'infrastructure_failure'>;
+      note: string;
+      intentIds: number[];
+    }
+  | {
+      type: 'settle-intent';
+      intentId: number;
+      outcome: string;
+      moveWorkspace?: { workspaceId: string; to: WorkspaceState; environmentDigest?: string };
+      recordExport?: { workspaceId: string; name: string; to: string; sha256: string; size: number };
+    }
   | { type: 'remove-leftover'; provider: string; leftover: Leftover }
   | { type: 'remove-file'; path: string }
   | { type: 'none' };
@@ -110,11 +125,21 @@ export function planRepairs(d: Diagnosis): Repair[] {
     const status = job.stopRequested ? 'cancelled' : 'infrastructure_failure';
     const base = { kind: 'finish-job' as const, target: `job ${job.id}`, workspaceId: job.workspaceId };
     if (d.busy[job.workspaceId]) {
-      repairs.push({ ...base, safe: false, reason: `${d.busy[job.workspaceId]} is acting on workspace ${job.workspaceId}; look again when it ends`, action: { type: 'none' } });
+      repairs.push({
+        ...base,
+        safe: false,
+        reason: `${d.busy[job.workspaceId]} is acting on workspace ${job.workspaceId}; look again when it ends`,
+        action: { type: 'none' },
+      });
       continue;
     }
     if (ws?.view === 'unknown') {
-      repairs.push({ ...base, safe: false, reason: `its process (pid ${job.ownerPid}) is gone, but the ${ws.provider} provider could not be asked whether anything of it still runs; check doctor of the ${ws.provider} provider`, action: { type: 'none' } });
+      repairs.push({
+        ...base,
+        safe: false,
+        reason: `its process (pid ${job.ownerPid}) is gone, but the ${ws.provider} provider could not be asked whether anything of it still runs; check doctor of the ${ws.provider} provider`,
+        action: { type: 'none' },
+      });
       continue;
     }
     const note = `its process (pid ${job.ownerPid}) was gone; doctor's repair ended whatever remained of it and recorded it as ${status}${job.stopRequested ? ' (a stop had been requested)' : ' (the engine died under the job, not the command)'}`;
@@ -122,7 +147,16 @@ export function planRepairs(d: Diagnosis): Repair[] {
       ...base,
       safe: true,
       reason: `recorded running but its process (pid ${job.ownerPid}) is gone: end what remains at the provider, record it ${status}, settle its intent`,
-      action: { type: 'finish-job', jobId: job.id, workspaceId: job.workspaceId, provider: ws?.provider ?? '', stopAtProvider: ws?.view === 'ready', status, note, intentIds: job.intentIds },
+      action: {
+        type: 'finish-job',
+        jobId: job.id,
+        workspaceId: job.workspaceId,
+        provider: ws?.provider ?? '',
+        stopAtProvider: ws?.view === 'ready',
+        status,
+        note,
+        intentIds: job.intentIds,
+      },
     });
   }
 
@@ -135,20 +169,39 @@ export function planRepairs(d: Diagnosis): Repair[] {
     const id = leftover.workspaceId;
     const base = { kind: 'remove-leftover' as const, target: `${leftover.kind} ${leftover.target}`, workspaceId: id };
     if (id !== null && d.busy[id]) {
-      repairs.push({ ...base, safe: false, reason: `${leftover.detail}; but ${d.busy[id]} is acting on workspace ${id}, so it may be in use: look again when it ends`, action: { type: 'none' } });
+      repairs.push({
+        ...base,
+        safe: false,
+        reason: `${leftover.detail}; but ${d.busy[id]} is acting on workspace ${id}, so it may be in use: look again when it ends`,
+        action: { type: 'none' },
+      });
       continue;
     }
     const ws = id === null ? undefined : d.workspaces[id];
     if (leftover.kind === 'directory' && ws !== undefined && (WORKSPACE_FILES_STATES.includes(ws.state) || ws.unexportedArtifacts.length > 0)) {
-      const guard = ws.unexportedArtifacts.length ? ` and declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported` : '';
-      repairs.push({ ...base, safe: false, reason: `${leftover.detail}; workspace ${id} is recorded ${ws.state}${guard}, so the folder may hold its files: decide by inspecting it, then destroy it`, action: { type: 'none' } });
+      const guard = ws.unexportedArtifacts.length
+        ? ` and declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported`
+        : '';
+      repairs.push({
+        ...base,
+        safe: false,
+        reason: `${leftover.detail}; workspace ${id} is recorded ${ws.state}${guard}, so the folder may hold its files: decide by inspecting it, then destroy it`,
+        action: { type: 'none' },
+      });
       continue;
     }
     repairs.push({ ...base, safe: true, reason: `${leftover.detail}: remove it`, action: { type: 'remove-leftover', provider, leftover } });
   }
 
   for (const path of d.strayLogs) {
-    repairs.push({ kind: 'remove-log', target: path, workspaceId: null, safe: true, reason: 'a job log of a destroyed workspace (or of a job the store does not know): remove it', action: { type: 'remove-file', path } });
+    repairs.push({
+      kind: 'remove-log',
+      target: path,
+      workspaceId: null,
+      safe: true,
+      reason: 'a job log of a destroyed workspace (or of a job the store does not know): remove it',
+      action: { type: 'remove-file', path },
+    });
   }
   return repairs;
 }
@@ -172,39 +225,62 @@ function planIntent(d: Diagnosis, dead: DeadIntent): Repair[] {
 
   switch (intent.op) {
     case 'create': {
-      if (ws.state !== 'requested' && ws.state !== 'provisioning') return [settle(`superseded (the workspace is ${ws.state})`, `the workspace has moved on to ${ws.state}: settle it`)];
+      if (ws.state !== 'requested' && ws.state !== 'provisioning')
+        return [settle(`superseded (the workspace is ${ws.state})`, `the workspace has moved on to ${ws.state}: settle it`)];
       if (ws.view === 'unknown') return [skip(`the ${ws.provider} provider could not be asked whether the workspace exists`)];
       if (ws.view === 'ready') {
-        return [settle('created (the provider holds the workspace)', 'the provider holds the workspace, so the create finished: settle it and record the workspace ready', { moveWorkspace: { workspaceId: id, to: 'ready', ...(ws.environmentDigest ? { environmentDigest: ws.environmentDigest } : {}) } })];
+        return [
+          settle(
+            'created (the provider holds the workspace)',
+            'the provider holds the workspace, so the create finished: settle it and record the workspace ready',
+            { moveWorkspace: { workspaceId: id, to: 'ready', ...(ws.environmentDigest ? { environmentDigest: ws.environmentDigest } : {}) } },
+          ),
+        ];
       }
-      return [settle('failed (the provider does not hold the workspace)', 'the provider does not hold the workspace, so the create did not finish: settle it and record the workspace failed (destroy removes the record)', { moveWorkspace: { workspaceId: id, to: 'failed' } })];
+      return [
+        settle(
+          'failed (the provider does not hold the workspace)',
+          'the provider does not hold the workspace, so the create did not finish: settle it and record the workspace failed (destroy removes the record)',
+          { moveWorkspace: { workspaceId: id, to: 'failed' } },
+        ),
+      ];
     }
     case 'run': {
       const job = dead.job;
       if (!job) return [settle('abandoned (no job record)', 'the store has no record of its job: settle it as abandoned')];
-      if (job.state === 'finished') return [settle(`ran (job ${intent.jobId} finished as ${job.status})`, `its job ${intent.jobId} has its terminal record (${job.status}): settle it`)];
+      if (job.state === 'finished')
+        return [settle(`ran (job ${intent.jobId} finished as ${job.status})`, `its job ${intent.jobId} has its terminal record (${job.status}): settle it`)];
       return [skip(`its job ${intent.jobId} is still recorded running under a live process; look again when it ends`)];
     }
     case 'stop': {
       const job = dead.job;
-      if (!job || job.state === 'finished') return [settle(`stopped (job ${intent.jobId} ${job ? `finished as ${job.status}` : 'is gone'})`, `the job it stopped has ended: settle it`)];
+      if (!job || job.state === 'finished')
+        return [settle(`stopped (job ${intent.jobId} ${job ? `finished as ${job.status}` : 'is gone'})`, `the job it stopped has ended: settle it`)];
       return [skip(`job ${intent.jobId} still runs under a live process and the stop may not have reached it: stop it again, with apply`)];
     }
     case 'put': {
       if (dead.inputRecorded) return [settle('done (the input is recorded)', 'the input is recorded, so the copy finished: settle it')];
       const dest = intent.target ?? 'its destination';
-      return [settle(`interrupted (no input recorded; ${dest} in the workspace may hold part of the copy)`, `no input was recorded, so the copy did not finish; settle it (${dest} in the workspace may hold part of the copy: put it again with overwrite)`)];
+      return [
+        settle(
+          `interrupted (no input recorded; ${dest} in the workspace may hold part of the copy)`,
+          `no input was recorded, so the copy did not finish; settle it (${dest} in the workspace may hold part of the copy: put it again with overwrite)`,
+        ),
+      ];
     }
     case 'export':
       return planExport(d, dead, settle, skip, base);
     case 'remove': {
       if (ws.state === 'destroyed') return [settle('removed (the workspace is destroyed)', 'the workspace is recorded destroyed: settle it')];
       const where = ws.view === 'missing' ? 'after the provider removed it' : 'and the provider still holds (part of) it';
-      const force = ws.unexportedArtifacts.length ? `, with force (declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported and ${ws.view === 'missing' ? 'are already gone' : 'would be discarded'})` : '';
+      const force = ws.unexportedArtifacts.length
+        ? `, with force (declared artifacts ${ws.unexportedArtifacts.map((a) => `'${a}'`).join(', ')} were never exported and ${ws.view === 'missing' ? 'are already gone' : 'would be discarded'})`
+        : '';
       return [skip(`the destroy of workspace ${id} was cut short ${where}; finishing it is a destroy: destroy it again${force}`)];
     }
     default:
-      if (intent.op.startsWith('repair')) return [settle('abandoned (a repair is re-planned from a fresh diagnosis)', 'repairs are idempotent and re-planned each time: settle it')];
+      if (intent.op.startsWith('repair'))
+        return [settle('abandoned (a repair is re-planned from a fresh diagnosis)', 'repairs are idempotent and re-planned each time: settle it')];
       return [skip(`headspace does not know how to prove the outcome of '${intent.op}'`)];
   }
 }
@@ -223,8 +299,22 @@ function planExport(
   for (const partial of ex.partials) {
     out.push(
       live
-        ? { kind: 'remove-temporary-file', target: partial, workspaceId: base.workspaceId, safe: false, reason: `another export to ${ex.to} is running now and may be writing it; look again when it ends`, action: { type: 'none' } }
-        : { kind: 'remove-temporary-file', target: partial, workspaceId: base.workspaceId, safe: true, reason: `the temporary file of an export whose process is gone; the destination never depends on it: remove it`, action: { type: 'remove-file', path: partial } },
+        ? {
+            kind: 'remove-temporary-file',
+            target: partial,
+            workspaceId: base.workspaceId,
+            safe: false,
+            reason: `another export to ${ex.to} is running now and may be writing it; look again when it ends`,
+            action: { type: 'none' },
+          }
+        : {
+            kind: 'remove-temporary-file',
+            target: partial,
+            workspaceId: base.workspaceId,
+            safe: true,
+            reason: `the temporary file of an export whose process is gone; the destination never depends on it: remove it`,
+            action: { type: 'remove-file', path: partial },
+          },
     );
   }
   if (d.busy[base.workspaceId]) {
@@ -235,12 +325,21 @@ function planExport(
   if (!dst.exists) out.push(settle(`interrupted (nothing was published at ${ex.to})`, `nothing was published at ${ex.to}: settle it`));
   else if (dst.sha256 !== null && dst.sha256 === ex.workspaceSha256 && dst.size !== null) {
     out.push(
-      settle(`exported (${ex.to} holds the artifact, sha256:${dst.sha256})`, `${ex.to} holds exactly the bytes of '${ex.name}' (sha256:${dst.sha256}), so the publish finished: record the export and settle it`, {
-        recordExport: { workspaceId: base.workspaceId, name: ex.name, to: ex.to, sha256: dst.sha256, size: dst.size },
-      }),
+      settle(
+        `exported (${ex.to} holds the artifact, sha256:${dst.sha256})`,
+        `${ex.to} holds exactly the bytes of '${ex.name}' (sha256:${dst.sha256}), so the publish finished: record the export and settle it`,
+        {
+          recordExport: { workspaceId: base.workspaceId, name: ex.name, to: ex.to, sha256: dst.sha256, size: dst.size },
+        },
+      ),
     );
   } else {
-    out.push(settle(`interrupted (${ex.to} holds other bytes and was left untouched)`, `${ex.to} exists but does not hold the bytes of '${ex.name}' (it existed before, or the file changed since): leave it untouched and settle the intent`));
+    out.push(
+      settle(
+        `interrupted (${ex.to} holds other bytes and was left untouched)`,
+        `${ex.to} exists but does not hold the bytes of '${ex.name}' (it existed before, or the file changed since): leave it untouched and settle the intent`,
+      ),
+    );
   }
   return out;
 }

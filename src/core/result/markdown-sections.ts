@@ -36,7 +36,10 @@ export function renderUsage(pkg: ResultPackage, detail: Detail): string[] {
   if (usage.wall_time_seconds !== null) parts.push(`wall ${usage.wall_time_seconds} s`);
   if (detail !== 'minimal') {
     if (usage.cpu_seconds !== null) parts.push(`cpu ${usage.cpu_seconds} s`);
-    if (usage.max_memory_bytes !== null) parts.push(`peak memory ${humanBytes(usage.max_memory_bytes)}${usage.max_memory_scope === 'workspace' ? " (the workspace's, shared with jobs beside it)" : ''}`);
+    if (usage.max_memory_bytes !== null)
+      parts.push(
+        `peak memory ${humanBytes(usage.max_memory_bytes)}${usage.max_memory_scope === 'workspace' ? " (the workspace's, shared with jobs beside it)" : ''}`,
+      );
     if (usage.peak_pids !== null && usage.peak_pids > 1) parts.push(`peak pids ${usage.peak_pids}`);
     if (usage.storage_bytes !== null && usage.storage_bytes > 0) parts.push(`storage ${humanBytes(usage.storage_bytes)}`);
     if (usage.output_bytes !== null && pkg.provenance.verb !== 'run') parts.push(`output ${humanBytes(usage.output_bytes)}`);
@@ -58,7 +61,10 @@ export function renderProvenance(pkg: ResultPackage, view: ProvenanceView): stri
   // An id the summary already names costs the reader nothing to find: do not repeat it.
   const unsaid = (label: string, id: string | null) => (id === null || id === '' || summary.includes(id) ? null : `${label} ${value(id)}`);
   const where = [unsaid('workspace', prov.workspace_id), unsaid('job', prov.job_id)].filter((x): x is string => x !== null);
-  const backend = [prov.provider, prov.profile].filter((x): x is string => x !== null && x !== '').map(value).join('/');
+  const backend = [prov.provider, prov.profile]
+    .filter((x): x is string => x !== null && x !== '')
+    .map(value)
+    .join('/');
   // The result schema version is for parsers of the JSON rendering, which carries it; markdown readers need who and where.
   const on = backend === '' ? '' : ` on ${backend}`;
   const tail = [...where];
@@ -69,11 +75,16 @@ export function renderProvenance(pkg: ResultPackage, view: ProvenanceView): stri
     if (!summary.includes(command)) lines.push(`- command: ${clipLine(command, Math.min(COMMAND_MAX_BYTES, view.field))}`);
   }
   if (prov.cwd !== undefined && view.detail !== 'minimal') lines.push(`- working directory: ${value(prov.cwd)}`);
-  const policy = renderPolicy(prov.policy_summary, prov.policy_digest, view.detail === 'minimal' ? 'count' : WHOLE_POLICY_VERBS.has(prov.verb) && view.detail === 'full' ? 'whole' : 'changes');
+  const policy = renderPolicy(
+    prov.policy_summary,
+    prov.policy_digest,
+    view.detail === 'minimal' ? 'count' : WHOLE_POLICY_VERBS.has(prov.verb) && view.detail === 'full' ? 'whole' : 'changes',
+  );
   if (policy !== undefined) lines.push(policy);
   if (view.detail === 'full') {
     // Whole digests: an input's digest is evidence a reader may check, not a label to tell things apart.
-    for (const input of prov.inputs) lines.push(`- input ${value(input.destination)}: ${input.size_bytes} bytes, sha256:${input.sha256.replace(/^sha256:/, '')}`);
+    for (const input of prov.inputs)
+      lines.push(`- input ${value(input.destination)}: ${input.size_bytes} bytes, sha256:${input.sha256.replace(/^sha256:/, '')}`);
   } else if (prov.inputs.length > 0) {
     lines.push(`- inputs: ${prov.inputs.length}`);
   }
@@ -92,7 +103,12 @@ export function renderPolicy(limits: readonly LimitSummary[], digest: string | u
   const defaults = defaultPolicy();
   const changed = limits.filter((limit) => !isDefault(limit, defaults));
   const listed = changed.map((limit) => `${cleanInline(limit.name)} ${cleanInline(limit.value)}`).join(', ');
-  const what = changed.length === 0 ? 'default closed' : shape === 'count' ? `${changed.length} limit${changed.length === 1 ? '' : 's'} changed from the closed defaults` : `${listed}; otherwise default closed`;
+  const what =
+    changed.length === 0
+      ? 'default closed'
+      : shape === 'count'
+        ? `${changed.length} limit${changed.length === 1 ? '' : 's'} changed from the closed defaults`
+        : `${listed}; otherwise default closed`;
   // Grouped by label; a simulated provider (every provider limit simulated) reads `limits simulated`:
   // the compact line stays as short as `all enforced`, and create and JSON label each limit.
   const notEnforced = [...new Set(limits.filter((limit) => limit.label !== 'enforced').map((limit) => limit.label))].map((label) => {
@@ -125,7 +141,9 @@ export function shortDigest(digest: string): string {
 
 /** One line per artifact: name, purpose, what it is and where it went. */
 export function renderArtifact(artifact: ArtifactEntry, field: (text: string) => string): string {
-  const facts = [artifact.media_type, artifact.size_bytes === null ? null : `${artifact.size_bytes} bytes`, artifact.digest].filter((x): x is string => x !== null && x !== '').map(field);
+  const facts = [artifact.media_type, artifact.size_bytes === null ? null : `${artifact.size_bytes} bytes`, artifact.digest]
+    .filter((x): x is string => x !== null && x !== '')
+    .map(field);
   const where = artifact.reference === null ? 'not exported' : `exported to ${field(artifact.reference)}`;
   return `- ${field(artifact.name)}: ${field(artifact.purpose)} (${[...facts, where].join(', ')})`;
 }

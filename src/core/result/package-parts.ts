@@ -29,8 +29,18 @@ export function policySummary(policy: Policy, caps: ProviderCapabilities | null)
  */
 export function policyDigest(policy: Policy): string {
   const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])])) : value;
-  return `sha256:${createHash('sha256').update(JSON.stringify(canonical(policy))).digest('hex')}`;
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
+          )
+        : value;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify(canonical(policy)))
+    .digest('hex')}`;
 }
 
 export function provenanceFor(

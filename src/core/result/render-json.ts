@@ -70,7 +70,10 @@ export function renderJson(pkg: ResultPackage, options: RenderJsonOptions = {}):
   const sections: Record<string, unknown> = {
     ...pkg,
     evidence: pkg.evidence.map((entry) =>
-      ordered(renderAction === undefined || entry.retrieval_action === undefined ? entry : { ...entry, retrieval: renderAction(entry.retrieval_action) }, EVIDENCE_KEYS),
+      ordered(
+        renderAction === undefined || entry.retrieval_action === undefined ? entry : { ...entry, retrieval: renderAction(entry.retrieval_action) },
+        EVIDENCE_KEYS,
+      ),
     ),
     artifacts: pkg.artifacts.map((entry) => ordered(entry, ARTIFACT_KEYS)),
     resource_usage: ordered(pkg.resource_usage, USAGE_KEYS),

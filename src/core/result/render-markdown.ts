@@ -207,7 +207,12 @@ function prepareEvidence(evidence: Evidence, renderAction: RenderAction): Prepar
 
 /** Every excerpt is shown whole: nothing of the output was left out, here or by the selector. */
 function wholeEvidence(ctx: Context, budgets: Budgets): boolean {
-  return ctx.evidence.length > 0 && budgets.excerpt === Infinity && !budgets.collapsed && ctx.evidence.every((e) => !e.evidence.truncated && e.evidence.kind === 'excerpt');
+  return (
+    ctx.evidence.length > 0 &&
+    budgets.excerpt === Infinity &&
+    !budgets.collapsed &&
+    ctx.evidence.every((e) => !e.evidence.truncated && e.evidence.kind === 'excerpt')
+  );
 }
 
 function layout(ctx: Context, budgets: Budgets): Record<SectionName, Body> {
@@ -259,7 +264,10 @@ function renderList(items: readonly string[], budget: number, fullResult: string
 function renderEvidence(prepared: PreparedEvidence, budgets: Budgets, field: (text: string) => string, jobId: string | null): Body {
   const { evidence, text, totalBytes, retrieval } = prepared;
   if (budgets.collapsed) {
-    const size = [evidence.total_bytes === undefined ? `${totalBytes} bytes` : `${evidence.total_bytes} bytes`, evidence.total_lines === undefined ? undefined : `${evidence.total_lines} lines`].filter((p) => p !== undefined);
+    const size = [
+      evidence.total_bytes === undefined ? `${totalBytes} bytes` : `${evidence.total_bytes} bytes`,
+      evidence.total_lines === undefined ? undefined : `${evidence.total_lines} lines`,
+    ].filter((p) => p !== undefined);
     return [`- ${field(evidence.label)} (${size.join(', ')}): ${formatTruncationMarker(0, totalBytes, retrieval)}`];
   }
   const { text: shown, shrunk } = shrinkPrepared(text, Math.max(MIN_EXCERPT_BYTES, budgets.excerpt));
@@ -311,7 +319,17 @@ function assemble(sections: Record<SectionName, Body>): string {
 }
 
 /** Sections that keep their text longest when even minimum budgets overflow. */
-const CLIP_PRIORITY: readonly SectionName[] = ['status', 'outcome_summary', 'key_findings', 'evidence', 'attention', 'warnings', 'artifacts', 'resource_usage', 'provenance'];
+const CLIP_PRIORITY: readonly SectionName[] = [
+  'status',
+  'outcome_summary',
+  'key_findings',
+  'evidence',
+  'attention',
+  'warnings',
+  'artifacts',
+  'resource_usage',
+  'provenance',
+];
 const SECTION_CLIPPED = '…[section clipped]';
 
 /**
@@ -322,7 +340,8 @@ const SECTION_CLIPPED = '…[section clipped]';
 function clipDocument(sections: Record<SectionName, Body>, maxBytes: number, fullResult: string | undefined): string {
   const where = fullResult !== undefined && utf8Length(fullResult) <= 160 ? inlineCode(fullResult) : JSON_RENDERING;
   const packageMarker = `…[result clipped to fit ${maxBytes} bytes -- full result: ${where}]`;
-  const fixed = utf8Length(assemble(Object.fromEntries(SECTION_ORDER.map((name) => [name, []])) as unknown as Record<SectionName, Body>)) + utf8Length(packageMarker) + 1;
+  const fixed =
+    utf8Length(assemble(Object.fromEntries(SECTION_ORDER.map((name) => [name, []])) as unknown as Record<SectionName, Body>)) + utf8Length(packageMarker) + 1;
   const noteBytes = utf8Length(SECTION_CLIPPED) + 1;
   let remaining = maxBytes - fixed;
   const kept = {} as Record<SectionName, Body>;

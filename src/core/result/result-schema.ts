@@ -49,8 +49,13 @@ export const EvidenceSchema = z
     total_bytes: z.number().optional().describe('bytes of the whole source'),
     total_lines: z.number().optional().describe('lines of the whole source'),
     omitted_lines: z.number().optional().describe('lines of the source not shown'),
-    retrieval_action: NextActionSchema.optional().describe('the call that returns the whole source (all of a job\'s output)'),
-    retrieval: z.string().optional().describe('retrieval_action in the words of the face that rendered the package (a shell command on the CLI, a tool call over MCP); absent in a package the library returns'),
+    retrieval_action: NextActionSchema.optional().describe("the call that returns the whole source (all of a job's output)"),
+    retrieval: z
+      .string()
+      .optional()
+      .describe(
+        'retrieval_action in the words of the face that rendered the package (a shell command on the CLI, a tool call over MCP); absent in a package the library returns',
+      ),
   })
   .describe('one piece of evidence');
 
@@ -86,7 +91,9 @@ export const LimitSummarySchema = z
     value: z.string().describe('the limit, formatted'),
     label: z
       .enum(['enforced', 'measured', 'simulated'])
-      .describe('enforced: the host really applies it; measured: only reported; simulated: applied only inside a simulated provider (fake), nothing runs for real'),
+      .describe(
+        'enforced: the host really applies it; measured: only reported; simulated: applied only inside a simulated provider (fake), nothing runs for real',
+      ),
     by: z.enum(['provider', 'engine', 'none']).describe('who applies it'),
   })
   .describe('one policy limit');
@@ -137,11 +144,22 @@ export const StructuredFindingSchema = z
     errors: z.number().optional().describe('test-summary: tests that errored; diagnostics: distinct errors'),
     warnings: z.number().optional().describe('diagnostics: distinct warnings'),
     failures: z
-      .array(z.looseObject({ name: z.string(), location: LocationSchema.optional(), message: z.string().optional().describe('the assertion or first error line') }))
+      .array(
+        z.looseObject({ name: z.string(), location: LocationSchema.optional(), message: z.string().optional().describe('the assertion or first error line') }),
+      )
       .optional()
       .describe('test-summary: the first failing tests, in the order printed'),
     items: z
-      .array(z.looseObject({ file: z.string(), line: z.number(), col: z.number().optional(), severity: z.string(), message: z.string(), code: z.string().optional() }))
+      .array(
+        z.looseObject({
+          file: z.string(),
+          line: z.number(),
+          col: z.number().optional(),
+          severity: z.string(),
+          message: z.string(),
+          code: z.string().optional(),
+        }),
+      )
       .optional()
       .describe('diagnostics: the first diagnostics, errors first'),
     more: z.number().optional().describe('test-summary and diagnostics: how many were left out of the list'),
@@ -151,7 +169,9 @@ export const StructuredFindingSchema = z
     path: z
       .string()
       .optional()
-      .describe('file: the workspace-relative name in its text form, the string export, declare and ls-files accept (bytes that are not UTF-8 are \\xHH, a backslash \\\\, controls and invisible characters escapes)'),
+      .describe(
+        'file: the workspace-relative name in its text form, the string export, declare and ls-files accept (bytes that are not UTF-8 are \\xHH, a backslash \\\\, controls and invisible characters escapes)',
+      ),
     name_encoding: z.literal('escaped').optional().describe('file: present when path holds an escape, so it is not the name written as itself'),
     id: z.string().optional().describe('workspace or job: its id'),
     state: z.string().optional().describe('workspace: its lifecycle state'),
@@ -170,7 +190,9 @@ export const AttentionItemSchema = z
   .object({
     kind: z
       .string()
-      .describe('what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note'),
+      .describe(
+        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note',
+      ),
     text: z.string().describe('the item as markdown shows it'),
     workspace_id: z.string().optional().describe('the workspace it is about'),
     job_id: z.string().optional().describe('the job it is about'),

@@ -114,7 +114,6 @@ export interface JobFinish {
   cancelledBy?: string;
 }
 
-
 export function toWorkspace(row: Row): WorkspaceRecord {
   return {
     id: String(row.id),

@@ -9,7 +9,18 @@ import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
-import { toIntent, toJob, toWorkspace, type ArtifactRecord, type InputRecord, type IntentRecord, type JobFinish, type JobRecord, type Row, type WorkspaceRecord } from './records.js';
+import {
+  toIntent,
+  toJob,
+  toWorkspace,
+  type ArtifactRecord,
+  type InputRecord,
+  type IntentRecord,
+  type JobFinish,
+  type JobRecord,
+  type Row,
+  type WorkspaceRecord,
+} from './records.js';
 
 export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, LimitHit, WorkspaceRecord } from './records.js';
 
@@ -19,7 +30,6 @@ export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, L
  * A lease of a dead process holds nothing: a crash never locks a workspace.
  */
 export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove'];
-
 
 /** The SQLite file's header keeps user_version at bytes 60–63, big-endian. */
 function readSchemaVersionFromHeader(file: string): number | null {
@@ -94,9 +104,13 @@ export class SqliteStore {
     // be left byte-identical, and even opening it in WAL mode could touch it.
     const onDisk = readSchemaVersionFromHeader(path);
     if (onDisk !== null && onDisk > SCHEMA_VERSION) {
-      throw new EngineError('STORE_SCHEMA_NEWER', `the state store at ${path} has schema version ${onDisk}, newer than this headspace understands (${SCHEMA_VERSION}); it was not modified`, {
-        hint: 'upgrade headspace, or point HEADSPACE_HOME at another directory',
-      });
+      throw new EngineError(
+        'STORE_SCHEMA_NEWER',
+        `the state store at ${path} has schema version ${onDisk}, newer than this headspace understands (${SCHEMA_VERSION}); it was not modified`,
+        {
+          hint: 'upgrade headspace, or point HEADSPACE_HOME at another directory',
+        },
+      );
     }
     let db: Database.Database;
     try {
@@ -126,7 +140,9 @@ export class SqliteStore {
     this.atomically(() => {
       const version = this.db.pragma('user_version', { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
-        throw new EngineError('STORE_SCHEMA_NEWER', `the state store has schema version ${version}, newer than ${SCHEMA_VERSION}`, { hint: 'upgrade headspace' });
+        throw new EngineError('STORE_SCHEMA_NEWER', `the state store has schema version ${version}, newer than ${SCHEMA_VERSION}`, {
+          hint: 'upgrade headspace',
+        });
       }
       for (let v = version; v < SCHEMA_VERSION; v++) {
         this.db.exec(MIGRATIONS[v]!);
@@ -171,10 +187,9 @@ export class SqliteStore {
       }
       const jobSlot = this.freeJobSlot(slots);
       this.sql(
-          `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path, job_slot)
+        `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path, job_slot)
            VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath, @jobSlot)`,
-        )
-        .run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath), jobSlot });
+      ).run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath), jobSlot });
       return { ...record, jobSlot };
     });
   }
@@ -203,7 +218,9 @@ export class SqliteStore {
   }
 
   listWorkspaces(options: { includeDestroyed?: boolean } = {}): WorkspaceRecord[] {
-    const sql = options.includeDestroyed ? 'SELECT * FROM workspaces ORDER BY created_at, id' : "SELECT * FROM workspaces WHERE state != 'destroyed' ORDER BY created_at, id";
+    const sql = options.includeDestroyed
+      ? 'SELECT * FROM workspaces ORDER BY created_at, id'
+      : "SELECT * FROM workspaces WHERE state != 'destroyed' ORDER BY created_at, id";
     return (this.sql(sql).all() as Row[]).map(toWorkspace);
   }
 
@@ -214,8 +231,13 @@ export class SqliteStore {
       if (!current) throw notFound(id);
       transition(current.state, to);
       const path = [...current.lifecyclePath, to];
-      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?')
-        .run(to, now, JSON.stringify(path), extra.environmentDigest ?? null, id);
+      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?').run(
+        to,
+        now,
+        JSON.stringify(path),
+        extra.environmentDigest ?? null,
+        id,
+      );
       return { ...current, state: to, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
     });
   }
@@ -242,14 +264,25 @@ export class SqliteStore {
       // The workspace is `running` while at least one job runs: only the first job moves it.
       if (ws.state !== 'running') {
         transition(ws.state, 'running');
-        this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
-          .run('running', job.startedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])), ws.id);
+        this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?').run(
+          'running',
+          job.startedAt,
+          JSON.stringify(compactPath([...ws.lifecyclePath, 'running'])),
+          ws.id,
+        );
       }
       this.sql(
-          `INSERT INTO jobs (id, workspace_id, state, argv, cwd, started_at, owner_pid, owner_started)
+        `INSERT INTO jobs (id, workspace_id, state, argv, cwd, started_at, owner_pid, owner_started)
            VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
-        )
-        .run(job.id, job.workspaceId, JSON.stringify(job.argv), job.cwd === undefined || job.cwd === '' ? null : job.cwd, job.startedAt, job.owner.pid, job.owner.started);
+      ).run(
+        job.id,
+        job.workspaceId,
+        JSON.stringify(job.argv),
+        job.cwd === undefined || job.cwd === '' ? null : job.cwd,
+        job.startedAt,
+        job.owner.pid,
+        job.owner.started,
+      );
     });
   }
 
@@ -296,17 +329,36 @@ export class SqliteStore {
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
-      if (!job) throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, { hint: "inspect the job's workspace for its jobs, or list the workspaces", action: nextAction('ls') });
+      if (!job)
+        throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, {
+          hint: "inspect the job's workspace for its jobs, or list the workspaces",
+          action: nextAction('ls'),
+        });
       if (job.state === 'finished') return job;
       this.sql(
-          `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
+        `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
              output_bytes = ?, stored_bytes = ?, usage = ?, note = ?, cancelled_by = ? WHERE id = ?`,
-        )
-        .run(finish.status, finish.exitCode, finish.signal, finish.limitHit, finish.finishedAt, finish.outputBytes, finish.storedBytes, JSON.stringify(finish.usage), finish.note ?? null, finish.status === 'cancelled' ? (finish.cancelledBy ?? null) : null, jobId);
+      ).run(
+        finish.status,
+        finish.exitCode,
+        finish.signal,
+        finish.limitHit,
+        finish.finishedAt,
+        finish.outputBytes,
+        finish.storedBytes,
+        JSON.stringify(finish.usage),
+        finish.note ?? null,
+        finish.status === 'cancelled' ? (finish.cancelledBy ?? null) : null,
+        jobId,
+      );
       const ws = this.getWorkspace(job.workspaceId);
       if (ws && ws.state === 'running' && this.countRunningJobs(ws.id) === 0) {
-        this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?')
-          .run('ready', finish.finishedAt, JSON.stringify(compactPath([...ws.lifecyclePath, 'ready'])), ws.id);
+        this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ? WHERE id = ?').run(
+          'ready',
+          finish.finishedAt,
+          JSON.stringify(compactPath([...ws.lifecyclePath, 'ready'])),
+          ws.id,
+        );
       }
       return this.getJob(jobId)!;
     });
@@ -331,7 +383,8 @@ export class SqliteStore {
 
   /** The most recently started running job of the workspace. */
   runningJob(workspaceId: string): JobRecord | undefined {
-    const row = this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at DESC LIMIT 1").get(workspaceId) as Row | undefined;
+    const row = this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'running' ORDER BY started_at DESC LIMIT 1").get(workspaceId) as
+      Row | undefined;
     return row ? toJob(row) : undefined;
   }
 
@@ -373,15 +426,24 @@ export class SqliteStore {
   // ---- inputs and artifacts ----
 
   recordInput(input: InputRecord): void {
-    this.sql(
-      'INSERT INTO inputs (workspace_id, job_id, destination, kind, size_bytes, sha256, file_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(input.workspaceId, input.jobId, input.destination, input.kind, input.sizeBytes, input.sha256, input.fileCount, input.createdAt);
+    this.sql('INSERT INTO inputs (workspace_id, job_id, destination, kind, size_bytes, sha256, file_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      input.workspaceId,
+      input.jobId,
+      input.destination,
+      input.kind,
+      input.sizeBytes,
+      input.sha256,
+      input.fileCount,
+      input.createdAt,
+    );
   }
 
   listInputs(workspaceId: string, jobId?: string): InputRecord[] {
-    const rows = (jobId === undefined
-      ? this.sql('SELECT * FROM inputs WHERE workspace_id = ? ORDER BY id').all(workspaceId)
-      : this.sql('SELECT * FROM inputs WHERE workspace_id = ? AND job_id = ? ORDER BY id').all(workspaceId, jobId)) as Row[];
+    const rows = (
+      jobId === undefined
+        ? this.sql('SELECT * FROM inputs WHERE workspace_id = ? ORDER BY id').all(workspaceId)
+        : this.sql('SELECT * FROM inputs WHERE workspace_id = ? AND job_id = ? ORDER BY id').all(workspaceId, jobId)
+    ) as Row[];
     return rows.map((row) => ({
       workspaceId: String(row.workspace_id),
       jobId: row.job_id === null ? null : String(row.job_id),
@@ -436,9 +498,29 @@ export class SqliteStore {
   // ---- intent journal ----
 
   /** Written before every provider call; settled after. An unsettled intent is evidence of a crash. */
-  openIntent(intent: { workspaceId: string; jobId: string | null; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null; traceId: string | null }): number {
-    const info = this.sql('INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(intent.workspaceId, intent.jobId, intent.op, intent.provider, intent.owner.pid, intent.owner.started, intent.createdAt, intent.target ?? null, intent.traceId ?? null);
+  openIntent(intent: {
+    workspaceId: string;
+    jobId: string | null;
+    op: string;
+    provider: string;
+    owner: Owner;
+    createdAt: number;
+    target?: string | null;
+    traceId: string | null;
+  }): number {
+    const info = this.sql(
+      'INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      intent.workspaceId,
+      intent.jobId,
+      intent.op,
+      intent.provider,
+      intent.owner.pid,
+      intent.owner.started,
+      intent.createdAt,
+      intent.target ?? null,
+      intent.traceId ?? null,
+    );
     return Number(info.lastInsertRowid);
   }
 
@@ -449,7 +531,15 @@ export class SqliteStore {
    * entry only let a run start under a destroy that was already removing
    * the workspace (found by the concurrency suite).
    */
-  leaseWorkspace(intent: { workspaceId: string; op: string; provider: string; owner: Owner; createdAt: number; target?: string | null; traceId: string | null }): number {
+  leaseWorkspace(intent: {
+    workspaceId: string;
+    op: string;
+    provider: string;
+    owner: Owner;
+    createdAt: number;
+    target?: string | null;
+    traceId: string | null;
+  }): number {
     return this.atomically(() => {
       const ws = this.getWorkspace(intent.workspaceId);
       if (!ws) throw notFound(intent.workspaceId);

@@ -21,7 +21,12 @@ export type Zod = typeof zod.z;
 /** What a verb does to the world: MCP's readOnly/destructive hints and the CLI's grouping follow from it. */
 export type VerbEffect = 'reads' | 'writes' | 'destroys';
 
-export interface VerbDefinition<Name extends string = string, Method extends string = string, Schema extends zod.ZodObject = zod.ZodObject, Runtime extends object = object> {
+export interface VerbDefinition<
+  Name extends string = string,
+  Method extends string = string,
+  Schema extends zod.ZodObject = zod.ZodObject,
+  Runtime extends object = object,
+> {
   /** The CLI verb and the MCP tool name. */
   name: Name;
   /** The engine method (library name): `listFiles` for `ls-files`. */

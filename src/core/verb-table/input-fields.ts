@@ -15,7 +15,11 @@ export const jobIdField = (z: Zod) => z.string().describe('the job id, as return
 export const lineCountField = (z: Zod) => z.int().min(1).max(1_000_000);
 
 /** A 1-based line number; 2^31 - 1 is far past any log the output budget keeps. */
-export const lineNumberField = (z: Zod) => z.int().min(1).max(2 ** 31 - 1);
+export const lineNumberField = (z: Zod) =>
+  z
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1);
 
 /** One budget argument per budget field (the table the CLI's create flags come from too), with its real range. */
 export const budgetField = (z: Zod) =>
@@ -32,4 +36,6 @@ export const budgetField = (z: Zod) =>
         ]),
       ) as Record<keyof Budget, zod.ZodOptional<zod.ZodNumber>>,
     )
-    .describe('budget overrides; anything left out keeps the closed default (512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock, 10 MiB output, 1 job)');
+    .describe(
+      'budget overrides; anything left out keeps the closed default (512 MiB memory, 1 CPU, 128 pids, 1 GiB storage, 300 s wall clock, 10 MiB output, 1 job)',
+    );

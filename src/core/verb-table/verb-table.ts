@@ -25,9 +25,14 @@ export const createVerb = defineVerb({
       provider: z
         .string()
         .optional()
-        .describe('backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default'),
+        .describe(
+          'backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default',
+        ),
       profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
-      network: z.enum(['disabled', 'enabled']).optional().describe('"disabled" (default); "enabled" is refused (policy_denied): no provider offers open network access'),
+      network: z
+        .enum(['disabled', 'enabled'])
+        .optional()
+        .describe('"disabled" (default); "enabled" is refused (policy_denied): no provider offers open network access'),
       hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
       purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
       owner: z.string().optional().describe('who owns it'),
@@ -55,10 +60,15 @@ export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { s
 function runInput(z: Zod) {
   return z.strictObject({
     workspaceId: workspaceIdField(z),
-    argv: z.array(z.string().describe('one argument, verbatim')).describe('the command and its arguments, e.g. ["python3", "-c", "print(1)"]; recorded verbatim, so never a secret'),
+    argv: z
+      .array(z.string().describe('one argument, verbatim'))
+      .describe('the command and its arguments, e.g. ["python3", "-c", "print(1)"]; recorded verbatim, so never a secret'),
     jobId: z.string().optional().describe('choose the job id; omit it to get a fresh one (returned in provenance.job_id)'),
     cwd: z.string().optional().describe('working directory, relative to the workspace root (default: the root, /workspace)'),
-    env: z.record(z.string(), z.string().describe('the value; never recorded')).optional().describe('environment variables for the job; names are recorded, values never: the place for secrets'),
+    env: z
+      .record(z.string(), z.string().describe('the value; never recorded'))
+      .optional()
+      .describe('environment variables for the job; names are recorded, values never: the place for secrets'),
     inputs: z
       .array(
         z.strictObject({
@@ -69,7 +79,12 @@ function runInput(z: Zod) {
       .optional()
       .describe('host files or directories copied in before the job starts (never overwriting; recorded with size and sha256, never the bytes)'),
     declares: z
-      .array(z.strictObject({ name: z.string().describe('the file the job will write, relative to the workspace root'), purpose: z.string().describe('why it matters (required)') }))
+      .array(
+        z.strictObject({
+          name: z.string().describe('the file the job will write, relative to the workspace root'),
+          purpose: z.string().describe('why it matters (required)'),
+        }),
+      )
       .optional()
       .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
   });
@@ -93,7 +108,12 @@ export const stopVerb = defineVerb<'stop', 'stop', ReturnType<typeof stopInput>,
 function stopInput(z: Zod) {
   return z.strictObject({
     workspaceId: workspaceIdField(z),
-    jobId: z.string().optional().describe("end only this job (run returns it in provenance.job_id); the workspace's other jobs run on. Omit it to end every running job of the workspace"),
+    jobId: z
+      .string()
+      .optional()
+      .describe(
+        "end only this job (run returns it in provenance.job_id); the workspace's other jobs run on. Omit it to end every running job of the workspace",
+      ),
     apply: z.boolean().optional().describe('true to really end the job; false or absent only previews'),
     graceSeconds: z
       .number()
@@ -112,7 +132,8 @@ export const inspectVerb = defineVerb({
   idempotent: true,
   title: 'Inspect a workspace or a job',
   summary: "report a workspace's or a job's state, history, policy and evidence",
-  description: 'Report a workspace (state, policy with each limit labelled, its jobs) or a job (status, usage, output excerpt); read-only, for finding ids and re-reading results.',
+  description:
+    'Report a workspace (state, policy with each limit labelled, its jobs) or a job (status, usage, output excerpt); read-only, for finding ids and re-reading results.',
   input: (z: Zod) => z.strictObject({ handle: z.string().describe('a workspace id or a job id') }),
   handler: async () => (await import('../verbs/inspect.js')).inspectHandle,
 });
@@ -125,7 +146,8 @@ export const logsVerb = defineVerb({
   idempotent: true,
   title: "Read part of a job's output",
   summary: "a bounded, selective view of a job's output, with line numbers",
-  description: "Read part of one job's output with line numbers (at most one of head, tail, grep, lines) to drill into a long log without loading it; read-only.",
+  description:
+    "Read part of one job's output with line numbers (at most one of head, tail, grep, lines) to drill into a long log without loading it; read-only.",
   input: (z: Zod) =>
     z.strictObject({
       jobId: jobIdField(z),
@@ -134,7 +156,9 @@ export const logsVerb = defineVerb({
       grep: z
         .string()
         .optional()
-        .describe('lines matching this regular expression (RE2 syntax: no backreferences or lookaround; the first 65,536 characters of each line are searched)'),
+        .describe(
+          'lines matching this regular expression (RE2 syntax: no backreferences or lookaround; the first 65,536 characters of each line are searched)',
+        ),
       lines: z
         .strictObject({ from: lineNumberField(z).describe('first line, 1-based'), to: lineNumberField(z).describe('last line, inclusive') })
         .optional()
@@ -204,7 +228,9 @@ export const doctorVerb = defineVerb({
       repair: z
         .boolean()
         .optional()
-        .describe('also list each repair doctor would make when told to apply them, marked safe or a judgement call with its reason (a dry run: over MCP repairs are never applied; a person does that)'),
+        .describe(
+          'also list each repair doctor would make when told to apply them, marked safe or a judgement call with its reason (a dry run: over MCP repairs are never applied; a person does that)',
+        ),
       apply: z.boolean().optional().describe('with repair: make only the mechanically safe repairs, report the judgement calls skipped'),
       verify: z.boolean().optional().describe('with repair and apply: diagnose again afterwards and report what remains'),
     }),
@@ -340,13 +366,30 @@ export const statusVerb = defineVerb({
   idempotent: true,
   title: 'Status of a workspace',
   summary: 'a workspace and its latest job in one short result (without an id: the most recently used live workspace)',
-  description: "A workspace's state and its latest job (status, exit code, last lines of output) in one short result; without workspaceId, the live workspace used most recently. Read-only, cheap.",
+  description:
+    "A workspace's state and its latest job (status, exit code, last lines of output) in one short result; without workspaceId, the live workspace used most recently. Read-only, cheap.",
   input: (z: Zod) => z.strictObject({ workspaceId: workspaceIdField(z).optional().describe('omit for the most recently used') }),
   handler: async () => (await import('../verbs/status.js')).reportStatus,
 });
 
 /** Every engine verb, in the order faces list them. */
-export const VERB_TABLE = [createVerb, runVerb, stopVerb, inspectVerb, logsVerb, lsVerb, destroyVerb, gcVerb, doctorVerb, putVerb, declareVerb, exportVerb, lsFilesVerb, probeVerb, statusVerb] as const;
+export const VERB_TABLE = [
+  createVerb,
+  runVerb,
+  stopVerb,
+  inspectVerb,
+  logsVerb,
+  lsVerb,
+  destroyVerb,
+  gcVerb,
+  doctorVerb,
+  putVerb,
+  declareVerb,
+  exportVerb,
+  lsFilesVerb,
+  probeVerb,
+  statusVerb,
+] as const;
 
 export type VerbTable = typeof VERB_TABLE;
 export type AnyVerb = VerbTable[number];

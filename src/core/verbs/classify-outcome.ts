@@ -11,7 +11,11 @@ export type AbortReason = 'timeout' | 'cancelled';
  * the exit status. OOM comes only from the kernel's own counter
  * (`oomKilled`), never from exit 137 — a job may exit 137 by itself.
  */
-export function classifyOutcome(outcome: JobOutcome, abortReason: AbortReason | null, stopRequested: boolean): { status: ResultStatus; limitHit: LimitHit | null } {
+export function classifyOutcome(
+  outcome: JobOutcome,
+  abortReason: AbortReason | null,
+  stopRequested: boolean,
+): { status: ResultStatus; limitHit: LimitHit | null } {
   if (outcome.stopped || stopRequested || abortReason === 'cancelled') return { status: 'cancelled', limitHit: null };
   if (abortReason === 'timeout') return { status: 'timeout', limitHit: 'wall_clock' };
   if (outcome.oomKilled) return { status: 'resource_exhausted', limitHit: 'memory' };

@@ -34,7 +34,6 @@ export interface CreateInput {
   ttlSeconds?: number;
 }
 
-
 /**
  * Provisions a workspace. Order matters for fail-closed: the provider is
  * probed and every boundary limit checked BEFORE any state or backend object
@@ -48,7 +47,9 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     throw new EngineError('BAD_ARGUMENT', `unknown profile '${profile.slice(0, 40)}'`, { hint: `choose one of: ${PROFILES.join(', ')}` });
   }
   if (input.network !== undefined && input.network !== 'enabled' && input.network !== 'disabled') {
-    throw new EngineError('BAD_ARGUMENT', `network takes enabled or disabled, not '${String(input.network).slice(0, 40)}'`, { hint: 'omit it for the closed default (disabled)' });
+    throw new EngineError('BAD_ARGUMENT', `network takes enabled or disabled, not '${String(input.network).slice(0, 40)}'`, {
+      hint: 'omit it for the closed default (disabled)',
+    });
   }
   if (input.ttlSeconds !== undefined && (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds <= 0)) {
     throw new EngineError('BAD_ARGUMENT', 'ttlSeconds takes a positive number of seconds', { hint: 'for example 3600 (an hour)' });
@@ -107,7 +108,10 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       lifecyclePath: ['requested'],
     });
     store.moveWorkspace(workspaceId, 'provisioning', now);
-    return { intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }), jobSlot: recorded.jobSlot };
+    return {
+      intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }),
+      jobSlot: recorded.jobSlot,
+    };
   });
   crashPoint('create', 'after-intent');
   let descriptor;
@@ -127,11 +131,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   });
   ctx.events.emit({ type: 'workspace.created', workspaceId, provider: providerName });
 
-  const findings = [
-    `lifecycle state: ${ws.state}`,
-    `network: ${policy.network}`,
-    `isolation: ${caps.layers.join(', ') || '(none)'}`,
-  ];
+  const findings = [`lifecycle state: ${ws.state}`, `network: ${policy.network}`, `isolation: ${caps.layers.join(', ') || '(none)'}`];
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
   if (ws.expiresAt !== null) findings.push(`expires at: ${new Date(ws.expiresAt).toISOString()}`);
@@ -140,9 +140,13 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     status: 'success',
     key_findings: findings,
     // A simulated provider's limits hold only inside its simulation (labelled simulated): say so.
-    warnings: caps.simulated === true
-      ? [...effective.warnings, `the ${providerName} provider simulates its workspace in memory: nothing runs for real and nothing is isolated; use it for tests and demos only`]
-      : effective.warnings,
+    warnings:
+      caps.simulated === true
+        ? [
+            ...effective.warnings,
+            `the ${providerName} provider simulates its workspace in memory: nothing runs for real and nothing is isolated; use it for tests and demos only`,
+          ]
+        : effective.warnings,
     resource_usage: { storage_bytes: descriptor.storageBytes ?? null },
     provenance: provenanceFor(ctx, 'create', { workspace: ws, caps, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
@@ -158,9 +162,13 @@ function assertJobsAtOnce(policy: Policy, caps: ProviderCapabilities): void {
   const most = caps.jobsAtOnce ?? 1;
   if (policy.budget.concurrency <= most) return;
   const why = caps.reasons.concurrency;
-  throw new EngineError('POLICY_DENIED', `the ${caps.provider} provider runs at most ${most} job${most === 1 ? '' : 's'} at once per workspace, not ${policy.budget.concurrency}${why ? `: ${why}` : ''}`, {
-    hint: `ask for a concurrency of ${most} or fewer`,
-  });
+  throw new EngineError(
+    'POLICY_DENIED',
+    `the ${caps.provider} provider runs at most ${most} job${most === 1 ? '' : 's'} at once per workspace, not ${policy.budget.concurrency}${why ? `: ${why}` : ''}`,
+    {
+      hint: `ask for a concurrency of ${most} or fewer`,
+    },
+  );
 }
 
 function definedOnly(budget: Partial<Budget>): Partial<Budget> {

@@ -36,13 +36,16 @@ export function checkDeclaration(declaration: { name: string; purpose?: string |
   const name = normalizeWorkspacePath(declaration.name);
   const purpose = typeof declaration.purpose === 'string' ? declaration.purpose.trim() : '';
   if (purpose === '') {
-    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, { hint: 'give each declared artifact a purpose, e.g. report.json="pi to 10 digits"' });
+    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} needs a purpose`, {
+      hint: 'give each declared artifact a purpose, e.g. report.json="pi to 10 digits"',
+    });
   }
   return { name, purpose };
 }
 
 export function recordDeclarations(ctx: EngineContext, store: SqliteStore, workspaceId: string, declarations: Declaration[], jobId: string | null): void {
-  for (const d of declarations) store.declareArtifact({ workspaceId, name: d.name, purpose: d.purpose, mediaType: mediaTypeOf(d.name), declaredByJob: jobId, declaredAt: ctx.clock.now() });
+  for (const d of declarations)
+    store.declareArtifact({ workspaceId, name: d.name, purpose: d.purpose, mediaType: mediaTypeOf(d.name), declaredByJob: jobId, declaredAt: ctx.clock.now() });
 }
 
 /** Declares an artifact after the fact (e.g. a file found with ls-files), so it can be exported. */
@@ -56,11 +59,19 @@ export async function declareArtifact(ctx: EngineContext, input: DeclareInput): 
   const state = await workspaceFileState(await ctx.provider(ws.provider), ws.id, declaration.name).catch(() => 'unknown' as const);
   const warnings =
     state === 'missing'
-      ? [`there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn by declare with remove)`]
+      ? [
+          `there is no file ${quotedName(declaration.name)} in the workspace yet: export will refuse until a job writes it (a typo is withdrawn by declare with remove)`,
+        ]
       : state === 'directory'
         ? [`${quotedName(declaration.name)} is a directory: export publishes one file; pack it into one (tar) and declare that`]
         : [];
-  return declareResult(ctx, ws, `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`, [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export'], warnings);
+  return declareResult(
+    ctx,
+    ws,
+    `artifact ${quotedName(declaration.name)} is declared in workspace ${ws.id}`,
+    [`purpose: ${declaration.purpose}`, 'only declared artifacts can leave a workspace, by export'],
+    warnings,
+  );
 }
 
 /** The result of either form of declare: what changed, then the workspace's artifacts as they now stand. */
@@ -83,7 +94,10 @@ async function withdrawDeclaration(ctx: EngineContext, ws: WorkspaceRecord, inpu
   const store = ctx.store();
   const name = normalizeWorkspacePath(input.name);
   if (input.purpose !== undefined && input.purpose !== '') {
-    throw new EngineError('BAD_ARGUMENT', `remove takes the artifact's NAME alone, not NAME=PURPOSE`, { hint: 'withdraw it by name alone', action: nextAction('declare', { workspaceId: ws.id, name, remove: true }) });
+    throw new EngineError('BAD_ARGUMENT', `remove takes the artifact's NAME alone, not NAME=PURPOSE`, {
+      hint: 'withdraw it by name alone',
+      action: nextAction('declare', { workspaceId: ws.id, name, remove: true }),
+    });
   }
   const artifacts = store.listArtifacts(ws.id);
   const found = artifacts.find((a) => a.name === name);
@@ -94,10 +108,16 @@ async function withdrawDeclaration(ctx: EngineContext, ws: WorkspaceRecord, inpu
     });
   }
   if (found.exportedTo !== null) {
-    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was exported to ${displayName(found.exportedTo)}; its record stays with the workspace`, {
-      hint: 'an exported artifact no longer blocks destroy: nothing needs removing',
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `artifact ${quotedName(name)} was exported to ${displayName(found.exportedTo)}; its record stays with the workspace`,
+      {
+        hint: 'an exported artifact no longer blocks destroy: nothing needs removing',
+      },
+    );
   }
   store.removeArtifact(ws.id, name);
-  return declareResult(ctx, ws, `artifact ${quotedName(name)} is no longer declared in workspace ${ws.id}`, [`the declaration (${found.purpose}) was withdrawn; the workspace's files were not touched`]);
+  return declareResult(ctx, ws, `artifact ${quotedName(name)} is no longer declared in workspace ${ws.id}`, [
+    `the declaration (${found.purpose}) was withdrawn; the workspace's files were not touched`,
+  ]);
 }

@@ -30,17 +30,28 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const artifacts = store.listArtifacts(ws.id);
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
-    throw new EngineError('BAD_ARGUMENT', `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`, {
-      hint: 'export them first, or discard them deliberately with force',
-      action: nextAction('destroy', { workspaceId: ws.id, force: true }),
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`,
+      {
+        hint: 'export them first, or discard them deliberately with force',
+        action: nextAction('destroy', { workspaceId: ws.id, force: true }),
+      },
+    );
   }
   const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => a.kind !== 'unexported-artifact');
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);
   // The intent is the lease: taken atomically, so no job can start in a workspace being removed.
-  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'remove', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, traceId: ctx.traceId });
+  const intent = store.leaseWorkspace({
+    workspaceId: ws.id,
+    op: 'remove',
+    provider: ws.provider,
+    owner: currentOwner(),
+    createdAt: startedAt,
+    traceId: ctx.traceId,
+  });
   crashPoint('remove', 'after-intent');
   let disposition: RemovalDisposition;
   try {
@@ -65,7 +76,9 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   ctx.events.emit({ type: 'workspace.destroyed', workspaceId: ws.id });
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '(none)');
   const discarded = unexported.map((a) => `discarded declared artifact ${quotedName(a.name)} (${a.purpose})`);
-  const survivors = artifacts.filter((a) => a.exportedTo !== null).map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayHostPath(a.exportedTo)} (sha256:${a.exportedSha256})`);
+  const survivors = artifacts
+    .filter((a) => a.exportedTo !== null)
+    .map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayHostPath(a.exportedTo)} (sha256:${a.exportedSha256})`);
   return buildResult({
     outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',
@@ -79,7 +92,12 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     ],
     artifacts: artifacts.map(toEntry),
     warnings,
-    provenance: provenanceFor(ctx, 'destroy', { workspace: store.getWorkspace(ws.id), caps: await provider.capabilities().catch(() => null), startedAt, finishedAt: ctx.clock.now() }),
+    provenance: provenanceFor(ctx, 'destroy', {
+      workspace: store.getWorkspace(ws.id),
+      caps: await provider.capabilities().catch(() => null),
+      startedAt,
+      finishedAt: ctx.clock.now(),
+    }),
     attention,
   });
 }

@@ -33,9 +33,16 @@ export interface DoctorInput {
 
 export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Promise<ResultPackage> {
   if ((input.apply || input.verify) && !input.repair) {
-    throw new EngineError('BAD_ARGUMENT', `${input.apply ? 'apply' : 'verify'} goes with repair`, { hint: 'preview the repairs first; then repair with apply and verify', action: nextAction('doctor', { repair: true }) });
+    throw new EngineError('BAD_ARGUMENT', `${input.apply ? 'apply' : 'verify'} goes with repair`, {
+      hint: 'preview the repairs first; then repair with apply and verify',
+      action: nextAction('doctor', { repair: true }),
+    });
   }
-  if (input.verify && !input.apply) throw new EngineError('BAD_ARGUMENT', 'verify re-diagnoses after apply; without apply nothing changed', { hint: 'repair with apply and verify', action: nextAction('doctor', { repair: true, apply: true, verify: true }) });
+  if (input.verify && !input.apply)
+    throw new EngineError('BAD_ARGUMENT', 'verify re-diagnoses after apply; without apply nothing changed', {
+      hint: 'repair with apply and verify',
+      action: nextAction('doctor', { repair: true, apply: true, verify: true }),
+    });
   const now = ctx.clock.now();
   const findings: string[] = [];
   const warnings: string[] = [];
@@ -52,9 +59,18 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     try {
       const provider = await ctx.provider(ws.provider);
       const view = await provider.inspect(ws.id);
-      if (view.state === 'missing') attention.push(attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`, { workspace_id: ws.id }));
+      if (view.state === 'missing')
+        attention.push(
+          attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`, {
+            workspace_id: ws.id,
+          }),
+        );
     } catch (error) {
-      attention.push(attentionItem('unverified-workspace', `workspace ${ws.id}: the ${ws.provider} provider could not be asked (${(error as Error).message})`, { workspace_id: ws.id }));
+      attention.push(
+        attentionItem('unverified-workspace', `workspace ${ws.id}: the ${ws.provider} provider could not be asked (${(error as Error).message})`, {
+          workspace_id: ws.id,
+        }),
+      );
     }
   }
   const names = input.provider ? [input.provider] : ctx.providerNames();
@@ -87,7 +103,9 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   // A host where the default provider cannot run is not healthy: doctor says so in its exit code (#12 item 12).
   let status: 'success' | 'infrastructure_failure' = defaultNotReady === null ? 'success' : 'infrastructure_failure';
   if (defaultNotReady !== null) {
-    warnings.unshift(`the default provider ${ctx.defaultProvider} is not ready (the FAILED checks above say why), so create refuses on it (exit 3); to try headspace without isolation meanwhile, choose the fake provider (provider fake, or HEADSPACE_PROVIDER=fake)`);
+    warnings.unshift(
+      `the default provider ${ctx.defaultProvider} is not ready (the FAILED checks above say why), so create refuses on it (exit 3); to try headspace without isolation meanwhile, choose the fake provider (provider fake, or HEADSPACE_PROVIDER=fake)`,
+    );
   }
   let summary: string;
   const safe = planned.filter((r) => r.safe);
@@ -95,15 +113,25 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   const skipped = (r: Repair) => attentionItem('judgement', `judgement call, skipped: ${describeRepair(r)} — ${r.reason}`);
   if (!input.repair) {
     // Leftovers reconcile() does not see (provider debris, temporary files, stray logs).
-    for (const r of planned) if (r.kind !== 'finish-job' && r.kind !== 'settle-intent') attention.push(attentionItem('leftover', `leftover: ${r.reason.replace(/: remove it$/, '')}${r.kind === 'remove-temporary-file' ? ` (${r.target})` : ''}`));
-    if (planned.length) attention.push(attentionItem('next-step', `${safe.length} safe repair(s) and ${judgement.length} judgement call(s) found: list them`, { action: nextAction('doctor', { repair: true }) }));
+    for (const r of planned)
+      if (r.kind !== 'finish-job' && r.kind !== 'settle-intent')
+        attention.push(
+          attentionItem('leftover', `leftover: ${r.reason.replace(/: remove it$/, '')}${r.kind === 'remove-temporary-file' ? ` (${r.target})` : ''}`),
+        );
+    if (planned.length)
+      attention.push(
+        attentionItem('next-step', `${safe.length} safe repair(s) and ${judgement.length} judgement call(s) found: list them`, {
+          action: nextAction('doctor', { repair: true }),
+        }),
+      );
     const total = reconciled.length + attention.length + warnings.length;
     summary = total ? `doctor found ${total} thing(s) to look at; it changed nothing` : 'doctor found nothing wrong; it changed nothing';
     if (defaultNotReady !== null) summary = `the default provider ${ctx.defaultProvider} cannot run here; ${summary}`;
   } else if (!input.apply) {
     for (const r of safe) findings.push(`would ${describeRepair(r)} — ${r.reason}`);
     attention.push(...judgement.map(skipped));
-    if (safe.length) attention.push(attentionItem('next-step', 'apply the safe repairs', { action: nextAction('doctor', { repair: true, apply: true, verify: true }) }));
+    if (safe.length)
+      attention.push(attentionItem('next-step', 'apply the safe repairs', { action: nextAction('doctor', { repair: true, apply: true, verify: true }) }));
     summary = `doctor's repair planned ${safe.length} safe repair(s) and ${judgement.length} judgement call(s); this dry run changed nothing`;
   } else {
     const applied = await applyRepairs(ctx, planned);
@@ -116,7 +144,8 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     if (input.verify) {
       const again = await plan(ctx, warnings);
       const left = again.filter((r) => r.safe);
-      if (left.length === 0) findings.push(`verify: nothing safe is left to repair${again.length ? ` (${again.length} judgement call(s) remain, listed below)` : ''}`);
+      if (left.length === 0)
+        findings.push(`verify: nothing safe is left to repair${again.length ? ` (${again.length} judgement call(s) remain, listed below)` : ''}`);
       else {
         status = 'infrastructure_failure';
         for (const r of left) warnings.push(`verify: still needs repair after it was applied: ${describeRepair(r)} — ${r.reason}`);

@@ -41,24 +41,42 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const artifacts = store.listArtifacts(ws.id);
   const declared = artifacts.find((a) => a.name === name) ?? artifacts.find((a) => displayName(a.name) === name);
   if (!declared) {
-    throw new EngineError('BAD_ARGUMENT', `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`, {
-      hint: 'declare it first, with its purpose',
-      action: nextAction('declare', { workspaceId: ws.id, name, purpose: 'PURPOSE' }),
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`,
+      {
+        hint: 'declare it first, with its purpose',
+        action: nextAction('declare', { workspaceId: ws.id, name, purpose: 'PURPOSE' }),
+      },
+    );
   }
   if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) {
-    throw new EngineError('BAD_ARGUMENT', 'export needs a host path to write to (to)', { hint: 'name the destination', action: nextAction('export', { workspaceId: ws.id, name, to: `./${basename(name)}` }) });
+    throw new EngineError('BAD_ARGUMENT', 'export needs a host path to write to (to)', {
+      hint: 'name the destination',
+      action: nextAction('export', { workspaceId: ws.id, name, to: `./${basename(name)}` }),
+    });
   }
   const destination = destinationOf(input.to, name);
   if (input.maxBytes !== undefined && (!Number.isSafeInteger(input.maxBytes) || input.maxBytes < 1)) {
     throw new EngineError('BAD_ARGUMENT', 'max bytes takes a whole number of bytes, at least 1', { hint: 'for example 1G (1073741824 bytes)' });
   }
-  const cap = input.maxBytes === undefined ? { maxBytes: ws.policy.budget.storageBytes, source: "the workspace's storage_bytes budget; export's max bytes overrides it" } : { maxBytes: input.maxBytes, source: "export's max bytes" };
+  const cap =
+    input.maxBytes === undefined
+      ? { maxBytes: ws.policy.budget.storageBytes, source: "the workspace's storage_bytes budget; export's max bytes overrides it" }
+      : { maxBytes: input.maxBytes, source: "export's max bytes" };
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
   // The intent is the lease (no job starts while the copy runs) and records
   // the destination, so doctor --repair can find a crashed export's temporary file.
-  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'export', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: JSON.stringify({ name, to: destination }), traceId: ctx.traceId });
+  const intent = store.leaseWorkspace({
+    workspaceId: ws.id,
+    op: 'export',
+    provider: ws.provider,
+    owner: currentOwner(),
+    createdAt: startedAt,
+    target: JSON.stringify({ name, to: destination }),
+    traceId: ctx.traceId,
+  });
   crashPoint('export', 'after-intent');
   let result;
   try {
@@ -104,7 +122,10 @@ function destinationOf(to: string, name: string): string {
     isDirectory = false;
   }
   if (isDirectory) return join(resolved, basename(name));
-  if (to.endsWith('/')) throw new EngineError('BAD_PATH', `the destination ${to} names a directory that does not exist on the host; nothing was written`, { hint: `create it first (mkdir -p ${to}), or give the file's path without a trailing /` });
+  if (to.endsWith('/'))
+    throw new EngineError('BAD_PATH', `the destination ${to} names a directory that does not exist on the host; nothing was written`, {
+      hint: `create it first (mkdir -p ${to}), or give the file's path without a trailing /`,
+    });
   return resolved;
 }
 
@@ -113,15 +134,23 @@ async function explainUnreadable(error: unknown, provider: Provider, workspaceId
   if (!isEngineError(error) || (error.code !== 'FILE_NOT_FOUND' && error.code !== 'NOT_A_REGULAR_FILE')) return error;
   const state = await workspaceFileState(provider, workspaceId, name);
   if (state === 'missing') {
-    return new EngineError('FILE_NOT_FOUND', `declared artifact ${quotedName(name)} does not exist in workspace ${workspaceId}: there is no file /workspace/${name}; nothing was written`, {
-      hint: 'a declared name that was a typo is withdrawn by declare with remove; find what the job wrote',
-      action: nextAction('ls-files', { workspaceId }),
-    });
+    return new EngineError(
+      'FILE_NOT_FOUND',
+      `declared artifact ${quotedName(name)} does not exist in workspace ${workspaceId}: there is no file /workspace/${name}; nothing was written`,
+      {
+        hint: 'a declared name that was a typo is withdrawn by declare with remove; find what the job wrote',
+        action: nextAction('ls-files', { workspaceId }),
+      },
+    );
   }
   if (state === 'directory') {
-    return new EngineError('NOT_A_REGULAR_FILE', `declared artifact ${quotedName(name)} is a directory in workspace ${workspaceId}; export publishes one file; nothing was written`, {
-      hint: `pack it first with a job (tar -czf ${name}.tar.gz ${name}), declare ${name}.tar.gz and export that`,
-    });
+    return new EngineError(
+      'NOT_A_REGULAR_FILE',
+      `declared artifact ${quotedName(name)} is a directory in workspace ${workspaceId}; export publishes one file; nothing was written`,
+      {
+        hint: `pack it first with a job (tar -czf ${name}.tar.gz ${name}), declare ${name}.tar.gz and export that`,
+      },
+    );
   }
   return error;
 }

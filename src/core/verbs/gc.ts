@@ -23,7 +23,12 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
     }
     if (ws.state !== 'expired') {
       if (ws.state !== 'ready') {
-        attention.push(attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it`, { workspace_id: ws.id, action: nextAction('destroy', { workspaceId: ws.id }) }));
+        attention.push(
+          attentionItem('expired', `workspace ${ws.id} expired while ${ws.state}; destroy it`, {
+            workspace_id: ws.id,
+            action: nextAction('destroy', { workspaceId: ws.id }),
+          }),
+        );
         continue;
       }
       store.moveWorkspace(ws.id, 'expired', ctx.clock.now());

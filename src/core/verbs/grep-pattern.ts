@@ -20,7 +20,7 @@ const UNSUPPORTED_HINT =
 const UNSUPPORTED_SYNTAX = /\\[1-9]|\\k<|\(\?<?[=!]/;
 
 const SYNTAX_HINT =
-  "the pattern is a regular expression: escape a literal ( ) [ ] { } * + ? | . ^ $ or \\ with a backslash (e.g. f\\(x\\) for the text f(x)), and close every ( and [";
+  'the pattern is a regular expression: escape a literal ( ) [ ] { } * + ? | . ^ $ or \\ with a backslash (e.g. f\\(x\\) for the text f(x)), and close every ( and [';
 
 /** Compiles `source` into a per-line test, or throws BAD_ARGUMENT naming what RE2 does not accept. */
 export function compileGrepPattern(source: string): (line: string) => boolean {
@@ -32,7 +32,10 @@ export function compileGrepPattern(source: string): (line: string) => boolean {
     const reason = cause.message.replace(/^error parsing regexp: /, '');
     // Told apart by the pattern itself, not by re2js's wording: an RE2 gap gets the RE2 hint, a slip the syntax one (#12 item 13).
     const hint = UNSUPPORTED_SYNTAX.test(source) ? UNSUPPORTED_HINT : SYNTAX_HINT;
-    throw new EngineError('BAD_ARGUMENT', `the grep pattern '${clipForMessage(source)}' is not one headspace can match: ${clipForMessage(reason, 120)}`, { hint, cause });
+    throw new EngineError('BAD_ARGUMENT', `the grep pattern '${clipForMessage(source)}' is not one headspace can match: ${clipForMessage(reason, 120)}`, {
+      hint,
+      cause,
+    });
   }
   return (line) => compiled.matcher(line.length > GREP_LINE_MAX_CHARS ? line.slice(0, GREP_LINE_MAX_CHARS) : line).find();
 }

@@ -34,7 +34,10 @@ function openLog(path: string): NodeJS.ReadableStream {
 
 function resolveHandle(ctx: EngineContext, handle: string): { workspace: WorkspaceRecord; job?: JobRecord } {
   if (typeof handle !== 'string' || !ID_PATTERN.test(handle) || handle.includes('..')) {
-    throw new EngineError('BAD_ID', `${JSON.stringify(String(handle).slice(0, 70))} is not a valid workspace or job id`, { hint: 'list the workspaces', action: nextAction('ls') });
+    throw new EngineError('BAD_ID', `${JSON.stringify(String(handle).slice(0, 70))} is not a valid workspace or job id`, {
+      hint: 'list the workspaces',
+      action: nextAction('ls'),
+    });
   }
   const store = ctx.store();
   const ws = store.getWorkspace(handle);
@@ -46,7 +49,10 @@ function resolveHandle(ctx: EngineContext, handle: string): { workspace: Workspa
 
 function refuseDestroyed(ws: WorkspaceRecord): void {
   if (ws.state === 'destroyed') {
-    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, { hint: 'create a new one', action: nextAction('create') });
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace; its jobs' output is gone`, {
+      hint: 'create a new one',
+      action: nextAction('create'),
+    });
   }
 }
 

@@ -32,17 +32,29 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   validateId('job', input.jobId);
   const store = ctx.store();
   const recorded = store.getJob(input.jobId);
-  if (!recorded) throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, { hint: "inspect the job's workspace for its jobs, or list the workspaces", action: nextAction('ls') });
+  if (!recorded)
+    throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId}`, {
+      hint: "inspect the job's workspace for its jobs, or list the workspaces",
+      action: nextAction('ls'),
+    });
   // A running job's record counts its bytes only when it ends: read what its log holds so far (#12 item 16).
   const running = recorded.state === 'running';
   const job = running ? withBytesSoFar(recorded, ctx.logPath(recorded.id)) : recorded;
   const ws = store.getWorkspace(job.workspaceId)!;
-  if (ws.state === 'destroyed') throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, { hint: 'a destroyed workspace keeps only its record (ls with all lists it); export what you need before destroy next time' });
+  if (ws.state === 'destroyed')
+    throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, {
+      hint: 'a destroyed workspace keeps only its record (ls with all lists it); export what you need before destroy next time',
+    });
   const selectors = [input.head, input.tail, input.grep, input.lines].filter((s) => s !== undefined).length;
   if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of head, tail, grep or lines', { hint: 'run logs once per view' });
   const maxLines = input.maxLines ?? 200;
-  for (const [name, value] of [['head', input.head], ['tail', input.tail], ['maxLines', maxLines]] as const) {
-    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000)) throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`, { hint: `for example ${name} 50` });
+  for (const [name, value] of [
+    ['head', input.head],
+    ['tail', input.tail],
+    ['maxLines', maxLines],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000))
+      throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`, { hint: `for example ${name} 50` });
   }
   if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
     throw new EngineError('BAD_ARGUMENT', 'lines takes a range from A to B with 1 ≤ A ≤ B', { hint: 'for example lines 120 to 160' });
@@ -56,7 +68,12 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
     provenance,
   };
   if (selectors === 0) {
-    return buildResult({ ...base, outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: selected lines of ${job.outputBytes} bytes of output${running ? ' so far' : ''}`, status: 'success', evidence: [jobOutputEvidence(ctx, job)] });
+    return buildResult({
+      ...base,
+      outcome_summary: `job ${job.id}${running ? ' (still running)' : ''}: selected lines of ${job.outputBytes} bytes of output${running ? ' so far' : ''}`,
+      status: 'success',
+      evidence: [jobOutputEvidence(ctx, job)],
+    });
   }
   // Streamed line by line: a log may be far larger than what fits in one string.
   const { picked, total, matched, view } = await selectLines(ctx.logPath(job.id), input, pattern, maxLines);
@@ -89,7 +106,12 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
  * for --head and --lines, a ring of the last N for --tail, matches (at most
  * maxLines kept, all counted) for --grep.
  */
-async function selectLines(path: string, input: LogsInput, pattern: ((line: string) => boolean) | undefined, maxLines: number): Promise<{ picked: Array<[number, string]>; total: number; matched: number; view: string }> {
+async function selectLines(
+  path: string,
+  input: LogsInput,
+  pattern: ((line: string) => boolean) | undefined,
+  maxLines: number,
+): Promise<{ picked: Array<[number, string]>; total: number; matched: number; view: string }> {
   const picked: Array<[number, string]> = [];
   let total = 0;
   let matched = 0;

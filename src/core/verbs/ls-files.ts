@@ -24,7 +24,8 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const ws = requireLiveWorkspace(ctx, input.workspaceId);
   const path = input.path === undefined ? '' : normalizeWorkspacePath(input.path, { allowRoot: true });
   const limit = input.limit ?? 200;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new EngineError('BAD_ARGUMENT', 'limit takes a whole number from 1 to 10000', { hint: 'for example 500; list a subdirectory to see deeper' });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new EngineError('BAD_ARGUMENT', 'limit takes a whole number from 1 to 10000', { hint: 'for example 500; list a subdirectory to see deeper' });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const listing = await provider.list(ws.id, path, limit);
@@ -36,7 +37,14 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const findings: StructuredFinding[] = listing.entries.map((e) => {
     const name = displayName(e.path);
     const text = e.type === 'file' ? `${name} (${e.size} bytes)` : e.type === 'directory' ? `${name}/` : `${name} (${e.type}: not exportable)`;
-    return { kind: 'file', text, path: name, ...(hasEscapes(name) ? { name_encoding: 'escaped' } : {}), type: e.type, ...(e.type === 'file' ? { size_bytes: e.size } : {}) };
+    return {
+      kind: 'file',
+      text,
+      path: name,
+      ...(hasEscapes(name) ? { name_encoding: 'escaped' } : {}),
+      type: e.type,
+      ...(e.type === 'file' ? { size_bytes: e.size } : {}),
+    };
   });
   const now = ctx.clock.now();
   return buildResult({

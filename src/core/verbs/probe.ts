@@ -34,10 +34,14 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
   const provider = await ctx.provider(providerName);
   const caps = await provider.capabilities();
   if (!caps.layers.some((layer) => layer !== 'simulated')) {
-    throw new EngineError('POLICY_DENIED', `the ${providerName} provider isolates nothing (layers: ${caps.layers.join(', ') || 'none'}), so there is no boundary to probe`, {
-      hint: 'probe a provider that isolates, e.g. native',
-      action: nextAction('probe', { all: true, provider: 'native' }),
-    });
+    throw new EngineError(
+      'POLICY_DENIED',
+      `the ${providerName} provider isolates nothing (layers: ${caps.layers.join(', ') || 'none'}), so there is no boundary to probe`,
+      {
+        hint: 'probe a provider that isolates, e.g. native',
+        action: nextAction('probe', { all: true, provider: 'native' }),
+      },
+    );
   }
   const run = await runProbe(ctx, { provider: providerName, caps, scenarios });
   const count = (verdict: ScenarioResult['verdict']) => run.results.filter((r) => r.verdict === verdict).length;
@@ -51,7 +55,9 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
   if (skipped > 0) warnings.unshift(`${skipped} scenario(s) were skipped; a skipped scenario shows nothing held, so the probe does not report success`);
   const attention = [...run.attention];
   for (const r of run.results.filter((x) => x.verdict === 'escaped')) {
-    attention.push(attentionItem('escape', `${r.id} escaped on ${providerName}: ${r.evidence}; do not rely on the ${providerName} provider for this until it is fixed`));
+    attention.push(
+      attentionItem('escape', `${r.id} escaped on ${providerName}: ${r.evidence}; do not rely on the ${providerName} provider for this until it is fixed`),
+    );
   }
   const evidence: Evidence[] = run.results
     .filter((r) => r.verdict !== 'contained' && r.excerpt !== null)

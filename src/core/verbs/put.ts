@@ -29,7 +29,11 @@ export function describeInput(input: InputRecord): string {
 }
 
 export function provenanceInputs(inputs: InputRecord[]): Array<{ destination: string; size_bytes: number; sha256: string }> {
-  return inputs.map((i) => ({ destination: i.kind === 'directory' ? `${i.destination}/` : i.destination, size_bytes: i.sizeBytes, sha256: `sha256:${i.sha256}` }));
+  return inputs.map((i) => ({
+    destination: i.kind === 'directory' ? `${i.destination}/` : i.destination,
+    size_bytes: i.sizeBytes,
+    sha256: `sha256:${i.sha256}`,
+  }));
 }
 
 /** Copies a host file or directory into a workspace, recording destination, size and digest — never the bytes. */
@@ -41,7 +45,15 @@ export async function putFiles(ctx: EngineContext, input: PutInput): Promise<Res
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
   // The intent is the lease: taken atomically, so no job starts while the copy runs.
-  const intent = store.leaseWorkspace({ workspaceId: ws.id, op: 'put', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, target: normalizeWorkspacePath(input.destination), traceId: ctx.traceId });
+  const intent = store.leaseWorkspace({
+    workspaceId: ws.id,
+    op: 'put',
+    provider: ws.provider,
+    owner: currentOwner(),
+    createdAt: startedAt,
+    target: normalizeWorkspacePath(input.destination),
+    traceId: ctx.traceId,
+  });
   crashPoint('put', 'after-intent');
   let record: InputRecord;
   try {

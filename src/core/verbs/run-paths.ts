@@ -39,7 +39,12 @@ export async function checkWorkingDirectory(provider: Provider, workspaceId: str
 }
 
 /** One warning per declared artifact the job did not leave as a file (names are workspace-root relative). */
-export async function unproducedDeclarationWarnings(provider: Provider, workspaceId: string, declarations: readonly Declaration[], cwd: string): Promise<string[]> {
+export async function unproducedDeclarationWarnings(
+  provider: Provider,
+  workspaceId: string,
+  declarations: readonly Declaration[],
+  cwd: string,
+): Promise<string[]> {
   const warnings: string[] = [];
   for (const { name } of declarations) {
     const found = await workspaceFileState(provider, workspaceId, name);
@@ -47,9 +52,18 @@ export async function unproducedDeclarationWarnings(provider: Provider, workspac
     const inCwd = cwd === '' ? null : `${cwd}/${name}`;
     const there = inCwd !== null && (await workspaceFileState(provider, workspaceId, inCwd)) === 'file';
     const where = `/workspace/${name}`;
-    if (found === 'directory') warnings.push(`declared artifact ${quotedName(name)} is a directory (${where}); export takes one file: declare a file inside it, or an archive the job makes`);
-    else if (there) warnings.push(`declared artifact ${quotedName(name)} was not produced at ${where}: artifact names are relative to the workspace root, not to the cwd; the job wrote ${quotedName(inCwd)}: declare that name instead`);
-    else warnings.push(`declared artifact ${quotedName(name)} was not produced: there is no file ${where} (artifact names are relative to the workspace root${cwd === '' ? '' : `, not to the cwd ${cwd}`}); list the workspace's files (ls-files) to find what the job wrote`);
+    if (found === 'directory')
+      warnings.push(
+        `declared artifact ${quotedName(name)} is a directory (${where}); export takes one file: declare a file inside it, or an archive the job makes`,
+      );
+    else if (there)
+      warnings.push(
+        `declared artifact ${quotedName(name)} was not produced at ${where}: artifact names are relative to the workspace root, not to the cwd; the job wrote ${quotedName(inCwd)}: declare that name instead`,
+      );
+    else
+      warnings.push(
+        `declared artifact ${quotedName(name)} was not produced: there is no file ${where} (artifact names are relative to the workspace root${cwd === '' ? '' : `, not to the cwd ${cwd}`}); list the workspace's files (ls-files) to find what the job wrote`,
+      );
   }
   return warnings;
 }

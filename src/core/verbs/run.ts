@@ -53,14 +53,22 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     throw new EngineError('BAD_ARGUMENT', 'run needs a command after the workspace id', { hint: 'give the command as its argv, e.g. python3 -c "print(1)"' });
   }
   if (input.argv.some((a) => typeof a !== 'string' || a.includes('\0'))) {
-    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes', { hint: "pass binary data through a file (put, or a run's inputs), not through argv" });
+    throw new EngineError('BAD_ARGUMENT', 'command arguments must be text without NUL bytes', {
+      hint: "pass binary data through a file (put, or a run's inputs), not through argv",
+    });
   }
   const jobId = input.jobId === undefined ? ctx.ids('job') : validateId('job', input.jobId);
   const env = input.env ?? {};
   for (const name of Object.keys(env)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, { hint: 'a name is letters, digits and _, not starting with a digit, e.g. API_TOKEN' });
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, {
+        hint: 'a name is letters, digits and _, not starting with a digit, e.g. API_TOKEN',
+      });
     // Refused before any record (a NUL reached the provider and read as an engine failure, exit 7); the value is never echoed.
-    if (typeof env[name] !== 'string' || env[name].includes('\0')) throw new EngineError('BAD_ARGUMENT', `environment variable ${name} must be text without NUL bytes`, { hint: "pass binary data through a file (put, or a run's inputs), not through the environment" });
+    if (typeof env[name] !== 'string' || env[name].includes('\0'))
+      throw new EngineError('BAD_ARGUMENT', `environment variable ${name} must be text without NUL bytes`, {
+        hint: "pass binary data through a file (put, or a run's inputs), not through the environment",
+      });
   }
   const declarations = (input.declares ?? []).map(checkDeclaration);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
@@ -73,7 +81,13 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const caps = await provider.capabilities();
 
   // Refused before anything is copied or recorded; inputs and declarations stay workspace-root relative (run-paths.ts).
-  if (cwd !== undefined) await checkWorkingDirectory(provider, ws.id, cwd, (input.inputs ?? []).map((i) => normalizeWorkspacePath(i.destination)));
+  if (cwd !== undefined)
+    await checkWorkingDirectory(
+      provider,
+      ws.id,
+      cwd,
+      (input.inputs ?? []).map((i) => normalizeWorkspacePath(i.destination)),
+    );
 
   // Inputs enter through the same code as `put`, before the job starts, and
   // never overwrite: replacing a file is a deliberate act that belongs to put.
@@ -138,13 +152,32 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     store.settleIntent(intent, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
     const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
     if (!outcome) {
-      return store.finishJob(jobId, { status: 'infrastructure_failure', exitCode: null, signal: null, limitHit: null, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: {} });
+      return store.finishJob(jobId, {
+        status: 'infrastructure_failure',
+        exitCode: null,
+        signal: null,
+        limitHit: null,
+        finishedAt,
+        outputBytes: sink.totalBytes,
+        storedBytes: sink.storedBytes,
+        usage: {},
+      });
     }
     const { status, limitHit } = classifyOutcome(outcome, abortReason, stopRequested);
     const exited = status === 'cancelled' || status === 'timeout' ? null : outcome.exitCode;
     // A stop outranks the caller's abort, as in classifyOutcome; the record says which it was (#12 item 22).
     const cancelledBy = outcome.stopped || stopRequested ? CANCELLED_BY_STOP : (input.canceller ?? 'the caller');
-    return store.finishJob(jobId, { status, exitCode: exited, signal: outcome.signal, limitHit, finishedAt, outputBytes: sink.totalBytes, storedBytes: sink.storedBytes, usage: outcome.usage, cancelledBy });
+    return store.finishJob(jobId, {
+      status,
+      exitCode: exited,
+      signal: outcome.signal,
+      limitHit,
+      finishedAt,
+      outputBytes: sink.totalBytes,
+      storedBytes: sink.storedBytes,
+      usage: outcome.usage,
+      cancelledBy,
+    });
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
 
@@ -161,7 +194,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).
   for (const f of output.findings) {
     if (typeof f !== 'string' && f.kind === 'test-summary' && f.failed === 0 && !f.passed && !f.errors) {
-      warnings.push(`${String(f.tool)} ran no test: a run with no tests proves nothing; check that the tests are discovered (package __init__.py files, the path or pattern given)`);
+      warnings.push(
+        `${String(f.tool)} ran no test: a run with no tests proves nothing; check that the tests are discovered (package __init__.py files, the path or pattern given)`,
+      );
     }
   }
   return buildResult({
@@ -216,13 +251,16 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
 
 export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallClockSeconds: number; memoryBytes: number }): string[] {
   const exit = `exit ${job.exitCode === null ? '(none)' : job.exitCode}${job.signal ? ` (signal ${job.signal})` : ''}`;
-  const output = job.outputBytes === 0 ? 'no output' : `output ${job.outputBytes} bytes${job.storedBytes < job.outputBytes ? ` (${job.storedBytes} kept)` : ''}`;
+  const output =
+    job.outputBytes === 0 ? 'no output' : `output ${job.outputBytes} bytes${job.storedBytes < job.outputBytes ? ` (${job.storedBytes} kept)` : ''}`;
   const findings = [`${exit}, ${output}`];
   if (job.limitHit === 'wall_clock') findings.push(`wall-clock budget of ${budget.wallClockSeconds} s was hit; the job's processes were killed`);
   if (job.limitHit === 'memory') findings.push(`memory budget of ${formatBytes(budget.memoryBytes)} was exceeded; the kernel's OOM killer ended the job`);
   // Derived from the counts, not limitHit: a job can be truncated and also time out.
   if (job.outputBytes > job.storedBytes) {
-    findings.push(`output budget of ${formatBytes(budget.outputBytes)} was reached: ${job.outputBytes} bytes printed, the first ${job.storedBytes} kept (truncated); the job ran on to its own end`);
+    findings.push(
+      `output budget of ${formatBytes(budget.outputBytes)} was reached: ${job.outputBytes} bytes printed, the first ${job.storedBytes} kept (truncated); the job ran on to its own end`,
+    );
   }
   return findings;
 }

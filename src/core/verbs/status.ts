@@ -54,7 +54,9 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
   if (ws.expiresAt !== null) findings.push(ws.expiresAt <= ctx.clock.now() ? 'expired' : `expires at ${isoTime(ws.expiresAt)}`);
   if (others > 0) findings.push(`${others} other live workspace(s)`);
   return buildResult({
-    outcome_summary: latest ? `workspace ${ws.id} is ${ws.state}; latest job ${latest.id} ${latest.state === 'running' ? 'is running' : `ended ${latest.status ?? 'unknown'}`}` : `workspace ${ws.id} is ${ws.state}, with no job yet`,
+    outcome_summary: latest
+      ? `workspace ${ws.id} is ${ws.state}; latest job ${latest.id} ${latest.state === 'running' ? 'is running' : `ended ${latest.status ?? 'unknown'}`}`
+      : `workspace ${ws.id} is ${ws.state}, with no job yet`,
     status: 'success',
     key_findings: findings,
     evidence: latest ? [jobOutputEvidence(ctx, latest, STATUS_EXCERPT_BYTES)] : [],

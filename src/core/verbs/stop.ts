@@ -40,7 +40,9 @@ const MAX_STOP_GRACE_SECONDS = 3600;
 export async function stopJob(ctx: EngineContext, input: StopInput): Promise<ResultPackage> {
   const grace = input.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_STOP_GRACE_SECONDS) {
-    throw new EngineError('BAD_ARGUMENT', `graceSeconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, { hint: `for example ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)` });
+    throw new EngineError('BAD_ARGUMENT', `graceSeconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, {
+      hint: `for example ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)`,
+    });
   }
   if (input.jobId !== undefined) validateId('job', input.jobId);
   const store = ctx.store();
@@ -57,21 +59,39 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   if (input.jobId !== undefined && !running.some((j) => j.id === input.jobId)) {
     const named = store.getJob(input.jobId);
     if (!named || named.workspaceId !== ws.id) {
-      throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId} in workspace ${ws.id}`, { hint: 'list its jobs', action: nextAction('inspect', { handle: ws.id }) });
+      throw new EngineError('JOB_NOT_FOUND', `no job ${input.jobId} in workspace ${ws.id}`, {
+        hint: 'list its jobs',
+        action: nextAction('inspect', { handle: ws.id }),
+      });
     }
-    return idle(`job ${named.id} in workspace ${ws.id} is not running (${named.status ?? named.state}); nothing to stop`, [`lifecycle state: ${ws.state}`, `running jobs: ${running.length === 0 ? 'none' : running.map((j) => j.id).join(', ')}`]);
+    return idle(`job ${named.id} in workspace ${ws.id} is not running (${named.status ?? named.state}); nothing to stop`, [
+      `lifecycle state: ${ws.state}`,
+      `running jobs: ${running.length === 0 ? 'none' : running.map((j) => j.id).join(', ')}`,
+    ]);
   }
   const targets = input.jobId === undefined ? running : running.filter((j) => j.id === input.jobId);
   if (targets.length === 0) return idle(`nothing is running in workspace ${ws.id}; nothing to stop`, [`lifecycle state: ${ws.state}`]);
   const elapsed = (job: JobRecord) => Math.max(0, (now - job.startedAt) / 1000).toFixed(1);
   const one = targets.length === 1 ? targets[0]! : undefined;
   if (!input.apply) {
-    const findings = targets.flatMap((job) => [`${one ? '' : `job ${job.id}: `}running for ${elapsed(job)} s`, `${one ? '' : `job ${job.id}: `}owner process: pid ${job.owner.pid} (${isOwnerAlive(job.owner) ? 'alive' : 'gone'})`]);
+    const findings = targets.flatMap((job) => [
+      `${one ? '' : `job ${job.id}: `}running for ${elapsed(job)} s`,
+      `${one ? '' : `job ${job.id}: `}owner process: pid ${job.owner.pid} (${isOwnerAlive(job.owner) ? 'alive' : 'gone'})`,
+    ]);
     const ending = nextAction('stop', { workspaceId: ws.id, ...(input.jobId === undefined ? {} : { jobId: input.jobId }), apply: true });
     const attention = [attentionItem('next-step', `to end ${one ? 'it' : 'them all'}`, { workspace_id: ws.id, action: ending })];
-    if (!one) attention.push(attentionItem('next-step', 'to end one of them', { workspace_id: ws.id, job_id: targets[0]!.id, action: nextAction('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true }) }));
+    if (!one)
+      attention.push(
+        attentionItem('next-step', 'to end one of them', {
+          workspace_id: ws.id,
+          job_id: targets[0]!.id,
+          action: nextAction('stop', { workspaceId: ws.id, jobId: targets[0]!.id, apply: true }),
+        }),
+      );
     return buildResult({
-      outcome_summary: one ? `job ${one.id} is running in workspace ${ws.id}; this preview changed nothing` : `jobs ${targets.map((j) => j.id).join(', ')} are running in workspace ${ws.id}; this preview changed nothing`,
+      outcome_summary: one
+        ? `job ${one.id} is running in workspace ${ws.id}; this preview changed nothing`
+        : `jobs ${targets.map((j) => j.id).join(', ')} are running in workspace ${ws.id}; this preview changed nothing`,
       status: 'success',
       key_findings: findings,
       provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: one, startedAt: now, finishedAt: now }),
@@ -84,7 +104,9 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
     ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
   }
   const provider = await ctx.provider(ws.provider);
-  const intents = targets.map((job) => store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }));
+  const intents = targets.map((job) =>
+    store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }),
+  );
   // Named, the provider ends that job alone; unnamed, every job of the workspace (and what a crashed job left).
   const report = await provider.stop(ws.id, { graceMs: Math.round(grace * 1000), ...(input.jobId === undefined ? {} : { jobId: input.jobId }) });
   for (const intent of intents) store.settleIntent(intent, report.empty ? 'stopped' : 'not-empty', ctx.clock.now());
@@ -101,7 +123,18 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
       record = store.getJob(job.id)!;
     }
     if (record.state === 'running' && !isOwnerAlive(record.owner)) {
-      record = store.finishJob(job.id, { status: 'cancelled', exitCode: null, signal: 'SIGKILL', limitHit: null, finishedAt: ctx.clock.now(), outputBytes: record.outputBytes, storedBytes: record.storedBytes, usage: record.usage, cancelledBy: CANCELLED_BY_STOP, note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled` });
+      record = store.finishJob(job.id, {
+        status: 'cancelled',
+        exitCode: null,
+        signal: 'SIGKILL',
+        limitHit: null,
+        finishedAt: ctx.clock.now(),
+        outputBytes: record.outputBytes,
+        storedBytes: record.storedBytes,
+        usage: record.usage,
+        cancelledBy: CANCELLED_BY_STOP,
+        note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled`,
+      });
       warnings.push(`the process that started job ${job.id} was gone; stop recorded the job as cancelled itself`);
     }
     records.push(record);
@@ -111,18 +144,29 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
   const status = report.empty ? 'cancelled' : 'infrastructure_failure';
   const findings = records.flatMap((record, i) => {
     const label = one ? '' : `job ${record.id}: `;
-    return [`${label}job record: ${record.state === 'finished' ? record.status : 'still running'}`, `${label}ran for ${elapsed(targets[i]!)} s before the stop`];
+    return [
+      `${label}job record: ${record.state === 'finished' ? record.status : 'still running'}`,
+      `${label}ran for ${elapsed(targets[i]!)} s before the stop`,
+    ];
   });
   findings.push(`nothing of ${one ? 'the job' : 'the jobs'} remains: ${report.empty}`);
   const spared = running.filter((j) => !targets.includes(j));
   if (spared.length) findings.push(`still running, not stopped: ${spared.map((j) => `job ${j.id}`).join(', ')}`);
   const what = one ? `job ${names}` : `jobs ${names}`;
   return buildResult({
-    outcome_summary: report.empty ? `${what} in workspace ${ws.id} ${one ? 'was' : 'were'} stopped and ${one ? 'reads' : 'read'} cancelled` : `${what} in workspace ${ws.id} could not be fully stopped`,
+    outcome_summary: report.empty
+      ? `${what} in workspace ${ws.id} ${one ? 'was' : 'were'} stopped and ${one ? 'reads' : 'read'} cancelled`
+      : `${what} in workspace ${ws.id} could not be fully stopped`,
     status,
     key_findings: findings,
     warnings,
     resource_usage: one ? usageOfJob(records[0]!) : {},
-    provenance: provenanceFor(ctx, 'stop', { workspace: ws, job: one ? records[0] : undefined, caps: await capabilitiesOf(ctx, ws.provider), startedAt: now, finishedAt: ctx.clock.now() }),
+    provenance: provenanceFor(ctx, 'stop', {
+      workspace: ws,
+      job: one ? records[0] : undefined,
+      caps: await capabilitiesOf(ctx, ws.provider),
+      startedAt: now,
+      finishedAt: ctx.clock.now(),
+    }),
   });
 }

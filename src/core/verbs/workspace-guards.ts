@@ -28,7 +28,10 @@ export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): Works
 export function requireLiveWorkspace(ctx: EngineContext, workspaceId: string): WorkspaceRecord {
   const ws = requireWorkspace(ctx, workspaceId);
   if (ws.state === 'destroyed') {
-    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${workspaceId} is a destroyed workspace`, { hint: 'create a new one', action: nextAction('create') });
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${workspaceId} is a destroyed workspace`, {
+      hint: 'create a new one',
+      action: nextAction('create'),
+    });
   }
   return ws;
 }

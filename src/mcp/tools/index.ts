@@ -26,7 +26,13 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
     const inputs = args.inputs as Array<{ destination: string; hostPath: string }> | undefined;
     return {
       ...args,
-      ...(inputs === undefined ? {} : { inputs: await Promise.all(inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) }))) }),
+      ...(inputs === undefined
+        ? {}
+        : {
+            inputs: await Promise.all(
+              inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) })),
+            ),
+          }),
       signal: ctx.signal,
       canceller: CLIENT_CANCELLER,
     };

@@ -28,7 +28,6 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   call(engine: Engine, args: z.output<Input>, ctx: ToolCallContext): Promise<ResultPackage>;
 }
 
-
 /** Every result ends with the same sentence, so a model knows what it holds. */
 export const RETURNS = 'Returns a result package (structuredContent, and bounded markdown text); a refusal is a tool error with its category and a hint.';
 

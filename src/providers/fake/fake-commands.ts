@@ -22,7 +22,23 @@
  * Anything else: 126 when it names an existing workspace file (fake files are
  * never executable), otherwise 127 (command not found).
  */
-export const FAKE_COMMANDS = ['echo', 'stderr', 'true', 'false', 'fail', 'exit', 'sleep', 'block', 'alloc', 'flood', 'trace', 'write', 'cat', 'env', 'ls'] as const;
+export const FAKE_COMMANDS = [
+  'echo',
+  'stderr',
+  'true',
+  'false',
+  'fail',
+  'exit',
+  'sleep',
+  'block',
+  'alloc',
+  'flood',
+  'trace',
+  'write',
+  'cat',
+  'env',
+  'ls',
+] as const;
 
 /** Splits argv on `&&` tokens into a sequence of commands. */
 export function splitSequence(argv: readonly string[]): string[][] {

@@ -16,7 +16,10 @@ export function readFakeFile(store: FakeStore, workspaceId: string, path: string
   const file = ws.files[key];
   if (file === undefined) {
     const isDir = Object.keys(ws.files).some((p) => p.startsWith(`${key}/`));
-    if (isDir) throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a directory, not a regular file`, { hint: `name a file inside it; list them with: headspace ls-files ${workspaceId} ${key}` });
+    if (isDir)
+      throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a directory, not a regular file`, {
+        hint: `name a file inside it; list them with: headspace ls-files ${workspaceId} ${key}`,
+      });
     throw new EngineError('FILE_NOT_FOUND', `no file ${key} in workspace ${workspaceId}`, { hint: `list its files with: headspace ls-files ${workspaceId}` });
   }
   const bytes = Buffer.from(file, 'base64');
@@ -33,20 +36,37 @@ export function readFakeFile(store: FakeStore, workspaceId: string, path: string
 }
 
 /** Lands the bytes only when their digest is the expected one and the storage budget (unless configured unenforced) holds them. */
-export function writeFakeFile(store: FakeStore, cannot: ReadonlySet<LimitName>, workspaceId: string, path: string, data: Buffer, writeOptions: WriteOptions): void {
+export function writeFakeFile(
+  store: FakeStore,
+  cannot: ReadonlySet<LimitName>,
+  workspaceId: string,
+  path: string,
+  data: Buffer,
+  writeOptions: WriteOptions,
+): void {
   const key = normalizeWorkspacePath(path);
   const digest = createHash('sha256').update(data).digest('hex');
   if (digest !== writeOptions.expectedSha256.toLowerCase()) {
-    throw new EngineError('DIGEST_MISMATCH', `the bytes for ${key} have sha256 ${digest}, not the expected ${writeOptions.expectedSha256}; nothing was written`, { hint: 'the source changed while it was copied; copy it again' });
+    throw new EngineError(
+      'DIGEST_MISMATCH',
+      `the bytes for ${key} have sha256 ${digest}, not the expected ${writeOptions.expectedSha256}; nothing was written`,
+      { hint: 'the source changed while it was copied; copy it again' },
+    );
   }
   store.mutate((state) => {
     const ws = need(state, workspaceId);
     if (ws.files[key] !== undefined && !writeOptions.overwrite) {
-      throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it' });
+      throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, {
+        hint: 'pass overwrite: true (--overwrite on the CLI) to replace it',
+      });
     }
     const after = ws.storageBytes - (ws.files[key] ? Buffer.from(ws.files[key], 'base64').length : 0) + data.length;
     if (!cannot.has('storage') && after > ws.storageBudget) {
-      throw new EngineError('POLICY_DENIED', `writing ${key} would take the workspace to ${after} bytes, past its storage_bytes budget of ${ws.storageBudget}`, { hint: 'create the workspace with a larger --storage-bytes' });
+      throw new EngineError(
+        'POLICY_DENIED',
+        `writing ${key} would take the workspace to ${after} bytes, past its storage_bytes budget of ${ws.storageBudget}`,
+        { hint: 'create the workspace with a larger --storage-bytes' },
+      );
     }
     ws.files[key] = data.toString('base64');
     recount(ws);
@@ -67,7 +87,10 @@ export function listFakeFiles(store: FakeStore, workspaceId: string, path: strin
   const base = normalizeWorkspacePath(path, { allowRoot: true });
   const ws = need(store.load(), workspaceId);
   const prefix = base === '' ? '' : `${base}/`;
-  if (base !== '' && ws.files[base] !== undefined) throw new EngineError('NOT_A_REGULAR_FILE', `${base} is a file, not a directory`, { hint: `list its directory instead: headspace ls-files ${workspaceId}` });
+  if (base !== '' && ws.files[base] !== undefined)
+    throw new EngineError('NOT_A_REGULAR_FILE', `${base} is a file, not a directory`, {
+      hint: `list its directory instead: headspace ls-files ${workspaceId}`,
+    });
   const seen = new Map<string, FileEntry>();
   for (const [p, b64] of Object.entries(ws.files)) {
     if (!p.startsWith(prefix)) continue;
@@ -78,7 +101,10 @@ export function listFakeFiles(store: FakeStore, workspaceId: string, path: strin
     }
     seen.set(p, { path: p, type: 'file', size: Buffer.from(b64, 'base64').length });
   }
-  if (base !== '' && seen.size === 0) throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`, { hint: `list the whole workspace: headspace ls-files ${workspaceId}` });
+  if (base !== '' && seen.size === 0)
+    throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`, {
+      hint: `list the whole workspace: headspace ls-files ${workspaceId}`,
+    });
   const entries = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries: entries.slice(0, limit), truncated: entries.length > limit };
 }

@@ -79,7 +79,9 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
       // What the workspace's other running jobs hold counts against the same budget (a crashed job's process holds nothing).
       const others = job.store.mutate((state) => {
         const jobs = need(state, job.request.workspaceId).jobs ?? {};
-        const held = Object.entries(jobs).filter(([id, other]) => id !== job.request.jobId && isOwnerAlive(other.owner)).reduce((n, [, other]) => n + other.heldBytes, 0);
+        const held = Object.entries(jobs)
+          .filter(([id, other]) => id !== job.request.jobId && isOwnerAlive(other.owner))
+          .reduce((n, [, other]) => n + other.heldBytes, 0);
         const mine = jobs[job.request.jobId];
         if (mine !== undefined && held + bytes <= budget) mine.heldBytes = Math.max(mine.heldBytes, bytes);
         if (Object.keys(jobs).length > 1) job.shared = true;
@@ -144,7 +146,14 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
       out(job, 'stdout', `${job.request.env[args[0] ?? ''] ?? ''}\n`);
       return 0;
     case 'ls':
-      out(job, 'stdout', Object.keys(need(job.store.load(), job.request.workspaceId).files).sort().map((p) => `${nameBytes(p).toString('utf8')}\n`).join(''));
+      out(
+        job,
+        'stdout',
+        Object.keys(need(job.store.load(), job.request.workspaceId).files)
+          .sort()
+          .map((p) => `${nameBytes(p).toString('utf8')}\n`)
+          .join(''),
+      );
       return 0;
     default: {
       const ws = need(job.store.load(), job.request.workspaceId);

@@ -42,7 +42,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
   const cannot: ReadonlySet<LimitName> = new Set(options.cannotEnforce ?? []);
   const store = fakeStore(options.persistPath);
   const guard = () => {
-    if (options.broken) throw new ProviderError('the fake backend is broken (configured with broken: true)', { hint: 'create the fake provider without broken: true' });
+    if (options.broken)
+      throw new ProviderError('the fake backend is broken (configured with broken: true)', { hint: 'create the fake provider without broken: true' });
   };
 
   return {
@@ -51,7 +52,13 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       return {
         provider: 'fake',
         ready: !options.broken,
-        checks: [{ name: 'in-memory backend', ok: !options.broken, detail: options.broken ? 'configured broken' : options.persistPath ? `state kept in ${options.persistPath}` : 'state kept in this process' }],
+        checks: [
+          {
+            name: 'in-memory backend',
+            ok: !options.broken,
+            detail: options.broken ? 'configured broken' : options.persistPath ? `state kept in ${options.persistPath}` : 'state kept in this process',
+          },
+        ],
       };
     },
     // Declared only: core/policy/label-limit.ts labels what the fake applies simulated, never enforced.
@@ -59,14 +66,34 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const enforces = Object.fromEntries(LIMIT_NAMES.map((l) => [l, !cannot.has(l)])) as Record<LimitName, boolean>;
       const reasons: ProviderCapabilities['reasons'] = {};
       for (const l of cannot) reasons[l] = `the fake provider was configured not to enforce ${l}`;
-      return { provider: 'fake', enforces, reasons, networkAccess: false, hostPaths: false, layers: ['simulated'], durable: Boolean(options.persistPath), simulated: true, jobsAtOnce: MAX_JOBS_AT_ONCE };
+      return {
+        provider: 'fake',
+        enforces,
+        reasons,
+        networkAccess: false,
+        hostPaths: false,
+        layers: ['simulated'],
+        durable: Boolean(options.persistPath),
+        simulated: true,
+        jobsAtOnce: MAX_JOBS_AT_ONCE,
+      };
     },
     ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),
     async create(spec) {
       guard();
       return store.mutate((state) => {
-        if (state.workspaces[spec.workspaceId]) throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`, { hint: 'choose another --workspace-id, or run headspace doctor --repair to reconcile the record' });
-        state.workspaces[spec.workspaceId] = { profile: spec.profile, files: {}, storageBytes: 0, storageBudget: spec.policy.budget.storageBytes, jobs: {}, jobUser: { ...spec.jobUser } };
+        if (state.workspaces[spec.workspaceId])
+          throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`, {
+            hint: 'choose another --workspace-id, or run headspace doctor --repair to reconcile the record',
+          });
+        state.workspaces[spec.workspaceId] = {
+          profile: spec.profile,
+          files: {},
+          storageBytes: 0,
+          storageBudget: spec.policy.budget.storageBytes,
+          jobs: {},
+          jobUser: { ...spec.jobUser },
+        };
         return { workspaceId: spec.workspaceId, state: 'ready', profile: spec.profile, environmentDigest: ENVIRONMENT_DIGEST, storageBytes: 0 };
       });
     },

@@ -57,7 +57,10 @@ export function fakeStore(persistPath: string | undefined): FakeStore {
     try {
       memory = JSON.parse(readFileSync(persistPath, 'utf8')) as FakeState;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ProviderError(`fake provider state is unreadable: ${(error as Error).message}`, { hint: `the fake provider's state file ${persistPath} is damaged: remove it to start the fake afresh (its workspaces are lost)` });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new ProviderError(`fake provider state is unreadable: ${(error as Error).message}`, {
+          hint: `the fake provider's state file ${persistPath} is damaged: remove it to start the fake afresh (its workspaces are lost)`,
+        });
       memory = { workspaces: {} };
     }
     return memory;
@@ -125,7 +128,8 @@ function lockFile(file: string): () => void {
       }
       continue;
     }
-    if (Date.now() > deadline) throw new ProviderError(`the fake provider's state is locked by process ${holder?.pid ?? '?'}`, { hint: 'run headspace doctor' });
+    if (Date.now() > deadline)
+      throw new ProviderError(`the fake provider's state is locked by process ${holder?.pid ?? '?'}`, { hint: 'run headspace doctor' });
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
   }
 }

@@ -54,5 +54,13 @@ export async function runFakeJob(store: FakeStore, clock: Clock, cannot: Readonl
     exitCode = null;
     signal = wasStopped && !request.signal.aborted ? 'SIGTERM' : 'SIGKILL';
   }
-  return { exitCode, signal, oomKilled: job.oomKilled, stopped: wasStopped, aborted: request.signal.aborted, durationMs: clock.now() - started, usage: job.usage };
+  return {
+    exitCode,
+    signal,
+    oomKilled: job.oomKilled,
+    stopped: wasStopped,
+    aborted: request.signal.aborted,
+    durationMs: clock.now() - started,
+    usage: job.usage,
+  };
 }

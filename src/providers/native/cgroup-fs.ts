@@ -30,7 +30,8 @@ export function parseCgroupMounts(mountinfo: string): CgroupMount[] {
     const dir = unescapeMountPath(left.split(' ')[4] ?? '');
     const [fstype, , superOptions = ''] = right.split(' ');
     if (fstype === 'cgroup2') mounts.push({ dir, version: 2, controllers: [] });
-    else if (fstype === 'cgroup') mounts.push({ dir, version: 1, controllers: superOptions.split(',').filter((o) => !o.includes('=') && o !== 'rw' && o !== 'ro') });
+    else if (fstype === 'cgroup')
+      mounts.push({ dir, version: 1, controllers: superOptions.split(',').filter((o) => !o.includes('=') && o !== 'rw' && o !== 'ro') });
   }
   return mounts;
 }

@@ -39,7 +39,10 @@ export async function findV2Base(mountDir: string, uid: number): Promise<V2Base 
   let dir = join(mountDir, self.slice(3));
   let best: string | undefined;
   while (dir.startsWith(mountDir) && dir !== mountDir) {
-    const owner = await stat(dir).then((s) => s.uid, () => -1);
+    const owner = await stat(dir).then(
+      (s) => s.uid,
+      () => -1,
+    );
     if (owner === uid) best = dir;
     dir = dirname(dir);
   }
@@ -48,7 +51,10 @@ export async function findV2Base(mountDir: string, uid: number): Promise<V2Base 
 
 export async function v2ControllersAvailable(delegateDir: string): Promise<string[]> {
   const text = await readFile(join(delegateDir, 'cgroup.controllers'), 'utf8').catch(() => '');
-  return text.trim().split(/\s+/).filter((c) => c !== '');
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((c) => c !== '');
 }
 
 export interface V2Limit {
@@ -139,7 +145,10 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
     },
     async kill(name: string, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
-      const exists = await access(group(name)).then(() => true, () => false);
+      const exists = await access(group(name)).then(
+        () => true,
+        () => false,
+      );
       if (!exists) return true;
       await writeFile(file(name, 'cgroup.kill'), '1');
       while (Date.now() < deadline) {

@@ -15,7 +15,8 @@ import type { WorkspaceMeta } from './workspace-meta.js';
 /** What create() refuses for the plan itself, before anything is made (and before the engine records it). */
 export function checkNativePlan(plan: WorkspacePlan, protectedDirs: readonly string[]): void {
   validateId('workspace', plan.workspaceId);
-  if (plan.profile !== HOST_PROFILE) throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${plan.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
+  if (plan.profile !== HOST_PROFILE)
+    throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${plan.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
   validateNativePolicy(plan.policy, 'create', protectedDirs);
 }
 
@@ -24,11 +25,19 @@ export function checkNativePlan(plan: WorkspacePlan, protectedDirs: readonly str
  * checked real path: resolved at create, verified against the recorded ones
  * before a job.
  */
-export function validateNativePolicy(policy: Policy, recorded: WorkspaceMeta['resolvedHostPaths'] | 'create', protectedDirs: readonly string[]): Record<string, string> {
+export function validateNativePolicy(
+  policy: Policy,
+  recorded: WorkspaceMeta['resolvedHostPaths'] | 'create',
+  protectedDirs: readonly string[],
+): Record<string, string> {
   if (policy.network !== 'disabled') {
-    throw new EngineError('POLICY_DENIED', 'the native provider does not give workspaces network access: sharing the host network would expose host loopback services', {
-      hint: 'use --network disabled',
-    });
+    throw new EngineError(
+      'POLICY_DENIED',
+      'the native provider does not give workspaces network access: sharing the host network would expose host loopback services',
+      {
+        hint: 'use --network disabled',
+      },
+    );
   }
   return recorded === 'create' ? resolveHostPaths(policy.hostPaths, protectedDirs) : verifyHostPaths(policy.hostPaths, recorded, protectedDirs);
 }

@@ -43,10 +43,15 @@ export async function chooseCgroupDriver(uid = process.getuid?.() ?? -1, mounts?
     const writable = await canCreate(v1.memory ?? v1.pids ?? v1.cpu ?? '');
     // Without the socket limit, TCP/UDP buffers escape the memory budget (socket-memory.ts): memory is then not enforced.
     const boundsSockets = v1.memory !== undefined && existsSync(join(v1.memory, V1_SOCKET_LIMIT_FILE));
-    const enforces = { memory: v1.memory !== undefined && writable && boundsSockets, pids: v1.pids !== undefined && writable, cpu: v1.cpu !== undefined && writable };
+    const enforces = {
+      memory: v1.memory !== undefined && writable && boundsSockets,
+      pids: v1.pids !== undefined && writable,
+      cpu: v1.cpu !== undefined && writable,
+    };
     const found = (['memory', 'pids', 'cpu', 'cpuacct', 'freezer'] as const).filter((c) => v1[c] !== undefined);
     details.push(`cgroup v1: ${found.join(', ')}${writable ? '' : ' (not writable)'}`);
-    if (v1.memory !== undefined && !boundsSockets) details.push(`cgroup v1 memory: no ${V1_SOCKET_LIMIT_FILE} on this kernel, so socket buffers would escape the memory budget`);
+    if (v1.memory !== undefined && !boundsSockets)
+      details.push(`cgroup v1 memory: no ${V1_SOCKET_LIMIT_FILE} on this kernel, so socket buffers would escape the memory budget`);
     if (enforces.memory || enforces.pids || enforces.cpu) return { driver: createCgroupV1Driver(v1), details, enforces };
   }
   const v2Controllers = v2 === undefined ? [] : await v2ControllersAvailable(v2.dir);
@@ -59,17 +64,26 @@ export async function chooseCgroupDriver(uid = process.getuid?.() ?? -1, mounts?
  * helps; on a v2 host a delegated subtree does (systemd's Delegate=yes);
  * a delegated subtree without the controllers needs them enabled.
  */
-export function cgroupRemedy(host: { uid: number; v1: ReturnType<typeof v1ControllerDirs>; v2Dir: string | undefined; v2Controllers: string[]; v2Missing: string[] | undefined }): string {
+export function cgroupRemedy(host: {
+  uid: number;
+  v1: ReturnType<typeof v1ControllerDirs>;
+  v2Dir: string | undefined;
+  v2Controllers: string[];
+  v2Missing: string[] | undefined;
+}): string {
   const onV1 = host.v1.memory !== undefined || host.v1.pids !== undefined || host.v1.cpu !== undefined;
   const onV2 = V2_CONTROLLERS.every((c) => host.v2Controllers.includes(c));
   if (host.uid === 0) {
-    return onV1 || onV2 ? 'the cgroup controllers are not writable here: check that /sys/fs/cgroup is mounted read-write' : 'mount the memory, pids and cpu controllers: cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup) or their v1 hierarchies';
+    return onV1 || onV2
+      ? 'the cgroup controllers are not writable here: check that /sys/fs/cgroup is mounted read-write'
+      : 'mount the memory, pids and cpu controllers: cgroup v2 (mount -t cgroup2 none /sys/fs/cgroup) or their v1 hierarchies';
   }
   if (host.v2Missing !== undefined && host.v2Missing.length > 0) {
     return `enable ${host.v2Missing.join(', ')} in your delegated cgroup (Delegate=yes in its systemd unit, or echo '${host.v2Missing.map((c) => `+${c}`).join(' ')}' > PARENT/cgroup.subtree_control as root), or run headspace as root`;
   }
-  if (onV2 && host.v2Dir !== undefined) return 'start headspace inside a delegated cgroup v2 subtree: systemd-run --user --scope -p Delegate=yes headspace …, or run it as root';
-  if (onV1) return "this host keeps its memory, pids and cpu controllers on cgroup v1, which cannot be delegated to a user: run headspace as root (e.g. sudo)";
+  if (onV2 && host.v2Dir !== undefined)
+    return 'start headspace inside a delegated cgroup v2 subtree: systemd-run --user --scope -p Delegate=yes headspace …, or run it as root';
+  if (onV1) return 'this host keeps its memory, pids and cpu controllers on cgroup v1, which cannot be delegated to a user: run headspace as root (e.g. sudo)';
   return 'run headspace as root on a host with cgroup controllers, or inside a delegated cgroup v2 subtree (systemd-run --user --scope -p Delegate=yes …)';
 }
 

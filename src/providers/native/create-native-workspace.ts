@@ -32,7 +32,8 @@ export async function createNativeWorkspace(parts: NativeParts, spec: WorkspaceS
   try {
     await mkdir(layout.workspaceDir(id), { mode: 0o711 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new EngineError('WORKSPACE_EXISTS', `native workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new EngineError('WORKSPACE_EXISTS', `native workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
     throw error;
   }
   let meta: WorkspaceMeta;

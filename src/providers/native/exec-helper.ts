@@ -39,7 +39,8 @@ export async function probeExecHelper(path: string): Promise<ExecHelperFacts> {
     const { stdout } = await run(path, ['--abi'], { env: {}, timeout: 5000 });
     const [version = '', ...why] = stdout.trim().split(' ');
     const abi = Number(version);
-    if (!Number.isInteger(abi) || abi < 0) return { ok: false, landlockAbi: 0, detail: `${path} answered '${stdout.trim().slice(0, 80)}' to --abi`, landlockDetail: 'unknown' };
+    if (!Number.isInteger(abi) || abi < 0)
+      return { ok: false, landlockAbi: 0, detail: `${path} answered '${stdout.trim().slice(0, 80)}' to --abi`, landlockDetail: 'unknown' };
     return {
       ok: true,
       landlockAbi: abi,
@@ -48,7 +49,10 @@ export async function probeExecHelper(path: string): Promise<ExecHelperFacts> {
     };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const detail = code === 'ENOENT' ? `${path} is missing (the native exec shim is not built)` : `${path} does not run: ${(error as Error).message.split('\n')[0]?.slice(0, 120)}`;
+    const detail =
+      code === 'ENOENT'
+        ? `${path} is missing (the native exec shim is not built)`
+        : `${path} does not run: ${(error as Error).message.split('\n')[0]?.slice(0, 120)}`;
     return { ok: false, landlockAbi: 0, detail, landlockDetail: 'unknown: the shim does not run' };
   }
 }

@@ -34,7 +34,9 @@ export function readStaticCapacity(read: (file: string) => string = (file) => re
   if (kib !== undefined) facts.memoryBytes = Number(kib) * 1024;
   const online = cpus().length;
   if (online > 0) facts.cpus = online;
-  const numbers = ['/proc/sys/kernel/pid_max', '/proc/sys/kernel/threads-max'].map((f) => Number(attempt(() => read(f))?.trim())).filter((n) => Number.isInteger(n) && n > 0);
+  const numbers = ['/proc/sys/kernel/pid_max', '/proc/sys/kernel/threads-max']
+    .map((f) => Number(attempt(() => read(f))?.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
   if (numbers.length > 0) facts.tasks = Math.min(...numbers);
   return facts;
 }
@@ -67,9 +69,13 @@ export async function assertRoomForJob(workspaceId: string, image: string): Prom
   const info = await statfs(dirname(image));
   const free = info.bavail * info.bsize;
   if (free < remaining) {
-    throw new EngineError('HOST_NO_SPACE', `the host has ${mib(free)} free where workspace ${workspaceId} stores its files, less than the ${mib(remaining)} its storage budget may still fill: the job is not started`, {
-      hint: `free space on the filesystem holding ${dirname(image)}, or export what you need and destroy the workspace`,
-    });
+    throw new EngineError(
+      'HOST_NO_SPACE',
+      `the host has ${mib(free)} free where workspace ${workspaceId} stores its files, less than the ${mib(remaining)} its storage budget may still fill: the job is not started`,
+      {
+        hint: `free space on the filesystem holding ${dirname(image)}, or export what you need and destroy the workspace`,
+      },
+    );
   }
 }
 

@@ -60,7 +60,11 @@ export function hostFacts(options: NativeProviderOptions, layout: Layout, users:
     },
     driver: async () => (await probe()).cgroups.driver,
     profile: () =>
-      (profiling ??= resolveHostProfile({ cacheFile: join(layout.cacheDir, 'host-profile.json'), hostPath: options.hostPath ?? process.env.PATH ?? '/usr/bin:/bin', jobUser: users.reach })),
+      (profiling ??= resolveHostProfile({
+        cacheFile: join(layout.cacheDir, 'host-profile.json'),
+        hostPath: options.hostPath ?? process.env.PATH ?? '/usr/bin:/bin',
+        jobUser: users.reach,
+      })),
     reachable: () => (reaching ??= planReachablePaths({ root: options.root, runtimeDirUnderRoot: layout.runtimeDir, mountBase, ...users.reach })),
     seccomp: (arch) => (seccomp ??= seccompProgram(arch)),
     procMasks: () => (procMasks ??= existingProcMasks()),

@@ -32,19 +32,30 @@ export function resolveHostPaths(hostPaths: readonly string[], protectedDirs: re
   for (const hostPath of hostPaths) {
     assertHostPathAllowed(hostPath);
     const real = realpathOrUndefined(hostPath);
-    if (real === undefined) throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`, { hint: 'give an existing absolute host path to --allow-host-path (check it with ls -ld)' });
+    if (real === undefined)
+      throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`, {
+        hint: 'give an existing absolute host path to --allow-host-path (check it with ls -ld)',
+      });
     try {
       assertHostPathAllowed(real);
     } catch (error) {
-      throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' resolves to '${real.slice(0, 80)}', which the sandbox cannot expose: ${(error as Error).message}`, {
-        hint: 'expose a path outside /, /workspace, /tmp, /proc, /dev, /usr, /etc and the /bin-style links, through no link into them',
-      });
+      throw new EngineError(
+        'POLICY_DENIED',
+        `host path '${hostPath.slice(0, 80)}' resolves to '${real.slice(0, 80)}', which the sandbox cannot expose: ${(error as Error).message}`,
+        {
+          hint: 'expose a path outside /, /workspace, /tmp, /proc, /dev, /usr, /etc and the /bin-style links, through no link into them',
+        },
+      );
     }
     const state = guarded.find((d) => overlaps(real, d));
     if (state !== undefined) {
-      throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' resolves to '${real.slice(0, 80)}', which overlaps headspace's own state (${state.slice(0, 80)}): it would expose other workspaces`, {
-        hint: 'expose a directory that neither contains nor lies inside HEADSPACE_HOME or /run/headspace-native',
-      });
+      throw new EngineError(
+        'POLICY_DENIED',
+        `host path '${hostPath.slice(0, 80)}' resolves to '${real.slice(0, 80)}', which overlaps headspace's own state (${state.slice(0, 80)}): it would expose other workspaces`,
+        {
+          hint: 'expose a directory that neither contains nor lies inside HEADSPACE_HOME or /run/headspace-native',
+        },
+      );
     }
     resolved[hostPath] = real;
   }
@@ -56,14 +67,22 @@ export function resolveHostPaths(hostPaths: readonly string[], protectedDirs: re
  * resolutions were recorded is treated as having recorded the path itself,
  * so one that was exposed through a link is refused rather than followed.
  */
-export function verifyHostPaths(hostPaths: readonly string[], recorded: Readonly<Record<string, string>> | undefined, protectedDirs: readonly string[]): Record<string, string> {
+export function verifyHostPaths(
+  hostPaths: readonly string[],
+  recorded: Readonly<Record<string, string>> | undefined,
+  protectedDirs: readonly string[],
+): Record<string, string> {
   const now = resolveHostPaths(hostPaths, protectedDirs);
   for (const hostPath of hostPaths) {
     const then = recorded?.[hostPath] ?? hostPath;
     if (now[hostPath] !== then) {
-      throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' now resolves to '${now[hostPath]!.slice(0, 80)}', not '${then.slice(0, 80)}' as when the workspace was created`, {
-        hint: 'a link in the path changed since create; destroy the workspace and create it again if the new target is intended',
-      });
+      throw new EngineError(
+        'POLICY_DENIED',
+        `host path '${hostPath.slice(0, 80)}' now resolves to '${now[hostPath]!.slice(0, 80)}', not '${then.slice(0, 80)}' as when the workspace was created`,
+        {
+          hint: 'a link in the path changed since create; destroy the workspace and create it again if the new target is intended',
+        },
+      );
     }
   }
   return now;

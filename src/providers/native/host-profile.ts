@@ -25,7 +25,17 @@ export const KEY_TOOLS = ['python3', 'node', 'git', 'cc'] as const;
 const TOP_LEVEL_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
 /** /etc entries tools need: dynamic loader config, alternatives (cc, python), certs, zone. */
-const ETC_ENTRIES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/nsswitch.conf', '/etc/localtime', '/etc/ssl', '/etc/os-release', '/etc/mime.types'];
+const ETC_ENTRIES = [
+  '/etc/alternatives',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/nsswitch.conf',
+  '/etc/localtime',
+  '/etc/ssl',
+  '/etc/os-release',
+  '/etc/mime.types',
+];
 
 export interface ToolEntry {
   name: string;

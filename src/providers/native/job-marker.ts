@@ -104,10 +104,22 @@ export async function liveJobs(dir: string): Promise<SlotMarker[]> {
  * never take the same one), replacing a stale marker; WORKSPACE_BUSY when
  * every slot holds a live job. Returns the slot taken.
  */
-export async function acquireJobSlot(dir: string, workspaceId: string, jobId: string, slots: number, cgroupOf: (slot: number) => string | undefined): Promise<number> {
+export async function acquireJobSlot(
+  dir: string,
+  workspaceId: string,
+  jobId: string,
+  slots: number,
+  cgroupOf: (slot: number) => string | undefined,
+): Promise<number> {
   for (let slot = 0; slot < slots; slot++) {
     const cgroup = cgroupOf(slot);
-    const marker: JobMarker = { jobId, ownerPid: process.pid, ownerStarted: currentOwner().started, startedAt: new Date().toISOString(), ...(cgroup === undefined ? {} : { cgroup }) };
+    const marker: JobMarker = {
+      jobId,
+      ownerPid: process.pid,
+      ownerStarted: currentOwner().started,
+      startedAt: new Date().toISOString(),
+      ...(cgroup === undefined ? {} : { cgroup }),
+    };
     const path = join(dir, slotFileName(slot));
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
@@ -121,9 +133,13 @@ export async function acquireJobSlot(dir: string, workspaceId: string, jobId: st
     }
   }
   const running = (await liveJobs(dir)).map((m) => m.jobId);
-  throw new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is running ${slots === 1 ? `job ${running[0] ?? ''}`.trim() : `${slots} jobs at once (${running.slice(0, 4).join(', ')})`}`, {
-    hint: `wait for one to end, or stop it: headspace stop ${workspaceId} --apply`,
-  });
+  throw new EngineError(
+    'WORKSPACE_BUSY',
+    `workspace ${workspaceId} is running ${slots === 1 ? `job ${running[0] ?? ''}`.trim() : `${slots} jobs at once (${running.slice(0, 4).join(', ')})`}`,
+    {
+      hint: `wait for one to end, or stop it: headspace stop ${workspaceId} --apply`,
+    },
+  );
 }
 
 function readFileSafely(path: string): string | undefined {

@@ -44,6 +44,9 @@ export function jobUsers(legacy: JobUser, uid = process.getuid?.() ?? -1, gid = 
  */
 function validJobUser(user: JobUser): JobUser {
   const ok = (n: number) => Number.isInteger(n) && n > 0 && n !== LEGACY_JOB_UID && n < 2 ** 32 - 1;
-  if (!ok(user.uid) || !ok(user.gid)) throw new ProviderError(`refusing job identity ${user.uid}:${user.gid} for a native workspace`, { hint: 'this is a headspace bug: the engine allocates job identities from 600001 up' });
+  if (!ok(user.uid) || !ok(user.gid))
+    throw new ProviderError(`refusing job identity ${user.uid}:${user.gid} for a native workspace`, {
+      hint: 'this is a headspace bug: the engine allocates job identities from 600001 up',
+    });
   return { uid: user.uid, gid: user.gid };
 }

@@ -156,9 +156,10 @@ export function spawnLauncher(placement: Placement): Launcher {
       ref();
       onOutput = job.onOutput;
       const inner = ['--args', String(ARGS_FD), '--', ...job.command];
-      const exec = job.dropTo === undefined
-        ? [job.bwrapPath, ...inner]
-        : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner];
+      const exec =
+        job.dropTo === undefined
+          ? [job.bwrapPath, ...inner]
+          : [job.dropTo.setprivPath, `--reuid=${job.dropTo.uid}`, `--regid=${job.dropTo.gid}`, '--clear-groups', '--', job.bwrapPath, ...inner];
       argsPipe?.end(nulJoined([...envArgs(job.env), ...job.bwrapArgs]));
       seccompPipe?.end(job.seccomp);
       filePipes.forEach((pipe, i) => pipe?.end(job.files[i] ?? Buffer.alloc(0)));

@@ -56,7 +56,12 @@ export interface LeftoverSweeper {
   remove(leftover: Leftover): Promise<void>;
 }
 
-export function nativeLeftovers(options: { layout: Layout; mountBase: string; driver: () => Promise<CgroupDriver | undefined>; killTimeoutMs: number }): LeftoverSweeper {
+export function nativeLeftovers(options: {
+  layout: Layout;
+  mountBase: string;
+  driver: () => Promise<CgroupDriver | undefined>;
+  killTimeoutMs: number;
+}): LeftoverSweeper {
   const { layout } = options;
   const tag = `${layout.cgroupName('')}`; // "<root tag>-"
   const hasMeta = (id: string) => exists(layout.metaPath(id));
@@ -90,10 +95,21 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
         const name = layout.cgroupName(id);
         if (!(await hasMeta(id))) {
           const pids = await strayPids(driver, id);
-          found.push({ kind: 'cgroup', workspaceId: id, target: name, detail: `cgroup ${name} of workspace ${id}, which the native provider no longer holds${pids.length ? ` (processes ${pids.join(', ')} still in it)` : ''}` });
+          found.push({
+            kind: 'cgroup',
+            workspaceId: id,
+            target: name,
+            detail: `cgroup ${name} of workspace ${id}, which the native provider no longer holds${pids.length ? ` (processes ${pids.join(', ')} still in it)` : ''}`,
+          });
         } else if ((await liveJobs(layout.workspaceDir(id))).length === 0) {
           const pids = await strayPids(driver, id);
-          if (pids.length) found.push({ kind: 'process', workspaceId: id, target: name, detail: `processes ${pids.join(', ')} in the cgroup of workspace ${id}, which runs no job` });
+          if (pids.length)
+            found.push({
+              kind: 'process',
+              workspaceId: id,
+              target: name,
+              detail: `processes ${pids.join(', ')} in the cgroup of workspace ${id}, which runs no job`,
+            });
         }
       }
     }
@@ -102,7 +118,13 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
       const dir = layout.workspaceDir(name);
       if (!(await hasMeta(name))) {
         const image = (await exists(layout.imagePath(name))) ? ', holding its storage image storage.img' : '';
-        if ((await stat(dir).catch(() => undefined))?.isDirectory()) found.push({ kind: 'directory', workspaceId: name, target: dir, detail: `workspace folder ${dir} without meta.json (a create or removal was cut short)${image}` });
+        if ((await stat(dir).catch(() => undefined))?.isDirectory())
+          found.push({
+            kind: 'directory',
+            workspaceId: name,
+            target: dir,
+            detail: `workspace folder ${dir} without meta.json (a create or removal was cut short)${image}`,
+          });
         continue;
       }
       const files = (await readdir(dir).catch(() => [] as string[])).sort();
@@ -111,11 +133,23 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
       for (const file of files.filter((f) => slotOfFile(f) !== undefined)) {
         const marker = await readJobMarker(join(dir, file));
         if (marker !== undefined && markerOwnerAlive(marker)) live = true;
-        else if (marker !== undefined) found.push({ kind: 'file', workspaceId: name, target: join(dir, file), detail: `job marker of ${marker.jobId} in workspace ${name}, whose process (pid ${marker.ownerPid}) is gone` });
+        else if (marker !== undefined)
+          found.push({
+            kind: 'file',
+            workspaceId: name,
+            target: join(dir, file),
+            detail: `job marker of ${marker.jobId} in workspace ${name}, whose process (pid ${marker.ownerPid}) is gone`,
+          });
       }
       for (const file of files) {
         const stray = /^stop-.+$/.test(file) ? !live : /^meta\.json\.(\d+)\.tmp$/.test(file) ? !isAlive(Number(/\d+/.exec(file)![0])) : false;
-        if (stray) found.push({ kind: 'file', workspaceId: name, target: join(dir, file), detail: `temporary file ${file} in workspace ${name}, left by a process that is gone` });
+        if (stray)
+          found.push({
+            kind: 'file',
+            workspaceId: name,
+            target: join(dir, file),
+            detail: `temporary file ${file} in workspace ${name}, left by a process that is gone`,
+          });
       }
     }
     for (const loop of await strayLoopDevices()) {
@@ -130,15 +164,28 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
     for (const runtimeDir of runtimeDirs) {
       for (const id of (await readdir(runtimeDir).catch(() => [] as string[])).sort()) {
         if (!ID_PATTERN.test(id) || (await exists(layout.workspaceDir(id)))) continue;
-        found.push({ kind: 'directory', workspaceId: id, target: join(runtimeDir, id), detail: `generated runtime files ${join(runtimeDir, id)} of workspace ${id}, which the native provider no longer holds` });
+        found.push({
+          kind: 'directory',
+          workspaceId: id,
+          target: join(runtimeDir, id),
+          detail: `generated runtime files ${join(runtimeDir, id)} of workspace ${id}, which the native provider no longer holds`,
+        });
       }
     }
-    for (const [sub, what] of [['fs', 'loop mount of the storage image'], ['ws', 'bind mount']] as const) {
+    for (const [sub, what] of [
+      ['fs', 'loop mount of the storage image'],
+      ['ws', 'bind mount'],
+    ] as const) {
       const mountDir = join(options.mountBase, sub);
       for (const id of (await readdir(mountDir).catch(() => [] as string[])).sort()) {
         if (!ID_PATTERN.test(id) || (await hasMeta(id))) continue;
         const target = join(mountDir, id);
-        found.push({ kind: 'mount', workspaceId: id, target, detail: `${isMountPoint(target) ? what : 'mount point folder'} ${target} of workspace ${id}, which the native provider no longer holds` });
+        found.push({
+          kind: 'mount',
+          workspaceId: id,
+          target,
+          detail: `${isMountPoint(target) ? what : 'mount point folder'} ${target} of workspace ${id}, which the native provider no longer holds`,
+        });
       }
     }
     return found;
@@ -158,28 +205,43 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
 
   async function remove(leftover: Leftover): Promise<void> {
     const id = leftover.workspaceId;
-    if (id === null || !ID_PATTERN.test(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
+    if (id === null || !ID_PATTERN.test(id))
+      throw new ProviderError(`not a native leftover: ${leftover.target}`, {
+        hint: 'this is a headspace bug: only leftovers the native provider listed can be removed',
+      });
     switch (leftover.kind) {
       case 'cgroup': {
         const driver = await options.driver();
         if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await hasMeta(id))) return;
         const empty = await driver.kill(leftover.target, options.killTimeoutMs);
-        if (!empty || !(await driver.remove(leftover.target))) throw new ProviderError(`cgroup ${leftover.target} could not be ${empty ? 'removed' : 'emptied'}`, { hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute' });
+        if (!empty || !(await driver.remove(leftover.target)))
+          throw new ProviderError(`cgroup ${leftover.target} could not be ${empty ? 'removed' : 'emptied'}`, {
+            hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute',
+          });
         return;
       }
       case 'process': {
         const driver = await options.driver();
         if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJobs(layout.workspaceDir(id))).length > 0) return;
-        if (!(await driver.kill(leftover.target, options.killTimeoutMs))) throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`, { hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute' });
+        if (!(await driver.kill(leftover.target, options.killTimeoutMs)))
+          throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`, {
+            hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute',
+          });
         return;
       }
       case 'file': {
-        if (dirname(leftover.target) !== layout.workspaceDir(id)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
+        if (dirname(leftover.target) !== layout.workspaceDir(id))
+          throw new ProviderError(`not a native leftover: ${leftover.target}`, {
+            hint: 'this is a headspace bug: only leftovers the native provider listed can be removed',
+          });
         const file = basename(leftover.target);
         const slot = slotOfFile(file);
         if (slot !== undefined && (await liveJob(leftover.target)) !== undefined) return;
         if (file.startsWith('stop-') && (await liveJobs(layout.workspaceDir(id))).length > 0) return;
-        if (slot === undefined && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file)) throw new ProviderError(`not a native leftover: ${leftover.target}`, { hint: 'this is a headspace bug: only leftovers the native provider listed can be removed' });
+        if (slot === undefined && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file))
+          throw new ProviderError(`not a native leftover: ${leftover.target}`, {
+            hint: 'this is a headspace bug: only leftovers the native provider listed can be removed',
+          });
         removeQuietly(leftover.target);
         return;
       }
@@ -207,12 +269,18 @@ export function nativeLeftovers(options: { layout: Layout; mountBase: string; dr
           if (await hasMeta(id)) return;
           await unmountWorkspaceFilesystem(leftover.target);
           await rmdir(leftover.target).catch(() => undefined);
-          if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`, { hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go' });
+          if (await exists(leftover.target))
+            throw new ProviderError(`mount ${leftover.target} could not be removed`, {
+              hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go',
+            });
           return;
         }
         if (leftover.target !== join(options.mountBase, 'ws', id) || (await hasMeta(id))) return;
         await unmount(leftover.target);
-        if (await exists(leftover.target)) throw new ProviderError(`mount ${leftover.target} could not be removed`, { hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go' });
+        if (await exists(leftover.target))
+          throw new ProviderError(`mount ${leftover.target} could not be removed`, {
+            hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go',
+          });
         return;
       }
     }

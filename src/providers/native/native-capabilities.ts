@@ -17,11 +17,15 @@ import { ADVISORY_CHECKS, PROVIDER_NAME, REMEDIES, type HostProbe } from './prob
  * OOM kills are read from its own counters (a v1 OOM kill, even one caused by
  * the shared limit, counts in the cgroup of the process killed — measured).
  */
-const NATIVE_JOBS_AT_ONCE = "jobs at once share the workspace's memory, pids and cpu budgets (its cgroup); each job runs in a child cgroup of its own, so it is stopped, timed out and measured alone";
+const NATIVE_JOBS_AT_ONCE =
+  "jobs at once share the workspace's memory, pids and cpu budgets (its cgroup); each job runs in a child cgroup of its own, so it is stopped, timed out and measured alone";
 
 export function nativeCapabilities(probe: Pick<HostProbe, 'result' | 'cgroups' | 'storage' | 'landlock'>): ProviderCapabilities {
   const ready = probe.result.ready;
-  const notReady = probe.result.checks.filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name)).map((c) => `${c.name}: ${c.detail} — ${c.remedy ?? ''}`).join('; ');
+  const notReady = probe.result.checks
+    .filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name))
+    .map((c) => `${c.name}: ${c.detail} — ${c.remedy ?? ''}`)
+    .join('; ');
   const enforces = Object.fromEntries(LIMIT_NAMES.map((n) => [n, false])) as Record<LimitName, boolean>;
   const reasons: Partial<Record<LimitName, string>> = {};
   enforces.network = ready; // 'disabled' = a private network namespace with loopback only
@@ -42,7 +46,16 @@ export function nativeCapabilities(probe: Pick<HostProbe, 'result' | 'cgroups' |
   // 'fd-closing': the exec shim closes inherited descriptors before bwrap and again inside (#10 item 1);
   // 'landlock' only when the kernel has it: defence in depth, not a gate (the probe's landlock check says why not).
   const layers = ready
-    ? ['namespaces', 'seccomp', 'cap-drop', 'non-root-uid', 'fd-closing', ...(probe.landlock.abi > 0 ? ['landlock'] : []), probe.cgroups.driver?.kind ?? 'no-cgroups', ...(probe.storage.available ? ['loop-ext4'] : [])]
+    ? [
+        'namespaces',
+        'seccomp',
+        'cap-drop',
+        'non-root-uid',
+        'fd-closing',
+        ...(probe.landlock.abi > 0 ? ['landlock'] : []),
+        probe.cgroups.driver?.kind ?? 'no-cgroups',
+        ...(probe.storage.available ? ['loop-ext4'] : []),
+      ]
     : [];
   return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true, jobsAtOnce: MAX_JOBS_AT_ONCE };
 }

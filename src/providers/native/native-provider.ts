@@ -61,10 +61,14 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   // doctor / doctor --repair: this home's leftovers (leftovers.ts), and other homes' stale runtime folders (stale-bases.ts).
   const sweeper = nativeLeftovers({ layout, mountBase, driver: host.driver, killTimeoutMs });
   const runtimeRoot = dirname(mountBase);
-  const staleBases = staleBaseLeftovers(staleBaseSweeper({ runtimeRoot, minAgeMs: options.staleBaseAgeMs ?? 10 * 60_000, driver: host.driver, killTimeoutMs }), runtimeRoot, {
-    sweepOtherHomes: options.sweepOtherHomes === true,
-    asRoot: users.asRoot,
-  });
+  const staleBases = staleBaseLeftovers(
+    staleBaseSweeper({ runtimeRoot, minAgeMs: options.staleBaseAgeMs ?? 10 * 60_000, driver: host.driver, killTimeoutMs }),
+    runtimeRoot,
+    {
+      sweepOtherHomes: options.sweepOtherHomes === true,
+      asRoot: users.asRoot,
+    },
+  );
 
   return {
     name: PROVIDER_NAME,
@@ -79,7 +83,10 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       const meta = await readMeta(layout.metaPath(workspaceId));
       if (meta === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
       const storageBytes = await storage.measure(workspaceId, meta);
-      const digest = await host.profile().then((p) => p.digest, () => meta.environmentDigest);
+      const digest = await host.profile().then(
+        (p) => p.digest,
+        () => meta.environmentDigest,
+      );
       return { workspaceId, state: 'ready', profile: meta.profile, environmentDigest: digest, ...(storageBytes === undefined ? {} : { storageBytes }) };
     },
 

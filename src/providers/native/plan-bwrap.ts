@@ -77,8 +77,14 @@ export function planEnv(env: Readonly<Record<string, string>>, extraPath: readon
   };
   for (const [name, value] of Object.entries(env)) {
     // A name with '=' or NUL would smuggle a second variable or truncate the block.
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, { hint: 'a name is letters, digits and _, not starting with a digit' });
-    if (value.includes('\0')) throw new EngineError('BAD_ARGUMENT', `environment variable ${name} contains a NUL byte`, { hint: 'pass binary data through a file (put or --input), not through the environment' });
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new EngineError('BAD_ARGUMENT', `'${name.slice(0, 40)}' is not a valid environment variable name`, {
+        hint: 'a name is letters, digits and _, not starting with a digit',
+      });
+    if (value.includes('\0'))
+      throw new EngineError('BAD_ARGUMENT', `environment variable ${name} contains a NUL byte`, {
+        hint: 'pass binary data through a file (put or --input), not through the environment',
+      });
     out[name] = value;
   }
   return out;
@@ -116,7 +122,10 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const size = String(tmpfsBytes(policy));
   args.push('--proc', '/proc');
   for (const mask of input.procMasks) {
-    if (!mask.path.startsWith('/proc/')) throw new EngineError('BAD_ARGUMENT', `proc mask ${mask.path.slice(0, 80)} is not under /proc`, { hint: 'this is a headspace bug: the proc masks are a fixed list of /proc paths' });
+    if (!mask.path.startsWith('/proc/'))
+      throw new EngineError('BAD_ARGUMENT', `proc mask ${mask.path.slice(0, 80)} is not under /proc`, {
+        hint: 'this is a headspace bug: the proc masks are a fixed list of /proc paths',
+      });
     if (mask.kind === 'file') args.push('--ro-bind', '/dev/null', mask.path);
     // An empty tmpfs; Landlock (read-only on /proc) keeps the job from writing into it, so no remount (one mount less per job).
     else args.push('--perms', '0555', '--tmpfs', mask.path);
@@ -126,7 +135,10 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   args.push('--bind', input.filesDir, SANDBOX_WORKSPACE);
   for (const hostPath of policy.hostPaths) {
     const resolved = input.resolvedHostPaths[hostPath];
-    if (resolved === undefined) throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' was not resolved and checked before the job`, { hint: 'this is a headspace bug: host paths are resolved at create and checked before every job' });
+    if (resolved === undefined)
+      throw new EngineError('POLICY_DENIED', `host path '${hostPath.slice(0, 80)}' was not resolved and checked before the job`, {
+        hint: 'this is a headspace bug: host paths are resolved at create and checked before every job',
+      });
     assertHostPathAllowed(hostPath);
     assertHostPathAllowed(resolved);
     args.push('--ro-bind', resolved, hostPath);
@@ -159,7 +171,9 @@ export function planDev(): string[] {
 export function assertHostPathAllowed(hostPath: string): void {
   const normalised = hostPath.replace(/\/+$/, '');
   if (!hostPath.startsWith('/') || hostPath.includes('\0') || hostPath.split('/').some((s) => s === '..' || s === '.')) {
-    throw new EngineError('BAD_ARGUMENT', `host path '${hostPath.slice(0, 80)}' must be an absolute, normalised path`, { hint: 'give it as /absolute/path, without .., // or a trailing /' });
+    throw new EngineError('BAD_ARGUMENT', `host path '${hostPath.slice(0, 80)}' must be an absolute, normalised path`, {
+      hint: 'give it as /absolute/path, without .., // or a trailing /',
+    });
   }
   for (const reserved of RESERVED_DESTINATIONS) {
     const clash = reserved === '/' ? normalised === '' : normalised === reserved || normalised.startsWith(`${reserved}/`);

@@ -25,7 +25,23 @@
  */
 import type { Budget } from '../../core/policy/policy.js';
 
-export type RlimitName = 'AS' | 'CORE' | 'CPU' | 'DATA' | 'FSIZE' | 'LOCKS' | 'MEMLOCK' | 'MSGQUEUE' | 'NICE' | 'NOFILE' | 'NPROC' | 'RSS' | 'RTPRIO' | 'RTTIME' | 'SIGPENDING' | 'STACK';
+export type RlimitName =
+  | 'AS'
+  | 'CORE'
+  | 'CPU'
+  | 'DATA'
+  | 'FSIZE'
+  | 'LOCKS'
+  | 'MEMLOCK'
+  | 'MSGQUEUE'
+  | 'NICE'
+  | 'NOFILE'
+  | 'NPROC'
+  | 'RSS'
+  | 'RTPRIO'
+  | 'RTTIME'
+  | 'SIGPENDING'
+  | 'STACK';
 
 /** `unlimited` is RLIM_INFINITY (still lowered to the inherited hard limit by the shim). */
 export type RlimitValue = number | 'unlimited';

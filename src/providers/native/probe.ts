@@ -24,13 +24,16 @@ export const PROVIDER_NAME = 'native';
 export const REMEDIES = {
   platform: 'use a Linux host (the native provider is built on bubblewrap and cgroups)',
   bubblewrap: 'run scripts/setup-native.sh (as root: apt-get update && apt-get install -y bubblewrap)',
-  userNamespaces: 'allow unprivileged user namespaces: sysctl -w kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04)',
+  userNamespaces:
+    'allow unprivileged user namespaces: sysctl -w kernel.unprivileged_userns_clone=1 (Debian) or kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04)',
   seccomp: 'use an x86_64 or aarch64 host (the seccomp filter has syscall tables for these only)',
   jobUid: 'run as root with a non-zero jobUid, or as a normal user (jobs then run as that user)',
-  cgroups: 'run as root on a host with cgroup v1 memory/pids/cpu controllers, or inside a delegated cgroup v2 subtree (systemd-run --user --scope -p Delegate=yes …)',
+  cgroups:
+    'run as root on a host with cgroup v1 memory/pids/cpu controllers, or inside a delegated cgroup v2 subtree (systemd-run --user --scope -p Delegate=yes …)',
   setpriv: 'install util-linux (setpriv drops root after cgroup v2 placement)',
   execHelper: `build the native exec shim: ${EXEC_HELPER_BUILD} (npm run build and scripts/setup.sh run it; needs a C compiler: apt-get install -y gcc libc6-dev)`,
-  landlock: 'boot a kernel with Landlock enabled (CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= list); until then jobs run without the Landlock layer, the other layers still hold',
+  landlock:
+    'boot a kernel with Landlock enabled (CONFIG_SECURITY_LANDLOCK=y and landlock in the lsm= list); until then jobs run without the Landlock layer, the other layers still hold',
   storage:
     'run as root with loop devices (modprobe loop; /dev/loop-control) and e2fsprogs (scripts/setup-native.sh); until then workspace storage is measured, not enforced, and /proc/self/mountinfo inside a job shows the host path of /workspace',
 } as const;
@@ -76,7 +79,14 @@ export async function probeHost(options: {
 }): Promise<HostProbe> {
   const checks: ProbeCheck[] = [];
   const add = (name: string, ok: boolean, detail: string, remedy: string, limits?: LimitName[]) =>
-    checks.push({ name, ok, detail, ...(ok ? {} : { remedy }), ...(limits === undefined ? {} : { limits }), ...(ADVISORY_CHECKS.has(name) ? { advisory: true } : {}) });
+    checks.push({
+      name,
+      ok,
+      detail,
+      ...(ok ? {} : { remedy }),
+      ...(limits === undefined ? {} : { limits }),
+      ...(ADVISORY_CHECKS.has(name) ? { advisory: true } : {}),
+    });
 
   const linux = process.platform === 'linux';
   add('platform', linux, `${process.platform} ${process.arch}`, REMEDIES.platform);
@@ -90,7 +100,9 @@ export async function probeHost(options: {
   add(
     'job-uid',
     jobUser.uid > 0,
-    switchUser ? `each workspace's jobs run as a uid of their own, 600001 and up (we are root; workspaces made before that keep uid ${jobUser.uid})` : `jobs run as our own uid ${uid}`,
+    switchUser
+      ? `each workspace's jobs run as a uid of their own, 600001 and up (we are root; workspaces made before that keep uid ${jobUser.uid})`
+      : `jobs run as our own uid ${uid}`,
     REMEDIES.jobUid,
   );
 
@@ -99,8 +111,15 @@ export async function probeHost(options: {
   let bwrapOk = false;
   if (bwrapPath === undefined) add('bubblewrap', false, 'bwrap not found', REMEDIES.bubblewrap);
   else {
-    const version = await cachedFact(options.cacheFile, factKey('bwrap-version', bwrapPath, jobUser), (v) => v.startsWith('bubblewrap'), () =>
-      run(bwrapPath, ['--version']).then((r) => r.stdout.trim(), (e: Error) => `unusable: ${e.message}`),
+    const version = await cachedFact(
+      options.cacheFile,
+      factKey('bwrap-version', bwrapPath, jobUser),
+      (v) => v.startsWith('bubblewrap'),
+      () =>
+        run(bwrapPath, ['--version']).then(
+          (r) => r.stdout.trim(),
+          (e: Error) => `unusable: ${e.message}`,
+        ),
     );
     bwrapOk = version.startsWith('bubblewrap');
     add('bubblewrap', bwrapOk, `${bwrapPath}: ${version}`, REMEDIES.bubblewrap);
@@ -108,8 +127,11 @@ export async function probeHost(options: {
 
   if (bwrapPath !== undefined && bwrapOk && jobUser.uid > 0) {
     const userns = JSON.parse(
-      await cachedFact(options.cacheFile, factKey('user-namespaces', bwrapPath, jobUser), (v) => (JSON.parse(v) as { ok: boolean }).ok, async () =>
-        JSON.stringify(await tryUserNamespace(bwrapPath, switchUser ? jobUser : undefined)),
+      await cachedFact(
+        options.cacheFile,
+        factKey('user-namespaces', bwrapPath, jobUser),
+        (v) => (JSON.parse(v) as { ok: boolean }).ok,
+        async () => JSON.stringify(await tryUserNamespace(bwrapPath, switchUser ? jobUser : undefined)),
       ),
     ) as { ok: boolean; detail: string };
     add('user-namespaces', userns.ok, userns.detail, REMEDIES.userNamespaces);
@@ -119,13 +141,21 @@ export async function probeHost(options: {
 
   // Fail closed: without the shim, descriptors the caller leaked would reach the job (#10 item 1).
   const helper = JSON.parse(
-    await cachedFact(options.cacheFile, factKey('exec-helper', options.execHelperPath, jobUser), (v) => (JSON.parse(v) as ExecHelperFacts).ok, async () =>
-      JSON.stringify(await probeExecHelper(options.execHelperPath)),
+    await cachedFact(
+      options.cacheFile,
+      factKey('exec-helper', options.execHelperPath, jobUser),
+      (v) => (JSON.parse(v) as ExecHelperFacts).ok,
+      async () => JSON.stringify(await probeExecHelper(options.execHelperPath)),
     ),
   ) as ExecHelperFacts;
   add('exec-helper', helper.ok, helper.detail, REMEDIES.execHelper);
   const landlock = { abi: helper.ok ? helper.landlockAbi : 0, detail: helper.landlockDetail };
-  add('landlock', landlock.abi > 0, landlock.abi > 0 ? `${landlock.detail}: jobs also run under a Landlock ruleset (files, signals, abstract sockets)` : `not applied: ${landlock.detail}`, REMEDIES.landlock);
+  add(
+    'landlock',
+    landlock.abi > 0,
+    landlock.abi > 0 ? `${landlock.detail}: jobs also run under a Landlock ruleset (files, signals, abstract sockets)` : `not applied: ${landlock.detail}`,
+    REMEDIES.landlock,
+  );
 
   const cgroups = linux ? await chooseCgroupDriver(uid) : { details: ['not Linux'], enforces: { memory: false, pids: false, cpu: false } };
   const detail = cgroups.details.join('; ');
@@ -178,7 +208,12 @@ function factKey(name: string, binaryPath: string, jobUser: { uid: number; gid: 
   }
 }
 
-async function cachedFact(cacheFile: string | undefined, key: string | undefined, good: (value: string) => boolean, compute: () => Promise<string>): Promise<string> {
+async function cachedFact(
+  cacheFile: string | undefined,
+  key: string | undefined,
+  good: (value: string) => boolean,
+  compute: () => Promise<string>,
+): Promise<string> {
   let cache: Record<string, { value: string; at: number }> = {};
   if (cacheFile !== undefined && key !== undefined) {
     try {
@@ -208,7 +243,13 @@ async function cachedFact(cacheFile: string | undefined, key: string | undefined
 async function findExecutable(candidates: ReadonlyArray<string | undefined>): Promise<string | undefined> {
   for (const candidate of candidates) {
     if (candidate === undefined) continue;
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }
@@ -226,7 +267,11 @@ function tryUserNamespace(bwrapPath: string, as: { uid: number; gid: number } | 
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', (error) => resolve({ ok: false, detail: error.message }));
     child.on('close', (code) =>
-      resolve(code === 0 ? { ok: true, detail: 'bwrap created user, pid, net, ipc, uts and cgroup namespaces' } : { ok: false, detail: stderr.trim().split('\n')[0] ?? `bwrap exited ${code}` }),
+      resolve(
+        code === 0
+          ? { ok: true, detail: 'bwrap created user, pid, net, ipc, uts and cgroup namespaces' }
+          : { ok: false, detail: stderr.trim().split('\n')[0] ?? `bwrap exited ${code}` },
+      ),
     );
   });
 }

@@ -67,7 +67,9 @@ export async function planReachablePaths(options: {
   const searchable = await searchableBy(options.root, options.uid, options.gid);
   const root = process.getuid?.() === 0;
   if (!searchable && !root) {
-    throw new ProviderError(`the job uid ${options.uid} cannot reach ${options.root}`, { hint: `make every directory above ${options.root} searchable (chmod o+x), or choose another HEADSPACE_HOME` });
+    throw new ProviderError(`the job uid ${options.uid} cannot reach ${options.root}`, {
+      hint: `make every directory above ${options.root} searchable (chmod o+x), or choose another HEADSPACE_HOME`,
+    });
   }
   const base = options.mountBase;
   // The mount base comes and goes with its workspaces (mount-base.ts): made on demand, level by level.
@@ -89,7 +91,10 @@ export async function planReachablePaths(options: {
       if (dst !== undefined && dst.dev === src.dev && dst.ino === src.ino) return target;
       await ensureUnderBase(base, 'ws', { name: id, mode: 0o700 }, options.root);
       await run('/usr/bin/mount', ['--bind', filesDir, target]).catch((error: unknown) => {
-        throw new ProviderError(`cannot bind ${filesDir} for the job uid`, { cause: error, hint: 'the native provider needs root (mount) when HEADSPACE_HOME is not searchable by other users' });
+        throw new ProviderError(`cannot bind ${filesDir} for the job uid`, {
+          cause: error,
+          hint: 'the native provider needs root (mount) when HEADSPACE_HOME is not searchable by other users',
+        });
       });
       return target;
     },

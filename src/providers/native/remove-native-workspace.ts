@@ -17,7 +17,8 @@ export async function removeNativeWorkspace(parts: NativeParts, id: string): Pro
   validateId('workspace', id);
   const sorted: Record<'removed' | 'retained' | 'unverified', RemovableResource[]> = { removed: [], retained: [], unverified: [] };
   const driver = await host.driver();
-  for (const live of await liveJobs(layout.workspaceDir(id))) await writeFile(layout.stopSentinelPath(id, live.jobId), `${process.pid}\n`).catch(() => undefined);
+  for (const live of await liveJobs(layout.workspaceDir(id)))
+    await writeFile(layout.stopSentinelPath(id, live.jobId), `${process.pid}\n`).catch(() => undefined);
   parts.standbys.drop(layout.cgroupName(id));
   parts.execHelper.forget(id);
   sorted[driver === undefined ? 'unverified' : await parts.cgroups.remove(driver, id)].push('runtime');

@@ -39,14 +39,18 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
   const cgroup = layout.cgroupName(id);
   const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
   if (cwd !== '' && !(await (await openSafeFs(filesDir, user)).isDirectory(cwd))) {
-    throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, { hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists` });
+    throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, {
+      hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists`,
+    });
   }
   // cwd is the name text form; bwrap's --chdir takes the real name. An argument is passed as UTF-8
   // text, so a directory whose name is not valid UTF-8 cannot be named there: refused, never approximated.
   const cwdBytes = Buffer.concat(pathComponents(cwd).flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('/'), part])));
   const realCwd = cwdBytes.toString('utf8');
   if (!Buffer.from(realCwd, 'utf8').equals(cwdBytes)) {
-    throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' has a name that is not valid UTF-8`, { hint: 'run from a parent directory and have the command change into it' });
+    throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' has a name that is not valid UTF-8`, {
+      hint: 'run from a parent directory and have the command change into it',
+    });
   }
   const [profile, helper] = await Promise.all([host.profile(), parts.execHelper.pathFor(id)]);
   // One list for the mounts, the generated files and the Landlock rules, so a generated file is never written yet unreadable.
@@ -69,7 +73,9 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
   // One job at once keeps the one-cgroup path: the job in the workspace cgroup. Several: each
   // job slot's own child cgroup, so a stop, a wall clock or the sweep after a job ends it alone.
   const atOnce = request.policy.budget.concurrency > 1;
-  const slot = await acquireJobSlot(layout.workspaceDir(id), id, request.jobId, request.policy.budget.concurrency, (k) => (atOnce ? layout.jobCgroupName(id, k) : undefined));
+  const slot = await acquireJobSlot(layout.workspaceDir(id), id, request.jobId, request.policy.budget.concurrency, (k) =>
+    atOnce ? layout.jobCgroupName(id, k) : undefined,
+  );
   const jobPath = join(layout.workspaceDir(id), slotFileName(slot));
   const jobCgroup = cgroups.ofJob(id, slot, atOnce);
   const placement = () => launcherPlacement(env, driver, jobCgroup, user, helper);

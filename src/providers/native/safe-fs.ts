@@ -51,15 +51,21 @@ function notRegular(rel: string, info: Stats): EngineError {
   if (info.isSymbolicLink()) return badPath(rel, 'is a symbolic link');
   if (info.isDirectory()) return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
   const what = info.isSocket() ? 'a socket' : info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a regular file';
-  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, { hint: 'only regular files can be exported or read; have the job write its result to a regular file' });
+  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, {
+    hint: 'only regular files can be exported or read; have the job write its result to a regular file',
+  });
 }
 
 function mapOpenError(error: unknown, rel: string): EngineError {
   if (error instanceof EngineError) return error;
-  if (error instanceof TreeChangedError) return new EngineError('BAD_PATH', error.message, { hint: 'a running job moved directories meanwhile; try again once it has finished' });
+  if (error instanceof TreeChangedError)
+    return new EngineError('BAD_PATH', error.message, { hint: 'a running job moved directories meanwhile; try again once it has finished' });
   const code = error instanceof WalkError ? error.code : (error as NodeJS.ErrnoException).code;
   const where = error instanceof WalkError ? ` (component ${error.depth + 1})` : '';
-  if (code === 'ENOENT') return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, { hint: 'paths are relative to /workspace; list what is there with headspace ls-files WORKSPACE' });
+  if (code === 'ENOENT')
+    return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, {
+      hint: 'paths are relative to /workspace; list what is there with headspace ls-files WORKSPACE',
+    });
   if (code === 'ELOOP') return badPath(rel, `passes through a symbolic link${where}`);
   if (code === 'ENOTDIR') return badPath(rel, `has a component that is not a directory${where}`);
   if (code === 'ENAMETOOLONG') return badPath(rel, `has a name longer than 255 bytes${where}`);
@@ -67,8 +73,14 @@ function mapOpenError(error: unknown, rel: string): EngineError {
   if (code === 'ENXIO' || code === 'ENODEV' || code === 'EOPNOTSUPP') {
     return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a regular file`, { hint: 'only regular files can be exported or read' });
   }
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${shown(rel)}' was not written`, { hint: 'create the workspace with a larger --storage-bytes, or remove files' });
-  return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, { hint: 'run headspace doctor; if the workspace is damaged, destroy it', cause: error });
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${shown(rel)}' was not written`, {
+      hint: 'create the workspace with a larger --storage-bytes, or remove files',
+    });
+  return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, {
+    hint: 'run headspace doctor; if the workspace is damaged, destroy it',
+    cause: error,
+  });
 }
 
 export interface SafeFs {
@@ -194,14 +206,19 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     const rel = normalizeWorkspacePath(path);
     const actual = createHash('sha256').update(data).digest('hex');
     if (actual !== options.expectedSha256.toLowerCase()) {
-      throw new EngineError('DIGEST_MISMATCH', `the bytes for '${shown(rel)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`, { hint: 'the source changed while it was copied; copy it again' });
+      throw new EngineError(
+        'DIGEST_MISMATCH',
+        `the bytes for '${shown(rel)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`,
+        { hint: 'the source changed while it was copied; copy it again' },
+      );
     }
     const { parent, name } = split(rel);
     const dir = await openDir(parent, { create: true });
     try {
       const existing = await lstat(viaFd(dir, name)).catch(() => undefined);
       if (existing?.isDirectory()) throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
-      if (existing !== undefined && !options.overwrite) throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
+      if (existing !== undefined && !options.overwrite)
+        throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
       const temp = `.headspace-write-${randomBytes(6).toString('hex')}`;
       try {
         const handle = await open(viaFd(dir, temp), O_CREATE, 0o644);
@@ -215,7 +232,10 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
         else await link(viaFd(dir, temp), viaFd(dir, name)); // atomic no-clobber: EEXIST if the job made it meanwhile
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put), or choose another destination' });
+        if (code === 'EEXIST')
+          throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, {
+            hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put), or choose another destination',
+          });
         throw mapOpenError(error, rel);
       } finally {
         await unlink(viaFd(dir, temp)).catch(() => undefined);

@@ -18,7 +18,19 @@ import { KILL } from './syscall-rules.js';
 import { ARCH_TABLES, type SeccompArch } from './syscall-tables.js';
 
 export { evaluateSeccompFilter, type SeccompData, type SockFilter } from './seccomp-bpf.js';
-export { CLONE_NEW_FLAGS, EAFNOSUPPORT, ENOSYS, EOPNOTSUPP, EPERM, EPROTONOSUPPORT, ESOCKTNOSUPPORT, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_KILL_PROCESS, SKIP_AS_SUCCESS } from './syscall-rules.js';
+export {
+  CLONE_NEW_FLAGS,
+  EAFNOSUPPORT,
+  ENOSYS,
+  EOPNOTSUPP,
+  EPERM,
+  EPROTONOSUPPORT,
+  ESOCKTNOSUPPORT,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_ERRNO,
+  SECCOMP_RET_KILL_PROCESS,
+  SKIP_AS_SUCCESS,
+} from './syscall-rules.js';
 
 export function buildSeccompFilter(arch: SeccompArch): SockFilter[] {
   return [

@@ -45,7 +45,13 @@ export interface StaleBaseSweeper {
   removeAll(): Promise<string[]>;
 }
 
-export function staleBaseSweeper(options: { runtimeRoot: string; minAgeMs: number; driver: () => Promise<CgroupDriver | undefined>; killTimeoutMs: number; now?: () => number }): StaleBaseSweeper {
+export function staleBaseSweeper(options: {
+  runtimeRoot: string;
+  minAgeMs: number;
+  driver: () => Promise<CgroupDriver | undefined>;
+  killTimeoutMs: number;
+  now?: () => number;
+}): StaleBaseSweeper {
   const now = options.now ?? Date.now;
 
   async function list(): Promise<StaleBase[]> {
@@ -133,15 +139,31 @@ export function staleBaseLeftovers(sweeper: StaleBaseSweeper, runtimeRoot: strin
       if (!on.sweepOtherHomes || !on.asRoot) return [];
       const stale = await sweeper.list();
       if (stale.length === 0) return [];
-      const named = stale.slice(0, 3).map((b) => `${basename(b.dir)} (${b.why})`).join('; ');
+      const named = stale
+        .slice(0, 3)
+        .map((b) => `${basename(b.dir)} (${b.why})`)
+        .join('; ');
       // The target reads as the folders it names (shell braces), never as the runtime directory itself.
-      const target = `${runtimeRoot}/{${stale.slice(0, 3).map((b) => basename(b.dir)).join(',')}${stale.length > 3 ? ',…' : ''}}`;
-      return [{ kind: 'directory', workspaceId: null, target, detail: `${stale.length} runtime folder(s) under ${runtimeRoot} of homes that are gone or hold no workspace: ${named}${stale.length > 3 ? '; …' : ''}` }];
+      const target = `${runtimeRoot}/{${stale
+        .slice(0, 3)
+        .map((b) => basename(b.dir))
+        .join(',')}${stale.length > 3 ? ',…' : ''}}`;
+      return [
+        {
+          kind: 'directory',
+          workspaceId: null,
+          target,
+          detail: `${stale.length} runtime folder(s) under ${runtimeRoot} of homes that are gone or hold no workspace: ${named}${stale.length > 3 ? '; …' : ''}`,
+        },
+      ];
     },
     owns: (leftover) => on.sweepOtherHomes && leftover.kind === 'directory' && leftover.workspaceId === null && leftover.target.startsWith(`${runtimeRoot}/{`),
     async remove() {
       const left = await sweeper.removeAll();
-      if (left.length > 0) throw new ProviderError(`${left.length} stale runtime folder(s) could not be removed: ${left.slice(0, 3).join(', ')}`, { hint: 'something still uses them (a mount, or a create in progress); run headspace doctor --repair --apply again later' });
+      if (left.length > 0)
+        throw new ProviderError(`${left.length} stale runtime folder(s) could not be removed: ${left.slice(0, 3).join(', ')}`, {
+          hint: 'something still uses them (a mount, or a create in progress); run headspace doctor --repair --apply again later',
+        });
     },
   };
 }

@@ -42,7 +42,14 @@ function protocolIn(protocols: readonly number[], then: Decision): ArgCheck {
 }
 
 /** AF_UNIX: stream, datagram and seqpacket with protocol 0 (python, node, git, sqlite and libc's own nscd/syslog sockets). */
-const UNIX_SOCKET = protocolIn([0], typeIn([[SOCK_STREAM, ALLOW], [SOCK_DGRAM, ALLOW], [SOCK_SEQPACKET, ALLOW]]));
+const UNIX_SOCKET = protocolIn(
+  [0],
+  typeIn([
+    [SOCK_STREAM, ALLOW],
+    [SOCK_DGRAM, ALLOW],
+    [SOCK_SEQPACKET, ALLOW],
+  ]),
+);
 
 /**
  * AF_INET/AF_INET6, in the job's own network namespace: TCP and UDP only,
@@ -64,7 +71,13 @@ const INET_SOCKET = typeIn([
  * os.networkInterfaces() and python's socket.if_nameindex() fail without
  * it), in that same namespace.
  */
-const ROUTE_NETLINK_SOCKET = protocolIn([NETLINK_ROUTE], typeIn([[SOCK_RAW, ALLOW], [SOCK_DGRAM, ALLOW]]));
+const ROUTE_NETLINK_SOCKET = protocolIn(
+  [NETLINK_ROUTE],
+  typeIn([
+    [SOCK_RAW, ALLOW],
+    [SOCK_DGRAM, ALLOW],
+  ]),
+);
 
 /**
  * socket(): the families above. Every other family (AF_VSOCK, which is not

@@ -58,7 +58,21 @@ export const MOUNT_OPTIONS = 'loop,nodev,nosuid,noatime,discard';
  * node_modules tree runs out of inodes before bytes at the default).
  */
 export function mkfsArgs(image: string, owner: { uid: number; gid: number }): string[] {
-  return ['-q', '-F', '-t', 'ext4', '-m', '0', '-i', '8192', '-O', '^has_journal', '-E', `lazy_itable_init=1,nodiscard,root_owner=${owner.uid}:${owner.gid}`, image];
+  return [
+    '-q',
+    '-F',
+    '-t',
+    'ext4',
+    '-m',
+    '0',
+    '-i',
+    '8192',
+    '-O',
+    '^has_journal',
+    '-E',
+    `lazy_itable_init=1,nodiscard,root_owner=${owner.uid}:${owner.gid}`,
+    image,
+  ];
 }
 
 export interface FilesystemSupport {
@@ -77,11 +91,17 @@ export interface FilesystemSupport {
 export async function probeWorkspaceFilesystem(uid: number): Promise<FilesystemSupport> {
   if (uid !== 0) return { available: false, detail: 'not root: mounting a per-workspace filesystem needs root' };
   const loopControl = statIfAny('/dev/loop-control');
-  if (loopControl === undefined || !loopControl.isCharacterDevice()) return { available: false, detail: 'no loop devices: /dev/loop-control is missing (modprobe loop, or a container without loop access)' };
+  if (loopControl === undefined || !loopControl.isCharacterDevice())
+    return { available: false, detail: 'no loop devices: /dev/loop-control is missing (modprobe loop, or a container without loop access)' };
   const mkfsPath = await firstExecutable(MKFS_CANDIDATES);
   if (mkfsPath === undefined) return { available: false, detail: 'mkfs.ext4 not found (e2fsprogs is not installed)' };
-  if ((await firstExecutable([MOUNT])) === undefined || (await firstExecutable([UMOUNT])) === undefined) return { available: false, detail: `${MOUNT} or ${UMOUNT} not found (util-linux/mount)` };
-  return { available: true, detail: `an ext4 image per workspace sized to its storage budget, loop-mounted under the mount base (${mkfsPath}, /dev/loop-control)`, mkfsPath };
+  if ((await firstExecutable([MOUNT])) === undefined || (await firstExecutable([UMOUNT])) === undefined)
+    return { available: false, detail: `${MOUNT} or ${UMOUNT} not found (util-linux/mount)` };
+  return {
+    available: true,
+    detail: `an ext4 image per workspace sized to its storage budget, loop-mounted under the mount base (${mkfsPath}, /dev/loop-control)`,
+    mkfsPath,
+  };
 }
 
 /**
@@ -90,7 +110,13 @@ export async function probeWorkspaceFilesystem(uid: number): Promise<FilesystemS
  * `owner`, mode 0700. On failure it undoes what it did, so only the image
  * file can remain if this process dies midway (leftovers.ts names it).
  */
-export async function makeWorkspaceFilesystem(options: { image: string; mountPoint: string; bytes: number; owner: { uid: number; gid: number }; mkfsPath: string }): Promise<void> {
+export async function makeWorkspaceFilesystem(options: {
+  image: string;
+  mountPoint: string;
+  bytes: number;
+  owner: { uid: number; gid: number };
+  mkfsPath: string;
+}): Promise<void> {
   const { image, mountPoint } = options;
   try {
     const handle = await open(image, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -100,7 +126,10 @@ export async function makeWorkspaceFilesystem(options: { image: string; mountPoi
       await handle.close();
     }
     await run(options.mkfsPath, mkfsArgs(image, options.owner)).catch((error: unknown) => {
-      throw new ProviderError(`mkfs.ext4 failed on the workspace image: ${stderrOf(error)}`, { cause: error, hint: 'run headspace doctor; check e2fsprogs (scripts/setup-native.sh)' });
+      throw new ProviderError(`mkfs.ext4 failed on the workspace image: ${stderrOf(error)}`, {
+        cause: error,
+        hint: 'run headspace doctor; check e2fsprogs (scripts/setup-native.sh)',
+      });
     });
     await mountWorkspaceFilesystem(image, mountPoint);
     // mkfs always makes lost+found; a workspace starts empty (fsck recreates it if it ever needs it).
@@ -115,7 +144,10 @@ export async function makeWorkspaceFilesystem(options: { image: string; mountPoi
 
 export async function mountWorkspaceFilesystem(image: string, mountPoint: string): Promise<void> {
   await run(MOUNT, ['-t', 'ext4', '-o', MOUNT_OPTIONS, image, mountPoint]).catch((error: unknown) => {
-    throw new ProviderError(`cannot loop-mount the workspace image: ${stderrOf(error)}`, { cause: error, hint: 'run headspace doctor; the native provider needs root and free loop devices for per-workspace storage' });
+    throw new ProviderError(`cannot loop-mount the workspace image: ${stderrOf(error)}`, {
+      cause: error,
+      hint: 'run headspace doctor; the native provider needs root and free loop devices for per-workspace storage',
+    });
   });
 }
 
@@ -134,7 +166,10 @@ export async function unmountWorkspaceFilesystem(mountPoint: string): Promise<'n
   } catch (error) {
     if (!isMountPoint(mountPoint)) return 'unmounted';
     await run(UMOUNT, ['-l', mountPoint]).catch((lazy: unknown) => {
-      throw new ProviderError(`cannot unmount ${mountPoint}: ${stderrOf(lazy)}`, { hint: 'something still holds it open; run headspace doctor --repair --apply once it lets go', cause: error });
+      throw new ProviderError(`cannot unmount ${mountPoint}: ${stderrOf(lazy)}`, {
+        hint: 'something still holds it open; run headspace doctor --repair --apply once it lets go',
+        cause: error,
+      });
     });
     return 'lazily-unmounted';
   }
@@ -218,11 +253,15 @@ export async function waitForLoopRelease(dir: string, timeoutMs: number): Promis
 
 /** Detaches a loop device (with autoclear set by mount, a busy one is released when its last user closes). */
 export async function detachLoopDevice(device: string): Promise<void> {
-  if (!/^\/dev\/loop\d+$/.test(device)) throw new ProviderError(`not a loop device: ${device}`, { hint: 'this is a headspace bug: only /dev/loopN devices are ever detached' });
+  if (!/^\/dev\/loop\d+$/.test(device))
+    throw new ProviderError(`not a loop device: ${device}`, { hint: 'this is a headspace bug: only /dev/loopN devices are ever detached' });
   const losetup = await firstExecutable(LOSETUP_CANDIDATES);
   if (losetup === undefined) throw new ProviderError('losetup not found', { hint: 'install util-linux (mount)' });
   await run(losetup, ['-d', device]).catch((error: unknown) => {
-    throw new ProviderError(`cannot detach ${device}: ${stderrOf(error)}`, { hint: 'a lazily unmounted filesystem may still hold it; run headspace doctor --repair --apply again in a minute', cause: error });
+    throw new ProviderError(`cannot detach ${device}: ${stderrOf(error)}`, {
+      hint: 'a lazily unmounted filesystem may still hold it; run headspace doctor --repair --apply again in a minute',
+      cause: error,
+    });
   });
 }
 
@@ -241,7 +280,13 @@ function statIfAny(path: string): Stats | undefined {
 
 async function firstExecutable(candidates: readonly string[]): Promise<string | undefined> {
   for (const candidate of candidates) {
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
   }
   return undefined;
 }

@@ -20,7 +20,15 @@ import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import type { HostEnv } from './probe.js';
 import type { ReachablePaths } from './reachable-paths.js';
 import { openSafeFs, type SafeFs } from './safe-fs.js';
-import { isMountedOver, isMountPoint, makeWorkspaceFilesystem, mountWorkspaceFilesystem, unmountWorkspaceFilesystem, usedBytes, waitForLoopRelease } from './workspace-filesystem.js';
+import {
+  isMountedOver,
+  isMountPoint,
+  makeWorkspaceFilesystem,
+  mountWorkspaceFilesystem,
+  unmountWorkspaceFilesystem,
+  usedBytes,
+  waitForLoopRelease,
+} from './workspace-filesystem.js';
 import { readMeta, type WorkspaceMeta } from './workspace-meta.js';
 
 /** What one create has made so far, so that its undo takes down that and nothing else. */
@@ -41,7 +49,13 @@ export interface WorkspaceStorage {
   /** A sparse image reserves nothing: refuses a job that could fill the host's disk. */
   assertRoomForJob(id: string, meta: WorkspaceMeta): Promise<void>;
   /** Makes the workspace's storage at create, recording in `attempt` what the undo may take down. */
-  make(id: string, env: HostEnv, storageBytes: number, owner: JobUser, attempt: StorageAttempt): Promise<Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'>>;
+  make(
+    id: string,
+    env: HostEnv,
+    storageBytes: number,
+    owner: JobUser,
+    attempt: StorageAttempt,
+  ): Promise<Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'>>;
   /** Undoes a failed create's storage; never deletes an image still mounted. */
   undo(id: string, attempt: StorageAttempt): Promise<void>;
   /** Bytes the workspace's files take (allocated blocks of an image; a walk of a host directory); undefined when unreadable. */
@@ -54,7 +68,13 @@ export interface WorkspaceStorage {
   list(): Promise<string[]>;
 }
 
-export function workspaceStorage(options: { layout: Layout; root: string; mountBase: string; users: JobUsers; reachable: () => Promise<ReachablePaths> }): WorkspaceStorage {
+export function workspaceStorage(options: {
+  layout: Layout;
+  root: string;
+  mountBase: string;
+  users: JobUsers;
+  reachable: () => Promise<ReachablePaths>;
+}): WorkspaceStorage {
   const { layout, root, mountBase, users, reachable } = options;
   /**
    * Where a workspace's image is mounted: under the mount base, outside
@@ -79,8 +99,14 @@ export function workspaceStorage(options: { layout: Layout; root: string; mountB
     const mountPoint = imageMountPoint(id);
     if (isMountedOver(mountPoint, dirname(mountPoint))) return;
     const image = layout.imagePath(id);
-    if (!existsSync(image)) throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, { hint: 'the workspace files are lost; remove the workspace' });
-    if (process.getuid?.() !== 0) throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, { hint: 'run headspace as root' });
+    if (!existsSync(image))
+      throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, {
+        hint: 'the workspace files are lost; remove the workspace',
+      });
+    if (process.getuid?.() !== 0)
+      throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, {
+        hint: 'run headspace as root',
+      });
     await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
     await mountWorkspaceFilesystem(image, mountPoint);
   }
@@ -111,7 +137,10 @@ export function workspaceStorage(options: { layout: Layout; root: string; mountB
     async make(id, env, storageBytes, owner, attempt) {
       if (env.storage.available) {
         const mountPoint = imageMountPoint(id);
-        if (isMountPoint(mountPoint)) throw new ProviderError(`something is already mounted at ${mountPoint}`, { hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace' });
+        if (isMountPoint(mountPoint))
+          throw new ProviderError(`something is already mounted at ${mountPoint}`, {
+            hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace',
+          });
         attempt.mountedHere = true;
         await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
         await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });

@@ -34,7 +34,10 @@ export async function resolve(specifier, context, next) {
 }
 `,
 );
-writeFileSync(join(hooks, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`);
+writeFileSync(
+  join(hooks, 'register.mjs'),
+  `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});\n`,
+);
 const traced = { NODE_OPTIONS: `--import=${join(hooks, 'register.mjs')}`, HS_RESOLVED_LOG: log };
 
 function resolvedModules(): string[] {
@@ -62,8 +65,17 @@ describe('the CLI', () => {
     }
     const modules = resolvedModules();
     // The trace really covers the verbs and both renderers…
-    for (const part of ['/dist/cli/main.js', '/dist/core/verbs/run.js', '/dist/core/result/render-json.js', '/dist/core/result/render-markdown.js', '/dist/core/result/build-result.js']) {
-      expect(modules.some((m) => m.endsWith(part)), part).toBe(true);
+    for (const part of [
+      '/dist/cli/main.js',
+      '/dist/core/verbs/run.js',
+      '/dist/core/result/render-json.js',
+      '/dist/core/result/render-markdown.js',
+      '/dist/core/result/build-result.js',
+    ]) {
+      expect(
+        modules.some((m) => m.endsWith(part)),
+        part,
+      ).toBe(true);
     }
     // …and neither zod nor the schema module is among them.
     expect(modules.filter((m) => m.includes('/node_modules/zod/') || m.endsWith('/result-schema.js'))).toEqual([]);
@@ -71,10 +83,14 @@ describe('the CLI', () => {
 
   it('would be caught: importing the schema does load zod under the same hook', () => {
     rmSync(log, { force: true });
-    const control = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'core', 'result', 'result-schema.js')).href)});`], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...traced },
-    });
+    const control = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'core', 'result', 'result-schema.js')).href)});`],
+      {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...traced },
+      },
+    );
     expect(control.status, control.stderr).toBe(0);
     expect(resolvedModules().some((m) => m.includes('/node_modules/zod/'))).toBe(true);
   });

@@ -31,7 +31,17 @@ describe('the CLI surface', () => {
 
   it('teaches the exit-code map through learn --json', () => {
     const learned = JSON.parse(cli(home, ['learn', '--json']).stdout) as { exit_code_names: Record<string, number> };
-    expect(learned.exit_code_names).toMatchObject({ success: 0, user_error: 1, environment_error: 2, policy_denied: 3, timeout: 4, cancelled: 5, computation_failed: 6, infrastructure_failure: 7, resource_exhausted: 8 });
+    expect(learned.exit_code_names).toMatchObject({
+      success: 0,
+      user_error: 1,
+      environment_error: 2,
+      policy_denied: 3,
+      timeout: 4,
+      cancelled: 5,
+      computation_failed: 6,
+      infrastructure_failure: 7,
+      resource_exhausted: 8,
+    });
   });
 
   it('explains every verb', () => {

@@ -29,7 +29,15 @@ describe('export', () => {
     const again = cli(home, ['export', 'w', 'out/report.txt', '--to', into, '--expect-sha256', digest!, '--overwrite']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(`durable at ${join(into, 'report.txt')}`);
-    const upper = cli(home, ['export', 'w', 'out/report.txt', '--to', join(home, 'copy.txt'), '--expect-sha256', digest!.toUpperCase().replace('SHA256:', 'sha256:')]);
+    const upper = cli(home, [
+      'export',
+      'w',
+      'out/report.txt',
+      '--to',
+      join(home, 'copy.txt'),
+      '--expect-sha256',
+      digest!.toUpperCase().replace('SHA256:', 'sha256:'),
+    ]);
     expect(upper.code, upper.stderr).toBe(0);
   });
 

@@ -14,7 +14,8 @@ import { BIN, cli, makeHome } from '../../helpers/cli.js';
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
 
-const HOSTILE = 'clip\x1b]52;c;cHduZWQ=\x07 title\x1b]0;pwned\x07 link\x1b]8;;https://example.invalid\x07here\x1b]8;;\x07 csi\x1b[2J c1\u009b31m bidi\u202eabc bell\x07';
+const HOSTILE =
+  'clip\x1b]52;c;cHduZWQ=\x07 title\x1b]0;pwned\x07 link\x1b]8;;https://example.invalid\x07here\x1b]8;;\x07 csi\x1b[2J c1\u009b31m bidi\u202eabc bell\x07';
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' };
 
 /** Runs the bin with stdout on a pseudo-terminal; returns what the terminal received. */
@@ -53,7 +54,10 @@ describe('inspect --logs', () => {
 
 describe('other human output on a terminal', () => {
   it('carries no raw escape from the job, in logs or in the run result', () => {
-    for (const args of [['logs', 'tty-job', '--tail', '5'], ['inspect', 'tty-job']]) {
+    for (const args of [
+      ['logs', 'tty-job', '--tail', '5'],
+      ['inspect', 'tty-job'],
+    ]) {
       const shown = onTerminal(args).toString('utf8');
       expect(shown).toContain('clip');
       expect(shown).not.toMatch(/[\x07\x1b\u009b\u202e]/);

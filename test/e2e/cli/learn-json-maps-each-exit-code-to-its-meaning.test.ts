@@ -26,7 +26,17 @@ describe('learn --json', () => {
 
   it('keeps the category name of each code under exit_code_names', () => {
     const learned = JSON.parse(cli(home, ['learn', '--json']).stdout) as Learned;
-    expect(learned.exit_code_names).toEqual({ success: 0, user_error: 1, environment_error: 2, policy_denied: 3, timeout: 4, cancelled: 5, computation_failed: 6, infrastructure_failure: 7, resource_exhausted: 8 });
+    expect(learned.exit_code_names).toEqual({
+      success: 0,
+      user_error: 1,
+      environment_error: 2,
+      policy_denied: 3,
+      timeout: 4,
+      cancelled: 5,
+      computation_failed: 6,
+      infrastructure_failure: 7,
+      resource_exhausted: 8,
+    });
   });
 
   it('says the same in cli overview --json', () => {

@@ -37,7 +37,10 @@ describe('logs --grep over hostile output', () => {
     expect(run.stdout).toContain('2: error: the real line');
   });
 
-  it.each([['a backreference', '(word) \\1'], ['a lookahead', 'word(?= )']])('refuses %s with exit 1 and a hint naming what is unsupported', (_what, pattern) => {
+  it.each([
+    ['a backreference', '(word) \\1'],
+    ['a lookahead', 'word(?= )'],
+  ])('refuses %s with exit 1 and a hint naming what is unsupported', (_what, pattern) => {
     const run = cli(home, ['logs', 'grep-job', '--grep', pattern]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');

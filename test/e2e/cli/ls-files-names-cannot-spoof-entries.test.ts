@@ -43,7 +43,7 @@ describe('hostile file names', () => {
     expect(findings.every((f) => f.name_encoding === 'escaped' && f.text === `${f.path} (1 bytes)`)).toBe(true);
   });
 
-  it('are escaped in declare\'s result and the artifacts list, and real in --json', () => {
+  it("are escaped in declare's result and the artifacts list, and real in --json", () => {
     const declared = cli(home, ['declare', 'names-ws', `${NAMES[0]}=the payload`]);
     expect(declared.code, declared.stderr).toBe(0);
     expect(declared.stdout).not.toMatch(RAW);

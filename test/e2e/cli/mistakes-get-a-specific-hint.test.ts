@@ -21,13 +21,19 @@ function hintOf(stderr: string): string {
 describe('a mistake', () => {
   it('gets a hint about that mistake', () => {
     expect(cli(home, ['create', '--workspace-id', 'w']).code).toBe(0);
-    expect(cli(home, ['run', '--job-id', 'job-a', '--declare', 'dir=a folder', '--declare', 'typo.txt=never made', 'w', 'write', 'dir/inner', 'x']).code).toBe(0);
+    expect(cli(home, ['run', '--job-id', 'job-a', '--declare', 'dir=a folder', '--declare', 'typo.txt=never made', 'w', 'write', 'dir/inner', 'x']).code).toBe(
+      0,
+    );
     const cases: Array<[string, string[], RegExp]> = [
       ['an unclosed group in --grep', ['logs', 'job-a', '--grep', '(a'], /escape a literal \(.*with a backslash/],
       ['a lookaround in --grep', ['logs', 'job-a', '--grep', '(?=a)'], /lookaround/],
       ['a missing host file', ['put', 'w', '/nonexistent/headspace-input', 'in.txt'], /ls -ld \/nonexistent\/headspace-input/],
       ['exporting a directory', ['export', 'w', 'dir', '--to', `${home}/dir-out`], /tar -czf dir\.tar\.gz dir/],
-      ['exporting an artifact the job never made', ['export', 'w', 'typo.txt', '--to', `${home}/typo-out`], /withdrawn by declare with remove.*`HEADSPACE_HOME=\S+ headspace ls-files w`/],
+      [
+        'exporting an artifact the job never made',
+        ['export', 'w', 'typo.txt', '--to', `${home}/typo-out`],
+        /withdrawn by declare with remove.*`HEADSPACE_HOME=\S+ headspace ls-files w`/,
+      ],
       ['a negative --ttl', ['create', '--ttl', '-5'], /--ttl 3600/],
       ['a malformed --expect-sha256', ['export', 'w', 'typo.txt', '--to', `${home}/x`, '--expect-sha256', 'abc'], /sha256sum|copy the digest/],
     ];

@@ -42,9 +42,13 @@ describe.runIf(readiness.ready)(`names that are not UTF-8 through the bin on nat
     const run = cli(home, ['ls-files', 'bytes'], native);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.split('## Key findings\n')[1]!.split('\n## ')[0]!.split('\n');
-    expect(lines.sort()).toEqual(['- d\\xff/', '- d\\xff/x\\xfe.txt (3 bytes)', '- r\\ufffd.txt (12 bytes)', '- r\\xff.txt (12 bytes)', '- r\\\\xff.txt (9 bytes)'].sort());
+    expect(lines.sort()).toEqual(
+      ['- d\\xff/', '- d\\xff/x\\xfe.txt (3 bytes)', '- r\\ufffd.txt (12 bytes)', '- r\\xff.txt (12 bytes)', '- r\\\\xff.txt (9 bytes)'].sort(),
+    );
     expect(run.stdout).not.toContain('\ufffd');
-    const json = JSON.parse(cli(home, ['ls-files', 'bytes', '--json'], native).stdout) as { key_findings: Array<{ path: string; name_encoding?: string; text: string }> };
+    const json = JSON.parse(cli(home, ['ls-files', 'bytes', '--json'], native).stdout) as {
+      key_findings: Array<{ path: string; name_encoding?: string; text: string }>;
+    };
     expect(json.key_findings.map((f) => f.path).sort()).toEqual(['d\\xff', ...Object.keys(FILES)].sort());
     expect(json.key_findings.every((f) => f.name_encoding === 'escaped' && f.text.startsWith(f.path))).toBe(true);
   });
@@ -74,7 +78,7 @@ describe.runIf(readiness.ready)(`names that are not UTF-8 through the bin on nat
     expect(listed.stdout).toContain('- in\\xfe/copy\\\\.txt (13 bytes)');
   });
 
-  it('refuses a text that is not a name\'s text form, with a hint, instead of guessing', () => {
+  it("refuses a text that is not a name's text form, with a hint, instead of guessing", () => {
     const run = cli(home, ['export', 'bytes', 'r\\q.txt', '--to', join(out, 'never')], native);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('a backslash \\\\');

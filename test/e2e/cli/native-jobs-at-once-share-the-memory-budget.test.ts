@@ -24,8 +24,18 @@ const HOLD = `import time\nn=${Math.round(BUDGET * 0.6)}\nb=bytearray(n)\nfor i 
 /** Every pid still in the workspace's memory cgroup or its job children. */
 function pidsLeft(id: string): number[] {
   const dir = join('/sys/fs/cgroup/memory/headspace', layoutOf(join(home, 'native')).cgroupName(id));
-  const dirs = [dir, ...readdirSync(dir).filter((d) => d.startsWith('job-')).map((d) => join(dir, d))];
-  return dirs.flatMap((d) => readFileSync(join(d, 'cgroup.procs'), 'utf8').split('\n').filter((l) => l !== '').map(Number));
+  const dirs = [
+    dir,
+    ...readdirSync(dir)
+      .filter((d) => d.startsWith('job-'))
+      .map((d) => join(dir, d)),
+  ];
+  return dirs.flatMap((d) =>
+    readFileSync(join(d, 'cgroup.procs'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map(Number),
+  );
 }
 
 describe.runIf(readiness.ready)('native memory budget with jobs at once', () => {
@@ -33,7 +43,9 @@ describe.runIf(readiness.ready)('native memory budget with jobs at once', () => 
     expect(cli(home, ['create', '--workspace-id', 'mem', '--concurrency', '2', '--memory-bytes', String(BUDGET)], NATIVE).code).toBe(0);
     const alone = cli(home, ['run', '--json', 'mem', 'python3', '-c', HOLD], NATIVE);
     expect(alone.code, alone.stderr).toBe(0);
-    const runs = await Promise.all(['job-a', 'job-b'].map((jobId) => cliAsync(home, ['run', '--json', '--job-id', jobId, 'mem', 'python3', '-c', HOLD], NATIVE)));
+    const runs = await Promise.all(
+      ['job-a', 'job-b'].map((jobId) => cliAsync(home, ['run', '--json', '--job-id', jobId, 'mem', 'python3', '-c', HOLD], NATIVE)),
+    );
     const statuses = runs.map((r) => (JSON.parse(r.stdout) as { status: string }).status).sort();
     expect(statuses).toEqual(['resource_exhausted', 'success']);
     expect(runs.map((r) => r.code).sort()).toEqual([0, 8]);

@@ -15,7 +15,7 @@ const readiness = await nativeReadiness();
 const NATIVE = { HEADSPACE_PROVIDER: 'native' };
 
 describe.runIf(readiness.ready)('native wall clock with jobs at once', () => {
-  it("ends the job past its wall clock and leaves the other job to finish", async () => {
+  it('ends the job past its wall clock and leaves the other job to finish', async () => {
     expect(cli(home, ['create', '--workspace-id', 'clock', '--concurrency', '2', '--wall-clock-seconds', '2'], NATIVE).code).toBe(0);
     const late = cliAsync(home, ['run', '--job-id', 'job-late', 'clock', 'sleep', '30'], NATIVE);
     await new Promise((r) => setTimeout(r, 1000));

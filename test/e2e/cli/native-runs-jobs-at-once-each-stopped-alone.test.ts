@@ -16,7 +16,10 @@ const NATIVE = { HEADSPACE_PROVIDER: 'native' };
 const stamped = 'date +%s.%N; sleep 1.5; date +%s.%N; echo done';
 
 function times(stdout: string): [number, number] {
-  const [start, end] = stdout.split('\n').filter((l) => /^\d+\.\d+$/.test(l)).map(Number);
+  const [start, end] = stdout
+    .split('\n')
+    .filter((l) => /^\d+\.\d+$/.test(l))
+    .map(Number);
   return [start!, end!];
 }
 

@@ -97,10 +97,13 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
     expect(result.status).toBe(allContained ? 'success' : 'infrastructure_failure');
   });
 
-  (KNOWN_ESCAPES.length === 0 ? it : it.fails)(`contains every scenario and exits 0${KNOWN_ESCAPES.length === 0 ? '' : ' (fails while KNOWN_ESCAPES is not empty)'}`, () => {
-    expect([...verdicts.values()].every((v) => v === 'contained')).toBe(true);
-    expect(run.code).toBe(0);
-  });
+  (KNOWN_ESCAPES.length === 0 ? it : it.fails)(
+    `contains every scenario and exits 0${KNOWN_ESCAPES.length === 0 ? '' : ' (fails while KNOWN_ESCAPES is not empty)'}`,
+    () => {
+      expect([...verdicts.values()].every((v) => v === 'contained')).toBe(true);
+      expect(run.code).toBe(0);
+    },
+  );
 
   it('destroys its workspace and leaves no canary in HEADSPACE_HOME', () => {
     const id = result.provenance.workspace_id!;

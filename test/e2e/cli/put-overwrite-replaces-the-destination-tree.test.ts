@@ -30,7 +30,10 @@ function files(provider: string, ws: string, path: string): string[] {
   expect(out.code, out.stderr).toBe(0);
   // A finding is a line, or an object whose text holds lines (result-schema.ts allows both).
   const findings = (JSON.parse(out.stdout) as { key_findings: Array<string | { text: string }> }).key_findings;
-  return findings.flatMap((f) => (typeof f === 'string' ? f : f.text).split('\n')).map((f) => f.replace(/^- /, '').replace(/ \(\d+ bytes\)$/, '')).sort();
+  return findings
+    .flatMap((f) => (typeof f === 'string' ? f : f.text).split('\n'))
+    .map((f) => f.replace(/^- /, '').replace(/ \(\d+ bytes\)$/, ''))
+    .sort();
 }
 
 describe.each([

@@ -58,27 +58,52 @@ for (const provider of ['fake', 'native'] as const) {
       };
       expect(call(['create', '--workspace-id', 'rec']).code).toBe(0);
       expect(call(['put', 'rec', join(scratch, 'put.txt'), 'put.txt']).code).toBe(0);
-      const command = provider === 'fake' ? ['write', 'out.txt', 'done'] : ['sh', '-c', 'test -n "$API_TOKEN" && test -n "$FILE_SECRET" && wc -c input.txt put.txt > out.txt && echo done'];
-      const ran = call(['run', '--env', 'API_TOKEN', '--env-file', join(scratch, 'job.env'), '--input', `input.txt=${join(scratch, 'input.txt')}`, '--declare', 'out.txt=the result', 'rec', ...command]);
+      const command =
+        provider === 'fake'
+          ? ['write', 'out.txt', 'done']
+          : ['sh', '-c', 'test -n "$API_TOKEN" && test -n "$FILE_SECRET" && wc -c input.txt put.txt > out.txt && echo done'];
+      const ran = call([
+        'run',
+        '--env',
+        'API_TOKEN',
+        '--env-file',
+        join(scratch, 'job.env'),
+        '--input',
+        `input.txt=${join(scratch, 'input.txt')}`,
+        '--declare',
+        'out.txt=the result',
+        'rec',
+        ...command,
+      ]);
       expect(ran.code, ran.stdout + ran.stderr).toBe(0);
       expect(ran.stdout).toContain('environment given: API_TOKEN, FILE_SECRET (names only; values are never recorded)');
       expect(ran.stdout).toMatch(/input input\.txt: \d+ bytes, sha256:[0-9a-f]{64}/);
-      for (const args of [['inspect', 'rec'], ['inspect', 'rec', '--json'], ['ls', '--json'], ['ls-files', 'rec'], ['doctor', '--provider', provider], ['export', 'rec', 'out.txt', '--to', join(scratch, 'out.txt')]]) {
+      for (const args of [
+        ['inspect', 'rec'],
+        ['inspect', 'rec', '--json'],
+        ['ls', '--json'],
+        ['ls-files', 'rec'],
+        ['doctor', '--provider', provider],
+        ['export', 'rec', 'out.txt', '--to', join(scratch, 'out.txt')],
+      ]) {
         expect(call(args).code, args.join(' ')).toBe(0);
       }
       // A workspace's own storage (its files folder, or the filesystem image that holds them) is where contents belong; everything else is a record.
       const surfaces = filesUnder(home, (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path));
       expect(surfaces.some((p) => p.endsWith('state.db'))).toBe(true);
-      const texts = [...outputs, ...surfaces.map((path) => {
-        const bytes = readFileSync(path);
-        // The fake provider keeps workspace FILES in its state file: that is storage, not a record. Search the rest of it.
-        if (path.endsWith(join('fake', 'state.json'))) {
-          const state = JSON.parse(bytes.toString('utf8')) as { workspaces: Record<string, { files?: unknown }> };
-          for (const ws of Object.values(state.workspaces)) delete ws.files;
-          return JSON.stringify(state);
-        }
-        return bytes.toString('latin1');
-      })];
+      const texts = [
+        ...outputs,
+        ...surfaces.map((path) => {
+          const bytes = readFileSync(path);
+          // The fake provider keeps workspace FILES in its state file: that is storage, not a record. Search the rest of it.
+          if (path.endsWith(join('fake', 'state.json'))) {
+            const state = JSON.parse(bytes.toString('utf8')) as { workspaces: Record<string, { files?: unknown }> };
+            for (const ws of Object.values(state.workspaces)) delete ws.files;
+            return JSON.stringify(state);
+          }
+          return bytes.toString('latin1');
+        }),
+      ];
       for (const m of markers) for (const text of texts) expect(text.includes(m), `${m.split('-')[0]} leaked`).toBe(false);
     });
 

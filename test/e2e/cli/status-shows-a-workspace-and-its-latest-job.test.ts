@@ -13,7 +13,12 @@ const json = (args: string[]) => {
   // Flags go before the workspace id: after it, run's words are the command.
   const run = cli(home, [args[0]!, '--json', '--provider', 'fake', ...args.slice(1)]);
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { outcome_summary: string; key_findings: Array<string | { kind: string; id?: string; status?: string }>; attention: Array<{ action?: { verb: string } }>; evidence: Array<{ excerpt: string }> };
+  return JSON.parse(run.stdout) as {
+    outcome_summary: string;
+    key_findings: Array<string | { kind: string; id?: string; status?: string }>;
+    attention: Array<{ action?: { verb: string } }>;
+    evidence: Array<{ excerpt: string }>;
+  };
 };
 
 describe('status', () => {

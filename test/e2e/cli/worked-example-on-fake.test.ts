@@ -22,7 +22,17 @@ describe('the worked example', () => {
 
     const json = cli(home, ['inspect', 'job-pi', '--json']);
     const pkg = JSON.parse(json.stdout) as Record<string, unknown>;
-    expect(Object.keys(pkg)).toEqual(['outcome_summary', 'status', 'key_findings', 'evidence', 'artifacts', 'warnings', 'resource_usage', 'provenance', 'attention']);
+    expect(Object.keys(pkg)).toEqual([
+      'outcome_summary',
+      'status',
+      'key_findings',
+      'evidence',
+      'artifacts',
+      'warnings',
+      'resource_usage',
+      'provenance',
+      'attention',
+    ]);
     expect(pkg.status).toBe('success');
     const markdown = cli(home, ['inspect', 'job-pi']);
     expect(markdown.stdout).toContain(pkg.outcome_summary as string);

@@ -24,17 +24,23 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-describe('a run longer than the client\'s default request timeout', () => {
+describe("a run longer than the client's default request timeout", () => {
   it('succeeds with resetTimeoutOnProgress, and times out without it', async () => {
     expect(DEFAULT_REQUEST_TIMEOUT_MSEC).toBe(60_000);
     expect(JOB_SECONDS * 1000).toBeGreaterThan(DEFAULT_REQUEST_TIMEOUT_MSEC);
     const updates: Progress[] = [];
     const started = Date.now();
-    const keptAlive = mcp.client.callTool({ name: 'run', arguments: { workspaceId: 'kept-alive', argv: ['echo', 'warming up', '&&', 'sleep', String(JOB_SECONDS), '&&', 'echo', 'done'] } }, undefined, {
-      onprogress: (p) => updates.push(p),
-      resetTimeoutOnProgress: true,
+    const keptAlive = mcp.client.callTool(
+      { name: 'run', arguments: { workspaceId: 'kept-alive', argv: ['echo', 'warming up', '&&', 'sleep', String(JOB_SECONDS), '&&', 'echo', 'done'] } },
+      undefined,
+      {
+        onprogress: (p) => updates.push(p),
+        resetTimeoutOnProgress: true,
+      },
+    );
+    const timedOut = mcp.client.callTool({ name: 'run', arguments: { workspaceId: 'timed-out', argv: ['sleep', String(JOB_SECONDS)] } }, undefined, {
+      onprogress: () => {},
     });
-    const timedOut = mcp.client.callTool({ name: 'run', arguments: { workspaceId: 'timed-out', argv: ['sleep', String(JOB_SECONDS)] } }, undefined, { onprogress: () => {} });
 
     await expect(timedOut).rejects.toThrow(/timed out/i);
     const result = await keptAlive;

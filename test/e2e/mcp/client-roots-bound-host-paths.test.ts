@@ -43,7 +43,7 @@ async function serverWithClientRoots(roots: string[], workspaceId: string): Prom
 }
 
 describe('client roots', () => {
-  it('allow paths under them and refuse the server\'s own directory', async () => {
+  it("allow paths under them and refuse the server's own directory", async () => {
     const mcp = await serverWithClientRoots([clientDir], 'client-ws');
     const ok = await put(mcp, 'client-ws', join(clientDir, 'data.txt'), 'a');
     expect(ok.isError, ok.text).toBe(false);

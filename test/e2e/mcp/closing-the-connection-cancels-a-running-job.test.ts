@@ -14,11 +14,18 @@ describe('closing the stdio connection during a run', () => {
   it('records the running job as cancelled before the server exits', async () => {
     assertBuilt();
     expect(cli(home, ['create', '--workspace-id', 'busy']).code).toBe(0);
-    const child = spawn(BIN, ['mcp'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' } });
+    const child = spawn(BIN, ['mcp'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
+    });
     try {
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'run', arguments: { workspaceId: 'busy', jobId: 'job-block', argv: ['block'] } } });
       // Wait until the job is recorded running, then hang up.

@@ -14,10 +14,15 @@ afterAll(() => mcp?.close());
 
 describe('the doctor tool', () => {
   it('returns the repair plan as a dry run', async () => {
-    const result = (await mcp.client.callTool({ name: 'doctor', arguments: { provider: 'fake', repair: true } })) as { isError?: boolean; structuredContent?: { status: string; outcome_summary: string } };
+    const result = (await mcp.client.callTool({ name: 'doctor', arguments: { provider: 'fake', repair: true } })) as {
+      isError?: boolean;
+      structuredContent?: { status: string; outcome_summary: string };
+    };
     expect(result.isError).not.toBe(true);
     expect(result.structuredContent?.status).toBe('success');
-    expect(result.structuredContent?.outcome_summary).toMatch(/doctor's repair planned \d+ safe repair\(s\) and \d+ judgement call\(s\); this dry run changed nothing/);
+    expect(result.structuredContent?.outcome_summary).toMatch(
+      /doctor's repair planned \d+ safe repair\(s\) and \d+ judgement call\(s\); this dry run changed nothing/,
+    );
   });
 
   it('offers no way to apply repairs', async () => {

@@ -78,12 +78,21 @@ describe('host paths over MCP without client roots', () => {
   });
 
   it('refuses a path that leaves the root through ..', async () => {
-    expectRefusedByRoots(await call(mcp, 'put', { workspaceId: 'roots-ws', hostPath: join(inside, '..', 'outside', 'secret.txt'), destination: 'a' }), /resolves to|outside/);
+    expectRefusedByRoots(
+      await call(mcp, 'put', { workspaceId: 'roots-ws', hostPath: join(inside, '..', 'outside', 'secret.txt'), destination: 'a' }),
+      /resolves to|outside/,
+    );
   });
 
   it('refuses a symlink inside the root that points outside it, to a file or through a folder', async () => {
-    expectRefusedByRoots(await call(mcp, 'put', { workspaceId: 'roots-ws', hostPath: join(inside, 'link-to-secret'), destination: 'b' }), /resolves to .*secret\.txt/);
-    expectRefusedByRoots(await call(mcp, 'put', { workspaceId: 'roots-ws', hostPath: join(inside, 'link-to-outside', 'secret.txt'), destination: 'c' }), /resolves to/);
+    expectRefusedByRoots(
+      await call(mcp, 'put', { workspaceId: 'roots-ws', hostPath: join(inside, 'link-to-secret'), destination: 'b' }),
+      /resolves to .*secret\.txt/,
+    );
+    expectRefusedByRoots(
+      await call(mcp, 'put', { workspaceId: 'roots-ws', hostPath: join(inside, 'link-to-outside', 'secret.txt'), destination: 'c' }),
+      /resolves to/,
+    );
   });
 
   it('refuses run inputs and create hostPaths outside the roots', async () => {
@@ -98,7 +107,10 @@ describe('host paths over MCP without client roots', () => {
 
     expectRefusedByRoots(await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: '/root/headspace-roots-test.txt' }), /roots/);
     expect(existsSync('/root/headspace-roots-test.txt')).toBe(false);
-    expectRefusedByRoots(await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: join(inside, 'link-to-outside', 'planted.txt') }), /resolves to/);
+    expectRefusedByRoots(
+      await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: join(inside, 'link-to-outside', 'planted.txt') }),
+      /resolves to/,
+    );
     const throughLink = await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: join(inside, 'dangling-link'), overwrite: true });
     expect(throughLink.isError).toBe(true);
     expect(throughLink.text).toMatch(/symbolic link/);
@@ -112,7 +124,10 @@ describe('host paths over MCP with --root', () => {
     expect((await call(mcp, 'create', { workspaceId: 'flag-ws' })).isError).toBe(false);
     const put = await call(mcp, 'put', { workspaceId: 'flag-ws', hostPath: join(other, 'data.txt'), destination: 'd' });
     expect(put.isError, put.text).toBe(false);
-    expectRefusedByRoots(await call(mcp, 'put', { workspaceId: 'flag-ws', hostPath: join(inside, 'data.txt'), destination: 'e' }), new RegExp(`--root: ${other}`));
+    expectRefusedByRoots(
+      await call(mcp, 'put', { workspaceId: 'flag-ws', hostPath: join(inside, 'data.txt'), destination: 'e' }),
+      new RegExp(`--root: ${other}`),
+    );
   });
 
   it('refuses to start with a --root that is not a directory', async () => {

@@ -17,7 +17,14 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {
-  return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.token}`, 'mcp-protocol-version': VERSION, ...(session ? { 'mcp-session-id': session } : {}), ...extra };
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${server.token}`,
+    'mcp-protocol-version': VERSION,
+    ...(session ? { 'mcp-session-id': session } : {}),
+    ...extra,
+  };
 }
 
 /** Reads SSE events from a response until `stop` says enough; returns them. */
@@ -46,18 +53,26 @@ async function readEvents(response: Response, stop: (event: { id?: string; data:
   }
 }
 
-const call = (id: number, method: string, params: unknown, init: RequestInit = {}) => fetch(server.url, { method: 'POST', headers: headers(), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), ...init });
+const call = (id: number, method: string, params: unknown, init: RequestInit = {}) =>
+  fetch(server.url, { method: 'POST', headers: headers(), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }), ...init });
 
 describe('a dropped HTTP stream', () => {
-  it('resumes with Last-Event-ID and delivers the run\'s result', async () => {
+  it("resumes with Last-Event-ID and delivers the run's result", async () => {
     const init = await call(1, 'initialize', { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'x', version: '1' } });
     session = init.headers.get('mcp-session-id')!;
     await readEvents(init, (e) => e.data.includes('"id":1'));
-    expect((await fetch(server.url, { method: 'POST', headers: headers(), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    expect(
+      (await fetch(server.url, { method: 'POST', headers: headers(), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status,
+    ).toBe(202);
     await readEvents(await call(2, 'tools/call', { name: 'create', arguments: { workspaceId: 'w' } }), (e) => e.data.includes('"id":2'));
 
     const drop = new AbortController();
-    const running = await call(3, 'tools/call', { name: 'run', arguments: { workspaceId: 'w', argv: ['sleep', '3', '&&', 'echo', 'survived'] } }, { signal: drop.signal });
+    const running = await call(
+      3,
+      'tools/call',
+      { name: 'run', arguments: { workspaceId: 'w', argv: ['sleep', '3', '&&', 'echo', 'survived'] } },
+      { signal: drop.signal },
+    );
     const first = await readEvents(running, (e) => e.id !== undefined);
     const lastEventId = first.at(-1)?.id;
     expect(lastEventId).toBeDefined();

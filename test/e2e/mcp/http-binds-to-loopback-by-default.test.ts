@@ -37,7 +37,7 @@ describe('the default HTTP bind', () => {
     expect(await connects('127.0.0.1')).toBe(true);
   });
 
-  it('is not reachable on the machine\'s other addresses', async () => {
+  it("is not reachable on the machine's other addresses", async () => {
     const others = Object.values(networkInterfaces())
       .flat()
       .filter((a) => a !== undefined && !a.internal && a.family === 'IPv4')
@@ -47,10 +47,19 @@ describe('the default HTTP bind', () => {
 
   it('refuses a Host header that is not loopback with 403', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: port(), path: '/mcp', method: 'POST', headers: { host: `attacker.example:${port()}`, authorization: `Bearer ${server.token}`, 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: port(),
+          path: '/mcp',
+          method: 'POST',
+          headers: { host: `attacker.example:${port()}`, authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.once('error', reject);
       req.end('{}');
     });

@@ -7,7 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttp, type HttpServerHandle } from '../../helpers/mcp.js';
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+});
 
 let server: HttpServerHandle;
 beforeAll(async () => {
@@ -18,7 +23,12 @@ afterAll(() => server?.close());
 const post = (origin: string | undefined) =>
   fetch(server.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.token}`, ...(origin === undefined ? {} : { origin }) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${server.token}`,
+      ...(origin === undefined ? {} : { origin }),
+    },
     body: INITIALIZE,
   });
 

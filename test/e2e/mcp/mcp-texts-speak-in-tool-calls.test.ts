@@ -36,7 +36,12 @@ describe('texts over MCP', () => {
 
   it('suggestions in results and refusals are tool calls', async () => {
     await call('create', { workspaceId: 'w' });
-    const ran = await call('run', { workspaceId: 'w', jobId: 'job-w', argv: ['write', 'out.txt', 'x', '&&', 'flood', '300000'], declares: [{ name: 'out.txt', purpose: 'kept' }] });
+    const ran = await call('run', {
+      workspaceId: 'w',
+      jobId: 'job-w',
+      argv: ['write', 'out.txt', 'x', '&&', 'flood', '300000'],
+      declares: [{ name: 'out.txt', purpose: 'kept' }],
+    });
     const unexported = ran.pkg.attention.find((a) => a.kind === 'unexported-artifact');
     expect(unexported?.action, JSON.stringify(ran.pkg.attention)).toEqual({ verb: 'export', args: { workspaceId: 'w', name: 'out.txt', to: 'PATH' } });
     expect(ran.text).toContain('export it: `export {"workspaceId":"w","name":"out.txt","to":"PATH"}`');
@@ -55,7 +60,9 @@ describe('texts over MCP', () => {
       if (preview.attention.length) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(preview?.attention).toEqual([{ kind: 'next-step', text: 'to end it', workspace_id: 'w', action: { verb: 'stop', args: { workspaceId: 'w', apply: true } } }]);
+    expect(preview?.attention).toEqual([
+      { kind: 'next-step', text: 'to end it', workspace_id: 'w', action: { verb: 'stop', args: { workspaceId: 'w', apply: true } } },
+    ]);
     const busy = await call('run', { workspaceId: 'w', argv: ['true'] });
     expect(busy.isError).toBe(true);
     expect(busy.text).toContain('wait for it, or end it: `stop {"workspaceId":"w","apply":true}`');

@@ -13,7 +13,9 @@ afterAll(cleanup);
 describe('the stdio server', () => {
   it('answers while stdin is open, prints only protocol messages, and exits 0 when stdin closes', async () => {
     assertBuilt();
-    const child = spawn(BIN, ['mcp'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' } });
+    const child = spawn(BIN, ['mcp'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
+    });
     try {
       let stdout = '';
       const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -28,7 +30,12 @@ describe('the stdio server', () => {
           });
         });
       const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ls', arguments: {} } });
       await answered(2);

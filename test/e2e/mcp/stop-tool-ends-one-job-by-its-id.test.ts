@@ -14,7 +14,8 @@ afterAll(async () => mcp?.close());
 describe('the stop tool with a jobId', () => {
   it('ends one of two jobs at once and leaves the other running', async () => {
     mcp = await connectStdio();
-    const call = async (name: string, args: Record<string, unknown>) => (await mcp!.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })).structuredContent as unknown as ResultPackage;
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await mcp!.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })).structuredContent as unknown as ResultPackage;
     await call('create', { workspaceId: 'pair', budget: { concurrency: 2 } });
     const ended = new Set<string>();
     const first = call('run', { workspaceId: 'pair', jobId: 'job-one', argv: ['block'] }).finally(() => ended.add('job-one'));

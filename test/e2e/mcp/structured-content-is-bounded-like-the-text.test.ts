@@ -29,7 +29,9 @@ describe('a logs call selecting megabytes of lines', () => {
     expect(ResultPackageSchema.safeParse(pkg).success).toBe(true);
     expect(pkg.status).toBe('success');
     expect(pkg.evidence[0]?.truncated).toBe(true);
-    expect(pkg.evidence[0]?.excerpt).toMatch(/…\[truncated: \d+ of \d+ bytes shown -- full text: `logs \{"jobId":"job-flood","lines":\{"from":1,"to":200\}\} \(then the next 200 lines\)`\]$/);
+    expect(pkg.evidence[0]?.excerpt).toMatch(
+      /…\[truncated: \d+ of \d+ bytes shown -- full text: `logs \{"jobId":"job-flood","lines":\{"from":1,"to":200\}\} \(then the next 200 lines\)`\]$/,
+    );
     expect(pkg.warnings.some((w) => w.startsWith('structuredContent was shrunk to 65536 bytes'))).toBe(true);
     expect(result._meta?.['headspace/structured-truncated']).toMatchObject({ original_bytes: expect.any(Number) as number });
     expect(json).not.toMatch(/headspace inspect|--logs|--json/);

@@ -21,7 +21,22 @@ afterAll(() => mcp?.close());
 describe('the MCP tool surface', () => {
   it('lists exactly the pinned tool names, in order', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['create', 'run', 'stop', 'inspect', 'logs', 'ls', 'destroy', 'doctor', 'put', 'declare', 'export', 'ls-files', 'probe', 'status']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'create',
+      'run',
+      'stop',
+      'inspect',
+      'logs',
+      'ls',
+      'destroy',
+      'doctor',
+      'put',
+      'declare',
+      'export',
+      'ls-files',
+      'probe',
+      'status',
+    ]);
   });
 
   it('keeps every input schema equal to the stored one', async () => {

@@ -12,7 +12,13 @@ beforeAll(async () => {
 });
 afterAll(() => mcp?.close());
 
-type JsonSchema = { type?: string; description?: string; properties?: Record<string, JsonSchema>; items?: JsonSchema; additionalProperties?: JsonSchema | boolean };
+type JsonSchema = {
+  type?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  additionalProperties?: JsonSchema | boolean;
+};
 
 /** Paths of properties (at any depth) that carry no description. */
 function undescribed(schema: JsonSchema, path: string): string[] {
@@ -36,7 +42,17 @@ describe('the listed tools', () => {
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(tool.inputSchema.additionalProperties, `${tool.name} refuses unknown arguments`).toBe(false);
       expect(undescribed(tool.inputSchema as JsonSchema, tool.name), 'fields without .describe()').toEqual([]);
-      expect(Object.keys(tool.outputSchema!.properties ?? {}), tool.name).toEqual(['outcome_summary', 'status', 'key_findings', 'evidence', 'artifacts', 'warnings', 'resource_usage', 'provenance', 'attention']);
+      expect(Object.keys(tool.outputSchema!.properties ?? {}), tool.name).toEqual([
+        'outcome_summary',
+        'status',
+        'key_findings',
+        'evidence',
+        'artifacts',
+        'warnings',
+        'resource_usage',
+        'provenance',
+        'attention',
+      ]);
       expect(tool.annotations?.openWorldHint, tool.name).toBe(false);
     }
   });

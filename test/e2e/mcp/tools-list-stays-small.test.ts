@@ -22,7 +22,17 @@ describe('tools/list', () => {
   it('points at the whole result schema, served once as a resource', async () => {
     const read = await mcp.client.readResource({ uri: 'headspace://schema/result-package' });
     const schema = JSON.parse((read.contents[0] as { text: string }).text) as { properties: Record<string, { description?: string }> };
-    expect(Object.keys(schema.properties)).toEqual(['outcome_summary', 'status', 'key_findings', 'evidence', 'artifacts', 'warnings', 'resource_usage', 'provenance', 'attention']);
+    expect(Object.keys(schema.properties)).toEqual([
+      'outcome_summary',
+      'status',
+      'key_findings',
+      'evidence',
+      'artifacts',
+      'warnings',
+      'resource_usage',
+      'provenance',
+      'attention',
+    ]);
     expect(schema.properties.provenance?.description).toBeTruthy();
   });
 

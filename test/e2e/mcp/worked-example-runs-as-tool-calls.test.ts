@@ -42,7 +42,11 @@ describe('the worked example over MCP', () => {
 
     const argv =
       provider === 'native'
-        ? ['python3', '-c', "import math, pathlib; pathlib.Path('out').mkdir(exist_ok=True); v = f'pi={round(math.pi, 10)}'; pathlib.Path('out/pi.txt').write_text(v); print(v)"]
+        ? [
+            'python3',
+            '-c',
+            "import math, pathlib; pathlib.Path('out').mkdir(exist_ok=True); v = f'pi={round(math.pi, 10)}'; pathlib.Path('out/pi.txt').write_text(v); print(v)",
+          ]
         : ['write', 'out/pi.txt', 'pi=3.1415926536', '&&', 'cat', 'out/pi.txt'];
     const ran = await call('run', { workspaceId: 'demo', jobId: 'job-pi', argv, declares: [{ name: 'out/pi.txt', purpose: 'pi to 10 digits' }] });
     expect(ran.pkg.status).toBe('success');

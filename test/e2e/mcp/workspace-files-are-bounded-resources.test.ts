@@ -40,7 +40,8 @@ beforeAll(async () => {
   writeFileSync(join(hostDir, 'blob.bin'), Buffer.from([0, 1, 2, 255]));
   writeFileSync(join(hostDir, 'big.txt'), 'x'.repeat(256 * 1024 + 1));
   await tool('create', { workspaceId: 'files' });
-  for (const name of ['notes.txt', 'blob.bin', 'big.txt']) await tool('put', { workspaceId: 'files', hostPath: join(hostDir, name), destination: `in/${name}` });
+  for (const name of ['notes.txt', 'blob.bin', 'big.txt'])
+    await tool('put', { workspaceId: 'files', hostPath: join(hostDir, name), destination: `in/${name}` });
 }, 60_000);
 afterAll(async () => {
   await mcp?.client.callTool({ name: 'destroy', arguments: { workspaceId: 'files', force: true } }).catch(() => {});
@@ -55,8 +56,12 @@ describe('workspace files as resources', () => {
   });
 
   it('returns UTF-8 as text and other bytes as base64', async () => {
-    expect((await mcp.client.readResource({ uri: URI('in/notes.txt') })).contents).toEqual([{ uri: URI('in/notes.txt'), mimeType: 'text/plain; charset=utf-8', text: 'héllo\nworld\n' }]);
-    expect((await mcp.client.readResource({ uri: URI('in/blob.bin') })).contents).toEqual([{ uri: URI('in/blob.bin'), mimeType: 'application/octet-stream', blob: 'AAEC/w==' }]);
+    expect((await mcp.client.readResource({ uri: URI('in/notes.txt') })).contents).toEqual([
+      { uri: URI('in/notes.txt'), mimeType: 'text/plain; charset=utf-8', text: 'héllo\nworld\n' },
+    ]);
+    expect((await mcp.client.readResource({ uri: URI('in/blob.bin') })).contents).toEqual([
+      { uri: URI('in/blob.bin'), mimeType: 'application/octet-stream', blob: 'AAEC/w==' },
+    ]);
   });
 
   it('refuses a file over 256 KiB instead of cutting it', async () => {

@@ -23,10 +23,17 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`a failing unittest 
   it('keeps the failing test, its assertion and its file:line', () => {
     mkdirSync(join(suite, 'tests'));
     const padding = Array.from({ length: 40 }, (_, i) => `    def test_ok_${i}(self):\n        self.assertTrue(True)`).join('\n');
-    writeFileSync(join(suite, 'tests', 'test_calc.py'), `import unittest\n\nclass CalcTest(unittest.TestCase):\n    def test_divide(self):\n        self.assertEqual(7 // 2, 4)\n${padding}\n`);
+    writeFileSync(
+      join(suite, 'tests', 'test_calc.py'),
+      `import unittest\n\nclass CalcTest(unittest.TestCase):\n    def test_divide(self):\n        self.assertEqual(7 // 2, 4)\n${padding}\n`,
+    );
     const env = { HEADSPACE_PROVIDER: 'native' };
     expect(cli(home.home, ['create', '--workspace-id', 'tight'], env).code).toBe(0);
-    const run = cli(home.home, ['run', '--max-result-bytes', '1024', '--input', `t=${suite}`, 'tight', 'python3', '-m', 'unittest', 'discover', '-v', '-s', 't/tests'], env);
+    const run = cli(
+      home.home,
+      ['run', '--max-result-bytes', '1024', '--input', `t=${suite}`, 'tight', 'python3', '-m', 'unittest', 'discover', '-v', '-s', 't/tests'],
+      env,
+    );
     expect(run.code, run.stderr).toBe(6);
     expect(Buffer.byteLength(run.stdout)).toBeLessThanOrEqual(1024);
     expect(run.stdout).toContain('test_divide');

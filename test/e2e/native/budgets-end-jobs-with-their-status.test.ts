@@ -21,7 +21,11 @@ afterAll(async () => {
 
 describe.runIf(readiness.ready)(`native budgets through the CLI${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('creates a small workspace', () => {
-    const created = cli(home, ['create', '--workspace-id', 'budgets', '--memory-bytes', '64M', '--pids-limit', '32', '--output-bytes', '64K', '--wall-clock-seconds', '20'], env);
+    const created = cli(
+      home,
+      ['create', '--workspace-id', 'budgets', '--memory-bytes', '64M', '--pids-limit', '32', '--output-bytes', '64K', '--wall-clock-seconds', '20'],
+      env,
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toContain('memory 64 MiB (enforced by provider)');
   });
@@ -64,9 +68,19 @@ describe.runIf(readiness.ready)(`native budgets through the CLI${readiness.ready
   it('truncates a flood at the output budget and lets the job end with its own exit status', () => {
     expect(cli(home, ['destroy', 'budgets'], env).code).toBe(0);
     expect(cli(home, ['create', '--workspace-id', 'budgets', '--wall-clock-seconds', '20', '--output-bytes', '64K'], env).code).toBe(0);
-    const run = cli(home, ['run', '--json', '--job-id', 'flood', 'budgets', 'sh', '-c', 'yes flood-line | head -c 3000000; echo after-the-flood >&2; exit 3'], env);
+    const run = cli(
+      home,
+      ['run', '--json', '--job-id', 'flood', 'budgets', 'sh', '-c', 'yes flood-line | head -c 3000000; echo after-the-flood >&2; exit 3'],
+      env,
+    );
     expect(run.code, run.stderr).toBe(6);
-    const pkg = JSON.parse(run.stdout) as { status: string; key_findings: string[]; evidence: Array<{ truncated: boolean }>; resource_usage: { output_bytes: number }; provenance: { exit_code?: number } };
+    const pkg = JSON.parse(run.stdout) as {
+      status: string;
+      key_findings: string[];
+      evidence: Array<{ truncated: boolean }>;
+      resource_usage: { output_bytes: number };
+      provenance: { exit_code?: number };
+    };
     expect(pkg.status).toBe('failure');
     expect(pkg.provenance.exit_code).toBe(3);
     expect(pkg.resource_usage.output_bytes).toBe(3000000 + 'after-the-flood\n'.length);

@@ -24,7 +24,10 @@ function runUnder(wrapper: string[], script: string) {
 describe.runIf(readiness.ready && process.getuid?.() === 0)(`a job's scheduling (needs a ready native host as root: ${readiness.reason})`, () => {
   it('does not inherit ASLR off, a negative nice or the realtime I/O class', () => {
     expect(cli(home.home, ['create', '--workspace-id', 'sched'], { HEADSPACE_PROVIDER: 'native' }).code).toBe(0);
-    const run = runUnder(['setarch', 'x86_64', '-R', 'nice', '-n', '-7', 'ionice', '-c1', '-n0'], 'echo "personality=$(cat /proc/self/personality)"; echo "nice=$(cut -d" " -f19 /proc/self/stat)"; echo "io=$(ionice)"');
+    const run = runUnder(
+      ['setarch', 'x86_64', '-R', 'nice', '-n', '-7', 'ionice', '-c1', '-n0'],
+      'echo "personality=$(cat /proc/self/personality)"; echo "nice=$(cut -d" " -f19 /proc/self/stat)"; echo "io=$(ionice)"',
+    );
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('personality=00000000');
     expect(run.stdout).toContain('nice=0');

@@ -8,6 +8,8 @@ import { createHeadspace } from '../../../src/api/index.js';
 
 describe('createHeadspace options', () => {
   it('refuses an unknown option, naming the ones it takes', () => {
-    expect(() => createHeadspace({ defaultProvder: 'fake' } as never)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining("'defaultProvder'"), hint: expect.stringContaining('defaultProvider') }));
+    expect(() => createHeadspace({ defaultProvder: 'fake' } as never)).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining("'defaultProvder'"), hint: expect.stringContaining('defaultProvider') }),
+    );
   });
 });

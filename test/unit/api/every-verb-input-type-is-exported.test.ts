@@ -15,7 +15,9 @@ describe('verb input types', () => {
     const table = readFileSync(join(REPO, 'src', 'core', 'verb-table', 'verb-table.ts'), 'utf8');
     const modules = [...table.matchAll(/import\('\.\.\/verbs\/([a-z-]+)\.js'\)/g)].map((m) => m[1]!);
     expect(modules.length).toBeGreaterThanOrEqual(15);
-    const taken = modules.flatMap((module) => [...readFileSync(join(REPO, 'src', 'core', 'verbs', `${module}.ts`), 'utf8').matchAll(/export interface (\w+Input) /g)].map((m) => m[1]!));
+    const taken = modules.flatMap((module) =>
+      [...readFileSync(join(REPO, 'src', 'core', 'verbs', `${module}.ts`), 'utf8').matchAll(/export interface (\w+Input) /g)].map((m) => m[1]!),
+    );
     expect(taken.length).toBeGreaterThanOrEqual(14);
     const api = readFileSync(join(REPO, 'src', 'api', 'index.ts'), 'utf8');
     const exported = new Set([...api.matchAll(/export type \{ ([^}]*) \}/g)].flatMap((m) => m[1]!.split(',').map((n) => n.trim())));

@@ -8,7 +8,15 @@ import { EngineError, EXIT_CODES, exitCodeOf, type ResultStatus } from '../../..
 
 describe('exitCodeOf', () => {
   it('maps every status and every category', () => {
-    const statuses: Record<ResultStatus, number> = { success: 0, failure: 6, timeout: 4, cancelled: 5, resource_exhausted: 8, policy_denied: 3, infrastructure_failure: 7 };
+    const statuses: Record<ResultStatus, number> = {
+      success: 0,
+      failure: 6,
+      timeout: 4,
+      cancelled: 5,
+      resource_exhausted: 8,
+      policy_denied: 3,
+      infrastructure_failure: 7,
+    };
     for (const [status, code] of Object.entries(statuses)) expect(exitCodeOf(status as ResultStatus), status).toBe(code);
     for (const [category, code] of Object.entries(EXIT_CODES)) expect(exitCodeOf(category as keyof typeof EXIT_CODES), category).toBe(code);
   });

@@ -45,7 +45,16 @@ describe('library options', () => {
   });
 
   it('accepts every key a verb documents', async () => {
-    const made = await hs.create({ workspaceId: 'full', profile: 'host', network: 'disabled', hostPaths: [], purpose: 'p', owner: 'o', ttlSeconds: 60, budget: { memoryBytes: 64 * 1024 * 1024 } });
+    const made = await hs.create({
+      workspaceId: 'full',
+      profile: 'host',
+      network: 'disabled',
+      hostPaths: [],
+      purpose: 'p',
+      owner: 'o',
+      ttlSeconds: 60,
+      budget: { memoryBytes: 64 * 1024 * 1024 },
+    });
     expect(made.status).toBe('success');
   });
 });

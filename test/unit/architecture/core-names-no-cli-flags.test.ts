@@ -16,7 +16,8 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../../helpers/cli.js';
 
 const FLAG = /(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*/g;
-const COMMAND_LINE = /\bheadspace (?:create|run|stop|inspect|logs|ls-files|ls|destroy|gc|doctor|probe|put|declare|export|learn|explain|mcp|version)(?=$|[\s`'"])/g;
+const COMMAND_LINE =
+  /\bheadspace (?:create|run|stop|inspect|logs|ls-files|ls|destroy|gc|doctor|probe|put|declare|export|learn|explain|mcp|version)(?=$|[\s`'"])/g;
 
 interface Allowed {
   /** Path under src/core. */
@@ -32,7 +33,21 @@ const ALLOWED: readonly Allowed[] = [
     text,
     why: 'the CLI flag column of the budget table the CLI builds its create options from; it moves to the verb table',
   })),
-  ...['headspace create', 'headspace run', 'headspace logs', 'headspace inspect', 'headspace stop', 'headspace destroy', '--purpose', '--grep', '--tail', '--lines', '--logs', '--apply', '--json'].map((text) => ({
+  ...[
+    'headspace create',
+    'headspace run',
+    'headspace logs',
+    'headspace inspect',
+    'headspace stop',
+    'headspace destroy',
+    '--purpose',
+    '--grep',
+    '--tail',
+    '--lines',
+    '--logs',
+    '--apply',
+    '--json',
+  ].map((text) => ({
     file: 'learn.ts',
     text,
     why: "the CLI's own learn surface (the default LearnSurface); MCP passes its tool calls instead",
@@ -44,7 +59,13 @@ function literals(file: string, text: string): Array<{ line: number; text: strin
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: Array<{ line: number; text: string }> = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       found.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, text: node.text });
     }
     ts.forEachChild(node, visit);

@@ -25,8 +25,12 @@ function hintless(file: string): string[] {
   const visit = (node: ts.Node): void => {
     if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && (node.expression.text === 'EngineError' || node.expression.text === 'ProviderError')) {
       const options = node.arguments?.[node.expression.text === 'EngineError' ? 2 : 1];
-      const hinted = options !== undefined && ts.isObjectLiteralExpression(options) && options.properties.some((p) => p.name !== undefined && p.name.getText(source) === 'hint');
-      if (!hinted) found.push(`${relative(REPO, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${node.getText(source).slice(0, 90)}`);
+      const hinted =
+        options !== undefined &&
+        ts.isObjectLiteralExpression(options) &&
+        options.properties.some((p) => p.name !== undefined && p.name.getText(source) === 'hint');
+      if (!hinted)
+        found.push(`${relative(REPO, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${node.getText(source).slice(0, 90)}`);
     }
     ts.forEachChild(node, visit);
   };

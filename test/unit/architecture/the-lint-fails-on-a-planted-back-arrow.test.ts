@@ -21,7 +21,11 @@ import { REPO } from '../../helpers/cli.js';
 
 const parser = { files: ['src/**/*.ts'], languageOptions: { parser: tseslint.parser } };
 const withCycles = new ESLint({ cwd: REPO, overrideConfigFile: true, overrideConfig: [parser, ...architecture] });
-const boundaries = new ESLint({ cwd: REPO, overrideConfigFile: true, overrideConfig: [parser, ...architecture, { files: ['src/**/*.ts'], rules: { 'import-x/no-cycle': 'off' } }] });
+const boundaries = new ESLint({
+  cwd: REPO,
+  overrideConfigFile: true,
+  overrideConfig: [parser, ...architecture, { files: ['src/**/*.ts'], rules: { 'import-x/no-cycle': 'off' } }],
+});
 
 /** The problems reported for `code` linted as if it were the file at `path` (relative to the repo). */
 async function problems(path: string, code: string, eslint = boundaries): Promise<string[]> {
@@ -46,7 +50,10 @@ describe('the architecture lint', () => {
   });
 
   it('reports a provider importing the api', async () => {
-    const found = await problems('src/providers/fake/planted.ts', "import { createHeadspace } from '../../api/index.js';\nexport const planted = createHeadspace;\n");
+    const found = await problems(
+      'src/providers/fake/planted.ts',
+      "import { createHeadspace } from '../../api/index.js';\nexport const planted = createHeadspace;\n",
+    );
     expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a provider imports only core/)]);
   });
 
@@ -57,11 +64,16 @@ describe('the architecture lint', () => {
   });
 
   it('passes a file that imports only downwards', async () => {
-    const found = await problems('src/core/verbs/planted.ts', "import { EngineError } from '../errors.js';\nimport { selectExcerpt } from '../output/select-excerpt.js';\nexport const planted = [EngineError, selectExcerpt];\n");
+    const found = await problems(
+      'src/core/verbs/planted.ts',
+      "import { EngineError } from '../errors.js';\nimport { selectExcerpt } from '../output/select-excerpt.js';\nexport const planted = [EngineError, selectExcerpt];\n",
+    );
     expect(found).toEqual([]);
   });
 
   it('passes a file that imports only downwards, cycles included', async () => {
-    expect(await problems('src/core/verbs/planted.ts', "import { EngineError } from '../errors.js';\nexport const planted = EngineError;\n", withCycles)).toEqual([]);
+    expect(
+      await problems('src/core/verbs/planted.ts', "import { EngineError } from '../errors.js';\nexport const planted = EngineError;\n", withCycles),
+    ).toEqual([]);
   });
 });

@@ -14,7 +14,13 @@ import { canonicalText, nameBytes, nameText, stringText } from '../../../src/cor
 const bytes = (...values: number[]) => Buffer.from(values);
 /** Byte strings biased towards the hard cases: ASCII, backslashes, UTF-8 lead and continuation bytes, controls. */
 const nameBytesArb = fc
-  .array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x5c, 0x78, 0x75, 0x7b, 0x20, 0x2f, 0xc3, 0xa9, 0xe2, 0x80, 0xae, 0xef, 0xbf, 0xbd, 0xf0, 0x9f, 0xed, 0xa0)), { maxLength: 24 })
+  .array(
+    fc.oneof(
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom(0x5c, 0x78, 0x75, 0x7b, 0x20, 0x2f, 0xc3, 0xa9, 0xe2, 0x80, 0xae, 0xef, 0xbf, 0xbd, 0xf0, 0x9f, 0xed, 0xa0),
+    ),
+    { maxLength: 24 },
+  )
   .map((values) => Buffer.from(values));
 const INVISIBLE_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffd]/u;
 

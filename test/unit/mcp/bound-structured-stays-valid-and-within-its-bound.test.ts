@@ -34,9 +34,35 @@ describe('boundStructured', () => {
 
   it.each([
     ['thousands of findings', pkg({ key_findings: Array.from({ length: 20000 }, (_, i) => `workspace ws-${i}: ready on fake`) })],
-    ['long multi-byte fields', pkg({ outcome_summary: '✓😀'.repeat(30000), attention: [{ kind: 'note', text: 'é'.repeat(50000) }, { kind: 'note', text: 'ß'.repeat(50000) }] })],
-    ['a giant excerpt', pkg({ evidence: [{ label: 'captured output', kind: 'excerpt', source: 'j', truncated: false, excerpt: 'line with some words\n'.repeat(100000), retrieval: 'logs {"jobId":"j"}' }] })],
-    ['a giant single-line excerpt of emoji', pkg({ evidence: [{ label: 'captured output', kind: 'excerpt', source: 'j', truncated: false, excerpt: '😀'.repeat(200000) }] })],
+    [
+      'long multi-byte fields',
+      pkg({
+        outcome_summary: '✓😀'.repeat(30000),
+        attention: [
+          { kind: 'note', text: 'é'.repeat(50000) },
+          { kind: 'note', text: 'ß'.repeat(50000) },
+        ],
+      }),
+    ],
+    [
+      'a giant excerpt',
+      pkg({
+        evidence: [
+          {
+            label: 'captured output',
+            kind: 'excerpt',
+            source: 'j',
+            truncated: false,
+            excerpt: 'line with some words\n'.repeat(100000),
+            retrieval: 'logs {"jobId":"j"}',
+          },
+        ],
+      }),
+    ],
+    [
+      'a giant single-line excerpt of emoji',
+      pkg({ evidence: [{ label: 'captured output', kind: 'excerpt', source: 'j', truncated: false, excerpt: '😀'.repeat(200000) }] }),
+    ],
   ])('keeps %s within the bound, valid and flagged', (_name, input) => {
     for (const bound of [4096, 65536]) {
       const { value, originalBytes } = boundStructured(input, bound);

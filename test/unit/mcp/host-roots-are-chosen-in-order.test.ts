@@ -23,7 +23,10 @@ describe('host roots', () => {
   });
 
   it('keep only file:// roots from the client, decoded', () => {
-    expect(rootSetFromClient([{ uri: 'file:///home/u/my%20proj' }, { uri: 'https://example.invalid/x' }, { uri: 'file://server/share' }])).toEqual({ dirs: ['/home/u/my proj'], origin: 'client' });
+    expect(rootSetFromClient([{ uri: 'file:///home/u/my%20proj' }, { uri: 'https://example.invalid/x' }, { uri: 'file://server/share' }])).toEqual({
+      dirs: ['/home/u/my proj'],
+      origin: 'client',
+    });
   });
 
   it('contain a path by whole components only', () => {

@@ -20,7 +20,13 @@ export function findingLines(findings: readonly Finding[]): string[] {
         if (finding.more > 0) lines.push(`… and ${finding.more} more failing ${plural(finding.more, 'test')} (${finding.tool})`);
         break;
       case 'diagnostics':
-        lines.push(`diagnostics: ${counted([[finding.errors, 'error'], [finding.warnings, 'warning']])} (${finding.tool})`, ...finding.items.map(diagnosticLine));
+        lines.push(
+          `diagnostics: ${counted([
+            [finding.errors, 'error'],
+            [finding.warnings, 'warning'],
+          ])} (${finding.tool})`,
+          ...finding.items.map(diagnosticLine),
+        );
         if (finding.more > 0) lines.push(`… and ${finding.more} more ${plural(finding.more, 'diagnostic')} (${finding.tool})`);
         break;
       case 'exception': {

@@ -39,7 +39,10 @@ export const parseUnittest: FindingParser = (lines, options) => {
     if (header) {
       close();
       // An ERROR block is a test that raised, not one whose assertion failed: it reads ERROR, as unittest says.
-      const failure: TestFailure = { name: testName(header[2] ?? '', header[3] ?? '', header[4] ?? ''), ...(header[1] === 'ERROR' ? { outcome: 'error' as const } : {}) };
+      const failure: TestFailure = {
+        name: testName(header[2] ?? '', header[3] ?? '', header[4] ?? ''),
+        ...(header[1] === 'ERROR' ? { outcome: 'error' as const } : {}),
+      };
       open = { failure, method: header[2] ?? '', awaitingException: false };
       continue;
     }
@@ -99,7 +102,14 @@ function parseVerdict(text: string): Map<string, number> {
 function summaryFinding(ran: number | null, verdict: Map<string, number> | null, failures: FailureList): TestSummaryFinding {
   const failed = verdict?.get('failures') ?? failures.count;
   const errors = verdict?.get('errors') ?? 0;
-  const finding: TestSummaryFinding = { kind: 'test-summary', tool: 'unittest', failed, errors, failures: failures.items, more: failures.more(failed + errors) };
+  const finding: TestSummaryFinding = {
+    kind: 'test-summary',
+    tool: 'unittest',
+    failed,
+    errors,
+    failures: failures.items,
+    more: failures.more(failed + errors),
+  };
   if (ran !== null && verdict !== null) {
     const skipped = verdict.get('skipped') ?? 0;
     const other = (verdict.get('expected failures') ?? 0) + (verdict.get('unexpected successes') ?? 0);

@@ -14,7 +14,13 @@ describe('a cancelled job', () => {
   it('says it was cancelled by stop when stop ended it', async () => {
     t = makeTestEngine({ realClock: true });
     await t.engine.create({ workspaceId: 'w' });
-    const running = t.engine.run({ workspaceId: 'w', jobId: 'job-stopped', argv: ['block'], signal: new AbortController().signal, canceller: 'the MCP client' });
+    const running = t.engine.run({
+      workspaceId: 'w',
+      jobId: 'job-stopped',
+      argv: ['block'],
+      signal: new AbortController().signal,
+      canceller: 'the MCP client',
+    });
     await waitUntilRunning(t.engine, 'w');
     await t.engine.stop({ workspaceId: 'w', apply: true });
     expect((await running).outcome_summary).toMatch(/was cancelled by stop$/);

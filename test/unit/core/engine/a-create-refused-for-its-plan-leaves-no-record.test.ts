@@ -53,25 +53,27 @@ describe('a create refused for its plan on fake', () => {
   });
 });
 
-describe.runIf(readiness.ready && process.getuid?.() === 0)(`a create refused for its plan on native (needs a ready native host as root: ${readiness.reason})`, () => {
-  let home: string;
-  let engine: Engine;
-  afterEach(async () => {
-    engine.close();
-    await removeHome(home);
-  });
-
-  for (const [why, hostPath, code] of [
-    ['a missing host path', '/nonexistent/headspace-test-path', 'BAD_ARGUMENT'],
-    ['a reserved host path', '/etc', 'POLICY_DENIED'],
-    ['a host path that is not normalised', '/opt/../etc', 'BAD_ARGUMENT'],
-  ] as const) {
-    it(`leaves no record for ${why}, and the id stays free`, async () => {
-      home = mkdtempSync(join(tmpdir(), 'hs-refused-'));
-      engine = createHeadspace({ home, defaultProvider: 'native' });
-      await expectRefusedThenFree(engine, home, { workspaceId: 'refused', provider: 'native', hostPaths: [hostPath] }, code);
-      await engine.destroy({ workspaceId: 'refused' });
+describe.runIf(readiness.ready && process.getuid?.() === 0)(
+  `a create refused for its plan on native (needs a ready native host as root: ${readiness.reason})`,
+  () => {
+    let home: string;
+    let engine: Engine;
+    afterEach(async () => {
+      engine.close();
+      await removeHome(home);
     });
-  }
-});
 
+    for (const [why, hostPath, code] of [
+      ['a missing host path', '/nonexistent/headspace-test-path', 'BAD_ARGUMENT'],
+      ['a reserved host path', '/etc', 'POLICY_DENIED'],
+      ['a host path that is not normalised', '/opt/../etc', 'BAD_ARGUMENT'],
+    ] as const) {
+      it(`leaves no record for ${why}, and the id stays free`, async () => {
+        home = mkdtempSync(join(tmpdir(), 'hs-refused-'));
+        engine = createHeadspace({ home, defaultProvider: 'native' });
+        await expectRefusedThenFree(engine, home, { workspaceId: 'refused', provider: 'native', hostPaths: [hostPath] }, code);
+        await engine.destroy({ workspaceId: 'refused' });
+      });
+    }
+  },
+);

@@ -58,7 +58,10 @@ describe('a workspace whose policy allows two jobs at once', () => {
   it('stops every running job when no job is named', async () => {
     t = makeTestEngine({ realClock: true });
     await t.engine.create({ workspaceId: 'pair', budget: { concurrency: 2 } });
-    const runs = [t.engine.run({ workspaceId: 'pair', jobId: 'job-a', argv: ['block'] }), t.engine.run({ workspaceId: 'pair', jobId: 'job-b', argv: ['block'] })];
+    const runs = [
+      t.engine.run({ workspaceId: 'pair', jobId: 'job-a', argv: ['block'] }),
+      t.engine.run({ workspaceId: 'pair', jobId: 'job-b', argv: ['block'] }),
+    ];
     await waitForStatus(t.engine, 'job-a', 'running');
     await waitForStatus(t.engine, 'job-b', 'running');
     const preview = await t.engine.stop({ workspaceId: 'pair' });

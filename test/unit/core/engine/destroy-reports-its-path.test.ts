@@ -14,8 +14,16 @@ describe('destroy', () => {
     await t.engine.create({ workspaceId: 'gone' });
     await t.engine.run({ workspaceId: 'gone', jobId: 'job-x', argv: ['echo', 'hi'] });
     const pkg = await t.engine.destroy({ workspaceId: 'gone' });
-    expect(pkg.key_findings).toEqual(['removed: runtime, storage, job logs', 'retained: (none)', 'unverified: (none)', 'lifecycle path: ready -> cancelled -> destroyed']);
-    await expect(t.engine.inspect({ handle: 'gone' })).rejects.toMatchObject({ code: 'WORKSPACE_DESTROYED', message: expect.stringContaining('destroyed workspace') });
+    expect(pkg.key_findings).toEqual([
+      'removed: runtime, storage, job logs',
+      'retained: (none)',
+      'unverified: (none)',
+      'lifecycle path: ready -> cancelled -> destroyed',
+    ]);
+    await expect(t.engine.inspect({ handle: 'gone' })).rejects.toMatchObject({
+      code: 'WORKSPACE_DESTROYED',
+      message: expect.stringContaining('destroyed workspace'),
+    });
     await expect(t.engine.run({ workspaceId: 'gone', argv: ['echo'] })).rejects.toMatchObject({ code: 'WORKSPACE_DESTROYED' });
     await expect(t.engine.destroy({ workspaceId: 'gone' })).rejects.toMatchObject({ code: 'WORKSPACE_DESTROYED' });
   });

@@ -13,8 +13,16 @@ describe('suggestions for a library caller', () => {
   it('are actions in the package, and no text names a CLI command', async () => {
     t = makeTestEngine();
     await t.engine.create({ workspaceId: 'w' });
-    const ran = await t.engine.run({ workspaceId: 'w', jobId: 'job-w', argv: ['write', 'out.txt', 'x', '&&', 'flood', '300000'], declares: [{ name: 'out.txt', purpose: 'kept' }] });
-    expect(ran.attention.find((a) => a.kind === 'unexported-artifact')?.action).toEqual({ verb: 'export', args: { workspaceId: 'w', name: 'out.txt', to: 'PATH' } });
+    const ran = await t.engine.run({
+      workspaceId: 'w',
+      jobId: 'job-w',
+      argv: ['write', 'out.txt', 'x', '&&', 'flood', '300000'],
+      declares: [{ name: 'out.txt', purpose: 'kept' }],
+    });
+    expect(ran.attention.find((a) => a.kind === 'unexported-artifact')?.action).toEqual({
+      verb: 'export',
+      args: { workspaceId: 'w', name: 'out.txt', to: 'PATH' },
+    });
     expect(ran.evidence[0]?.retrieval_action).toEqual({ verb: 'inspect', args: { handle: 'job-w', logs: true } });
     expect(ran.evidence[0]?.retrieval).toBeUndefined();
     expect(JSON.stringify(ran)).not.toMatch(/headspace (export|destroy|inspect)|--[a-z]/);

@@ -18,7 +18,11 @@ beforeEach(async () => {
   t = makeTestEngine();
   out = mkdtempSync(join(tmpdir(), 'hs-export-'));
   await t.engine.create({ workspaceId: 'arts' });
-  await t.engine.run({ workspaceId: 'arts', argv: ['write', 'report.json', '{"pi":3.1415926536}'], declares: [{ name: 'report.json', purpose: 'pi to 10 digits' }] });
+  await t.engine.run({
+    workspaceId: 'arts',
+    argv: ['write', 'report.json', '{"pi":3.1415926536}'],
+    declares: [{ name: 'report.json', purpose: 'pi to 10 digits' }],
+  });
 });
 afterEach(() => {
   t.cleanup();
@@ -37,24 +41,39 @@ describe('artifacts', () => {
     const pkg = await t.engine.export({ workspaceId: 'arts', name: 'report.json', to: join(out, 'report.json'), expectSha256: digest });
     expect(pkg.key_findings[0]).toBe(`19 bytes verified as sha256:${digest}`);
     expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe('{"pi":3.1415926536}');
-    expect(pkg.artifacts).toEqual([{ name: 'report.json', purpose: 'pi to 10 digits', media_type: 'application/json', digest: `sha256:${digest}`, size_bytes: 19, reference: join(out, 'report.json') }]);
+    expect(pkg.artifacts).toEqual([
+      {
+        name: 'report.json',
+        purpose: 'pi to 10 digits',
+        media_type: 'application/json',
+        digest: `sha256:${digest}`,
+        size_bytes: 19,
+        reference: join(out, 'report.json'),
+      },
+    ]);
     expect(pkg.attention).toEqual([]);
   });
 
   it('refuses an undeclared name', async () => {
     await t.engine.run({ workspaceId: 'arts', argv: ['write', 'other.txt', 'x'] });
-    await expect(t.engine.export({ workspaceId: 'arts', name: 'other.txt', to: join(out, 'o.txt') })).rejects.toMatchObject({ message: expect.stringContaining('never declared') });
+    await expect(t.engine.export({ workspaceId: 'arts', name: 'other.txt', to: join(out, 'o.txt') })).rejects.toMatchObject({
+      message: expect.stringContaining('never declared'),
+    });
     expect(readdirSync(out)).toEqual([]);
   });
 
   it('leaves nothing behind on a digest mismatch', async () => {
-    await expect(t.engine.export({ workspaceId: 'arts', name: 'report.json', to: join(out, 'report.json'), expectSha256: '0'.repeat(64) })).rejects.toMatchObject({ code: 'DIGEST_MISMATCH' });
+    await expect(
+      t.engine.export({ workspaceId: 'arts', name: 'report.json', to: join(out, 'report.json'), expectSha256: '0'.repeat(64) }),
+    ).rejects.toMatchObject({ code: 'DIGEST_MISMATCH' });
     expect(readdirSync(out)).toEqual([]);
   });
 
   it('refuses an existing destination unless overwrite is asked, leaving it intact', async () => {
     writeFileSync(join(out, 'report.json'), 'precious');
-    await expect(t.engine.export({ workspaceId: 'arts', name: 'report.json', to: join(out, 'report.json') })).rejects.toMatchObject({ code: 'DESTINATION_EXISTS' });
+    await expect(t.engine.export({ workspaceId: 'arts', name: 'report.json', to: join(out, 'report.json') })).rejects.toMatchObject({
+      code: 'DESTINATION_EXISTS',
+    });
     expect(readFileSync(join(out, 'report.json'), 'utf8')).toBe('precious');
     expect(readdirSync(out)).toEqual(['report.json']);
     await t.engine.export({ workspaceId: 'arts', name: 'report.json', to: join(out, 'report.json'), overwrite: true });

@@ -12,7 +12,12 @@ describe('env files', () => {
   });
 
   it('refuses a malformed line by file and line number without quoting it', () => {
-    for (const [text, line] of [['A=1\nexport B=hunter2\n', 2], ['A=1\n\n# ok\nnot an assignment hunter2\n', 4], ['=hunter2\n', 1], ['1BAD=hunter2\n', 1]] as const) {
+    for (const [text, line] of [
+      ['A=1\nexport B=hunter2\n', 2],
+      ['A=1\n\n# ok\nnot an assignment hunter2\n', 4],
+      ['=hunter2\n', 1],
+      ['1BAD=hunter2\n', 1],
+    ] as const) {
       try {
         parseEnvFile(text, 'secrets.env');
         expect.unreachable();

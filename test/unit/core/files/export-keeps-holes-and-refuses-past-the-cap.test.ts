@@ -49,7 +49,11 @@ describe('export of hostile content', () => {
 
   it('refuses as policy an apparent size past maxBytes, naming the cap and the size, writing nothing', async () => {
     const refusal = t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: join(out, 'big.bin'), maxBytes: 1024 * 1024 });
-    await expect(refusal).rejects.toMatchObject({ code: 'POLICY_DENIED', category: 'policy_denied', message: expect.stringMatching(/16777216 bytes.*1048576 bytes \(export's max bytes\)/) });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      category: 'policy_denied',
+      message: expect.stringMatching(/16777216 bytes.*1048576 bytes \(export's max bytes\)/),
+    });
     expect(readdirSync(out)).toEqual([]);
   });
 
@@ -59,10 +63,15 @@ describe('export of hostile content', () => {
     const link = join(out, 'out.bin');
     symlinkSync(target, link);
     for (const overwrite of [false, true]) {
-      await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: link, overwrite })).rejects.toMatchObject({ code: 'BAD_PATH', hint: expect.stringContaining('remove the link') });
+      await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: link, overwrite })).rejects.toMatchObject({
+        code: 'BAD_PATH',
+        hint: expect.stringContaining('remove the link'),
+      });
     }
     symlinkSync(join(out, 'nowhere'), join(out, 'dangling'));
-    await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: join(out, 'dangling'), overwrite: true })).rejects.toMatchObject({ code: 'BAD_PATH' });
+    await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: join(out, 'dangling'), overwrite: true })).rejects.toMatchObject({
+      code: 'BAD_PATH',
+    });
     expect(readFileSync(target, 'utf8')).toBe('keep me');
     expect(readlinkSync(link)).toBe(target);
     expect(readdirSync(out).sort()).toEqual(['dangling', 'out.bin', 'precious']);
@@ -70,9 +79,15 @@ describe('export of hostile content', () => {
 
   it('refuses destinations under /proc, /sys and /dev, directly or through a linked folder', async () => {
     for (const to of ['/proc/self/fd/1', '/sys/kernel/x', '/dev/null']) {
-      await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to, overwrite: true })).rejects.toMatchObject({ code: 'BAD_PATH', category: 'user_error' });
+      await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to, overwrite: true })).rejects.toMatchObject({
+        code: 'BAD_PATH',
+        category: 'user_error',
+      });
     }
     symlinkSync('/proc/self', join(out, 'proclink'));
-    await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: join(out, 'proclink', 'x') })).rejects.toMatchObject({ code: 'BAD_PATH', message: expect.stringContaining('under /proc') });
+    await expect(t.engine.export({ workspaceId: 'holes', name: 'big.bin', to: join(out, 'proclink', 'x') })).rejects.toMatchObject({
+      code: 'BAD_PATH',
+      message: expect.stringContaining('under /proc'),
+    });
   });
 });

@@ -50,7 +50,9 @@ describe('put', () => {
   it('refuses an existing destination unless overwrite is asked', async () => {
     writeFileSync(join(src, 'x.txt'), 'one');
     await t.engine.put({ workspaceId: 'files', hostPath: join(src, 'x.txt'), destination: 'x.txt' });
-    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'x.txt'), destination: 'x.txt' })).rejects.toMatchObject({ code: 'DESTINATION_EXISTS' });
+    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'x.txt'), destination: 'x.txt' })).rejects.toMatchObject({
+      code: 'DESTINATION_EXISTS',
+    });
     writeFileSync(join(src, 'x.txt'), 'two');
     expect((await t.engine.put({ workspaceId: 'files', hostPath: join(src, 'x.txt'), destination: 'x.txt', overwrite: true })).status).toBe('success');
   });
@@ -59,9 +61,15 @@ describe('put', () => {
     mkdirSync(join(src, 'tree'));
     writeFileSync(join(src, 'tree', 'ok.txt'), 'ok');
     symlinkSync('/etc/passwd', join(src, 'tree', 'link'));
-    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'tree'), destination: 'tree' })).rejects.toMatchObject({ code: 'NOT_A_REGULAR_FILE', message: expect.stringContaining(join(src, 'tree', 'link')) });
+    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'tree'), destination: 'tree' })).rejects.toMatchObject({
+      code: 'NOT_A_REGULAR_FILE',
+      message: expect.stringContaining(join(src, 'tree', 'link')),
+    });
     execFileSync('mkfifo', [join(src, 'pipe')]);
-    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'pipe'), destination: 'pipe' })).rejects.toMatchObject({ code: 'NOT_A_REGULAR_FILE', message: expect.stringContaining('a FIFO') });
+    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'pipe'), destination: 'pipe' })).rejects.toMatchObject({
+      code: 'NOT_A_REGULAR_FILE',
+      message: expect.stringContaining('a FIFO'),
+    });
     expect((await t.engine.listFiles({ workspaceId: 'files' })).key_findings).toEqual([]);
   });
 
@@ -76,13 +84,18 @@ describe('put', () => {
     mkdirSync(join(src, 'big'));
     writeFileSync(join(src, 'big', 'a.bin'), Buffer.alloc(1024 * 1024));
     writeFileSync(join(src, 'big', 'b.bin'), Buffer.alloc(1024 * 1024 + 1));
-    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'big'), destination: 'big' })).rejects.toMatchObject({ code: 'POLICY_DENIED', message: expect.stringContaining('storage_bytes') });
+    await expect(t.engine.put({ workspaceId: 'files', hostPath: join(src, 'big'), destination: 'big' })).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      message: expect.stringContaining('storage_bytes'),
+    });
     expect((await t.engine.listFiles({ workspaceId: 'files' })).key_findings).toEqual([]);
   });
 
   it('refuses run --input onto an existing file instead of overwriting it', async () => {
     writeFileSync(join(src, 'x.txt'), 'x');
     await t.engine.put({ workspaceId: 'files', hostPath: join(src, 'x.txt'), destination: 'x.txt' });
-    await expect(t.engine.run({ workspaceId: 'files', argv: ['true'], inputs: [{ destination: 'x.txt', hostPath: join(src, 'x.txt') }] })).rejects.toMatchObject({ code: 'DESTINATION_EXISTS' });
+    await expect(
+      t.engine.run({ workspaceId: 'files', argv: ['true'], inputs: [{ destination: 'x.txt', hostPath: join(src, 'x.txt') }] }),
+    ).rejects.toMatchObject({ code: 'DESTINATION_EXISTS' });
   });
 });

@@ -12,9 +12,10 @@ describe('lifecycle transitions', () => {
     expect(canTransition('ready', 'running')).toBe(true);
     expect(canTransition('running', 'ready')).toBe(true);
     // No other pair of states reaches each other in both directions.
-    for (const a of WORKSPACE_STATES) for (const b of WORKSPACE_STATES) {
-      if (a !== b && canTransition(a, b) && canTransition(b, a)) expect([a, b].sort()).toEqual(['ready', 'running']);
-    }
+    for (const a of WORKSPACE_STATES)
+      for (const b of WORKSPACE_STATES) {
+        if (a !== b && canTransition(a, b) && canTransition(b, a)) expect([a, b].sort()).toEqual(['ready', 'running']);
+      }
   });
 
   it('has no running to destroyed edge', () => {

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { codeFence, renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
-
 describe('excerpt fences', () => {
   it('are longer than any backtick run in the text, and at least three', () => {
     fc.assert(

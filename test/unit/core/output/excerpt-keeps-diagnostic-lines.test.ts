@@ -20,13 +20,20 @@ const CASES: Array<{ name: string; signal: string[]; expected: string[] }> = [
   { name: 'a segmentation fault', signal: ['Segmentation fault (core dumped)'], expected: ['Segmentation fault (core dumped)'] },
   {
     name: 'a C compiler diagnostic with its source and caret lines',
-    signal: ['src/main.c:12:5: error: use of undeclared identifier \'cout\'', '   12 |     cout << x;', '      |     ^'],
+    signal: ["src/main.c:12:5: error: use of undeclared identifier 'cout'", '   12 |     cout << x;', '      |     ^'],
     expected: ["src/main.c:12:5: error: use of undeclared identifier 'cout'", '   12 |     cout << x;', '      |     ^'],
   },
   { name: 'a TypeScript diagnostic', signal: ["src/x.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'."], expected: ['error TS2322'] },
   {
     name: 'a Python traceback with every frame and the exception line',
-    signal: ['Traceback (most recent call last):', '  File "/w/run.py", line 9, in <module>', '    main()', '  File "/w/run.py", line 5, in main', '    1 / 0', 'ZeroDivisionError: division by zero'],
+    signal: [
+      'Traceback (most recent call last):',
+      '  File "/w/run.py", line 9, in <module>',
+      '    main()',
+      '  File "/w/run.py", line 5, in main',
+      '    1 / 0',
+      'ZeroDivisionError: division by zero',
+    ],
     expected: ['Traceback (most recent call last):', '  File "/w/run.py", line 9, in <module>', '    1 / 0', 'ZeroDivisionError: division by zero'],
   },
   {
@@ -40,8 +47,16 @@ const CASES: Array<{ name: string; signal: string[]; expected: string[] }> = [
     signal: ['FAILED tests/test_math.py::test_add - assert 3 == 4', '=== 1 failed, 297 passed in 1.20s ==='],
     expected: ['FAILED tests/test_math.py::test_add - assert 3 == 4', '=== 1 failed, 297 passed in 1.20s ==='],
   },
-  { name: 'a vitest failure', signal: [' FAIL  test/a.test.ts > adds', '      Tests  1 failed | 41 passed (42)'], expected: [' FAIL  test/a.test.ts > adds', 'Tests  1 failed | 41 passed (42)'] },
-  { name: 'a go test failure', signal: ['--- FAIL: TestAdd (0.00s)', '    add_test.go:9: got 3, want 4'], expected: ['--- FAIL: TestAdd (0.00s)', 'add_test.go:9: got 3, want 4'] },
+  {
+    name: 'a vitest failure',
+    signal: [' FAIL  test/a.test.ts > adds', '      Tests  1 failed | 41 passed (42)'],
+    expected: [' FAIL  test/a.test.ts > adds', 'Tests  1 failed | 41 passed (42)'],
+  },
+  {
+    name: 'a go test failure',
+    signal: ['--- FAIL: TestAdd (0.00s)', '    add_test.go:9: got 3, want 4'],
+    expected: ['--- FAIL: TestAdd (0.00s)', 'add_test.go:9: got 3, want 4'],
+  },
   { name: 'a cross-marked test', signal: ['  × adds two numbers 3ms'], expected: ['  × adds two numbers 3ms'] },
 ];
 

@@ -10,19 +10,33 @@ import { selectExcerpt } from '../../../../src/core/output/select-excerpt.js';
 const line = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 120 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('ERROR: boom', 'Traceback (most recent call last):', '  File "x.py", line 1', 'answer=42', '\x1b[31mred\x1b[0m', 'a\rb\rc', '```', '… [3 lines omitted] …'),
+  fc.constantFrom(
+    'ERROR: boom',
+    'Traceback (most recent call last):',
+    '  File "x.py", line 1',
+    'answer=42',
+    '\x1b[31mred\x1b[0m',
+    'a\rb\rc',
+    '```',
+    '… [3 lines omitted] …',
+  ),
   fc.integer({ min: 400, max: 3000 }).map((n) => 'é'.repeat(n)),
 );
 
 describe('selectExcerpt budget', () => {
   it('never exceeds the budget, for any log and budget', () => {
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 200 }), fc.integer({ min: 0, max: 4000 }), fc.option(fc.constantFrom('headspace inspect job-1 --logs'), { nil: undefined }), (lines, budgetBytes, retrieval) => {
-        const log = Buffer.from(lines.join('\n'));
-        const { excerpt } = selectExcerpt(log, { budgetBytes, retrieval });
-        expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(Math.max(80, budgetBytes, log.length <= budgetBytes ? log.length : 0));
-        expect(Buffer.from(excerpt).toString('utf8')).toBe(excerpt);
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 200 }),
+        fc.integer({ min: 0, max: 4000 }),
+        fc.option(fc.constantFrom('headspace inspect job-1 --logs'), { nil: undefined }),
+        (lines, budgetBytes, retrieval) => {
+          const log = Buffer.from(lines.join('\n'));
+          const { excerpt } = selectExcerpt(log, { budgetBytes, retrieval });
+          expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(Math.max(80, budgetBytes, log.length <= budgetBytes ? log.length : 0));
+          expect(Buffer.from(excerpt).toString('utf8')).toBe(excerpt);
+        },
+      ),
       { seed: 42, numRuns: 200 },
     );
   });

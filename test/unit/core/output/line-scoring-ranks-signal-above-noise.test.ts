@@ -52,7 +52,7 @@ describe('line scoring', () => {
 
   it('scores every frame of a Python traceback and the exception line that closes it', () => {
     const score = createLineScorer();
-    const lines = ['Traceback (most recent call last):', '  File "a.py", line 3, in <module>', '    main()', 'KeyError: \'x\'', 'next plain line'];
+    const lines = ['Traceback (most recent call last):', '  File "a.py", line 3, in <module>', '    main()', "KeyError: 'x'", 'next plain line'];
     const scores = lines.map(score);
     expect(scores.slice(0, 4).every((s) => s >= KIND_SCORES.traceback)).toBe(true);
     expect(scores[3]).toBe(KIND_SCORES.fatal);

@@ -93,7 +93,9 @@ describe('near-duplicate lines give way to the unique error', () => {
     expect(lineShape('fetch 0x7ffe12ab failed for /var/cache/a1/b.tar at `step 3`')).toBe(lineShape('fetch deadbeef99 failed for ./c/d.tar at `step 12`'));
     expect(lineShape('Collecting pkga000==1.2.3')).toBe(lineShape('Collecting pkgq016==9.30.0'));
     expect(lineShape('ERROR: retry 3 failed')).not.toBe(lineShape('ERROR: a different failure'));
-    expect(lineShape("error: ‘retry_budget’ undeclared (first use in this function)")).not.toBe(lineShape('warning: unused variable ‘retry_budget’ [-Wunused-variable]'));
+    expect(lineShape('error: ‘retry_budget’ undeclared (first use in this function)')).not.toBe(
+      lineShape('warning: unused variable ‘retry_budget’ [-Wunused-variable]'),
+    );
   });
 
   it('keeps the one error among 3,000 gcc-like warnings, with at most REPEATS_KEPT lines of one shape', () => {
@@ -121,8 +123,14 @@ describe('near-duplicate lines give way to the unique error', () => {
   });
 
   it('still spends the budget on lines that are not near-duplicates', () => {
-    const lines = Array.from({ length: 2000 }, (_, i) => `${['alpha', 'beta', 'gamma', 'delta'][i % 4]} ${'abcdefghij'.slice(i % 10)}${'klmnop'.slice(i % 6)} done`);
-    const distinct = Array.from({ length: 400 }, (_, i) => `visited ${'node'.repeat(1 + (i % 7))} ${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`);
+    const lines = Array.from(
+      { length: 2000 },
+      (_, i) => `${['alpha', 'beta', 'gamma', 'delta'][i % 4]} ${'abcdefghij'.slice(i % 10)}${'klmnop'.slice(i % 6)} done`,
+    );
+    const distinct = Array.from(
+      { length: 400 },
+      (_, i) => `visited ${'node'.repeat(1 + (i % 7))} ${String.fromCharCode(97 + (i % 26), 97 + Math.floor(i / 26))}`,
+    );
     const result = selectExcerpt([...lines, ...distinct, 'ERROR: boom', 'end'].join('\n'), { budgetBytes: BUDGET });
     expect(result.excerpt).toContain('ERROR: boom');
     expect(Buffer.byteLength(result.excerpt)).toBeGreaterThan(BUDGET * 0.9);

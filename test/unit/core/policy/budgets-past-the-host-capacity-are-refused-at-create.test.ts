@@ -69,7 +69,11 @@ describe('create against the host capacity', () => {
   it('refuses with policy_denied, the host fact and the largest accepted value, recording and provisioning nothing', async () => {
     t = makeTestEngine({ capacity: host });
     const refused = t.engine.create({ workspaceId: 'too-big', budget: { storageBytes: 500 * GiB } });
-    await expect(refused).rejects.toMatchObject({ code: 'POLICY_DENIED', category: 'policy_denied', message: expect.stringMatching(/free .* the largest accepted is 61\.8 GiB/) });
+    await expect(refused).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      category: 'policy_denied',
+      message: expect.stringMatching(/free .* the largest accepted is 61\.8 GiB/),
+    });
     await expect(refused).rejects.toMatchObject({ hint: expect.stringContaining('--storage-bytes 63323M') });
     expect(await (await t.engine.provider('fake')).listWorkspaces()).toEqual([]);
     expect((await t.engine.ls({ all: true })).key_findings).toEqual([]);

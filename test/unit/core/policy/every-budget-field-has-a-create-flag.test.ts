@@ -16,7 +16,7 @@ describe('budget flags', () => {
     for (const field of BUDGET_FIELDS) expect(flags).toContain(field.flag);
   });
 
-  it('starts closed: no network, no host paths, the brief\'s budget', () => {
+  it("starts closed: no network, no host paths, the brief's budget", () => {
     expect(defaultPolicy()).toEqual({
       network: 'disabled',
       hostPaths: [],

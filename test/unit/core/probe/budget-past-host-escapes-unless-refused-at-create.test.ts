@@ -17,11 +17,17 @@ const facts = (storage: CapacityAsk | undefined, memory: CapacityAsk | undefined
 
 describe('budget-past-host', () => {
   it('is contained when both asks were refused at create as policy_denied', () => {
-    expect(budgetPastHost.judge(done, facts(ask(refused()), ask(refused(), 48 * GiB)))).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('159.0 GiB of storage') });
+    expect(budgetPastHost.judge(done, facts(ask(refused()), ask(refused(), 48 * GiB)))).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('159.0 GiB of storage'),
+    });
   });
 
   it('escapes when a workspace past the host was created', () => {
-    expect(budgetPastHost.judge(done, facts(ask({ output: '', exitCode: 0 }), ask(refused())))).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('was created') });
+    expect(budgetPastHost.judge(done, facts(ask({ output: '', exitCode: 0 }), ask(refused())))).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('was created'),
+    });
   });
 
   it('escapes when only its job was refused', () => {

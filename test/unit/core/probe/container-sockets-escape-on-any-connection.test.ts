@@ -16,7 +16,9 @@ describe('container-sockets', () => {
   });
 
   it('escapes when the job connected to an engine socket', () => {
-    expect(containerSockets.judge(job('connected: /var/run/docker.sock\nprobe-done\n'), { ...facts, presentOnHost: ['/var/run/docker.sock'] }).verdict).toBe('escaped');
+    expect(containerSockets.judge(job('connected: /var/run/docker.sock\nprobe-done\n'), { ...facts, presentOnHost: ['/var/run/docker.sock'] }).verdict).toBe(
+      'escaped',
+    );
   });
 
   it('escapes when a planted socket accepted a connection', () => {

@@ -31,6 +31,8 @@ describe('deep-tree', () => {
   });
 
   it('is skipped when the job could not build the tree', () => {
-    expect(deepTree.judge(job('No space left\n', 'failure', 1), { list: { ok: true, entries: 0 }, read: { refused: 'FILE_NOT_FOUND' } }).verdict).toBe('skipped');
+    expect(deepTree.judge(job('No space left\n', 'failure', 1), { list: { ok: true, entries: 0 }, read: { refused: 'FILE_NOT_FOUND' } }).verdict).toBe(
+      'skipped',
+    );
   });
 });

@@ -10,7 +10,10 @@ const health = { pidsLimit: 64, memoryBytes: 128 << 20, hostCanSpawn: true };
 
 describe('fork-bomb', () => {
   it('is contained when held at the budget with forks refused', () => {
-    expect(forkBomb.judge(job('bomb: 63 62 600\nprobe-done\n'), health)).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('held at 63 processes (budget 64)') });
+    expect(forkBomb.judge(job('bomb: 63 62 600\nprobe-done\n'), health)).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('held at 63 processes (budget 64)'),
+    });
   });
 
   it('escapes when more processes ran than the budget allows', () => {

@@ -27,14 +27,22 @@ const readsOf = (entries: string[], override: Partial<Record<string, ReadBack['r
 
 describe('hostile-names', () => {
   it('is contained when every name is escaped, one entry per file, each read back as itself', () => {
-    const entries = [...ESCAPED_ENTRIES, '- hsprobe-names/r\\xff.txt (5 bytes)', '- hsprobe-names/r\\ufffd.txt (6 bytes)', '- hsprobe-names/d\\xff/', '- hsprobe-names/d\\xff/x\\xfe.txt (7 bytes)'];
+    const entries = [
+      ...ESCAPED_ENTRIES,
+      '- hsprobe-names/r\\xff.txt (5 bytes)',
+      '- hsprobe-names/r\\ufffd.txt (6 bytes)',
+      '- hsprobe-names/d\\xff/',
+      '- hsprobe-names/d\\xff/x\\xfe.txt (7 bytes)',
+    ];
     expect(hostileNames.judge(done, { markdown: listing(entries), made: 8, reads: readsOf(entries) }).verdict).toBe('contained');
   });
 
   it('escapes when a raw bidi or control character reaches the listing', () => {
     const verdict = hostileNames.judge(done, { markdown: listing(['- invoice\u202etxt.exe (1 bytes)', '- a', '- b', '- c']), made: 4, reads: [] });
     expect(verdict).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('U+202E') });
-    expect(hostileNames.judge(done, { markdown: listing(['- clip\x1b]52;c;x\x07 (1 bytes)', '- a', '- b', '- c']), made: 4, reads: [] }).verdict).toBe('escaped');
+    expect(hostileNames.judge(done, { markdown: listing(['- clip\x1b]52;c;x\x07 (1 bytes)', '- a', '- b', '- c']), made: 4, reads: [] }).verdict).toBe(
+      'escaped',
+    );
   });
 
   it('escapes when a name that is not UTF-8 is shown lossily as U+FFFD', () => {
@@ -57,7 +65,11 @@ describe('hostile-names', () => {
     const entries = [...ESCAPED_ENTRIES, '- hsprobe-names/r?.txt (5 bytes)'];
     const other = hostileNames.judge(done, { markdown: listing(entries), made: 5, reads: readsOf(entries, { 'hsprobe-names/r?.txt': { bytes: 6 } }) });
     expect(other).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('returned another file (6 bytes)') });
-    const lost = hostileNames.judge(done, { markdown: listing(entries), made: 5, reads: readsOf(entries, { 'hsprobe-names/r?.txt': { refused: 'FILE_NOT_FOUND' } }) });
+    const lost = hostileNames.judge(done, {
+      markdown: listing(entries),
+      made: 5,
+      reads: readsOf(entries, { 'hsprobe-names/r?.txt': { refused: 'FILE_NOT_FOUND' } }),
+    });
     expect(lost).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('FILE_NOT_FOUND') });
   });
 

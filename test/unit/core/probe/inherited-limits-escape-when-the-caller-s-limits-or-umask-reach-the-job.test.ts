@@ -29,7 +29,16 @@ describe('inherited-limits', () => {
   });
 
   it("escapes on the caller's values: unlimited core hard limit, 20000 open files, unlimited stack, 8 MiB locked memory", () => {
-    const caller = ['limit: CORE 0 -1', 'limit: NOFILE 20000 20000', 'limit: STACK -1 -1', 'limit: MEMLOCK 8388608 8388608', 'limit: NPROC 96365 96365', 'limit: RTPRIO 0 0', 'limit: SIGPENDING 96365 96365', 'limit: MSGQUEUE 819200 819200'];
+    const caller = [
+      'limit: CORE 0 -1',
+      'limit: NOFILE 20000 20000',
+      'limit: STACK -1 -1',
+      'limit: MEMLOCK 8388608 8388608',
+      'limit: NPROC 96365 96365',
+      'limit: RTPRIO 0 0',
+      'limit: SIGPENDING 96365 96365',
+      'limit: MSGQUEUE 819200 819200',
+    ];
     const verdict = inheritedLimits.judge(job(report(caller)), facts);
     expect(verdict.verdict).toBe('escaped');
     for (const part of ['CORE 0/unlimited', 'NOFILE 20000/20000', 'STACK unlimited', 'MEMLOCK 8388608/8388608']) expect(verdict.evidence).toContain(part);

@@ -15,7 +15,10 @@ describe('process-outlives-job', () => {
 
   it('escapes when the host scan finds a marked process, naming it', () => {
     const remaining = [{ pid: 77, uids: [600000], capEff: '0', command: 'sleep 61', nested: true }];
-    expect(processOutlivesJob.judge(job(out), { remaining, providerFound: false, providerEmpty: true })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('pid 77 sleep 61') });
+    expect(processOutlivesJob.judge(job(out), { remaining, providerFound: false, providerEmpty: true })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('pid 77 sleep 61'),
+    });
   });
 
   it('escapes when only the provider still found something', () => {

@@ -12,7 +12,10 @@ const steps = 'allocated: 8\nallocated: 16\nallocated: 120\n';
 
 describe('memory-hog', () => {
   it('is contained when the kernel killed it for memory', () => {
-    expect(memoryHog.judge(job(steps, 'resource_exhausted', 137), health)).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('120 MiB') });
+    expect(memoryHog.judge(job(steps, 'resource_exhausted', 137), health)).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('120 MiB'),
+    });
   });
 
   it('escapes when it allocated everything it asked for', () => {
@@ -20,6 +23,9 @@ describe('memory-hog', () => {
   });
 
   it('escapes when it ended some other way than resource_exhausted', () => {
-    expect(memoryHog.judge(job(steps, 'failure', 1), health)).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('not resource_exhausted') });
+    expect(memoryHog.judge(job(steps, 'failure', 1), health)).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('not resource_exhausted'),
+    });
   });
 });

@@ -15,12 +15,18 @@ const refused = [
 
 describe('middle-link', () => {
   it('is contained when every read is refused and the FIFO was never opened', () => {
-    expect(middleLink.judge(job('probe-done\n'), { reads: refused, fifoOpened: false })).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('BAD_PATH') });
+    expect(middleLink.judge(job('probe-done\n'), { reads: refused, fifoOpened: false })).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('BAD_PATH'),
+    });
   });
 
   it('escapes when a read returned bytes of the canary', () => {
     const reads = [{ path: 'hsprobe-mid/canary', outcome: 'read', bytes: 40 }];
-    expect(middleLink.judge(job('probe-done\n'), { reads, fifoOpened: false })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('40 bytes') });
+    expect(middleLink.judge(job('probe-done\n'), { reads, fifoOpened: false })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('40 bytes'),
+    });
   });
 
   it('escapes when the reads were refused but the FIFO behind the link was opened', () => {

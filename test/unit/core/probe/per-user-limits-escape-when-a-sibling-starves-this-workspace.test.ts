@@ -10,7 +10,8 @@ import { perUserLimits } from '../../../../src/core/probe/scenarios-identity.js'
 import { job } from './facts.js';
 
 const hog = (uid: number) => job(`id: ${uid}\nholding: inotify=128/EMFILE mqueue=9/EMFILE pipes=64/EPERM\n`, 'cancelled', null);
-const asked = (uid: number, inotify = 'ok', mqueue = 'ok', pipe = 65536) => job(`id: ${uid}\ninotify: ${inotify}\nmqueue: ${mqueue}\npipe: ${pipe}\nprobe-done\n`);
+const asked = (uid: number, inotify = 'ok', mqueue = 'ok', pipe = 65536) =>
+  job(`id: ${uid}\ninotify: ${inotify}\nmqueue: ${mqueue}\npipe: ${pipe}\nprobe-done\n`);
 
 describe('per-user-limits judge', () => {
   it('is contained when this workspace got one of each under its own uid while the sibling held its share', () => {
@@ -19,16 +20,28 @@ describe('per-user-limits judge', () => {
   });
 
   it('escapes when inotify_init1 or mq_open was refused', () => {
-    expect(perUserLimits.judge(asked(600002, 'EMFILE'), { hog: hog(600001), holding: true })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('inotify refused (EMFILE)') });
-    expect(perUserLimits.judge(asked(600002, 'ok', 'ENOSPC'), { hog: hog(600001), holding: true })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('mqueue refused (ENOSPC)') });
+    expect(perUserLimits.judge(asked(600002, 'EMFILE'), { hog: hog(600001), holding: true })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('inotify refused (EMFILE)'),
+    });
+    expect(perUserLimits.judge(asked(600002, 'ok', 'ENOSPC'), { hog: hog(600001), holding: true })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('mqueue refused (ENOSPC)'),
+    });
   });
 
   it('escapes when a new pipe was shrunk below the default capacity', () => {
-    expect(perUserLimits.judge(asked(600002, 'ok', 'ok', 8192), { hog: hog(600001), holding: true })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('8192 bytes') });
+    expect(perUserLimits.judge(asked(600002, 'ok', 'ok', 8192), { hog: hog(600001), holding: true })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('8192 bytes'),
+    });
   });
 
   it('escapes when both jobs run as the same host uid even if nothing was refused', () => {
-    expect(perUserLimits.judge(asked(600000), { hog: hog(600000), holding: true })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('host uid 600000') });
+    expect(perUserLimits.judge(asked(600000), { hog: hog(600000), holding: true })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('host uid 600000'),
+    });
   });
 
   it('is skipped when the sibling never reported holding its resources', () => {

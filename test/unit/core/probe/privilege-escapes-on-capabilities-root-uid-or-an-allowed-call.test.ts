@@ -7,12 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { privilege } from '../../../../src/core/probe/scenarios-isolation.js';
 import { job } from './facts.js';
 
-const refusedAll = 'status: Uid 600000 600000 600000 600000\nstatus: CapEff 0000000000000000\nrefused: mount(2) tmpfs EPERM\nrefused: unshare -U true exit 1\nprobe-done\n';
+const refusedAll =
+  'status: Uid 600000 600000 600000 600000\nstatus: CapEff 0000000000000000\nrefused: mount(2) tmpfs EPERM\nrefused: unshare -U true exit 1\nprobe-done\n';
 const seen = (uid: number) => [{ pid: 42, uids: [uid, uid, uid, uid], capEff: '0000000000000000', command: 'python3 -c', nested: true }];
 
 describe('privilege', () => {
   it('is contained with CapEff 0, every call refused and a non-root host uid', () => {
-    expect(privilege.judge(job(refusedAll), { seen: seen(600000) })).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('host uid 600000') });
+    expect(privilege.judge(job(refusedAll), { seen: seen(600000) })).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('host uid 600000'),
+    });
   });
 
   it('escapes when the host saw the job as uid 0', () => {

@@ -12,7 +12,10 @@ afterEach(() => t.cleanup());
 describe('probe on the fake provider', () => {
   it('is refused before any workspace exists', async () => {
     t = makeTestEngine();
-    await expect(t.engine.probe({ all: true })).rejects.toMatchObject({ code: 'POLICY_DENIED', action: { verb: 'probe', args: { all: true, provider: 'native' } } });
+    await expect(t.engine.probe({ all: true })).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      action: { verb: 'probe', args: { all: true, provider: 'native' } },
+    });
     const listed = await t.engine.ls({ all: true });
     expect(listed.outcome_summary).toMatch(/no workspaces|0 workspaces/);
   });

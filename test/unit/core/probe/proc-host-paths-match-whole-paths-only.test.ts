@@ -36,10 +36,15 @@ describe('proc-host-paths', () => {
     const { needles: planned } = await attempt.observe({ status: 'success', exitCode: 0, output: '' });
     expect(planned.map((n) => n.path)).toContain(HEADSPACE_RUNTIME_DIR);
     const line = 'mountinfo: 82 73 254:0 /run/headspace-native/0ecd7dfa36/runtime/t1/passwd /etc/passwd ro,nosuid - ext4 /dev/vda rw';
-    expect(procHostPaths.judge(job(`${line}\nprobe-done\n`), { needles: planned })).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining("headspace's runtime directory") });
+    expect(procHostPaths.judge(job(`${line}\nprobe-done\n`), { needles: planned })).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining("headspace's runtime directory"),
+    });
   });
 
   it('is contained when no needle shows anywhere', () => {
-    expect(procHostPaths.judge(job('mountinfo: 99 76 0:50 / /workspace rw\ncmdline /proc/1: bwrap --args 3\nprobe-done\n'), { needles }).verdict).toBe('contained');
+    expect(procHostPaths.judge(job('mountinfo: 99 76 0:50 / /workspace rw\ncmdline /proc/1: bwrap --args 3\nprobe-done\n'), { needles }).verdict).toBe(
+      'contained',
+    );
   });
 });

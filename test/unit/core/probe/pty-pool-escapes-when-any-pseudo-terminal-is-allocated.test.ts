@@ -10,7 +10,8 @@ import { job } from './facts.js';
 
 describe('pty-pool', () => {
   it('escapes when any way allocates a pty, naming each way once', () => {
-    const out = 'allocated: open /dev/ptmx\nrefused: open /dev/pts/ptmx No such file or directory\nallocated: openpty()\nallocated: open /dev/ptmx\nprobe-done\n';
+    const out =
+      'allocated: open /dev/ptmx\nrefused: open /dev/pts/ptmx No such file or directory\nallocated: openpty()\nallocated: open /dev/ptmx\nprobe-done\n';
     const verdict = ptyPool.judge(job(out), {});
     expect(verdict.verdict).toBe('escaped');
     expect(verdict.evidence).toContain('3 pseudo-terminal(s)');
@@ -18,7 +19,8 @@ describe('pty-pool', () => {
   });
 
   it('is contained when every attempt is refused, and says how', () => {
-    const out = 'refused: open /dev/ptmx No such file or directory\nrefused: openpty() No such file or directory\nrefused: open /dev/ptmx No such file or directory\nprobe-done\n';
+    const out =
+      'refused: open /dev/ptmx No such file or directory\nrefused: openpty() No such file or directory\nrefused: open /dev/ptmx No such file or directory\nprobe-done\n';
     expect(ptyPool.judge(job(out), {})).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('openpty() No such file or directory') });
   });
 

@@ -15,7 +15,9 @@ describe('selectScenarios', () => {
   });
 
   it('refuses an unknown id and lists the known ones', () => {
-    expect(() => selectScenarios({ scenario: 'teleport' })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT', hint: expect.stringContaining('write-outside, read-host-file') }));
+    expect(() => selectScenarios({ scenario: 'teleport' })).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', hint: expect.stringContaining('write-outside, read-host-file') }),
+    );
   });
 
   it('refuses neither a scenario nor all, suggesting all', () => {

@@ -24,7 +24,10 @@ const refusedAll = [
 
 describe('socket-families', () => {
   it('is contained when the filter refused every socket', () => {
-    expect(socketFamilies.judge(job(refusedAll), {})).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('4 sockets refused by the filter') });
+    expect(socketFamilies.judge(job(refusedAll), {})).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('4 sockets refused by the filter'),
+    });
   });
 
   it('escapes when a refusal came from the kernel rather than the filter', () => {
@@ -42,7 +45,10 @@ describe('socket-families', () => {
   });
 
   it('stays contained but names an ordinary socket that stopped working', () => {
-    expect(socketFamilies.judge(job(`broken: AF_INET UDP Protocol not supported\n${refusedAll}`), {})).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('broken: AF_INET UDP') });
+    expect(socketFamilies.judge(job(`broken: AF_INET UDP Protocol not supported\n${refusedAll}`), {})).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('broken: AF_INET UDP'),
+    });
   });
 
   it('escapes naming AF_VSOCK when the job opened and bound one', () => {

@@ -10,7 +10,11 @@ import { socketMemory, type SocketMemoryFacts } from '../../../../src/core/probe
 import { job } from './facts.js';
 
 const MiB = 1024 * 1024;
-const facts: SocketMemoryFacts = { budgetBytes: 128 * MiB, capBytes: 512 * MiB, host: { tcpPeakRiseBytes: 30 * MiB, udpPeakRiseBytes: 31 * MiB, tcpMemMaxBytes: 2249 * MiB } };
+const facts: SocketMemoryFacts = {
+  budgetBytes: 128 * MiB,
+  capBytes: 512 * MiB,
+  host: { tcpPeakRiseBytes: 30 * MiB, udpPeakRiseBytes: 31 * MiB, tcpMemMaxBytes: 2249 * MiB },
+};
 const line = (proto: string, bytes: number, why = 'limited') => `${proto}-held: ${bytes} sent=${bytes} sockets=8 stop=${why} errors=EAGAIN:40\n`;
 
 describe('socket-memory', () => {
@@ -20,7 +24,10 @@ describe('socket-memory', () => {
   });
 
   it('escapes on UDP buffers alone', () => {
-    expect(socketMemory.judge(job(line('tcp', 30 * MiB) + line('udp', 300 * MiB, 'cap') + 'probe-done\n'), facts)).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('UDP') });
+    expect(socketMemory.judge(job(line('tcp', 30 * MiB) + line('udp', 300 * MiB, 'cap') + 'probe-done\n'), facts)).toMatchObject({
+      verdict: 'escaped',
+      evidence: expect.stringContaining('UDP'),
+    });
   });
 
   it('escapes even when the job was cut short after reporting too much', () => {

@@ -13,7 +13,11 @@ const nothing = { apparentBytes: 0, allocatedBytes: 0 };
 
 describe('sparse-export', () => {
   it('is contained when the export is refused as policy and nothing lands', () => {
-    const verdict = sparseExport.judge(job('probe-done\n'), { capBytes: CAP, outcome: { ok: false, refused: 'POLICY_DENIED', category: 'policy_denied' }, landed: nothing });
+    const verdict = sparseExport.judge(job('probe-done\n'), {
+      capBytes: CAP,
+      outcome: { ok: false, refused: 'POLICY_DENIED', category: 'policy_denied' },
+      landed: nothing,
+    });
     expect(verdict).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('POLICY_DENIED') });
   });
 
@@ -28,7 +32,11 @@ describe('sparse-export', () => {
   });
 
   it('escapes when the export failed as an infrastructure fault', () => {
-    const verdict = sparseExport.judge(job('probe-done\n'), { capBytes: CAP, outcome: { ok: false, refused: 'PROVIDER_FAILURE', category: 'infrastructure_failure' }, landed: nothing });
+    const verdict = sparseExport.judge(job('probe-done\n'), {
+      capBytes: CAP,
+      outcome: { ok: false, refused: 'PROVIDER_FAILURE', category: 'infrastructure_failure' },
+      landed: nothing,
+    });
     expect(verdict).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('exit 7') });
   });
 

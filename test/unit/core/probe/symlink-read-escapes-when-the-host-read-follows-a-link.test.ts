@@ -9,7 +9,12 @@ import { job } from './facts.js';
 
 describe('symlink-read', () => {
   it('is contained when every read through a planted link is refused', () => {
-    const verdict = symlinkRead.judge(job('probe-done\n'), { reads: [{ path: 'leak', outcome: 'BAD_PATH', leaked: false }, { path: 'etcdir/shadow', outcome: 'BAD_PATH', leaked: false }] });
+    const verdict = symlinkRead.judge(job('probe-done\n'), {
+      reads: [
+        { path: 'leak', outcome: 'BAD_PATH', leaked: false },
+        { path: 'etcdir/shadow', outcome: 'BAD_PATH', leaked: false },
+      ],
+    });
     expect(verdict).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('BAD_PATH') });
   });
 

@@ -11,7 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { syscallAllowList } from '../../../../src/core/probe/scenarios-kernel.js';
 import { job } from './facts.js';
 
-const refusedAll = ['call: kcmp(self, self, KCMP_VM) err EPERM', 'call: mseal(new page) err ENOSYS', 'call: ioctl(TIOCSTI) on its tty err EPERM', 'skip: modify_ldt(read) not on aarch64', 'probe-done', ''].join('\n');
+const refusedAll = [
+  'call: kcmp(self, self, KCMP_VM) err EPERM',
+  'call: mseal(new page) err ENOSYS',
+  'call: ioctl(TIOCSTI) on its tty err EPERM',
+  'skip: modify_ldt(read) not on aarch64',
+  'probe-done',
+  '',
+].join('\n');
 
 const synced = (before: number, after: number, ms = 0.1) => `sync: returned 0 in ${ms} ms; Dirty ${before} -> ${after} kB after writing 16384 kB\n`;
 
@@ -40,7 +47,10 @@ describe('syscall-allow-list', () => {
   });
 
   it('is contained when sync returned without writing back, and says so', () => {
-    expect(syscallAllowList.judge(job(synced(19444, 19400) + refusedAll), {})).toMatchObject({ verdict: 'contained', evidence: expect.stringContaining('sync() returned 0 in 0.1 ms and wrote nothing back') });
+    expect(syscallAllowList.judge(job(synced(19444, 19400) + refusedAll), {})).toMatchObject({
+      verdict: 'contained',
+      evidence: expect.stringContaining('sync() returned 0 in 0.1 ms and wrote nothing back'),
+    });
   });
 
   it('reports sync as not observed when Dirty could not show a write-back', () => {

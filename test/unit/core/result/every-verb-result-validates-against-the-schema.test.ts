@@ -27,8 +27,14 @@ beforeAll(async () => {
   const keep = async (name: string, pkg: Promise<ResultPackage>) => results.push([name, await pkg]);
   await keep('create', e.create({ workspaceId: 'every', purpose: 'schema check' }));
   await keep('put', e.put({ workspaceId: 'every', hostPath: join(host, 'data.txt'), destination: 'in/data.txt' }));
-  await keep('run (test summary)', e.run({ workspaceId: 'every', argv: ['echo', 'FAILED test_pi.py::test_digits - assert 3 == 4\n==== 1 failed, 2 passed in 0.10s ===='], cwd: 'in' }));
-  await keep('run (declares)', e.run({ workspaceId: 'every', argv: ['write', 'report.json', '{"pi":3.14}'], declares: [{ name: 'report.json', purpose: 'the report' }] }));
+  await keep(
+    'run (test summary)',
+    e.run({ workspaceId: 'every', argv: ['echo', 'FAILED test_pi.py::test_digits - assert 3 == 4\n==== 1 failed, 2 passed in 0.10s ===='], cwd: 'in' }),
+  );
+  await keep(
+    'run (declares)',
+    e.run({ workspaceId: 'every', argv: ['write', 'report.json', '{"pi":3.14}'], declares: [{ name: 'report.json', purpose: 'the report' }] }),
+  );
   await keep('run (failure)', e.run({ workspaceId: 'every', argv: ['fail', '3'] }));
   await keep('declare', e.declare({ workspaceId: 'every', name: 'in/data.txt', purpose: 'the input, kept' }));
   await keep('export', e.export({ workspaceId: 'every', name: 'report.json', to: join(host, 'report.json') }));

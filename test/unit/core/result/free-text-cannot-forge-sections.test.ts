@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
-
 describe('free text is inert', () => {
   const markdown = renderMarkdown(
     basePackage({

@@ -49,10 +49,10 @@ describe('job-chosen names', () => {
     expect(cleanInline('invoice\u202etxt.exe')).toBe('invoice\\u202etxt.exe');
   });
 
-  it('quote for a pasted command as $\'…\' with every control and bidi character escaped', () => {
+  it("quote for a pasted command as $'…' with every control and bidi character escaped", () => {
     expect(shellQuote('a\n- b')).toBe("$'a\\n- b'");
     expect(shellQuote('invoice\u202etxt.exe')).toBe("$'invoice\\u202etxt.exe'");
-    expect(shellQuote('it\'s\x1b')).toBe("$'it\\'s\\x1b'");
+    expect(shellQuote("it's\x1b")).toBe("$'it\\'s\\x1b'");
   });
 
   it('make terminal text visible except newline and tab', () => {

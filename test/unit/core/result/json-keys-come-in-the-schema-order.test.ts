@@ -16,7 +16,20 @@ import { ArtifactSchema, EvidenceSchema, ProvenanceSchema, ResourceUsageSchema, 
 const full = buildResult({
   outcome_summary: 'everything set',
   status: 'success',
-  evidence: [{ retrieval: 'headspace logs job-1', retrieval_action: { verb: 'logs', args: { jobId: 'job-1' } }, omitted_lines: 1, total_lines: 3, total_bytes: 30, excerpt: 'a\nb', truncated: true, source: 'job-1', kind: 'excerpt', label: 'output' }],
+  evidence: [
+    {
+      retrieval: 'headspace logs job-1',
+      retrieval_action: { verb: 'logs', args: { jobId: 'job-1' } },
+      omitted_lines: 1,
+      total_lines: 3,
+      total_bytes: 30,
+      excerpt: 'a\nb',
+      truncated: true,
+      source: 'job-1',
+      kind: 'excerpt',
+      label: 'output',
+    },
+  ],
   artifacts: [{ reference: '/tmp/out.json', size_bytes: 2, digest: 'sha256:00', media_type: 'application/json', purpose: 'the report', name: 'out.json' }],
   resource_usage: { output_bytes: 1, storage_bytes: 2, peak_pids: 3, max_memory_scope: 'job', max_memory_bytes: 4, cpu_seconds: 5, wall_time_seconds: 6 },
   provenance: {

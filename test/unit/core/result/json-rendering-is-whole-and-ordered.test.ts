@@ -10,12 +10,15 @@ import { renderJson } from '../../../../src/core/result/render-json.js';
 import { SECTION_ORDER } from '../../../../src/core/result/result-package.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
-
 /** The package as JSON means it: object fields holding null are left out (array items are kept). */
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, withoutNulls(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
 }
 
 describe('JSON rendering', () => {

@@ -12,7 +12,6 @@ import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { SECTION_ORDER, SECTION_TITLES } from '../../../../src/core/result/result-package.js';
 import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
 
-
 /** Headings (`#`/`##` at column 0) outside fenced code blocks, read the CommonMark way. */
 function headingsOutsideFences(markdown: string): string[] {
   const headings: string[] = [];
@@ -53,7 +52,22 @@ describe('markdown sections', () => {
       artifacts: [],
       warnings: [],
       resource_usage: emptyUsage(),
-      provenance: { result_schema_version: 1, headspace_version: '0', verb: 'list', workspace_id: null, job_id: null, provider: null, profile: null, environment_digest: null, command: null, started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: null },
+      provenance: {
+        result_schema_version: 1,
+        headspace_version: '0',
+        verb: 'list',
+        workspace_id: null,
+        job_id: null,
+        provider: null,
+        profile: null,
+        environment_digest: null,
+        command: null,
+        started_at: null,
+        finished_at: null,
+        policy_summary: [],
+        inputs: [],
+        exit_code: null,
+      },
       attention: [],
     });
     expect(headingsOutsideFences(renderMarkdown(empty, { maxBytes: 1 }))).toEqual(EXPECTED);

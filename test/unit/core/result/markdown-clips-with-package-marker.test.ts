@@ -8,9 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
-
 const HUGE = basePackage({
-  artifacts: Array.from({ length: 300 }, (_, i) => ({ name: `out-${i}.csv`, purpose: 'table', media_type: 'text/csv', digest: null, size_bytes: i, reference: null })),
+  artifacts: Array.from({ length: 300 }, (_, i) => ({
+    name: `out-${i}.csv`,
+    purpose: 'table',
+    media_type: 'text/csv',
+    digest: null,
+    size_bytes: i,
+    reference: null,
+  })),
   provenance: {
     ...basePackage().provenance,
     policy_summary: Array.from({ length: 100 }, (_, i) => ({ name: `limit-${i}`, value: `${i} units`, label: 'measured' as const, by: 'engine' as const })),

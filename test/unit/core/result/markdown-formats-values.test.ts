@@ -13,7 +13,6 @@ import { renderMarkdown, shellJoin } from '../../../../src/core/result/render-ma
 import type { LimitSummary } from '../../../../src/core/result/result-package.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
-
 describe('markdown value formatting', () => {
   it('renders an empty package with (none) in every empty section', () => {
     const markdown = renderMarkdown(basePackage({ outcome_summary: '', provenance: { ...basePackage().provenance, command: null } }));
@@ -47,13 +46,34 @@ describe('markdown value formatting', () => {
     const markdown = renderMarkdown(
       basePackage({
         key_findings: ['exit code 1'],
-        evidence: [{ label: 'captured output', kind: 'excerpt', source: 'job-abc', truncated: false, excerpt: 'pi=3.14', total_bytes: 8, total_lines: 1, omitted_lines: 0, retrieval: 'headspace inspect job-abc --logs' }],
+        evidence: [
+          {
+            label: 'captured output',
+            kind: 'excerpt',
+            source: 'job-abc',
+            truncated: false,
+            excerpt: 'pi=3.14',
+            total_bytes: 8,
+            total_lines: 1,
+            omitted_lines: 0,
+            retrieval: 'headspace inspect job-abc --logs',
+          },
+        ],
         artifacts: [{ name: 'report.json', purpose: 'the answer', media_type: 'application/json', digest: 'sha256:ab', size_bytes: 42, reference: null }],
       }),
     );
     expect(markdown).toContain('## Key findings\n- exit code 1\n');
     expect(markdown).toContain(
-      ['## Evidence', '- captured output:', '```text', 'pi=3.14', '```', '## Artifacts', '- report.json: the answer (application/json, 42 bytes, sha256:ab, not exported)', '## Warnings'].join('\n'),
+      [
+        '## Evidence',
+        '- captured output:',
+        '```text',
+        'pi=3.14',
+        '```',
+        '## Artifacts',
+        '- report.json: the answer (application/json, 42 bytes, sha256:ab, not exported)',
+        '## Warnings',
+      ].join('\n'),
     );
     expect(markdown).not.toContain('headspace inspect job-abc --logs');
   });
@@ -64,16 +84,21 @@ describe('markdown value formatting', () => {
     { name: 'wall_clock', value: '10 s per job', label: 'enforced', by: 'engine' },
     { name: 'network', value: 'disabled', label: 'measured', by: 'none' },
   ];
-  const withPolicy = (verb: string) => basePackage({ provenance: { ...basePackage().provenance, verb, policy_summary: limits, policy_digest: `sha256:${'c'.repeat(64)}` } });
+  const withPolicy = (verb: string) =>
+    basePackage({ provenance: { ...basePackage().provenance, verb, policy_summary: limits, policy_digest: `sha256:${'c'.repeat(64)}` } });
 
   it('shows every limit with who enforces it where the reader decides on the policy', () => {
     for (const verb of ['create', 'inspect']) {
-      expect(renderMarkdown(withPolicy(verb))).toContain('- policy: memory 512 MiB (enforced by provider); storage 1 GiB (measured by engine); wall_clock 10 s per job (enforced by engine); network disabled (measured)\n');
+      expect(renderMarkdown(withPolicy(verb))).toContain(
+        '- policy: memory 512 MiB (enforced by provider); storage 1 GiB (measured by engine); wall_clock 10 s per job (enforced by engine); network disabled (measured)\n',
+      );
     }
   });
 
   it('shows the policy elsewhere as what differs from the defaults, what is not enforced, and its digest', () => {
-    expect(renderMarkdown(withPolicy('run'))).toContain('- policy: wall_clock 10 s per job; otherwise default closed, storage, network measured (sha256:cccccccc)\n');
+    expect(renderMarkdown(withPolicy('run'))).toContain(
+      '- policy: wall_clock 10 s per job; otherwise default closed, storage, network measured (sha256:cccccccc)\n',
+    );
   });
 
   it('shell-quotes the command on one line', () => {

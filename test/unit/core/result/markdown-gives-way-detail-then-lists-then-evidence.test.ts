@@ -31,7 +31,13 @@ describe('shrink order', () => {
   });
 
   it('drops the whole policy to one line before it cuts a byte of evidence', () => {
-    const provenance = { ...basePackage().provenance, verb: 'inspect', environment_digest: `sha256:${'a'.repeat(64)}`, policy_summary: POLICY, policy_digest: `sha256:${'b'.repeat(64)}` };
+    const provenance = {
+      ...basePackage().provenance,
+      verb: 'inspect',
+      environment_digest: `sha256:${'a'.repeat(64)}`,
+      policy_summary: POLICY,
+      policy_digest: `sha256:${'b'.repeat(64)}`,
+    };
     const excerpt = Array.from({ length: 30 }, (_, i) => `ERROR ${i}: this line must survive`).join('\n');
     const whole = renderMarkdown(basePackage({ provenance, evidence: evidence(excerpt) }));
     expect(whole).toContain('(enforced by provider)');
@@ -44,7 +50,9 @@ describe('shrink order', () => {
   it('shrinks warnings and attention before the evidence', () => {
     const warnings = Array.from({ length: 40 }, (_, i) => `warning number ${i} is long enough to matter here`);
     const excerpt = Array.from({ length: 20 }, (_, i) => `ERROR ${i}: kept`).join('\n');
-    const markdown = renderMarkdown(basePackage({ warnings, attention: warnings.map((text) => ({ kind: 'note', text })), evidence: evidence(excerpt) }), { maxBytes: 2000 });
+    const markdown = renderMarkdown(basePackage({ warnings, attention: warnings.map((text) => ({ kind: 'note', text })), evidence: evidence(excerpt) }), {
+      maxBytes: 2000,
+    });
     expect(markdown).toContain(excerpt);
     expect(markdown).toMatch(/- … \[\d+ items omitted\] …/);
   });
@@ -57,7 +65,7 @@ describe('shrink order', () => {
     expect(markdown).toMatch(/- … \[\d+ items omitted\] …/);
   });
 
-  it('keeps a structured finding\'s headline when its items give way', () => {
+  it("keeps a structured finding's headline when its items give way", () => {
     const failures = Array.from({ length: 40 }, (_, i) => `FAILED tests/test_x.py:${i + 10} test_case_${i} — AssertionError: ${i} != ${i + 1}`);
     const summary = { kind: 'test-summary', text: ['tests: 40 failed, 2 passed (pytest)', ...failures].join('\n') };
     const markdown = renderMarkdown(basePackage({ key_findings: [summary, 'exit 1, output 9000 bytes'], evidence: evidence(LOG) }), { maxBytes: 1024 });

@@ -8,11 +8,20 @@ import { renderJson } from '../../../../src/core/result/render-json.js';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { basePackage } from '../../../helpers/result-packages.js';
 
-
 const build = () =>
   basePackage({
     key_findings: Array.from({ length: 80 }, (_, i) => (i % 17 === 0 ? `ERROR: shard ${i}` : `shard ${i} ok`)),
-    evidence: [{ label: 'o', kind: 'excerpt', source: 'j', truncated: true, excerpt: Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n'), total_bytes: 99_999, retrieval: 'headspace inspect j --logs' }],
+    evidence: [
+      {
+        label: 'o',
+        kind: 'excerpt',
+        source: 'j',
+        truncated: true,
+        excerpt: Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n'),
+        total_bytes: 99_999,
+        retrieval: 'headspace inspect j --logs',
+      },
+    ],
   });
 
 describe('determinism', () => {

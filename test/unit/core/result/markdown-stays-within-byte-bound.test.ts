@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
 
-
 describe('markdown byte bound', () => {
   it('never exceeds the bound and never splits a character', () => {
     fc.assert(
@@ -31,7 +30,22 @@ describe('markdown byte bound', () => {
       artifacts: [],
       warnings: [],
       resource_usage: emptyUsage(),
-      provenance: { result_schema_version: 1, headspace_version: '0', verb: 'run', workspace_id: null, job_id: null, provider: null, profile: null, environment_digest: null, command: null, started_at: null, finished_at: null, policy_summary: [], inputs: [], exit_code: null },
+      provenance: {
+        result_schema_version: 1,
+        headspace_version: '0',
+        verb: 'run',
+        workspace_id: null,
+        job_id: null,
+        provider: null,
+        profile: null,
+        environment_digest: null,
+        command: null,
+        started_at: null,
+        finished_at: null,
+        policy_summary: [],
+        inputs: [],
+        exit_code: null,
+      },
       attention: [],
     });
     const size = Buffer.byteLength(renderMarkdown(big));

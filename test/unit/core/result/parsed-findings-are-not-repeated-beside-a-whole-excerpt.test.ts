@@ -12,9 +12,13 @@ import { basePackage } from '../../../helpers/result-packages.js';
 
 const FAILURE = 'FAILED tests/test_x.py:12 test_divide — AssertionError: 3 != 4';
 const summary = { kind: 'test-summary', text: ['tests: 1 failed, 3 passed (pytest)', FAILURE].join('\n'), failed: 1 };
-const output = (lines: number) => [...Array.from({ length: lines }, (_, i) => `collected line ${i}`), 'E   AssertionError: 3 != 4', 'tests/test_x.py:12: AssertionError'].join('\n');
+const output = (lines: number) =>
+  [...Array.from({ length: lines }, (_, i) => `collected line ${i}`), 'E   AssertionError: 3 != 4', 'tests/test_x.py:12: AssertionError'].join('\n');
 const pkg = (lines: number, truncated: boolean) =>
-  basePackage({ key_findings: [summary, 'exit 1, output 900 bytes'], evidence: [{ label: 'captured output', kind: 'excerpt', source: 'job-abc', truncated, excerpt: output(lines) }] });
+  basePackage({
+    key_findings: [summary, 'exit 1, output 900 bytes'],
+    evidence: [{ label: 'captured output', kind: 'excerpt', source: 'job-abc', truncated, excerpt: output(lines) }],
+  });
 
 describe('parsed findings beside the output', () => {
   it('show only their headline while the output is whole', () => {

@@ -25,7 +25,20 @@ let home: string;
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 function record(id: string) {
-  return { id, provider: 'fake', state: 'requested' as const, profile: 'host', policy: defaultPolicy(), environmentDigest: null, purpose: null, owner: null, createdAt: 1, updatedAt: 1, expiresAt: null, lifecyclePath: ['requested' as const] };
+  return {
+    id,
+    provider: 'fake',
+    state: 'requested' as const,
+    profile: 'host',
+    policy: defaultPolicy(),
+    environmentDigest: null,
+    purpose: null,
+    owner: null,
+    createdAt: 1,
+    updatedAt: 1,
+    expiresAt: null,
+    lifecyclePath: ['requested' as const],
+  };
 }
 
 /** Along the removal path from wherever it is (requested or failed) to destroyed. */
@@ -64,7 +77,9 @@ describe('job identity slots', () => {
     const store = SqliteStore.open(home);
     store.insertWorkspace(record('a'), 2);
     store.insertWorkspace(record('b'), 2);
-    expect(() => store.insertWorkspace(record('c'), 2)).toThrow(expect.objectContaining({ code: 'JOB_IDS_EXHAUSTED', category: 'environment_error', hint: expect.stringContaining('destroy') }));
+    expect(() => store.insertWorkspace(record('c'), 2)).toThrow(
+      expect.objectContaining({ code: 'JOB_IDS_EXHAUSTED', category: 'environment_error', hint: expect.stringContaining('destroy') }),
+    );
     expect(store.getWorkspace('c')).toBeUndefined();
     destroy(store, 'a');
     expect(store.insertWorkspace(record('c'), 2).jobSlot).toBe(1);
@@ -87,7 +102,9 @@ describe('job identity slots', () => {
     const db = new Database(join(home, 'state.db'));
     for (let v = 0; v < 3; v++) db.exec(MIGRATIONS[v]!);
     db.pragma('user_version = 3');
-    db.prepare("INSERT INTO workspaces (id, provider, state, profile, policy, created_at, updated_at, lifecycle_path) VALUES ('old', 'native', 'ready', 'host', ?, 1, 1, '[\"ready\"]')").run(JSON.stringify(defaultPolicy()));
+    db.prepare(
+      "INSERT INTO workspaces (id, provider, state, profile, policy, created_at, updated_at, lifecycle_path) VALUES ('old', 'native', 'ready', 'host', ?, 1, 1, '[\"ready\"]')",
+    ).run(JSON.stringify(defaultPolicy()));
     db.close();
     const store = SqliteStore.open(home);
     expect(store.getWorkspace('old')?.jobSlot).toBeNull();

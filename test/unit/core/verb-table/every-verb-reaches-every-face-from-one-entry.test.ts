@@ -31,7 +31,10 @@ describe('the verb table', () => {
       // Keys the CLI fills from several flags or from the caller's environment (create's budget, declare's purpose) are named by its adapter.
       const filledByAdapter = { create: ['budget'], declare: ['purpose'] } as Record<string, string[]>;
       for (const key of filledByAdapter[verb.name] ?? []) covered.add(key);
-      expect(keys.filter((key) => !covered.has(key)), verb.name).toEqual([]);
+      expect(
+        keys.filter((key) => !covered.has(key)),
+        verb.name,
+      ).toEqual([]);
     }
   });
 
@@ -40,7 +43,11 @@ describe('the verb table', () => {
     expect(TOOLS.map((tool) => tool.name)).toEqual(offered.map((verb) => verb.name));
     for (const verb of offered) {
       const tool = TOOLS.find((t) => t.name === verb.name)!;
-      expect(tool.annotations, verb.name).toMatchObject({ readOnlyHint: verb.effect === 'reads', destructiveHint: verb.effect === 'destroys', idempotentHint: verb.idempotent });
+      expect(tool.annotations, verb.name).toMatchObject({
+        readOnlyHint: verb.effect === 'reads',
+        destructiveHint: verb.effect === 'destroys',
+        idempotentHint: verb.idempotent,
+      });
       const omitted = verb.mcpOmits ?? [];
       expect(Object.keys(tool.input.shape), verb.name).toEqual(Object.keys(verb.input(z).shape).filter((key) => !omitted.includes(key)));
     }
@@ -49,9 +56,17 @@ describe('the verb table', () => {
   it('refuses a key the schema does not name, at any depth, before the verb runs', async () => {
     const t = makeTestEngine();
     try {
-      await expect(t.engine.create({ budget: { memory: 1 } } as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining("'budget.memory'") });
-      await expect(t.engine.status({ workspace: 'x' } as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining("'workspace'") });
-      await expect(t.engine.run({ workspaceId: 'w', argv: ['true'], inputs: [{ destination: 'a', hostPath: '/x', mode: 1 }] } as never)).rejects.toMatchObject({ message: expect.stringContaining("'inputs[0].mode'") });
+      await expect(t.engine.create({ budget: { memory: 1 } } as never)).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining("'budget.memory'"),
+      });
+      await expect(t.engine.status({ workspace: 'x' } as never)).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining("'workspace'"),
+      });
+      await expect(t.engine.run({ workspaceId: 'w', argv: ['true'], inputs: [{ destination: 'a', hostPath: '/x', mode: 1 }] } as never)).rejects.toMatchObject({
+        message: expect.stringContaining("'inputs[0].mode'"),
+      });
     } finally {
       t.cleanup();
     }

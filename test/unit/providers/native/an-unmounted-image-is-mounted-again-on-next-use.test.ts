@@ -17,7 +17,10 @@ describe.runIf(readiness.ownFilesystem)(`an unmounted image (needs root and loop
     const ws = await makeNativeWorkspace();
     try {
       expect((await ws.run(['sh', '-c', 'echo persisted > f'])).outcome.exitCode).toBe(0);
-      const mountPoint = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').find((l) => l.includes(ws.workspaceId))!.split(' ')[4]!;
+      const mountPoint = readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .find((l) => l.includes(ws.workspaceId))!
+        .split(' ')[4]!;
       execFileSync('/usr/bin/umount', [mountPoint]);
       const list = await ws.provider.list(ws.workspaceId, '', 10);
       expect(list.entries.map((e) => e.path)).toEqual(['f']);

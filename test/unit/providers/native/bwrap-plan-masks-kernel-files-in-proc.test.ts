@@ -34,14 +34,26 @@ it('refuses a mask outside /proc', () => {
 });
 
 it("lists Docker's masked /proc paths and the kernel's command line, config, symbols and modules", () => {
-  for (const path of ['/proc/acpi', '/proc/asound', '/proc/kcore', '/proc/keys', '/proc/latency_stats', '/proc/timer_list', '/proc/timer_stats', '/proc/sched_debug', '/proc/scsi']) {
+  for (const path of [
+    '/proc/acpi',
+    '/proc/asound',
+    '/proc/kcore',
+    '/proc/keys',
+    '/proc/latency_stats',
+    '/proc/timer_list',
+    '/proc/timer_stats',
+    '/proc/sched_debug',
+    '/proc/scsi',
+  ]) {
     expect(PROC_MASK_CANDIDATES).toContain(path);
   }
-  for (const path of ['/proc/cmdline', '/proc/config.gz', '/proc/kallsyms', '/proc/modules', '/proc/vmallocinfo', '/proc/sysrq-trigger']) expect(PROC_MASK_CANDIDATES).toContain(path);
+  for (const path of ['/proc/cmdline', '/proc/config.gz', '/proc/kallsyms', '/proc/modules', '/proc/vmallocinfo', '/proc/sysrq-trigger'])
+    expect(PROC_MASK_CANDIDATES).toContain(path);
 });
 
 it("lists other workspaces' block devices and I/O, host-wide pressure and softirqs, swap files and the host's boot id", () => {
-  for (const path of ['/proc/partitions', '/proc/diskstats', '/proc/swaps', '/proc/pressure', '/proc/softirqs', '/proc/sys/kernel/random/boot_id']) expect(PROC_MASK_CANDIDATES).toContain(path);
+  for (const path of ['/proc/partitions', '/proc/diskstats', '/proc/swaps', '/proc/pressure', '/proc/softirqs', '/proc/sys/kernel/random/boot_id'])
+    expect(PROC_MASK_CANDIDATES).toContain(path);
 });
 
 it('keeps only the candidates that exist and others may read, each with its kind', () => {

@@ -9,7 +9,8 @@ import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { assertHostPathAllowed, planBwrap } from '../../../../src/providers/native/plan-bwrap.js';
 import { bwrapPlanInput } from './bwrap-plan-input.js';
 
-const input = (patch: Partial<ReturnType<typeof defaultPolicy>>) => bwrapPlanInput({ policy: { ...defaultPolicy(), ...patch }, resolvedHostPaths: { '/opt/data': '/opt/data' } });
+const input = (patch: Partial<ReturnType<typeof defaultPolicy>>) =>
+  bwrapPlanInput({ policy: { ...defaultPolicy(), ...patch }, resolvedHostPaths: { '/opt/data': '/opt/data' } });
 
 it('refuses network access with POLICY_DENIED', () => {
   expect(() => planBwrap(input({ network: 'enabled' }))).toThrow(expect.objectContaining({ code: 'POLICY_DENIED' }));

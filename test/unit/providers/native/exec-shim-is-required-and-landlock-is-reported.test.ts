@@ -28,7 +28,10 @@ describe.runIf(readiness.ready)(`the exec shim on native${readiness.ready ? '' :
     const check = probe.checks.find((c) => c.name === 'exec-helper');
     expect(check).toMatchObject({ ok: false, detail: expect.stringContaining('missing'), remedy: expect.stringContaining('scripts/build-native-helper.sh') });
     // Missing machinery is an outage (exit 7), not a policy the host cannot back (#12 item 4).
-    await expect(provider.create({ workspaceId: 'w1', policy: defaultPolicy(), profile: 'host' })).rejects.toMatchObject({ code: 'PROVIDER_FAILURE', hint: expect.stringContaining('build-native-helper.sh') });
+    await expect(provider.create({ workspaceId: 'w1', policy: defaultPolicy(), profile: 'host' })).rejects.toMatchObject({
+      code: 'PROVIDER_FAILURE',
+      hint: expect.stringContaining('build-native-helper.sh'),
+    });
   });
 
   it('lists landlock among the layers exactly when the kernel offers it, and says why not otherwise', async () => {

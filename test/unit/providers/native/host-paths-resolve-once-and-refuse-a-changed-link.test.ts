@@ -36,7 +36,9 @@ describe.runIf(process.platform === 'linux')('host path resolution', () => {
     for (const target of ['/etc', '/usr/lib']) {
       const link = join(base, `to${target.replace(/\//g, '-')}`);
       symlinkSync(target, link);
-      expect(() => resolveHostPaths([link], [state]), target).toThrow(expect.objectContaining({ code: 'POLICY_DENIED', message: expect.stringContaining(`resolves to '${target}'`) }));
+      expect(() => resolveHostPaths([link], [state]), target).toThrow(
+        expect.objectContaining({ code: 'POLICY_DENIED', message: expect.stringContaining(`resolves to '${target}'`) }),
+      );
     }
   });
 
@@ -44,7 +46,9 @@ describe.runIf(process.platform === 'linux')('host path resolution', () => {
     const link = join(base, 'to-state');
     symlinkSync(join(state, 'native'), link);
     for (const path of [join(state, 'native'), base, link]) {
-      expect(() => resolveHostPaths([path], [state]), path).toThrow(expect.objectContaining({ code: 'POLICY_DENIED', message: expect.stringContaining("headspace's own state") }));
+      expect(() => resolveHostPaths([path], [state]), path).toThrow(
+        expect.objectContaining({ code: 'POLICY_DENIED', message: expect.stringContaining("headspace's own state") }),
+      );
     }
   });
 
@@ -57,7 +61,9 @@ describe.runIf(process.platform === 'linux')('host path resolution', () => {
     mkdirSync(other);
     unlinkSync(link);
     symlinkSync(other, link);
-    expect(() => verifyHostPaths([link], recorded, [state])).toThrow(expect.objectContaining({ code: 'POLICY_DENIED', message: expect.stringContaining('not') }));
+    expect(() => verifyHostPaths([link], recorded, [state])).toThrow(
+      expect.objectContaining({ code: 'POLICY_DENIED', message: expect.stringContaining('not') }),
+    );
   });
 
   it('treats a workspace created before resolutions were recorded as having recorded the path itself', () => {

@@ -68,7 +68,11 @@ describe.runIf(process.platform === 'linux')('host-side opens and planted links'
     try {
       const fs = await openSafeFs(files, owner);
       for (const name of ['sock', 'pipe']) {
-        await expect(fs.read(name)).rejects.toMatchObject({ code: 'NOT_A_REGULAR_FILE', category: 'user_error', hint: expect.stringContaining('only regular files') });
+        await expect(fs.read(name)).rejects.toMatchObject({
+          code: 'NOT_A_REGULAR_FILE',
+          category: 'user_error',
+          hint: expect.stringContaining('only regular files'),
+        });
       }
       expect(await writer.opened()).toBe(false);
     } finally {

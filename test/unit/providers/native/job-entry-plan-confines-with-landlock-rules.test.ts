@@ -37,7 +37,9 @@ it("starts the shim through the launcher's descriptor with Landlock asked for, a
 });
 
 it('gives read and execute to bound runtime paths and host paths, never to a symlink or the host source', () => {
-  const rx = rules(entry(['true'], ['/opt/data'])).filter(([rule]) => rule === '--rx').map(([, path]) => path);
+  const rx = rules(entry(['true'], ['/opt/data']))
+    .filter(([rule]) => rule === '--rx')
+    .map(([, path]) => path);
   expect(rx).toEqual(['/usr', '/etc/ssl', '/opt/data']);
 });
 

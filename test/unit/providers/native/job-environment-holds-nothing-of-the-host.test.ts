@@ -9,7 +9,15 @@ import { planEnv } from '../../../../src/providers/native/plan-bwrap.js';
 it('starts from defaults, adds the request and never reads process.env', () => {
   process.env.HEADSPACE_HOST_CANARY = 'leak';
   const env = planEnv({ FOO: 'bar', HOME: '/workspace' });
-  expect(env).toEqual({ PATH: expect.stringContaining('/usr/bin'), HOME: '/workspace', TMPDIR: '/tmp', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'dumb', FOO: 'bar' });
+  expect(env).toEqual({
+    PATH: expect.stringContaining('/usr/bin'),
+    HOME: '/workspace',
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TERM: 'dumb',
+    FOO: 'bar',
+  });
   expect(JSON.stringify(env)).not.toContain('leak');
   delete process.env.HEADSPACE_HOST_CANARY;
 });

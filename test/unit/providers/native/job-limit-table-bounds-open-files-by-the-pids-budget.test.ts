@@ -27,7 +27,24 @@ it('names each of the sixteen Linux resources exactly once, soft never above har
   const table = planRlimits({ pidsLimit: 128 });
   const names = table.map((l) => l.name);
   expect(new Set(names).size).toBe(names.length);
-  expect([...names].sort()).toEqual(['AS', 'CORE', 'CPU', 'DATA', 'FSIZE', 'LOCKS', 'MEMLOCK', 'MSGQUEUE', 'NICE', 'NOFILE', 'NPROC', 'RSS', 'RTPRIO', 'RTTIME', 'SIGPENDING', 'STACK']);
+  expect([...names].sort()).toEqual([
+    'AS',
+    'CORE',
+    'CPU',
+    'DATA',
+    'FSIZE',
+    'LOCKS',
+    'MEMLOCK',
+    'MSGQUEUE',
+    'NICE',
+    'NOFILE',
+    'NPROC',
+    'RSS',
+    'RTPRIO',
+    'RTTIME',
+    'SIGPENDING',
+    'STACK',
+  ]);
   for (const l of table) if (l.hard !== 'unlimited') expect(l.soft === 'unlimited' ? Infinity : l.soft, l.name).toBeLessThanOrEqual(l.hard);
 });
 

@@ -18,7 +18,10 @@ const readiness = await nativeReadiness();
 const V1 = '/sys/fs/cgroup/pids/headspace';
 
 function pidsIn(dir: string): number[] {
-  return readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter((l) => l !== '').map(Number);
+  return readFileSync(join(dir, 'cgroup.procs'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map(Number);
 }
 
 describe.runIf(readiness.ready && existsSync(V1))(`job slot standbys (needs a ready cgroup v1 native host: ${readiness.reason})`, () => {

@@ -19,12 +19,19 @@ import { nativeReadiness } from './native-readiness.js';
 const readiness = await nativeReadiness();
 
 describe('the plan', () => {
-  it("builds /dev by hand: no bwrap --dev (which mounts devpts), nothing of ptmx or pts", () => {
+  it('builds /dev by hand: no bwrap --dev (which mounts devpts), nothing of ptmx or pts', () => {
     const { args } = planBwrap(bwrapPlanInput());
     expect(args).not.toContain('--dev');
     expect(args.filter((a) => /ptmx|\/dev\/pts/.test(a))).toEqual([]);
     expect(planDev().slice(0, 4)).toEqual(['--perms', '0755', '--tmpfs', '/dev']);
-    expect(planDev().filter((a, i, all) => all[i - 1] === '--dev-bind' && a.startsWith('/dev/'))).toEqual(['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty']);
+    expect(planDev().filter((a, i, all) => all[i - 1] === '--dev-bind' && a.startsWith('/dev/'))).toEqual([
+      '/dev/null',
+      '/dev/zero',
+      '/dev/full',
+      '/dev/random',
+      '/dev/urandom',
+      '/dev/tty',
+    ]);
   });
 
   it('gives Landlock no rule on /dev/ptmx or /dev/pts', () => {

@@ -35,7 +35,11 @@ describe.runIf(readiness.ready)(`job limits and umask${readiness.ready ? '' : ` 
     // Soft limits up to their hard limits (no privilege needed), and lowered back afterwards.
     const before = ownLimits();
     restore = ['CORE', 'NOFILE', 'STACK'].map((name) => {
-      const [, soft, hard] = before.split('\n').find((line) => line.trim().startsWith(`${name} `))!.trim().split(/\s+/);
+      const [, soft, hard] = before
+        .split('\n')
+        .find((line) => line.trim().startsWith(`${name} `))!
+        .trim()
+        .split(/\s+/);
       return `--${name.toLowerCase()}=${soft}:${hard}`;
     });
     execFileSync('prlimit', ['--pid', String(process.pid), '--core=unlimited', '--nofile=20000', '--stack=unlimited']);
@@ -50,7 +54,12 @@ describe.runIf(readiness.ready)(`job limits and umask${readiness.ready ? '' : ` 
   it("sets the job's own limits and umask, whatever the caller had", async () => {
     const { outcome, stdout, stderr } = await ws.run(['sh', '-c', REPORT]);
     expect(outcome.exitCode, stderr).toBe(0);
-    const seen = Object.fromEntries(stdout.trim().split('\n').map((line) => line.split(' ') as [string, string]));
+    const seen = Object.fromEntries(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ') as [string, string]),
+    );
     expect(seen).toMatchObject({
       'soft-c': '0',
       'hard-c': '0',
@@ -70,12 +79,38 @@ describe.runIf(readiness.ready)(`job limits and umask${readiness.ready ? '' : ` 
 
 describe.runIf(process.platform === 'linux')('the job entry with a lower inherited hard limit', () => {
   it('keeps the lower hard limit instead of failing or raising it', () => {
-    const out = execFileSync('prlimit', ['--nofile=100:200', '--', defaultExecHelperPath(), '--rlimit', 'NOFILE', '1024', '4096', '--rlimit', 'CORE', '0', '0', '--umask', '027', '--', 'sh', '-c', 'echo $(ulimit -Sn) $(ulimit -Hn) $(ulimit -Hc) $(umask)'], { encoding: 'utf8' });
+    const out = execFileSync(
+      'prlimit',
+      [
+        '--nofile=100:200',
+        '--',
+        defaultExecHelperPath(),
+        '--rlimit',
+        'NOFILE',
+        '1024',
+        '4096',
+        '--rlimit',
+        'CORE',
+        '0',
+        '0',
+        '--umask',
+        '027',
+        '--',
+        'sh',
+        '-c',
+        'echo $(ulimit -Sn) $(ulimit -Hn) $(ulimit -Hc) $(umask)',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(out.trim()).toBe('200 200 0 0027');
   });
 
   it('refuses an unknown limit name or a value that is not a count, exit 125, before running anything', () => {
-    for (const args of [['--rlimit', 'BOGUS', '1', '1'], ['--rlimit', 'NOFILE', '-1', '10'], ['--umask', '9']]) {
+    for (const args of [
+      ['--rlimit', 'BOGUS', '1', '1'],
+      ['--rlimit', 'NOFILE', '-1', '10'],
+      ['--umask', '9'],
+    ]) {
       let status = 0;
       try {
         execFileSync(defaultExecHelperPath(), [...args, '--', 'sh', '-c', 'echo ran'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });

@@ -51,7 +51,10 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native leftovers (n
     rmSync(layout.metaPath(other.workspaceId)); // a create or removal cut short: meta.json is written first-last, removed first
     const provider = createNativeProvider({ root: other.root });
     const found = await provider.leftovers!();
-    const kinds = found.filter((l) => l.workspaceId === other.workspaceId).map((l) => l.kind).sort();
+    const kinds = found
+      .filter((l) => l.workspaceId === other.workspaceId)
+      .map((l) => l.kind)
+      .sort();
     // The root is a 0700 temp dir, so the files dir was bind-mounted for the job uid.
     expect([...new Set(kinds)], JSON.stringify(found)).toEqual(['cgroup', 'directory', 'mount']); // a storage image adds its own mount
     for (const l of found) await provider.removeLeftover!(l);

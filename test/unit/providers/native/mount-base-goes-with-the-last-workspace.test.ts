@@ -62,7 +62,17 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`the native mount ba
     const ids = ['mb-a', 'mb-b', 'mb-c'].map((id) => `${id}-${randomBytes(3).toString('hex')}`);
     const make = (id: string) => provider.create({ workspaceId: id, policy: defaultPolicy(), profile: 'host', jobUser: testJobUser() });
     const runs = async (id: string) =>
-      (await provider.run({ workspaceId: id, jobId: `job-${randomBytes(4).toString('hex')}`, argv: ['grep', '-c', 'agent', '/etc/passwd'], env: {}, policy: defaultPolicy(), onOutput: () => undefined, signal: new AbortController().signal })).exitCode;
+      (
+        await provider.run({
+          workspaceId: id,
+          jobId: `job-${randomBytes(4).toString('hex')}`,
+          argv: ['grep', '-c', 'agent', '/etc/passwd'],
+          env: {},
+          policy: defaultPolicy(),
+          onOutput: () => undefined,
+          signal: new AbortController().signal,
+        })
+      ).exitCode;
     try {
       await make(ids[0]!);
       await make(ids[1]!);

@@ -123,7 +123,8 @@ describe.runIf(readiness.ready)(`real programs under the seccomp allow-list (nee
   });
 
   it.runIf(present('/usr/bin/git'))('git initialises a repository, adds and commits', async () => {
-    const script = 'cd /tmp && git init -q repo && cd repo && echo hi > f && git add f && git -c user.name=t -c user.email=t@example.invalid commit -qm first && git log --format=%s';
+    const script =
+      'cd /tmp && git init -q repo && cd repo && echo hi > f && git add f && git -c user.name=t -c user.email=t@example.invalid commit -qm first && git log --format=%s';
     expect(await run(['sh', '-c', script])).toContain('first');
   });
 

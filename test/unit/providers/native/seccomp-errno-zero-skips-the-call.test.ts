@@ -47,7 +47,11 @@ describe.runIf(readiness.ready && arch !== undefined)(`SECCOMP_RET_ERRNO with da
     const fd = openSync(program, 'r');
     try {
       const script = `import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\nr = libc.mkdir(${JSON.stringify(target)}.encode(), 0o755)\nprint('mkdir returned', r, 'errno', ctypes.get_errno(), 'exists', os.path.exists(${JSON.stringify(target)}))`;
-      const result = spawnSync('bwrap', ['--bind', '/', '/', '--seccomp', '3', '--', '/usr/bin/python3', '-c', script], { stdio: ['ignore', 'pipe', 'pipe', fd], encoding: 'utf8', timeout: 20_000 });
+      const result = spawnSync('bwrap', ['--bind', '/', '/', '--seccomp', '3', '--', '/usr/bin/python3', '-c', script], {
+        stdio: ['ignore', 'pipe', 'pipe', fd],
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       expect(result.stderr).toBe('');
       expect(result.stdout.trim()).toBe('mkdir returned 0 errno 0 exists False');
       expect(existsSync(target)).toBe(false);

@@ -7,8 +7,24 @@
  * sync rules have their own files.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSeccompFilter, CLONE_NEW_FLAGS, ENOSYS, EPERM, evaluateSeccompFilter, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_KILL_PROCESS } from '../../../../src/providers/native/seccomp-program.js';
-import { ALLOWED_SYSCALLS, ARGUMENT_RULES, DENIED_SYSCALLS, ENOSYS_SYSCALLS, PERSONALITIES, SKIPPED_SYSCALLS } from '../../../../src/providers/native/syscall-rules.js';
+import {
+  buildSeccompFilter,
+  CLONE_NEW_FLAGS,
+  ENOSYS,
+  EPERM,
+  evaluateSeccompFilter,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_ERRNO,
+  SECCOMP_RET_KILL_PROCESS,
+} from '../../../../src/providers/native/seccomp-program.js';
+import {
+  ALLOWED_SYSCALLS,
+  ARGUMENT_RULES,
+  DENIED_SYSCALLS,
+  ENOSYS_SYSCALLS,
+  PERSONALITIES,
+  SKIPPED_SYSCALLS,
+} from '../../../../src/providers/native/syscall-rules.js';
 import { ARCH_TABLES, syscallNumber, type SeccompArch } from '../../../../src/providers/native/syscall-tables.js';
 
 const ARCHES: SeccompArch[] = ['x86_64', 'aarch64'];
@@ -24,14 +40,25 @@ describe.each(ARCHES)('the %s filter', (arch) => {
 
   it('allows every listed call whatever its arguments, including the Landlock helper and bwrap after the filter loads', () => {
     for (const name of ALLOWED_SYSCALLS.filter(has)) for (const a of [0, 0xffffffff]) expect(decide(name, [a, a, a, a, a, a]), name).toBe(SECCOMP_RET_ALLOW);
-    for (const name of ['execve', 'execveat', 'prctl', 'close_range', 'landlock_create_ruleset', 'landlock_add_rule', 'landlock_restrict_self', 'wait4', 'exit_group']) {
+    for (const name of [
+      'execve',
+      'execveat',
+      'prctl',
+      'close_range',
+      'landlock_create_ruleset',
+      'landlock_add_rule',
+      'landlock_restrict_self',
+      'wait4',
+      'exit_group',
+    ]) {
       expect(decide(name), name).toBe(SECCOMP_RET_ALLOW);
     }
   });
 
   it('refuses every denied call with EPERM, including the ones a deny-list missed', () => {
     for (const name of DENIED_SYSCALLS.filter(has)) expect(decide(name), name).toBe(err(EPERM));
-    for (const name of ['kcmp', 'fanotify_init', 'memfd_secret', 'listmount', 'statmount', 'open_tree_attr', 'lsm_get_self_attr']) expect(decide(name), name).toBe(err(EPERM));
+    for (const name of ['kcmp', 'fanotify_init', 'memfd_secret', 'listmount', 'statmount', 'open_tree_attr', 'lsm_get_self_attr'])
+      expect(decide(name), name).toBe(err(EPERM));
   });
 
   it('answers clone3, unlisted calls and unknown numbers with ENOSYS so programs fall back', () => {
@@ -53,14 +80,16 @@ describe.each(ARCHES)('the %s filter', (arch) => {
 
   it('allows personality only with the values real programs use', () => {
     for (const value of PERSONALITIES) expect(decide('personality', [value])).toBe(SECCOMP_RET_ALLOW);
-    for (const value of [0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */, 0x0008000, 0x1, 0xfffffffe]) expect(decide('personality', [value])).toBe(err(EPERM));
+    for (const value of [0x0040000 /* ADDR_NO_RANDOMIZE */, 0x0400000 /* READ_IMPLIES_EXEC */, 0x0008000, 0x1, 0xfffffffe])
+      expect(decide('personality', [value])).toBe(err(EPERM));
   });
 
   it('refuses ioctl TIOCSTI, TIOCLINUX and TIOCSETD and allows other requests', () => {
     expect(decide('ioctl', [0, 0x5412])).toBe(err(EPERM));
     expect(decide('ioctl', [0, 0x541c])).toBe(err(EPERM));
     expect(decide('ioctl', [0, 0x5423])).toBe(err(EPERM));
-    for (const request of [0x5401 /* TCGETS */, 0x5413 /* TIOCGWINSZ */, 0x541b /* FIONREAD */, 0x5411]) expect(decide('ioctl', [1, request])).toBe(SECCOMP_RET_ALLOW);
+    for (const request of [0x5401 /* TCGETS */, 0x5413 /* TIOCGWINSZ */, 0x541b /* FIONREAD */, 0x5411])
+      expect(decide('ioctl', [1, request])).toBe(SECCOMP_RET_ALLOW);
   });
 
   it('kills a call made under another architecture', () => {
@@ -72,12 +101,14 @@ describe.each(ARCHES)('the %s filter', (arch) => {
 
 it('kills the x32 ABI on x86_64', () => {
   const filter = buildSeccompFilter('x86_64');
-  for (const nr of [0x40000000 + 59, 0x40000000, 0xffffffff]) expect(evaluateSeccompFilter(filter, { arch: ARCH_TABLES.x86_64.auditArch, nr })).toBe(SECCOMP_RET_KILL_PROCESS);
+  for (const nr of [0x40000000 + 59, 0x40000000, 0xffffffff])
+    expect(evaluateSeccompFilter(filter, { arch: ARCH_TABLES.x86_64.auditArch, nr })).toBe(SECCOMP_RET_KILL_PROCESS);
 });
 
 it('names only syscalls that exist on x86_64 or aarch64 in its lists (a typo would silently fall to ENOSYS)', () => {
   const known = (name: string) => ARCHES.some((arch) => ARCH_TABLES[arch].numbers.has(name));
-  for (const name of [...ALLOWED_SYSCALLS, ...DENIED_SYSCALLS, ...ENOSYS_SYSCALLS, ...SKIPPED_SYSCALLS, ...Object.keys(ARGUMENT_RULES)]) expect(known(name), name).toBe(true);
+  for (const name of [...ALLOWED_SYSCALLS, ...DENIED_SYSCALLS, ...ENOSYS_SYSCALLS, ...SKIPPED_SYSCALLS, ...Object.keys(ARGUMENT_RULES)])
+    expect(known(name), name).toBe(true);
   const lists = [...ALLOWED_SYSCALLS, ...DENIED_SYSCALLS, ...ENOSYS_SYSCALLS, ...SKIPPED_SYSCALLS, ...Object.keys(ARGUMENT_RULES)];
   expect(new Set(lists).size, 'a name appears on two lists').toBe(lists.length);
 });

@@ -8,7 +8,13 @@
  * seccomp-errno-zero-skips-the-call.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSeccompFilter, evaluateSeccompFilter, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SKIP_AS_SUCCESS } from '../../../../src/providers/native/seccomp-program.js';
+import {
+  buildSeccompFilter,
+  evaluateSeccompFilter,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_ERRNO,
+  SKIP_AS_SUCCESS,
+} from '../../../../src/providers/native/seccomp-program.js';
 import { ARCH_TABLES, syscallNumber, type SeccompArch } from '../../../../src/providers/native/syscall-tables.js';
 
 describe.each(['x86_64', 'aarch64'] as SeccompArch[])('on %s', (arch) => {

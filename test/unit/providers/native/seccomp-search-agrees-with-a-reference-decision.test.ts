@@ -74,7 +74,9 @@ describe.each(['x86_64', 'aarch64'] as const)('on %s', (arch) => {
   });
 
   it('decides every call with an argument rule as the reference does, for argument words near what the rules test', () => {
-    const ruled = Object.keys(ARGUMENT_RULES).filter((name) => ARCH_TABLES[arch].numbers.has(name)).map((name) => syscallNumber(arch, name));
+    const ruled = Object.keys(ARGUMENT_RULES)
+      .filter((name) => ARCH_TABLES[arch].numbers.has(name))
+      .map((name) => syscallNumber(arch, name));
     fc.assert(
       fc.property(fc.constantFrom(...ruled), fc.oneof(fc.array(word, { minLength: 6, maxLength: 6 }), socketArgs), (n, args) => {
         expect(evaluateSeccompFilter(filter, { arch: auditArch, nr: n, args })).toBe(reference(arch, n, args));
@@ -85,7 +87,19 @@ describe.each(['x86_64', 'aarch64'] as const)('on %s', (arch) => {
 
   it('decides every number in the table and its neighbours as the reference does', () => {
     for (let n = 0; n <= Math.max(...known) + 2; n++) {
-      for (const args of [[0, 0, 0], [2, 0x5412, 0], [16, 3, 4], [0x40, 0, 0], [1, 0x80805, 0], [2, 0x80801, 6], [10, 2, 17], [2, 1, 262], [16, 0x80003, 0], [0, 0x5423, 0x800, 0x40022]]) expect(evaluateSeccompFilter(filter, { arch: auditArch, nr: n, args }), `nr ${n}`).toBe(reference(arch, n, args));
+      for (const args of [
+        [0, 0, 0],
+        [2, 0x5412, 0],
+        [16, 3, 4],
+        [0x40, 0, 0],
+        [1, 0x80805, 0],
+        [2, 0x80801, 6],
+        [10, 2, 17],
+        [2, 1, 262],
+        [16, 0x80003, 0],
+        [0, 0x5423, 0x800, 0x40022],
+      ])
+        expect(evaluateSeccompFilter(filter, { arch: auditArch, nr: n, args }), `nr ${n}`).toBe(reference(arch, n, args));
     }
   });
 });
@@ -103,7 +117,15 @@ describe('argument checks on their own', () => {
           mask: fc.option(fc.constantFrom(0xfff7f7ff, 0xf, 0xffffffff), { nil: undefined }),
           shared: tie('decision'),
           otherwise: tie('decision'),
-          cases: fc.array(fc.record({ when: fc.constantFrom('equals' as const, 'any-bit-of' as const), value: fc.integer({ min: 0, max: 8 }), pick: fc.integer({ min: 0, max: 3 }), own: tie('decision') }), { minLength: 1, maxLength: 4 }),
+          cases: fc.array(
+            fc.record({
+              when: fc.constantFrom('equals' as const, 'any-bit-of' as const),
+              value: fc.integer({ min: 0, max: 8 }),
+              pick: fc.integer({ min: 0, max: 3 }),
+              own: tie('decision'),
+            }),
+            { minLength: 1, maxLength: 4 },
+          ),
         })
         .map(({ arg, mask, shared, otherwise, cases }): ArgCheck => ({
           arg,
@@ -116,9 +138,16 @@ describe('argument checks on their own', () => {
 
   it('returns what walking the tree returns, with shared blocks and masks', () => {
     fc.assert(
-      fc.property(tree, fc.array(fc.integer({ min: 0, max: 9 }).map((n) => (n === 9 ? 0x80800 : n)), { minLength: 6, maxLength: 6 }), (decision, args) => {
-        expect(evaluateSeccompFilter(compileDecision(decision), { arch: 0, nr: 0, args })).toBe(resolve(decision, args));
-      }),
+      fc.property(
+        tree,
+        fc.array(
+          fc.integer({ min: 0, max: 9 }).map((n) => (n === 9 ? 0x80800 : n)),
+          { minLength: 6, maxLength: 6 },
+        ),
+        (decision, args) => {
+          expect(evaluateSeccompFilter(compileDecision(decision), { arch: 0, nr: 0, args })).toBe(resolve(decision, args));
+        },
+      ),
       { seed: SEED, numRuns: 3000 },
     );
   });

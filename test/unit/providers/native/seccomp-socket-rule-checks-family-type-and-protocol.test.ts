@@ -10,7 +10,16 @@
  * kernel builds a socket of the other family).
  */
 import { describe, expect, it } from 'vitest';
-import { buildSeccompFilter, EAFNOSUPPORT, EOPNOTSUPP, EPROTONOSUPPORT, ESOCKTNOSUPPORT, evaluateSeccompFilter, SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO } from '../../../../src/providers/native/seccomp-program.js';
+import {
+  buildSeccompFilter,
+  EAFNOSUPPORT,
+  EOPNOTSUPP,
+  EPROTONOSUPPORT,
+  ESOCKTNOSUPPORT,
+  evaluateSeccompFilter,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_ERRNO,
+} from '../../../../src/providers/native/seccomp-program.js';
 import { ARCH_TABLES, syscallNumber, type SeccompArch } from '../../../../src/providers/native/syscall-tables.js';
 
 const err = (code: number) => (SECCOMP_RET_ERRNO | code) >>> 0;
@@ -40,14 +49,17 @@ describe.each(['x86_64', 'aarch64'] as SeccompArch[])('on %s', (arch) => {
         expect(decide('socket', family, type, 0x0300), `type ${type}`).toBe(err(ESOCKTNOSUPPORT));
         expect(decide('socket', family, type | 0x80800, 0), `type ${type}`).toBe(err(ESOCKTNOSUPPORT));
       }
-      for (const protocol of [PROTO.MPTCP, PROTO.SCTP, PROTO.UDP, 0x10000 | PROTO.TCP]) expect(decide('socket', family, SOCK.STREAM, protocol), `stream ${protocol}`).toBe(err(EPROTONOSUPPORT));
-      for (const protocol of [PROTO.UDPLITE, PROTO.ICMP, PROTO.ICMPV6, PROTO.TCP, PROTO.DCCP]) expect(decide('socket', family, SOCK.DGRAM | 0x800, protocol), `dgram ${protocol}`).toBe(err(EPROTONOSUPPORT));
+      for (const protocol of [PROTO.MPTCP, PROTO.SCTP, PROTO.UDP, 0x10000 | PROTO.TCP])
+        expect(decide('socket', family, SOCK.STREAM, protocol), `stream ${protocol}`).toBe(err(EPROTONOSUPPORT));
+      for (const protocol of [PROTO.UDPLITE, PROTO.ICMP, PROTO.ICMPV6, PROTO.TCP, PROTO.DCCP])
+        expect(decide('socket', family, SOCK.DGRAM | 0x800, protocol), `dgram ${protocol}`).toBe(err(EPROTONOSUPPORT));
     }
   });
 
   it('allows unix stream, datagram and seqpacket sockets and pairs with protocol 0 only', () => {
     for (const name of ['socket', 'socketpair']) {
-      for (const flags of FLAGS) for (const type of [SOCK.STREAM, SOCK.DGRAM, SOCK.SEQPACKET]) expect(decide(name, AF.UNIX, type | flags, 0)).toBe(SECCOMP_RET_ALLOW);
+      for (const flags of FLAGS)
+        for (const type of [SOCK.STREAM, SOCK.DGRAM, SOCK.SEQPACKET]) expect(decide(name, AF.UNIX, type | flags, 0)).toBe(SECCOMP_RET_ALLOW);
       for (const type of [SOCK.RAW, SOCK.RDM, SOCK.PACKET, 0x100 | SOCK.STREAM]) expect(decide(name, AF.UNIX, type, 0)).toBe(err(ESOCKTNOSUPPORT));
       for (const protocol of [1, 6, 0xffffffff]) expect(decide(name, AF.UNIX, SOCK.STREAM, protocol)).toBe(err(EPROTONOSUPPORT));
     }
@@ -61,7 +73,12 @@ describe.each(['x86_64', 'aarch64'] as SeccompArch[])('on %s', (arch) => {
 
   it('refuses every other family, whatever the type and protocol', () => {
     for (const family of [AF.VSOCK, AF.PACKET, AF.ALG, AF.KEY, AF.BLUETOOTH, AF.CAN, AF.XDP, AF.TIPC, AF.RDS, 0, 46, 0xffffffff]) {
-      for (const [type, protocol] of [[SOCK.STREAM, 0], [SOCK.RAW, 0x0300], [SOCK.DGRAM, 0]]) expect(decide('socket', family, type!, protocol!), `family ${family}`).toBe(err(EAFNOSUPPORT));
+      for (const [type, protocol] of [
+        [SOCK.STREAM, 0],
+        [SOCK.RAW, 0x0300],
+        [SOCK.DGRAM, 0],
+      ])
+        expect(decide('socket', family, type!, protocol!), `family ${family}`).toBe(err(EAFNOSUPPORT));
     }
   });
 

@@ -30,7 +30,10 @@ describe('the v1 socket buffer limit', () => {
   });
 
   it('reads the smaller of tcp_mem[0] and udp_mem[0], and nothing when /proc lacks them', () => {
-    const files: Record<string, string> = { '/proc/sys/net/ipv4/tcp_mem': '287898\t383867\t575796\n', '/proc/sys/net/ipv4/udp_mem': '575799\t767734\t1151598\n' };
+    const files: Record<string, string> = {
+      '/proc/sys/net/ipv4/tcp_mem': '287898\t383867\t575796\n',
+      '/proc/sys/net/ipv4/udp_mem': '575799\t767734\t1151598\n',
+    };
     expect(hostNoPressurePages((f) => files[f]!)).toBe(287_898);
     expect(
       hostNoPressurePages(() => {

@@ -21,7 +21,10 @@ describe.runIf(readiness.ready)(`stop across processes (needs a ready native hos
   let ws: NativeFixture;
   const out = mkdtempSync(join(tmpdir(), 'hs-native-dist-'));
   beforeAll(async () => {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], { cwd: process.cwd(), stdio: 'ignore' });
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.json', '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'], {
+      cwd: process.cwd(),
+      stdio: 'ignore',
+    });
     writeFileSync(join(out, 'package.json'), '{"type":"module"}');
     writeFileSync(
       join(out, 'stop.mjs'),
@@ -44,7 +47,10 @@ describe.runIf(readiness.ready)(`stop across processes (needs a ready native hos
     // stop sends TERM before it kills (#12 item 3): the shell ends by TERM, which bwrap's init
     // reports as 128 + 15; null only when the kill after the grace came first.
     expect([null, 143]).toContain(outcome.exitCode);
-    const survivors = await run('pgrep', ['-f', 'sleep 7[12].5']).then((r) => r.stdout, () => '');
+    const survivors = await run('pgrep', ['-f', 'sleep 7[12].5']).then(
+      (r) => r.stdout,
+      () => '',
+    );
     expect(survivors).toBe('');
   });
 });

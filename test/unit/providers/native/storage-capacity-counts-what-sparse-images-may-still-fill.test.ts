@@ -45,7 +45,11 @@ describe('storage capacity', () => {
   it('refuses to start a job whose workspace could outgrow the host free space', async () => {
     const fs = statfsSync(dir);
     makeImage('huge', fs.bavail * fs.bsize + 1024 * MiB);
-    await expect(assertRoomForJob('huge', image('huge'))).rejects.toMatchObject({ code: 'HOST_NO_SPACE', category: 'environment_error', message: expect.stringContaining('the job is not started') });
+    await expect(assertRoomForJob('huge', image('huge'))).rejects.toMatchObject({
+      code: 'HOST_NO_SPACE',
+      category: 'environment_error',
+      message: expect.stringContaining('the job is not started'),
+    });
   });
 
   it('starts a job whose remaining budget fits', async () => {

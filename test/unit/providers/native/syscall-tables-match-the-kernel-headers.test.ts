@@ -49,7 +49,10 @@ describe.each(Object.keys(HEADERS) as SeccompArch[])('the %s table', (arch) => {
       const inHeader = [...fromHeader].find(([, names]) => names.has(name));
       if (inHeader) expect(nr, name).toBe(inHeader[0]);
       // A name the header lacks must be newer than the header, and so pinned (uretprobe/uprobe sit in x86_64's legacy range).
-      else expect(nr > headerMax || (arch === 'x86_64' && (name === 'uretprobe' || name === 'uprobe')), `${name} (${nr}) is neither in ${header} nor newer`).toBe(true);
+      else
+        expect(nr > headerMax || (arch === 'x86_64' && (name === 'uretprobe' || name === 'uprobe')), `${name} (${nr}) is neither in ${header} nor newer`).toBe(
+          true,
+        );
     }
   });
 });

@@ -52,7 +52,8 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`per-workspace job u
     await a.provider.write(a.workspaceId, 'private.txt', data, { expectedSha256: createHash('sha256').update(data).digest('hex'), overwrite: true });
     const base = join('/run/headspace-native', layoutOf(a.root).cgroupName('').replace(/-$/, ''));
     const hostPath = readiness.ownFilesystem ? join(base, 'fs', a.workspaceId, 'private.txt') : join(layoutOf(a.root).filesDir(a.workspaceId), 'private.txt');
-    const as = (user: { uid: number; gid: number }) => spawnSync('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', 'cat', hostPath], { encoding: 'utf8' });
+    const as = (user: { uid: number; gid: number }) =>
+      spawnSync('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', 'cat', hostPath], { encoding: 'utf8' });
     expect(as(a.jobUser).stdout).toBe('private\n');
     const other = as(b.jobUser);
     expect(other.stdout).toBe('');
@@ -119,8 +120,14 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`per-workspace job u
 
   it('refuses to create a workspace as root, or as the legacy shared uid', async () => {
     const provider = createNativeProvider({ root: a.root });
-    for (const jobUser of [{ uid: 0, gid: 0 }, { uid: LEGACY_JOB_UID, gid: LEGACY_JOB_UID }, { uid: testJobUser().uid, gid: 0 }]) {
-      await expect(provider.create({ workspaceId: `bad-${randomBytes(3).toString('hex')}`, policy: defaultPolicy(), profile: 'host', jobUser })).rejects.toMatchObject({ code: 'PROVIDER_FAILURE' });
+    for (const jobUser of [
+      { uid: 0, gid: 0 },
+      { uid: LEGACY_JOB_UID, gid: LEGACY_JOB_UID },
+      { uid: testJobUser().uid, gid: 0 },
+    ]) {
+      await expect(
+        provider.create({ workspaceId: `bad-${randomBytes(3).toString('hex')}`, policy: defaultPolicy(), profile: 'host', jobUser }),
+      ).rejects.toMatchObject({ code: 'PROVIDER_FAILURE' });
     }
   });
 });

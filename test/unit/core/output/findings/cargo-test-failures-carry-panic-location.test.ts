@@ -26,8 +26,22 @@ describe('cargo test findings', () => {
   });
 
   it('reads the panic format of Rust before 1.73', () => {
-    const log = ['running 1 test', 'test tests::old ... FAILED', '', 'failures:', '', '---- tests::old stdout ----', "thread 'tests::old' panicked at 'boom here', src/lib.rs:4:5", '', 'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s'].join('\n');
+    const log = [
+      'running 1 test',
+      'test tests::old ... FAILED',
+      '',
+      'failures:',
+      '',
+      '---- tests::old stdout ----',
+      "thread 'tests::old' panicked at 'boom here', src/lib.rs:4:5",
+      '',
+      'test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
+    ].join('\n');
     const [summary] = parseFindings(log, { maxItems: 5 });
-    expect(summary).toMatchObject({ failed: 1, passed: 0, failures: [{ name: 'tests::old', location: { file: 'src/lib.rs', line: 4, col: 5 }, message: 'boom here' }] });
+    expect(summary).toMatchObject({
+      failed: 1,
+      passed: 0,
+      failures: [{ name: 'tests::old', location: { file: 'src/lib.rs', line: 4, col: 5 }, message: 'boom here' }],
+    });
   });
 });

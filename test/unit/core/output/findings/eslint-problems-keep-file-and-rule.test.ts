@@ -31,7 +31,9 @@ describe('eslint findings', () => {
 
   it('reads a parse error, which names no rule', () => {
     const log = ['', '/w/src/bad.js', '  3:9  error  Parsing error: Unexpected token }', '', '✖ 1 problem (1 error, 0 warnings)'].join('\n');
-    expect(parseFindings(log, { maxItems: 5 })).toMatchObject([{ tool: 'eslint', items: [{ file: '/w/src/bad.js', line: 3, col: 9, message: 'Parsing error: Unexpected token }' }] }]);
+    expect(parseFindings(log, { maxItems: 5 })).toMatchObject([
+      { tool: 'eslint', items: [{ file: '/w/src/bad.js', line: 3, col: 9, message: 'Parsing error: Unexpected token }' }] },
+    ]);
   });
 
   it('ignores problem-shaped lines after a blank line', () => {

@@ -20,7 +20,14 @@ describe('findingLines', () => {
           failures: [{ name: 'test_divide', location: { file: 'tests/test_calc.py', line: 14 }, message: 'AssertionError: 3 != 4' }, { name: 'test_unplaced' }],
           more: 0,
         },
-        { kind: 'diagnostics', tool: 'tsc', errors: 3, warnings: 1, items: [{ file: 'src/a.ts', line: 3, col: 7, severity: 'error', code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." }], more: 3 },
+        {
+          kind: 'diagnostics',
+          tool: 'tsc',
+          errors: 3,
+          warnings: 1,
+          items: [{ file: 'src/a.ts', line: 3, col: 7, severity: 'error', code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." }],
+          more: 3,
+        },
         { kind: 'exception', language: 'python', type: 'ZeroDivisionError', message: 'division by zero', location: { file: 'calc.py', line: 7 } },
       ]),
     ).toEqual([

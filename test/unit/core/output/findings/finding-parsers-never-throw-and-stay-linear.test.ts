@@ -97,12 +97,16 @@ describe('finding parsers on hostile input', () => {
   });
 
   // A complexity guard, not a speed claim (about 1.7 s on a quiet machine; a quadratic parser takes minutes): long variant only.
-  it.runIf(process.env.HEADSPACE_LONG_TESTS === '1')('reads a 64 MiB log within seconds', () => {
-    const storm = readFixture('gcc', 'storm');
-    const text = storm.repeat(Math.ceil((64 * 1024 * 1024) / storm.length));
-    const elapsed = timed(text);
-    expect(elapsed).toBeLessThan(20_000);
-    const [finding] = parseFindings(storm.repeat(3), { maxItems: 3 });
-    expect(finding).toMatchObject({ errors: 200, more: 197 });
-  }, 60_000);
+  it.runIf(process.env.HEADSPACE_LONG_TESTS === '1')(
+    'reads a 64 MiB log within seconds',
+    () => {
+      const storm = readFixture('gcc', 'storm');
+      const text = storm.repeat(Math.ceil((64 * 1024 * 1024) / storm.length));
+      const elapsed = timed(text);
+      expect(elapsed).toBeLessThan(20_000);
+      const [finding] = parseFindings(storm.repeat(3), { maxItems: 3 });
+      expect(finding).toMatchObject({ errors: 200, more: 197 });
+    },
+    60_000,
+  );
 });

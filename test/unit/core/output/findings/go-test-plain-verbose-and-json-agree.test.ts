@@ -11,17 +11,25 @@ import { readFixture } from './read-fixture.js';
 const FAILURES = [
   { name: 'TestDivide', location: { file: 'calc_test.go', line: 7 }, message: 'Divide(7, 2) = 3; want 4' },
   { name: 'TestAbs/negative', location: { file: 'calc_test.go', line: 19 }, message: 'Abs(-2) = -2; want 2' },
-  { name: 'TestPanics', location: { file: '/tmp/headspace-findings/go-test/calc_test.go', line: 33 }, message: 'panic: runtime error: integer divide by zero [recovered]' },
+  {
+    name: 'TestPanics',
+    location: { file: '/tmp/headspace-findings/go-test/calc_test.go', line: 33 },
+    message: 'panic: runtime error: integer divide by zero [recovered]',
+  },
 ];
 
 describe('go test findings', () => {
   it('reads plain go test output, which prints failures only', () => {
-    expect(parseFindings(readFixture('go-test', 'plain'), { maxItems: 10 })).toEqual([{ kind: 'test-summary', tool: 'go test', failed: 3, failures: FAILURES, more: 0 }]);
+    expect(parseFindings(readFixture('go-test', 'plain'), { maxItems: 10 })).toEqual([
+      { kind: 'test-summary', tool: 'go test', failed: 3, failures: FAILURES, more: 0 },
+    ]);
   });
 
   for (const name of ['verbose', 'json']) {
     it(`reads ${name} output with its pass and skip counts`, () => {
-      expect(parseFindings(readFixture('go-test', name), { maxItems: 10 })).toEqual([{ kind: 'test-summary', tool: 'go test', failed: 3, passed: 3, skipped: 1, failures: FAILURES, more: 0 }]);
+      expect(parseFindings(readFixture('go-test', name), { maxItems: 10 })).toEqual([
+        { kind: 'test-summary', tool: 'go test', failed: 3, passed: 3, skipped: 1, failures: FAILURES, more: 0 },
+      ]);
     });
   }
 

@@ -21,9 +21,21 @@ describe('node:test findings', () => {
     const summary = summaryOf('spec');
     expect(summary).toMatchObject({ tool: 'node:test', failed: 3, passed: 2, skipped: 1, more: 0 });
     expect(summary.failures).toEqual([
-      { name: 'applies quantity', location: { file: 'cart.test.mjs', line: 13, col: 3 }, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 10 !== 12' },
-      { name: 'rejects bad items', location: { file: 'cart.test.mjs', line: 17, col: 3 }, message: "TypeError [Error]: Cannot read properties of null (reading 'price')" },
-      { name: 'top-level strict deep equal', location: { file: 'cart.test.mjs', line: 24, col: 1 }, message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: (actual: { a: 1, b: [ 1, 2 ] }; expected: { a: 1, b: [ 1, 3 ] })' },
+      {
+        name: 'applies quantity',
+        location: { file: 'cart.test.mjs', line: 13, col: 3 },
+        message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: 10 !== 12',
+      },
+      {
+        name: 'rejects bad items',
+        location: { file: 'cart.test.mjs', line: 17, col: 3 },
+        message: "TypeError [Error]: Cannot read properties of null (reading 'price')",
+      },
+      {
+        name: 'top-level strict deep equal',
+        location: { file: 'cart.test.mjs', line: 24, col: 1 },
+        message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: (actual: { a: 1, b: [ 1, 2 ] }; expected: { a: 1, b: [ 1, 3 ] })',
+      },
     ]);
   });
 
@@ -34,12 +46,18 @@ describe('node:test findings', () => {
     expect(summary.failures).toEqual([
       { name: 'applies quantity', location: { file, line: 13, col: 3 }, message: 'AssertionError: Expected values to be strictly equal: 10 !== 12' },
       { name: 'rejects bad items', location: { file, line: 17, col: 3 }, message: "TypeError: Cannot read properties of null (reading 'price')" },
-      { name: 'top-level strict deep equal', location: { file, line: 24, col: 1 }, message: 'AssertionError: Expected values to be strictly deep-equal: + actual - expected' },
+      {
+        name: 'top-level strict deep equal',
+        location: { file, line: 24, col: 1 },
+        message: 'AssertionError: Expected values to be strictly deep-equal: + actual - expected',
+      },
     ]);
   });
 
   it('counts plain TAP from another producer by its test points', () => {
     const log = ['TAP version 13', 'ok 1 - adds', 'not ok 2 - divides', 'ok 3 - later # SKIP no time', '1..3'].join('\n');
-    expect(parseFindings(log, { maxItems: 5 })).toEqual([{ kind: 'test-summary', tool: 'tap', failed: 1, passed: 1, skipped: 1, failures: [{ name: 'divides' }], more: 0 }]);
+    expect(parseFindings(log, { maxItems: 5 })).toEqual([
+      { kind: 'test-summary', tool: 'tap', failed: 1, passed: 1, skipped: 1, failures: [{ name: 'divides' }], more: 0 },
+    ]);
   });
 });

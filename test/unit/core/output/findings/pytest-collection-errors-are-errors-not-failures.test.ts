@@ -12,12 +12,13 @@ describe('a pytest collection error', () => {
   const findings = parseFindings(readFixture('pytest-collect', 'default'), { maxItems: 10 });
 
   it('is counted as an error with no failed test', () => {
-    expect(findings).toEqual([
-      expect.objectContaining({ kind: 'test-summary', tool: 'pytest', failed: 0, errors: 1, more: 0 }),
-    ]);
+    expect(findings).toEqual([expect.objectContaining({ kind: 'test-summary', tool: 'pytest', failed: 0, errors: 1, more: 0 })]);
   });
 
   it('reads ERROR with its file:line and the exception', () => {
-    expect(findingLines(findings)).toEqual(['tests: 0 failed, 1 error (pytest)', "ERROR tests/test_broken.py:1 tests/test_broken.py — ModuleNotFoundError: No module named 'nosuchmod'"]);
+    expect(findingLines(findings)).toEqual([
+      'tests: 0 failed, 1 error (pytest)',
+      "ERROR tests/test_broken.py:1 tests/test_broken.py — ModuleNotFoundError: No module named 'nosuchmod'",
+    ]);
   });
 });

@@ -35,7 +35,14 @@ describe('rustc findings', () => {
         warnings: 1,
         more: 0,
         items: [
-          { file: 'src/lib.rs', line: 4, col: 5, severity: 'error', code: 'E0502', message: 'cannot borrow `*words` as mutable because it is also borrowed as immutable' },
+          {
+            file: 'src/lib.rs',
+            line: 4,
+            col: 5,
+            severity: 'error',
+            code: 'E0502',
+            message: 'cannot borrow `*words` as mutable because it is also borrowed as immutable',
+          },
           { file: 'src/lib.rs', line: 2, col: 9, severity: 'warning', message: 'unused variable: `unused`' },
         ],
       },

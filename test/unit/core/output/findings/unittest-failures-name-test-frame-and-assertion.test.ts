@@ -30,8 +30,24 @@ describe('unittest findings', () => {
   });
 
   it('reads the older header that names only the class', () => {
-    const log = ['FAIL: test_zero (test_shapes.AreaTest)', '-'.repeat(70), 'Traceback (most recent call last):', '  File "t.py", line 13, in test_zero', '    x', 'AssertionError: 1 != 0', '', '-'.repeat(70), 'Ran 1 test in 0.001s', '', 'FAILED (failures=1)'].join('\n');
+    const log = [
+      'FAIL: test_zero (test_shapes.AreaTest)',
+      '-'.repeat(70),
+      'Traceback (most recent call last):',
+      '  File "t.py", line 13, in test_zero',
+      '    x',
+      'AssertionError: 1 != 0',
+      '',
+      '-'.repeat(70),
+      'Ran 1 test in 0.001s',
+      '',
+      'FAILED (failures=1)',
+    ].join('\n');
     const [summary] = parseFindings(log, { maxItems: 5 });
-    expect(summary).toMatchObject({ failed: 1, passed: 0, failures: [{ name: 'test_shapes.AreaTest.test_zero', location: { file: 't.py', line: 13 }, message: 'AssertionError: 1 != 0' }] });
+    expect(summary).toMatchObject({
+      failed: 1,
+      passed: 0,
+      failures: [{ name: 'test_shapes.AreaTest.test_zero', location: { file: 't.py', line: 13 }, message: 'AssertionError: 1 != 0' }],
+    });
   });
 });

@@ -40,7 +40,10 @@ describe('unknown formats', () => {
     ];
     for (const [tool, name, expected] of cases) {
       const findings = parseFindings(readFixture(tool, name), { maxItems: 5 });
-      expect(findings.map((f) => (f.kind === 'exception' ? f.language : f.tool)), `${tool}/${name}`).toEqual([expected]);
+      expect(
+        findings.map((f) => (f.kind === 'exception' ? f.language : f.tool)),
+        `${tool}/${name}`,
+      ).toEqual([expected]);
     }
   });
 });

@@ -18,9 +18,21 @@ describe('vitest and jest findings', () => {
         skipped: 1,
         more: 0,
         failures: [
-          { name: 'money > converts whole euros', location: { file: 'money.spec.mjs', line: 9, col: 22 }, message: 'AssertionError: expected 30 to be 300 // Object.is equality' },
-          { name: 'money > formats a label', location: { file: 'money.spec.mjs', line: 17, col: 47 }, message: "AssertionError: expected { label: 'EUR', value: 10 } to deeply equal { label: 'EUR', value: 100 }" },
-          { name: 'throws on strings', location: { file: 'money.spec.mjs', line: 24, col: 28 }, message: 'AssertionError: expected [Function] to throw an error' },
+          {
+            name: 'money > converts whole euros',
+            location: { file: 'money.spec.mjs', line: 9, col: 22 },
+            message: 'AssertionError: expected 30 to be 300 // Object.is equality',
+          },
+          {
+            name: 'money > formats a label',
+            location: { file: 'money.spec.mjs', line: 17, col: 47 },
+            message: "AssertionError: expected { label: 'EUR', value: 10 } to deeply equal { label: 'EUR', value: 100 }",
+          },
+          {
+            name: 'throws on strings',
+            location: { file: 'money.spec.mjs', line: 24, col: 28 },
+            message: 'AssertionError: expected [Function] to throw an error',
+          },
         ],
       },
     ]);
@@ -36,8 +48,16 @@ describe('vitest and jest findings', () => {
         skipped: 1,
         more: 0,
         failures: [
-          { name: 'price › rounds to cents', location: { file: 'src/price.test.js', line: 12, col: 19 }, message: 'expect(received).toBe(expected) // Object.is equality' },
-          { name: 'price › rejects negative amounts', location: { file: 'src/price.test.js', line: 17, col: 12 }, message: "TypeError: Cannot read properties of undefined (reading 'amount')" },
+          {
+            name: 'price › rounds to cents',
+            location: { file: 'src/price.test.js', line: 12, col: 19 },
+            message: 'expect(received).toBe(expected) // Object.is equality',
+          },
+          {
+            name: 'price › rejects negative amounts',
+            location: { file: 'src/price.test.js', line: 17, col: 12 },
+            message: "TypeError: Cannot read properties of undefined (reading 'amount')",
+          },
         ],
       },
     ]);
