@@ -34,6 +34,8 @@ scan() {
     st=""
     read -r st < "$d/stat" 2>/dev/null || continue
     set -- \${st##*) }
+    # A zombie is already dead: it waits only for its parent (or docker-init) to reap it.
+    [ "$1" = Z ] && continue
     sid=$4
     [ "$sid" = "$self_sid" ] && continue
     if [ "$ALL" = 1 ]; then

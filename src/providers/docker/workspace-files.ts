@@ -18,9 +18,9 @@ import { nameText } from '../../core/name-text.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 import type { JobUser } from '../../core/job-identity.js';
-import { controlExec, getArchive, kindOfMode, putArchive, statPath, type Engine, type PathStat, type StatKind } from './engine-client.js';
+import { controlExec, getArchive, kindOfMode, putArchive, statPath, type Engine, type StatKind } from './engine-client.js';
 import { WORKSPACE_DIR } from './plan-container.js';
-import { TarReader, writeTar, type TarWriteEntry } from './tar.js';
+import { TarReader, writeTar, type TarHeader, type TarWriteEntry } from './tar.js';
 
 const DEFAULT_CHUNK = 64 * 1024;
 /** A listing stops (truncated) past this many bytes of path text, as native's does. */
@@ -50,6 +50,20 @@ function absolute(parts: readonly Buffer[]): Buffer {
   return Buffer.concat([Buffer.from(WORKSPACE_DIR), ...parts.flatMap((p) => [Buffer.from('/'), p])]);
 }
 
+function isUtf8(bytes: Buffer): boolean {
+  return Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+}
+
+function joinParts(parts: readonly Buffer[]): Buffer {
+  return Buffer.concat(parts.flatMap((p, k) => (k === 0 ? [p] : [Buffer.from('/'), p])));
+}
+
+/** An archive entry's name without its first component (the directory the archive was made of). */
+function withoutFirst(name: Buffer): Buffer {
+  const slash = name.indexOf(0x2f);
+  return slash < 0 ? Buffer.alloc(0) : name.subarray(slash + 1);
+}
+
 function compareParts(a: Buffer[], b: Buffer[]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     const c = Buffer.compare(a[i]!, b[i]!);
@@ -68,19 +82,73 @@ export interface WorkspaceFiles {
 
 export function workspaceFiles(engine: Engine, containerId: string, owner: JobUser, storageBytes: number): WorkspaceFiles {
   /**
-   * Stats each parent of `parts` (all must be real directories) and then the
-   * last; `missingFrom` is the index of the first component that does not exist.
+   * The kind of each component of `parts`, parents first (all must be real
+   * directories), stopping at the first that does not exist (`missingFrom`).
+   * A name that is not UTF-8 cannot be named to the engine (it answers for
+   * its U+FFFD look-alike instead), so from the first such component on the
+   * kinds are read from the headers of the nearest addressable ancestor's
+   * archive, where names are bytes.
    */
-  async function walk(rel: string, parts: Buffer[]): Promise<{ last?: PathStat; missingFrom: number }> {
-    for (let i = 0; i < parts.length; i++) {
-      const stat = await statPath(engine, containerId, absolute(parts.slice(0, i + 1)));
-      if (stat === undefined) return { missingFrom: i };
-      if (i === parts.length - 1) return { last: stat, missingFrom: parts.length };
-      const kind = kindOfMode(stat.mode);
+  async function walk(rel: string, parts: Buffer[]): Promise<{ last?: StatKind; missingFrom: number }> {
+    const direct = parts.findIndex((p) => !isUtf8(p));
+    const statable = direct < 0 ? parts.length : direct;
+    const check = (kind: StatKind, i: number) => {
       if (kind === 'symlink') throw badPath(rel, `passes through a symbolic link (component ${i + 1})`);
       if (kind !== 'directory') throw badPath(rel, `has a component that is not a directory (component ${i + 1})`);
+    };
+    for (let i = 0; i < statable; i++) {
+      const stat = await statPath(engine, containerId, absolute(parts.slice(0, i + 1)));
+      if (stat === undefined) return { missingFrom: i };
+      const kind = kindOfMode(stat.mode);
+      if (i === parts.length - 1) return { last: kind, missingFrom: parts.length };
+      check(kind, i);
+    }
+    const kinds = await kindsViaAncestor(parts.slice(0, statable), parts.slice(statable));
+    for (let i = statable; i < parts.length; i++) {
+      const kind = kinds[i - statable];
+      if (kind === undefined) return { missingFrom: i };
+      if (i === parts.length - 1) return { last: kind, missingFrom: parts.length };
+      check(kind, i);
     }
     return { missingFrom: 0 };
+  }
+
+  /** Kinds of base/rest[0], base/rest[0]/rest[1], …, read from base's archive headers (undefined: absent). */
+  async function kindsViaAncestor(base: Buffer[], rest: Buffer[]): Promise<Array<StatKind | undefined>> {
+    const wanted = rest.map((_, i) => joinParts(rest.slice(0, i + 1)).toString('latin1'));
+    const kinds: Array<StatKind | undefined> = rest.map(() => undefined);
+    const stream = await getArchive(engine, containerId, absolute(base));
+    try {
+      const reader = new TarReader(stream as AsyncIterable<Buffer>);
+      for (let header = await reader.next(); header !== undefined; header = await reader.next()) {
+        const inner = withoutFirst(header.name).toString('latin1');
+        const at = wanted.indexOf(inner);
+        if (at >= 0) kinds[at] = header.type === 'hardlink' ? 'file' : header.type === 'other' ? 'other' : header.type;
+        if (at === wanted.length - 1) break;
+      }
+    } finally {
+      stream.destroy();
+    }
+    return kinds;
+  }
+
+  /** The archive positioned at the file `parts` names; through an ancestor when a name is not UTF-8. */
+  async function openFile(rel: string, parts: Buffer[]): Promise<{ stream: Readable; reader: TarReader; header: TarHeader | undefined }> {
+    const direct = parts.findIndex((p) => !isUtf8(p));
+    const base = direct < 0 ? parts : parts.slice(0, direct);
+    const stream = await openArchive(rel, base);
+    const reader = new TarReader(stream as AsyncIterable<Buffer>);
+    try {
+      if (direct < 0) return { stream, reader, header: await reader.next() };
+      const target = joinParts(parts.slice(direct)).toString('latin1');
+      for (let header = await reader.next(); header !== undefined; header = await reader.next()) {
+        if (withoutFirst(header.name).toString('latin1') === target) return { stream, reader, header };
+      }
+      return { stream, reader, header: undefined };
+    } catch (error) {
+      stream.destroy();
+      throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`);
+    }
   }
 
   async function openArchive(rel: string, parts: Buffer[]): Promise<Readable> {
@@ -98,14 +166,8 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       const parts = pathComponents(rel);
       const { last } = await walk(rel, parts);
       if (last === undefined) throw notFound(rel);
-      const kind = kindOfMode(last.mode);
-      if (kind !== 'file') throw notRegular(rel, kind);
-      const stream = await openArchive(rel, parts);
-      const reader = new TarReader(stream as AsyncIterable<Buffer>);
-      const header = await reader.next().catch((error: unknown) => {
-        stream.destroy();
-        throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`);
-      });
+      if (last !== 'file') throw notRegular(rel, last);
+      const { stream, reader, header } = await openFile(rel, parts);
       if (header === undefined) {
         stream.destroy();
         throw notFound(rel);
@@ -139,15 +201,16 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       }
       const { last, missingFrom } = await walk(rel, parts);
       if (last !== undefined) {
-        const kind = kindOfMode(last.mode);
-        if (kind === 'directory') throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
+        if (last === 'directory') throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
         if (!options.overwrite) throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put), or choose another destination' });
       }
       // Extracted where the existing tree ends: the missing directories, then the file, all owned by the job user.
-      const base = parts.slice(0, Math.min(missingFrom, parts.length - 1));
+      // The engine can address only UTF-8 names: a base past one would land in its look-alike.
+      const firstRaw = parts.findIndex((p) => !isUtf8(p));
+      const base = parts.slice(0, Math.min(missingFrom, parts.length - 1, firstRaw < 0 ? parts.length : firstRaw));
       const entries: TarWriteEntry[] = [];
-      for (let i = base.length; i < parts.length - 1; i++) entries.push({ name: Buffer.concat(parts.slice(base.length, i + 1).flatMap((p, k) => (k === 0 ? [p] : [Buffer.from('/'), p]))), type: 'directory', mode: 0o755, ...owner });
-      entries.push({ name: Buffer.concat(parts.slice(base.length).flatMap((p, k) => (k === 0 ? [p] : [Buffer.from('/'), p]))), type: 'file', mode: 0o644, ...owner, data });
+      for (let i = base.length; i < parts.length - 1; i++) entries.push({ name: joinParts(parts.slice(base.length, i + 1)), type: 'directory', mode: 0o755, ...owner });
+      entries.push({ name: joinParts(parts.slice(base.length)), type: 'file', mode: 0o644, ...owner, data });
       try {
         await putArchive(engine, containerId, absolute(base), writeTar(entries));
       } catch (error) {
@@ -181,22 +244,25 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       if (parts.length > 0) {
         const { last } = await walk(rel, parts);
         if (last === undefined) throw notFound(rel);
-        const kind = kindOfMode(last.mode);
-        if (kind === 'symlink') throw badPath(rel, 'is a symbolic link');
-        if (kind !== 'directory') throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
+        if (last === 'symlink') throw badPath(rel, 'is a symbolic link');
+        if (last !== 'directory') throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
       }
-      const stream = await openArchive(rel, parts);
+      // Through the nearest ancestor the engine can address when a name is not UTF-8, keeping only what is under `rel`.
+      const firstRaw = parts.findIndex((p) => !isUtf8(p));
+      const base = firstRaw < 0 ? parts : parts.slice(0, firstRaw);
+      const under = firstRaw < 0 ? undefined : Buffer.concat([joinParts(parts.slice(firstRaw)), Buffer.from('/')]);
+      const stream = await openArchive(rel, base);
       const reader = new TarReader(stream as AsyncIterable<Buffer>);
       const found: Array<{ parts: Buffer[]; type: FileEntry['type']; size: number }> = [];
       let pathBytes = 0;
       let truncated = false;
       try {
         for (let header = await reader.next(); header !== undefined; header = await reader.next()) {
-          const names = header.name.toString('latin1').split('/').map((n) => Buffer.from(n, 'latin1'));
-          const inner = names.slice(1); // the first component is the listed directory itself
-          if (inner.length === 0) continue;
-          const full = [...parts, ...inner];
-          // A hard link is a second name of a regular file (its size sits on the first name's entry).
+          const inner = withoutFirst(header.name);
+          if (inner.length === 0) continue; // the listed directory itself
+          if (under !== undefined && !(inner.length > under.length && inner.subarray(0, under.length).equals(under))) continue;
+          const full = [...base, ...inner.toString('latin1').split('/').map((n) => Buffer.from(n, 'latin1'))];
+          // A hard link is a second name of a regular file.
           const type: FileEntry['type'] = header.type === 'hardlink' ? 'file' : header.type;
           found.push({ parts: full, type, size: type === 'file' ? header.size : 0 });
           pathBytes += header.name.length;
@@ -209,7 +275,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         stream.destroy();
       }
       found.sort((a, b) => compareParts(a.parts, b.parts));
-      const entries = found.slice(0, Math.max(0, limit)).map((e) => ({ path: nameText(Buffer.concat(e.parts.flatMap((p, k) => (k === 0 ? [p] : [Buffer.from('/'), p])))), type: e.type, size: e.size }));
+      const entries = found.slice(0, Math.max(0, limit)).map((e) => ({ path: nameText(joinParts(e.parts)), type: e.type, size: e.size }));
       return { entries, truncated: truncated || found.length > limit };
     },
 
@@ -218,7 +284,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       const parts = pathComponents(rel);
       if (parts.length === 0) return true;
       const { last } = await walk(rel, parts).catch(() => ({ last: undefined }));
-      return last !== undefined && kindOfMode(last.mode) === 'directory';
+      return last === 'directory';
     },
   };
 }
