@@ -4,11 +4,12 @@
  * job is an exec in that container (plan-job.ts).
  *
  * Why exec per job, not a container per job on the shared volume (measured
- * on this machine's engine, Docker 20.10, `/bin/true`, n=30 median; see
- * bench/docker-modes.mjs): an exec costs one create + one start + one
- * inspect (about 25 ms through the API) where a container per job pays
- * create + start + wait + remove (about 190 ms) — the container's namespaces,
- * cgroups and mounts are set up once per workspace instead of once per job.
+ * here with bench/docker-modes.mjs, Docker 20.10, `/bin/true`, 20 interleaved
+ * rounds, load average ~13 on 2 cores): exec per job through this provider
+ * 101 ms median (p90 190), a container per job (create + start + wait +
+ * remove, same HostConfig and volume) 272 ms (p90 432), `docker run --rm`
+ * 599 ms (p90 781). The container's namespaces, cgroups and mounts are set
+ * up once per workspace instead of once per job.
  * What it costs us: jobs share the container's cgroup, so a job's OOM kill
  * is read from the engine's `oom` event for the container during the job
  * (State.OOMKilled is only set when the container itself dies), and the
