@@ -23,6 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContainerCreateOptions } from 'dockerode';
+import { statfs } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,7 +49,7 @@ import type {
   WorkspacePlan,
   WorkspaceSpec,
 } from '../../core/provider.js';
-import { connectEngine, controlExec, runExec, statusOf, type Engine } from './engine-client.js';
+import { connectEngine, controlExec, engineAddress, runExec, statusOf, type Engine } from './engine-client.js';
 import { jobMarkers } from './job-markers.js';
 import { dockerLeftovers } from './leftovers.js';
 import { labelsOf, LABEL_HELPER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer, planVolumeOwner } from './plan-container.js';
@@ -192,7 +193,14 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
 
     async capacity(): Promise<HostCapacity> {
       const { facts } = await probe();
-      return { ...(facts.memTotal === undefined ? {} : { memoryBytes: facts.memTotal }), ...(facts.cpus === undefined ? {} : { cpus: facts.cpus }) };
+      // Volumes live under the engine's root directory: when the engine runs on this host, its free space
+      // bounds the storage budget (a 158 GiB budget on 78 GiB free was accepted before: probe budget-past-host).
+      const local = engineAddress(options.dockerHost).startsWith('unix://');
+      const storage = facts.rootDir === undefined || !local ? undefined : await statfs(facts.rootDir).then(
+        (s) => ({ path: facts.rootDir!, freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize, committedBytes: 0 }),
+        () => undefined,
+      );
+      return { ...(facts.memTotal === undefined ? {} : { memoryBytes: facts.memTotal }), ...(facts.cpus === undefined ? {} : { cpus: facts.cpus }), ...(storage === undefined ? {} : { storage }) };
     },
 
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {

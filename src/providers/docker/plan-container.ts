@@ -43,6 +43,57 @@ function workspaceMount(volumeName: string): VolumeMount {
   return { Type: 'volume', Source: volumeName, Target: WORKSPACE_DIR, ReadOnly: false, VolumeOptions: { NoCopy: true } };
 }
 
+/**
+ * Masked from the job (empty file or directory): the engine's own defaults
+ * plus what the native provider masks (proc-masks.ts), because the probe's
+ * proc-masks scenario read all of these inside a container with the
+ * engine's defaults (host boot parameters, kernel symbols and config,
+ * device and disk layout, the boot id). Setting the list replaces the
+ * engine's, so its entries are repeated here; paths the kernel lacks are
+ * skipped by the runtime.
+ */
+export const MASKED_PATHS: readonly string[] = [
+  '/proc/acpi', '/proc/asound', '/proc/kcore', '/proc/keys', '/proc/latency_stats', '/proc/timer_list', '/proc/timer_stats',
+  '/proc/sched_debug', '/proc/scsi', '/sys/firmware',
+  '/proc/interrupts', '/proc/bootconfig', '/proc/cmdline', '/proc/config.gz', '/proc/iomem', '/proc/ioports', '/proc/kallsyms',
+  '/proc/kmsg', '/proc/kpagecgroup', '/proc/kpagecount', '/proc/kpageflags', '/proc/modules', '/proc/mtrr', '/proc/pagetypeinfo',
+  '/proc/slabinfo', '/proc/sysrq-trigger', '/proc/vmallocinfo', '/proc/driver', '/proc/fs', '/proc/partitions', '/proc/diskstats',
+  '/proc/swaps', '/proc/pressure', '/proc/softirqs', '/proc/sys/kernel/random/boot_id',
+];
+
+/** Open descriptors one workspace may hold across its processes (the native provider's bound, plan-rlimits.ts). */
+const OPEN_FILES_PER_WORKSPACE = 131_072;
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+export interface Ulimit {
+  Name: string;
+  Soft: number;
+  Hard: number;
+}
+
+/**
+ * Resource limits set for the container, so nothing of the engine's own
+ * (inherited from dockerd: NOFILE 20000+, STACK and CORE unlimited, MEMLOCK
+ * 8 MiB, as the probe's inherited-limits scenario found) reaches a job.
+ * The same values as the native provider's table.
+ */
+export function planUlimits(pidsLimit: number): Ulimit[] {
+  const nofile = Math.min(4096, Math.max(64, Math.floor(OPEN_FILES_PER_WORKSPACE / Math.max(1, pidsLimit))));
+  return [
+    { Name: 'core', Soft: 0, Hard: 0 },
+    { Name: 'nofile', Soft: Math.min(1024, nofile), Hard: nofile },
+    { Name: 'stack', Soft: 8 * MIB, Hard: 64 * MIB },
+    { Name: 'memlock', Soft: 64 * KIB, Hard: 64 * KIB },
+    { Name: 'sigpending', Soft: 1024, Hard: 1024 },
+    { Name: 'msgqueue', Soft: 800 * KIB, Hard: 800 * KIB },
+    { Name: 'nproc', Soft: pidsLimit + 1, Hard: pidsLimit + 1 },
+    { Name: 'rtprio', Soft: 0, Hard: 0 },
+    { Name: 'rttime', Soft: 0, Hard: 0 },
+    { Name: 'nice', Soft: 0, Hard: 0 },
+  ];
+}
+
 export interface ContainerPlanInput {
   workspaceId: string;
   rootTag: string;
@@ -94,6 +145,8 @@ export interface ContainerPlan {
     PidMode: '';
     UsernsMode: '';
     OomKillDisable: false;
+    MaskedPaths: string[];
+    Ulimits: Ulimit[];
   };
 }
 
@@ -149,6 +202,8 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
       PidMode: '',
       UsernsMode: '',
       OomKillDisable: false,
+      MaskedPaths: [...MASKED_PATHS],
+      Ulimits: planUlimits(budget.pidsLimit),
     },
   };
 }

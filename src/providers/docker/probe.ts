@@ -31,6 +31,8 @@ export interface EngineFacts {
   seccomp: boolean;
   memTotal?: number;
   cpus?: number;
+  /** Where the engine keeps volumes (DockerRootDir); read on this host only when the engine is local. */
+  rootDir?: string;
   hostImage?: { ref: string; id?: string };
 }
 
@@ -58,6 +60,7 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
     facts.seccomp = Array.isArray(info.SecurityOptions) && (info.SecurityOptions as string[]).some((o) => o.includes('seccomp'));
     facts.memTotal = typeof info.MemTotal === 'number' ? info.MemTotal : undefined;
     facts.cpus = typeof info.NCPU === 'number' ? info.NCPU : undefined;
+    facts.rootDir = typeof info.DockerRootDir === 'string' ? info.DockerRootDir : undefined;
     checks.push({ name: 'engine', ok: true, detail: `Docker Engine ${version.Version} (API ${version.ApiVersion}) at ${engineAddress(dockerHost)}` });
   } catch (error) {
     checks.push({ name: 'engine', ok: false, detail: `no Docker Engine answers at ${engineAddress(dockerHost)}: ${messageOf(error)}`, remedy: REMEDIES.engine });
