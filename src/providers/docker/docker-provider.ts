@@ -58,6 +58,7 @@ import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
+import { dockerSeccompProfile } from './seccomp-profile.js';
 
 export interface DockerProviderOptions {
   /** State directory for job markers; the engine passes `$HEADSPACE_HOME/docker`. Its path also tags our engine objects. */
@@ -206,7 +207,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       const id = validateId('workspace', spec.workspaceId);
       await checkPlan(spec);
-      await readyProbe();
+      const { facts } = await readyProbe();
       if (spec.jobUser.uid <= 0 || spec.jobUser.gid <= 0) throw new ProviderError(`refusing job identity ${spec.jobUser.uid}:${spec.jobUser.gid} for a docker workspace`, { hint: 'this is a headspace bug: the engine allocates non-root job identities' });
       if ((await lookup(id)) !== undefined) throw new EngineError('WORKSPACE_EXISTS', `docker workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
       const imageRef = imageOfProfile(spec.profile)!;
@@ -218,7 +219,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       }
       const name = nameOf(id);
       const labels = labelsOf({ workspaceId: id, rootTag });
-      const plan = planContainer({ workspaceId: id, rootTag, profile: spec.profile, imageRef, imageId, policy: spec.policy, jobUser: spec.jobUser, name, volumeName: name });
+      const plan = planContainer({ workspaceId: id, rootTag, profile: spec.profile, imageRef, imageId, policy: spec.policy, jobUser: spec.jobUser, name, volumeName: name, seccompProfile: JSON.stringify(dockerSeccompProfile(facts.arch ?? 'x86_64')) });
       // The policy travels with the container, so any process reads the same budget back (labels cannot change later).
       plan.Labels[LABEL_POLICY] = JSON.stringify(spec.policy);
       let volumeMade = false;

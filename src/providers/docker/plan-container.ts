@@ -105,6 +105,8 @@ export interface ContainerPlanInput {
   jobUser: JobUser;
   name: string;
   volumeName: string;
+  /** The job's syscall filter (seccomp-profile.ts) as JSON; absent: the engine's default profile. */
+  seccompProfile?: string;
 }
 
 export interface ContainerPlan {
@@ -185,11 +187,14 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
       NanoCpus: Math.round(budget.cpuLimit * 1e9),
       PidsLimit: budget.pidsLimit,
       Privileged: false,
-      SecurityOpt: ['no-new-privileges'],
+      SecurityOpt: ['no-new-privileges', ...(input.seccompProfile === undefined ? [] : [`seccomp=${input.seccompProfile}`])],
       CapDrop: ['ALL'],
       CapAdd: [],
       ReadonlyRootfs: true,
-      Tmpfs: { [TMP_DIR]: `rw,nosuid,nodev,size=${tmpBytes},mode=1777` },
+      // /dev/pts replaced by an empty read-only tmpfs: no pseudo-terminals. The pty pool is host-wide
+      // (kernel.pty.max), and a tty is what ioctl's TIOCSTI/TIOCLINUX/TIOCSETD act on, which the
+      // seccomp profile cannot refuse (seccomp-profile.ts).
+      Tmpfs: { [TMP_DIR]: `rw,nosuid,nodev,size=${tmpBytes},mode=1777`, '/dev/pts': 'ro,nosuid,noexec,size=4k,mode=0755' },
       // The only mount: the workspace's own volume. No binds, no devices, never the engine socket.
       Mounts: [workspaceMount(input.volumeName)],
       Binds: [],

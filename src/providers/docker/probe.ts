@@ -33,6 +33,8 @@ export interface EngineFacts {
   cpus?: number;
   /** Where the engine keeps volumes (DockerRootDir); read on this host only when the engine is local. */
   rootDir?: string;
+  /** The engine host's architecture (x86_64, aarch64): the seccomp profile's ABI. */
+  arch?: string;
   hostImage?: { ref: string; id?: string };
 }
 
@@ -60,6 +62,7 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
     facts.seccomp = Array.isArray(info.SecurityOptions) && (info.SecurityOptions as string[]).some((o) => o.includes('seccomp'));
     facts.memTotal = typeof info.MemTotal === 'number' ? info.MemTotal : undefined;
     facts.cpus = typeof info.NCPU === 'number' ? info.NCPU : undefined;
+    facts.arch = typeof info.Architecture === 'string' ? info.Architecture : undefined;
     facts.rootDir = typeof info.DockerRootDir === 'string' ? info.DockerRootDir : undefined;
     checks.push({ name: 'engine', ok: true, detail: `Docker Engine ${version.Version} (API ${version.ApiVersion}) at ${engineAddress(dockerHost)}` });
   } catch (error) {

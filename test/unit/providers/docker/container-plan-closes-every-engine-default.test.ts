@@ -40,8 +40,11 @@ it('closes the network, the capabilities, privilege gain and the root filesystem
   expect(plan.HostConfig.CapDrop).toEqual(['ALL']);
   expect(plan.HostConfig.CapAdd).toEqual([]);
   expect(plan.HostConfig.SecurityOpt).toEqual(['no-new-privileges']);
+  expect(planContainer({ ...input(), seccompProfile: '{"defaultAction":"SCMP_ACT_ERRNO"}' }).HostConfig.SecurityOpt).toEqual(['no-new-privileges', 'seccomp={"defaultAction":"SCMP_ACT_ERRNO"}']);
   expect(plan.HostConfig.ReadonlyRootfs).toBe(true);
-  expect(Object.keys(plan.HostConfig.Tmpfs)).toEqual(['/tmp']);
+  // Writable scratch only in /tmp; /dev/pts is an empty read-only tmpfs (no pseudo-terminals).
+  expect(Object.keys(plan.HostConfig.Tmpfs)).toEqual(['/tmp', '/dev/pts']);
+  expect(plan.HostConfig.Tmpfs['/dev/pts']).toMatch(/^ro,/);
 });
 
 it('runs as the workspace user and mounts only its own volume', () => {
