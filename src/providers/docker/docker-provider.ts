@@ -182,7 +182,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       enforces.pids = ready && facts.pids;
       enforces.cpu = ready && facts.cpu;
       for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) if (!enforces[name]) reasons[name] = notReady || 'not ready';
-      reasons.storage = `measured, not enforced: the workspace is a local volume, which no driver the engine ships can cap; a single write larger than the budget is refused; /tmp inside is a tmpfs capped at a quarter of the memory budget — ${REMEDIES.storage}`;
+      reasons.storage = `measured, not enforced: the workspace is a local volume, which no volume driver the engine ships can cap (a single put larger than the whole budget is refused; /tmp is a tmpfs capped at a quarter of the memory budget) — ${REMEDIES.storage}`;
       reasons.wall_clock = "enforced by the engine, which aborts the job; the provider ends the job's session and descendants in the container";
       reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
       reasons.concurrency = JOBS_AT_ONCE;
