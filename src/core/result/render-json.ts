@@ -19,6 +19,7 @@ const PROVENANCE_KEYS = [
   'provider',
   'profile',
   'environment_digest',
+  'image_digest',
   'command',
   'started_at',
   'finished_at',

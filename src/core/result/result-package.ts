@@ -100,6 +100,8 @@ export interface Provenance {
   provider: string | null;
   profile: string | null;
   environment_digest: string | null;
+  /** The container image a docker workspace runs, by content digest (`sha256:…`), pinned at create; absent on other providers. */
+  image_digest?: string;
   command: string[] | null;
   /** The job's working directory (run --cwd) as the job saw it, e.g. `/workspace/src`; absent for the workspace root. */
   cwd?: string;
