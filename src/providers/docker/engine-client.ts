@@ -94,7 +94,7 @@ export async function statPath(engine: Engine, containerId: string, path: Buffer
     });
     response.resume();
     const header = response.headers['x-docker-container-path-stat'];
-    if (header === undefined) throw new ProviderError('the engine answered a path stat without its X-Docker-Container-Path-Stat header');
+    if (header === undefined) throw new ProviderError('the engine answered a path stat without its X-Docker-Container-Path-Stat header', { hint: 'use a Docker Engine with API 1.20 or later; run headspace doctor --provider docker' });
     const parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { size: number; mode: number; linkTarget: string };
     return { size: parsed.size, mode: parsed.mode, linkTarget: parsed.linkTarget };
   } catch (error) {

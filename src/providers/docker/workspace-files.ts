@@ -147,7 +147,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       return { stream, reader, header: undefined };
     } catch (error) {
       stream.destroy();
-      throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`);
+      throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`, { hint: 'run headspace doctor --provider docker; try again once no job is writing there' });
     }
   }
 
@@ -156,7 +156,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       return await getArchive(engine, containerId, absolute(parts));
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) throw notFound(rel);
-      throw new ProviderError(`the engine could not read '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, { cause: error });
+      throw new ProviderError(`the engine could not read '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, { hint: 'run headspace doctor --provider docker', cause: error });
     }
   }
 
@@ -217,7 +217,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         const status = (error as { statusCode?: number }).statusCode;
         if (status === 404) throw notFound(rel);
         if (status === 400 || status === 403) throw badPath(rel, `could not be written: ${(error as Error).message.slice(0, 160)}`);
-        throw new ProviderError(`the engine could not write '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, { cause: error });
+        throw new ProviderError(`the engine could not write '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, { hint: 'run headspace doctor --provider docker', cause: error });
       }
     },
 
