@@ -43,6 +43,17 @@ export interface EngineProbe {
   facts: EngineFacts;
 }
 
+const PROBE_TIMEOUT_MS = 10_000;
+
+function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
 }
@@ -51,7 +62,8 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
   const checks: ProbeCheck[] = [];
   const facts: EngineFacts = { memory: false, swap: false, pids: false, cpu: false, seccomp: false };
   try {
-    const [version, info] = await Promise.all([engine.version(), engine.info() as Promise<Record<string, unknown>>]);
+    // Bounded: an address that accepts and never answers must not hang doctor or create.
+    const [version, info] = await withinMs(PROBE_TIMEOUT_MS, Promise.all([engine.version(), engine.info() as Promise<Record<string, unknown>>]));
     facts.version = version.Version;
     facts.apiVersion = version.ApiVersion;
     facts.memory = info.MemoryLimit === true;
