@@ -283,9 +283,17 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       try {
         request.signal.addEventListener('abort', onAbort, { once: true });
         if (request.signal.aborted) onAbort();
-        const exec = await runExec(engine, ws.containerId, { cmd: plan.cmd, env: plan.env, user: '', workingDir: plan.workingDir }, request.onOutput).catch((error: unknown) => {
-          if (statusOf(error) === 409 || statusOf(error) === 404) known.delete(id);
-          throw engineFailure('running the job', error);
+        const spec = { cmd: plan.cmd, env: plan.env, user: '', workingDir: plan.workingDir };
+        const exec = await runExec(engine, ws.containerId, spec, request.onOutput).catch(async (error: unknown) => {
+          // 409: the container is not running (an engine restart, or a job that signalled its init): the exec was
+          // never created, so start the container again and run the job once more.
+          if (statusOf(error) !== 409) throw engineFailure('running the job', error);
+          ws.running = false;
+          await ensureRunning(ws);
+          return runExec(engine, ws.containerId, spec, request.onOutput).catch((again: unknown) => {
+            known.delete(id);
+            throw engineFailure('running the job', again);
+          });
         });
         finished = true;
         const durationMs = performance.now() - started;
