@@ -23,6 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContainerCreateOptions } from 'dockerode';
+import { existsSync } from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
@@ -58,6 +59,7 @@ import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
+import { openSafeFs } from '../native/safe-fs.js';
 import { dockerSeccompProfile } from './seccomp-profile.js';
 
 export interface DockerProviderOptions {
@@ -244,7 +246,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       known.delete(workspaceId);
       const ws = await lookup(workspaceId);
       if (ws === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
-      return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ws.imageId };
+      const storageBytes = await measureVolume(workspaceId, ws.user);
+      return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ws.imageId, ...(storageBytes === undefined ? {} : { storageBytes }) };
     },
 
     async run(request: RunRequest): Promise<JobOutcome> {
@@ -397,6 +400,24 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     removeLeftover: (leftover: Leftover) => sweeper.remove(leftover),
   };
   const sweeper = dockerLeftovers(engine, rootTag, nameOf);
+
+  /**
+   * Storage is measured, not enforced: the bytes of the workspace's regular
+   * files, walked on this host without following a link (native's safe-fs
+   * walk) when the engine is local and its volume directory is readable
+   * here; otherwise unknown (the engine's own /system/df would size every
+   * volume it holds on each call).
+   */
+  async function measureVolume(workspaceId: string, user: JobUser): Promise<number | undefined> {
+    if (!engineAddress(options.dockerHost).startsWith('unix://')) return undefined;
+    try {
+      const volume = await engine.getVolume(nameOf(workspaceId)).inspect();
+      if (volume.Driver !== 'local' || !existsSync(volume.Mountpoint)) return undefined;
+      return await (await openSafeFs(volume.Mountpoint, user)).measure();
+    } catch {
+      return undefined;
+    }
+  }
 
   /**
    * The new volume's root belongs to root; the job user must own it. The
