@@ -158,7 +158,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
   /** Ends the named jobs (or every job) inside the container; true when nothing of them remains. */
   async function endJobs(ws: Known, jobIds: string[] | undefined, graceMs: number): Promise<{ empty: boolean; found: boolean }> {
     const result = await controlExec(engine, ws.containerId, { cmd: planStopExec(jobIds, graceMs), env: [], user: '', workingDir: '/' }).catch((error: unknown) => {
-      if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'empty\n', stderr: '' }; // not running: nothing runs
+      if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
       throw engineFailure('stopping a job', error);
     });
     const line = result.stdout.trim();
@@ -348,7 +348,13 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       const ws = await requireWorkspace(workspaceId);
       const live = markers.live(workspaceId);
       const targets = stopOptions.jobId === undefined ? live : live.filter((job) => job === stopOptions.jobId);
-      if (targets.length === 0) return { stopped: false, empty: true };
+      if (stopOptions.jobId !== undefined && targets.length === 0) return { stopped: false, empty: true };
+      if (targets.length === 0) {
+        // No run is waiting on a job here, but one whose caller died leaves its exec running in the
+        // container: end whatever runs outside the container's own session (an idle container has nothing).
+        const { empty, found } = await endJobs(ws, undefined, 0);
+        return { stopped: found, empty };
+      }
       // The sentinels first, then the signals: each run() reads its own to report stopped=true.
       for (const job of targets) markers.markStopped(workspaceId, job);
       const graceMs = stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS;

@@ -64,7 +64,7 @@ left=$(scan)
 exit $status
 `;
 
-/** $1 grace in ms, $2 `all` or `jobs`, then job ids. Prints `empty` or `left <pids>`. */
+/** $1 grace in ms, $2 `all` or `jobs`, then job ids. Prints `none` (nothing found), `empty` or `left <pids>`. */
 export const STOP_SCRIPT = `grace=$1; mode=$2; shift 2
 self_sid=$$
 ALL=0; SESSIONS=""
@@ -76,6 +76,8 @@ if [ "$mode" = all ]; then ALL=1; else
 fi
 ${SCAN}
 targets=$(scan)
+# Nothing to end (a job whose exec has not recorded its session yet, or an idle container): say so.
+if [ -z "$targets" ]; then echo none; exit 0; fi
 if [ -n "$targets" ]; then
   kill -TERM $targets 2>/dev/null
   waited=0
