@@ -3,7 +3,9 @@
 //   plain spawn (the floor) · headspace library (engine.run, native) ·
 //   headspace CLI (`headspace run`) · sandbox-runtime library (initialize
 //   once, wrap + spawn per job) · sandbox-runtime CLI (`srt`) ·
-//   `docker run --rm --network none` with memory, pids and cpu limits.
+//   headspace library on the docker provider (an exec per job in the
+//   workspace's container) · `docker run --rm --network none` with memory,
+//   pids and cpu limits.
 // Commands: `/bin/true` and `/usr/bin/python3 -c pass` (the absolute path:
 // `python3` on this host's PATH is a pyenv shim, a bash script that would
 // dominate every contender but headspace's, whose PATH has no pyenv).
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interleave, ms, table } from './lib/stats.mjs';
 import { cliEnv, loadAverage, nativeNotReady, runChild, startDocker, startSandboxRuntimeCli, startSandboxRuntimeLibrary } from './lib/peers.mjs';
+import { startDockerProviderLibrary } from './lib/docker-engine.mjs';
 
 const COMMANDS = [
   { key: 'true', label: '`/bin/true`', argv: ['/bin/true'] },
@@ -73,6 +76,8 @@ export async function benchPeerOverhead({ repo, rounds = Number(process.env.HS_B
     for (const [name, start] of [
       [SRT_LIB, () => startSandboxRuntimeLibrary(repo)],
       ['sandbox-runtime CLI (srt)', () => startSandboxRuntimeCli(repo)],
+      // Before the docker peer: it starts (or finds) the engine and sets DOCKER_HOST, which the peer then reuses.
+      ['headspace library (docker provider)', () => startDockerProviderLibrary(repo).then((p) => (p.skipped ? p : { ...p, run: (argv) => p.run(0, argv) }))],
       [DOCKER, () => startDocker()],
     ]) {
       process.stderr.write(`bench: peer-overhead: starting ${name}…\n`);

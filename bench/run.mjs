@@ -15,6 +15,8 @@ import { benchPeerOverhead } from './peer-overhead.mjs';
 import { benchScale } from './scale.mjs';
 import { benchContextEconomy } from './context-economy.mjs';
 import { benchHardeningCost } from './hardening-cost.mjs';
+import { benchDockerModes } from './docker-modes.mjs';
+import { closeDockerEngine } from './lib/docker-engine.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -31,6 +33,7 @@ if (existsSync(nativeBench)) {
 benches.push(
   ['hardening-cost', () => benchHardeningCost({ repo })],
   ['peer-overhead', () => benchPeerOverhead({ repo })],
+  ['docker-modes', () => benchDockerModes({ repo })],
   ['scale', () => benchScale({ repo })],
   ['context-economy', () => benchContextEconomy({ repo })],
 );
@@ -54,6 +57,8 @@ for (const [name, run] of benches) {
   }
   console.log(`\n${sections.at(-1)}`);
 }
+// The engine the docker contenders shared, when this run started it (by its pid; never by name).
+closeDockerEngine(repo);
 const commit = (() => {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

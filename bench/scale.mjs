@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interleave, ms, table } from './lib/stats.mjs';
 import { cliEnv, loadAverage, nativeNotReady, runChild, startDocker, startSandboxRuntimeLibrary } from './lib/peers.mjs';
+import { startDockerProviderLibrary } from './lib/docker-engine.mjs';
 
 const FAN_OUT_JOBS = Number(process.env.HS_BENCH_FANOUT_JOBS ?? 200);
 const SLOW_PEER_JOBS = Number(process.env.HS_BENCH_FANOUT_SLOW_JOBS ?? 40);
@@ -70,6 +71,8 @@ async function benchFanOut({ repo, api, notReady, rounds }) {
     }
     for (const [name, start, jobs] of [
       ['sandbox-runtime library', () => startSandboxRuntimeLibrary(repo), FAN_OUT_JOBS],
+      // Before the docker peer: it starts (or finds) the engine and sets DOCKER_HOST, which the peer then reuses.
+      ['headspace library (docker)', () => startDockerProviderLibrary(repo, 2), SLOW_PEER_JOBS],
       ['docker run --rm', () => startDocker(), SLOW_PEER_JOBS],
     ]) {
       const peer = await start();
@@ -78,7 +81,8 @@ async function benchFanOut({ repo, api, notReady, rounds }) {
         continue;
       }
       closers.push(() => peer.close());
-      contenders.push({ name, jobs, worker: () => () => peer.run(argv) });
+      // The docker provider's workers each use their own workspace (w), as the native library's do.
+      contenders.push({ name, jobs, worker: name === 'headspace library (docker)' ? (w) => () => peer.run(w, argv) : () => () => peer.run(argv) });
     }
     // Warm each contender with a few jobs, then interleave whole batches.
     for (const c of contenders) await batch(c, 4);
@@ -295,7 +299,7 @@ function render({ load, fanOut, store, memory }) {
     }));
     for (const [name, reason] of Object.entries(fanOut.skips)) rows.push({ contender: name, jobs: 'skipped', 'jobs/s (median batch)': reason });
     parts.push(
-      `### Fan-out: \`/bin/true\` at concurrency ${fanOut.concurrency}, ${fanOut.rounds} interleaved batches per contender\n\n${table(rows, ['contender', 'jobs', 'jobs/s (median batch)', 'jobs/s (p90 batch)', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}\n\nRatios are of throughput (higher is better). docker runs ${SLOW_PEER_JOBS} jobs per batch (${FAN_OUT_JOBS} would take minutes), the others ${FAN_OUT_JOBS}.`,
+      `### Fan-out: \`/bin/true\` at concurrency ${fanOut.concurrency}, ${fanOut.rounds} interleaved batches per contender\n\n${table(rows, ['contender', 'jobs', 'jobs/s (median batch)', 'jobs/s (p90 batch)', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}\n\nRatios are of throughput (higher is better). docker run and the docker provider run ${SLOW_PEER_JOBS} jobs per batch (${FAN_OUT_JOBS} would take minutes), the others ${FAN_OUT_JOBS}.`,
     );
   }
   {

@@ -4,6 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# A Docker Engine for the docker suites (found, or started privately as root),
+# its socket passed to the tests in DOCKER_HOST; stopped by pid on exit when
+# this run started it. Without one the docker suites skip with the reason in
+# HEADSPACE_DOCKER_SKIP, except under CI=true, where setup-docker.sh fails.
+docker_env="$(bash scripts/setup-docker.sh)"
+eval "$docker_env"
+trap 'bash scripts/stop-docker.sh "${HEADSPACE_DOCKER_STATE:-}"' EXIT
 echo "test: lint (eslint src)" >&2
 npx eslint src
 echo "test: format (prettier --check; npm run format fixes it)" >&2

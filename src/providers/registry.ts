@@ -14,6 +14,10 @@ export const PROVIDERS: Record<string, ProviderFactory> = {
     const { createNativeProvider } = await import('./native/native-provider.js');
     return createNativeProvider({ root: join(home, 'native'), stateHome: home, sweepOtherHomes: true });
   },
+  docker: async ({ home }) => {
+    const { createDockerProvider } = await import('./docker/docker-provider.js');
+    return createDockerProvider({ root: join(home, 'docker') });
+  },
 };
 
 export function defaultProviderName(): string {

@@ -59,6 +59,8 @@ export function provenanceFor(
     provider: ws?.provider ?? null,
     profile: ws?.profile ?? null,
     environment_digest: ws?.environmentDigest ?? null,
+    // On docker the environment is the image: its digest is the image's, named as such for a reader who pins images.
+    ...(ws?.provider === 'docker' && ws.environmentDigest ? { image_digest: ws.environmentDigest } : {}),
     command: job?.argv ?? null,
     ...(job?.cwd ? { cwd: `/workspace/${job.cwd}` } : {}),
     started_at: isoTime(job?.startedAt ?? parts.startedAt),

@@ -22,6 +22,7 @@ const PROVENANCE_KEYS = [
   'provider',
   'profile',
   'environment_digest',
+  'image_digest',
   'command',
   'cwd',
   'started_at',

@@ -105,9 +105,13 @@ export const ProvenanceSchema = z
     verb: z.string().describe('the verb that produced the result'),
     workspace_id: z.string().nullable().describe('workspace the result is about'),
     job_id: z.string().nullable().describe('job the result is about'),
-    provider: z.string().nullable().describe('backend, e.g. native or fake'),
+    provider: z.string().nullable().describe('backend, e.g. native, docker or fake'),
     profile: z.string().nullable().describe('runtime profile'),
     environment_digest: z.string().nullable().describe('sha256 of what the job runs on'),
+    image_digest: z
+      .string()
+      .optional()
+      .describe('the container image a docker workspace runs, by content digest (sha256:…), pinned at create; absent on other providers'),
     command: z.array(z.string()).nullable().describe('the argv, as recorded (verbatim)'),
     cwd: z.string().optional().describe("the job's working directory (run cwd), e.g. /workspace/src; absent for the workspace root"),
     started_at: z.string().nullable().describe('ISO time the work started'),

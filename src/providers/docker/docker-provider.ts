@@ -1,0 +1,534 @@
+/**
+ * The docker provider: a workspace is one long-lived container (policy →
+ * HostConfig, plan-container.ts) plus one volume holding /workspace; each
+ * job is an exec in that container (plan-job.ts).
+ *
+ * Why exec per job, not a container per job on the shared volume (measured
+ * here with bench/docker-modes.mjs, Docker 20.10, `/bin/true`, 20 interleaved
+ * rounds, load average ~13 on 2 cores): exec per job through this provider
+ * 101 ms median (p90 190), a container per job (create + start + wait +
+ * remove, same HostConfig and volume) 272 ms (p90 432), `docker run --rm`
+ * 599 ms (p90 781). The container's namespaces, cgroups and mounts are set
+ * up once per workspace instead of once per job.
+ * What it costs us: jobs share the container's cgroup, so a job's OOM kill
+ * is read from the engine's `oom` event for the container during the job
+ * (State.OOMKilled is only set when the container itself dies), and the
+ * process tree of one job is found by its session (the engine starts each
+ * exec as a session leader) instead of by a cgroup of its own.
+ *
+ * All state that must be shared between processes lives either in the engine
+ * (containers and volumes labelled with the workspace id and this root's
+ * tag) or in small files under `root` (job-markers.ts), so a stop from
+ * another process finds a run's job and the run reports it stopped.
+ */
+import { createHash } from 'node:crypto';
+import type { ContainerCreateOptions } from 'dockerode';
+import { existsSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { constants } from 'node:os';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { EngineError, ProviderError } from '../../core/errors.js';
+import { notReadyError } from '../../core/infrastructure-errors.js';
+import { validateId } from '../../core/ids.js';
+import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
+import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
+import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
+import type { JobUser } from '../../core/job-identity.js';
+import type {
+  HostCapacity,
+  JobOutcome,
+  Leftover,
+  Provider,
+  ProviderCapabilities,
+  RemovableResource,
+  RemovalDisposition,
+  RunRequest,
+  StopOptions,
+  StopReport,
+  WorkspaceDescriptor,
+  WorkspacePlan,
+  WorkspaceSpec,
+} from '../../core/provider.js';
+import { connectEngine, controlExec, engineAddress, runExec, statusOf, type Engine } from './engine-client.js';
+import { jobMarkers } from './job-markers.js';
+import { dockerLeftovers } from './leftovers.js';
+import { labelsOf, LABEL_HELPER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer, planVolumeOwner } from './plan-container.js';
+import { planJobExec, planStopExec } from './plan-job.js';
+import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe } from './probe.js';
+import { imageOfProfile } from './profiles.js';
+import { oomDuring } from './oom-events.js';
+import { workspaceFiles } from './workspace-files.js';
+import { openSafeFs } from '../native/safe-fs.js';
+import { dockerSeccompProfile } from './seccomp-profile.js';
+
+export interface DockerProviderOptions {
+  /** State directory for job markers; the engine passes `$HEADSPACE_HOME/docker`. Its path also tags our engine objects. */
+  root: string;
+  /** Engine address (`unix:///path`); default DOCKER_HOST, else the default socket. */
+  dockerHost?: string;
+}
+
+/** stop's grace between SIGTERM and the kill when the caller names none. */
+const DEFAULT_STOP_GRACE_MS = 5000;
+
+const JOBS_AT_ONCE =
+  "jobs at once share the workspace container's memory, pids and cpu budgets (its cgroup); each job is its own exec and session, so a stop, a wall clock or the sweep after a job ends it alone; an OOM kill is the container's (the engine's oom event), so with several jobs it is reported for the job that ran while it happened";
+
+function signalName(number: number): string | null {
+  for (const [name, value] of Object.entries(constants.signals)) if (value === number) return name;
+  return null;
+}
+
+export function createDockerProvider(options: DockerProviderOptions): Provider {
+  const engine: Engine = connectEngine(options.dockerHost);
+  const rootTag = createHash('sha256').update(resolve(options.root)).digest('hex').slice(0, 12);
+  const markers = jobMarkers(options.root);
+  const nameOf = (id: string) => `hs-${rootTag}-${id}`;
+  let probing: Promise<EngineProbe> | undefined;
+  const probe = () => (probing ??= probeEngine(engine, options.dockerHost));
+
+  interface Known {
+    containerId: string;
+    user: JobUser;
+    policy: Policy;
+    imageId: string;
+    profile: string;
+    running: boolean;
+  }
+  /** Per instance: what a workspace's container is, once read (its config never changes after create). */
+  const known = new Map<string, Known>();
+
+  async function lookup(id: string): Promise<Known | undefined> {
+    validateId('workspace', id);
+    const cached = known.get(id);
+    if (cached !== undefined) return cached;
+    let info;
+    try {
+      info = await engine.getContainer(nameOf(id)).inspect();
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw engineFailure('inspecting the workspace container', error);
+    }
+    const labels = info.Config.Labels ?? {};
+    if (labels[LABEL_ROOT] !== rootTag || labels[LABEL_WORKSPACE] !== id) return undefined;
+    const [uid, gid] = (info.Config.User ?? '').split(':').map(Number);
+    const policy = JSON.parse(labels[LABEL_POLICY] ?? 'null') as Policy | null;
+    if (uid === undefined || gid === undefined || policy === null)
+      throw new ProviderError(`the container of docker workspace ${id} lacks its user or policy label`, { hint: 'destroy the workspace and create it again' });
+    const entry: Known = {
+      containerId: info.Id,
+      user: { uid, gid },
+      policy,
+      imageId: info.Image,
+      profile: labels[LABEL_PROFILE] ?? 'host',
+      running: info.State.Running === true,
+    };
+    known.set(id, entry);
+    return entry;
+  }
+
+  async function requireWorkspace(id: string): Promise<Known> {
+    const found = await lookup(id);
+    if (found === undefined) throw new EngineError('WORKSPACE_NOT_FOUND', `no docker workspace ${id}`, { hint: 'list workspaces with headspace list' });
+    return found;
+  }
+
+  /** A container stopped by an engine restart is started again before a job (its files are in the volume). */
+  async function ensureRunning(ws: Known): Promise<void> {
+    if (ws.running) return;
+    try {
+      await engine.getContainer(ws.containerId).start();
+    } catch (error) {
+      if (statusOf(error) !== 304) throw engineFailure('starting the workspace container', error);
+    }
+    ws.running = true;
+  }
+
+  function engineFailure(what: string, error: unknown): ProviderError {
+    return new ProviderError(`the Docker Engine failed ${what}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 240)}`, {
+      hint: `run headspace doctor --provider docker; ${REMEDIES.engine}`,
+      cause: error,
+    });
+  }
+
+  async function readyProbe(): Promise<EngineProbe> {
+    const p = await probe();
+    if (!p.result.ready) throw notReadyError(PROVIDER_NAME, p.result.checks);
+    return p;
+  }
+
+  async function checkPlan(plan: WorkspacePlan): Promise<void> {
+    validateId('workspace', plan.workspaceId);
+    if (imageOfProfile(plan.profile) === undefined)
+      throw new EngineError('BAD_ARGUMENT', `the docker provider has no profile '${plan.profile.slice(0, 40)}'`, {
+        hint: 'use --profile host, or map it to an image with HEADSPACE_DOCKER_IMAGE_<PROFILE>=<image>',
+      });
+    if (plan.policy.network !== 'disabled')
+      throw new EngineError('POLICY_DENIED', 'the docker provider does not give workspaces network access (NetworkMode none)', {
+        hint: 'use --network disabled',
+      });
+    if (plan.policy.hostPaths.length > 0)
+      throw new EngineError('POLICY_DENIED', 'the docker provider mounts no host paths: the workspace volume is its only mount', {
+        hint: 'copy the files in with headspace put, or use the native provider',
+      });
+    if (plan.policy.budget.concurrency > MAX_JOBS_AT_ONCE)
+      throw new EngineError('POLICY_DENIED', `the docker provider runs at most ${MAX_JOBS_AT_ONCE} jobs at once in a workspace`, {
+        hint: `use --concurrency ${MAX_JOBS_AT_ONCE} or less`,
+      });
+  }
+
+  /** Ends the named jobs (or every job) inside the container; true when nothing of them remains. */
+  async function endJobs(ws: Known, jobIds: string[] | undefined, graceMs: number): Promise<{ empty: boolean; found: boolean }> {
+    const result = await controlExec(engine, ws.containerId, { cmd: planStopExec(jobIds, graceMs), env: [], user: '', workingDir: '/' }).catch(
+      (error: unknown) => {
+        if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
+        throw engineFailure('stopping a job', error);
+      },
+    );
+    const line = result.stdout.trim();
+    return { empty: line === 'empty' || line === 'none', found: line !== 'none' };
+  }
+
+  const provider: Provider = {
+    name: PROVIDER_NAME,
+
+    async probe() {
+      return (await probe()).result;
+    },
+
+    async capabilities(): Promise<ProviderCapabilities> {
+      const { result, facts } = await probe();
+      const ready = result.ready;
+      const notReady = result.checks
+        .filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name))
+        .map((c) => `${c.name}: ${c.detail} — ${c.remedy ?? ''}`)
+        .join('; ');
+      const enforces = Object.fromEntries(LIMIT_NAMES.map((n) => [n, false])) as Record<LimitName, boolean>;
+      const reasons: Partial<Record<LimitName, string>> = {};
+      enforces.network = ready; // NetworkMode none: a network namespace with loopback only
+      enforces.filesystem = ready; // read-only rootfs, the volume and a tmpfs /tmp, no binds
+      enforces.memory = ready && facts.memory && facts.swap;
+      enforces.pids = ready && facts.pids;
+      enforces.cpu = ready && facts.cpu;
+      for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) if (!enforces[name]) reasons[name] = notReady || 'not ready';
+      reasons.storage = `measured, not enforced: the workspace is a local volume, which no volume driver the engine ships can cap (a single put larger than the whole budget is refused; /tmp is a tmpfs capped at a quarter of the memory budget) — ${REMEDIES.storage}`;
+      reasons.wall_clock = "enforced by the engine, which aborts the job; the provider ends the job's session and descendants in the container";
+      reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
+      reasons.concurrency = JOBS_AT_ONCE;
+      const layers = ready
+        ? [
+            'namespaces',
+            ...(facts.seccomp ? ['seccomp'] : []),
+            'cap-drop',
+            'no-new-privileges',
+            'read-only-rootfs',
+            'non-root-uid',
+            `cgroup-v${facts.cgroupVersion ?? '1'}`,
+          ]
+        : [];
+      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: false, layers, durable: true, jobsAtOnce: MAX_JOBS_AT_ONCE };
+    },
+
+    checkPlan,
+
+    async capacity(): Promise<HostCapacity> {
+      const { facts } = await probe();
+      // Volumes live under the engine's root directory: when the engine runs on this host, its free space
+      // bounds the storage budget (a 158 GiB budget on 78 GiB free was accepted before: probe budget-past-host).
+      const local = engineAddress(options.dockerHost).startsWith('unix://');
+      const storage =
+        facts.rootDir === undefined || !local
+          ? undefined
+          : await statfs(facts.rootDir).then(
+              (s) => ({ path: facts.rootDir!, freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize, committedBytes: 0 }),
+              () => undefined,
+            );
+      return {
+        ...(facts.memTotal === undefined ? {} : { memoryBytes: facts.memTotal }),
+        ...(facts.cpus === undefined ? {} : { cpus: facts.cpus }),
+        ...(storage === undefined ? {} : { storage }),
+      };
+    },
+
+    async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
+      const id = validateId('workspace', spec.workspaceId);
+      await checkPlan(spec);
+      const { facts } = await readyProbe();
+      if (spec.jobUser.uid <= 0 || spec.jobUser.gid <= 0)
+        throw new ProviderError(`refusing job identity ${spec.jobUser.uid}:${spec.jobUser.gid} for a docker workspace`, {
+          hint: 'this is a headspace bug: the engine allocates non-root job identities',
+        });
+      if ((await lookup(id)) !== undefined)
+        throw new EngineError('WORKSPACE_EXISTS', `docker workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+      const imageRef = imageOfProfile(spec.profile)!;
+      let imageId: string;
+      try {
+        imageId = (await engine.getImage(imageRef).inspect()).Id;
+      } catch (error) {
+        throw new EngineError(
+          'PROVIDER_UNAVAILABLE',
+          `the image of profile ${spec.profile} (${imageRef}) is not in the engine: ${(error as Error).message.split('\n')[0]!.slice(0, 160)}`,
+          { hint: REMEDIES.image, cause: error },
+        );
+      }
+      const name = nameOf(id);
+      const labels = labelsOf({ workspaceId: id, rootTag });
+      const plan = planContainer({
+        workspaceId: id,
+        rootTag,
+        profile: spec.profile,
+        imageRef,
+        imageId,
+        policy: spec.policy,
+        jobUser: spec.jobUser,
+        name,
+        volumeName: name,
+        seccompProfile: JSON.stringify(dockerSeccompProfile(facts.arch ?? 'x86_64')),
+      });
+      // The policy travels with the container, so any process reads the same budget back (labels cannot change later).
+      plan.Labels[LABEL_POLICY] = JSON.stringify(spec.policy);
+      let volumeMade = false;
+      try {
+        await engine.createVolume({ Name: name, Labels: labels });
+        volumeMade = true;
+        await ownVolume(name, imageId, spec.jobUser, labels);
+        const container = await engine.createContainer(plan as unknown as ContainerCreateOptions);
+        await container.start();
+      } catch (error) {
+        // Undo what this call made; what cannot be undone is named by doctor (labelled leftovers).
+        await engine
+          .getContainer(name)
+          .remove({ force: true })
+          .catch(() => undefined);
+        if (volumeMade)
+          await engine
+            .getVolume(name)
+            .remove()
+            .catch(() => undefined);
+        if (statusOf(error) === 409)
+          throw new EngineError('WORKSPACE_EXISTS', `docker workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+        throw engineFailure('creating the workspace', error);
+      }
+      return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: imageId, storageBytes: 0 };
+    },
+
+    async inspect(workspaceId: string): Promise<WorkspaceDescriptor> {
+      validateId('workspace', workspaceId);
+      known.delete(workspaceId);
+      const ws = await lookup(workspaceId);
+      if (ws === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
+      const storageBytes = await measureVolume(workspaceId, ws.user);
+      return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ws.imageId, ...(storageBytes === undefined ? {} : { storageBytes }) };
+    },
+
+    async run(request: RunRequest): Promise<JobOutcome> {
+      const id = request.workspaceId;
+      const ws = await requireWorkspace(id);
+      validateId('job', request.jobId);
+      const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
+      if (cwd !== '') {
+        const cwdBytes = Buffer.concat(pathComponents(cwd).flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('/'), part])));
+        if (!Buffer.from(cwdBytes.toString('utf8'), 'utf8').equals(cwdBytes)) {
+          throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' has a name that is not valid UTF-8`, {
+            hint: 'run from a parent directory and have the command change into it',
+          });
+        }
+        if (!(await workspaceFiles(engine, ws.containerId, ws.user, ws.policy.budget.storageBytes).isDirectory(cwd))) {
+          throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, {
+            hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists`,
+          });
+        }
+      }
+      if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
+      await ensureRunning(ws);
+      const plan = planJobExec({
+        jobId: request.jobId,
+        argv: request.argv,
+        env: request.env,
+        cwd: cwd === '' ? '' : Buffer.concat(pathComponents(cwd).flatMap((p, i) => (i === 0 ? [p] : [Buffer.from('/'), p]))).toString('utf8'),
+        concurrency: request.policy.budget.concurrency,
+      });
+      const atOnce = request.policy.budget.concurrency > 1;
+      markers.begin(id, request.jobId);
+      let ending: Promise<unknown> | undefined;
+      const onAbort = () => {
+        // The wrapper may not have recorded its session yet: try again until the job's exec is gone.
+        ending ??= (async () => {
+          for (let attempt = 0; attempt < 20 && !finished; attempt++) {
+            const { found } = await endJobs(ws, atOnce ? [request.jobId] : undefined, 0).catch(() => ({ found: false }));
+            if (found && attempt > 0) break;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        })();
+      };
+      let finished = false;
+      const since = Date.now();
+      const started = performance.now();
+      try {
+        request.signal.addEventListener('abort', onAbort, { once: true });
+        if (request.signal.aborted) onAbort();
+        const spec = { cmd: plan.cmd, env: plan.env, user: '', workingDir: plan.workingDir };
+        const exec = await runExec(engine, ws.containerId, spec, request.onOutput).catch(async (error: unknown) => {
+          // 409: the container is not running (an engine restart, or a job that signalled its init): the exec was
+          // never created, so start the container again and run the job once more.
+          if (statusOf(error) !== 409) throw engineFailure('running the job', error);
+          ws.running = false;
+          await ensureRunning(ws);
+          return runExec(engine, ws.containerId, spec, request.onOutput).catch((again: unknown) => {
+            known.delete(id);
+            throw engineFailure('running the job', again);
+          });
+        });
+        finished = true;
+        const durationMs = performance.now() - started;
+        const stopped = markers.wasStopped(id, request.jobId);
+        const aborted = request.signal.aborted;
+        // The kernel's OOM kill as the engine reports it (an `oom` event for the container), never guessed from 137;
+        // a SIGKILL exit makes us wait a moment for the event, which the engine can record just after the exit.
+        const oomKilled = await oomDuring(engine, ws.containerId, since, exec.exitCode === 137 ? 500 : 0);
+        const killed = exec.exitCode !== null && exec.exitCode > 128 && exec.exitCode < 128 + 65 && (stopped || aborted || oomKilled);
+        return {
+          exitCode: killed ? null : exec.exitCode,
+          signal: killed ? signalName(exec.exitCode! - 128) : null,
+          oomKilled,
+          stopped,
+          aborted,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+          usage: {},
+        };
+      } finally {
+        finished = true;
+        request.signal.removeEventListener('abort', onAbort);
+        await ending;
+        markers.end(id, request.jobId);
+      }
+    },
+
+    async read(workspaceId, path, chunkBytes) {
+      const ws = await requireWorkspace(workspaceId);
+      return workspaceFiles(engine, ws.containerId, ws.user, ws.policy.budget.storageBytes).read(path, chunkBytes);
+    },
+
+    async write(workspaceId, path, data, writeOptions) {
+      const ws = await requireWorkspace(workspaceId);
+      await workspaceFiles(engine, ws.containerId, ws.user, ws.policy.budget.storageBytes).write(path, data, writeOptions);
+    },
+
+    async removePath(workspaceId, path) {
+      const ws = await requireWorkspace(workspaceId);
+      await ensureRunning(ws);
+      await workspaceFiles(engine, ws.containerId, ws.user, ws.policy.budget.storageBytes).remove(path);
+    },
+
+    async list(workspaceId, path, limit) {
+      const ws = await requireWorkspace(workspaceId);
+      return workspaceFiles(engine, ws.containerId, ws.user, ws.policy.budget.storageBytes).list(path, limit);
+    },
+
+    async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
+      const ws = await requireWorkspace(workspaceId);
+      const live = markers.live(workspaceId);
+      const targets = stopOptions.jobId === undefined ? live : live.filter((job) => job === stopOptions.jobId);
+      if (stopOptions.jobId !== undefined && targets.length === 0) return { stopped: false, empty: true };
+      if (targets.length === 0) {
+        // No run is waiting on a job here, but one whose caller died leaves its exec running in the
+        // container: end whatever runs outside the container's own session (an idle container has nothing).
+        const { empty, found } = await endJobs(ws, undefined, 0);
+        return { stopped: found, empty };
+      }
+      // The sentinels first, then the signals: each run() reads its own to report stopped=true.
+      for (const job of targets) markers.markStopped(workspaceId, job);
+      const graceMs = stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS;
+      // Every job: everything outside the container's own session (a job not yet recorded included). One job: its session.
+      let result = await endJobs(ws, stopOptions.jobId === undefined ? undefined : targets, graceMs);
+      for (let attempt = 0; attempt < 20 && !result.found; attempt++) {
+        // Its exec has not recorded its session yet (it was just started): again, shortly.
+        await new Promise((r) => setTimeout(r, 100));
+        result = await endJobs(ws, targets, graceMs);
+      }
+      return { stopped: true, empty: result.empty };
+    },
+
+    async remove(workspaceId: string): Promise<RemovalDisposition> {
+      validateId('workspace', workspaceId);
+      known.delete(workspaceId);
+      const removed: RemovableResource[] = [];
+      const retained: RemovableResource[] = [];
+      const unverified: RemovableResource[] = [];
+      for (const job of markers.live(workspaceId)) markers.markStopped(workspaceId, job);
+      const name = nameOf(workspaceId);
+      try {
+        await engine.getContainer(name).remove({ force: true, v: false });
+        removed.push('runtime');
+      } catch (error) {
+        if (statusOf(error) === 404) removed.push('runtime');
+        else unverified.push('runtime');
+      }
+      try {
+        await engine.getVolume(name).remove();
+        removed.push('storage');
+      } catch (error) {
+        if (statusOf(error) === 404) removed.push('storage');
+        else if (statusOf(error) === 409) retained.push('storage');
+        else unverified.push('storage');
+      }
+      return { removed, retained, unverified };
+    },
+
+    async listWorkspaces(): Promise<string[]> {
+      const containers = await engine.listContainers({ all: true, filters: { label: [`${LABEL_ROOT}=${rootTag}`] } });
+      return containers
+        .filter((c) => c.Labels[LABEL_WORKSPACE] !== undefined && c.Labels[LABEL_HELPER] === undefined)
+        .map((c) => c.Labels[LABEL_WORKSPACE]!)
+        .sort();
+    },
+
+    leftovers: () => sweeper.list(),
+    removeLeftover: (leftover: Leftover) => sweeper.remove(leftover),
+  };
+  const sweeper = dockerLeftovers(engine, rootTag, nameOf);
+
+  /**
+   * Storage is measured, not enforced: the bytes of the workspace's regular
+   * files, walked on this host without following a link (native's safe-fs
+   * walk) when the engine is local and its volume directory is readable
+   * here; otherwise unknown (the engine's own /system/df would size every
+   * volume it holds on each call).
+   */
+  async function measureVolume(workspaceId: string, user: JobUser): Promise<number | undefined> {
+    if (!engineAddress(options.dockerHost).startsWith('unix://')) return undefined;
+    try {
+      const volume = await engine.getVolume(nameOf(workspaceId)).inspect();
+      if (volume.Driver !== 'local' || !existsSync(volume.Mountpoint)) return undefined;
+      return await (await openSafeFs(volume.Mountpoint, user)).measure();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The new volume's root belongs to root; the job user must own it. The
+   * archive API cannot chown a mount point, and the workspace container
+   * holds no capability, so a one-shot helper container with CAP_CHOWN alone
+   * (no network, read-only rootfs, our own fixed command) does it, before any
+   * job could run.
+   */
+  async function ownVolume(volumeName: string, imageId: string, user: JobUser, labels: Record<string, string>): Promise<void> {
+    const helper = await engine.createContainer(
+      planVolumeOwner({ name: `${volumeName}-own`, imageId, volumeName, user, labels }) as unknown as ContainerCreateOptions,
+    );
+    try {
+      await helper.start();
+      const { StatusCode } = (await helper.wait()) as { StatusCode: number };
+      if (StatusCode !== 0)
+        throw new ProviderError(`giving the workspace volume to its job user failed (chown exited ${StatusCode})`, {
+          hint: 'the profile image needs /bin/chown (busybox or coreutils)',
+        });
+    } finally {
+      await helper.remove({ force: true }).catch(() => undefined);
+    }
+  }
+
+  return provider;
+}

@@ -1,0 +1,73 @@
+/**
+ * Host-side job markers, so any process with the same provider root sees
+ * which jobs of a workspace are running and can stop them (#12 item 3):
+ *  - `<root>/jobs/<workspace>/<job>.run` holds the pid of the process whose
+ *    run() is waiting on the job's exec; a marker whose process is gone is
+ *    stale (that run() died with it) and is not a live job;
+ *  - `<job>.stop` is the stop sentinel: written by stop() BEFORE it signals,
+ *    read by run() when the exec ends, so the run reports stopped=true and
+ *    both the job and the stop read cancelled (the seed's docker provider
+ *    reported a stopped job as failed: this is what prevents it).
+ * Small synchronous writes: one each per job, cheaper than the thread-pool hops.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface JobMarkers {
+  begin(workspaceId: string, jobId: string): void;
+  end(workspaceId: string, jobId: string): void;
+  live(workspaceId: string): string[];
+  markStopped(workspaceId: string, jobId: string): void;
+  wasStopped(workspaceId: string, jobId: string): boolean;
+  forget(workspaceId: string): void;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function jobMarkers(root: string): JobMarkers {
+  const dir = (ws: string) => join(root, 'jobs', ws);
+  return {
+    begin(ws, job) {
+      mkdirSync(dir(ws), { recursive: true, mode: 0o700 });
+      rmSync(join(dir(ws), `${job}.stop`), { force: true });
+      writeFileSync(join(dir(ws), `${job}.run`), `${process.pid}\n`);
+    },
+    end(ws, job) {
+      rmSync(join(dir(ws), `${job}.run`), { force: true });
+      rmSync(join(dir(ws), `${job}.stop`), { force: true });
+    },
+    live(ws) {
+      let names: string[];
+      try {
+        names = readdirSync(dir(ws));
+      } catch {
+        return [];
+      }
+      const jobs: string[] = [];
+      for (const name of names.sort()) {
+        if (!name.endsWith('.run')) continue;
+        const pid = Number(readFileSync(join(dir(ws), name), 'utf8').trim());
+        if (Number.isInteger(pid) && pid > 0 && alive(pid)) jobs.push(name.slice(0, -'.run'.length));
+        else rmSync(join(dir(ws), name), { force: true });
+      }
+      return jobs;
+    },
+    markStopped(ws, job) {
+      mkdirSync(dir(ws), { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir(ws), `${job}.stop`), `${process.pid}\n`);
+    },
+    wasStopped(ws, job) {
+      return existsSync(join(dir(ws), `${job}.stop`));
+    },
+    forget(ws) {
+      rmSync(dir(ws), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,294 @@
+/**
+ * Policy → the workspace container's create options. Pure, and tested on its
+ * output (test/unit/providers/docker/), because this is the whole isolation
+ * boundary on docker: whatever is not written here, the engine's defaults
+ * decide, and several of those defaults are open (a bridge network, swap,
+ * unlimited pids, a writable rootfs, the default capability set).
+ */
+import type { JobUser } from '../../core/job-identity.js';
+import type { Policy } from '../../core/policy/policy.js';
+
+/** Labels every object this provider makes carries: how leftovers and peers find them, never by name alone. */
+export const LABEL_WORKSPACE = 'dev.headspace.workspace';
+/** Which provider root (HEADSPACE_HOME) made it: two homes on one engine never see each other's workspaces. */
+export const LABEL_ROOT = 'dev.headspace.root';
+export const LABEL_PROFILE = 'dev.headspace.profile';
+export const LABEL_IMAGE_REF = 'dev.headspace.image-ref';
+/** The workspace's policy as JSON: any process reads the same budget back (a container's labels never change). */
+export const LABEL_POLICY = 'dev.headspace.policy';
+/** Marks the one-shot container that gives a new volume to the job user: never a workspace. */
+export const LABEL_HELPER = 'dev.headspace.helper';
+
+/** Where the workspace volume is mounted inside the container; jobs start there. */
+export const WORKSPACE_DIR = '/workspace';
+/** The writable scratch space besides the workspace: a tmpfs, never the image's layer. */
+export const TMP_DIR = '/tmp';
+/** /tmp is capped so a job cannot fill memory through it beyond this share of its budget. */
+const TMP_SHARE_OF_MEMORY = 0.25;
+
+export interface VolumeMount {
+  Type: 'volume';
+  Source: string;
+  Target: string;
+  ReadOnly: false;
+  VolumeOptions: { NoCopy: true };
+}
+
+/**
+ * NoCopy: without it the engine copies the image's /workspace (content and
+ * owner, root) into the empty volume at the first mount, undoing the chown
+ * that gives the volume to the job user.
+ */
+function workspaceMount(volumeName: string): VolumeMount {
+  return { Type: 'volume', Source: volumeName, Target: WORKSPACE_DIR, ReadOnly: false, VolumeOptions: { NoCopy: true } };
+}
+
+/**
+ * Masked from the job (empty file or directory): the engine's own defaults
+ * plus what the native provider masks (proc-masks.ts), because the probe's
+ * proc-masks scenario read all of these inside a container with the
+ * engine's defaults (host boot parameters, kernel symbols and config,
+ * device and disk layout, the boot id). Setting the list replaces the
+ * engine's, so its entries are repeated here; paths the kernel lacks are
+ * skipped by the runtime.
+ */
+export const MASKED_PATHS: readonly string[] = [
+  '/proc/acpi',
+  '/proc/asound',
+  '/proc/kcore',
+  '/proc/keys',
+  '/proc/latency_stats',
+  '/proc/timer_list',
+  '/proc/timer_stats',
+  '/proc/sched_debug',
+  '/proc/scsi',
+  '/sys/firmware',
+  '/proc/interrupts',
+  '/proc/bootconfig',
+  '/proc/cmdline',
+  '/proc/config.gz',
+  '/proc/iomem',
+  '/proc/ioports',
+  '/proc/kallsyms',
+  '/proc/kmsg',
+  '/proc/kpagecgroup',
+  '/proc/kpagecount',
+  '/proc/kpageflags',
+  '/proc/modules',
+  '/proc/mtrr',
+  '/proc/pagetypeinfo',
+  '/proc/slabinfo',
+  '/proc/sysrq-trigger',
+  '/proc/vmallocinfo',
+  '/proc/driver',
+  '/proc/fs',
+  '/proc/partitions',
+  '/proc/diskstats',
+  '/proc/swaps',
+  '/proc/pressure',
+  '/proc/softirqs',
+  '/proc/sys/kernel/random/boot_id',
+];
+
+/** Open descriptors one workspace may hold across its processes (the native provider's bound, plan-rlimits.ts). */
+const OPEN_FILES_PER_WORKSPACE = 131_072;
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+export interface Ulimit {
+  Name: string;
+  Soft: number;
+  Hard: number;
+}
+
+/**
+ * Resource limits set for the container, so nothing of the engine's own
+ * (inherited from dockerd: NOFILE 20000+, STACK and CORE unlimited, MEMLOCK
+ * 8 MiB, as the probe's inherited-limits scenario found) reaches a job.
+ * The same values as the native provider's table.
+ */
+export function planUlimits(pidsLimit: number): Ulimit[] {
+  const nofile = Math.min(4096, Math.max(64, Math.floor(OPEN_FILES_PER_WORKSPACE / Math.max(1, pidsLimit))));
+  return [
+    { Name: 'core', Soft: 0, Hard: 0 },
+    { Name: 'nofile', Soft: Math.min(1024, nofile), Hard: nofile },
+    { Name: 'stack', Soft: 8 * MIB, Hard: 64 * MIB },
+    { Name: 'memlock', Soft: 64 * KIB, Hard: 64 * KIB },
+    { Name: 'sigpending', Soft: 1024, Hard: 1024 },
+    { Name: 'msgqueue', Soft: 800 * KIB, Hard: 800 * KIB },
+    { Name: 'nproc', Soft: pidsLimit + 1, Hard: pidsLimit + 1 },
+    { Name: 'rtprio', Soft: 0, Hard: 0 },
+    { Name: 'rttime', Soft: 0, Hard: 0 },
+    { Name: 'nice', Soft: 0, Hard: 0 },
+  ];
+}
+
+export interface ContainerPlanInput {
+  workspaceId: string;
+  rootTag: string;
+  profile: string;
+  imageRef: string;
+  /** The image's content digest (its id, `sha256:…`): the container is made from it, never from a tag that can move. */
+  imageId: string;
+  policy: Policy;
+  jobUser: JobUser;
+  name: string;
+  volumeName: string;
+  /** The job's syscall filter (seccomp-profile.ts) as JSON; absent: the engine's default profile. */
+  seccompProfile?: string;
+}
+
+export interface ContainerPlan {
+  name: string;
+  Image: string;
+  Cmd: string[];
+  Entrypoint: string[];
+  User: string;
+  WorkingDir: string;
+  Env: string[];
+  Labels: Record<string, string>;
+  NetworkDisabled: boolean;
+  AttachStdin: false;
+  AttachStdout: false;
+  AttachStderr: false;
+  Tty: false;
+  OpenStdin: false;
+  HostConfig: {
+    NetworkMode: 'none';
+    Memory: number;
+    MemorySwap: number;
+    NanoCpus: number;
+    PidsLimit: number;
+    Privileged: false;
+    SecurityOpt: string[];
+    CapDrop: string[];
+    CapAdd: string[];
+    ReadonlyRootfs: true;
+    Tmpfs: Record<string, string>;
+    Mounts: VolumeMount[];
+    Binds: string[];
+    Devices: [];
+    VolumesFrom: [];
+    Init: true;
+    AutoRemove: false;
+    RestartPolicy: { Name: 'no' };
+    IpcMode: 'private';
+    PidMode: '';
+    UsernsMode: '';
+    OomKillDisable: false;
+    MaskedPaths: string[];
+    Ulimits: Ulimit[];
+  };
+}
+
+export function labelsOf(input: Pick<ContainerPlanInput, 'workspaceId' | 'rootTag'>): Record<string, string> {
+  return { [LABEL_WORKSPACE]: input.workspaceId, [LABEL_ROOT]: input.rootTag };
+}
+
+export function planContainer(input: ContainerPlanInput): ContainerPlan {
+  const { budget } = input.policy;
+  if (input.policy.network !== 'disabled') throw new RangeError('the docker provider plans only network-disabled workspaces');
+  if (input.policy.hostPaths.length > 0) throw new RangeError('the docker provider plans no host paths');
+  if (input.jobUser.uid <= 0 || input.jobUser.gid <= 0) throw new RangeError('a workspace never runs as root');
+  const tmpBytes = Math.max(1024 * 1024, Math.floor(budget.memoryBytes * TMP_SHARE_OF_MEMORY));
+  return {
+    name: input.name,
+    Image: input.imageId,
+    // The container only holds the workspace's namespaces and cgroup between jobs; each job is an exec.
+    // docker-init (Init) is pid 1 and reaps what a job orphans.
+    Entrypoint: ['sleep'],
+    Cmd: ['infinity'],
+    User: `${input.jobUser.uid}:${input.jobUser.gid}`,
+    WorkingDir: WORKSPACE_DIR,
+    Env: ['PATH=/usr/local/bin:/usr/bin:/bin', `HOME=${WORKSPACE_DIR}`, 'LANG=C.UTF-8'],
+    Labels: { ...labelsOf(input), [LABEL_PROFILE]: input.profile, [LABEL_IMAGE_REF]: input.imageRef },
+    NetworkDisabled: true,
+    AttachStdin: false,
+    AttachStdout: false,
+    AttachStderr: false,
+    Tty: false,
+    OpenStdin: false,
+    HostConfig: {
+      NetworkMode: 'none',
+      // Equal: a container allowed to swap has not really been given a memory limit.
+      Memory: budget.memoryBytes,
+      MemorySwap: budget.memoryBytes,
+      NanoCpus: Math.round(budget.cpuLimit * 1e9),
+      PidsLimit: budget.pidsLimit,
+      Privileged: false,
+      SecurityOpt: ['no-new-privileges', ...(input.seccompProfile === undefined ? [] : [`seccomp=${input.seccompProfile}`])],
+      CapDrop: ['ALL'],
+      CapAdd: [],
+      ReadonlyRootfs: true,
+      // /dev/pts replaced by an empty read-only tmpfs: no pseudo-terminals. The pty pool is host-wide
+      // (kernel.pty.max), and a tty is what ioctl's TIOCSTI/TIOCLINUX/TIOCSETD act on, which the
+      // seccomp profile cannot refuse (seccomp-profile.ts).
+      Tmpfs: { [TMP_DIR]: `rw,nosuid,nodev,size=${tmpBytes},mode=1777`, '/dev/pts': 'ro,nosuid,noexec,size=4k,mode=0755' },
+      // The only mount: the workspace's own volume. No binds, no devices, never the engine socket.
+      Mounts: [workspaceMount(input.volumeName)],
+      Binds: [],
+      Devices: [],
+      VolumesFrom: [],
+      Init: true,
+      AutoRemove: false,
+      RestartPolicy: { Name: 'no' },
+      IpcMode: 'private',
+      PidMode: '',
+      UsernsMode: '',
+      OomKillDisable: false,
+      MaskedPaths: [...MASKED_PATHS],
+      Ulimits: planUlimits(budget.pidsLimit),
+    },
+  };
+}
+
+/**
+ * The one-shot container that gives a new workspace volume's root to the job
+ * user: CAP_CHOWN alone, as root, no network, read-only rootfs, our own fixed
+ * command, removed as soon as it exits. The workspace container itself never
+ * holds a capability.
+ */
+export function planVolumeOwner(input: { name: string; imageId: string; volumeName: string; user: JobUser; labels: Record<string, string> }): {
+  name: string;
+  Image: string;
+  Entrypoint: string[];
+  Cmd: string[];
+  User: string;
+  Labels: Record<string, string>;
+  NetworkDisabled: true;
+  HostConfig: {
+    NetworkMode: 'none';
+    CapDrop: string[];
+    CapAdd: string[];
+    SecurityOpt: string[];
+    ReadonlyRootfs: true;
+    Privileged: false;
+    Mounts: VolumeMount[];
+    Memory: number;
+    MemorySwap: number;
+    PidsLimit: number;
+  };
+} {
+  if (input.user.uid <= 0 || input.user.gid <= 0) throw new RangeError('a workspace volume is never given to root');
+  return {
+    name: input.name,
+    Image: input.imageId,
+    Entrypoint: ['chown'],
+    Cmd: [`${input.user.uid}:${input.user.gid}`, WORKSPACE_DIR],
+    User: '0:0',
+    Labels: { ...input.labels, [LABEL_HELPER]: 'volume-owner' },
+    NetworkDisabled: true,
+    HostConfig: {
+      NetworkMode: 'none',
+      CapDrop: ['ALL'],
+      CapAdd: ['CHOWN'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Privileged: false,
+      Mounts: [workspaceMount(input.volumeName)],
+      Memory: 64 * 1024 * 1024,
+      MemorySwap: 64 * 1024 * 1024,
+      PidsLimit: 8,
+    },
+  };
+}
