@@ -29,7 +29,17 @@ export async function benchDockerModes({ repo, rounds = Number(process.env.HS_BE
   const volume = `hs-bench-modes-${process.pid}`;
   await engine.createVolume({ Name: volume });
   const image = (await engine.getImage('headspace/minimal:local').inspect()).Id;
-  const plan = planContainer({ workspaceId: 'bench', rootTag: 'bench', profile: 'minimal', imageRef: 'headspace/minimal:local', imageId: image, policy: defaultPolicy(), jobUser: { uid: 65534, gid: 65534 }, name: 'unused', volumeName: volume });
+  const plan = planContainer({
+    workspaceId: 'bench',
+    rootTag: 'bench',
+    profile: 'minimal',
+    imageRef: 'headspace/minimal:local',
+    imageId: image,
+    policy: defaultPolicy(),
+    jobUser: { uid: 65534, gid: 65534 },
+    name: 'unused',
+    volumeName: volume,
+  });
   delete plan.name;
   Object.assign(plan, { Entrypoint: ['/bin/true'], Cmd: [] });
   plan.HostConfig.Init = false;
@@ -47,17 +57,46 @@ export async function benchDockerModes({ repo, rounds = Number(process.env.HS_BE
             await c.remove({ force: true });
           },
         },
-        { name: CLI, run: () => run(client.find(Boolean), ['-H', process.env.DOCKER_HOST, 'run', '--rm', '--network', 'none', '-m', '512m', '--memory-swap', '512m', '--pids-limit', '128', '--cpus', '1', 'headspace/minimal:local', '/bin/true']) },
+        {
+          name: CLI,
+          run: () =>
+            run(client.find(Boolean), [
+              '-H',
+              process.env.DOCKER_HOST,
+              'run',
+              '--rm',
+              '--network',
+              'none',
+              '-m',
+              '512m',
+              '--memory-swap',
+              '512m',
+              '--pids-limit',
+              '128',
+              '--cpus',
+              '1',
+              'headspace/minimal:local',
+              '/bin/true',
+            ]),
+        },
       ],
       { rounds, warmup },
     );
     load.after = loadAverage();
     const floor = tables[CLI].median;
-    const rows = Object.entries(tables).map(([name, t]) => ({ mode: name, 'median ms': ms(t.median), 'p90 ms': ms(t.p90), 'x docker run --rm': (t.median / floor).toFixed(2) }));
+    const rows = Object.entries(tables).map(([name, t]) => ({
+      mode: name,
+      'median ms': ms(t.median),
+      'p90 ms': ms(t.p90),
+      'x docker run --rm': (t.median / floor).toFixed(2),
+    }));
     const markdown = `${table(rows, ['mode', 'median ms', 'p90 ms', 'x docker run --rm'])}\n\n\`/bin/true\`, ${rounds} interleaved rounds after ${warmup} warm-ups; load average ${load.before.join(', ')} → ${load.after.join(', ')}. The provider's figure includes the engine's bookkeeping (store, log, result package).`;
     return { name: 'docker-modes', result: { rounds, warmup, load, tables }, markdown };
   } finally {
-    await engine.getVolume(volume).remove().catch(() => undefined);
+    await engine
+      .getVolume(volume)
+      .remove()
+      .catch(() => undefined);
     await provider.close();
   }
 }

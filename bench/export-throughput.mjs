@@ -11,7 +11,9 @@ export async function benchExportThroughput({ repo, sizeMiB = Number(process.env
   const api = await import(join(repo, 'dist', 'api', 'index.js'));
   const home = mkdtempSync(join(tmpdir(), 'hs-bench-export-'));
   const out = mkdtempSync(join(tmpdir(), 'hs-bench-export-out-'));
-  const engine = api.createHeadspace({ home, defaultProvider: 'native' });
+  // A provider is not reachable through the public engine (#11): build one that holds it, from the registry.
+  const { PROVIDERS } = await import(join(repo, 'dist', 'providers', 'registry.js'));
+  const engine = api.createEngine({ home, providers: PROVIDERS, defaultProvider: 'native', version: 'bench' });
   try {
     const probe = await (await engine.provider('native')).probe();
     if (!probe.ready)

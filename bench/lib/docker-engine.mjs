@@ -15,7 +15,11 @@ export async function startDockerEngine(repo) {
   if (shared) return shared;
   let out;
   try {
-    out = execFileSync('bash', [join(repo, 'scripts', 'setup-docker.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CI: '' } });
+    out = execFileSync('bash', [join(repo, 'scripts', 'setup-docker.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, CI: '' },
+    });
   } catch (error) {
     return { skipped: `scripts/setup-docker.sh failed: ${String(error.message).slice(0, 200)}` };
   }

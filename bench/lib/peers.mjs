@@ -51,7 +51,9 @@ export async function nativeNotReady(repo) {
   if (!existsSync(join(repo, 'dist', 'api', 'index.js'))) return 'dist/ is missing: run npx tsc -p tsconfig.json first';
   const api = await import(pathToFileURL(join(repo, 'dist', 'api', 'index.js')).href);
   const home = mkdtempSync(join(tmpdir(), 'hs-bench-probe-'));
-  const engine = api.createHeadspace({ home, defaultProvider: 'native' });
+  // A provider is not reachable through the public engine (#11): build one that holds it, from the registry.
+  const { PROVIDERS } = await import(pathToFileURL(join(repo, 'dist', 'providers', 'registry.js')).href);
+  const engine = api.createEngine({ home, providers: PROVIDERS, defaultProvider: 'native', version: 'bench' });
   try {
     const probe = await (await engine.provider('native')).probe();
     if (!probe.ready)

@@ -40,7 +40,8 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
       },
     );
   }
-  return createEngine({
+  // The public engine has no way to a provider (#11): everything goes through the verbs.
+  const { provider: _provider, ...engine } = createEngine({
     home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),
     providers: { ...PROVIDERS, ...(options.providers ?? {}) },
     defaultProvider: options.defaultProvider ?? defaultProviderName(),
@@ -48,6 +49,7 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
   });
+  return engine;
 }
 
 export { createEngine } from '../core/engine.js';

@@ -33,8 +33,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   let outcome: CliOutcome | null = null;
   let wantsJson = argv.includes('--json');
   let maxResultBytes: number | undefined;
+  // The provider this command ran with: a suggested create/doctor/probe carries it.
+  let provider: string | undefined;
   const program = buildProgram(io, async (verb, args, opts) => {
     wantsJson = opts.json === true;
+    provider = opts.provider === undefined ? undefined : String(opts.provider);
     maxResultBytes = opts.maxResultBytes === undefined ? undefined : parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes));
     outcome = await dispatch(verb, args, opts, io);
   });
@@ -48,9 +51,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
-      return fail(io, commanderToEngineError(error, argv), wantsJson);
+      return fail(io, commanderToEngineError(error, argv), wantsJson, provider);
     }
-    return fail(io, toEngineError(error), wantsJson);
+    return fail(io, toEngineError(error), wantsJson, provider);
   }
   const done = outcome as CliOutcome | null;
   if (!done) {
@@ -62,19 +65,19 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     );
   }
   try {
-    return await render(io, done, wantsJson, maxResultBytes);
+    return await render(io, done, wantsJson, maxResultBytes, provider);
   } catch (error) {
-    return fail(io, toEngineError(error), wantsJson);
+    return fail(io, toEngineError(error), wantsJson, provider);
   }
 }
 
-async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBytes: number | undefined): Promise<number> {
+async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBytes: number | undefined, provider: string | undefined): Promise<number> {
   switch (outcome.kind) {
     case 'package': {
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
       const { renderJson } = await import('../core/result/render-json.js');
       // Suggested calls are shell commands here (render-action.ts); core wrote them as data.
-      const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME);
+      const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME, provider);
       await writeAll(
         io.stdout,
         json
@@ -138,8 +141,8 @@ function fullResultCommand(io: CliIo, pkg: ResultPackage): { fullResult?: string
   return { fullResult: `${home === undefined || home === '' ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace inspect ${handle} --json` };
 }
 
-async function fail(io: CliIo, error: EngineError, json: boolean): Promise<number> {
-  const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME);
+async function fail(io: CliIo, error: EngineError, json: boolean, provider?: string): Promise<number> {
+  const renderAction = cliActionRenderer(io.env.HEADSPACE_HOME, provider);
   await writeAll(io.stderr, json ? renderErrorJson(error, renderAction) : renderErrorText(error, renderAction));
   return EXIT_CODES[error.category];
 }

@@ -16,16 +16,28 @@ import type { NextAction, RenderAction } from '../core/next-action.js';
  * same state (a command without it would look in ~/.headspace and say
  * "no workspace").
  */
-export function cliActionRenderer(home?: string): RenderAction {
+export function cliActionRenderer(home?: string, provider?: string): RenderAction {
   const prefix = home === undefined || home === '' || home === defaultHome() ? '' : `HEADSPACE_HOME=${shellQuote(home)} `;
-  return (action) => `${prefix}${cliCommand(action)}`;
+  return (action) => `${prefix}${cliCommand(action, provider)}`;
 }
 
-/** A call as the command line the CLI parses into it: positional arguments where the verb takes them, each other argument as its flag. */
-function cliCommand({ verb, args }: NextAction): string {
+/**
+ * A call as the command line the CLI parses into it: positional arguments
+ * where the verb takes them, each other argument as its flag, each needed one
+ * as its placeholder. A verb that takes a provider (create, doctor, probe)
+ * gets the one this command ran with, so a pasted `create` after
+ * `--provider fake` does not make a native workspace.
+ */
+function cliCommand(action: NextAction, provider: string | undefined): string {
+  // All of a job's output: the CLI has the unbounded read.
+  if (action.whole === true && action.verb === 'logs' && typeof action.args.jobId === 'string')
+    return `headspace inspect ${shellQuote(action.args.jobId)} --logs`;
+  const { verb, args } = action;
   const spec = VERBS.find((v): v is EngineVerbSpec => v.name === verb && 'method' in v);
-  const positional = spec?.argKeys.filter((key) => !key.endsWith('...')) ?? [];
-  const given = { ...args };
+  const positional = spec?.argKeys ?? [];
+  const given: Record<string, string | number | boolean> = { ...args };
+  for (const key of action.needs ?? []) given[key] = placeholderOf(spec, key);
+  if (spec?.takesProvider === true && provider !== undefined && given.provider === undefined) given.provider = provider;
   // declare's one argument is NAME=PURPOSE.
   if (verb === 'declare' && typeof given.name === 'string' && given.purpose !== undefined) {
     given.name = `${given.name}=${String(given.purpose)}`;
@@ -34,10 +46,16 @@ function cliCommand({ verb, args }: NextAction): string {
   const words = ['headspace', verb, ...positional.filter((key) => key in given).map((key) => cliWord(given[key]!))];
   for (const [key, value] of Object.entries(given)) {
     if (positional.includes(key) || value === false) continue;
-    const flag = flagOf(spec, key);
+    const flag = key === 'provider' ? '--provider' : flagOf(spec, key);
     words.push(value === true ? flag : `${flag} ${cliWord(value)}`);
   }
   return words.join(' ');
+}
+
+/** What stands for a needed argument: its flag's placeholder in capitals (`--to <host-path>` → HOST_PATH), else the key's. */
+function placeholderOf(spec: EngineVerbSpec | undefined, key: string): string {
+  const placeholder = spec?.inputOptions.find((o) => o.key === key)?.flags.split(' ')[1];
+  return (placeholder?.replace(/[<>]/g, '') ?? key).replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
 }
 
 /** The flag that fills an input key (`hostPaths` is --allow-host-path), or --kebab-key for one the CLI adds itself (inspect's logs). */

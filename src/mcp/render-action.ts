@@ -9,13 +9,13 @@ const PAGE_LINES = 200;
 
 /**
  * Tool names are the verbs and arguments keep their names, so most actions
- * read as they are. All of a job's output (`inspect` with `logs`) has no
+ * read as they are. All of a job's output (an action marked `whole`) has no
  * tool of its own, because no tool returns an unbounded read: the logs tool
- * pages through it instead.
+ * pages through it.
  */
 export const mcpActionRenderer: RenderAction = (action) => {
-  if (action.verb === 'inspect' && action.args.logs === true && typeof action.args.handle === 'string') {
-    return `logs ${JSON.stringify({ jobId: action.args.handle, lines: { from: 1, to: PAGE_LINES } })} (then the next ${PAGE_LINES} lines)`;
+  if (action.whole === true && action.verb === 'logs' && typeof action.args.jobId === 'string') {
+    return `logs ${JSON.stringify({ jobId: action.args.jobId, lines: { from: 1, to: PAGE_LINES } })} (then the next ${PAGE_LINES} lines)`;
   }
   return plainAction(action);
 };

@@ -24,7 +24,9 @@ export async function dockerReadiness(): Promise<DockerReadiness> {
   try {
     await engine.ping();
   } catch (error) {
-    return verdict(`no Docker Engine answers at ${host ?? '/var/run/docker.sock'} (${(error as Error).message.split('\n')[0]}); run eval "$(bash scripts/setup-docker.sh)" first`);
+    return verdict(
+      `no Docker Engine answers at ${host ?? '/var/run/docker.sock'} (${(error as Error).message.split('\n')[0]}); run eval "$(bash scripts/setup-docker.sh)" first`,
+    );
   }
   const image = imageOfProfile('host')!;
   try {

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVirtualClock, type VirtualClock } from '../../src/core/clock.js';
-import { createEngine, type Engine } from '../../src/core/engine.js';
+import { createEngine, type Engine, type EngineWithProviders } from '../../src/core/engine.js';
+import { PROVIDERS } from '../../src/providers/registry.js';
 import { sequentialIds } from '../../src/core/ids.js';
 import type { LimitName } from '../../src/core/policy/policy.js';
 import type { HostCapacity } from '../../src/core/provider.js';
@@ -59,4 +60,9 @@ export async function waitUntilRunning(engine: Engine, workspaceId: string, time
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`no job started running in ${workspaceId} within ${timeoutMs} ms`);
+}
+
+/** An engine over the registered providers that can still reach them (the public one cannot, #11): for suites that inspect what a provider left behind. */
+export function engineWithProviders(home: string, defaultProvider: string): EngineWithProviders {
+  return createEngine({ home, providers: PROVIDERS, defaultProvider, version: '0.0.0-test' });
 }

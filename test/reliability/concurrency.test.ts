@@ -12,7 +12,7 @@
 import { writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHeadspace } from '../../src/api/index.js';
+import { engineWithProviders } from '../helpers/engine.js';
 import { SqliteStore } from '../../src/core/store/sqlite-store.js';
 import { makeHome } from '../helpers/cli.js';
 import { LONG, STACK_TRACE, integrityCheck, pick, seedFromEnv, seeded, sha256File, spawnCli } from './reliability-helpers.js';
@@ -45,7 +45,7 @@ function errorOf(o: Outcome): { code: number; reason: string; message: string } 
 
 describe(`concurrency: ${WORKERS} processes for ${SECONDS} s (seed ${SEED})`, () => {
   it('never corrupts, never loses an update, and refuses only cleanly', { timeout: (SECONDS + 60) * 1000 }, async () => {
-    const engine = createHeadspace({ home, defaultProvider: 'fake' });
+    const engine = engineWithProviders(home, 'fake');
     const input = join(home, 'input.txt');
     writeFileSync(input, 'concurrency input\n');
     const outDir = join(home, 'out');

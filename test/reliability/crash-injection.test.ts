@@ -19,8 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadspace } from '../../src/api/index.js';
-import type { Engine } from '../../src/core/engine.js';
+import { engineWithProviders } from '../helpers/engine.js';
+import type { EngineWithProviders } from '../../src/core/engine.js';
 import { SqliteStore } from '../../src/core/store/sqlite-store.js';
 import { isOwnerAlive } from '../../src/core/store/owner.js';
 import { makeHome } from '../helpers/cli.js';
@@ -42,7 +42,7 @@ const POINTS: Record<Op, string[]> = {
 
 interface Trial {
   home: string;
-  engine: Engine;
+  engine: EngineWithProviders;
   outDir: string;
   /** Host file the trials put in and export (big enough that copying takes a moment). */
   big: string;
@@ -162,7 +162,7 @@ describe(`crash injection on fake (${TRIALS} trials, seed ${SEED})`, () => {
     mkdirSync(outDir);
     const big = join(home, 'big.bin');
     writeFileSync(big, randomBytes(4 * 1024 * 1024));
-    t = { home, engine: createHeadspace({ home, defaultProvider: 'fake' }), outDir, big, bigSha: sha256File(big) };
+    t = { home, engine: engineWithProviders(home, 'fake'), outDir, big, bigSha: sha256File(big) };
   });
   afterAll(async () => {
     t.engine.close();
@@ -204,9 +204,9 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
   // makeHome() is 0700, so the native provider bind-mounts files dirs under /run: mounts are exercised too.
   const { home, cleanup } = makeHome();
   const env = { HEADSPACE_PROVIDER: 'native' };
-  let engine: Engine;
+  let engine: EngineWithProviders;
   beforeAll(() => {
-    engine = createHeadspace({ home, defaultProvider: 'native' });
+    engine = engineWithProviders(home, 'native');
   });
   afterAll(async () => {
     const store = SqliteStore.open(home);

@@ -27,7 +27,7 @@ export function unexportedAttention(store: SqliteStore, workspaceId: string): At
       attentionItem(
         'unexported-artifact',
         `artifact ${quotedName(a.name)} is declared but not exported (${a.purpose}); a destroy refuses until it is exported or discarded with force; export it`,
-        { workspace_id: workspaceId, name: a.name, action: nextAction('export', { workspaceId, name: a.name, to: 'PATH' }) },
+        { workspace_id: workspaceId, name: a.name, action: nextAction('export', { workspaceId, name: a.name }, ['to']) },
       ),
     );
 }

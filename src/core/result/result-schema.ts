@@ -36,6 +36,8 @@ export const NextActionSchema = z
   .object({
     verb: z.string().describe('the verb to call, e.g. export'),
     args: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe('its arguments by name'),
+    needs: z.array(z.string()).optional().describe('arguments the reader must supply before making the call (e.g. to: where to export)'),
+    whole: z.boolean().optional().describe("true when the call stands for all of a job's output (a face with an unbounded read may show that instead)"),
   })
   .describe('a call that would act on this item: the verb and its arguments; each face renders it in its own syntax');
 

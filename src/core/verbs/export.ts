@@ -46,7 +46,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
       `artifact ${quotedName(name)} was never declared in workspace ${ws.id}; only declared artifacts can leave a workspace`,
       {
         hint: 'declare it first, with its purpose',
-        action: nextAction('declare', { workspaceId: ws.id, name, purpose: 'PURPOSE' }),
+        action: nextAction('declare', { workspaceId: ws.id, name }, ['purpose']),
       },
     );
   }

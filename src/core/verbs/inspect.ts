@@ -5,6 +5,7 @@ import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { ID_PATTERN } from '../ids.js';
 import { reconcile } from '../reconcile.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
@@ -107,6 +108,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
     outcome_summary: `workspace ${ws.id} is ${ws.state} on ${ws.provider} with ${jobs.length} job(s)`,
     status: 'success',
     key_findings: findings,
+    artifacts: artifactEntries(store, ws.id),
     evidence: last ? [jobOutputEvidence(ctx, last, 2000)] : [],
     warnings: measuredLimitWarnings(summary.policy_summary),
     resource_usage: { storage_bytes: view?.storageBytes ?? null, output_bytes: jobs.reduce((n, j) => n + j.outputBytes, 0) },

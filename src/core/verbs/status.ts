@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { reconcile } from '../reconcile.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
 import { buildResult } from '../result/build-result.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
@@ -56,10 +57,11 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
   return buildResult({
     outcome_summary: latest
       ? `workspace ${ws.id} is ${ws.state}; latest job ${latest.id} ${latest.state === 'running' ? 'is running' : `ended ${latest.status ?? 'unknown'}`}`
-      : `workspace ${ws.id} is ${ws.state}, with no job yet`,
+      : `workspace ${ws.id} is ${ws.state}${ws.state === 'destroyed' ? '' : ', with no job yet'}`,
     status: 'success',
     key_findings: findings,
     evidence: latest ? [jobOutputEvidence(ctx, latest, STATUS_EXCERPT_BYTES)] : [],
+    artifacts: artifactEntries(store, ws.id),
     resource_usage: { output_bytes: latest?.outputBytes ?? null },
     provenance: provenanceFor(ctx, 'status', { workspace: ws, job: latest, startedAt, finishedAt: ctx.clock.now() }),
     attention,

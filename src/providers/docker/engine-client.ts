@@ -157,18 +157,16 @@ export async function runExec(
   spec: ExecSpec,
   onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
 ): Promise<{ execId: string; exitCode: number | null }> {
-  const exec = await engine
-    .getContainer(containerId)
-    .exec({
-      Cmd: spec.cmd,
-      Env: spec.env,
-      User: spec.user,
-      WorkingDir: spec.workingDir,
-      AttachStdout: true,
-      AttachStderr: true,
-      AttachStdin: false,
-      Tty: false,
-    });
+  const exec = await engine.getContainer(containerId).exec({
+    Cmd: spec.cmd,
+    Env: spec.env,
+    User: spec.user,
+    WorkingDir: spec.workingDir,
+    AttachStdout: true,
+    AttachStderr: true,
+    AttachStdin: false,
+    Tty: false,
+  });
   const stream = (await exec.start({ hijack: true, stdin: false })) as unknown as Readable;
   let pending: Buffer = Buffer.alloc(0);
   await new Promise<void>((resolve, reject) => {

@@ -43,8 +43,8 @@ describe('texts over MCP', () => {
       declares: [{ name: 'out.txt', purpose: 'kept' }],
     });
     const unexported = ran.pkg.attention.find((a) => a.kind === 'unexported-artifact');
-    expect(unexported?.action, JSON.stringify(ran.pkg.attention)).toEqual({ verb: 'export', args: { workspaceId: 'w', name: 'out.txt', to: 'PATH' } });
-    expect(ran.text).toContain('export it: `export {"workspaceId":"w","name":"out.txt","to":"PATH"}`');
+    expect(unexported?.action, JSON.stringify(ran.pkg.attention)).toEqual({ verb: 'export', args: { workspaceId: 'w', name: 'out.txt' }, needs: ['to'] });
+    expect(ran.text).toContain('export it: `export {"workspaceId":"w","name":"out.txt","to":<to>}`');
     expect(ran.pkg.evidence[0]?.retrieval).toBe('logs {"jobId":"job-w","lines":{"from":1,"to":200}} (then the next 200 lines)');
     expect(JSON.stringify(ran.pkg)).not.toMatch(CLI_WORDS);
 

@@ -21,9 +21,10 @@ describe('suggestions for a library caller', () => {
     });
     expect(ran.attention.find((a) => a.kind === 'unexported-artifact')?.action).toEqual({
       verb: 'export',
-      args: { workspaceId: 'w', name: 'out.txt', to: 'PATH' },
+      args: { workspaceId: 'w', name: 'out.txt' },
+      needs: ['to'],
     });
-    expect(ran.evidence[0]?.retrieval_action).toEqual({ verb: 'inspect', args: { handle: 'job-w', logs: true } });
+    expect(ran.evidence[0]?.retrieval_action).toEqual({ verb: 'logs', args: { jobId: 'job-w' }, whole: true });
     expect(ran.evidence[0]?.retrieval).toBeUndefined();
     expect(JSON.stringify(ran)).not.toMatch(/headspace (export|destroy|inspect)|--[a-z]/);
   });

@@ -43,6 +43,7 @@ const full = buildResult({
     cwd: '/workspace/src',
     command: ['true'],
     environment_digest: 'sha256:22',
+    image_digest: 'sha256:33',
     profile: 'python',
     provider: 'fake',
     job_id: 'job-1',
