@@ -26,7 +26,7 @@ export const createVerb = defineVerb({
         .string()
         .optional()
         .describe(
-          'backend: "native" (Linux: namespaces, seccomp, cgroups) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default',
+          'backend: "native" (Linux: namespaces, seccomp, cgroups), "docker" (a container on a Docker Engine) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default',
         ),
       profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
       network: z
@@ -224,7 +224,7 @@ export const doctorVerb = defineVerb({
   description: "Read-only health report (state store, leftovers, each provider's readiness); use it when create is refused or something looks wrong.",
   input: (z: Zod) =>
     z.strictObject({
-      provider: z.string().optional().describe('check only this provider (native or fake)'),
+      provider: z.string().optional().describe('check only this provider (native, docker or fake)'),
       repair: z
         .boolean()
         .optional()
