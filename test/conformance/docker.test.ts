@@ -39,5 +39,7 @@ runProviderConformance({
     writeRawName: (name, text) => ['python3', '-c', 'import sys; open(bytes.fromhex(sys.argv[1]), "w").write(sys.argv[2])', name.toString('hex'), text],
   },
   // Without an engine only the capability declaration can be checked: even "unknown workspace" is the engine's answer.
-  skip: readiness.ready ? [] : [{ reason: readiness.reason, tests: CONFORMANCE_TESTS.filter((t) => t !== 'declares a capability for every limit, the same on every call') }],
+  skip: readiness.ready
+    ? []
+    : [{ reason: readiness.reason, tests: CONFORMANCE_TESTS.filter((t) => t !== 'declares a capability for every limit, the same on every call') }],
 });

@@ -40,7 +40,10 @@ it('closes the network, the capabilities, privilege gain and the root filesystem
   expect(plan.HostConfig.CapDrop).toEqual(['ALL']);
   expect(plan.HostConfig.CapAdd).toEqual([]);
   expect(plan.HostConfig.SecurityOpt).toEqual(['no-new-privileges']);
-  expect(planContainer({ ...input(), seccompProfile: '{"defaultAction":"SCMP_ACT_ERRNO"}' }).HostConfig.SecurityOpt).toEqual(['no-new-privileges', 'seccomp={"defaultAction":"SCMP_ACT_ERRNO"}']);
+  expect(planContainer({ ...input(), seccompProfile: '{"defaultAction":"SCMP_ACT_ERRNO"}' }).HostConfig.SecurityOpt).toEqual([
+    'no-new-privileges',
+    'seccomp={"defaultAction":"SCMP_ACT_ERRNO"}',
+  ]);
   expect(plan.HostConfig.ReadonlyRootfs).toBe(true);
   // Writable scratch only in /tmp; /dev/pts is an empty read-only tmpfs (no pseudo-terminals).
   expect(Object.keys(plan.HostConfig.Tmpfs)).toEqual(['/tmp', '/dev/pts']);

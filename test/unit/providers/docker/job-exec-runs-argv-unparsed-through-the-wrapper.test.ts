@@ -31,7 +31,11 @@ it('keeps the exit status of the job, 127 for a missing command and 126 for one 
   writeFileSync(notExecutable, '#!/bin/sh\necho never\n', { mode: 0o644 });
   const status = (...argv: string[]) => {
     try {
-      execFileSync('/bin/sh', ['-c', JOB_WRAPPER.replaceAll('/tmp/.headspace-jobs', join(dir, 'jobs')), 'headspace-job', `unit-${process.pid}`, 'session', ...argv], { stdio: 'ignore' });
+      execFileSync(
+        '/bin/sh',
+        ['-c', JOB_WRAPPER.replaceAll('/tmp/.headspace-jobs', join(dir, 'jobs')), 'headspace-job', `unit-${process.pid}`, 'session', ...argv],
+        { stdio: 'ignore' },
+      );
       return 0;
     } catch (error) {
       return (error as { status: number }).status;

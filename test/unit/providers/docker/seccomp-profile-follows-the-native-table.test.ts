@@ -25,7 +25,12 @@ it('refuses ptrace, modify_ldt, io_setup and memfd_secret with EPERM and skips s
 });
 
 it('allows clone and hugetlb-capable calls only with the refused bits clear', () => {
-  for (const [name, arg] of [['clone', 0], ['mmap', 3], ['memfd_create', 1], ['shmget', 2]] as const) {
+  for (const [name, arg] of [
+    ['clone', 0],
+    ['mmap', 3],
+    ['memfd_create', 1],
+    ['shmget', 2],
+  ] as const) {
     const rules = rulesOf(name);
     expect(rules).toHaveLength(1);
     expect(rules[0]!.action).toBe('SCMP_ACT_ALLOW');
@@ -39,5 +44,7 @@ it('allows socket only for the native families and never beside an unconditional
   const allowedFamilies = new Set(rules.filter((r) => r.action === 'SCMP_ACT_ALLOW').map((r) => r.args!.find((a) => a.index === 0)!.valueTwo));
   expect([...allowedFamilies].sort((a, b) => a - b)).toEqual([1, 2, 10, 16]);
   // AF_VSOCK (40) is answered EAFNOSUPPORT (97), as native's filter does.
-  expect(rules).toContainEqual(expect.objectContaining({ action: 'SCMP_ACT_ERRNO', errnoRet: 97, args: [expect.objectContaining({ index: 0, valueTwo: 40 })] }));
+  expect(rules).toContainEqual(
+    expect.objectContaining({ action: 'SCMP_ACT_ERRNO', errnoRet: 97, args: [expect.objectContaining({ index: 0, valueTwo: 40 })] }),
+  );
 });
