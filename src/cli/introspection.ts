@@ -3,6 +3,7 @@ import { RESULT_SCHEMA_VERSION } from '../core/result/result-package.js';
 import { SCHEMA_VERSION } from '../core/store/migrations.js';
 import { EXIT_CODES, exitCodeMeanings } from '../core/status.js';
 import { learnData, learnText } from '../core/learn.js';
+import { CLI_LEARN_SURFACE } from './learn-surface.js';
 import { COMMON_OPTIONS, TOPICS, VERBS } from './catalog.js';
 import type { CliOutcome } from './main.js';
 import { packageVersion } from '../core/version.js';
@@ -26,7 +27,7 @@ export function introspect(verb: string, args: string[], _opts: Record<string, u
     case 'explain':
       return explain(args);
     case 'learn':
-      return { kind: 'document', text: learnText(VERBS), json: learnData(VERBS) };
+      return { kind: 'document', text: learnText(VERBS, CLI_LEARN_SURFACE), json: learnData(VERBS, CLI_LEARN_SURFACE) };
     default:
       throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help` for the verbs' });
   }

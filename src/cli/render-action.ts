@@ -52,10 +52,10 @@ function cliCommand(action: NextAction, provider: string | undefined): string {
   return words.join(' ');
 }
 
-/** What stands for a needed argument: its flag's placeholder in capitals (`--to <host-path>` → HOST_PATH), else the key's. */
+/** What stands for a needed argument: its flag's placeholder in capitals (`--to <host-path>` → HOST_PATH), else the key's (workspaceId → WORKSPACE_ID). */
 function placeholderOf(spec: EngineVerbSpec | undefined, key: string): string {
   const placeholder = spec?.inputOptions.find((o) => o.key === key)?.flags.split(' ')[1];
-  return (placeholder?.replace(/[<>]/g, '') ?? key).replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+  return (placeholder?.replace(/[<>]/g, '') ?? key.replace(/([a-z0-9])([A-Z])/g, '$1_$2')).replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
 }
 
 /** The flag that fills an input key (`hostPaths` is --allow-host-path), or --kebab-key for one the CLI adds itself (inspect's logs). */

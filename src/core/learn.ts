@@ -28,9 +28,9 @@ export interface LearnData {
 
 /**
  * What differs between faces: the workflow in the face's own calls (CLI
- * commands, MCP tool calls) and the rules that name them. Absent, the CLI's.
- * The MCP prompt passes tool calls, so a model is never told a CLI flag it
- * cannot use (#12 item 22).
+ * commands, MCP tool calls) and the rules that name them. Each face passes
+ * its own (cli/learn-surface.ts, the MCP server's), so a model is never told
+ * a CLI flag it cannot use (#12 item 22) and core writes no face's syntax.
  */
 export interface LearnSurface {
   workflow: string[];
@@ -44,7 +44,7 @@ const SHARED_RULES = [
   'Every limit says whether it is enforced or only measured.',
 ];
 
-export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface = CLI_SURFACE): LearnData {
+export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface): LearnData {
   return {
     name: 'headspace',
     purpose: 'Run commands in an isolated, budgeted workspace and get back a compact, evidence-bearing result package instead of a raw log.',
@@ -57,19 +57,7 @@ export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface = C
   };
 }
 
-const CLI_SURFACE: LearnSurface = {
-  workflow: [
-    'headspace create --purpose "…"            → a workspace id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
-    'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
-    'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
-    'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
-    'headspace stop <workspace> --apply       → end a running job (from any process)',
-    'headspace destroy <workspace>            → remove it',
-  ],
-  rules: ['Add --json for the same result as one JSON document.'],
-};
-
-export function learnText(verbs: readonly LearnVerb[], surface: LearnSurface = CLI_SURFACE): string {
+export function learnText(verbs: readonly LearnVerb[], surface: LearnSurface): string {
   const d = learnData(verbs, surface);
   return [
     '# Learning headspace',

@@ -29,6 +29,7 @@ import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
 import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
@@ -130,7 +131,11 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
 
   async function requireWorkspace(id: string): Promise<Known> {
     const found = await lookup(id);
-    if (found === undefined) throw new EngineError('WORKSPACE_NOT_FOUND', `no docker workspace ${id}`, { hint: 'list workspaces with headspace list' });
+    if (found === undefined)
+      throw new EngineError('WORKSPACE_NOT_FOUND', `no docker workspace ${id}`, {
+        hint: 'list the workspaces',
+        action: nextAction('ls'),
+      });
     return found;
   }
 
@@ -147,7 +152,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
 
   function engineFailure(what: string, error: unknown): ProviderError {
     return new ProviderError(`the Docker Engine failed ${what}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 240)}`, {
-      hint: `run headspace doctor --provider docker; ${REMEDIES.engine}`,
+      hint: `${REMEDIES.engine}; doctor checks the docker provider`,
+      action: nextAction('doctor', { provider: 'docker' }),
       cause: error,
     });
   }
@@ -162,19 +168,21 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     validateId('workspace', plan.workspaceId);
     if (imageOfProfile(plan.profile) === undefined)
       throw new EngineError('BAD_ARGUMENT', `the docker provider has no profile '${plan.profile.slice(0, 40)}'`, {
-        hint: 'use --profile host, or map it to an image with HEADSPACE_DOCKER_IMAGE_<PROFILE>=<image>',
+        hint: 'map the profile to an image with the environment variable HEADSPACE_DOCKER_IMAGE_<PROFILE>=<image>, or create the workspace with profile host',
+        action: nextAction('create', { provider: 'docker', profile: 'host' }),
       });
     if (plan.policy.network !== 'disabled')
       throw new EngineError('POLICY_DENIED', 'the docker provider does not give workspaces network access (NetworkMode none)', {
-        hint: 'use --network disabled',
+        hint: 'create it with network disabled',
+        action: nextAction('create', { provider: 'docker', network: 'disabled' }),
       });
     if (plan.policy.hostPaths.length > 0)
       throw new EngineError('POLICY_DENIED', 'the docker provider mounts no host paths: the workspace volume is its only mount', {
-        hint: 'copy the files in with headspace put, or use the native provider',
+        hint: "copy the files in with put (or run's inputs) once the workspace exists, or use the native provider",
       });
     if (plan.policy.budget.concurrency > MAX_JOBS_AT_ONCE)
       throw new EngineError('POLICY_DENIED', `the docker provider runs at most ${MAX_JOBS_AT_ONCE} jobs at once in a workspace`, {
-        hint: `use --concurrency ${MAX_JOBS_AT_ONCE} or less`,
+        hint: `ask for a concurrency budget of ${MAX_JOBS_AT_ONCE} or less`,
       });
   }
 
@@ -336,7 +344,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         }
         if (!(await workspaceFiles(engine, ws.containerId, ws.user, ws.policy.budget.storageBytes).isDirectory(cwd))) {
           throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, {
-            hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists`,
+            hint: `cwd is relative to /workspace: make it first with a job (mkdir -p ${cwd.slice(0, 80)}), or see the directories there are`,
+            action: nextAction('ls-files', { workspaceId: id }),
           });
         }
       }

@@ -11,6 +11,7 @@
 import Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 
 export type Engine = Docker;
 
@@ -104,7 +105,8 @@ export async function statPath(engine: Engine, containerId: string, path: Buffer
     const header = response.headers['x-docker-container-path-stat'];
     if (header === undefined)
       throw new ProviderError('the engine answered a path stat without its X-Docker-Container-Path-Stat header', {
-        hint: 'use a Docker Engine with API 1.20 or later; run headspace doctor --provider docker',
+        hint: 'use a Docker Engine with API 1.20 or later; doctor checks the docker provider',
+        action: nextAction('doctor', { provider: 'docker' }),
       });
     const parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { size: number; mode: number; linkTarget: string };
     return { size: parsed.size, mode: parsed.mode, linkTarget: parsed.linkTarget };

@@ -10,6 +10,7 @@
  * workspace, which the engine reconciles against its store.
  */
 import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import type { Leftover } from '../../core/provider.js';
 import { statusOf, type Engine } from './engine-client.js';
 import { LABEL_HELPER, LABEL_ROOT, LABEL_WORKSPACE } from './plan-container.js';
@@ -68,7 +69,8 @@ export function dockerLeftovers(engine: Engine, rootTag: string, nameOf: (worksp
     } catch (error) {
       if (statusOf(error) === 404) return;
       throw new ProviderError(`removing ${leftover.target} failed: ${(error as Error).message.split('\n')[0]!.slice(0, 200)}`, {
-        hint: 'something may still use it; run headspace doctor --repair --apply again later',
+        hint: 'something may still use it; later, apply the repairs again',
+        action: nextAction('doctor', { repair: true, apply: true }),
       });
     }
   }

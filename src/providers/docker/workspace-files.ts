@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { nameText } from '../../core/name-text.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
@@ -25,7 +26,13 @@ import { TarReader, writeTar, type TarHeader, type TarWriteEntry } from './tar.j
 const DEFAULT_CHUNK = 64 * 1024;
 /** A listing stops (truncated) past this many bytes of path text, as native's does. */
 const LIST_MAX_PATH_BYTES = 16 * 1024 * 1024;
-const DIRECTORY_HINT = 'name a file inside it (headspace ls-files WORKSPACE PATH lists them); to move a whole directory, pack it into one file first (tar)';
+/** A directory named where a file was wanted: name one of its files (from its listing), or pack it into one. */
+function directoryRefusal(rel: string): EngineError {
+  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, {
+    hint: 'to move a whole directory, pack it into one file first (tar); otherwise name a file inside it, from its listing',
+    action: nextAction('ls-files', { path: rel }, ['workspaceId']),
+  });
+}
 
 function shown(rel: string): string {
   return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
@@ -37,13 +44,14 @@ function badPath(rel: string, why: string): EngineError {
 
 function notFound(rel: string): EngineError {
   return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, {
-    hint: 'paths are relative to /workspace; list what is there with headspace ls-files WORKSPACE',
+    hint: 'paths are relative to /workspace; see what is there',
+    action: nextAction('ls-files', {}, ['workspaceId']),
   });
 }
 
 function notRegular(rel: string, kind: StatKind): EngineError {
   if (kind === 'symlink') return badPath(rel, 'is a symbolic link');
-  if (kind === 'directory') return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
+  if (kind === 'directory') return directoryRefusal(rel);
   const what = kind === 'socket' ? 'a socket' : kind === 'fifo' ? 'a FIFO' : kind === 'device' ? 'a device' : 'not a regular file';
   return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, {
     hint: 'only regular files can be exported or read; have the job write its result to a regular file',
@@ -152,7 +160,8 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
     } catch (error) {
       stream.destroy();
       throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`, {
-        hint: 'run headspace doctor --provider docker; try again once no job is writing there',
+        hint: 'try again once no job is writing there; doctor checks the docker provider',
+        action: nextAction('doctor', { provider: 'docker' }),
       });
     }
   }
@@ -163,7 +172,8 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) throw notFound(rel);
       throw new ProviderError(`the engine could not read '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, {
-        hint: 'run headspace doctor --provider docker',
+        hint: 'doctor checks the docker provider',
+        action: nextAction('doctor', { provider: 'docker' }),
         cause: error,
       });
     }
@@ -213,15 +223,15 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         throw new EngineError(
           'POLICY_DENIED',
           `'${shown(rel)}' (${data.length} bytes) is larger than the workspace's storage budget (${storageBytes} bytes); it was not written`,
-          { hint: 'create the workspace with a larger --storage-bytes' },
+          { hint: 'create the workspace with a larger storageBytes budget' },
         );
       }
       const { last, missingFrom } = await walk(rel, parts);
       if (last !== undefined) {
-        if (last === 'directory') throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
+        if (last === 'directory') throw directoryRefusal(rel);
         if (!options.overwrite)
           throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, {
-            hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put), or choose another destination',
+            hint: 'write it again with overwrite to replace it, or choose another destination',
           });
       }
       // Extracted where the existing tree ends: the missing directories, then the file, all owned by the job user.
@@ -239,7 +249,8 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         if (status === 404) throw notFound(rel);
         if (status === 400 || status === 403) throw badPath(rel, `could not be written: ${(error as Error).message.slice(0, 160)}`);
         throw new ProviderError(`the engine could not write '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, {
-          hint: 'run headspace doctor --provider docker',
+          hint: 'doctor checks the docker provider',
+          action: nextAction('doctor', { provider: 'docker' }),
           cause: error,
         });
       }

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EngineError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { LimitName } from '../../core/policy/policy.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
@@ -18,9 +19,13 @@ export function readFakeFile(store: FakeStore, workspaceId: string, path: string
     const isDir = Object.keys(ws.files).some((p) => p.startsWith(`${key}/`));
     if (isDir)
       throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a directory, not a regular file`, {
-        hint: `name a file inside it; list them with: headspace ls-files ${workspaceId} ${key}`,
+        hint: 'name a file inside it; list them',
+        action: nextAction('ls-files', { workspaceId, path: key }),
       });
-    throw new EngineError('FILE_NOT_FOUND', `no file ${key} in workspace ${workspaceId}`, { hint: `list its files with: headspace ls-files ${workspaceId}` });
+    throw new EngineError('FILE_NOT_FOUND', `no file ${key} in workspace ${workspaceId}`, {
+      hint: 'list its files',
+      action: nextAction('ls-files', { workspaceId }),
+    });
   }
   const bytes = Buffer.from(file, 'base64');
   let closed = false;
@@ -57,7 +62,7 @@ export function writeFakeFile(
     const ws = need(state, workspaceId);
     if (ws.files[key] !== undefined && !writeOptions.overwrite) {
       throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, {
-        hint: 'pass overwrite: true (--overwrite on the CLI) to replace it',
+        hint: 'write it again with overwrite to replace it',
       });
     }
     const after = ws.storageBytes - (ws.files[key] ? Buffer.from(ws.files[key], 'base64').length : 0) + data.length;
@@ -65,7 +70,7 @@ export function writeFakeFile(
       throw new EngineError(
         'POLICY_DENIED',
         `writing ${key} would take the workspace to ${after} bytes, past its storage_bytes budget of ${ws.storageBudget}`,
-        { hint: 'create the workspace with a larger --storage-bytes' },
+        { hint: 'create the workspace with a larger storageBytes budget' },
       );
     }
     ws.files[key] = data.toString('base64');
@@ -89,7 +94,8 @@ export function listFakeFiles(store: FakeStore, workspaceId: string, path: strin
   const prefix = base === '' ? '' : `${base}/`;
   if (base !== '' && ws.files[base] !== undefined)
     throw new EngineError('NOT_A_REGULAR_FILE', `${base} is a file, not a directory`, {
-      hint: `list its directory instead: headspace ls-files ${workspaceId}`,
+      hint: 'list its directory instead',
+      action: nextAction('ls-files', base.includes('/') ? { workspaceId, path: base.slice(0, base.lastIndexOf('/')) } : { workspaceId }),
     });
   const seen = new Map<string, FileEntry>();
   for (const [p, b64] of Object.entries(ws.files)) {
@@ -103,7 +109,8 @@ export function listFakeFiles(store: FakeStore, workspaceId: string, path: strin
   }
   if (base !== '' && seen.size === 0)
     throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`, {
-      hint: `list the whole workspace: headspace ls-files ${workspaceId}`,
+      hint: 'list the whole workspace',
+      action: nextAction('ls-files', { workspaceId }),
     });
   const entries = [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { entries: entries.slice(0, limit), truncated: entries.length > limit };

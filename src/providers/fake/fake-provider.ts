@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { systemClock } from '../../core/clock.js';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
 import { LIMIT_NAMES, type LimitName } from '../../core/policy/policy.js';
 import type { HostCapacity, Provider, ProviderCapabilities, StopOptions } from '../../core/provider.js';
@@ -84,7 +85,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       return store.mutate((state) => {
         if (state.workspaces[spec.workspaceId])
           throw new EngineError('WORKSPACE_EXISTS', `the fake provider already has workspace ${spec.workspaceId}`, {
-            hint: 'choose another --workspace-id, or run headspace doctor --repair to reconcile the record',
+            hint: 'choose another workspaceId, or let doctor plan the repair that reconciles the record',
+            action: nextAction('doctor', { provider: 'fake', repair: true }),
           });
         state.workspaces[spec.workspaceId] = {
           profile: spec.profile,

@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { currentOwner, isOwnerAlive, type Owner } from '../../core/store/owner.js';
 
 export interface FakeWorkspace {
@@ -92,7 +93,7 @@ export function fakeStore(persistPath: string | undefined): FakeStore {
 /** The workspace `id`, or WORKSPACE_NOT_FOUND. */
 export function need(state: FakeState, id: string): FakeWorkspace {
   const ws = state.workspaces[id];
-  if (!ws) throw new EngineError('WORKSPACE_NOT_FOUND', `the fake provider has no workspace ${id}`, { hint: 'list workspaces with: headspace ls' });
+  if (!ws) throw new EngineError('WORKSPACE_NOT_FOUND', `the fake provider has no workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
   return ws;
 }
 
@@ -129,7 +130,10 @@ function lockFile(file: string): () => void {
       continue;
     }
     if (Date.now() > deadline)
-      throw new ProviderError(`the fake provider's state is locked by process ${holder?.pid ?? '?'}`, { hint: 'run headspace doctor' });
+      throw new ProviderError(`the fake provider's state is locked by process ${holder?.pid ?? '?'}`, {
+        hint: 'wait for it to finish, or ask doctor',
+        action: nextAction('doctor', { provider: 'fake' }),
+      });
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
   }
 }

@@ -15,6 +15,7 @@
 import { chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import type { Budget } from '../../core/policy/policy.js';
 import { BWRAP_OWN_PIDS, cpuQuota, type CgroupDriver, type CgroupJobReport, type CgroupSnapshot } from './cgroup-driver.js';
 import { jobChildren, killPids, readKeyed, readNumber, readPids, removeCgroupDir, sleep, type CgroupMount } from './cgroup-fs.js';
@@ -174,7 +175,8 @@ function ensureKept(file: string, value: string): void {
   const kept = readFileSync(file, 'utf8').trim();
   if (kept !== value) {
     throw new ProviderError(`the kernel did not keep ${value} in ${file} (it reads ${kept.slice(0, 30)}): socket buffers would escape the memory budget`, {
-      hint: 'run headspace doctor; the native provider needs a kernel whose cgroup v1 memory controller still bounds socket memory, or cgroup v2',
+      hint: 'the native provider needs a kernel whose cgroup v1 memory controller still bounds socket memory, or cgroup v2; doctor checks it',
+      action: nextAction('doctor', { provider: 'native' }),
     });
   }
 }

@@ -5,6 +5,7 @@
  * headspace's own state or changed since create (host-paths.ts).
  */
 import { EngineError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { validateId } from '../../core/ids.js';
 import type { Policy } from '../../core/policy/policy.js';
 import type { WorkspacePlan } from '../../core/provider.js';
@@ -16,7 +17,10 @@ import type { WorkspaceMeta } from './workspace-meta.js';
 export function checkNativePlan(plan: WorkspacePlan, protectedDirs: readonly string[]): void {
   validateId('workspace', plan.workspaceId);
   if (plan.profile !== HOST_PROFILE)
-    throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${plan.profile.slice(0, 40)}'`, { hint: `use --profile ${HOST_PROFILE}` });
+    throw new EngineError('BAD_ARGUMENT', `the native provider has no profile '${plan.profile.slice(0, 40)}'`, {
+      hint: `create it with profile ${HOST_PROFILE}`,
+      action: nextAction('create', { provider: 'native', profile: HOST_PROFILE }),
+    });
   validateNativePolicy(plan.policy, 'create', protectedDirs);
 }
 
@@ -35,7 +39,8 @@ export function validateNativePolicy(
       'POLICY_DENIED',
       'the native provider does not give workspaces network access: sharing the host network would expose host loopback services',
       {
-        hint: 'use --network disabled',
+        hint: 'create it with network disabled',
+        action: nextAction('create', { provider: 'native', network: 'disabled' }),
       },
     );
   }

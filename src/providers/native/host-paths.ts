@@ -34,7 +34,7 @@ export function resolveHostPaths(hostPaths: readonly string[], protectedDirs: re
     const real = realpathOrUndefined(hostPath);
     if (real === undefined)
       throw new EngineError('BAD_ARGUMENT', `host path ${hostPath.slice(0, 80)} does not exist`, {
-        hint: 'give an existing absolute host path to --allow-host-path (check it with ls -ld)',
+        hint: 'give an existing absolute host path in hostPaths (check it with ls -ld)',
       });
     try {
       assertHostPathAllowed(real);

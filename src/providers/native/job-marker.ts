@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { currentOwner, isOwnerAlive } from '../../core/store/owner.js';
 
 export interface JobMarker {
@@ -137,7 +138,8 @@ export async function acquireJobSlot(
     'WORKSPACE_BUSY',
     `workspace ${workspaceId} is running ${slots === 1 ? `job ${running[0] ?? ''}`.trim() : `${slots} jobs at once (${running.slice(0, 4).join(', ')})`}`,
     {
-      hint: `wait for one to end, or stop it: headspace stop ${workspaceId} --apply`,
+      hint: 'wait for one to end, or end them',
+      action: nextAction('stop', { workspaceId, apply: true }),
     },
   );
 }

@@ -40,6 +40,7 @@ import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import type { Leftover } from '../../core/provider.js';
@@ -216,7 +217,8 @@ export function nativeLeftovers(options: {
         const empty = await driver.kill(leftover.target, options.killTimeoutMs);
         if (!empty || !(await driver.remove(leftover.target)))
           throw new ProviderError(`cgroup ${leftover.target} could not be ${empty ? 'removed' : 'emptied'}`, {
-            hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute',
+            hint: 'a process in it may be stuck in the kernel (state D); in a minute, apply the repairs again',
+            action: nextAction('doctor', { repair: true, apply: true }),
           });
         return;
       }
@@ -225,7 +227,8 @@ export function nativeLeftovers(options: {
         if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJobs(layout.workspaceDir(id))).length > 0) return;
         if (!(await driver.kill(leftover.target, options.killTimeoutMs)))
           throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`, {
-            hint: 'a process in it may be stuck in the kernel (state D); run headspace doctor --repair --apply again in a minute',
+            hint: 'a process in it may be stuck in the kernel (state D); in a minute, apply the repairs again',
+            action: nextAction('doctor', { repair: true, apply: true }),
           });
         return;
       }
@@ -271,7 +274,8 @@ export function nativeLeftovers(options: {
           await rmdir(leftover.target).catch(() => undefined);
           if (await exists(leftover.target))
             throw new ProviderError(`mount ${leftover.target} could not be removed`, {
-              hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go',
+              hint: 'something still holds it open (fuser -vm on it names what); once it lets go, apply the repairs again',
+              action: nextAction('doctor', { repair: true, apply: true }),
             });
           return;
         }
@@ -279,7 +283,8 @@ export function nativeLeftovers(options: {
         await unmount(leftover.target);
         if (await exists(leftover.target))
           throw new ProviderError(`mount ${leftover.target} could not be removed`, {
-            hint: 'something still holds it open (fuser -vm on it names what); run headspace doctor --repair --apply again once it lets go',
+            hint: 'something still holds it open (fuser -vm on it names what); once it lets go, apply the repairs again',
+            action: nextAction('doctor', { repair: true, apply: true }),
           });
         return;
       }

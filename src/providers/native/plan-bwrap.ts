@@ -15,6 +15,7 @@
  * (`--file`) and the exec shim is run through one (launcher-fds.ts).
  */
 import { EngineError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import type { Policy } from '../../core/policy/policy.js';
 import { JOB_DEVICES } from './plan-job-entry.js';
 import type { ProcMask } from './proc-masks.js';
@@ -83,7 +84,7 @@ export function planEnv(env: Readonly<Record<string, string>>, extraPath: readon
       });
     if (value.includes('\0'))
       throw new EngineError('BAD_ARGUMENT', `environment variable ${name} contains a NUL byte`, {
-        hint: 'pass binary data through a file (put or --input), not through the environment',
+        hint: "pass binary data through a file (put, or run's inputs), not through the environment",
       });
     out[name] = value;
   }
@@ -100,7 +101,8 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   if (policy.network !== 'disabled') {
     // Sharing the host network namespace would also expose host loopback services: refuse (#issue item 1).
     throw new EngineError('POLICY_DENIED', 'the native provider cannot give a workspace network access safely', {
-      hint: 'create the workspace with --network disabled',
+      hint: 'create the workspace with network disabled',
+      action: nextAction('create', { provider: 'native', network: 'disabled' }),
     });
   }
   const args: string[] = [

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { validateId } from '../../core/ids.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { JobOutcome, RunRequest } from '../../core/provider.js';
@@ -40,7 +41,8 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
   const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
   if (cwd !== '' && !(await (await openSafeFs(filesDir, user)).isDirectory(cwd))) {
     throw new EngineError('BAD_PATH', `working directory '${cwd.slice(0, 80)}' is not a directory in the workspace`, {
-      hint: `make it first (headspace run ${id} mkdir -p ${cwd.slice(0, 80)}), or give a --cwd that exists`,
+      hint: `cwd is relative to /workspace: make it first with a job (mkdir -p ${cwd.slice(0, 80)}), or see the directories there are`,
+      action: nextAction('ls-files', { workspaceId: id }),
     });
   }
   // cwd is the name text form; bwrap's --chdir takes the real name. An argument is passed as UTF-8
@@ -98,7 +100,8 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     if (!placed) {
       const exit = await launcher.exited;
       throw new ProviderError(`the job launcher could not place itself in the workspace cgroups: ${exit.stderrTail.trim().slice(0, 300)}`, {
-        hint: 'run headspace doctor; check that the cgroup directories exist and are writable',
+        hint: 'check that the cgroup directories exist and are writable; doctor checks the native provider',
+        action: nextAction('doctor', { provider: 'native' }),
       });
     }
     const started = performance.now();

@@ -20,6 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, removeTree, viaFd, walkTree } from '../../core/files/fd-walk.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
@@ -40,7 +41,13 @@ function shown(rel: string): string {
   return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
 }
 
-const DIRECTORY_HINT = 'name a file inside it (headspace ls-files WORKSPACE PATH lists them); to move a whole directory, pack it into one file first (tar)';
+/** A directory named where a file was wanted: name one of its files (from its listing), or pack it into one. */
+function directoryRefusal(rel: string): EngineError {
+  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, {
+    hint: 'to move a whole directory, pack it into one file first (tar); otherwise name a file inside it, from its listing',
+    action: nextAction('ls-files', { path: rel }, ['workspaceId']),
+  });
+}
 
 function badPath(rel: string, why: string): EngineError {
   return new EngineError('BAD_PATH', `'${shown(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
@@ -49,7 +56,7 @@ function badPath(rel: string, why: string): EngineError {
 /** What a non-regular entry is, refused as the workspace's content (exit 1), never opened. */
 function notRegular(rel: string, info: Stats): EngineError {
   if (info.isSymbolicLink()) return badPath(rel, 'is a symbolic link');
-  if (info.isDirectory()) return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
+  if (info.isDirectory()) return directoryRefusal(rel);
   const what = info.isSocket() ? 'a socket' : info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a regular file';
   return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, {
     hint: 'only regular files can be exported or read; have the job write its result to a regular file',
@@ -64,21 +71,23 @@ function mapOpenError(error: unknown, rel: string): EngineError {
   const where = error instanceof WalkError ? ` (component ${error.depth + 1})` : '';
   if (code === 'ENOENT')
     return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, {
-      hint: 'paths are relative to /workspace; list what is there with headspace ls-files WORKSPACE',
+      hint: 'paths are relative to /workspace; see what is there',
+      action: nextAction('ls-files', {}, ['workspaceId']),
     });
   if (code === 'ELOOP') return badPath(rel, `passes through a symbolic link${where}`);
   if (code === 'ENOTDIR') return badPath(rel, `has a component that is not a directory${where}`);
   if (code === 'ENAMETOOLONG') return badPath(rel, `has a name longer than 255 bytes${where}`);
-  if (code === 'EISDIR') return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
+  if (code === 'EISDIR') return directoryRefusal(rel);
   if (code === 'ENXIO' || code === 'ENODEV' || code === 'EOPNOTSUPP') {
     return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a regular file`, { hint: 'only regular files can be exported or read' });
   }
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${shown(rel)}' was not written`, {
-      hint: 'create the workspace with a larger --storage-bytes, or remove files',
+      hint: 'create the workspace with a larger storageBytes budget, or remove files',
     });
   return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, {
-    hint: 'run headspace doctor; if the workspace is damaged, destroy it',
+    hint: 'if the workspace is damaged, destroy it; doctor names what is broken',
+    action: nextAction('doctor', { provider: 'native' }),
     cause: error,
   });
 }
@@ -216,7 +225,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     const dir = await openDir(parent, { create: true });
     try {
       const existing = await lstat(viaFd(dir, name)).catch(() => undefined);
-      if (existing?.isDirectory()) throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, { hint: DIRECTORY_HINT });
+      if (existing?.isDirectory()) throw directoryRefusal(rel);
       if (existing !== undefined && !options.overwrite)
         throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
       const temp = `.headspace-write-${randomBytes(6).toString('hex')}`;
@@ -234,7 +243,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST')
           throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, {
-            hint: 'pass overwrite: true (--overwrite on the CLI) to replace it (put), or choose another destination',
+            hint: 'write it again with overwrite to replace it, or choose another destination',
           });
         throw mapOpenError(error, rel);
       } finally {

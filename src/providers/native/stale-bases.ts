@@ -22,6 +22,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { layoutOf } from './layout.js';
@@ -162,7 +163,8 @@ export function staleBaseLeftovers(sweeper: StaleBaseSweeper, runtimeRoot: strin
       const left = await sweeper.removeAll();
       if (left.length > 0)
         throw new ProviderError(`${left.length} stale runtime folder(s) could not be removed: ${left.slice(0, 3).join(', ')}`, {
-          hint: 'something still uses them (a mount, or a create in progress); run headspace doctor --repair --apply again later',
+          hint: 'something still uses them (a mount, or a create in progress); later, apply the repairs again',
+          action: nextAction('doctor', { repair: true, apply: true }),
         });
     },
   };

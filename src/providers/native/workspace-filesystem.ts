@@ -32,6 +32,7 @@ import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { access, chmod, constants, open, rm, rmdir, statfs } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 
 const run = promisify(execFile);
 
@@ -128,7 +129,8 @@ export async function makeWorkspaceFilesystem(options: {
     await run(options.mkfsPath, mkfsArgs(image, options.owner)).catch((error: unknown) => {
       throw new ProviderError(`mkfs.ext4 failed on the workspace image: ${stderrOf(error)}`, {
         cause: error,
-        hint: 'run headspace doctor; check e2fsprogs (scripts/setup-native.sh)',
+        hint: 'check e2fsprogs (scripts/setup-native.sh); doctor checks the native provider',
+        action: nextAction('doctor', { provider: 'native' }),
       });
     });
     await mountWorkspaceFilesystem(image, mountPoint);
@@ -146,7 +148,8 @@ export async function mountWorkspaceFilesystem(image: string, mountPoint: string
   await run(MOUNT, ['-t', 'ext4', '-o', MOUNT_OPTIONS, image, mountPoint]).catch((error: unknown) => {
     throw new ProviderError(`cannot loop-mount the workspace image: ${stderrOf(error)}`, {
       cause: error,
-      hint: 'run headspace doctor; the native provider needs root and free loop devices for per-workspace storage',
+      hint: 'the native provider needs root and free loop devices for per-workspace storage; doctor checks it',
+      action: nextAction('doctor', { provider: 'native' }),
     });
   });
 }
@@ -167,7 +170,8 @@ export async function unmountWorkspaceFilesystem(mountPoint: string): Promise<'n
     if (!isMountPoint(mountPoint)) return 'unmounted';
     await run(UMOUNT, ['-l', mountPoint]).catch((lazy: unknown) => {
       throw new ProviderError(`cannot unmount ${mountPoint}: ${stderrOf(lazy)}`, {
-        hint: 'something still holds it open; run headspace doctor --repair --apply once it lets go',
+        hint: 'something still holds it open; once it lets go, apply the repairs',
+        action: nextAction('doctor', { repair: true, apply: true }),
         cause: error,
       });
     });
@@ -259,7 +263,8 @@ export async function detachLoopDevice(device: string): Promise<void> {
   if (losetup === undefined) throw new ProviderError('losetup not found', { hint: 'install util-linux (mount)' });
   await run(losetup, ['-d', device]).catch((error: unknown) => {
     throw new ProviderError(`cannot detach ${device}: ${stderrOf(error)}`, {
-      hint: 'a lazily unmounted filesystem may still hold it; run headspace doctor --repair --apply again in a minute',
+      hint: 'a lazily unmounted filesystem may still hold it; in a minute, apply the repairs again',
+      action: nextAction('doctor', { repair: true, apply: true }),
       cause: error,
     });
   });

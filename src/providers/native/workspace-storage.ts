@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { access, chown, mkdir, readdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { validateId } from '../../core/ids.js';
 import type { JobUser } from '../../core/job-identity.js';
@@ -114,7 +115,11 @@ export function workspaceStorage(options: {
   async function requireMeta(id: string, files = true): Promise<WorkspaceMeta> {
     validateId('workspace', id);
     const meta = await readMeta(layout.metaPath(id));
-    if (meta === undefined) throw new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, { hint: 'list workspaces with headspace list' });
+    if (meta === undefined)
+      throw new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, {
+        hint: 'list the workspaces',
+        action: nextAction('ls'),
+      });
     if (files) await ensureFiles(id, meta);
     return meta;
   }
@@ -139,7 +144,8 @@ export function workspaceStorage(options: {
         const mountPoint = imageMountPoint(id);
         if (isMountPoint(mountPoint))
           throw new ProviderError(`something is already mounted at ${mountPoint}`, {
-            hint: 'run headspace doctor --repair to remove leftovers of an earlier workspace',
+            hint: 'leftovers of an earlier workspace are in the way; see the repairs doctor plans',
+            action: nextAction('doctor', { provider: 'native', repair: true }),
           });
         attempt.mountedHere = true;
         await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
