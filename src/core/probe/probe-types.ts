@@ -127,6 +127,12 @@ export interface Scenario<H = unknown> {
   attempts: string;
   /** Limits the provider must claim to enforce; otherwise the scenario is skipped with the reason. */
   requires: LimitName[];
+  /**
+   * Isolation layers (ProviderCapabilities.layers, e.g. `landlock`) the
+   * scenario tests itself: on a provider that does not declare one, the
+   * scenario does not apply and is skipped with the reason.
+   */
+  requiresLayers?: string[];
   prepare(host: ProbeHost): Promise<Attempt<H>>;
   judge(job: JobFacts, host: H): Judgement;
 }

@@ -90,6 +90,24 @@ export async function runProbe(ctx: EngineContext, input: { provider: string; ca
   };
 }
 
+/**
+ * Pure: why `scenario` cannot show anything on this provider, or undefined.
+ * The probe workspace has the closed default policy: a scenario needing a
+ * limit that is only measured there proves nothing; one testing an
+ * isolation layer the provider does not declare (caps.layers) does not apply.
+ */
+export function whyNotApplicable(scenario: Pick<Scenario, 'requires' | 'requiresLayers'>, provider: string, caps: ProviderCapabilities): string | undefined {
+  const unenforced = scenario.requires.map((limit) => ({ limit, ...labelLimit(limit, defaultPolicy(), caps) })).filter((l) => l.label === 'measured');
+  if (unenforced.length > 0) {
+    const why = unenforced.map((l) => `${l.limit}${caps.reasons[l.limit] ? ` (${caps.reasons[l.limit]})` : ''}`).join('; ');
+    return `the ${provider} provider does not enforce ${why}`;
+  }
+  const missingLayers = (scenario.requiresLayers ?? []).filter((layer) => !caps.layers.includes(layer));
+  if (missingLayers.length > 0)
+    return `the ${provider} provider has no ${missingLayers.join(', ')} layer, which this scenario tests (its layers: ${caps.layers.join(', ') || 'none'})`;
+  return undefined;
+}
+
 async function runScenario(
   ctx: EngineContext,
   input: { scenario: Scenario; workspaceId: string; provider: string; caps: ProviderCapabilities; budget: Budget },
@@ -104,12 +122,8 @@ async function runScenario(
     durationMs: ctx.clock.now() - started,
     ...fields,
   });
-  // The probe workspace has the closed default policy: a scenario needing a limit that is only measured there proves nothing.
-  const unenforced = scenario.requires.map((limit) => ({ limit, ...labelLimit(limit, defaultPolicy(), caps) })).filter((l) => l.label === 'measured');
-  if (unenforced.length > 0) {
-    const why = unenforced.map((l) => `${l.limit}${caps.reasons[l.limit] ? ` (${caps.reasons[l.limit]})` : ''}`).join('; ');
-    return result({ verdict: 'skipped', evidence: `the ${input.provider} provider does not enforce ${why}` });
-  }
+  const skip = whyNotApplicable(scenario, input.provider, caps);
+  if (skip !== undefined) return result({ verdict: 'skipped', evidence: skip });
 
   const cleanups: Array<() => unknown> = [];
   const provider = await ctx.provider(input.provider);

@@ -194,6 +194,8 @@ export const landlockLayer: Scenario<Record<string, never>> = {
   title: 'the Landlock layer under the binds',
   attempts: "write the job's own /proc/self/comm and signal the sandbox's init: both allowed by the bind layout, refused by Landlock",
   requires: ['filesystem'],
+  // It tests Landlock itself: a provider without that layer (docker) is not judged on it.
+  requiresLayers: ['landlock'],
   async prepare() {
     return { argv: ['python3', '-c', LANDLOCK_SCRIPT], observe: async () => ({}) };
   },

@@ -56,6 +56,8 @@ import { jobMarkers } from './job-markers.js';
 import { dockerLeftovers } from './leftovers.js';
 import { labelsOf, LABEL_HELPER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer, planVolumeOwner } from './plan-container.js';
 import { planJobExec, planStopExec } from './plan-job.js';
+import { hostNoPressurePages } from '../native/socket-memory.js';
+import { boundContainerSockets } from './socket-cgroup.js';
 import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe } from './probe.js';
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
@@ -96,6 +98,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     imageId: string;
     profile: string;
     running: boolean;
+    /** Its socket-memory limit checked in this process (boundSockets): once, before the first job. */
+    socketsBound?: boolean;
   }
   /** Per instance: what a workspace's container is, once read (its config never changes after create). */
   const known = new Map<string, Known>();
@@ -141,13 +145,44 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
 
   /** A container stopped by an engine restart is started again before a job (its files are in the volume). */
   async function ensureRunning(ws: Known): Promise<void> {
-    if (ws.running) return;
-    try {
-      await engine.getContainer(ws.containerId).start();
-    } catch (error) {
-      if (statusOf(error) !== 304) throw engineFailure('starting the workspace container', error);
+    if (!ws.running) {
+      try {
+        await engine.getContainer(ws.containerId).start();
+      } catch (error) {
+        if (statusOf(error) !== 304) throw engineFailure('starting the workspace container', error);
+      }
+      ws.running = true;
+      ws.socketsBound = false;
     }
-    ws.running = true;
+    // A container started elsewhere (docker start, another headspace process) still gets its sockets bound before a job.
+    if (ws.socketsBound !== true) {
+      await boundSockets(ws.containerId);
+      ws.socketsBound = true;
+    }
+  }
+
+  /**
+   * cgroup v1: the socket-memory limit the plan asked for (KernelMemoryTCP),
+   * written to the running container's cgroup, since the runtime ignores it
+   * (socket-cgroup.ts). A container planned without it (v2) is left alone.
+   */
+  async function boundSockets(containerId: string, known?: { pid: number; bytes: number }): Promise<void> {
+    let facts = known;
+    if (facts === undefined) {
+      const info = await engine
+        .getContainer(containerId)
+        .inspect()
+        .catch((error: unknown) => {
+          throw engineFailure('inspecting the workspace container', error);
+        });
+      facts = { pid: info.State.Pid ?? 0, bytes: (info.HostConfig as { KernelMemoryTCP?: number }).KernelMemoryTCP ?? 0 };
+    }
+    if (!(facts.bytes > 0)) return;
+    if (!engineAddress(options.dockerHost).startsWith('unix://'))
+      throw new ProviderError('socket buffers of the workspace container cannot be bounded: the engine is not on this host and its cgroups are v1', {
+        hint: 'run the engine on this host, or on cgroup v2',
+      });
+    await boundContainerSockets({ id: containerId, ...facts });
   }
 
   function engineFailure(what: string, error: unknown): ProviderError {
@@ -293,6 +328,9 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         name,
         volumeName: name,
         seccompProfile: JSON.stringify(dockerSeccompProfile(facts.arch ?? 'x86_64')),
+        ...(facts.cgroupVersion === undefined ? {} : { cgroupVersion: facts.cgroupVersion }),
+        // The host's socket "no pressure" line is this host's only when the engine runs here.
+        ...(engineAddress(options.dockerHost).startsWith('unix://') ? noPressure() : {}),
       });
       // The policy travels with the container, so any process reads the same budget back (labels cannot change later).
       plan.Labels[LABEL_POLICY] = JSON.stringify(spec.policy);
@@ -303,6 +341,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         await ownVolume(name, imageId, spec.jobUser, labels);
         const container = await engine.createContainer(plan as unknown as ContainerCreateOptions);
         await container.start();
+        await boundSockets(container.id);
       } catch (error) {
         // Undo what this call made; what cannot be undone is named by doctor (labelled leftovers).
         await engine
@@ -505,6 +544,11 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
    * here; otherwise unknown (the engine's own /system/df would size every
    * volume it holds on each call).
    */
+  function noPressure(): { hostNoPressurePages?: number } {
+    const pages = hostNoPressurePages();
+    return pages === undefined ? {} : { hostNoPressurePages: pages };
+  }
+
   async function measureVolume(workspaceId: string, user: JobUser): Promise<number | undefined> {
     if (!engineAddress(options.dockerHost).startsWith('unix://')) return undefined;
     try {

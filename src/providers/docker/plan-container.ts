@@ -7,6 +7,7 @@
  */
 import type { JobUser } from '../../core/job-identity.js';
 import type { Policy } from '../../core/policy/policy.js';
+import { socketBufferLimit } from '../native/socket-memory.js';
 
 /** Labels every object this provider makes carries: how leftovers and peers find them, never by name alone. */
 export const LABEL_WORKSPACE = 'dev.headspace.workspace';
@@ -136,6 +137,15 @@ export interface ContainerPlanInput {
   volumeName: string;
   /** The job's syscall filter (seccomp-profile.ts) as JSON; absent: the engine's default profile. */
   seccompProfile?: string;
+  /**
+   * The engine's cgroup version ('1', '2'). On v1 the kernel charges socket
+   * buffers to a container only once its memory.kmem.tcp.limit_in_bytes is
+   * set (native/socket-memory.ts), so the plan sets KernelMemoryTCP; on v2
+   * memory.max covers them and the field is left out (the engine discards it).
+   */
+  cgroupVersion?: string;
+  /** The host's min(tcp_mem[0], udp_mem[0]) in pages, when the engine runs on this host: caps KernelMemoryTCP further. */
+  hostNoPressurePages?: number;
 }
 
 export interface ContainerPlan {
@@ -157,6 +167,8 @@ export interface ContainerPlan {
     NetworkMode: 'none';
     Memory: number;
     MemorySwap: number;
+    /** cgroup v1 only: socket buffers' bound (memory.kmem.tcp.limit_in_bytes), on top of Memory. */
+    KernelMemoryTCP?: number;
     NanoCpus: number;
     PidsLimit: number;
     Privileged: false;
@@ -213,6 +225,8 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
       // Equal: a container allowed to swap has not really been given a memory limit.
       Memory: budget.memoryBytes,
       MemorySwap: budget.memoryBytes,
+      // Without it, v1 never charges socket buffers to the container: a 128 MiB job held 512 MiB of them (probe socket-memory).
+      ...(input.cgroupVersion === '2' ? {} : { KernelMemoryTCP: socketBufferLimit(budget.memoryBytes, input.hostNoPressurePages) }),
       NanoCpus: Math.round(budget.cpuLimit * 1e9),
       PidsLimit: budget.pidsLimit,
       Privileged: false,
@@ -221,8 +235,7 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
       CapAdd: [],
       ReadonlyRootfs: true,
       // /dev/pts replaced by an empty read-only tmpfs: no pseudo-terminals. The pty pool is host-wide
-      // (kernel.pty.max), and a tty is what ioctl's TIOCSTI/TIOCLINUX/TIOCSETD act on, which the
-      // seccomp profile cannot refuse (seccomp-profile.ts).
+      // (kernel.pty.max); ioctl's TIOCSTI/TIOCLINUX/TIOCSETD are refused by the seccomp profile as well.
       Tmpfs: { [TMP_DIR]: `rw,nosuid,nodev,size=${tmpBytes},mode=1777`, '/dev/pts': 'ro,nosuid,noexec,size=4k,mode=0755' },
       // The only mount: the workspace's own volume. No binds, no devices, never the engine socket.
       Mounts: [workspaceMount(input.volumeName)],

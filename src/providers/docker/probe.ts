@@ -15,7 +15,7 @@ export const REMEDIES = {
   engine:
     'start a Docker Engine and point DOCKER_HOST at it (on Linux, as root: eval "$(bash scripts/setup-docker.sh)" installs docker.io and starts a private dockerd)',
   cgroups:
-    'run the engine on a host whose cgroups have the memory (with swap accounting), pids and cpu controllers (swapaccount=1 on the kernel command line for cgroup v1)',
+    'run the engine on a host whose cgroups have the memory (with swap accounting), pids and cpu controllers (swapaccount=1 on the kernel command line for cgroup v1, and a memory controller with kmem.tcp accounting), or on cgroup v2',
   image:
     'build the default images with scripts/setup-docker.sh, or point the profile at your own image: HEADSPACE_DOCKER_IMAGE_HOST=<image> (docker pull it first)',
   storage: 'use the native provider (as root it gives each workspace a filesystem of its budget) where the storage budget must hold',
@@ -31,6 +31,8 @@ export interface EngineFacts {
   pids: boolean;
   cpu: boolean;
   cgroupVersion?: string;
+  /** cgroup v1: the engine can set memory.kmem.tcp.limit_in_bytes (Info.KernelMemoryTCP), without which socket buffers escape the memory budget. */
+  kernelMemoryTcp?: boolean;
   seccomp: boolean;
   memTotal?: number;
   cpus?: number;
@@ -74,6 +76,7 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
     facts.pids = info.PidsLimit === true;
     facts.cpu = info.CpuCfsQuota === true;
     facts.cgroupVersion = typeof info.CgroupVersion === 'string' ? info.CgroupVersion : undefined;
+    facts.kernelMemoryTcp = info.KernelMemoryTCP === true;
     facts.seccomp = Array.isArray(info.SecurityOptions) && (info.SecurityOptions as string[]).some((o) => o.includes('seccomp'));
     facts.memTotal = typeof info.MemTotal === 'number' ? info.MemTotal : undefined;
     facts.cpus = typeof info.NCPU === 'number' ? info.NCPU : undefined;
@@ -90,12 +93,23 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
     return { result: { provider: PROVIDER_NAME, ready: false, checks }, facts };
   }
   const cgroupDetail = (ok: boolean, what: string) => `${what} ${ok ? 'available' : 'not available'} to the engine (cgroup v${facts.cgroupVersion ?? '?'})`;
+  // On v1, socket buffers are charged to a container only once its memory.kmem.tcp.limit_in_bytes is set, which the
+  // provider writes itself on this host (socket-cgroup.ts): a v1 engine elsewhere leaves them outside the budget.
+  const local = engineAddress(dockerHost).startsWith('unix://');
+  const sockets = facts.cgroupVersion === '2' || (facts.kernelMemoryTcp === true && local);
+  const memoryOk = facts.memory && facts.swap && sockets;
   checks.push({
     name: 'cgroup-memory',
-    ok: facts.memory && facts.swap,
-    detail: `${cgroupDetail(facts.memory, 'memory limits')}; ${facts.swap ? 'swap limited with it' : 'swap cannot be limited (Memory = MemorySwap would not hold)'}`,
+    ok: memoryOk,
+    detail: `${cgroupDetail(facts.memory, 'memory limits')}; ${facts.swap ? 'swap limited with it' : 'swap cannot be limited (Memory = MemorySwap would not hold)'}; ${
+      facts.cgroupVersion === '2'
+        ? 'socket buffers charged under memory.max'
+        : sockets
+          ? 'socket buffers bounded (memory.kmem.tcp.limit_in_bytes)'
+          : `socket buffers cannot be bounded (${local ? 'the kernel has no kmem.tcp accounting' : 'cgroup v1 on an engine not on this host'})`
+    }`,
     limits: ['memory'],
-    ...(facts.memory && facts.swap ? {} : { remedy: REMEDIES.cgroups }),
+    ...(memoryOk ? {} : { remedy: REMEDIES.cgroups }),
   });
   checks.push({
     name: 'cgroup-pids',

@@ -23,10 +23,14 @@
  *    one ALLOW rule per path to an ALLOW leaf, its conditions ANDed, plus
  *    ERRNO rules giving native's errno for every other family, type and
  *    protocol (DOMAINS), which match nothing an ALLOW matches;
- *  - ioctl, which native refuses for three request values, cannot be
- *    written without the ALLOW winning (or an upper-bit trick passing a
- *    64-bit NE): it is allowed, and the container has no terminal for
- *    those requests to act on (/dev/ptmx is masked, the exec has no tty).
+ *  - a rule refusing a few exact values under an allowing default (ioctl's
+ *    TIOCSTI, TIOCLINUX, TIOCSETD) is written as its complement: ALLOW
+ *    rules for the aligned blocks of 32-bit values holding none of them
+ *    (one MASKED_EQ on the value's high bits per block, about 32 per
+ *    refused value), plus one ERRNO rule per refused value with native's
+ *    errno. No rule for it is unconditional, so no ALLOW overlaps a
+ *    refusal, and a request with upper bits set is still masked to the
+ *    low 32 the kernel reads.
  * Comparisons mask the low 32 bits, as the kernel reads an int argument.
  */
 import {
@@ -121,6 +125,27 @@ function pathRules(name: string, decision: Decision, conds: SeccompArg[]): Secco
   return rules;
 }
 
+/**
+ * Pure: the aligned blocks (`value & mask == value`, mask = the top bits)
+ * that together hold every 32-bit value except `refused`, and nothing else:
+ * the siblings along each refused value's path in a binary trie of the bits.
+ */
+export function complementBlocks(refused: readonly number[]): Array<{ mask: number; value: number }> {
+  const values = [...new Set(refused.map((v) => v >>> 0))];
+  const blocks: Array<{ mask: number; value: number }> = [];
+  const visit = (prefix: number, bits: number) => {
+    const mask = bits === 0 ? 0 : (LOW32 << (32 - bits)) >>> 0;
+    const inside = values.filter((v) => (v & mask) >>> 0 === prefix);
+    if (inside.length === 0) blocks.push({ mask, value: prefix });
+    else if (bits < 32) {
+      visit(prefix, bits + 1);
+      visit((prefix | (1 << (31 - bits))) >>> 0, bits + 1);
+    }
+  };
+  visit(0, 0);
+  return blocks;
+}
+
 function rulesFor(name: string, decision: Decision): SeccompRule[] {
   if (typeof decision === 'number') return [asRule(name, decision)];
   if (decision.otherwise === ALLOW) {
@@ -130,8 +155,15 @@ function rulesFor(name: string, decision: Decision): SeccompRule[] {
       const mask = bits.reduce((m, c) => (m | c.value) >>> 0, 0);
       return [asRule(name, ALLOW, [masked(decision.arg, mask, 0)])];
     }
-    // Refused values under an allowing default (ioctl): see the header for why this is an ALLOW.
-    return [asRule(name, ALLOW)];
+    const values = decision.cases.filter((c) => c.when === 'equals');
+    if (values.length === decision.cases.length && values.length > 0) {
+      // Refused values under an allowing default (ioctl): an ALLOW of every block without them, and the refusals themselves.
+      const refusals = values.filter((c) => c.then !== ALLOW);
+      if (refusals.some((c) => typeof c.then !== 'number')) throw new RangeError(`${name}: a nested check under an allowing default cannot be written`);
+      const allowed = complementBlocks(refusals.map((c) => c.value)).map((b) => asRule(name, ALLOW, [masked(decision.arg, b.mask, b.value)]));
+      return [...allowed, ...refusals.map((c) => asRule(name, c.then as number, [matchOf(decision, c.value)]))];
+    }
+    throw new RangeError(`${name}: a rule mixing flag bits and values under an allowing default cannot be written`);
   }
   return pathRules(name, decision, []);
 }

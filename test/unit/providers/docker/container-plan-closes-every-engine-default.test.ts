@@ -32,6 +32,18 @@ it('maps the budget to Memory = MemorySwap, NanoCpus and PidsLimit', () => {
   expect(HostConfig.PidsLimit).toBe(77);
 });
 
+it('bounds socket buffers with KernelMemoryTCP on cgroup v1 (a quarter of the budget, capped by the host share), never on v2', () => {
+  const policy = defaultPolicy();
+  policy.budget.memoryBytes = 128 * 1024 * 1024;
+  // v1 (or an unknown version): without the field the kernel never charges socket memory to the container.
+  expect(planContainer({ ...input(), policy, cgroupVersion: '1' }).HostConfig.KernelMemoryTCP).toBe(32 * 1024 * 1024);
+  expect(planContainer({ ...input(), policy }).HostConfig.KernelMemoryTCP).toBe(32 * 1024 * 1024);
+  // An eighth of the host's socket "no pressure" line, in whole pages, when that is less.
+  expect(planContainer({ ...input(), policy, cgroupVersion: '1', hostNoPressurePages: 4000 }).HostConfig.KernelMemoryTCP).toBe(500 * 4096);
+  // v2: memory.max already covers socket memory.
+  expect(planContainer({ ...input(), policy, cgroupVersion: '2' }).HostConfig).not.toHaveProperty('KernelMemoryTCP');
+});
+
 it('closes the network, the capabilities, privilege gain and the root filesystem', () => {
   const plan = planContainer(input());
   expect(plan.HostConfig.NetworkMode).toBe('none');
