@@ -47,8 +47,6 @@ it('allows socket only for the native families and never beside an unconditional
   expect(rules).toContainEqual(
     expect.objectContaining({ action: 'SCMP_ACT_ERRNO', errnoRet: 97, args: [expect.objectContaining({ index: 0, valueTwo: 40 })] }),
   );
-<<<<<<< HEAD
-=======
 });
 
 it('allows ioctl for every request but TIOCSTI, TIOCLINUX and TIOCSETD, which it refuses with EPERM, and never unconditionally', () => {
@@ -79,5 +77,4 @@ it('writes the complement of refused values as disjoint aligned blocks', () => {
   // Disjoint and covering all but the three values.
   expect(blocks.reduce((sum, b) => sum + size(b), 0)).toBe(2 ** 32 - 3);
   for (const v of [5, 6, 0x80000000]) expect(blocks.some((b) => (v & b.mask) >>> 0 === b.value)).toBe(false);
->>>>>>> w2/dockfix
 });
