@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { FileEntry, Provider } from '../provider.js';
@@ -41,7 +42,8 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   if (!request.overwrite) {
     for (const existing of await existingPaths(provider, ws.id, [destination, ...targets.map((t) => t.path)])) {
       throw new EngineError('DESTINATION_EXISTS', `${existing} already exists in workspace ${ws.id}; nothing was copied`, {
-        hint: "put it again with overwrite to replace it (a run's inputs never overwrite)",
+        hint: "put it again, replacing it (a run's inputs never overwrite)",
+        action: nextAction('put', { workspaceId: ws.id, hostPath: request.hostPath, destination: request.destination, overwrite: true }),
       });
     }
   }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, closeSync, ftruncateSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, rmSync, statSync, statfsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import type { Provider, ReadStream } from '../provider.js';
 import { refuseReservedHostPath } from './host-path-guard.js';
@@ -61,7 +62,8 @@ export async function exportFile(
   }
   if (existing && !options.overwrite) {
     throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, {
-      hint: 'export again with overwrite to replace it',
+      hint: 'export again, replacing it',
+      action: nextAction('export', { workspaceId, name: path, to: destination, overwrite: true }),
     });
   }
   if (existing && !existing.isFile()) {
@@ -72,7 +74,7 @@ export async function exportFile(
   // The `sha256:` form headspace itself prints is accepted as it is (#12 item 13).
   const expected = options.expectSha256?.toLowerCase().replace(/^sha256:/, '');
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
-    throw new EngineError('BAD_ARGUMENT', 'expectSha256 takes a sha256 digest: 64 hexadecimal characters, with or without the sha256: prefix', {
+    throw new EngineError('BAD_ARGUMENT', 'the expected digest must be a sha256: 64 hexadecimal characters, with or without the sha256: prefix', {
       hint: 'copy the digest a result printed (inspect of the workspace shows it), or compute it with sha256sum',
     });
   }
@@ -87,7 +89,7 @@ export async function exportFile(
   }
   const stream = await provider.read(workspaceId, path, 1024 * 1024);
   try {
-    refuseOversized(path, stream, options.cap);
+    refuseOversized(path, stream, options.cap, { workspaceId, destination });
     refuseWithoutSpace(parent, stream);
   } catch (error) {
     await stream.close();
@@ -115,7 +117,7 @@ export async function exportFile(
         hash.update(chunk);
         writeSkippingZeros(fd, chunk, size);
         size += chunk.length;
-        if (size > options.cap.maxBytes) refuseOversized(path, { size }, options.cap); // grew during the copy
+        if (size > options.cap.maxBytes) refuseOversized(path, { size }, options.cap, { workspaceId, destination }); // grew during the copy
         options.onProgress?.(size, stream.size);
       }
       ftruncateSync(fd, size); // the trailing hole, if any, still counts
@@ -147,7 +149,8 @@ export async function exportFile(
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
           throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, {
-            hint: 'export again with overwrite to replace it',
+            hint: 'export again, replacing it',
+            action: nextAction('export', { workspaceId, name: path, to: destination, overwrite: true }),
           });
         throw cause;
       }
@@ -162,13 +165,14 @@ export async function exportFile(
   }
 }
 
-function refuseOversized(path: string, stream: Pick<ReadStream, 'size'>, cap: ExportCap): void {
+function refuseOversized(path: string, stream: Pick<ReadStream, 'size'>, cap: ExportCap, target: { workspaceId: string; destination: string }): void {
   if (stream.size <= cap.maxBytes) return;
   throw new EngineError(
     'POLICY_DENIED',
     `${path} has an apparent size of ${stream.size} bytes, past the export cap of ${cap.maxBytes} bytes (${cap.source}); nothing was written`,
     {
-      hint: `export it anyway with maxBytes ${stream.size} (zero blocks stay holes on the host)`,
+      hint: `export it anyway with a cap of ${stream.size} bytes (zero blocks stay holes on the host)`,
+      action: nextAction('export', { workspaceId: target.workspaceId, name: path, to: target.destination, maxBytes: stream.size }),
     },
   );
 }

@@ -52,7 +52,7 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
     status: 'success',
     key_findings: findings,
     artifacts: artifactEntries(store, ws.id),
-    warnings: listing.truncated ? [`the listing stopped at ${limit} entries; narrow it with a path or raise its limit`] : [],
+    warnings: listing.truncated ? [`the listing stopped at ${limit} entries; narrow it with a path or list more entries at once`] : [],
     provenance: provenanceFor(ctx, 'ls-files', { workspace: ws, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });
