@@ -322,7 +322,7 @@ function pkg(value: ResultPackage): CliOutcome {
 function parsePositiveInt(flag: string, raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)
     throw new EngineError('BAD_ARGUMENT', `${flag} takes a whole number of at least 1, not '${raw.slice(0, 40)}'`, {
-      hint: `for example ${flag} 20 (digits only: no sign, unit or fraction)`,
+      hint: `for example ${flag} ${flag.endsWith('-bytes') ? '8192' : '20'} (digits only: no sign, unit or fraction)`,
     });
   return Number(raw);
 }

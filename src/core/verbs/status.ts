@@ -3,7 +3,8 @@ import { reconcile } from '../reconcile.js';
 import { artifactEntries } from '../result/artifact-view.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
 import { buildResult } from '../result/build-result.js';
-import type { KeyFinding, ResultPackage } from '../result/result-package.js';
+import { attentionItem, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import { nextAction } from '../next-action.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
 import { commandLabel } from './run.js';
@@ -49,6 +50,17 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
   const latest = jobs[jobs.length - 1];
   const running = jobs.filter((j) => j.state === 'running').length;
   const attention = await reconcile(ctx, { workspaceId: ws.id });
+  // A running job: what a caller asks next is its output so far, or to end it.
+  if (latest?.state === 'running') {
+    attention.push(
+      attentionItem('next-step', 'its output so far', { workspace_id: ws.id, job_id: latest.id, action: nextAction('logs', { jobId: latest.id, tail: 20 }) }),
+      attentionItem('next-step', 'to end it', {
+        workspace_id: ws.id,
+        job_id: latest.id,
+        action: nextAction('stop', { workspaceId: ws.id, jobId: latest.id, apply: true }),
+      }),
+    );
+  }
   const findings: KeyFinding[] = [`workspace ${ws.id}: ${ws.state} on ${ws.provider}${ws.purpose ? `, purpose: ${ws.purpose}` : ''}`];
   findings.push(`${jobs.length} job(s)${running > 0 ? `, ${running} running` : ''}`);
   if (latest) findings.push(latestJobFinding(latest));
