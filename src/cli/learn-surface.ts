@@ -11,6 +11,8 @@ export const CLI_LEARN_SURFACE: LearnSurface = {
     'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
     'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
     'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
+    'headspace status [workspace]             → where you are: the workspace and its latest job, in a few lines',
+    'headspace run --declare out.json=why <workspace> <command…>, then headspace export <workspace> out.json --to ./out.json   → bring a result out, digest-verified',
     'headspace stop <workspace> --apply       → end a running job (from any process)',
     'headspace destroy <workspace>            → remove it',
   ],

@@ -274,6 +274,7 @@ const MCP_LEARN_SURFACE: LearnSurface = {
     'run {"workspaceId": W, "argv": ["python3", "-c", "print(1)"]} → a bounded result: status, key findings, an excerpt of the output chosen for you. A long run: ask for progress (a progress token; with the official SDK, onprogress plus resetTimeoutOnProgress: true), or your client may give up at its request timeout',
     'logs {"jobId": J, "grep": REGEX} | {"jobId": J, "tail": N} | {"jobId": J, "lines": {"from": A, "to": B}} → drill into the output without loading it all',
     'inspect {"handle": J} → a job\'s status and excerpt again; {"handle": W} → a workspace and its jobs',
+    'status {} → where you are: the workspace used most recently and its latest job, in a few lines',
     'stop {"workspaceId": W, "apply": true} → end a running job (from any client or process)',
     'destroy {"workspaceId": W} → remove it',
   ],
