@@ -17,7 +17,7 @@ import { createTerminalEscaper, type TerminalEscaper } from './terminal-output.j
 /** What a verb's action hands back to be rendered once, at the edge. */
 export type CliOutcome =
   /** `exitCode` overrides the code of the package's status (inspect reports a job's status without taking it as its own). */
-  | { kind: 'package'; pkg: ResultPackage; exitCode?: number }
+  | { kind: 'package'; pkg: ResultPackage; exitCode?: number; jsonLine?: boolean }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
   | { kind: 'files'; files: Array<{ header?: string; open(): NodeJS.ReadableStream }>; json: () => Promise<unknown>; raw?: boolean };
 
@@ -81,7 +81,9 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
       await writeAll(
         io.stdout,
         json
-          ? renderJson(outcome.pkg, { renderAction })
+          ? outcome.jsonLine
+            ? `${JSON.stringify(JSON.parse(renderJson(outcome.pkg, { renderAction })))}\n`
+            : renderJson(outcome.pkg, { renderAction })
           : forTerminal(
               io,
               renderMarkdown(outcome.pkg, {
@@ -257,6 +259,27 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
       process.once('SIGTERM', onSignal);
       try {
         return pkg(await method({ ...input, signal: controller.signal }));
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    }
+    case 'watch': {
+      const controller = new AbortController();
+      // Ctrl-C ends the watch with the report so far.
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      const { sampleLine } = await import('../core/verbs/watch.js');
+      const onSample =
+        opts.json === true
+          ? (sample: object) => void io.stdout.write(`${JSON.stringify(sample)}\n`)
+          : io.stderrIsTty
+            ? (sample: Parameters<typeof sampleLine>[0]) => void io.stderr.write(`${sampleLine(sample)}\n`)
+            : undefined;
+      try {
+        // Under --json the samples are JSON lines: the report is one more line, the last.
+        return { kind: 'package', pkg: await method({ ...input, signal: controller.signal, ...(onSample ? { onSample } : {}) }), jsonLine: true };
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

@@ -253,6 +253,21 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     explain:
       "Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine's fault, never the command's. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios.",
   },
+  watch: {
+    args: [['<handle>', 'handle']],
+    flags: {
+      forSeconds: { flags: '--for <seconds>', description: 'watch for at most this many seconds (required)' },
+      everySeconds: { flags: '--every <seconds>', description: 'seconds between samples (default 5)' },
+      requireRunning: { description: 'a violation (not_running) when no job runs' },
+      requireProgress: { description: 'a violation (progress_stale) when a running job makes no progress for --progress-timeout' },
+      progressTimeoutSeconds: {
+        flags: '--progress-timeout <seconds>',
+        description: 'with --require-progress: seconds without new output or storage change (default 60)',
+      },
+    },
+    explain:
+      "HANDLE is a workspace id (its running job, else its latest) or a job id. Every --every seconds, for at most --for seconds, watch takes a sample: state, cpu seconds so far, memory, pids, storage, output bytes kept and the last output time (cpu, memory and pids where the provider can read them: native reads its cgroup; the fake simulates memory and pids; docker reports none yet). Under --json each sample is one JSON line on stdout and the report is the last line; on a terminal each sample is a compact line on stderr. The first violation ends the watch: not_running (--require-running and no job runs), progress_stale (--require-progress and a running job printed nothing new and changed no workspace storage for --progress-timeout seconds), budget_near (memory, storage, output or the job's wall clock at 90% of its budget), runtime_unhealthy (the workspace is recorded live but the provider no longer knows it or cannot be asked, or a job is recorded running but its process is gone). Exit codes: 0 no violation until --for ran out, 6 a violation (its code is in the report's key findings), 5 interrupted (Ctrl-C ends the watch with the report so far). Every sample and the report are also written, one JSON line each, to watch/HANDLE-TRACE.jsonl under HEADSPACE_HOME; the report names the file.",
+  },
   status: {
     args: [['[workspace]', 'workspaceId']],
     explain:

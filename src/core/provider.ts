@@ -120,6 +120,16 @@ export interface WorkspaceDescriptor {
   storageBytes?: number;
 }
 
+/** What a workspace's running jobs use right now (watch samples it); a figure the provider cannot read is absent. */
+export interface LiveUsage {
+  /** CPU seconds the workspace's processes have used so far (a running total, not a rate). */
+  cpuSeconds?: number;
+  /** Memory charged to the workspace now, in bytes. */
+  memoryBytes?: number;
+  /** Processes and threads in the workspace now. */
+  pids?: number;
+}
+
 export type OutputStream = 'stdout' | 'stderr';
 
 export interface RunRequest {
@@ -274,6 +284,12 @@ export interface Provider {
   create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor>;
   /** The provider's view; `missing` (never a throw) when it no longer knows the id. */
   inspect(workspaceId: string): Promise<WorkspaceDescriptor>;
+  /**
+   * OPTIONAL (watch). What the workspace uses now, read cheaply (a few
+   * counters): called once per watch sample. Without it, a sample's cpu,
+   * memory and pids are unknown.
+   */
+  liveUsage?(workspaceId: string): Promise<LiveUsage>;
   run(request: RunRequest): Promise<JobOutcome>;
   /** Reads a regular file; symlinks and directories are refused (BAD_PATH / NOT_A_REGULAR_FILE). */
   read(workspaceId: string, path: string, chunkBytes?: number): Promise<ReadStream>;

@@ -141,7 +141,11 @@ const LocationSchema = z
  */
 export const StructuredFindingSchema = z
   .looseObject({
-    kind: z.string().describe('test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files) or job (inspect)'),
+    kind: z
+      .string()
+      .describe(
+        'test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files), job (inspect); violation, watch-sample or watch-record (watch)',
+      ),
     text: z.string().describe('the finding as markdown shows it, one line per fact'),
     tool: z.string().optional().describe('test-summary and diagnostics: the tool that printed it, e.g. pytest, tsc, gcc/clang'),
     failed: z.number().optional().describe('test-summary: failing tests'),
@@ -197,7 +201,7 @@ export const AttentionItemSchema = z
     kind: z
       .string()
       .describe(
-        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note',
+        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation',
       ),
     text: z.string().describe('the item as markdown shows it'),
     workspace_id: z.string().optional().describe('the workspace it is about'),

@@ -6,6 +6,7 @@
  * shape where argv needs one (cli/verb-adapters.ts), and its tests.
  */
 import { PROFILES } from '../policy/profiles.js';
+import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
 
@@ -372,6 +373,33 @@ export const statusVerb = defineVerb({
   handler: async () => (await import('../verbs/status.js')).reportStatus,
 });
 
+export const watchVerb = defineVerb<'watch', 'watch', ReturnType<typeof watchInput>, { signal: AbortSignal; onSample: (sample: WatchSample) => void }>({
+  name: 'watch',
+  method: 'watch',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'Watch a workspace or job',
+  summary: 'sample a workspace or job (state, cpu, memory, pids, storage, output) every few seconds; end at the first violation of what you require',
+  description:
+    'Sample a workspace or job every everySeconds for up to forSeconds; a violation ends it, status failure: not_running, progress_stale, budget_near (90% of a budget), runtime_unhealthy (provider vs store).',
+  input: (z: Zod) => watchInput(z),
+  runtimeKeys: ['signal', 'onSample'],
+  mcpMaximum: { forSeconds: 300 },
+  handler: async () => (await import('../verbs/watch.js')).watchTarget,
+});
+
+function watchInput(z: Zod) {
+  return z.strictObject({
+    handle: z.string().describe('workspace or job id'),
+    forSeconds: z.number().positive().max(86_400).describe('at most this long'),
+    everySeconds: z.number().min(0.1).max(3600).optional().describe('between samples (default 5)'),
+    requireRunning: z.boolean().optional().describe('not_running when no job runs'),
+    requireProgress: z.boolean().optional().describe('progress_stale when a running job stalls'),
+    progressTimeoutSeconds: z.number().positive().max(86_400).optional().describe('seconds (default 60)'),
+  });
+}
+
 /** Every engine verb, in the order faces list them. */
 export const VERB_TABLE = [
   createVerb,
@@ -389,6 +417,7 @@ export const VERB_TABLE = [
   lsFilesVerb,
   probeVerb,
   statusVerb,
+  watchVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

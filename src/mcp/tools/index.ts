@@ -37,6 +37,7 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
       canceller: CLIENT_CANCELLER,
     };
   },
+  watch: async (args, ctx) => ({ ...args, signal: ctx.signal }),
   put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
 };
@@ -52,17 +53,28 @@ export function toolFor(verb: AnyVerb): ToolSpec {
   const schema = verb.input(z) as z.ZodObject;
   const omit = Object.fromEntries((verb.mcpOmits ?? []).map((key) => [key, true as const]));
   const prepare = PREPARE[verb.name];
+  const omitted = verb.mcpOmits ? schema.omit(omit as never) : schema;
   return {
     name: verb.name,
     title: verb.title,
     description: [verb.description, NOTES[verb.name], RETURNS].filter(Boolean).join(' '),
-    input: verb.mcpOmits ? schema.omit(omit as never) : schema,
+    input: verb.mcpMaximum ? lowerMaxima(omitted, verb.mcpMaximum) : omitted,
     annotations: { readOnlyHint: verb.effect === 'reads', destructiveHint: verb.effect === 'destroys', idempotentHint: verb.idempotent, openWorldHint: false },
     call: async (engine, args, ctx) => {
       const method = (engine as unknown as Record<string, (input: Args) => Promise<ResultPackage>>)[verb.method]!.bind(engine);
       return method(prepare ? await prepare(args as Args, ctx) : (args as Args));
     },
   };
+}
+
+/** A numeric key bounded lower over MCP (watch's duration), its description kept. */
+function lowerMaxima(schema: z.ZodObject, maxima: Readonly<Record<string, number>>): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, max] of Object.entries(maxima)) {
+    const field = schema.shape[key] as z.ZodNumber;
+    shape[key] = field.max(max).describe(field.description ?? '');
+  }
+  return schema.extend(shape);
 }
 
 export const TOOLS: readonly ToolSpec[] = VERB_TABLE.filter((verb) => verb.onMcp !== false).map((verb) => toolFor(verb as AnyVerb));

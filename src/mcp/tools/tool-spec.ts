@@ -28,8 +28,13 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   call(engine: Engine, args: z.output<Input>, ctx: ToolCallContext): Promise<ResultPackage>;
 }
 
-/** Every result ends with the same sentence, so a model knows what it holds. */
-export const RETURNS = 'Returns a result package (structuredContent, and bounded markdown text); a refusal is a tool error with its category and a hint.';
+/**
+ * Every description ends with the same sentence, so a model knows what it
+ * holds; the server's instructions say the rest once (structuredContent and
+ * bounded markdown, a refusal as a tool error with its category and a hint),
+ * which keeps tools/list under its 25 KB cap.
+ */
+export const RETURNS = 'Returns a result package.';
 
 /** Said by every tool that touches host paths (see ../host-roots.ts). */
 export const HOST_ROOTS_RULE =

@@ -105,6 +105,12 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       if (!ws) return { workspaceId, state: 'missing', profile: 'unknown', environmentDigest: ENVIRONMENT_DIGEST };
       return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ENVIRONMENT_DIGEST, storageBytes: ws.storageBytes };
     },
+    async liveUsage(workspaceId) {
+      guard();
+      const jobs = Object.values(store.load().workspaces[workspaceId]?.jobs ?? {});
+      // The simulation's figures: what its allocs hold, one process per running job; no cpu is simulated.
+      return { memoryBytes: jobs.reduce((n, j) => n + j.heldBytes, 0), pids: jobs.length };
+    },
     async run(request) {
       guard();
       return runFakeJob(store, clock, cannot, request);

@@ -54,6 +54,8 @@ export interface CgroupDriver {
   kill(name: string, timeoutMs?: number): Promise<boolean>;
   /** No process in the cgroup nor in its job children. */
   isEmpty(name: string): Promise<boolean>;
+  /** What the cgroup (with its job children) uses now: cpu so far, memory charged, tasks; a figure it cannot read is absent. */
+  usage(name: string): Promise<{ cpuNs?: number; memoryBytes?: number; pids?: number }>;
   /** Every pid in the cgroup and its job children (the union over hierarchies). */
   pids(name: string): Promise<number[]>;
   /** Removes the cgroups (job children first); true when all are gone. */

@@ -138,6 +138,13 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
       return isEmpty(name);
     },
     isEmpty,
+    async usage(name: string) {
+      // Hierarchical counters: the workspace's cgroup includes its job children.
+      const cpuNs = await readNumber(at('cpuacct', name, 'cpuacct.usage') ?? '');
+      const memoryBytes = await readNumber(at('memory', name, 'memory.usage_in_bytes') ?? '');
+      const pids = await readNumber(at('pids', name, 'pids.current') ?? '');
+      return { ...(cpuNs === undefined ? {} : { cpuNs }), ...(memoryBytes === undefined ? {} : { memoryBytes }), ...(pids === undefined ? {} : { pids }) };
+    },
     async pids(name: string) {
       const all = new Set<number>();
       for (const dir of treeDirs(name)) for (const pid of await readPids(join(dir, 'cgroup.procs'))) all.add(pid);

@@ -158,6 +158,16 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
       return isEmpty(name);
     },
     isEmpty,
+    async usage(name: string) {
+      const usec = (await readKeyed(file(name, 'cpu.stat'))).get('usage_usec');
+      const memoryBytes = await readNumber(file(name, 'memory.current'));
+      const pids = await readNumber(file(name, 'pids.current'));
+      return {
+        ...(usec === undefined ? {} : { cpuNs: usec * 1000 }),
+        ...(memoryBytes === undefined ? {} : { memoryBytes }),
+        ...(pids === undefined ? {} : { pids }),
+      };
+    },
     async pids(name: string) {
       const all = new Set<number>();
       for (const dir of [...jobChildren(group(name)), group(name)]) for (const pid of await readPids(join(dir, 'cgroup.procs'))) all.add(pid);

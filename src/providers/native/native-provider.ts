@@ -90,6 +90,18 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       return { workspaceId, state: 'ready', profile: meta.profile, environmentDigest: digest, ...(storageBytes === undefined ? {} : { storageBytes }) };
     },
 
+    async liveUsage(workspaceId) {
+      validateId('workspace', workspaceId);
+      const driver = await host.driver();
+      if (driver === undefined) return {};
+      const now = await driver.usage(layout.cgroupName(workspaceId));
+      return {
+        ...(now.cpuNs === undefined ? {} : { cpuSeconds: now.cpuNs / 1e9 }),
+        ...(now.memoryBytes === undefined ? {} : { memoryBytes: now.memoryBytes }),
+        ...(now.pids === undefined ? {} : { pids: now.pids }),
+      };
+    },
+
     run: (request) => runNativeJob(parts, request),
     read: async (workspaceId, path, chunkBytes) => (await storage.files(workspaceId)).read(path, chunkBytes),
     write: async (workspaceId, path, data, writeOptions) => (await storage.files(workspaceId)).write(path, data, writeOptions),

@@ -36,6 +36,7 @@ describe('the MCP tool surface', () => {
       'ls-files',
       'probe',
       'status',
+      'watch',
     ]);
   });
 
