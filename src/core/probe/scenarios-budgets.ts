@@ -10,14 +10,28 @@ import { linesStartingWith, notAttempted, type Scenario } from './probe-types.js
 
 const DONE = 'probe-done';
 
-const DETACH_SCRIPT = `setsid sleep 60 &
+/**
+ * Besides three detached sleeps, CHAINS re-forking chains in sessions of their
+ * own (#19): each link forks the next and exits at once, so a sweep that reads
+ * the processes and then kills what it read is often one fork behind. Each
+ * chain ends itself after CHAIN_LINKS links (about 20 s at 10 ms and a shell
+ * start a link), so a provider that lets it escape is not left running it.
+ */
+const CHAINS = 6;
+const CHAIN_LINKS = 1500;
+const CHAIN_SECONDS = 20;
+const DETACH_SCRIPT = `export HSPROBE_LINK=0
+export HSPROBE_F='HSPROBE_LINK=$((HSPROBE_LINK + 1)) sh -c "$HSPROBE_F2" & exit 0'
+export HSPROBE_F2='[ "$HSPROBE_LINK" -lt ${CHAIN_LINKS} ] || exit 0; sleep 0.01; sh -c "$HSPROBE_F"'
+for chain in $(seq ${CHAINS}); do setsid sh -c "$HSPROBE_F" & done
+setsid sleep 60 &
 nohup sleep 61 >/dev/null 2>&1 &
 python3 -c 'import os
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0: os.execvp("sleep", ["sleep", "62"])
     os._exit(0)'
-echo "started: setsid, nohup, double fork"
+echo "started: setsid, nohup, double fork, ${CHAINS} re-forking setsid chains"
 echo ${DONE}`;
 
 export interface LeftoverFacts {
@@ -31,17 +45,33 @@ export interface LeftoverFacts {
 export const processOutlivesJob: Scenario<LeftoverFacts> = {
   id: 'process-outlives-job',
   title: 'a process left running after the job',
-  attempts: 'start `setsid sleep`, `nohup sleep` and a double-forked daemon, then exit; the host looks for them in its /proc and asks the provider',
+  attempts:
+    'start `setsid sleep`, `nohup sleep`, a double-forked daemon and six `setsid` chains that re-fork every 10 ms (each ends itself after about 20 s), then exit; the host looks for them in its /proc over a second and asks the provider',
   requires: ['pids'],
   async prepare(host) {
     const marker = host.token();
-    // Whatever the scan finds is killed here, so a leak never outlives the probe.
-    host.defer(async () => killProcesses((await findMarkedProcesses('HSPROBE_MARK', marker)).map((p) => p.pid)));
+    // Whatever the scans find is killed here, again until three scans in a row find nothing (a chain re-forks
+    // past one scan and kill), so a leak never outlives the probe; the chains end themselves in any case.
+    host.defer(async () => {
+      const until = Date.now() + (CHAIN_SECONDS + 5) * 1000;
+      for (let quiet = 0; quiet < 3 && Date.now() < until;) {
+        const found = await findMarkedProcesses('HSPROBE_MARK', marker);
+        quiet = found.length === 0 ? quiet + 1 : 0;
+        killProcesses(found.map((p) => p.pid));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
     return {
       argv: ['sh', '-c', DETACH_SCRIPT],
       env: { HSPROBE_MARK: marker },
       observe: async () => {
-        const remaining = await findMarkedProcesses('HSPROBE_MARK', marker);
+        // Several scans over a second: one scan can fall between a chain's links (each lives ~10 ms).
+        const seen = new Map<number, MarkedProcess>();
+        for (let scan = 0; scan < 6; scan++) {
+          if (scan > 0) await new Promise((r) => setTimeout(r, 200));
+          for (const p of await findMarkedProcesses('HSPROBE_MARK', marker)) seen.set(p.pid, p);
+        }
+        const remaining = [...seen.values()];
         const reaped = await host.reapLeftovers();
         return { remaining, providerFound: reaped.found, providerEmpty: reaped.empty };
       },
@@ -53,14 +83,21 @@ export const processOutlivesJob: Scenario<LeftoverFacts> = {
     if (host.remaining.length > 0)
       return {
         verdict: 'escaped',
-        evidence: `${host.remaining.length} process(es) outlived the job: ${host.remaining.map((p) => `pid ${p.pid} ${p.command}`).join(', ')}`,
+        evidence: `${host.remaining.length} process(es) outlived the job: ${host.remaining
+          .slice(0, 6)
+          .map((p) => `pid ${p.pid} ${p.command}`)
+          .join(', ')}${host.remaining.length > 6 ? ', …' : ''}`,
       };
     if (host.providerFound)
       return {
         verdict: 'escaped',
         evidence: `the workspace still held processes after the job (the provider ended them${host.providerEmpty ? '' : ', but not all'})`,
       };
-    return { verdict: 'contained', evidence: 'three detached processes were started; none remained on the host after the job, and the workspace held nothing' };
+    return {
+      verdict: 'contained',
+      evidence:
+        'three detached processes and six re-forking chains were started; none remained on the host over a second after the job, and the workspace held nothing',
+    };
   },
 };
 

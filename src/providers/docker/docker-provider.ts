@@ -13,8 +13,9 @@
  * What it costs us: jobs share the container's cgroup, so a job's OOM kill
  * is read from the engine's `oom` event for the container during the job
  * (State.OOMKilled is only set when the container itself dies), and the
- * process tree of one job is found by its session (the engine starts each
- * exec as a session leader) instead of by a cgroup of its own.
+ * processes of a job are found by their uid instead of by a cgroup of their
+ * own: one job at a time per workspace, as the workspace's own uid, while the
+ * container's init runs as another (plan-container.ts, plan-job.ts).
  *
  * All state that must be shared between processes lives either in the engine
  * (containers and volumes labelled with the workspace id and this root's
@@ -32,7 +33,6 @@ import { EngineError, ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
-import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
 import { LIMIT_NAMES, type LimitName, type Policy } from '../../core/policy/policy.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { JobUser } from '../../core/job-identity.js';
@@ -54,7 +54,17 @@ import type {
 import { connectEngine, controlExec, engineAddress, runExec, statusOf, type Engine } from './engine-client.js';
 import { jobMarkers } from './job-markers.js';
 import { dockerLeftovers } from './leftovers.js';
-import { labelsOf, LABEL_HELPER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer, planVolumeOwner } from './plan-container.js';
+import {
+  labelsOf,
+  LABEL_HELPER,
+  LABEL_JOB_USER,
+  LABEL_POLICY,
+  LABEL_PROFILE,
+  LABEL_ROOT,
+  LABEL_WORKSPACE,
+  planContainer,
+  planVolumeOwner,
+} from './plan-container.js';
 import { planJobExec, planStopExec } from './plan-job.js';
 import { hostNoPressurePages } from '../native/socket-memory.js';
 import { boundContainerSockets } from './socket-cgroup.js';
@@ -75,8 +85,10 @@ export interface DockerProviderOptions {
 /** stop's grace between SIGTERM and the kill when the caller names none. */
 const DEFAULT_STOP_GRACE_MS = 5000;
 
+/** One job at a time per workspace on docker, and why (#19). */
+const JOBS_AT_ONCE_DOCKER = 1;
 const JOBS_AT_ONCE =
-  "jobs at once share the workspace container's memory, pids and cpu budgets (its cgroup); each job is its own exec and session, so a stop, a wall clock or the sweep after a job ends it alone; an OOM kill is the container's (the engine's oom event), so with several jobs it is reported for the job that ran while it happened";
+  "one job at a time per workspace: a job's processes are every process of the workspace's uid in its container, ended at the job's end and by stop with one kill as that uid; jobs at once would share that uid and the container's cgroup, and nothing inside the container a job cannot write (a session id, a pid file) can tell one job's processes from another's";
 
 function signalName(number: number): string | null {
   for (const [name, value] of Object.entries(constants.signals)) if (value === number) return name;
@@ -98,6 +110,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     imageId: string;
     profile: string;
     running: boolean;
+    /** Made before jobs and the container's init ran as different uids (no job-user label): it runs no more jobs. */
+    legacy: boolean;
     /** Its socket-memory limit checked in this process (boundSockets): once, before the first job. */
     socketsBound?: boolean;
   }
@@ -117,7 +131,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     }
     const labels = info.Config.Labels ?? {};
     if (labels[LABEL_ROOT] !== rootTag || labels[LABEL_WORKSPACE] !== id) return undefined;
-    const [uid, gid] = (info.Config.User ?? '').split(':').map(Number);
+    const jobUserLabel = labels[LABEL_JOB_USER];
+    const [uid, gid] = (jobUserLabel ?? info.Config.User ?? '').split(':').map(Number);
     const policy = JSON.parse(labels[LABEL_POLICY] ?? 'null') as Policy | null;
     if (uid === undefined || gid === undefined || policy === null)
       throw new ProviderError(`the container of docker workspace ${id} lacks its user or policy label`, { hint: 'destroy the workspace and create it again' });
@@ -128,6 +143,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       imageId: info.Image,
       profile: labels[LABEL_PROFILE] ?? 'host',
       running: info.State.Running === true,
+      legacy: jobUserLabel === undefined,
     };
     known.set(id, entry);
     return entry;
@@ -215,22 +231,43 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       throw new EngineError('POLICY_DENIED', 'the docker provider mounts no host paths: the workspace volume is its only mount', {
         hint: "copy the files in with put (or run's inputs) once the workspace exists, or use the native provider",
       });
-    if (plan.policy.budget.concurrency > MAX_JOBS_AT_ONCE)
-      throw new EngineError('POLICY_DENIED', `the docker provider runs at most ${MAX_JOBS_AT_ONCE} jobs at once in a workspace`, {
-        hint: `ask for a concurrency budget of ${MAX_JOBS_AT_ONCE} or less`,
-      });
+    if (plan.policy.budget.concurrency > JOBS_AT_ONCE_DOCKER)
+      throw new EngineError(
+        'POLICY_DENIED',
+        `the docker provider runs one job at a time per workspace, not ${plan.policy.budget.concurrency}: ${JOBS_AT_ONCE}`,
+        {
+          hint: 'ask for a concurrency of 1',
+        },
+      );
   }
 
-  /** Ends the named jobs (or every job) inside the container; true when nothing of them remains. */
-  async function endJobs(ws: Known, jobIds: string[] | undefined, graceMs: number): Promise<{ empty: boolean; found: boolean }> {
-    const result = await controlExec(engine, ws.containerId, { cmd: planStopExec(jobIds, graceMs), env: [], user: '', workingDir: '/' }).catch(
-      (error: unknown) => {
+  /**
+   * Ends the workspace's job inside the container: every process of its uid
+   * (plan-job.ts), TERM, the grace, then KILL. `found` is false when nothing
+   * of the uid ran; `empty` when nothing of it is left.
+   */
+  async function endJobs(ws: Known, graceMs: number): Promise<{ empty: boolean; found: boolean }> {
+    const stop = planStopExec(ws.user, graceMs);
+    let line = '';
+    // The job's own end-of-job sweep (the same kill as the same uid) can end this exec as it runs: again, then.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const result = await controlExec(engine, ws.containerId, { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' }).catch((error: unknown) => {
         if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
         throw engineFailure('stopping a job', error);
-      },
-    );
-    const line = result.stdout.trim();
+      });
+      line = result.stdout.trim();
+      if (line === 'none' || line === 'empty' || line.startsWith('left')) break;
+    }
     return { empty: line === 'empty' || line === 'none', found: line !== 'none' };
+  }
+
+  /** A container made before the job user and the container's init were kept apart: its init would die with a job's kill. */
+  function refuseLegacy(ws: Known, id: string): void {
+    if (ws.legacy)
+      throw new ProviderError(
+        `docker workspace ${id} was made by an older headspace whose container runs as its job user, so ending a job would end the container: it runs no more jobs`,
+        { hint: 'export what you need from it (export, ls-files still work), then destroy it and create it again' },
+      );
   }
 
   const provider: Provider = {
@@ -256,7 +293,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       enforces.cpu = ready && facts.cpu;
       for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) if (!enforces[name]) reasons[name] = notReady || 'not ready';
       reasons.storage = `measured, not enforced: the workspace is a local volume, which no volume driver the engine ships can cap (a single put larger than the whole budget is refused; /tmp is a tmpfs capped at a quarter of the memory budget) — ${REMEDIES.storage}`;
-      reasons.wall_clock = "enforced by the engine, which aborts the job; the provider ends the job's session and descendants in the container";
+      reasons.wall_clock = "enforced by the engine, which aborts the job; the provider ends every process of the workspace's uid in the container";
       reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
       reasons.concurrency = JOBS_AT_ONCE;
       const layers = ready
@@ -270,7 +307,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
             `cgroup-v${facts.cgroupVersion ?? '1'}`,
           ]
         : [];
-      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: false, layers, durable: true, jobsAtOnce: MAX_JOBS_AT_ONCE };
+      return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: false, layers, durable: true, jobsAtOnce: JOBS_AT_ONCE_DOCKER };
     },
 
     checkPlan,
@@ -373,6 +410,11 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       const id = request.workspaceId;
       const ws = await requireWorkspace(id);
       validateId('job', request.jobId);
+      refuseLegacy(ws, id);
+      if (ws.policy.budget.concurrency > JOBS_AT_ONCE_DOCKER || request.policy.budget.concurrency > JOBS_AT_ONCE_DOCKER)
+        throw new EngineError('POLICY_DENIED', `the docker provider runs one job at a time per workspace: ${JOBS_AT_ONCE}`, {
+          hint: 'destroy the workspace and create it again with a concurrency of 1',
+        });
       const cwd = normalizeWorkspacePath(request.cwd ?? '', { allowRoot: true });
       if (cwd !== '') {
         const cwdBytes = Buffer.concat(pathComponents(cwd).flatMap((part, i) => (i === 0 ? [part] : [Buffer.from('/'), part])));
@@ -391,20 +433,18 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
       await ensureRunning(ws);
       const plan = planJobExec({
-        jobId: request.jobId,
         argv: request.argv,
         env: request.env,
         cwd: cwd === '' ? '' : Buffer.concat(pathComponents(cwd).flatMap((p, i) => (i === 0 ? [p] : [Buffer.from('/'), p]))).toString('utf8'),
-        concurrency: request.policy.budget.concurrency,
+        user: ws.user,
       });
-      const atOnce = request.policy.budget.concurrency > 1;
       markers.begin(id, request.jobId);
       let ending: Promise<unknown> | undefined;
       const onAbort = () => {
-        // The wrapper may not have recorded its session yet: try again until the job's exec is gone.
+        // The job's exec may not have started yet: try again until it is gone.
         ending ??= (async () => {
           for (let attempt = 0; attempt < 20 && !finished; attempt++) {
-            const { found } = await endJobs(ws, atOnce ? [request.jobId] : undefined, 0).catch(() => ({ found: false }));
+            const { found } = await endJobs(ws, 0).catch(() => ({ found: false }));
             if (found && attempt > 0) break;
             await new Promise((r) => setTimeout(r, 100));
           }
@@ -416,7 +456,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       try {
         request.signal.addEventListener('abort', onAbort, { once: true });
         if (request.signal.aborted) onAbort();
-        const spec = { cmd: plan.cmd, env: plan.env, user: '', workingDir: plan.workingDir };
+        const spec = { cmd: plan.cmd, env: plan.env, user: plan.user, workingDir: plan.workingDir };
         const exec = await runExec(engine, ws.containerId, spec, request.onOutput).catch(async (error: unknown) => {
           // 409: the container is not running (an engine restart, or a job that signalled its init): the exec was
           // never created, so start the container again and run the job once more.
@@ -481,19 +521,20 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       if (stopOptions.jobId !== undefined && targets.length === 0) return { stopped: false, empty: true };
       if (targets.length === 0) {
         // No run is waiting on a job here, but one whose caller died leaves its exec running in the
-        // container: end whatever runs outside the container's own session (an idle container has nothing).
-        const { empty, found } = await endJobs(ws, undefined, 0);
+        // container: end every process of the workspace's uid (an idle container has none).
+        const { empty, found } = await endJobs(ws, 0);
         return { stopped: found, empty };
       }
-      // The sentinels first, then the signals: each run() reads its own to report stopped=true.
+      // The sentinels first, then the signals: each run() reads its own to report stopped=true. Which job
+      // is live comes from these host-side markers, never from anything inside the container.
       for (const job of targets) markers.markStopped(workspaceId, job);
       const graceMs = stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS;
-      // Every job: everything outside the container's own session (a job not yet recorded included). One job: its session.
-      let result = await endJobs(ws, stopOptions.jobId === undefined ? undefined : targets, graceMs);
-      for (let attempt = 0; attempt < 20 && !result.found; attempt++) {
-        // Its exec has not recorded its session yet (it was just started): again, shortly.
+      // One job at a time: its processes are every process of the workspace's uid.
+      let result = await endJobs(ws, graceMs);
+      for (let attempt = 0; attempt < 20 && !result.found && markers.live(workspaceId).some((job) => targets.includes(job)); attempt++) {
+        // Its exec has not started yet (the run was just begun): again, shortly.
         await new Promise((r) => setTimeout(r, 100));
-        result = await endJobs(ws, targets, graceMs);
+        result = await endJobs(ws, graceMs);
       }
       return { stopped: true, empty: result.empty };
     },

@@ -8,6 +8,9 @@
  *    read by run() when the exec ends, so the run reports stopped=true and
  *    both the job and the stop read cancelled (the seed's docker provider
  *    reported a stopped job as failed: this is what prevents it).
+ * They live on this host under the provider root, which no job can reach:
+ * which job is live and whether it was stopped (what stop acts on and what
+ * status a run records) never come from a file inside the container (#19).
  * Small synchronous writes: one each per job, cheaper than the thread-pool hops.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -17,6 +17,15 @@ export const LABEL_PROFILE = 'dev.headspace.profile';
 export const LABEL_IMAGE_REF = 'dev.headspace.image-ref';
 /** The workspace's policy as JSON: any process reads the same budget back (a container's labels never change). */
 export const LABEL_POLICY = 'dev.headspace.policy';
+/**
+ * The job identity `uid:gid` the workspace's jobs and file execs run as. The
+ * container's own user is not it (see planContainer's User), so this label is
+ * where a peer process reads it back; a container without it was made before
+ * jobs and the container's init were kept apart and runs no more jobs.
+ */
+export const LABEL_JOB_USER = 'dev.headspace.job-user';
+/** The container's own processes (docker-init and its `sleep infinity`): never the job user, so a job's `kill -1` cannot reach them. */
+export const CONTAINER_USER = '0:0';
 /** Marks the one-shot container that gives a new volume to the job user: never a workspace. */
 export const LABEL_HELPER = 'dev.headspace.helper';
 
@@ -208,12 +217,23 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Image: input.imageId,
     // The container only holds the workspace's namespaces and cgroup between jobs; each job is an exec.
     // docker-init (Init) is pid 1 and reaps what a job orphans.
+    // They run as root without a single capability (CapDrop ALL, no-new-privileges, read-only rootfs), never as
+    // the job user: every job and file exec names the job user itself, and the end of a job and stop are one
+    // `kill -1` as the job user, which must reach every process of the job and nothing of the container's own
+    // (the kernel spares pid 1, not its child `sleep`, whose exit would stop the container). Root, not another
+    // unprivileged uid: RLIMIT_NPROC counts a uid's processes host-wide and spares only root, and a job cannot
+    // signal or trace a process of another uid.
     Entrypoint: ['sleep'],
     Cmd: ['infinity'],
-    User: `${input.jobUser.uid}:${input.jobUser.gid}`,
+    User: CONTAINER_USER,
     WorkingDir: WORKSPACE_DIR,
     Env: ['PATH=/usr/local/bin:/usr/bin:/bin', `HOME=${WORKSPACE_DIR}`, 'LANG=C.UTF-8'],
-    Labels: { ...labelsOf(input), [LABEL_PROFILE]: input.profile, [LABEL_IMAGE_REF]: input.imageRef },
+    Labels: {
+      ...labelsOf(input),
+      [LABEL_PROFILE]: input.profile,
+      [LABEL_IMAGE_REF]: input.imageRef,
+      [LABEL_JOB_USER]: `${input.jobUser.uid}:${input.jobUser.gid}`,
+    },
     NetworkDisabled: true,
     AttachStdin: false,
     AttachStdout: false,

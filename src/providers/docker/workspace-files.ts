@@ -26,6 +26,39 @@ import { TarReader, writeTar, type TarHeader, type TarWriteEntry } from './tar.j
 const DEFAULT_CHUNK = 64 * 1024;
 /** A listing stops (truncated) past this many bytes of path text, as native's does. */
 const LIST_MAX_PATH_BYTES = 16 * 1024 * 1024;
+/**
+ * An archive read only for its headers (a listing, a kind looked up through
+ * an ancestor) still streams every file's data through the engine, and a
+ * file's apparent size: a 0-byte sparse file of 20 GiB streams 20 GiB of
+ * zeros, on the host's cpu and outside every budget (#19 item 3). The engine
+ * has no listing without the data (a HEAD stats one path only), so such a
+ * read stops once the data it would stream passes the workspace's storage
+ * budget or this cap, whichever is smaller, and is refused.
+ */
+export const ARCHIVE_SCAN_MAX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Counts the bytes the engine streams for the headers seen of the archive of
+ * `base` (workspace-relative components); throws before the data that would
+ * pass `bound`, naming the file by its workspace path.
+ */
+export function archiveScanBound(base: readonly Buffer[], bound: number): (header: TarHeader) => void {
+  let streamed = 0;
+  const rel = nameText(joinParts(base));
+  return (header) => {
+    streamed += 512 + Math.ceil(header.size / 512) * 512;
+    if (streamed <= bound) return;
+    const name = nameText(joinParts([...base, withoutFirst(header.name)].filter((p) => p.length > 0)));
+    throw new EngineError(
+      'POLICY_DENIED',
+      `listing '${shown(rel) || '.'}' would stream more than ${bound} bytes through the engine, which sends every file's data, to its apparent size: '${shown(name)}' reads as ${header.size} bytes (a sparse file counts whole); nothing was listed`,
+      {
+        hint: `list a narrower path that leaves '${shown(name)}' out (the bound is the workspace's storage budget or ${ARCHIVE_SCAN_MAX_BYTES} bytes, whichever is smaller), or remove that file with a job`,
+      },
+    );
+  };
+}
+
 /** A directory named where a file was wanted: name one of its files (from its listing), or pack it into one. */
 function directoryRefusal(rel: string): EngineError {
   return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, {
@@ -93,6 +126,7 @@ export interface WorkspaceFiles {
 }
 
 export function workspaceFiles(engine: Engine, containerId: string, owner: JobUser, storageBytes: number): WorkspaceFiles {
+  const scanBound = Math.max(0, Math.min(storageBytes, ARCHIVE_SCAN_MAX_BYTES));
   /**
    * The kind of each component of `parts`, parents first (all must be real
    * directories), stopping at the first that does not exist (`missingFrom`).
@@ -130,9 +164,11 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
     const wanted = rest.map((_, i) => joinParts(rest.slice(0, i + 1)).toString('latin1'));
     const kinds: Array<StatKind | undefined> = rest.map(() => undefined);
     const stream = await getArchive(engine, containerId, absolute(base));
+    const charge = archiveScanBound(base, scanBound);
     try {
       const reader = new TarReader(stream as AsyncIterable<Buffer>);
       for (let header = await reader.next(); header !== undefined; header = await reader.next()) {
+        charge(header);
         const inner = withoutFirst(header.name).toString('latin1');
         const at = wanted.indexOf(inner);
         if (at >= 0) kinds[at] = header.type === 'hardlink' ? 'file' : header.type === 'other' ? 'other' : header.type;
@@ -153,12 +189,15 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
     try {
       if (direct < 0) return { stream, reader, header: await reader.next() };
       const target = joinParts(parts.slice(direct)).toString('latin1');
+      const charge = archiveScanBound(base, scanBound);
       for (let header = await reader.next(); header !== undefined; header = await reader.next()) {
         if (withoutFirst(header.name).toString('latin1') === target) return { stream, reader, header };
+        charge(header);
       }
       return { stream, reader, header: undefined };
     } catch (error) {
       stream.destroy();
+      if (error instanceof EngineError) throw error;
       throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`, {
         hint: 'try again once no job is writing there; doctor checks the docker provider',
         action: nextAction('doctor', { provider: 'docker' }),
@@ -295,8 +334,10 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       const found: Array<{ parts: Buffer[]; type: FileEntry['type']; size: number }> = [];
       let pathBytes = 0;
       let truncated = false;
+      const charge = archiveScanBound(base, scanBound);
       try {
         for (let header = await reader.next(); header !== undefined; header = await reader.next()) {
+          charge(header);
           const inner = withoutFirst(header.name);
           if (inner.length === 0) continue; // the listed directory itself
           if (under !== undefined && !(inner.length > under.length && inner.subarray(0, under.length).equals(under))) continue;

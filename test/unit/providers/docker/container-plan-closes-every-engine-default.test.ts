@@ -62,9 +62,13 @@ it('closes the network, the capabilities, privilege gain and the root filesystem
   expect(plan.HostConfig.Tmpfs['/dev/pts']).toMatch(/^ro,/);
 });
 
-it('runs as the workspace user and mounts only its own volume', () => {
+it('names the job user in a label, runs its own init as another uid, and mounts only its own volume', () => {
   const plan = planContainer(input());
-  expect(plan.User).toBe('600123:600124');
+  // A job's kill -1 as its uid must not reach the container's own processes (#19).
+  expect(plan.User).toBe('0:0');
+  expect(plan.Labels['dev.headspace.job-user']).toBe('600123:600124');
+  expect(plan.HostConfig.CapDrop).toEqual(['ALL']);
+  expect(plan.HostConfig.CapAdd).toEqual([]);
   expect(plan.HostConfig.Binds).toEqual([]);
   expect(plan.HostConfig.Devices).toEqual([]);
   expect(plan.HostConfig.VolumesFrom).toEqual([]);

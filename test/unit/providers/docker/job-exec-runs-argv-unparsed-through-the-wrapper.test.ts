@@ -1,41 +1,46 @@
 /**
  * A job's exec is the wrapper script with the argv after it, untouched: the
- * argv is never joined into a shell string, the sweep after the job covers
- * the whole container when the job runs alone and only its session when
- * jobs run at once, and the job's environment is exactly what was asked.
+ * argv is never joined into a shell string, it runs as the job user, the
+ * sweep after the job is a kill as that user (never a file the job could
+ * write), and the job's environment is exactly what was asked.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { JOB_WRAPPER, planJobExec, planStopExec } from '../../../../src/providers/docker/plan-job.js';
+import { JOB_WRAPPER, planJobExec, planStopExec, STOP_SCRIPT } from '../../../../src/providers/docker/plan-job.js';
 
-it('passes the argv after the wrapper, with the sweep chosen by concurrency', () => {
+const user = { uid: 600123, gid: 600124 };
+
+it('passes the argv after the wrapper and the job uid, as the job user', () => {
   const argv = ['sh', '-c', 'echo "$1; rm -rf /"', 'x', '$(id)'];
-  const alone = planJobExec({ jobId: 'job-1', argv, env: { A: 'b=c' }, cwd: '', concurrency: 1 });
-  expect(alone.cmd.slice(0, 3)).toEqual(['/bin/sh', '-c', JOB_WRAPPER]);
-  expect(alone.cmd.slice(3)).toEqual(['headspace-job', 'job-1', 'all', ...argv]);
-  expect(alone.env).toEqual(['A=b=c']);
-  expect(alone.workingDir).toBe('/workspace');
-  const shared = planJobExec({ jobId: 'job-2', argv, env: {}, cwd: 'src/a b', concurrency: 3 });
-  expect(shared.cmd[5]).toBe('session');
-  expect(shared.workingDir).toBe('/workspace/src/a b');
+  const plan = planJobExec({ argv, env: { A: 'b=c' }, cwd: '', user });
+  expect(plan.cmd.slice(0, 3)).toEqual(['/bin/sh', '-c', JOB_WRAPPER]);
+  expect(plan.cmd.slice(3)).toEqual(['headspace-job', '600123', ...argv]);
+  expect(plan.env).toEqual(['A=b=c']);
+  expect(plan.workingDir).toBe('/workspace');
+  expect(plan.user).toBe('600123:600124');
+  expect(planJobExec({ argv, env: {}, cwd: 'src/a b', user }).workingDir).toBe('/workspace/src/a b');
+});
+
+it('trusts no file a job can write: both scripts end processes by a kill -1 as the job uid', () => {
+  for (const script of [JOB_WRAPPER, STOP_SCRIPT]) {
+    expect(script).not.toMatch(/\/tmp|\.headspace-jobs|cat /);
+    expect(script).toContain('kill -9 -1');
+  }
+  expect(STOP_SCRIPT).toContain('kill -15 -1');
 });
 
 it('keeps the exit status of the job, 127 for a missing command and 126 for one it cannot execute', () => {
-  // The wrapper is plain POSIX sh: run it here with the host's sh, as the container's would
-  // ('session' sweep: only the wrapper's own session, never the host's other processes).
+  // The wrapper is plain POSIX sh: run it here with the host's sh, as the container's would, its kill -1
+  // made harmless (it would signal every process of this test's uid on the host).
   const dir = mkdtempSync(join(tmpdir(), 'hs-docker-wrapper-'));
   const notExecutable = join(dir, 'tool.sh');
   writeFileSync(notExecutable, '#!/bin/sh\necho never\n', { mode: 0o644 });
   const status = (...argv: string[]) => {
     try {
-      execFileSync(
-        '/bin/sh',
-        ['-c', JOB_WRAPPER.replaceAll('/tmp/.headspace-jobs', join(dir, 'jobs')), 'headspace-job', `unit-${process.pid}`, 'session', ...argv],
-        { stdio: 'ignore' },
-      );
+      execFileSync('/bin/sh', ['-c', JOB_WRAPPER.replaceAll('kill -9 -1', 'true'), 'headspace-job', '2147483000', ...argv], { stdio: 'ignore' });
       return 0;
     } catch (error) {
       return (error as { status: number }).status;
@@ -47,7 +52,10 @@ it('keeps the exit status of the job, 127 for a missing command and 126 for one 
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('stops named jobs by their session and every job otherwise, with the grace in ms', () => {
-  expect(planStopExec(['a', 'b'], 1500).slice(3)).toEqual(['headspace-stop', '1500', 'jobs', 'a', 'b']);
-  expect(planStopExec(undefined, 0).slice(3)).toEqual(['headspace-stop', '0', 'all']);
+it('stops the job as the job user, with the grace in ms', () => {
+  const stop = planStopExec(user, 1500);
+  expect(stop.cmd.slice(0, 3)).toEqual(['/bin/sh', '-c', STOP_SCRIPT]);
+  expect(stop.cmd.slice(3)).toEqual(['headspace-stop', '1500', '600123']);
+  expect(stop.user).toBe('600123:600124');
+  expect(planStopExec(user, -5).cmd[4]).toBe('0');
 });
