@@ -365,11 +365,64 @@ export const statusVerb = defineVerb({
   effect: 'reads',
   idempotent: true,
   title: 'Status of a workspace',
-  summary: 'a workspace and its latest job in one short result (without an id: the most recently used live workspace)',
+  summary: 'a workspace and its latest job in one short result (without an id: the one prepared from headspace.yml here, else the most recently used)',
   description:
     "A workspace's state and its latest job (status, exit code, last lines of output) in one short result; without workspaceId, the live workspace used most recently. Read-only, cheap.",
-  input: (z: Zod) => z.strictObject({ workspaceId: workspaceIdField(z).optional().describe('omit for the most recently used') }),
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z).optional().describe('omit for the most recently used'),
+      manifestDir: z
+        .string()
+        .optional()
+        .describe('without workspaceId: find the workspace from headspace.yml in this directory or its parents (the CLI passes its working directory)'),
+    }),
+  // A directory on the server's host whose parents are searched: not a model's to name.
+  mcpOmits: ['manifestDir'],
   handler: async () => (await import('../verbs/status.js')).reportStatus,
+});
+
+const manifestFile = (z: Zod) =>
+  z.string().optional().describe('the headspace.yml manifest (schema headspace.workspace/v1); default headspace.yml in the current directory');
+const callerEnv = (z: Zod) =>
+  z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("values for the manifest's env names (the CLI passes its environment); other names are ignored, values never recorded");
+
+export const planVerb = defineVerb({
+  name: 'plan',
+  method: 'plan',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'Plan a workspace from a manifest',
+  summary: 'what prepare would do for a headspace.yml (create, copies with sizes and digests, commands) and whether it is ready; changes nothing',
+  description:
+    'Read a headspace.yml and report what prepare would do (the workspace and policy, each copy with size and sha256, declared artifacts, setup commands) and ready: true|false with each readiness check; changes nothing.',
+  input: (z: Zod) => z.strictObject({ file: manifestFile(z), env: callerEnv(z) }),
+  handler: async () => (await import('../verbs/plan.js')).planWorkspace,
+});
+
+export const prepareVerb = defineVerb({
+  name: 'prepare',
+  method: 'prepare',
+  group: 'lifecycle',
+  effect: 'writes',
+  idempotent: true,
+  title: 'Prepare a workspace from a manifest',
+  summary: 'materialise a headspace.yml: create, copy inputs, declare artifacts, run setup; a second prepare with nothing changed does nothing',
+  description:
+    'Materialise a headspace.yml: create the workspace, copy inputs, declare artifacts, run setup commands, record a receipt. Again with nothing changed: does nothing. A changed manifest or input is refused, naming it, unless recreate.',
+  input: (z: Zod) =>
+    z.strictObject({
+      file: manifestFile(z),
+      env: callerEnv(z),
+      recreate: z
+        .boolean()
+        .optional()
+        .describe('true to destroy a workspace whose manifest or inputs changed (discarding unexported artifacts) and prepare it anew'),
+    }),
+  handler: async () => (await import('../verbs/prepare.js')).prepareWorkspace,
 });
 
 /** Every engine verb, in the order faces list them. */
@@ -389,6 +442,8 @@ export const VERB_TABLE = [
   lsFilesVerb,
   probeVerb,
   statusVerb,
+  planVerb,
+  prepareVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

@@ -39,6 +39,9 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   },
   put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
+  // The manifest through the roots; its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
+  plan: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
+  prepare: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
 };
 
 /** What a model must know of a tool over MCP beyond the verb's own description. */
@@ -46,6 +49,8 @@ const NOTES: Partial<Record<AnyVerb['name'], string>> = {
   run: `Host paths in inputs: ${HOST_ROOTS_RULE}`,
   put: HOST_ROOTS_RULE,
   export: HOST_ROOTS_RULE,
+  plan: `The manifest's path: ${HOST_ROOTS_RULE}`,
+  prepare: `The manifest's path: ${HOST_ROOTS_RULE}`,
 };
 
 export function toolFor(verb: AnyVerb): ToolSpec {
