@@ -83,7 +83,6 @@ export type Manifest = z.output<typeof ManifestSchema>;
 /** The JSON Schema of the manifest, as published in docs/. */
 export function manifestJsonSchema(): Record<string, unknown> {
   return {
-    $id: 'https://headspace.dev/schema/headspace.workspace.v1.schema.json',
     title: MANIFEST_SCHEMA_ID,
     ...z.toJSONSchema(ManifestSchema, { io: 'input', target: 'draft-2020-12' }),
   };
