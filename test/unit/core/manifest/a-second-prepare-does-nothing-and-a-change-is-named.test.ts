@@ -55,7 +55,9 @@ describe('a second prepare', () => {
     const jobs = await jobCount();
     await expect(t.engine.prepare({ file, env })).rejects.toMatchObject({
       code: 'MANIFEST_CHANGED',
-      message: expect.stringMatching(/^prepare refused: workspace pi-digits was prepared before, and since then inputs\[0\] \(src\) changed: .*; nothing was done$/),
+      message: expect.stringMatching(
+        /^prepare refused: workspace pi-digits was prepared before, and since then inputs\[0\] \(src\) changed: .*; nothing was done$/,
+      ),
       action: { verb: 'prepare', args: { file, recreate: true } },
     });
     expect(await jobCount()).toBe(jobs);

@@ -46,7 +46,11 @@ describe('prepare', () => {
     const status = await t.engine.status({ workspaceId: 'pi-digits' });
     expect(status.evidence[0]?.excerpt).toContain('tok-123');
     const receipt = readFileSync(join(t.home, 'receipts', 'pi-digits.json'), 'utf8');
-    expect(JSON.parse(receipt)).toMatchObject({ workspace_id: 'pi-digits', env_names: ['PI_MODE', 'PI_TOKEN'], setup_jobs: [expect.any(String), expect.any(String)] });
+    expect(JSON.parse(receipt)).toMatchObject({
+      workspace_id: 'pi-digits',
+      env_names: ['PI_MODE', 'PI_TOKEN'],
+      setup_jobs: [expect.any(String), expect.any(String)],
+    });
     expect(receipt).not.toContain('tok-123');
     expect(receipt).not.toContain('fast');
     expect(existsSync(join(t.home, 'receipts'))).toBe(true);
