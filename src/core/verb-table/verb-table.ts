@@ -381,13 +381,8 @@ export const statusVerb = defineVerb({
   handler: async () => (await import('../verbs/status.js')).reportStatus,
 });
 
-const manifestFile = (z: Zod) =>
-  z.string().optional().describe('the headspace.yml manifest (schema headspace.workspace/v1); default headspace.yml in the current directory');
-const callerEnv = (z: Zod) =>
-  z
-    .record(z.string(), z.string())
-    .optional()
-    .describe("values for the manifest's env names (the CLI passes its environment); other names are ignored, values never recorded");
+const manifestFile = (z: Zod) => z.string().optional().describe('the headspace.yml; default ./headspace.yml');
+const callerEnv = (z: Zod) => z.record(z.string(), z.string()).optional().describe("values for the manifest's env names; never recorded");
 
 export const planVerb = defineVerb({
   name: 'plan',
@@ -395,11 +390,12 @@ export const planVerb = defineVerb({
   group: 'lifecycle',
   effect: 'reads',
   idempotent: true,
-  title: 'Plan a workspace from a manifest',
+  title: 'Plan from a manifest',
   summary: 'what prepare would do for a headspace.yml (create, copies with sizes and digests, commands) and whether it is ready; changes nothing',
-  description:
-    'Read a headspace.yml and report what prepare would do (the workspace and policy, each copy with size and sha256, declared artifacts, setup commands) and ready: true|false with each readiness check; changes nothing.',
+  description: 'What prepare would do for a headspace.yml, and ready: true|false per check. Changes nothing.',
   input: (z: Zod) => z.strictObject({ file: manifestFile(z), env: callerEnv(z) }),
+  // Over MCP the manifest's env names stay unset (prepare refuses them): a model passes values to run's env instead; env files under the roots still work.
+  mcpOmits: ['env'],
   handler: async () => (await import('../verbs/plan.js')).planWorkspace,
 });
 
@@ -409,19 +405,16 @@ export const prepareVerb = defineVerb({
   group: 'lifecycle',
   effect: 'writes',
   idempotent: true,
-  title: 'Prepare a workspace from a manifest',
+  title: 'Prepare from a manifest',
   summary: 'materialise a headspace.yml: create, copy inputs, declare artifacts, run setup; a second prepare with nothing changed does nothing',
-  description:
-    'Materialise a headspace.yml: create the workspace, copy inputs, declare artifacts, run setup commands, record a receipt. Again with nothing changed: does nothing. A changed manifest or input is refused, naming it, unless recreate.',
+  description: 'Materialise a headspace.yml: create, copy, declare, run setup, record a receipt. Unchanged: does nothing; changed: refused unless recreate.',
   input: (z: Zod) =>
     z.strictObject({
       file: manifestFile(z),
       env: callerEnv(z),
-      recreate: z
-        .boolean()
-        .optional()
-        .describe('true to destroy a workspace whose manifest or inputs changed (discarding unexported artifacts) and prepare it anew'),
+      recreate: z.boolean().optional().describe('destroy a changed workspace, prepare it anew'),
     }),
+  mcpOmits: ['env'],
   handler: async () => (await import('../verbs/prepare.js')).prepareWorkspace,
 });
 

@@ -39,7 +39,7 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   },
   put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
-  // The manifest through the roots; its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
+  // The manifest through the roots (the server's instructions say so once); its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
   plan: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
   prepare: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
 };
@@ -49,8 +49,6 @@ const NOTES: Partial<Record<AnyVerb['name'], string>> = {
   run: `Host paths in inputs: ${HOST_ROOTS_RULE}`,
   put: HOST_ROOTS_RULE,
   export: HOST_ROOTS_RULE,
-  plan: `The manifest's path: ${HOST_ROOTS_RULE}`,
-  prepare: `The manifest's path: ${HOST_ROOTS_RULE}`,
 };
 
 export function toolFor(verb: AnyVerb): ToolSpec {
@@ -60,6 +58,7 @@ export function toolFor(verb: AnyVerb): ToolSpec {
   return {
     name: verb.name,
     title: verb.title,
+    // What a result package holds, and how a refusal reads, is said once in the server's instructions (server.ts), not in each description: tools/list stays under 25 KB.
     description: [verb.description, NOTES[verb.name], RETURNS].filter(Boolean).join(' '),
     input: verb.mcpOmits ? schema.omit(omit as never) : schema,
     annotations: { readOnlyHint: verb.effect === 'reads', destructiveHint: verb.effect === 'destroys', idempotentHint: verb.idempotent, openWorldHint: false },

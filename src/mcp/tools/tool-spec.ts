@@ -28,9 +28,12 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   call(engine: Engine, args: z.output<Input>, ctx: ToolCallContext): Promise<ResultPackage>;
 }
 
-/** Every result ends with the same sentence, so a model knows what it holds. */
-export const RETURNS = 'Returns a result package (structuredContent, and bounded markdown text); a refusal is a tool error with its category and a hint.';
-
 /** Said by every tool that touches host paths (see ../host-roots.ts). */
-export const HOST_ROOTS_RULE =
-  "Host paths must lie under the server's roots (your client's roots if it offers them, else the server's --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";
+/** Every description ends so, so a model knows what comes back; the rest (the sections, how a refusal reads) is said once in the server's instructions. */
+export const RETURNS = 'Returns a result package.';
+
+export const HOST_ROOTS_RULE = "Host paths must lie under the server's roots (see its instructions), else policy_denied.";
+
+/** The whole rule, said once in the server's instructions (server.ts) rather than in each tool that touches host paths. */
+export const HOST_ROOTS_INSTRUCTIONS =
+  "Host paths (run's inputs, put, export, a plan or prepare manifest) must lie under the server's roots (your client's roots if it offers them, else the server's --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";

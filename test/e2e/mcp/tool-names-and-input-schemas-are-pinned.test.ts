@@ -36,6 +36,8 @@ describe('the MCP tool surface', () => {
       'ls-files',
       'probe',
       'status',
+      'plan',
+      'prepare',
     ]);
   });
 
