@@ -14,6 +14,7 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import type { PlanStep } from '../manifest/plan-manifest.js';
+import { artifactEntries } from '../result/artifact-view.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
@@ -155,6 +156,7 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
     outcome_summary: `workspace ${id} is prepared from ${file}: ${done.length} step(s) done, receipt recorded (manifest ${plan.loaded.digest})`,
     status: 'success',
     key_findings: done.map((s): KeyFinding => ({ kind: 'step', text: stepText(s), ...s })),
+    artifacts: artifactEntries(ctx.store(), id),
     warnings,
     provenance,
   });
