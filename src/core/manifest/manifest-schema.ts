@@ -54,6 +54,16 @@ export const ManifestSchema = z
       )
       .optional()
       .describe('host files and directories copied in at prepare, recorded with size and sha256'),
+    repositories: z
+      .array(
+        z.strictObject({
+          source: relativeHostPath('a local git repository (bare or not)'),
+          ref: z.string().min(1).describe('the branch, tag or commit to check out (detached)'),
+          to: z.string().min(1).describe('where the clone lands, relative to the workspace root'),
+        }),
+      )
+      .optional()
+      .describe('git repositories cloned independently (no hardlinks, no alternates) at a ref and copied in at prepare; the commit is recorded'),
     env: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
       .optional()

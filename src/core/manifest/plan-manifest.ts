@@ -32,6 +32,15 @@ export interface PlannedCopy {
   sha256: string;
 }
 
+export interface PlannedClone {
+  key: string;
+  source: string;
+  hostPath: string;
+  ref: string;
+  commit: string;
+  to: string;
+}
+
 export interface ReadinessCheck {
   name: string;
   ok: boolean;
@@ -48,6 +57,7 @@ export interface ManifestPlan {
   policy: Policy;
   ttlSeconds: number | undefined;
   copies: PlannedCopy[];
+  clones: PlannedClone[];
   checks: ReadinessCheck[];
   ready: boolean;
   /** The setup commands' environment: names from the env files and the manifest's env names. Never recorded. */
@@ -58,6 +68,7 @@ export interface ManifestPlan {
 export type PlanStep =
   | { step: 'create'; workspace_id: string; provider: string; profile: string; budget: Budget; ttl_seconds?: number }
   | { step: 'copy'; input: string; from: string; to: string; type: 'file' | 'directory'; size_bytes: number; file_count: number; sha256: string }
+  | { step: 'clone'; input: string; from: string; ref: string; commit: string; to: string }
   | { step: 'declare'; name: string; purpose: string }
   | { step: 'setup'; index: number; argv: string[]; env_names: string[] };
 
@@ -83,6 +94,18 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
       checks.push({ name: `${input.key} ${input.path}`, ok: true, detail: 'readable' });
     } catch (error) {
       checks.push({ name: `${input.key} ${input.path}`, ok: false, detail: messageOf(error), ...errorOf(error) });
+    }
+  }
+  const clones: PlannedClone[] = [];
+  for (const repo of loaded.repositories) {
+    const name = `${repo.key} ${repo.source}@${repo.ref}`;
+    try {
+      const { resolveGitRef } = await import('./git-input.js');
+      const commit = resolveGitRef(repo.hostPath, repo.ref, repo.key);
+      clones.push({ key: repo.key, source: repo.source, hostPath: repo.hostPath, ref: repo.ref, commit, to: repo.to });
+      checks.push({ name, ok: true, detail: `resolves to ${commit}` });
+    } catch (error) {
+      checks.push({ name, ok: false, detail: messageOf(error), ...errorOf(error) });
     }
   }
   const total = copies.reduce((n, c) => n + c.sizeBytes, 0);
@@ -136,6 +159,7 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
     policy,
     ttlSeconds: m.ttl,
     copies,
+    clones,
     checks,
     ready: checks.every((c) => c.ok),
     env: values,
@@ -165,6 +189,7 @@ export function planSteps(plan: ManifestPlan): PlanStep[] {
       file_count: c.fileCount,
       sha256: c.sha256,
     })),
+    ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.source, ref: c.ref, commit: c.commit, to: c.to })),
     ...plan.loaded.artifacts.map((a): PlanStep => ({ step: 'declare', name: a.name, purpose: a.purpose })),
     ...(m.setup ?? []).map((s, index): PlanStep => ({ step: 'setup', index, argv: [...s.argv], env_names: envNames })),
   ];
@@ -177,6 +202,8 @@ export function stepText(step: PlanStep): string {
       return `create workspace ${step.workspace_id} on ${step.provider} (${step.profile} profile): memory ${formatBytes(step.budget.memoryBytes)}, cpu ${step.budget.cpuLimit}, pids ${step.budget.pidsLimit}, storage ${formatBytes(step.budget.storageBytes)}, ${step.budget.wallClockSeconds} s per job, network disabled${step.ttl_seconds === undefined ? '' : `, expires ${step.ttl_seconds} s after`}`;
     case 'copy':
       return `copy ${step.from} → ${step.to}${step.type === 'directory' ? '/' : ''}: ${step.type === 'directory' ? `${step.file_count} file(s), ` : ''}${step.size_bytes} bytes, ${step.sha256}`;
+    case 'clone':
+      return `clone ${step.from} at ${step.ref} (commit ${step.commit}) → ${step.to}/, an independent clone (no hardlinks, no alternates)`;
     case 'declare':
       return `declare artifact ${step.name}: ${step.purpose}`;
     case 'setup':

@@ -29,6 +29,14 @@ export interface ManifestInput {
   key: string;
 }
 
+export interface ManifestRepository {
+  hostPath: string;
+  source: string;
+  ref: string;
+  to: string;
+  key: string;
+}
+
 export interface LoadedManifest {
   /** The manifest file, absolute. */
   file: string;
@@ -37,6 +45,7 @@ export interface LoadedManifest {
   /** sha256 of the manifest's meaning (its validated content as canonical JSON): comments and layout do not count. */
   digest: string;
   inputs: ManifestInput[];
+  repositories: ManifestRepository[];
   /** Env files, absolute. */
   envFiles: Array<{ hostPath: string; path: string; key: string }>;
   artifacts: Array<{ name: string; purpose: string }>;
@@ -83,6 +92,15 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     if (clash) throw bad(absolute, `${at(['inputs', i])}: lands at '${to}', overlapping ${clash.key} ('${clash.to}')`, 'give each input its own destination');
     inputs.push({ hostPath, path: input.path, to, key: `inputs[${i}]` });
   }
+  const repositories: ManifestRepository[] = [];
+  for (const [i, repo] of (manifest.repositories ?? []).entries()) {
+    const hostPath = await checkHostPath(absolute, dir, repo.source, at(['repositories', i, 'source']));
+    const to = workspacePath(absolute, repo.to, at(['repositories', i, 'to']));
+    const clash = [...inputs, ...repositories].find((other) => other.to === to || to.startsWith(`${other.to}/`) || other.to.startsWith(`${to}/`));
+    if (clash)
+      throw bad(absolute, `${at(['repositories', i])}: lands at '${to}', overlapping ${clash.key} ('${clash.to}')`, 'give each input its own destination');
+    repositories.push({ hostPath, source: repo.source, ref: repo.ref, to, key: `repositories[${i}]` });
+  }
   const envFiles: LoadedManifest['envFiles'] = [];
   for (const [i, path] of (manifest.envFiles ?? []).entries()) {
     envFiles.push({ hostPath: await checkHostPath(absolute, dir, path, at(['envFiles', i])), path, key: `envFiles[${i}]` });
@@ -91,7 +109,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     name: workspacePath(absolute, a.name, at(['artifacts', i, 'name'])),
     purpose: a.purpose.trim(),
   }));
-  return { file: absolute, dir, manifest, digest: manifestDigest(manifest), inputs, envFiles, artifacts };
+  return { file: absolute, dir, manifest, digest: manifestDigest(manifest), inputs, repositories, envFiles, artifacts };
 }
 
 /** sha256 of the validated manifest as canonical JSON (keys sorted), `sha256:`-prefixed. */

@@ -20,6 +20,14 @@ export interface ReceiptInput {
   size_bytes: number;
 }
 
+export interface ReceiptRepository {
+  input: string;
+  source: string;
+  ref: string;
+  commit: string;
+  to: string;
+}
+
 export interface Receipt {
   schema: typeof RECEIPT_SCHEMA;
   workspace_id: string;
@@ -27,6 +35,8 @@ export interface Receipt {
   manifest_dir: string;
   manifest_sha256: string;
   inputs: ReceiptInput[];
+  /** Absent in a receipt written before git inputs. */
+  repositories?: ReceiptRepository[];
   env_names: string[];
   setup_jobs: string[];
   prepared_at: string;
@@ -71,7 +81,11 @@ export function listReceipts(home: string): Receipt[] {
 }
 
 /** What differs between a receipt and what prepare would record now, one line each; empty when nothing changed. */
-export function receiptChanges(receipt: Receipt, now: { manifest_file: string; manifest_sha256: string; inputs: ReceiptInput[] }): string[] {
+export function receiptChanges(
+  receipt: Receipt,
+  now: { manifest_file: string; manifest_sha256: string; inputs: ReceiptInput[]; repositories?: ReceiptRepository[] },
+  fastForward: (repo: ReceiptRepository, older: string) => boolean = () => false,
+): string[] {
   const changes: string[] = [];
   if (receipt.manifest_file !== now.manifest_file)
     changes.push(`the workspace was prepared from another manifest (${receipt.manifest_file}), not ${now.manifest_file}`);
@@ -80,6 +94,17 @@ export function receiptChanges(receipt: Receipt, now: { manifest_file: string; m
     const before = receipt.inputs.find((r) => r.to === input.to);
     if (!before) changes.push(`${input.input} (${input.from} → ${input.to}) is new`);
     else if (before.sha256 !== input.sha256) changes.push(`${input.input} (${input.from}) changed: ${before.sha256} → ${input.sha256}`);
+  }
+  for (const repo of now.repositories ?? []) {
+    const before = (receipt.repositories ?? []).find((r) => r.to === repo.to);
+    if (!before) changes.push(`${repo.input} (${repo.source}@${repo.ref} → ${repo.to}) is new`);
+    else if (before.commit !== repo.commit)
+      changes.push(
+        `${repo.input} (${repo.source}@${repo.ref}) moved: ${before.commit} → ${repo.commit}, ${fastForward(repo, before.commit) ? 'a fast-forward' : 'NOT a fast-forward (history was rewritten)'}`,
+      );
+  }
+  for (const before of receipt.repositories ?? []) {
+    if (!(now.repositories ?? []).some((r) => r.to === before.to)) changes.push(`${before.input} (${before.source} → ${before.to}) is gone from the manifest`);
   }
   for (const before of receipt.inputs) {
     if (!now.inputs.some((i) => i.to === before.to)) changes.push(`${before.input} (${before.from} → ${before.to}) is gone from the manifest`);

@@ -49,6 +49,7 @@ export async function gatherPlan(
     manifest_dir: loaded.dir,
     manifest_sha256: loaded.digest,
     inputs: plan.copies.map((c) => ({ input: c.key, from: c.path, to: c.to, sha256: c.sha256, size_bytes: c.sizeBytes })),
+    repositories: plan.clones.map((c) => ({ input: c.key, source: c.source, ref: c.ref, commit: c.commit, to: c.to })),
   };
   const ws = ctx.store().getWorkspace(plan.workspaceId);
   const live = ws !== undefined && ws.state !== 'destroyed' ? ws : undefined;
@@ -56,7 +57,12 @@ export async function gatherPlan(
   let state: PrepareState = { kind: 'fresh' };
   if (live && receipt === null) state = { kind: 'unreceipted', workspace: live };
   else if (live && receipt !== null) {
-    const changes = receiptChanges(receipt, now);
+    const { isFastForward } = await import('../manifest/git-input.js');
+    const hostPathOf = (key: string) => plan.clones.find((c) => c.key === key)?.hostPath;
+    const changes = receiptChanges(receipt, now, (repo, older) => {
+      const at = hostPathOf(repo.input);
+      return at !== undefined && isFastForward(at, older, repo.commit);
+    });
     state = changes.length === 0 ? { kind: 'unchanged', receipt } : { kind: 'changed', receipt, changes };
   }
   return { plan, steps, state, now };

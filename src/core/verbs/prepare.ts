@@ -113,6 +113,17 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
     }
     done.push(step);
   }
+  for (const clone of plan.clones) {
+    const { independentClone } = await import('../manifest/git-input.js');
+    const made = independentClone(clone.hostPath, clone.commit, clone.key);
+    try {
+      const put = await putFiles(ctx, { workspaceId: id, hostPath: made.dir, destination: clone.to });
+      inputs.push(put.provenance.inputs[0]!);
+    } finally {
+      made.remove();
+    }
+    done.push(steps.find((s) => s.step === 'clone' && s.input === clone.key)!);
+  }
   recordDeclarations(ctx, ctx.store(), id, plan.loaded.artifacts, null);
   done.push(...steps.filter((s) => s.step === 'declare'));
 
