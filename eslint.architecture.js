@@ -39,6 +39,7 @@ const CORE_PARTS = [
   'infrastructure-errors.ts',
   'learn.ts',
   'reconcile.ts',
+  'manifest',
 ];
 const CORE_TOP = ['src/core/engine.ts', 'src/core/input-keys.ts'];
 

@@ -86,4 +86,6 @@ export type { DeclareInput, Declaration } from '../core/verbs/declare.js';
 export type { ExportInput } from '../core/verbs/export.js';
 export type { LsFilesInput } from '../core/verbs/ls-files.js';
 export type { StatusInput } from '../core/verbs/status.js';
+export type { PlanInput } from '../core/verbs/plan.js';
+export type { PrepareInput } from '../core/verbs/prepare.js';
 export type { ReadFileInput, FileBytes } from '../core/verbs/read-file.js';

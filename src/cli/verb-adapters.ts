@@ -7,6 +7,7 @@
  * with the verb table's description; names, types and ranges come from the
  * table, never from here.
  */
+import { resolve } from 'node:path';
 import { BUDGET_FIELDS, parseBudgetValue } from '../core/policy/budget-fields.js';
 import { EngineError } from '../core/errors.js';
 import type { OptionSpec } from './catalog.js';
@@ -70,6 +71,12 @@ function parseRange(raw: never, flag: string): { from: number; to: number } {
   const match = /^(\d{1,9}):(\d{1,9})$/.exec(String(raw));
   if (!match) throw new EngineError('BAD_ARGUMENT', `${flag} takes A:B, not '${String(raw).slice(0, 40)}'`, { hint: `for example ${flag} 120:160` });
   return { from: Number(match[1]), to: Number(match[2]) };
+}
+
+/** plan and prepare: the manifest's path made absolute here (the engine never reads the process's directory), and the caller's environment for the manifest's env names. */
+function manifestCall(input: Record<string, unknown>, _opts: Opts, io: CliIo): Record<string, unknown> {
+  const env = Object.fromEntries(Object.entries(io.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return { ...input, file: resolve(String(input.file ?? 'headspace.yml')), env };
 }
 
 export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
@@ -270,7 +277,32 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   },
   status: {
     args: [['[workspace]', 'workspaceId']],
+    flags: {
+      manifestDir: {
+        flags: '--manifest-dir <dir>',
+        description: 'without WORKSPACE: look for headspace.yml here and in its parents (default: the current directory)',
+      },
+    },
+    // The engine never reads the process's directory: the CLI passes its own.
+    complete: (input) => (input.workspaceId === undefined ? { ...input, manifestDir: resolve(String(input.manifestDir ?? '.')) } : input),
     explain:
-      'Answers "where am I" in a few lines: the workspace\'s state and provider, how many jobs it has and how many run, its latest job (status, exit code, start) with the last lines of its output, and what needs attention. Without WORKSPACE it picks the live workspace used most recently (its latest job, else its creation) and says how many others are live; with none, it says so and suggests create. It reads the state store only (no provider call), so it is cheap to ask often; inspect gives the whole picture.',
+      'Answers "where am I" in a few lines: the workspace\'s state and provider, how many jobs it has and how many run, its latest job (status, exit code, start) with the last lines of its output, and what needs attention. Without WORKSPACE it first looks for headspace.yml in the current directory (or --manifest-dir) and its parents: the nearest directory with a manifest, or with manifests workspaces were prepared from, decides; one live workspace there is the answer, several are refused listing them (exit 1), and a manifest not yet prepared says so. With no manifest anywhere up the tree it picks the live workspace used most recently (its latest job, else its creation) and says how many others are live; with none, it says so and suggests create. It reads the state store only (no provider call), so it is cheap to ask often; inspect gives the whole picture.',
+  },
+  plan: {
+    args: [['[file]', 'file']],
+    flags: { env: null },
+    complete: manifestCall,
+    explain:
+      "Reads FILE (default ./headspace.yml, schema headspace.workspace/v1) and prints what prepare would do: the workspace it creates and its policy, each copy with its size and sha256, the artifacts it declares, the setup commands it runs. It also reports ready: true|false with each readiness check (the provider ready, the policy enforceable, each input readable and within the storage budget, each env name set, each env file readable): plan is the manifest's doctor. With a receipt from an earlier prepare it says whether prepare would do nothing or refuse, naming what changed. It changes nothing, and exits 0 whether ready or not; a manifest it refuses (unknown key, wrong type, a path with '..', absolute or through a symbolic link) exits 1 naming the key path and the line. The manifest's env values come from your environment and are never recorded.",
+  },
+  prepare: {
+    args: [['[file]', 'file']],
+    flags: {
+      env: null,
+      recreate: { description: 'destroy a workspace whose manifest or inputs changed (discarding unexported artifacts) and prepare it anew' },
+    },
+    complete: manifestCall,
+    explain:
+      "The only verb that materialises a manifest: it creates the workspace, copies each input in, declares the artifacts and runs the setup commands in order, then records a receipt (manifest digest, input digests) under HEADSPACE_HOME/receipts. Every refusal comes before anything is made: a bad manifest (exit 1, naming the key path and line), a readiness check that fails (the check's own exit code: a missing input 1, a policy the provider cannot enforce 3, a provider not ready 2 or 7). Again with nothing changed it does nothing and says so by digest; a changed manifest or input is refused (exit 1) naming what changed, unless --recreate. A setup command that fails ends prepare with its status and exit code, leaving the workspace for inspection and no receipt: prepare --recreate starts over. Env values come from your environment (the manifest's env names) and env files; they reach the setup jobs and are never recorded.",
   },
 };

@@ -10,6 +10,8 @@ export type EngineErrorCode =
   | 'BAD_ID'
   | 'BAD_PATH'
   | 'BAD_BUDGET'
+  | 'BAD_MANIFEST'
+  | 'MANIFEST_CHANGED'
   | 'UNKNOWN_PROVIDER'
   | 'UNKNOWN_VERB'
   | 'WORKSPACE_NOT_FOUND'
@@ -37,6 +39,10 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   BAD_ID: 'user_error',
   BAD_PATH: 'user_error',
   BAD_BUDGET: 'user_error',
+  /** A headspace.yml refused before anything happened, naming the key path and line (#17). */
+  BAD_MANIFEST: 'user_error',
+  /** The manifest or an input changed since prepare; prepare again with recreate (#17). */
+  MANIFEST_CHANGED: 'user_error',
   UNKNOWN_PROVIDER: 'user_error',
   UNKNOWN_VERB: 'user_error',
   WORKSPACE_NOT_FOUND: 'user_error',

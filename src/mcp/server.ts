@@ -34,7 +34,7 @@ import { boundStructured, DEFAULT_MAX_STRUCTURED_BYTES } from './bound-structure
 import { mcpActionRenderer } from './render-action.js';
 import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
 import { TOOLS } from './tools/index.js';
-import type { ToolSpec } from './tools/tool-spec.js';
+import { HOST_ROOTS_INSTRUCTIONS, type ToolSpec } from './tools/tool-spec.js';
 
 /**
  * Builds an engine for one tool call or resource read; the server closes it
@@ -73,8 +73,7 @@ export interface HeadspaceMcpServer {
   close(): Promise<void>;
 }
 
-const INSTRUCTIONS =
-  "headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run's argv (it is recorded verbatim); pass secrets in env. Every tool returns a result package: nine sections (outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) as structuredContent, and the same as markdown text bounded to about 8 KiB; its full JSON Schema is the resource headspace://schema/result-package. A refusal (bad id, policy_denied, busy workspace, …) is a tool error naming its category, exit code and a hint. The learn prompt explains the rules and exit codes.";
+const INSTRUCTIONS = `headspace runs commands in isolated, budgeted workspaces and returns compact result packages instead of raw logs. Typical flow: create → run (as often as needed) → logs/inspect when you need more → destroy. Read the status first. Never put a secret in run's argv (it is recorded verbatim); pass secrets in env. Every tool returns a result package: nine sections (outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention) as structuredContent, and the same as markdown text bounded to about 8 KiB; its full JSON Schema is the resource headspace://schema/result-package. A refusal (bad id, policy_denied, busy workspace, …) is a tool error naming its category, exit code and a hint. The learn prompt explains the rules and exit codes. ${HOST_ROOTS_INSTRUCTIONS}`;
 
 export function createMcpServer(engineFactory: EngineFactory, options: McpServerOptions = {}): HeadspaceMcpServer {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -52,7 +52,7 @@ export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { s
   title: 'Run a command in a workspace',
   summary: 'run one command in a workspace; flags go before the workspace id, everything after it is the command',
   description:
-    'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait for it; the result gives the status and an excerpt of the output chosen for you (use logs for more). SECRETS: argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded.',
+    'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait; the result gives the status and an excerpt of the output chosen for you (logs for more). argv is recorded verbatim: pass secrets in env, whose values are never recorded.',
   input: (z: Zod) => runInput(z),
   runtimeKeys: ['signal', 'canceller'],
   handler: async () => (await import('../verbs/run.js')).runJob,
@@ -100,7 +100,7 @@ export const stopVerb = defineVerb<'stop', 'stop', ReturnType<typeof stopInput>,
   title: 'Stop running jobs',
   summary: 'end the running jobs of a workspace (or one, with its job id); previews by default and changes nothing, apply ends them',
   description:
-    'End the jobs running in a workspace (all of them, or only jobId): without apply it only previews what runs; with apply: true each job gets SIGTERM, a grace (graceSeconds, default 5) to run its handler, then every process of it that remains is killed, and the job reads cancelled; a job not named runs on.',
+    'End the running jobs of a workspace (all, or jobId): without apply only a preview; with apply each gets SIGTERM, a grace (graceSeconds, default 5) for its handler, then a kill, and reads cancelled.',
   input: (z: Zod) => stopInput(z),
   runtimeKeys: ['settleTimeoutMs'],
   handler: async () => (await import('../verbs/stop.js')).stopJob,
@@ -248,11 +248,8 @@ export const putVerb = defineVerb({
   idempotent: false,
   title: 'Copy a host file into a workspace',
   summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
-  description: [
-    "Copy a file or directory from the HOST (read as the server's user) into a workspace, before a run that needs it. The result records the destination, size and sha256 — never the bytes.",
-    'Refused: symlinks, devices, FIFOs and sockets in the source; `..`, absolute or NUL destinations; anything past the storage budget (policy_denied, nothing copied); an existing destination unless overwrite. Cost: proportional to the bytes copied.',
-    "To copy inputs and run in one call, use run's inputs argument instead.",
-  ].join(' '),
+  description:
+    "Copy a HOST file or directory (read as the server's user) into a workspace; the result records destination, size and sha256, never the bytes. Refused: links, devices, FIFOs and sockets in the source; `..`, absolute or NUL destinations; anything past the storage budget (policy_denied); an existing destination unless overwrite. run's inputs copy and run in one call.",
   input: (z: Zod) =>
     z.strictObject({
       workspaceId: workspaceIdField(z),
@@ -271,10 +268,8 @@ export const declareVerb = defineVerb({
   idempotent: true,
   title: 'Declare an artifact',
   summary: 'declare an artifact after the fact (e.g. a file found with ls-files), so it can be exported; remove withdraws one',
-  description: [
-    'Declare a file in a workspace as an artifact (after the fact, e.g. one found with ls-files), so it can be exported. Only declared artifacts can leave a workspace.',
-    'A declared artifact that is not exported is listed in attention on every result, and makes destroy refuse until it is exported or discarded with force; remove: true withdraws a declaration that was never exported (a typo; the files are not touched). Cheap.',
-  ].join(' '),
+  description:
+    'Declare a workspace file as an artifact (e.g. one found with ls-files) so it can be exported: only declared artifacts leave a workspace. An unexported one is listed in attention and makes destroy refuse until exported or discarded with force; remove: true withdraws a declaration never exported.',
   input: (z: Zod) =>
     z.strictObject({
       workspaceId: workspaceIdField(z),
@@ -293,10 +288,8 @@ export const exportVerb = defineVerb<'export', 'export', ReturnType<typeof expor
   idempotent: false,
   title: 'Export an artifact to the host',
   summary: 'publish a declared artifact to a host path, digest-verified, by atomic rename',
-  description: [
-    "Publish a declared artifact to a HOST path (written as the server's user): copied through a temporary file, digest-verified, then renamed into place, so the destination holds the whole file or nothing.",
-    'Refused, leaving nothing behind: an undeclared name, a symlink or special file in the workspace, a digest mismatch with expectSha256, an existing destination unless overwrite. Cost: proportional to the file size. The result carries the sha256 and the destination.',
-  ].join(' '),
+  description:
+    "Publish a declared artifact to a HOST path (written as the server's user) through a temporary file, digest-verified, then renamed: the destination holds the whole file or nothing. Refused, leaving nothing: an undeclared name, a link or special file, a digest mismatch with expectSha256, an existing destination unless overwrite.",
   input: (z: Zod) => exportInput(z),
   runtimeKeys: ['onProgress'],
   handler: async () => (await import('../verbs/export.js')).exportArtifact,
@@ -327,7 +320,7 @@ export const lsFilesVerb = defineVerb({
   title: "List a workspace's files",
   summary: "a bounded listing of a workspace's files (names, types, sizes)",
   description:
-    "A bounded, recursive listing (names, types, sizes) of a workspace's files under a path, to find files a job wrote; then declare and export them, or read one as the resource headspace://workspace/{workspaceId}/file/{path}. Symlinks are listed, never followed. Each name is shown in one text form (a byte that is not UTF-8 as \\xff, a backslash as \\\\, controls and invisible characters as escapes; name_encoding says so): pass it exactly as shown to declare, export or path. Read-only and cheap.",
+    "A bounded, recursive listing (names, types, sizes) of a workspace's files, to find what a job wrote; then declare and export them, or read one as the resource headspace://workspace/{workspaceId}/file/{path}. Links are listed, never followed. Names are in one escaped text form (name_encoding says so): pass them back exactly as shown.",
   input: (z: Zod) =>
     z.strictObject({
       workspaceId: workspaceIdField(z),
@@ -345,10 +338,8 @@ export const probeVerb = defineVerb({
   idempotent: true,
   title: 'Probe the isolation boundary',
   summary: 'run real escape attempts in a dedicated workspace and report each scenario contained or escaped; success only when all are contained',
-  description: [
-    'Run real escape attempts (writing outside the workspace, reaching the host network, privilege, fork bomb, memory hog, …) in a dedicated workspace and report each scenario contained, escaped (with evidence) or skipped. Success only when every scenario is contained; anything else is infrastructure_failure.',
-    'Use it to check that a provider really isolates before trusting it. Cost: tens of seconds for all scenarios; it creates and destroys its own workspace. With list: true it only describes the scenarios. The fake provider isolates nothing and is refused (policy_denied).',
-  ].join(' '),
+  description:
+    'Run real escape attempts (writing outside, the host network, privilege, fork bomb, memory hog, …) in a dedicated workspace; each scenario reads contained, escaped (with evidence) or skipped. Success only when all are contained, else infrastructure_failure. Tens of seconds; list: true only describes them. The fake provider is refused.',
   input: (z: Zod) =>
     z.strictObject({
       scenario: z.string().optional().describe('run only this scenario id (see list: true)'),
@@ -366,10 +357,19 @@ export const statusVerb = defineVerb({
   effect: 'reads',
   idempotent: true,
   title: 'Status of a workspace',
-  summary: 'a workspace and its latest job in one short result (without an id: the most recently used live workspace)',
+  summary: 'a workspace and its latest job in one short result (without an id: the one prepared from headspace.yml here, else the most recently used)',
   description:
     "A workspace's state and its latest job (status, exit code, last lines of output) in one short result; without workspaceId, the live workspace used most recently. Read-only, cheap.",
-  input: (z: Zod) => z.strictObject({ workspaceId: workspaceIdField(z).optional().describe('omit for the most recently used') }),
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z).optional().describe('omit for the most recently used'),
+      manifestDir: z
+        .string()
+        .optional()
+        .describe('without workspaceId: find the workspace from headspace.yml in this directory or its parents (the CLI passes its working directory)'),
+    }),
+  // A directory on the server's host whose parents are searched: not a model's to name.
+  mcpOmits: ['manifestDir'],
   handler: async () => (await import('../verbs/status.js')).reportStatus,
 });
 
@@ -400,6 +400,43 @@ function watchInput(z: Zod) {
   });
 }
 
+const manifestFile = (z: Zod) => z.string().optional().describe('the headspace.yml; default ./headspace.yml');
+const callerEnv = (z: Zod) => z.record(z.string(), z.string()).optional().describe("values for the manifest's env names; never recorded");
+
+export const planVerb = defineVerb({
+  name: 'plan',
+  method: 'plan',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'Plan from a manifest',
+  summary: 'what prepare would do for a headspace.yml (create, copies with sizes and digests, commands) and whether it is ready; changes nothing',
+  description: 'What prepare would do for a headspace.yml, and ready: true|false per check. Changes nothing.',
+  input: (z: Zod) => z.strictObject({ file: manifestFile(z), env: callerEnv(z) }),
+  // Over MCP the manifest's env names stay unset (prepare refuses them): a model passes values to run's env instead; env files under the roots still work.
+  mcpOmits: ['env'],
+  handler: async () => (await import('../verbs/plan.js')).planWorkspace,
+});
+
+export const prepareVerb = defineVerb({
+  name: 'prepare',
+  method: 'prepare',
+  group: 'lifecycle',
+  effect: 'writes',
+  idempotent: true,
+  title: 'Prepare from a manifest',
+  summary: 'materialise a headspace.yml: create, copy inputs, declare artifacts, run setup; a second prepare with nothing changed does nothing',
+  description: 'Materialise a headspace.yml: create, copy, declare, run setup, record a receipt. Unchanged: does nothing; changed: refused unless recreate.',
+  input: (z: Zod) =>
+    z.strictObject({
+      file: manifestFile(z),
+      env: callerEnv(z),
+      recreate: z.boolean().optional().describe('destroy a changed workspace, prepare it anew'),
+    }),
+  mcpOmits: ['env'],
+  handler: async () => (await import('../verbs/prepare.js')).prepareWorkspace,
+});
+
 /** Every engine verb, in the order faces list them. */
 export const VERB_TABLE = [
   createVerb,
@@ -418,6 +455,9 @@ export const VERB_TABLE = [
   probeVerb,
   statusVerb,
   watchVerb,
+
+  planVerb,
+  prepareVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

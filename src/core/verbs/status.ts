@@ -9,10 +9,13 @@ import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
 import { commandLabel } from './run.js';
 import { requireWorkspace } from './workspace-guards.js';
+import { EngineError } from '../errors.js';
 
 export interface StatusInput {
   /** The workspace; without it, the live workspace used most recently. */
   workspaceId?: string;
+  /** Without workspaceId: find the workspace from headspace.yml in this directory or its parents (the CLI passes its cwd). */
+  manifestDir?: string;
 }
 
 /** The excerpt of the latest job's output a status shows: its last lines, not a whole result's worth. */
@@ -29,9 +32,38 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
   const startedAt = ctx.clock.now();
   let ws: WorkspaceRecord | undefined;
   let others = 0;
+  let foundFrom: string | null = null;
+  if (input.workspaceId === undefined && input.manifestDir !== undefined) {
+    const { discoverWorkspace } = await import('../manifest/discover.js');
+    const live = (id: string) => {
+      const w = store.getWorkspace(id);
+      return w !== undefined && w.state !== 'destroyed';
+    };
+    const found = await discoverWorkspace(ctx.home, input.manifestDir, live);
+    if (found.kind === 'ambiguous') {
+      throw new EngineError(
+        'BAD_ARGUMENT',
+        `${found.candidates.length} workspaces were prepared from manifests in ${found.dir}: ${found.candidates.map((c) => `${c.workspaceId} (${c.manifest})`).join(', ')}`,
+        { hint: 'name the workspace', action: nextAction('status', { workspaceId: found.candidates[0]!.workspaceId }) },
+      );
+    }
+    if (found.kind === 'unprepared') {
+      return buildResult({
+        outcome_summary: `${found.manifest} ${found.workspaceId === null ? 'names no valid workspace id' : `names workspace ${found.workspaceId}, which is not prepared`}`,
+        status: 'success',
+        key_findings: [`manifest: ${found.manifest}`],
+        provenance: provenanceFor(ctx, 'status', { startedAt, finishedAt: ctx.clock.now() }),
+        attention: [{ kind: 'next-step', text: 'see what prepare would do', action: nextAction('plan', { file: found.manifest }) }],
+      });
+    }
+    if (found.kind === 'found') {
+      ws = requireWorkspace(ctx, found.workspaceId);
+      foundFrom = found.manifest;
+    }
+  }
   if (input.workspaceId !== undefined) {
     ws = requireWorkspace(ctx, input.workspaceId);
-  } else {
+  } else if (foundFrom === null) {
     const live = store.listWorkspaces().map((w) => ({ w, at: lastActivity(w, store.listJobs(w.id)) }));
     live.sort((a, b) => b.at - a.at);
     ws = live[0]?.w;
@@ -66,6 +98,7 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
   if (latest) findings.push(latestJobFinding(latest));
   if (ws.expiresAt !== null) findings.push(ws.expiresAt <= ctx.clock.now() ? 'expired' : `expires at ${isoTime(ws.expiresAt)}`);
   if (others > 0) findings.push(`${others} other live workspace(s)`);
+  if (foundFrom !== null) findings.push(`found from ${foundFrom}`);
   return buildResult({
     outcome_summary: latest
       ? `workspace ${ws.id} is ${ws.state}; latest job ${latest.id} ${latest.state === 'running' ? 'is running' : `ended ${latest.status ?? 'unknown'}`}`

@@ -40,6 +40,9 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   watch: async (args, ctx) => ({ ...args, signal: ctx.signal }),
   put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
+  // The manifest through the roots (the server's instructions say so once); its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
+  plan: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
+  prepare: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
 };
 
 /** What a model must know of a tool over MCP beyond the verb's own description. */
@@ -57,6 +60,7 @@ export function toolFor(verb: AnyVerb): ToolSpec {
   return {
     name: verb.name,
     title: verb.title,
+    // What a result package holds, and how a refusal reads, is said once in the server's instructions (server.ts), not in each description: tools/list stays under 25 KB.
     description: [verb.description, NOTES[verb.name], RETURNS].filter(Boolean).join(' '),
     input: verb.mcpMaximum ? lowerMaxima(omitted, verb.mcpMaximum) : omitted,
     annotations: { readOnlyHint: verb.effect === 'reads', destructiveHint: verb.effect === 'destroys', idempotentHint: verb.idempotent, openWorldHint: false },

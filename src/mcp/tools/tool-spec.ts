@@ -37,5 +37,9 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
 export const RETURNS = 'Returns a result package.';
 
 /** Said by every tool that touches host paths (see ../host-roots.ts). */
-export const HOST_ROOTS_RULE =
-  "Host paths must lie under the server's roots (your client's roots if it offers them, else the server's --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";
+
+export const HOST_ROOTS_RULE = "Host paths must lie under the server's roots (see its instructions), else policy_denied.";
+
+/** The whole rule, said once in the server's instructions (server.ts) rather than in each tool that touches host paths. */
+export const HOST_ROOTS_INSTRUCTIONS =
+  "Host paths (run's inputs, put, export, a plan or prepare manifest) must lie under the server's roots (your client's roots if it offers them, else the server's --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";

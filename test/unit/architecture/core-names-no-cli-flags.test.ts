@@ -38,6 +38,16 @@ const ALLOWED: readonly Allowed[] = [
     text,
     why: 'the CLI flag column of the budget table the CLI builds its create options from; it moves to the verb table',
   })),
+  ...argv('core/manifest/git-input.ts', "the git argv of a manifest's repository input: resolving the ref and making the independent clone", [
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    '--is-ancestor',
+    '--no-local',
+    '--no-hardlinks',
+    '--no-checkout',
+    '--detach',
+  ]),
   ...argv('providers/native/plan-bwrap.ts', 'the bubblewrap argv that builds the sandbox', [
     '--unshare-all',
     '--unshare-user',

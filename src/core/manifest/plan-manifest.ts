@@ -1,0 +1,255 @@
+/**
+ * What prepare would do for a manifest (#17), worked out without changing
+ * anything: the workspace it creates under which policy, each copy with its
+ * size and digest, the artifacts it declares, the setup commands it runs,
+ * and the readiness checks (provider ready, policy enforceable, inputs
+ * readable and within the storage budget, env names given, env files
+ * readable). plan reports it; prepare carries it out, so the two cannot
+ * disagree about what a manifest means.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { parseEnvFile } from '../files/env-file.js';
+import { readHostFile, scanHostSource } from '../files/host-source.js';
+import { assertEnforceable, effectivePolicy, formatBytes } from '../policy/effective-policy.js';
+import { assertWithinCapacity } from '../policy/host-capacity.js';
+import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
+import { validateBudget } from '../policy/budget-fields.js';
+import { notReadyError } from '../infrastructure-errors.js';
+import type { LoadedManifest } from './read-manifest.js';
+
+export interface PlannedCopy {
+  key: string;
+  /** As written in the manifest (relative to it). */
+  path: string;
+  to: string;
+  hostPath: string;
+  kind: 'file' | 'directory';
+  sizeBytes: number;
+  fileCount: number;
+  sha256: string;
+}
+
+export interface PlannedClone {
+  key: string;
+  source: string;
+  hostPath: string;
+  ref: string;
+  commit: string;
+  to: string;
+}
+
+export interface ReadinessCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** A failed check's refusal, as the verb it stands for would give it (prepare throws the first). */
+  error?: EngineError;
+}
+
+export interface ManifestPlan {
+  loaded: LoadedManifest;
+  workspaceId: string;
+  provider: string;
+  profile: string;
+  policy: Policy;
+  ttlSeconds: number | undefined;
+  copies: PlannedCopy[];
+  clones: PlannedClone[];
+  checks: ReadinessCheck[];
+  ready: boolean;
+  /** The setup commands' environment: names from the env files and the manifest's env names. Never recorded. */
+  env: Record<string, string>;
+}
+
+/** One step of prepare, as plan announces it and prepare reports it done. */
+export type PlanStep =
+  | { step: 'create'; workspace_id: string; provider: string; profile: string; budget: Budget; ttl_seconds?: number }
+  | { step: 'copy'; input: string; from: string; to: string; type: 'file' | 'directory'; size_bytes: number; file_count: number; sha256: string }
+  | { step: 'clone'; input: string; from: string; ref: string; commit: string; to: string }
+  | { step: 'declare'; name: string; purpose: string }
+  | { step: 'setup'; index: number; argv: string[]; env_names: string[] };
+
+/**
+ * Works out the plan. `env` is the caller's environment (only the names the
+ * manifest declares are taken from it). Never throws for a readiness
+ * problem: each one is a failed check.
+ */
+export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, env: Record<string, string>): Promise<ManifestPlan> {
+  const m = loaded.manifest;
+  const budget = Object.fromEntries(Object.entries(m.policy?.budget ?? {}).filter(([, v]) => v !== undefined)) as Partial<Budget>;
+  validateBudget(budget);
+  const base = defaultPolicy();
+  const policy: Policy = { network: base.network, hostPaths: [], budget: { ...base.budget, ...budget } };
+  const providerName = m.provider ?? ctx.defaultProvider;
+  const checks: ReadinessCheck[] = [];
+  checks.push(await providerCheck(ctx, providerName, policy));
+
+  const copies: PlannedCopy[] = [];
+  for (const input of loaded.inputs) {
+    try {
+      copies.push({ key: input.key, path: input.path, to: input.to, hostPath: input.hostPath, ...(await digestHostSource(input.hostPath)) });
+      checks.push({ name: `${input.key} ${input.path}`, ok: true, detail: 'readable' });
+    } catch (error) {
+      checks.push({ name: `${input.key} ${input.path}`, ok: false, detail: messageOf(error), ...errorOf(error) });
+    }
+  }
+  const clones: PlannedClone[] = [];
+  for (const repo of loaded.repositories) {
+    const name = `${repo.key} ${repo.source}@${repo.ref}`;
+    try {
+      const { resolveGitRef } = await import('./git-input.js');
+      const commit = resolveGitRef(repo.hostPath, repo.ref, repo.key);
+      clones.push({ key: repo.key, source: repo.source, hostPath: repo.hostPath, ref: repo.ref, commit, to: repo.to });
+      checks.push({ name, ok: true, detail: `resolves to ${commit}` });
+    } catch (error) {
+      checks.push({ name, ok: false, detail: messageOf(error), ...errorOf(error) });
+    }
+  }
+  const total = copies.reduce((n, c) => n + c.sizeBytes, 0);
+  checks.push(
+    total <= policy.budget.storageBytes
+      ? { name: 'storage', ok: true, detail: `inputs take ${formatBytes(total)} of the ${formatBytes(policy.budget.storageBytes)} storage budget` }
+      : {
+          name: 'storage',
+          ok: false,
+          detail: `inputs take ${formatBytes(total)}, past the ${formatBytes(policy.budget.storageBytes)} storage budget`,
+          error: new EngineError('POLICY_DENIED', `the inputs take ${total} bytes, past the storage_bytes budget of ${policy.budget.storageBytes}`, {
+            hint: 'raise policy.budget.storageBytes in the manifest, or copy less',
+          }),
+        },
+  );
+
+  const values: Record<string, string> = {};
+  for (const file of loaded.envFiles) {
+    try {
+      Object.assign(values, parseEnvFile(await readFile(file.hostPath, 'utf8'), file.path));
+      checks.push({ name: `${file.key} ${file.path}`, ok: true, detail: 'readable NAME=VALUE lines' });
+    } catch (error) {
+      const refusal =
+        error instanceof EngineError
+          ? error
+          : new EngineError('FILE_NOT_FOUND', `${file.key} ${file.path} could not be read`, { hint: 'check that it exists and that you may read it' });
+      checks.push({ name: `${file.key} ${file.path}`, ok: false, detail: refusal.message, error: refusal });
+    }
+  }
+  for (const name of m.env ?? []) {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value === undefined)
+      checks.push({
+        name: `env ${name}`,
+        ok: false,
+        detail: `${name} is not set in the caller's environment`,
+        error: new EngineError('BAD_ARGUMENT', `the manifest's env names ${name}, which is not set in the caller's environment`, {
+          hint: `set ${name}, or take it out of the manifest's env`,
+        }),
+      });
+    else {
+      values[name] = value;
+      checks.push({ name: `env ${name}`, ok: true, detail: 'set (the value is never recorded)' });
+    }
+  }
+  return {
+    loaded,
+    workspaceId: m.id,
+    provider: providerName,
+    profile: m.profile ?? 'host',
+    policy,
+    ttlSeconds: m.ttl,
+    copies,
+    clones,
+    checks,
+    ready: checks.every((c) => c.ok),
+    env: values,
+  };
+}
+
+/** The steps prepare takes for a plan, in order. */
+export function planSteps(plan: ManifestPlan): PlanStep[] {
+  const m = plan.loaded.manifest;
+  const envNames = Object.keys(plan.env).sort();
+  return [
+    {
+      step: 'create',
+      workspace_id: plan.workspaceId,
+      provider: plan.provider,
+      profile: plan.profile,
+      budget: { ...plan.policy.budget },
+      ...(plan.ttlSeconds === undefined ? {} : { ttl_seconds: plan.ttlSeconds }),
+    },
+    ...plan.copies.map((c): PlanStep => ({
+      step: 'copy',
+      input: c.key,
+      from: c.path,
+      to: c.to,
+      type: c.kind,
+      size_bytes: c.sizeBytes,
+      file_count: c.fileCount,
+      sha256: c.sha256,
+    })),
+    ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.source, ref: c.ref, commit: c.commit, to: c.to })),
+    ...plan.loaded.artifacts.map((a): PlanStep => ({ step: 'declare', name: a.name, purpose: a.purpose })),
+    ...(m.setup ?? []).map((s, index): PlanStep => ({ step: 'setup', index, argv: [...s.argv], env_names: envNames })),
+  ];
+}
+
+/** One line for a step. */
+export function stepText(step: PlanStep): string {
+  switch (step.step) {
+    case 'create':
+      return `create workspace ${step.workspace_id} on ${step.provider} (${step.profile} profile): memory ${formatBytes(step.budget.memoryBytes)}, cpu ${step.budget.cpuLimit}, pids ${step.budget.pidsLimit}, storage ${formatBytes(step.budget.storageBytes)}, ${step.budget.wallClockSeconds} s per job, network disabled${step.ttl_seconds === undefined ? '' : `, expires ${step.ttl_seconds} s after`}`;
+    case 'copy':
+      return `copy ${step.from} → ${step.to}${step.type === 'directory' ? '/' : ''}: ${step.type === 'directory' ? `${step.file_count} file(s), ` : ''}${step.size_bytes} bytes, ${step.sha256}`;
+    case 'clone':
+      return `clone ${step.from} at ${step.ref} (commit ${step.commit}) → ${step.to}/, an independent clone (no hardlinks, no alternates)`;
+    case 'declare':
+      return `declare artifact ${step.name}: ${step.purpose}`;
+    case 'setup':
+      return `setup[${step.index}]: ${JSON.stringify(step.argv)}${step.env_names.length > 0 ? ` with env ${step.env_names.join(', ')}` : ''}`;
+  }
+}
+
+/** Size, file count and sha256 of a host file or directory, computed exactly as the copy records them (files/copy-in.ts). */
+export async function digestHostSource(hostPath: string): Promise<{ kind: 'file' | 'directory'; sizeBytes: number; fileCount: number; sha256: string }> {
+  const source = await scanHostSource(hostPath);
+  const manifest: string[] = [];
+  for (const file of source.files) {
+    const bytes = await readHostFile(source, file);
+    manifest.push(`${createHash('sha256').update(bytes).digest('hex')}  ${bytes.length}  ${file.relative}`);
+  }
+  const sha =
+    source.kind === 'file'
+      ? (manifest[0]?.split('  ')[0] ?? createHash('sha256').digest('hex'))
+      : createHash('sha256')
+          .update(`${manifest.join('\n')}\n`)
+          .digest('hex');
+  return { kind: source.kind, sizeBytes: source.totalBytes, fileCount: source.files.length, sha256: `sha256:${sha}` };
+}
+
+async function providerCheck(ctx: EngineContext, name: string, policy: Policy): Promise<ReadinessCheck> {
+  const check = `provider ${name}`;
+  try {
+    const provider = await ctx.provider(name);
+    const probe = await provider.probe();
+    if (!probe.ready) {
+      const failed = probe.checks.filter((c) => !c.ok).map((c) => c.name);
+      return { name: check, ok: false, detail: `not ready here${failed.length > 0 ? `: ${failed.join(', ')}` : ''}`, error: notReadyError(name, probe.checks) };
+    }
+    const caps = await provider.capabilities();
+    assertEnforceable(effectivePolicy(policy, caps), name);
+    assertWithinCapacity(policy.budget, await provider.capacity?.(), name);
+    return { name: check, ok: true, detail: 'ready; every limit of the policy is enforceable' };
+  } catch (error) {
+    return { name: check, ok: false, detail: messageOf(error), ...errorOf(error) };
+  }
+}
+
+function errorOf(error: unknown): { error?: EngineError } {
+  return error instanceof EngineError ? { error } : {};
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof EngineError ? error.message : 'could not be checked';
+}

@@ -1,0 +1,202 @@
+/**
+ * Reads a `headspace.yml` (#17) and refuses it, before anything happens,
+ * naming the key path and the line: YAML that does not parse, an unknown
+ * key, a wrong type, and a path that escapes — absolute where relative is
+ * required, `..`, a symbolic link on the way from the manifest's directory —
+ * or a workspace path that leaves the workspace. What comes back holds every
+ * host path resolved under the manifest's directory.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { LineCounter, parseDocument, isMap, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
+import { EngineError } from '../errors.js';
+import { normalizeWorkspacePath } from '../paths.js';
+import { MANIFEST_SCHEMA_ID, ManifestSchema, type Manifest } from './manifest-schema.js';
+
+/** A manifest larger than this is refused unread: a workspace description is a page, not a data file. */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+export interface ManifestInput {
+  /** The host path, absolute, under the manifest's directory. */
+  hostPath: string;
+  /** As written in the manifest. */
+  path: string;
+  /** The workspace destination, normalized. */
+  to: string;
+  /** Where it is written: `inputs[0]`. */
+  key: string;
+}
+
+export interface ManifestRepository {
+  hostPath: string;
+  source: string;
+  ref: string;
+  to: string;
+  key: string;
+}
+
+export interface LoadedManifest {
+  /** The manifest file, absolute. */
+  file: string;
+  dir: string;
+  manifest: Manifest;
+  /** sha256 of the manifest's meaning (its validated content as canonical JSON): comments and layout do not count. */
+  digest: string;
+  inputs: ManifestInput[];
+  repositories: ManifestRepository[];
+  /** Env files, absolute. */
+  envFiles: Array<{ hostPath: string; path: string; key: string }>;
+  artifacts: Array<{ name: string; purpose: string }>;
+}
+
+/** Reads, validates and checks a manifest; every refusal is BAD_MANIFEST naming the key path and the line. */
+export async function loadManifest(file: string): Promise<LoadedManifest> {
+  const absolute = resolve(file);
+  let text: string;
+  try {
+    const stats = await lstat(absolute);
+    if (!stats.isFile()) throw bad(absolute, `it is not a regular file`, 'name the headspace.yml file itself');
+    if (stats.size > MAX_MANIFEST_BYTES) throw bad(absolute, `it is ${stats.size} bytes; a manifest is at most ${MAX_MANIFEST_BYTES}`);
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    if (error instanceof EngineError) throw error;
+    throw new EngineError('FILE_NOT_FOUND', `no manifest at ${absolute}`, {
+      hint: `write a ${MANIFEST_SCHEMA_ID} manifest there (see docs/headspace.workspace.v1.schema.json), or name one`,
+    });
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
+  const parseError = doc.errors[0];
+  if (parseError) {
+    // With prettyErrors the first line of the message ends "at line L, column C:".
+    throw bad(absolute, `not YAML: ${parseError.message.split('\n')[0]!.replace(/:$/, '')}`, 'fix the YAML syntax');
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: 50 });
+  const parsed = ManifestSchema.safeParse(data ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((issue) => describeIssue(doc, lines, issue));
+    const more = parsed.error.issues.length > 5 ? ` (and ${parsed.error.issues.length - 5} more)` : '';
+    throw bad(absolute, `${issues.join('; ')}${more}`);
+  }
+  const manifest = parsed.data;
+  const dir = dirname(absolute);
+  const at = (path: (string | number)[]) => `${keyPath(path)}, line ${lineOf(doc, lines, path)}`;
+
+  const inputs: ManifestInput[] = [];
+  for (const [i, input] of (manifest.inputs ?? []).entries()) {
+    const hostPath = await checkHostPath(absolute, dir, input.path, at(['inputs', i, 'path']));
+    const to = workspacePath(absolute, input.to ?? input.path, at(['inputs', i, input.to === undefined ? 'path' : 'to']));
+    const clash = inputs.find((other) => other.to === to || to.startsWith(`${other.to}/`) || other.to.startsWith(`${to}/`));
+    if (clash) throw bad(absolute, `${at(['inputs', i])}: lands at '${to}', overlapping ${clash.key} ('${clash.to}')`, 'give each input its own destination');
+    inputs.push({ hostPath, path: input.path, to, key: `inputs[${i}]` });
+  }
+  const repositories: ManifestRepository[] = [];
+  for (const [i, repo] of (manifest.repositories ?? []).entries()) {
+    const hostPath = await checkHostPath(absolute, dir, repo.source, at(['repositories', i, 'source']));
+    const to = workspacePath(absolute, repo.to, at(['repositories', i, 'to']));
+    const clash = [...inputs, ...repositories].find((other) => other.to === to || to.startsWith(`${other.to}/`) || other.to.startsWith(`${to}/`));
+    if (clash)
+      throw bad(absolute, `${at(['repositories', i])}: lands at '${to}', overlapping ${clash.key} ('${clash.to}')`, 'give each input its own destination');
+    repositories.push({ hostPath, source: repo.source, ref: repo.ref, to, key: `repositories[${i}]` });
+  }
+  const envFiles: LoadedManifest['envFiles'] = [];
+  for (const [i, path] of (manifest.envFiles ?? []).entries()) {
+    envFiles.push({ hostPath: await checkHostPath(absolute, dir, path, at(['envFiles', i])), path, key: `envFiles[${i}]` });
+  }
+  const artifacts = (manifest.artifacts ?? []).map((a, i) => ({
+    name: workspacePath(absolute, a.name, at(['artifacts', i, 'name'])),
+    purpose: a.purpose.trim(),
+  }));
+  return { file: absolute, dir, manifest, digest: manifestDigest(manifest), inputs, repositories, envFiles, artifacts };
+}
+
+/** sha256 of the validated manifest as canonical JSON (keys sorted), `sha256:`-prefixed. */
+export function manifestDigest(manifest: Manifest): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(manifest)).digest('hex')}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * A host path the manifest names: relative, no `..`, and no symbolic link at
+ * any component from the manifest's directory down (lstat, never followed).
+ * A path that does not exist yet passes here: plan reports it, prepare
+ * refuses it.
+ */
+async function checkHostPath(file: string, dir: string, raw: string, where: string): Promise<string> {
+  if (raw.includes('\0')) throw bad(file, `${where}: a path may not contain a NUL byte`);
+  if (isAbsolute(raw)) throw bad(file, `${where}: '${shown(raw)}' is absolute; give a path relative to the manifest's directory`);
+  const parts = raw.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.includes('..')) throw bad(file, `${where}: '${shown(raw)}' contains '..'; inputs stay under the manifest's directory`);
+  if (parts.length === 0) throw bad(file, `${where}: '${shown(raw)}' names the manifest's directory itself; name a file or directory in it`);
+  let at = dir;
+  for (const part of parts) {
+    at = join(at, part);
+    const stats = await lstat(at).catch(() => null);
+    if (stats === null) break;
+    if (stats.isSymbolicLink())
+      throw bad(file, `${where}: '${shown(raw)}' passes through a symbolic link (${shown(at.slice(dir.length + 1))})`, 'name the real file, not a link');
+  }
+  return join(dir, ...parts);
+}
+
+function workspacePath(file: string, raw: string, where: string): string {
+  try {
+    return normalizeWorkspacePath(raw);
+  } catch (error) {
+    throw bad(file, `${where}: ${(error as EngineError).message}`);
+  }
+}
+
+function describeIssue(doc: Document, lines: LineCounter, issue: z.core.$ZodIssue): string {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${keyPath([...path, key])}, line ${lineOfKey(doc, lines, path, key)}: unknown key '${shown(key)}'`).join('; ');
+  }
+  const where = path.length === 0 ? 'the manifest' : keyPath(path);
+  const line = lineOf(doc, lines, path);
+  const message = issue.code === 'invalid_value' && path[0] === 'schema' && path.length === 1 ? `must be ${MANIFEST_SCHEMA_ID}` : issue.message;
+  return `${where}${line === undefined ? '' : `, line ${line}`}: ${message}`;
+}
+
+/** `inputs[2].path` */
+export function keyPath(path: ReadonlyArray<string | number>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+/** The line of the node at a path, or of its nearest ancestor that exists (a missing key: the map that lacks it). */
+function lineOf(doc: Document, lines: LineCounter, path: ReadonlyArray<string | number>): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+function lineOfKey(doc: Document, lines: LineCounter, path: ReadonlyArray<string | number>, key: string): number | undefined {
+  const map: unknown = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  if (isMap(map)) {
+    const pair = map.items.find((p) => (isNode(p.key) ? (p.key as { value?: unknown }).value : p.key) === key);
+    if (pair && isNode(pair.key) && pair.key.range) return lines.linePos(pair.key.range[0]).line;
+  }
+  return lineOf(doc, lines, path);
+}
+
+function shown(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function bad(file: string, detail: string, hint = `see docs/headspace.workspace.v1.schema.json for the ${MANIFEST_SCHEMA_ID} schema`): EngineError {
+  return new EngineError('BAD_MANIFEST', `${file} is refused: ${detail}; nothing was done`, { hint });
+}

@@ -1,0 +1,123 @@
+/**
+ * `plan [FILE]` (#17): what prepare would do for a manifest — the workspace
+ * it creates under which policy, each copy with its size and digest, the
+ * artifacts it declares, the setup commands it runs — and whether it is
+ * ready (each readiness check with its outcome), changing nothing. With a
+ * receipt from an earlier prepare it also says whether prepare would do
+ * nothing or refuse, naming what changed. This is also the manifest's
+ * doctor: a read-only readiness report (`ready: true|false`, each check).
+ */
+import { resolve } from 'node:path';
+import type { EngineContext } from '../context.js';
+import { nextAction } from '../next-action.js';
+import type { ManifestPlan, PlanStep } from '../manifest/plan-manifest.js';
+import type { Receipt } from '../manifest/receipt.js';
+import { buildResult } from '../result/build-result.js';
+import { provenanceFor } from '../result/package-parts.js';
+import type { KeyFinding, ResultPackage } from '../result/result-package.js';
+import type { WorkspaceRecord } from '../store/sqlite-store.js';
+
+export interface PlanInput {
+  /** The manifest; default headspace.yml (a relative path is resolved against the process's directory: faces pass it absolute). */
+  file?: string;
+  /** The caller's environment: only the names the manifest's env declares are taken from it, and their values are never recorded. */
+  env?: Record<string, string>;
+}
+
+/** What a prepare with this manifest would find: a fresh workspace, one prepared and unchanged, one changed, or one it did not prepare. */
+export type PrepareState =
+  | { kind: 'fresh' }
+  | { kind: 'unchanged'; receipt: Receipt }
+  | { kind: 'changed'; receipt: Receipt; changes: string[] }
+  | { kind: 'unreceipted'; workspace: WorkspaceRecord };
+
+/** Loads the manifest, works out the plan and what an earlier prepare left; changes nothing. */
+export async function gatherPlan(
+  ctx: EngineContext,
+  input: PlanInput,
+): Promise<{ plan: ManifestPlan; steps: PlanStep[]; state: PrepareState; now: Omit<Receipt, 'schema' | 'setup_jobs' | 'prepared_at' | 'env_names'> }> {
+  const { loadManifest } = await import('../manifest/read-manifest.js');
+  const { MANIFEST_FILE_NAME } = await import('../manifest/manifest-schema.js');
+  const { planManifest, planSteps } = await import('../manifest/plan-manifest.js');
+  const { readReceipt, receiptChanges } = await import('../manifest/receipt.js');
+  const loaded = await loadManifest(resolve(input.file ?? MANIFEST_FILE_NAME));
+  const plan = await planManifest(ctx, loaded, input.env ?? {});
+  const steps = planSteps(plan);
+  const now = {
+    workspace_id: plan.workspaceId,
+    manifest_file: loaded.file,
+    manifest_dir: loaded.dir,
+    manifest_sha256: loaded.digest,
+    inputs: plan.copies.map((c) => ({ input: c.key, from: c.path, to: c.to, sha256: c.sha256, size_bytes: c.sizeBytes })),
+    repositories: plan.clones.map((c) => ({ input: c.key, source: c.source, ref: c.ref, commit: c.commit, to: c.to })),
+  };
+  const ws = ctx.store().getWorkspace(plan.workspaceId);
+  const live = ws !== undefined && ws.state !== 'destroyed' ? ws : undefined;
+  const receipt = live ? readReceipt(ctx.home, plan.workspaceId) : null;
+  let state: PrepareState = { kind: 'fresh' };
+  if (live && receipt === null) state = { kind: 'unreceipted', workspace: live };
+  else if (live && receipt !== null) {
+    const { isFastForward } = await import('../manifest/git-input.js');
+    const hostPathOf = (key: string) => plan.clones.find((c) => c.key === key)?.hostPath;
+    const changes = receiptChanges(receipt, now, (repo, older) => {
+      const at = hostPathOf(repo.input);
+      return at !== undefined && isFastForward(at, older, repo.commit);
+    });
+    state = changes.length === 0 ? { kind: 'unchanged', receipt } : { kind: 'changed', receipt, changes };
+  }
+  return { plan, steps, state, now };
+}
+
+export async function planWorkspace(ctx: EngineContext, input: PlanInput = {}): Promise<ResultPackage> {
+  const startedAt = ctx.clock.now();
+  const { plan, steps, state } = await gatherPlan(ctx, input);
+  const { stepText } = await import('../manifest/plan-manifest.js');
+  const failed = plan.checks.filter((c) => !c.ok);
+  const file = plan.loaded.file;
+  const findings: KeyFinding[] = [
+    {
+      kind: 'readiness',
+      text: `ready: ${plan.ready}${plan.ready ? '' : ` (${failed.length} check(s) failed)`}`,
+      ready: plan.ready,
+      manifest: file,
+      manifest_sha256: plan.loaded.digest,
+    },
+    ...plan.checks.map((c): KeyFinding => ({ kind: 'check', text: `${c.ok ? 'ok' : 'FAILED'} ${c.name}: ${c.detail}`, name: c.name, ok: c.ok })),
+    ...steps.map((s): KeyFinding => ({ kind: 'step', text: stepText(s), ...s })),
+  ];
+  const prepareWould = describeState(state, plan.workspaceId);
+  findings.push({ kind: 'prepare', text: prepareWould, state: state.kind });
+  const attention =
+    plan.ready && state.kind === 'fresh'
+      ? [{ kind: 'next-step' as const, text: 'prepare the workspace', action: nextAction('prepare', { file }) }]
+      : state.kind === 'changed' || state.kind === 'unreceipted'
+        ? [{ kind: 'next-step' as const, text: 'replace the workspace (it is destroyed first)', action: nextAction('prepare', { file, recreate: true }) }]
+        : [];
+  return buildResult({
+    outcome_summary: `plan for workspace ${plan.workspaceId}: ${steps.length} step(s); ${plan.ready ? 'ready' : `not ready, ${failed.length} check(s) failed`}; ${prepareWould}`,
+    status: 'success',
+    key_findings: findings,
+    warnings: failed.map((c) => `${c.name}: ${c.detail}`),
+    provenance: provenanceFor(ctx, 'plan', { startedAt, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}
+
+/** Why prepare refuses a workspace that exists (without recreate). */
+export function whyRefused(state: Extract<PrepareState, { kind: 'changed' | 'unreceipted' }>, workspaceId: string): string {
+  return state.kind === 'changed'
+    ? `workspace ${workspaceId} was prepared before, and since then ${state.changes.join('; ')}`
+    : `workspace ${workspaceId} exists (${state.workspace.state}) but was not prepared from a manifest, or its prepare did not finish`;
+}
+
+export function describeState(state: PrepareState, workspaceId: string): string {
+  switch (state.kind) {
+    case 'fresh':
+      return `prepare would create workspace ${workspaceId}`;
+    case 'unchanged':
+      return `workspace ${workspaceId} is prepared and nothing changed (manifest ${state.receipt.manifest_sha256}): prepare would do nothing`;
+    case 'changed':
+    case 'unreceipted':
+      return `prepare would refuse: ${whyRefused(state, workspaceId)}`;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A git repository as a manifest input (#17): a local bare repository, made
+ * here, cloned independently (no alternates, no hardlinks) at a branch or a
+ * tag, checked out detached at the ref's commit, which plan shows and the
+ * receipt records. A moved ref is a change prepare refuses, saying whether
+ * it is a fast-forward; recreate clones afresh. A ref that names nothing,
+ * and a source that borrows objects from another repository, are refused
+ * before anything is made.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ResultPackage } from '../../../../src/core/result/result-package.js';
+import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { makeProject, nothingWasCreated } from '../../../helpers/manifest-dir.js';
+
+let t: TestEngine;
+let project: ReturnType<typeof makeProject>;
+afterEach(() => {
+  t.cleanup();
+  project.cleanup();
+});
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
+
+/** A bare repository `repo.git` in the project with main (two commits) and tag v1 at the first; a work clone beside it to push from. */
+function makeRepository(dir: string): { first: string; second: string; work: string } {
+  git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', 'repo.git');
+  git(dir, 'init', '--quiet', '--initial-branch=main', 'work');
+  const work = join(dir, 'work');
+  writeFileSync(join(work, 'VERSION'), 'one\n');
+  git(work, 'add', 'VERSION');
+  git(work, 'commit', '--quiet', '-m', 'one');
+  const first = git(work, 'rev-parse', 'HEAD');
+  git(work, 'tag', 'v1');
+  writeFileSync(join(work, 'VERSION'), 'two\n');
+  git(work, 'commit', '--quiet', '-am', 'two');
+  const second = git(work, 'rev-parse', 'HEAD');
+  git(work, 'push', '--quiet', '--tags', join(dir, 'repo.git'), 'main');
+  return { first, second, work };
+}
+
+const manifestAt = (ref: string) =>
+  `schema: headspace.workspace/v1\nid: with-git\nprovider: fake\nrepositories:\n  - source: repo.git\n    ref: ${ref}\n    to: app\nsetup:\n  - argv: [cat, app/VERSION]\n`;
+
+const steps = (pkg: ResultPackage) => pkg.key_findings.filter((f) => typeof f === 'object' && f.kind === 'step') as Array<Record<string, unknown>>;
+
+describe('a git input', () => {
+  it('clones a branch independently at its commit, as plan said, and records the commit', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    const plan = await t.engine.plan({ file });
+    expect(steps(plan).find((s) => s.step === 'clone')).toMatchObject({ from: 'repo.git', ref: 'main', commit: second, to: 'app' });
+    const prepared = await t.engine.prepare({ file });
+    expect(prepared.status, prepared.outcome_summary).toBe('success');
+    expect(steps(prepared)).toEqual(steps(plan));
+    const status = await t.engine.status({ workspaceId: 'with-git' });
+    expect(status.evidence[0]?.excerpt).toContain('two');
+    const files = await t.engine.listFiles({ workspaceId: 'with-git', path: 'app/.git', limit: 10_000 });
+    const names = files.key_findings.filter((f) => typeof f === 'object').map((f) => (f as { path?: string }).path);
+    expect(names).toContain('app/.git/HEAD');
+    expect(names).not.toContain('app/.git/objects/info/alternates');
+    const receipt = JSON.parse(readFileSync(join(t.home, 'receipts', 'with-git.json'), 'utf8')) as { repositories: unknown[] };
+    expect(receipt.repositories).toEqual([{ input: 'repositories[0]', source: 'repo.git', ref: 'main', commit: second, to: 'app' }]);
+  });
+
+  it('clones a tag at its commit', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { first } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('v1'));
+    const prepared = await t.engine.prepare({ file });
+    expect(steps(prepared).find((s) => s.step === 'clone')).toMatchObject({ ref: 'v1', commit: first });
+    expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
+  });
+
+  it('refuses a moved ref naming both commits and whether it is a fast-forward; recreate clones afresh', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    git(work, 'commit', '--quiet', '-am', 'three');
+    const third = git(work, 'rev-parse', 'HEAD');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'MANIFEST_CHANGED',
+      message: expect.stringContaining(`repositories[0] (repo.git@main) moved: ${second} → ${third}, a fast-forward`),
+    });
+    git(work, 'reset', '--quiet', '--hard', 'v1');
+    git(work, 'commit', '--quiet', '--allow-empty', '-m', 'rewritten');
+    git(work, 'push', '--quiet', '--force', join(project.dir, 'repo.git'), 'main');
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ message: expect.stringContaining('NOT a fast-forward') });
+    const again = await t.engine.prepare({ file, recreate: true });
+    expect(again.status).toBe('success');
+    expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
+  });
+
+  it('refuses a ref that names nothing, and a source borrowing objects through alternates, before anything is made', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('no-such-branch'));
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringContaining("repositories[0]: ref 'no-such-branch' does not name a commit"),
+    });
+    git(project.dir, 'clone', '--quiet', '--bare', '--shared', 'repo.git', 'borrowing.git');
+    project.write('headspace.yml', manifestAt('main').replace('source: repo.git', 'source: borrowing.git'));
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      message: expect.stringContaining('borrows objects from another (objects/info/alternates)'),
+    });
+    expect(await nothingWasCreated(t.engine, t.home)).toEqual({ workspaces: 0, receipts: false });
+  });
+});
