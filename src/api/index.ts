@@ -87,5 +87,6 @@ export type { ExportInput } from '../core/verbs/export.js';
 export type { LsFilesInput } from '../core/verbs/ls-files.js';
 export type { StatusInput } from '../core/verbs/status.js';
 export type { PlanInput } from '../core/verbs/plan.js';
+export type { WatchInput, WatchSample } from '../core/verbs/watch.js';
 export type { PrepareInput } from '../core/verbs/prepare.js';
 export type { ReadFileInput, FileBytes } from '../core/verbs/read-file.js';
