@@ -52,7 +52,7 @@ export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { s
   title: 'Run a command in a workspace',
   summary: 'run one command in a workspace; flags go before the workspace id, everything after it is the command',
   description:
-    'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait; the result gives the status and an excerpt of the output chosen for you (logs for more). argv is recorded verbatim: pass secrets in env, whose values are never recorded.',
+    'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait; the result gives the status and an excerpt of the output chosen for you (logs for more). argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded.',
   input: (z: Zod) => runInput(z),
   runtimeKeys: ['signal', 'canceller'],
   handler: async () => (await import('../verbs/run.js')).runJob,
