@@ -7,6 +7,7 @@
  */
 import type { JobUser } from '../../core/job-identity.js';
 import type { Policy } from '../../core/policy/policy.js';
+import { PROC_MASK_CANDIDATES } from '../native/proc-masks.js';
 import { socketBufferLimit } from '../native/socket-memory.js';
 
 /** Labels every object this provider makes carries: how leftovers and peers find them, never by name alone. */
@@ -62,43 +63,9 @@ function workspaceMount(volumeName: string): VolumeMount {
  * engine's, so its entries are repeated here; paths the kernel lacks are
  * skipped by the runtime.
  */
-export const MASKED_PATHS: readonly string[] = [
-  '/proc/acpi',
-  '/proc/asound',
-  '/proc/kcore',
-  '/proc/keys',
-  '/proc/latency_stats',
-  '/proc/timer_list',
-  '/proc/timer_stats',
-  '/proc/sched_debug',
-  '/proc/scsi',
-  '/sys/firmware',
-  '/proc/interrupts',
-  '/proc/bootconfig',
-  '/proc/cmdline',
-  '/proc/config.gz',
-  '/proc/iomem',
-  '/proc/ioports',
-  '/proc/kallsyms',
-  '/proc/kmsg',
-  '/proc/kpagecgroup',
-  '/proc/kpagecount',
-  '/proc/kpageflags',
-  '/proc/modules',
-  '/proc/mtrr',
-  '/proc/pagetypeinfo',
-  '/proc/slabinfo',
-  '/proc/sysrq-trigger',
-  '/proc/vmallocinfo',
-  '/proc/driver',
-  '/proc/fs',
-  '/proc/partitions',
-  '/proc/diskstats',
-  '/proc/swaps',
-  '/proc/pressure',
-  '/proc/softirqs',
-  '/proc/sys/kernel/random/boot_id',
-];
+// The native provider's list is the one list (a path masked on one provider and not the other would be an escape on one);
+// /sys/firmware is the one engine default outside /proc, which native does not mount at all.
+export const MASKED_PATHS: readonly string[] = [...PROC_MASK_CANDIDATES, '/sys/firmware'];
 
 /** Open descriptors one workspace may hold across its processes (the native provider's bound, plan-rlimits.ts). */
 const OPEN_FILES_PER_WORKSPACE = 131_072;
