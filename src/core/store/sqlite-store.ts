@@ -229,6 +229,7 @@ export class SqliteStore {
     return this.atomically(() => {
       const current = this.getWorkspace(id);
       if (!current) throw notFound(id);
+      refuseDestroyed(current);
       transition(current.state, to);
       const path = [...current.lifecyclePath, to];
       this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?').run(
@@ -255,6 +256,7 @@ export class SqliteStore {
     return this.atomically(() => {
       const ws = this.getWorkspace(job.workspaceId);
       if (!ws) throw notFound(job.workspaceId);
+      refuseDestroyed(ws);
       if (this.isFull(ws)) throw this.busyError(ws.id);
       const lease = this.liveLease(ws.id);
       if (lease) throw this.leaseBusyError(ws.id, lease);
@@ -593,6 +595,18 @@ function compactPath(path: WorkspaceState[]): WorkspaceState[] {
     out.push(state);
   }
   return out;
+}
+
+/**
+ * A verb checks that its workspace is live before its transaction; another
+ * process may destroy it in between (seen in the concurrency soak: a run met
+ * a destroy and read ILLEGAL_TRANSITION destroyed -> running). Inside the
+ * transaction that race reads as what it is: the workspace is destroyed.
+ */
+function refuseDestroyed(ws: WorkspaceRecord): void {
+  if (ws.state === 'destroyed') {
+    throw new EngineError('WORKSPACE_DESTROYED', `workspace ${ws.id} is a destroyed workspace`, { hint: 'create a new one', action: nextAction('create') });
+  }
 }
 
 function notFound(id: string): EngineError {
