@@ -4,8 +4,29 @@
  * long multi-byte runs) shared by the property tests.
  */
 import fc from 'fast-check';
-import type { ResultPackage } from '../../src/core/result/result-package.js';
+import type { Provenance, ResultPackage } from '../../src/core/result/result-package.js';
 import { buildResult, emptyUsage } from '../../src/core/result/build-result.js';
+
+/** Provenance of a result about nothing in particular (every id and time unknown): tests override what they need. */
+export function emptyProvenance(overrides: Partial<Provenance> = {}): Provenance {
+  return {
+    result_schema_version: 1,
+    headspace_version: '0',
+    verb: 'ls',
+    workspace_id: null,
+    job_id: null,
+    provider: null,
+    profile: null,
+    environment_digest: null,
+    command: null,
+    started_at: null,
+    finished_at: null,
+    policy_summary: [],
+    inputs: [],
+    exit_code: null,
+    ...overrides,
+  };
+}
 
 export function basePackage(overrides: Partial<ResultPackage> = {}): ResultPackage {
   return buildResult({

@@ -7,25 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
-import type { Provenance, ResultPackage } from '../../../../src/core/result/result-package.js';
+import type { ResultPackage } from '../../../../src/core/result/result-package.js';
+import { emptyProvenance } from '../../../helpers/result-packages.js';
 
-const provenance: Provenance = {
-  result_schema_version: 2,
-  headspace_version: '0.0.0',
-  verb: 'ls',
-  workspace_id: null,
-  job_id: null,
-  provider: null,
-  profile: null,
-  environment_digest: null,
-  command: null,
-  started_at: null,
-  finished_at: null,
-  policy_summary: [],
-  inputs: [],
-  exit_code: null,
-  trace_id: 'trace-1',
-};
+const provenance = emptyProvenance({ result_schema_version: 2, headspace_version: '0.0.0', trace_id: 'trace-1' });
 
 describe('buildResult', () => {
   it('gives every section the verb leaves out its empty default', () => {

@@ -6,7 +6,7 @@
  * line of backticks) can neither forge a heading nor swallow one into a fence.
  */
 import fc from 'fast-check';
-import { arbitraryPackage as pkg } from '../../../helpers/result-packages.js';
+import { arbitraryPackage as pkg, emptyProvenance } from '../../../helpers/result-packages.js';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { SECTION_ORDER, SECTION_TITLES } from '../../../../src/core/result/result-package.js';
@@ -52,22 +52,7 @@ describe('markdown sections', () => {
       artifacts: [],
       warnings: [],
       resource_usage: emptyUsage(),
-      provenance: {
-        result_schema_version: 1,
-        headspace_version: '0',
-        verb: 'list',
-        workspace_id: null,
-        job_id: null,
-        provider: null,
-        profile: null,
-        environment_digest: null,
-        command: null,
-        started_at: null,
-        finished_at: null,
-        policy_summary: [],
-        inputs: [],
-        exit_code: null,
-      },
+      provenance: emptyProvenance({ result_schema_version: 1, headspace_version: '0', verb: 'list' }),
       attention: [],
     });
     expect(headingsOutsideFences(renderMarkdown(empty, { maxBytes: 1 }))).toEqual(EXPECTED);

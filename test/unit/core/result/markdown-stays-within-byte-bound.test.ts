@@ -4,7 +4,7 @@
  * characters: encoding and decoding it again changes nothing.
  */
 import fc from 'fast-check';
-import { arbitraryPackage as pkg } from '../../../helpers/result-packages.js';
+import { arbitraryPackage as pkg, emptyProvenance } from '../../../helpers/result-packages.js';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
 import { buildResult, emptyUsage } from '../../../../src/core/result/build-result.js';
@@ -30,22 +30,7 @@ describe('markdown byte bound', () => {
       artifacts: [],
       warnings: [],
       resource_usage: emptyUsage(),
-      provenance: {
-        result_schema_version: 1,
-        headspace_version: '0',
-        verb: 'run',
-        workspace_id: null,
-        job_id: null,
-        provider: null,
-        profile: null,
-        environment_digest: null,
-        command: null,
-        started_at: null,
-        finished_at: null,
-        policy_summary: [],
-        inputs: [],
-        exit_code: null,
-      },
+      provenance: emptyProvenance({ result_schema_version: 1, headspace_version: '0', verb: 'run' }),
       attention: [],
     });
     const size = Buffer.byteLength(renderMarkdown(big));
