@@ -13,6 +13,7 @@
  */
 import type { JobUser } from './job-identity.js';
 import type { LimitName, Policy } from './policy/policy.js';
+import type { SnapshotOps } from './snapshots/snapshot-ops.js';
 
 export interface ProbeCheck {
   /** Short stable name, e.g. `bubblewrap`, `user-namespaces`, `cgroup-memory`. */
@@ -69,7 +70,15 @@ export interface ProviderCapabilities {
    * policy whose concurrency is above it; the engine itself counts the jobs.
    */
   jobsAtOnce?: number;
+  /**
+   * Optional features beyond the core contract: `snapshots` (the provider
+   * has `snapshots`, #14), `network-allowlist` (#18). A verb that needs one
+   * refuses on a provider without it (POLICY_DENIED, exit 3, naming it).
+   */
+  features?: ProviderFeature[];
 }
+
+export type ProviderFeature = 'snapshots' | 'network-allowlist';
 
 /** Host facts the budgets are checked against at create (second red team, item 2). */
 export interface HostCapacity {
@@ -290,6 +299,8 @@ export interface Provider {
    * memory and pids are unknown.
    */
   liveUsage?(workspaceId: string): Promise<LiveUsage>;
+  /** OPTIONAL: present exactly when capabilities().features lists `snapshots` (core/snapshots/snapshot-ops.ts). */
+  readonly snapshots?: SnapshotOps;
   run(request: RunRequest): Promise<JobOutcome>;
   /** Reads a regular file; symlinks and directories are refused (BAD_PATH / NOT_A_REGULAR_FILE). */
   read(workspaceId: string, path: string, chunkBytes?: number): Promise<ReadStream>;
