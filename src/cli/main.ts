@@ -165,12 +165,35 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
       'after',
       '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted.',
     );
-  for (const spec of VERBS) program.addCommand(buildVerb(spec, io, onAction));
+  // A verb spelt in two words (`events claim`, #15) is a sub-command of its group's command.
+  const groups = new Map<string, Command>();
+  for (const spec of VERBS) {
+    const [group, sub] = spec.name.split(' ');
+    if (sub === undefined) {
+      program.addCommand(buildVerb(spec, io, onAction));
+      continue;
+    }
+    let parent = groups.get(group!);
+    if (!parent) {
+      parent = new Command(group!)
+        .description(GROUP_SUMMARIES[group!] ?? group!)
+        .exitOverride()
+        .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text), outputError: () => {} });
+      groups.set(group!, parent);
+      program.addCommand(parent);
+    }
+    parent.addCommand(buildVerb(spec, io, onAction, sub));
+  }
   return program;
 }
 
-function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>): Command {
-  const command = new Command(spec.name)
+/** The one line `--help` shows for a group of two-word verbs. */
+const GROUP_SUMMARIES: Readonly<Record<string, string>> = {
+  events: "durable job events: subscribe, claim, ack, requeue, prune, ls, unsubscribe, follow, deliver (`headspace explain events`)",
+};
+
+function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>, word = spec.name): Command {
+  const command = new Command(word)
     .description(spec.summary)
     .exitOverride()
     .configureOutput({
@@ -296,6 +319,26 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
       if (opts.logs === true) return renderLogsDump(await engine.logStream({ handle: String(input.handle) }), opts.raw === true);
       // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
       return { kind: 'package', pkg: await method(input), exitCode: 0 };
+    case 'events claim':
+    case 'events follow':
+    case 'events deliver': {
+      // Ctrl-C ends the wait or the loop with its report, never mid-transaction.
+      const controller = new AbortController();
+      const onSignal = () => controller.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        if (spec.name !== 'events follow') return pkg(await method({ ...input, signal: controller.signal }));
+        const { eventJson } = await import('../core/events/event-view.js');
+        const onEvent = (event: Parameters<typeof eventJson>[0]) => void io.stdout.write(`${JSON.stringify(eventJson(event))}\n`);
+        const report = await method({ ...input, signal: controller.signal, onEvent });
+        // The events are the output (JSON lines); under --json the report is one more line, the last.
+        return opts.json === true ? { kind: 'package', pkg: report, jsonLine: true } : { kind: 'document', text: '', json: null };
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    }
     case 'probe': {
       // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
       // workspace): hold the signal and let the run finish and tidy up.
@@ -354,7 +397,7 @@ function parsePositiveInt(flag: string, raw: string): number {
 function commanderToEngineError(error: CommanderError, argv: string[]): EngineError {
   const message = error.message.replace(/^error:\s*/i, '').trim();
   const verb = argv.find((a) => !a.startsWith('-'));
-  const known = VERBS.some((v) => v.name === verb);
+  const known = VERBS.some((v) => v.name === verb || v.name.startsWith(`${verb} `));
   const hint = error.code === 'commander.unknownCommand' || !known ? 'run `headspace --help` for the verbs' : `run \`headspace ${verb} --help\``;
   return new EngineError(error.code === 'commander.unknownCommand' ? 'UNKNOWN_VERB' : 'BAD_ARGUMENT', message, { hint });
 }

@@ -33,7 +33,7 @@ function cliCommand(action: NextAction, provider: string | undefined): string {
   if (action.whole === true && action.verb === 'logs' && typeof action.args.jobId === 'string')
     return `headspace inspect ${shellQuote(action.args.jobId)} --logs`;
   const { verb, args } = action;
-  const spec = VERBS.find((v): v is EngineVerbSpec => v.name === verb && 'method' in v);
+  const spec = VERBS.find((v): v is EngineVerbSpec => 'method' in v && (v as EngineVerbSpec).tableName === verb);
   const positional = spec?.argKeys ?? [];
   const given: Record<string, string | number | boolean> = { ...args };
   for (const key of action.needs ?? []) given[key] = placeholderOf(spec, key);
@@ -43,7 +43,7 @@ function cliCommand(action: NextAction, provider: string | undefined): string {
     given.name = `${given.name}=${String(given.purpose)}`;
     delete given.purpose;
   }
-  const words = ['headspace', verb, ...positional.filter((key) => key in given).map((key) => cliWord(given[key]!))];
+  const words = ['headspace', spec?.name ?? verb, ...positional.filter((key) => key in given).map((key) => cliWord(given[key]!))];
   for (const [key, value] of Object.entries(given)) {
     if (positional.includes(key) || value === false) continue;
     const flag = key === 'provider' ? '--provider' : flagOf(spec, key);

@@ -13,6 +13,7 @@ import { EngineError } from '../core/errors.js';
 import type { OptionSpec } from './catalog.js';
 import type { CliIo } from './io.js';
 import { envFromFlags, splitAssignment } from './run-inputs.js';
+import { EVENTS_CLI_ADAPTERS } from './verb-adapters-events.js';
 
 export type Opts = Record<string, unknown>;
 
@@ -26,6 +27,8 @@ export interface FlagOverride {
 }
 
 export interface CliAdapter {
+  /** The words the CLI spells the verb with, when not its name (`events claim` for events-claim, #15). */
+  words?: readonly [group: string, verb: string];
   /** Positional arguments in order: commander's spelling and the input key each fills (`...` collects the rest). */
   args: ReadonlyArray<readonly [spec: string, key: string]>;
   /** Per input key: a different flag, or null when the key is not a flag (filled by `complete`, or over MCP only). */
@@ -305,4 +308,5 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     explain:
       "The only verb that materialises a manifest: it creates the workspace, copies each input in, declares the artifacts and runs the setup commands in order, then records a receipt (manifest digest, input digests) under HEADSPACE_HOME/receipts. Every refusal comes before anything is made: a bad manifest (exit 1, naming the key path and line), a readiness check that fails (the check's own exit code: a missing input 1, a policy the provider cannot enforce 3, a provider not ready 2 or 7). Again with nothing changed it does nothing and says so by digest; a changed manifest or input is refused (exit 1) naming what changed, unless --recreate. A setup command that fails ends prepare with its status and exit code, leaving the workspace for inspection and no receipt: prepare --recreate starts over. Env values come from your environment (the manifest's env names) and env files; they reach the setup jobs and are never recorded.",
   },
+  ...EVENTS_CLI_ADAPTERS,
 };

@@ -21,6 +21,8 @@ export interface InputOption extends OptionSpec {
 }
 
 export interface EngineVerbSpec extends VerbSpec {
+  /** The verb table's name (the MCP tool's, a suggested call's): `events-claim` where `name` is the CLI's `events claim`. */
+  tableName: string;
   method: string;
   /** The input key each positional argument fills, in order. */
   argKeys: string[];
@@ -44,7 +46,8 @@ export function engineVerbSpecs(manifest: readonly VerbManifestEntry[]): EngineV
       inputOptions.push({ ...inputOption(entry.name, key, schema, override), required: entry.input.required?.includes(key) === true });
     }
     return {
-      name: entry.name,
+      name: adapter.words?.join(' ') ?? entry.name,
+      tableName: entry.name,
       method: entry.method,
       args: adapter.args.map(([spec]) => spec),
       argKeys: adapter.args.map(([, key]) => key),
@@ -75,7 +78,7 @@ export function inputFromArgv(spec: EngineVerbSpec, args: string[], opts: Opts, 
     if (opts[attribute] === undefined) continue;
     input[option.key] = option.parse(opts[attribute], longFlag(option.flags));
   }
-  const adapter = CLI_ADAPTERS[spec.name];
+  const adapter = CLI_ADAPTERS[spec.tableName];
   return adapter?.complete ? adapter.complete(input, opts, io) : input;
 }
 

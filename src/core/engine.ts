@@ -14,6 +14,7 @@ import { manifestEntry } from './verb-table/verb-manifest.js';
 import { VERB_TABLE, type AnyVerb } from './verb-table/verb-table.js';
 import type { InspectInput, LogsDump } from './verbs/inspect.js';
 import type { FileBytes, ReadFileInput } from './verbs/read-file.js';
+import type { ClaimedEvent, SubscriptionIteratorInput } from './events/subscription-iterator.js';
 
 export interface EngineOptions {
   /** State directory; default $HEADSPACE_HOME or ~/.headspace. */
@@ -50,6 +51,8 @@ export interface Engine extends VerbMethods {
   logStream(input: InspectInput): Promise<LogsDump>;
   /** A workspace file's bytes, whole; refused past `maxBytes`. */
   readFile(input: ReadFileInput): Promise<FileBytes>;
+  /** A subscription's events, claimed in batches, one at a time; acknowledged when you move on (or ack()), put back if you throw or break (#15). */
+  subscription(input: SubscriptionIteratorInput): AsyncGenerator<ClaimedEvent, void, undefined>;
   /** Refuses an unknown provider name (UNKNOWN_PROVIDER) before any work, building it once. */
   requireProvider(name: string): Promise<void>;
   close(): void;
@@ -136,6 +139,11 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
     events,
     logStream: (input) => call(async (c) => (await import('./verbs/inspect.js')).dumpLogs(c, input)),
     readFile: (input) => call(async (c) => (await import('./verbs/read-file.js')).readWorkspaceFile(c, input)),
+    // Loaded on first use, like every verb; yield* hands the consumer's return() and throw() on, so its finally runs.
+    subscription: async function* (input) {
+      const { iterateSubscription } = await import('./events/subscription-iterator.js');
+      yield* iterateSubscription({ ...ctx, traceId: ids('trace') }, input);
+    },
     requireProvider: async (name) => void (await ctx.provider(name)),
     provider: (name) => ctx.provider(name),
     close() {

@@ -18,6 +18,8 @@ export type EngineErrorCode =
   | 'WORKSPACE_EXISTS'
   | 'WORKSPACE_DESTROYED'
   | 'JOB_NOT_FOUND'
+  | 'SUBSCRIPTION_NOT_FOUND'
+  | 'EVENT_NOT_FOUND'
   | 'ILLEGAL_TRANSITION'
   | 'FILE_NOT_FOUND'
   | 'NOT_A_REGULAR_FILE'
@@ -49,6 +51,10 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   WORKSPACE_EXISTS: 'user_error',
   WORKSPACE_DESTROYED: 'user_error',
   JOB_NOT_FOUND: 'user_error',
+  /** No event subscription of that id (#15). */
+  SUBSCRIPTION_NOT_FOUND: 'user_error',
+  /** An ack or requeue named an event its subscription never received; nothing was changed (#15). */
+  EVENT_NOT_FOUND: 'user_error',
   ILLEGAL_TRANSITION: 'user_error',
   FILE_NOT_FOUND: 'user_error',
   NOT_A_REGULAR_FILE: 'user_error',

@@ -144,7 +144,7 @@ export const StructuredFindingSchema = z
     kind: z
       .string()
       .describe(
-        'test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files), job (inspect); violation, watch-sample or watch-record (watch)',
+        'test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files), job (inspect); violation, watch-sample or watch-record (watch); event or subscription (events verbs)',
       ),
     text: z.string().describe('the finding as markdown shows it, one line per fact'),
     tool: z.string().optional().describe('test-summary and diagnostics: the tool that printed it, e.g. pytest, tsc, gcc/clang'),
@@ -201,7 +201,7 @@ export const AttentionItemSchema = z
     kind: z
       .string()
       .describe(
-        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation',
+        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation, dead-event',
       ),
     text: z.string().describe('the item as markdown shows it'),
     workspace_id: z.string().optional().describe('the workspace it is about'),

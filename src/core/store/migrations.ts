@@ -122,6 +122,49 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN cwd TEXT;
   `,
+  // events (#15): one terminal event per job end, written by finishJob in
+  // the terminal record's own transaction (never the command, output, env or
+  // paths: ids, status, exit code and times only); durable subscriptions;
+  // and one delivery row per (subscription, event) carrying the claim/ack
+  // state. `seq` is the monotonically increasing order; `id` is derived from
+  // the job id and its start, UNIQUE, so a second finish of the same job
+  // inserts nothing.
+  `
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    exit_code INTEGER,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER NOT NULL
+  );
+  CREATE INDEX events_job ON events(job_id);
+  CREATE INDEX events_workspace ON events(workspace_id, seq);
+  CREATE TABLE event_subscriptions (
+    id TEXT PRIMARY KEY,
+    scope TEXT NOT NULL,
+    target TEXT,
+    name TEXT,
+    max_deliveries INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    webhook_url TEXT
+  );
+  CREATE TABLE event_deliveries (
+    subscription_id TEXT NOT NULL REFERENCES event_subscriptions(id) ON DELETE CASCADE,
+    event_seq INTEGER NOT NULL REFERENCES events(seq) ON DELETE CASCADE,
+    state TEXT NOT NULL,
+    deliveries INTEGER NOT NULL DEFAULT 0,
+    claimed_at INTEGER,
+    lease_until INTEGER,
+    settled_at INTEGER,
+    PRIMARY KEY (subscription_id, event_seq)
+  );
+  CREATE INDEX event_deliveries_open ON event_deliveries(subscription_id, state, event_seq);
+  CREATE INDEX event_deliveries_dead ON event_deliveries(state) WHERE state = 'dead';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@ import type { WorkspaceState } from '../lifecycle/transitions.js';
 import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { EventQueue } from './event-queue.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import {
@@ -59,10 +60,17 @@ export class SqliteStore {
   private readonly db: Database.Database;
   /** Prepared once per connection: preparing on every call cost more than running. */
   private readonly statements = new Map<string, Database.Statement>();
+  /** Job events, subscriptions and deliveries (#15), on this connection and in its transactions. */
+  readonly events: EventQueue;
 
   private constructor(path: string, db: Database.Database) {
     this.path = path;
     this.db = db;
+    this.events = new EventQueue(
+      (text) => this.sql(text),
+      (fn) => this.atomically(fn),
+      () => this.db.pragma('data_version', { simple: true }) as number,
+    );
   }
 
   /**
@@ -327,7 +335,15 @@ export class SqliteStore {
     return running === 0 || running >= allowed;
   }
 
-  /** Settles a running job once; the workspace goes back to ready with its last running job. A second finish is a no-op. */
+  /**
+   * Settles a running job once; the workspace goes back to ready with its
+   * last running job. A second finish is a no-op. The ONLY writer of a
+   * terminal job record (#15): the job's one terminal event is inserted here,
+   * in the same transaction, so every path that ends a job (run, stop,
+   * doctor --repair, a supervisor) emits exactly one; the event id is unique
+   * and derived from the job, so even a second call that got past the state
+   * check would insert no second event.
+   */
   finishJob(jobId: string, finish: JobFinish): JobRecord {
     return this.atomically(() => {
       const job = this.getJob(jobId);
@@ -362,7 +378,9 @@ export class SqliteStore {
           ws.id,
         );
       }
-      return this.getJob(jobId)!;
+      const finished = this.getJob(jobId)!;
+      this.events.recordTerminal(finished);
+      return finished;
     });
   }
 

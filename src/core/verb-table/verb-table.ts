@@ -9,6 +9,17 @@ import { PROFILES } from '../policy/profiles.js';
 import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
+import {
+  eventsAckVerb,
+  eventsClaimVerb,
+  eventsDeliverVerb,
+  eventsFollowVerb,
+  eventsLsVerb,
+  eventsPruneVerb,
+  eventsRequeueVerb,
+  eventsSubscribeVerb,
+  eventsUnsubscribeVerb,
+} from './verbs-events.js';
 
 export const createVerb = defineVerb({
   name: 'create',
@@ -458,6 +469,15 @@ export const VERB_TABLE = [
 
   planVerb,
   prepareVerb,
+  eventsSubscribeVerb,
+  eventsClaimVerb,
+  eventsAckVerb,
+  eventsRequeueVerb,
+  eventsPruneVerb,
+  eventsLsVerb,
+  eventsUnsubscribeVerb,
+  eventsFollowVerb,
+  eventsDeliverVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

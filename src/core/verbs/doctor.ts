@@ -4,6 +4,7 @@ import { EngineError } from '../errors.js';
 import { notReadyError } from '../infrastructure-errors.js';
 import { reconcile } from '../reconcile.js';
 import { applyRepairs } from '../repair/apply-repairs.js';
+import { diagnoseEvents } from '../events/doctor-events.js';
 import { describeRepair } from '../repair/describe-repair.js';
 import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
 import { planRepairs, type Repair } from '../repair/plan-repairs.js';
@@ -55,6 +56,10 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   // Reconciliation's items come first; under --apply they are taken again afterwards, so repaired ones drop out.
   let reconciled = await reconcile(ctx);
   const attention: AttentionItem[] = [];
+  // Dead events (#15): reported, never repaired (reviving one is a consumer's decision).
+  const events = diagnoseEvents(store);
+  findings.push(...events.findings);
+  attention.push(...events.attention);
   for (const ws of store.listWorkspaces()) {
     try {
       const provider = await ctx.provider(ws.provider);
