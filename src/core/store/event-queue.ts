@@ -45,7 +45,7 @@ const EVENT_NAMES: Readonly<Record<Exclude<ResultStatus, 'running'>, EventName>>
 export const EVENT_NAME_LIST: readonly EventName[] = Object.values(EVENT_NAMES);
 
 export function eventNameOf(status: ResultStatus): EventName {
-  if (status === 'running') throw new EngineError('INTERNAL', 'a running job has no terminal event');
+  if (status === 'running') throw new EngineError('INTERNAL', 'a running job has no terminal event', { hint: 'this is a bug in headspace: finishJob was given a non-terminal status' });
   return EVENT_NAMES[status];
 }
 

@@ -47,7 +47,7 @@ export const eventsClaimVerb = defineVerb<'events-claim', 'claimEvents', ReturnT
   effect: 'writes',
   idempotent: false,
   title: 'Claim job events',
-  summary: "take a subscription's pending events (each goes to exactly one claimer), waiting up to --wait seconds for the first",
+  summary: "take a subscription's pending events (each goes to exactly one claimer), optionally waiting for the first",
   description:
     'Take pending events of a subscription, each to exactly one claimer, waiting up to waitSeconds for the first (none: an empty success). Each event: id, name (job.succeeded, job.failed, …), job_id, workspace_id, status, exit_code, times. Ack each once handled; unacked, it returns when the lease ends.',
   input: (z: Zod) => claimInput(z),
@@ -85,7 +85,7 @@ export const eventsRequeueVerb = defineVerb({
   effect: 'writes',
   idempotent: false,
   title: 'Requeue claimed events',
-  summary: 'put in-flight events back to pending (named, or all claimed --stale seconds ago); past max deliveries they go to dead',
+  summary: 'put in-flight events back to pending (named, or all claimed long enough ago); past max deliveries they go to dead',
   description:
     'Put claimed, unacknowledged events back to pending: the ones named (a dead one named is revived), or every one claimed staleSeconds ago or more. One delivered max-deliveries times goes to dead instead.',
   input: (z: Zod) =>

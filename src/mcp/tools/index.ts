@@ -75,8 +75,10 @@ export function toolFor(verb: AnyVerb): ToolSpec {
 function lowerMaxima(schema: z.ZodObject, maxima: Readonly<Record<string, number>>): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, max] of Object.entries(maxima)) {
-    const field = schema.shape[key] as z.ZodNumber;
-    shape[key] = field.max(max).describe(field.description ?? '');
+    const field = schema.shape[key] as z.ZodNumber | z.ZodOptional<z.ZodNumber>;
+    // An optional key (events-claim's waitSeconds) is bounded inside and stays optional.
+    const bounded = (field instanceof z.ZodOptional ? field.unwrap() : field).max(max);
+    shape[key] = (field instanceof z.ZodOptional ? bounded.optional() : bounded).describe(field.description ?? '');
   }
   return schema.extend(shape);
 }

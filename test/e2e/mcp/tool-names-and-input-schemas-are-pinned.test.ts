@@ -39,6 +39,9 @@ describe('the MCP tool surface', () => {
       'watch',
       'plan',
       'prepare',
+      'events-subscribe',
+      'events-claim',
+      'events-ack',
     ]);
   });
 
