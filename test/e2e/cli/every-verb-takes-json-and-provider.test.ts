@@ -13,7 +13,8 @@ afterAll(cleanup);
 describe('the CLI surface', () => {
   it('accepts --json and --provider on every verb', () => {
     for (const verb of VERBS) {
-      const help = cli(home, [verb.name, '--help']);
+      // A two-word verb (`events claim`) is two arguments.
+      const help = cli(home, [...verb.name.split(' '), '--help']);
       expect(help.code, verb.name).toBe(0);
       expect(help.stdout).toContain('--json');
       expect(help.stdout).toContain('--provider');
