@@ -189,7 +189,7 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
 
 /** The one line `--help` shows for a group of two-word verbs. */
 const GROUP_SUMMARIES: Readonly<Record<string, string>> = {
-  events: "durable job events: subscribe, claim, ack, requeue, prune, ls, unsubscribe, follow, deliver (`headspace explain events`)",
+  events: 'durable job events: subscribe, claim, ack, requeue, prune, ls, unsubscribe, follow, deliver (`headspace explain events`)',
 };
 
 function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>, word = spec.name): Command {
@@ -321,24 +321,16 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
       return { kind: 'package', pkg: await method(input), exitCode: 0 };
     case 'events claim':
     case 'events follow':
-    case 'events deliver': {
+    case 'events deliver':
       // Ctrl-C ends the wait or the loop with its report, never mid-transaction.
-      const controller = new AbortController();
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
-      try {
-        if (spec.name !== 'events follow') return pkg(await method({ ...input, signal: controller.signal }));
+      return untilInterrupted(async (signal) => {
+        if (spec.name !== 'events follow') return pkg(await method({ ...input, signal }));
         const { eventJson } = await import('../core/events/event-view.js');
         const onEvent = (event: Parameters<typeof eventJson>[0]) => void io.stdout.write(`${JSON.stringify(eventJson(event))}\n`);
-        const report = await method({ ...input, signal: controller.signal, onEvent });
+        const report = await method({ ...input, signal, onEvent });
         // The events are the output (JSON lines); under --json the report is one more line, the last.
         return opts.json === true ? { kind: 'package', pkg: report, jsonLine: true } : { kind: 'document', text: '', json: null };
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
-    }
+      });
     case 'probe': {
       // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
       // workspace): hold the signal and let the run finish and tidy up.
@@ -354,6 +346,20 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
     }
     default:
       return pkg(await method(input));
+  }
+}
+
+/** Runs `work` with a signal that SIGINT or SIGTERM aborts, for as long as it runs. */
+async function untilInterrupted(work: (signal: AbortSignal) => Promise<CliOutcome>): Promise<CliOutcome> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
@@ -396,7 +402,9 @@ function parsePositiveInt(flag: string, raw: string): number {
 /** commander's own usage errors become user errors (exit 1) with a hint, never its raw text alone. */
 function commanderToEngineError(error: CommanderError, argv: string[]): EngineError {
   const message = error.message.replace(/^error:\s*/i, '').trim();
-  const verb = argv.find((a) => !a.startsWith('-'));
+  const words = argv.filter((a) => !a.startsWith('-'));
+  // A two-word verb (`events claim`) is named whole in the hint.
+  const verb = VERBS.some((v) => v.name === `${words[0]} ${words[1]}`) ? `${words[0]} ${words[1]}` : words[0];
   const known = VERBS.some((v) => v.name === verb || v.name.startsWith(`${verb} `));
   const hint = error.code === 'commander.unknownCommand' || !known ? 'run `headspace --help` for the verbs' : `run \`headspace ${verb} --help\``;
   return new EngineError(error.code === 'commander.unknownCommand' ? 'UNKNOWN_VERB' : 'BAD_ARGUMENT', message, { hint });

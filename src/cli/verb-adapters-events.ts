@@ -69,7 +69,11 @@ export const EVENTS_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     words: ['events', 'prune'],
     args: [],
     flags: {
-      olderThanSeconds: { flags: '--older-than <duration>', description: 'remove what settled at least this long ago: 7d, 12h, 30m or seconds (required)', parse: parseDuration },
+      olderThanSeconds: {
+        flags: '--older-than <duration>',
+        description: 'remove what settled at least this long ago: 7d, 12h, 30m or seconds (required)',
+        parse: parseDuration,
+      },
     },
     explain: `Removes acknowledged and dead deliveries settled, and events ended, longer ago than --older-than; an event some subscription still holds pending or in flight is never removed. A pruned event is not replayed to a later --job subscription. Sequence numbers are never reused. ${EXIT_CODES_LINE}`,
   },

@@ -32,7 +32,9 @@ export function checkWebhookUrl(raw: string, allowRemote: boolean): string {
     throw new EngineError('BAD_ARGUMENT', `'${raw.slice(0, 60)}' is not a URL`, { hint: 'for example http://127.0.0.1:8080/hook' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EngineError('BAD_ARGUMENT', `a webhook URL is http or https, not ${url.protocol.slice(0, 20)}`, { hint: 'for example http://127.0.0.1:8080/hook' });
+    throw new EngineError('BAD_ARGUMENT', `a webhook URL is http or https, not ${url.protocol.slice(0, 20)}`, {
+      hint: 'for example http://127.0.0.1:8080/hook',
+    });
   }
   if (url.username !== '' || url.password !== '') {
     throw new EngineError('BAD_ARGUMENT', 'a webhook URL may not carry credentials (it is stored and shown)', {

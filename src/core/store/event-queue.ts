@@ -19,13 +19,7 @@ import type { ResultStatus } from '../status.js';
 import type { JobRecord, Row } from './records.js';
 
 export type EventName =
-  | 'job.succeeded'
-  | 'job.failed'
-  | 'job.timed_out'
-  | 'job.cancelled'
-  | 'job.resource_exhausted'
-  | 'job.policy_denied'
-  | 'job.infrastructure_failed';
+  'job.succeeded' | 'job.failed' | 'job.timed_out' | 'job.cancelled' | 'job.resource_exhausted' | 'job.policy_denied' | 'job.infrastructure_failed';
 
 /**
  * The event name of each terminal status. policy_denied has its own name
@@ -45,7 +39,8 @@ const EVENT_NAMES: Readonly<Record<Exclude<ResultStatus, 'running'>, EventName>>
 export const EVENT_NAME_LIST: readonly EventName[] = Object.values(EVENT_NAMES);
 
 export function eventNameOf(status: ResultStatus): EventName {
-  if (status === 'running') throw new EngineError('INTERNAL', 'a running job has no terminal event', { hint: 'this is a bug in headspace: finishJob was given a non-terminal status' });
+  if (status === 'running')
+    throw new EngineError('INTERNAL', 'a running job has no terminal event', { hint: 'this is a bug in headspace: finishJob was given a non-terminal status' });
   return EVENT_NAMES[status];
 }
 
@@ -159,9 +154,15 @@ export class EventQueue {
         }
         return { subscription: existing, created: false, replayed: 0 };
       }
-      this.sql(
-        'INSERT INTO event_subscriptions (id, scope, target, name, max_deliveries, created_at, webhook_url) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(sub.id, sub.scope, sub.target, sub.name, sub.maxDeliveries, sub.createdAt, sub.webhookUrl);
+      this.sql('INSERT INTO event_subscriptions (id, scope, target, name, max_deliveries, created_at, webhook_url) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+        sub.id,
+        sub.scope,
+        sub.target,
+        sub.name,
+        sub.maxDeliveries,
+        sub.createdAt,
+        sub.webhookUrl,
+      );
       const replayed =
         sub.scope === 'job'
           ? this.sql(
@@ -256,9 +257,10 @@ export class EventQueue {
   /** Whether a claim now would get anything (a cheap read: no write lock). */
   hasClaimable(subscriptionId: string, now: number): boolean {
     return Boolean(
-      this.sql(
-        `SELECT 1 FROM event_deliveries WHERE subscription_id = ? AND (state = 'pending' OR (state = 'in_flight' AND lease_until <= ?)) LIMIT 1`,
-      ).get(subscriptionId, now),
+      this.sql(`SELECT 1 FROM event_deliveries WHERE subscription_id = ? AND (state = 'pending' OR (state = 'in_flight' AND lease_until <= ?)) LIMIT 1`).get(
+        subscriptionId,
+        now,
+      ),
     );
   }
 
@@ -349,9 +351,9 @@ export class EventQueue {
   prune(cutoff: number): { deliveries: number; events: number } {
     return this.atomically(() => {
       const deliveries = this.sql(`DELETE FROM event_deliveries WHERE state IN ('acked', 'dead') AND settled_at <= ?`).run(cutoff).changes;
-      const events = this.sql(
-        `DELETE FROM events WHERE finished_at <= ? AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_seq = events.seq)`,
-      ).run(cutoff).changes;
+      const events = this.sql(`DELETE FROM events WHERE finished_at <= ? AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_seq = events.seq)`).run(
+        cutoff,
+      ).changes;
       return { deliveries, events };
     });
   }

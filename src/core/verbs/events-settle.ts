@@ -60,7 +60,12 @@ export async function requeueEvents(ctx: EngineContext, input: EventsRequeueInpu
   return buildResult({
     outcome_summary: parts.join('; '),
     status: 'success',
-    key_findings: outcomes.map((o): StructuredFinding => ({ kind: 'event', text: `${o.eventId}: ${o.outcome.replace(/_/g, ' ')}`, id: o.eventId, outcome: o.outcome })),
+    key_findings: outcomes.map((o): StructuredFinding => ({
+      kind: 'event',
+      text: `${o.eventId}: ${o.outcome.replace(/_/g, ' ')}`,
+      id: o.eventId,
+      outcome: o.outcome,
+    })),
     provenance: provenanceFor(ctx, 'events-requeue', { startedAt: now, finishedAt: ctx.clock.now() }),
   });
 }

@@ -47,10 +47,12 @@ export async function subscribeEvents(ctx: EngineContext, input: EventsSubscribe
   if (input.event !== undefined && !EVENT_NAME_LIST.includes(input.event as EventName)) {
     throw new EngineError('BAD_ARGUMENT', `unknown event name '${input.event.slice(0, 40)}'`, { hint: `choose one of: ${EVENT_NAME_LIST.join(', ')}` });
   }
-  if (input.allowRemote && input.webhook === undefined) throw new EngineError('BAD_ARGUMENT', 'allowRemote goes with webhook', { hint: 'give the webhook URL' });
+  if (input.allowRemote && input.webhook === undefined)
+    throw new EngineError('BAD_ARGUMENT', 'allowRemote goes with webhook', { hint: 'give the webhook URL' });
   const webhookUrl = input.webhook === undefined ? null : checkWebhookUrl(input.webhook, input.allowRemote === true);
   const scope = input.jobId !== undefined ? 'job' : input.workspaceId !== undefined ? 'workspace' : 'all';
-  const target = input.jobId !== undefined ? validateId('job', input.jobId) : input.workspaceId !== undefined ? validateId('workspace', input.workspaceId) : null;
+  const target =
+    input.jobId !== undefined ? validateId('job', input.jobId) : input.workspaceId !== undefined ? validateId('workspace', input.workspaceId) : null;
   const id = input.name === undefined ? `sub-${randomBytes(6).toString('hex')}` : validateSubscriptionId(input.name);
   const now = ctx.clock.now();
   const wanted: Subscription = {
@@ -104,7 +106,6 @@ export function validateSubscriptionId(id: string): string {
     });
   }
 }
-
 
 export async function listSubscriptions(ctx: EngineContext): Promise<ResultPackage> {
   const now = ctx.clock.now();

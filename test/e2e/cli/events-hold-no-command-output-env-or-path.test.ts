@@ -10,26 +10,16 @@
  * own storage, and everything the events verbs printed.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
+import { filesUnder } from '../../helpers/files-under.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
-
-function filesUnder(dir: string, skip: (path: string) => boolean): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (skip(path)) return [];
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return [];
-    return stat.isDirectory() ? filesUnder(path, skip) : stat.isFile() ? [path] : [];
-  });
-}
 
 for (const provider of ['fake', 'native'] as const) {
   describe.runIf(provider === 'fake' || readiness.ready)(`events on ${provider}`, () => {
@@ -72,7 +62,11 @@ for (const provider of ['fake', 'native'] as const) {
       expect(claimed.stdout).toContain('"name": "job.failed"');
       const eventId = (JSON.parse(claimed.stdout) as { key_findings: Array<{ id: string }> }).key_findings[0]!.id;
       expect(call(['events', 'ack', 'everything', eventId]).code).toBe(0);
-      for (const args of [['events', 'ls', '--json'], ['doctor', '--provider', provider]]) call(args);
+      for (const args of [
+        ['events', 'ls', '--json'],
+        ['doctor', '--provider', provider],
+      ])
+        call(args);
       const followed = call(['events', 'follow', '--after-seq', '0', '--for', '0.5']);
       expect(followed.stdout).toContain(`"id":"${eventId}"`);
 
@@ -87,7 +81,10 @@ for (const provider of ['fake', 'native'] as const) {
       const stripped = new Database(copy);
       stripped.exec('DELETE FROM jobs; DELETE FROM intents; DELETE FROM inputs; VACUUM;');
       stripped.close();
-      const surfaces = filesUnder(home, (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path) || /\/jobs\/[^/]+\.log$/.test(path) || /state\.db/.test(path));
+      const surfaces = filesUnder(
+        home,
+        (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path) || /\/jobs\/[^/]+\.log$/.test(path) || /state\.db/.test(path),
+      );
       const texts = [
         ...printed,
         ...rows,

@@ -75,7 +75,9 @@ describe('webhook delivery', () => {
       expect(verifyWebhook(secret, ts, r.body.replace('succeeded', 'failed'), signature)).toBe(false);
       expect(verifyWebhook('whsec_wrong', ts, r.body, signature)).toBe(false);
     }
-    const ls = JSON.parse(cli(home, ['events', 'ls', '--json']).stdout) as { key_findings: Array<{ id: string; acked: number; pending: number; in_flight: number }> };
+    const ls = JSON.parse(cli(home, ['events', 'ls', '--json']).stdout) as {
+      key_findings: Array<{ id: string; acked: number; pending: number; in_flight: number }>;
+    };
     expect(ls.key_findings.find((s) => s.id === 'hook')).toMatchObject({ acked: 1, pending: 0, in_flight: 0 });
   });
 

@@ -8,25 +8,15 @@
  * that prints a secret puts it there itself, so no job here prints one.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
+import { filesUnder } from '../../helpers/files-under.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
-
-function filesUnder(dir: string, skip: (path: string) => boolean): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (skip(path)) return [];
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return [];
-    return stat.isDirectory() ? filesUnder(path, skip) : stat.isFile() ? [path] : [];
-  });
-}
 
 for (const provider of ['fake', 'native'] as const) {
   const enabled = provider === 'fake' || readiness.ready;

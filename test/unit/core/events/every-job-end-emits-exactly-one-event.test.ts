@@ -34,7 +34,10 @@ describe('a job end', () => {
     try {
       for (const [name, jobId] of Object.entries(jobs)) {
         const events = store.events.eventsOfJob(jobId);
-        expect(events.map((e) => e.name), jobId).toEqual([name]);
+        expect(
+          events.map((e) => e.name),
+          jobId,
+        ).toEqual([name]);
         const job = store.getJob(jobId)!;
         expect(events[0]).toMatchObject({ id: eventIdOf(jobId, job.startedAt), workspaceId: 'w', status: job.status, exitCode: job.exitCode });
         expect(events[0]!.finishedAt).toBe(job.finishedAt);
@@ -52,7 +55,16 @@ describe('a job end', () => {
     const jobId = (await t.engine.run({ workspaceId: 'w', argv: ['echo', 'once'] })).provenance.job_id!;
     const store = SqliteStore.open(t.home);
     try {
-      const finish = { status: 'failure' as const, exitCode: 9, signal: null, limitHit: null, finishedAt: Date.now(), outputBytes: 0, storedBytes: 0, usage: {} };
+      const finish = {
+        status: 'failure' as const,
+        exitCode: 9,
+        signal: null,
+        limitHit: null,
+        finishedAt: Date.now(),
+        outputBytes: 0,
+        storedBytes: 0,
+        usage: {},
+      };
       const again = store.finishJob(jobId, finish);
       expect(again.status).toBe('success');
       // Even past the state check (a path that wrote the record itself), the UNIQUE id keeps it to one.
