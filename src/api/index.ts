@@ -90,3 +90,12 @@ export type { PlanInput } from '../core/verbs/plan.js';
 export type { WatchInput, WatchSample } from '../core/verbs/watch.js';
 export type { PrepareInput } from '../core/verbs/prepare.js';
 export type { ReadFileInput, FileBytes } from '../core/verbs/read-file.js';
+// Events (#15): each sub-verb's input, what an event is, the subscription iterator's items, and a webhook receiver's check.
+export type { EventsSubscribeInput, EventsUnsubscribeInput } from '../core/verbs/events-subscribe.js';
+export type { EventsClaimInput } from '../core/verbs/events-claim.js';
+export type { EventsAckInput, EventsRequeueInput, EventsPruneInput } from '../core/verbs/events-settle.js';
+export type { EventsFollowInput } from '../core/verbs/events-follow.js';
+export type { EventsDeliverInput } from '../core/verbs/events-deliver.js';
+export type { JobEvent, EventName } from '../core/store/event-queue.js';
+export type { ClaimedEvent, SubscriptionIteratorInput } from '../core/events/subscription-iterator.js';
+export { verifyWebhook } from '../core/events/webhook.js';

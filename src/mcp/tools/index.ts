@@ -38,6 +38,8 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
     };
   },
   watch: async (args, ctx) => ({ ...args, signal: ctx.signal }),
+  // A cancelled call ends a waiting claim (an empty claim) instead of leaving it to its wait.
+  'events-claim': async (args, ctx) => ({ ...args, signal: ctx.signal }),
   put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
   // The manifest through the roots (the server's instructions say so once); its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.

@@ -26,6 +26,7 @@ describe('public library surface', () => {
       'renderMarkdown',
       'sequentialIds',
       'systemClock',
+      'verifyWebhook',
     ]);
   });
 
