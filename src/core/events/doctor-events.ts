@@ -20,19 +20,17 @@ export function diagnoseEvents(store: SqliteStore): { findings: string[]; attent
       `events: ${subs.length} subscription(s); ${sum('pending')} pending, ${sum('inFlight')} in flight, ${sum('acked')} acked, ${sum('dead')} dead`,
     );
   }
-  const attention = dead
-    .slice(0, LISTED)
-    .map((d) =>
-      attentionItem(
-        'dead-event',
-        `event ${d.event.id} (${d.event.name}, job ${d.event.jobId}) is dead for subscription ${d.subscriptionId}: claimed ${d.deliveries} time(s), never acknowledged`,
-        {
-          workspace_id: d.event.workspaceId,
-          job_id: d.event.jobId,
-          action: nextAction('events-requeue', { subscriptionId: d.subscriptionId, eventIds: d.event.id }),
-        },
-      ),
-    );
+  const attention = dead.slice(0, LISTED).map((d) =>
+    attentionItem(
+      'dead-event',
+      `event ${d.event.id} (${d.event.name}, job ${d.event.jobId}) is dead for subscription ${d.subscriptionId}: claimed ${d.deliveries} time(s), never acknowledged`,
+      {
+        workspace_id: d.event.workspaceId,
+        job_id: d.event.jobId,
+        action: nextAction('events-requeue', { subscriptionId: d.subscriptionId, eventIds: d.event.id }),
+      },
+    ),
+  );
   if (dead.length > LISTED) attention.push(attentionItem('dead-event', `… and ${dead.length - LISTED} more dead event(s) (events ls counts them)`));
   return { findings, attention };
 }
