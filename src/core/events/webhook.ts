@@ -45,7 +45,7 @@ export function checkWebhookUrl(raw: string, allowRemote: boolean): string {
   const loopback = LOOPBACK_HOSTS.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
   if (!loopback && !allowRemote) {
     throw new EngineError('POLICY_DENIED', `the webhook host ${host.slice(0, 60)} is not on this machine (loopback only: 127.0.0.1, ::1, localhost)`, {
-      hint: 'acknowledge a remote receiver with allowRemote; events then leave this machine',
+      hint: 'allow a remote receiver explicitly if events may leave this machine',
     });
   }
   return url.toString();

@@ -41,8 +41,8 @@ export async function requeueEvents(ctx: EngineContext, input: EventsRequeueInpu
   const now = ctx.clock.now();
   const named = input.eventIds !== undefined && input.eventIds.length > 0;
   if (named === (input.staleSeconds !== undefined)) {
-    throw new EngineError('BAD_ARGUMENT', named ? 'requeue takes event ids or staleSeconds, not both' : 'requeue needs event ids or staleSeconds', {
-      hint: 'name the events to put back, or give staleSeconds to put back every one claimed that long ago',
+    throw new EngineError('BAD_ARGUMENT', named ? 'requeue takes event ids or a staleness, not both' : 'requeue needs event ids or a staleness in seconds', {
+      hint: 'name the events to put back, or give a staleness to put back every one claimed at least that many seconds ago',
     });
   }
   const outcomes = ctx
@@ -78,7 +78,7 @@ export interface EventsPruneInput {
 export async function pruneEvents(ctx: EngineContext, input: EventsPruneInput): Promise<ResultPackage> {
   const now = ctx.clock.now();
   if (typeof input.olderThanSeconds !== 'number' || !Number.isFinite(input.olderThanSeconds) || input.olderThanSeconds < 0) {
-    throw new EngineError('BAD_ARGUMENT', 'prune needs olderThanSeconds, a number of seconds of at least 0', { hint: 'for example 604800 (a week)' });
+    throw new EngineError('BAD_ARGUMENT', 'prune needs an age: a number of seconds of at least 0', { hint: 'for example 604800 (a week)' });
   }
   const removed = ctx.store().events.prune(now - input.olderThanSeconds * 1000);
   return buildResult({

@@ -41,14 +41,14 @@ export async function subscribeEvents(ctx: EngineContext, input: EventsSubscribe
   const chosen = [input.jobId !== undefined, input.workspaceId !== undefined, input.all === true].filter(Boolean).length;
   if (chosen !== 1) {
     throw new EngineError('BAD_ARGUMENT', chosen === 0 ? 'subscribe needs what to follow' : 'subscribe follows one of a job, a workspace or all jobs', {
-      hint: 'give exactly one of jobId, workspaceId or all',
+      hint: 'name exactly one: a job, a workspace, or all jobs',
     });
   }
   if (input.event !== undefined && !EVENT_NAME_LIST.includes(input.event as EventName)) {
     throw new EngineError('BAD_ARGUMENT', `unknown event name '${input.event.slice(0, 40)}'`, { hint: `choose one of: ${EVENT_NAME_LIST.join(', ')}` });
   }
   if (input.allowRemote && input.webhook === undefined)
-    throw new EngineError('BAD_ARGUMENT', 'allowRemote goes with webhook', { hint: 'give the webhook URL' });
+    throw new EngineError('BAD_ARGUMENT', 'allowing a remote receiver goes with a webhook', { hint: 'give the webhook URL too' });
   const webhookUrl = input.webhook === undefined ? null : checkWebhookUrl(input.webhook, input.allowRemote === true);
   const scope = input.jobId !== undefined ? 'job' : input.workspaceId !== undefined ? 'workspace' : 'all';
   const target =
