@@ -41,10 +41,12 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     );
   }
   // The public engine has no way to a provider (#11): everything goes through the verbs.
-  const { provider: _provider, ...engine } = createEngine({
+  const { provider: _provider, superviseJob: _supervise, ...engine } = createEngine({
     home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),
     providers: { ...PROVIDERS, ...(options.providers ?? {}) },
     defaultProvider: options.defaultProvider ?? defaultProviderName(),
+    // A provider the caller replaced exists only in this process: a detached run's supervisor could not rebuild it.
+    detachableProviders: Object.keys(PROVIDERS).filter((name) => !Object.hasOwn(options.providers ?? {}, name)),
     version: packageVersion(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
