@@ -41,7 +41,11 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     );
   }
   // The public engine has no way to a provider (#11): everything goes through the verbs.
-  const { provider: _provider, superviseJob: _supervise, ...engine } = createEngine({
+  const {
+    provider: _provider,
+    superviseJob: _supervise,
+    ...engine
+  } = createEngine({
     home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),
     providers: { ...PROVIDERS, ...(options.providers ?? {}) },
     defaultProvider: options.defaultProvider ?? defaultProviderName(),
@@ -92,3 +96,4 @@ export type { PlanInput } from '../core/verbs/plan.js';
 export type { WatchInput, WatchSample } from '../core/verbs/watch.js';
 export type { PrepareInput } from '../core/verbs/prepare.js';
 export type { ReadFileInput, FileBytes } from '../core/verbs/read-file.js';
+export type { WaitInput } from '../core/verbs/wait.js';

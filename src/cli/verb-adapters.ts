@@ -303,7 +303,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     },
     extra: [{ flags: '--all', description: 'end when every job has ended (the default)' }],
     complete: (input, opts) => {
-      if (opts.all === true && input.any === true) throw new EngineError('BAD_ARGUMENT', 'choose --any or --all, not both', { hint: 'omit both to wait for all' });
+      if (opts.all === true && input.any === true)
+        throw new EngineError('BAD_ARGUMENT', 'choose --any or --all, not both', { hint: 'omit both to wait for all' });
       return input;
     },
     explain:

@@ -277,7 +277,10 @@ describe(`a detached run's supervisor killed with -9 on fake (seed ${SEED})`, ()
       const store = SqliteStore.open(home);
       try {
         expect(store.getJob(jobId), label).toMatchObject({ state: 'finished', status: c.stop ? 'cancelled' : 'infrastructure_failure' });
-        expect(store.openIntents().filter((x) => x.jobId === jobId), `${label}: its intent is settled`).toEqual([]);
+        expect(
+          store.openIntents().filter((x) => x.jobId === jobId),
+          `${label}: its intent is settled`,
+        ).toEqual([]);
       } finally {
         store.close();
       }

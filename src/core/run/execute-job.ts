@@ -95,9 +95,7 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
     store.settleIntent(request.intentId, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
     // Read in the commit that writes the record: a stop recorded before it was observed before the exit was (run-machine.ts).
     const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
-    const end = outcome
-      ? settleRun(factsOfOutcome(outcome, abortReason, stopRequested, request.canceller))!
-      : settleRun([{ kind: 'launch-failed' }])!;
+    const end = outcome ? settleRun(factsOfOutcome(outcome, abortReason, stopRequested, request.canceller))! : settleRun([{ kind: 'launch-failed' }])!;
     return store.finishJob(jobId, {
       status: end.status,
       exitCode: end.exitCode,

@@ -22,9 +22,7 @@ export const waitVerb = defineVerb<'wait', 'wait', ReturnType<typeof waitInput>,
 
 function waitInput(z: Zod) {
   return z.strictObject({
-    jobIds: z
-      .union([z.string(), z.array(z.string()).min(1).max(100)])
-      .describe('a job id, or a list of up to 100 (run returns each in provenance.job_id)'),
+    jobIds: z.union([z.string(), z.array(z.string()).min(1).max(100)]).describe('a job id, or a list of up to 100 (run returns each in provenance.job_id)'),
     any: z.boolean().optional().describe('end when the first job ends (default: when all have)'),
     timeoutSeconds: z.number().min(0).max(86_400).optional().describe('give up after this many seconds: status timeout, the jobs run on'),
   });

@@ -36,7 +36,8 @@ const POLL_MS = 15;
  */
 export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise<ResultPackage> {
   const ids = [...new Set(typeof input.jobIds === 'string' ? [input.jobIds] : Array.isArray(input.jobIds) ? input.jobIds : [])];
-  if (ids.length === 0) throw new EngineError('BAD_ARGUMENT', 'wait needs at least one job id', { hint: 'give the job ids a detached run returned (provenance.job_id)' });
+  if (ids.length === 0)
+    throw new EngineError('BAD_ARGUMENT', 'wait needs at least one job id', { hint: 'give the job ids a detached run returned (provenance.job_id)' });
   if (ids.length > MAX_WAIT_JOBS)
     throw new EngineError('BAD_ARGUMENT', `wait takes at most ${MAX_WAIT_JOBS} job ids`, { hint: 'wait for them in groups, or with any' });
   for (const id of ids) validateId('job', id);

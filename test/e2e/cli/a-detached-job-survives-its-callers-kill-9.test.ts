@@ -48,7 +48,10 @@ for (const provider of ['fake', 'native'] as DetachProvider[]) {
     });
 
     it('is recorded infrastructure_failure, not left running, when its caller dies before handing it over', async () => {
-      const crashed = cli(home, ['run', '--detach', '--job-id', 'unhanded', 'surv', ...COMMANDS[provider].ok], { ...env, HEADSPACE_TEST_CRASH_AT: 'run:after-intent' });
+      const crashed = cli(home, ['run', '--detach', '--job-id', 'unhanded', 'surv', ...COMMANDS[provider].ok], {
+        ...env,
+        HEADSPACE_TEST_CRASH_AT: 'run:after-intent',
+      });
       expect(crashed.code).not.toBe(0);
       expect(await eventually(() => jobStatus(home, 'unhanded', env) !== 'running')).toBe(true);
       const job = jsonOf(cli(home, ['inspect', 'unhanded', '--json'], env).stdout);

@@ -7,26 +7,16 @@
  * its WAL, logs, the provider's records). On fake and native.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
+import { recordedSurfaces } from '../../helpers/recorded-surfaces.js';
 import { CREATE_FLAGS, eventually, jobStatus, jsonOf, type DetachProvider } from '../../helpers/detached.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    // A workspace's own storage is where contents belong; everything else is a record.
-    if (/\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path)) return [];
-    const stat = statSync(path, { throwIfNoEntry: false });
-    return !stat ? [] : stat.isDirectory() ? filesUnder(path) : stat.isFile() ? [path] : [];
-  });
-}
 
 for (const provider of ['fake', 'native'] as DetachProvider[]) {
   describe.runIf(provider === 'fake' || readiness.ready)(`a detached job's env on ${provider}`, () => {
@@ -46,9 +36,7 @@ for (const provider of ['fake', 'native'] as DetachProvider[]) {
       expect(cli(home, ['create', '--workspace-id', 'sec', ...CREATE_FLAGS[provider]], env).code).toBe(0);
       // The job proves it got both values without printing them, then waits to be looked at.
       const argv =
-        provider === 'fake'
-          ? ['block']
-          : ['sh', '-c', 'test -n "$API_TOKEN" && test -n "$FILE_SECRET" && echo got-both && sleep 60 || echo missing'];
+        provider === 'fake' ? ['block'] : ['sh', '-c', 'test -n "$API_TOKEN" && test -n "$FILE_SECRET" && echo got-both && sleep 60 || echo missing'];
       const started = cli(home, ['run', '--json', '--detach', '--job-id', 'sj', '--env', 'API_TOKEN', '--env-file', join(scratch, 'job.env'), 'sec', ...argv], {
         ...env,
         API_TOKEN: envValue,
@@ -60,22 +48,7 @@ for (const provider of ['fake', 'native'] as DetachProvider[]) {
       const alive = [`/proc/${supervisor}/cmdline`, `/proc/${supervisor}/environ`].map((path) => readFileSync(path).toString('latin1'));
       expect(cli(home, ['stop', 'sec', '--apply', '--grace-seconds', '0'], env).code).toBe(5);
       expect(await eventually(() => jobStatus(home, 'sj', env) === 'cancelled')).toBe(true);
-      const texts = [
-        started.stdout,
-        started.stderr,
-        cli(home, ['wait', '--json', 'sj'], env).stdout,
-        ...alive,
-        ...filesUnder(home).map((path) => {
-          const bytes = readFileSync(path);
-          // The fake keeps workspace FILES in its state file: storage, not a record.
-          if (path.endsWith(join('fake', 'state.json'))) {
-            const state = JSON.parse(bytes.toString('utf8')) as { workspaces: Record<string, { files?: unknown }> };
-            for (const ws of Object.values(state.workspaces)) delete ws.files;
-            return JSON.stringify(state);
-          }
-          return bytes.toString('latin1');
-        }),
-      ];
+      const texts = [started.stdout, started.stderr, cli(home, ['wait', '--json', 'sj'], env).stdout, ...alive, ...recordedSurfaces(home).map((s) => s.text)];
       expect(jsonOf(started.stdout).key_findings).toContain('environment given: API_TOKEN, FILE_SECRET (names only; values are never recorded)');
       for (const marker of [envValue, fileValue]) for (const text of texts) expect(text.includes(marker), `${marker.split('-')[0]} leaked`).toBe(false);
     });

@@ -27,7 +27,7 @@ describe('a detached run through the library', () => {
     engine.close();
   });
 
-  it("is refused for a provider the caller passed in, and records nothing", async () => {
+  it('is refused for a provider the caller passed in, and records nothing', async () => {
     const engine = createHeadspace({ home: join(home, 'own'), defaultProvider: 'fake', providers: { fake: () => createFakeProvider() } });
     await engine.create({ workspaceId: 'own' });
     const refused = await engine.run({ workspaceId: 'own', jobId: 'never', argv: ['true'], detach: true }).catch((error: unknown) => error);
