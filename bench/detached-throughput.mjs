@@ -104,7 +104,8 @@ export async function benchDetachedThroughput({ repo, jobs = Number(process.env.
   } finally {
     await engine.destroy({ workspaceId, force: true }).catch(() => undefined);
     engine.close();
-    rmSync(home, { recursive: true, force: true });
+    // The last supervisor may still be closing its store (removing the WAL) a moment after its job's record is written.
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 

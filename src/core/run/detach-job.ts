@@ -25,8 +25,9 @@ import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { processStartTime, type Owner } from '../store/owner.js';
-import type { InputRecord, WorkspaceRecord } from '../store/sqlite-store.js';
-import { recordDeclarations, type Declaration } from '../verbs/declare.js';
+import type { WorkspaceRecord } from '../store/sqlite-store.js';
+import type { Declaration } from '../verbs/declare.js';
+import { recordJob } from './record-job.js';
 import { jobResult } from './job-result.js';
 import { encodeHandover } from './handover.js';
 
@@ -55,7 +56,6 @@ export interface DetachedRun {
   env: Record<string, string>;
   cwd: string | undefined;
   declarations: Declaration[];
-  inputs: InputRecord[];
   attention: AttentionItem[];
 }
 
@@ -66,14 +66,8 @@ export async function runDetached(ctx: EngineContext, run: DetachedRun): Promise
   const owner: Owner = { pid: child.pid!, started: processStartTime(child.pid!) };
   let intentId: number;
   try {
-    const startedAt = ctx.clock.now();
-    // One commit: the workspace is taken, the job is recorded with its supervisor as owner, and the intent is journalled.
-    intentId = store.atomically(() => {
-      store.beginJob({ id: jobId, workspaceId: ws.id, argv: run.argv, ...(run.cwd === undefined ? {} : { cwd: run.cwd }), startedAt, owner });
-      if (Object.keys(run.env).length) store.recordEnvNames(jobId, Object.keys(run.env).sort());
-      recordDeclarations(ctx, store, ws.id, run.declarations, jobId);
-      return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner, createdAt: startedAt, traceId: ctx.traceId });
-    });
+    // One commit, as a foreground run's, with the supervisor as the job's owner.
+    intentId = recordJob(ctx, { workspace: ws, jobId, argv: run.argv, cwd: run.cwd, env: run.env, declarations: run.declarations, owner });
   } catch (error) {
     // Nothing was recorded: an empty handover tells the supervisor there is no job, and it exits.
     await closeHandover(child, '');

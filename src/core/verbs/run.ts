@@ -8,8 +8,8 @@ import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import { requireLiveWorkspace, requireUnexpired } from './workspace-guards.js';
 import { copyIn } from '../files/copy-in.js';
-import type { InputRecord } from '../store/sqlite-store.js';
-import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
+import { checkDeclaration, type Declaration } from './declare.js';
+import { recordJob } from '../run/record-job.js';
 import { checkWorkingDirectory } from './run-paths.js';
 import { executeJob } from '../run/execute-job.js';
 import { jobResult } from '../run/job-result.js';
@@ -93,21 +93,15 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
 
   // Inputs enter through the same code as `put`, before the job starts, and
   // never overwrite: replacing a file is a deliberate act that belongs to put.
-  const inputs: InputRecord[] = [];
+  // They are recorded with the job's id, and its result names them from the store.
   for (const item of input.inputs ?? []) {
-    inputs.push(await copyIn(ctx, ws, provider, { hostPath: item.hostPath, destination: item.destination, overwrite: false, jobId }));
+    await copyIn(ctx, ws, provider, { hostPath: item.hostPath, destination: item.destination, overwrite: false, jobId });
   }
 
-  if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env, cwd, declarations, inputs, attention });
+  if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env, cwd, declarations, attention });
 
-  const startedAt = ctx.clock.now();
-  // One commit: the workspace is taken and the intent is journalled together.
-  const intentId = store.atomically(() => {
-    store.beginJob({ id: jobId, workspaceId: ws.id, argv: input.argv, ...(cwd === undefined ? {} : { cwd }), startedAt, owner: currentOwner() });
-    if (Object.keys(env).length) store.recordEnvNames(jobId, Object.keys(env).sort());
-    recordDeclarations(ctx, store, ws.id, declarations, jobId);
-    return store.openIntent({ workspaceId: ws.id, jobId, op: 'run', provider: ws.provider, owner: currentOwner(), createdAt: startedAt, traceId: ctx.traceId });
-  });
+  // One commit: the workspace is taken and the intent is journalled together, this process the job's owner.
+  const intentId = recordJob(ctx, { workspace: ws, jobId, argv: input.argv, cwd, env, declarations, owner: currentOwner() });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
 
