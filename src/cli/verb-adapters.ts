@@ -308,7 +308,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       return input;
     },
     explain:
-      "JOBS are job ids that run --detach returned. wait reads their records until every one has ended (--all, the default) or the first has (--any), and returns the result a foreground run returns for that job: the same status, exit code and output excerpt; for several jobs, one result listing each job's status, whose status is the first job's that did not succeed. --timeout S gives up after S seconds with what is known (status timeout, exit 4) and leaves the jobs running; Ctrl-C ends the wait the same way (exit 5). Waiting changes nothing. Exit codes: those of the job's status (0 success, 6 failed, 4 wall clock, 5 cancelled, 8 memory, 7 the engine broke), or 4 when the wait timed out.",
+      "JOBS are job ids that run --detach returned. wait reads their records until every one has ended (--all, the default) or the first has (--any), and returns the result a foreground run returns for that job: the same status, exit code and output excerpt; for several jobs, one result listing each job's status, whose status is the first job's that did not succeed. --timeout S gives up after S seconds with what is known (status timeout, exit 4) and leaves the jobs running; Ctrl-C ends the wait the same way (exit 5). A job whose supervisor died without recording its end will not end by itself: wait says so within a second (exit 7) and names doctor --repair, which settles it. Waiting changes nothing. Exit codes: those of the job's status (0 success, 6 failed, 4 wall clock, 5 cancelled, 8 memory, 7 the engine broke), 4 when the wait timed out, 7 when a job's supervisor is gone.",
   },
   prepare: {
     args: [['[file]', 'file']],

@@ -265,6 +265,10 @@ describe(`a detached run's supervisor killed with -9 on fake (seed ${SEED})`, ()
       }
       expect(await until(() => !supervisorOf(home, jobId)!.alive), `${label}: the supervisor is gone`).toBe(true);
       expect(supervisorOf(home, jobId)!.state, label).toBe('running');
+      // wait does not wait out its timeout on a job that can no longer end: it says so, and names the repair.
+      const waited = await engine.wait({ jobIds: jobId, timeoutSeconds: 30 });
+      expect(waited.status, label).toBe('infrastructure_failure');
+      expect(waited.attention.map((a) => a.action?.verb)).toContain('doctor');
       expect(integrityCheck(home)).toBe('ok');
       const report = await engine.doctor({ provider: 'fake' });
       expect(attentionTexts(report).join('\n'), label).toContain(`job ${jobId}`);

@@ -9,6 +9,7 @@ import { isoTime, provenanceFor } from '../result/package-parts.js';
 import { attentionItem, type AttentionItem, type Evidence, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { commandLabel } from '../run/job-words.js';
 import { jobResult, recordedFailure } from '../run/job-result.js';
+import { isOwnerAlive } from '../store/owner.js';
 import type { JobRecord } from '../store/sqlite-store.js';
 
 export interface WaitInput {
@@ -25,6 +26,8 @@ export interface WaitInput {
 export const MAX_WAIT_JOBS = 100;
 /** Between looks at the store: one indexed read per job, so a job's end is seen within this. */
 const POLL_MS = 15;
+/** Every this many looks (about a third of a second), whether each running job's owner is still alive: a read of /proc per job. */
+const ORPHAN_CHECK_EVERY = 20;
 
 /**
  * Blocks until the jobs are terminal (every one, or with `any` the first) by
@@ -59,11 +62,20 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
   const deadline = timeout === undefined ? Infinity : startedAt + timeout * 1000;
   let jobs = read();
   const done = () => (input.any === true ? jobs.some((j) => j.state === 'finished') : jobs.every((j) => j.state === 'finished'));
+  // A job whose owner (a detached run's supervisor) died will never end by itself: waiting on would only run out the timeout.
+  const orphans = () => jobs.filter((j) => j.state === 'running' && !isOwnerAlive(j.owner));
+  let polls = 0;
+  let orphaned: JobRecord[] = [];
   while (!done() && Date.now() < deadline && input.signal?.aborted !== true) {
     await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), input.signal);
     jobs = read();
+    if (++polls % ORPHAN_CHECK_EVERY === 0 && !done()) {
+      orphaned = orphans();
+      if (orphaned.length > 0) break;
+    }
   }
   const waited = (Date.now() - startedAt) / 1000;
+  if (orphaned.length > 0 && !done()) return ownerless(ctx, jobs, orphaned, waited);
   if (!done()) return unfinished(ctx, jobs, input.signal?.aborted === true ? 'cancelled' : 'timeout', waited);
   const finished = jobs.filter((j) => j.state === 'finished');
   if (jobs.length === 1 || input.any === true) {
@@ -95,6 +107,22 @@ function allEnded(ctx: EngineContext, jobs: JobRecord[], waited: number): Result
     attention: failed.map((j) =>
       attentionItem('next-step', `job ${j.id} ended ${j.status}; its whole result`, { job_id: j.id, action: nextAction('inspect', { handle: j.id }) }),
     ),
+    provenance: provenanceFor(ctx, 'wait', { startedAt: Date.now() - waited * 1000, finishedAt: Date.now() }),
+  });
+}
+
+/** A job whose owner died with no terminal record: it will not end by itself; doctor's repair settles it by the run machine's rules. */
+function ownerless(ctx: EngineContext, jobs: JobRecord[], orphaned: JobRecord[], waited: number): ResultPackage {
+  const names = orphaned.map((j) => `job ${j.id} (process ${j.owner.pid})`).join(', ');
+  return buildResult({
+    outcome_summary: `wait ended after ${waited.toFixed(1)} s: the process that ran ${names} is gone without recording its end; the job will not end by itself`,
+    status: 'infrastructure_failure',
+    key_findings: jobs.map(jobLine),
+    attention: [
+      attentionItem('next-step', "settle it by the run machine's rules (cancelled if a stop was pending, else infrastructure_failure)", {
+        action: nextAction('doctor', { repair: true }),
+      }),
+    ],
     provenance: provenanceFor(ctx, 'wait', { startedAt: Date.now() - waited * 1000, finishedAt: Date.now() }),
   });
 }
