@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchCliStartup } from './cli-startup.mjs';
 import { benchLibraryThroughput } from './library-throughput.mjs';
+import { benchDetachedThroughput } from './detached-throughput.mjs';
 import { benchExportThroughput } from './export-throughput.mjs';
 import { benchPeerOverhead } from './peer-overhead.mjs';
 import { benchScale } from './scale.mjs';
@@ -25,6 +26,7 @@ const benches = [
   ['cli-startup', () => benchCliStartup({ repo })],
   ['library-throughput', () => benchLibraryThroughput({ repo })],
   ['export-throughput', () => benchExportThroughput({ repo })],
+  ['detached-throughput', () => benchDetachedThroughput({ repo })],
 ];
 const nativeBench = join(repo, 'bench', 'native-overhead.mjs');
 if (existsSync(nativeBench)) {

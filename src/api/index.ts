@@ -41,10 +41,16 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     );
   }
   // The public engine has no way to a provider (#11): everything goes through the verbs.
-  const { provider: _provider, ...engine } = createEngine({
+  const {
+    provider: _provider,
+    superviseJob: _supervise,
+    ...engine
+  } = createEngine({
     home: options.home ?? process.env.HEADSPACE_HOME ?? defaultHome(),
     providers: { ...PROVIDERS, ...(options.providers ?? {}) },
     defaultProvider: options.defaultProvider ?? defaultProviderName(),
+    // A provider the caller replaced exists only in this process: a detached run's supervisor could not rebuild it.
+    detachableProviders: Object.keys(PROVIDERS).filter((name) => !Object.hasOwn(options.providers ?? {}, name)),
     version: packageVersion(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
@@ -99,3 +105,4 @@ export type { EventsDeliverInput } from '../core/verbs/events-deliver.js';
 export type { JobEvent, EventName } from '../core/store/event-queue.js';
 export type { ClaimedEvent, SubscriptionIteratorInput } from '../core/events/subscription-iterator.js';
 export { verifyWebhook } from '../core/events/webhook.js';
+export type { WaitInput } from '../core/verbs/wait.js';

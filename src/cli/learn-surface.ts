@@ -13,6 +13,7 @@ export const CLI_LEARN_SURFACE: LearnSurface = {
     'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
     'headspace status [workspace]             → where you are: the workspace and its latest job, in a few lines',
     'headspace run --declare out.json=why <workspace> <command…>, then headspace export <workspace> out.json --to ./out.json   → bring a result out, digest-verified',
+    'headspace run --detach <workspace> <command…>, then headspace wait <job>   → a long job without blocking: wait returns the result run would have',
     'headspace stop <workspace> --apply       → end a running job (from any process)',
     'headspace destroy <workspace>            → remove it',
   ],

@@ -274,9 +274,10 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
 async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<string, unknown>, opts: Opts, io: CliIo): Promise<CliOutcome> {
   const method = (engine as unknown as Record<string, (input: unknown) => Promise<ResultPackage>>)[spec.method]!.bind(engine);
   switch (spec.name) {
-    case 'run': {
+    case 'run':
+    case 'wait': {
       const controller = new AbortController();
-      // Ctrl-C ends the job as cancelled instead of orphaning it.
+      // Ctrl-C ends the job as cancelled instead of orphaning it (a wait: ends the wait, the jobs run on).
       const onSignal = () => controller.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);

@@ -30,6 +30,12 @@ export interface EngineContext {
    * share it.
    */
   traceId: string;
+  /**
+   * Can a detached run's supervisor, another process, rebuild this provider
+   * from the home alone? True for the registered providers only: one the
+   * library caller passed in (a fake with a virtual clock) exists only here.
+   */
+  detachable?: (provider: string) => boolean;
 }
 
 export function defaultHome(): string {

@@ -25,6 +25,8 @@ export interface EngineOptions {
   clock?: Clock;
   ids?: IdGenerator;
   events?: EventBus;
+  /** Providers a detached run's supervisor can rebuild from the home (the registered ones the caller did not replace). */
+  detachableProviders?: readonly string[];
 }
 
 /** A verb's input as the library takes it: the schema's fields, plus the runtime-only keys (a signal, a callback). */
@@ -62,6 +64,8 @@ export interface Engine extends VerbMethods {
 export interface EngineWithProviders extends Engine {
   /** The provider instance for a name (built once per engine). */
   provider(name: string): Promise<Provider>;
+  /** A detached run's supervisor: runs the job `jobId` the caller handed over (`handover`, what came down its pipe). */
+  superviseJob(jobId: string, handover: string): Promise<void>;
 }
 
 /**
@@ -100,6 +104,7 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
       return provider;
     },
     logPath: (jobId) => join(home, 'jobs', `${jobId}.log`),
+    detachable: (name) => (options.detachableProviders ?? []).includes(name),
   };
 
   /**
@@ -146,6 +151,7 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
     },
     requireProvider: async (name) => void (await ctx.provider(name)),
     provider: (name) => ctx.provider(name),
+    superviseJob: (jobId, handover) => call(async (c) => (await import('./run/supervise-job.js')).superviseJob(c, jobId, handover)),
     close() {
       store?.close();
       store = null;

@@ -46,7 +46,7 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   user_error: 'bad flag, missing argument, unknown id or illegal move: fix the call',
   environment_error: 'a local set-up problem, or the workspace is busy with another job',
   policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
-  timeout: 'the wall-clock budget was hit',
+  timeout: "the wall-clock budget was hit, or wait's timeout ran out (the jobs run on)",
   cancelled: "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which",
   computation_failed: 'the job ran and failed (non-zero exit, 126 not executable, 127 not found)',
   infrastructure_failure: "the engine or the host broke: not the command's fault",

@@ -37,7 +37,8 @@ export async function removeHome(home: string): Promise<void> {
       await provider.remove(id).catch(() => undefined);
     }
   }
-  rmSync(home, { recursive: true, force: true });
+  // A detached run's supervisor may still be closing its store (removing the WAL) just after its job's record was written.
+  rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 /** Runs the built bin as a user would, with a controlled environment. */

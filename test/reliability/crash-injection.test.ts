@@ -12,6 +12,9 @@
  *   - no export is lost or partial: a destination either does not exist or
  *     holds the whole artifact, and a recorded export has its recorded digest;
  *   - the workspace is usable (a new run succeeds) or cleanly destroyable.
+ * A detached run's supervisor is killed the same way, at its own points
+ * (supervise:before-launch, supervise:during-job, supervise:after-provider-call)
+ * and at seeded moments, with and without a stop pending (#15 item 5).
  * CI-sized by default (30 trials on fake, a few on native);
  * HEADSPACE_LONG_TESTS=1 runs 200 on fake. HEADSPACE_CRASH_SEED=N replays.
  */
@@ -198,6 +201,100 @@ describe(`crash injection on fake (${TRIALS} trials, seed ${SEED})`, () => {
   });
 });
 
+/** Polls until `check` holds (or `ms` pass). */
+async function until(check: () => boolean, ms = 15_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !check()) await new Promise((r) => setTimeout(r, 20));
+  return check();
+}
+
+/** A detached job's supervisor (its recorded owner) as the store has it. */
+function supervisorOf(home: string, jobId: string): { pid: number; alive: boolean; state: string } | null {
+  const store = SqliteStore.open(home);
+  try {
+    const job = store.getJob(jobId);
+    return job ? { pid: job.owner.pid, alive: isOwnerAlive(job.owner), state: job.state } : null;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The supervisor of a detached run (#15 item 5) killed with -9 at each of its
+ * points (before the launch, while the job runs, after the provider returned
+ * but before the record) and at a seeded moment, with and without a stop
+ * pending: doctor reports the job, doctor --repair --apply settles it by the
+ * run machine's rules (cancelled with a stop pending, else
+ * infrastructure_failure, never success), nothing of it runs, and the
+ * workspace runs again.
+ */
+describe(`a detached run's supervisor killed with -9 on fake (seed ${SEED})`, () => {
+  const { home, cleanup } = makeHome();
+  let engine: EngineWithProviders;
+  beforeAll(() => {
+    engine = engineWithProviders(home, 'fake');
+  });
+  afterAll(async () => {
+    engine.close();
+    await cleanup();
+  });
+  const rng = seeded(SEED + 15);
+  const cases = [
+    ...['supervise:before-launch', 'supervise:during-job', 'supervise:after-provider-call'].map((point) => ({ point, delay: null, stop: false })),
+    ...[0, 1, 2].map(() => ({ point: null, delay: 50 + Math.floor(rng() * 400), stop: false })),
+    { point: null, delay: 100 + Math.floor(rng() * 200), stop: true },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const label = c.point ? `at ${c.point}` : `after ${c.delay} ms${c.stop ? ' with a stop pending' : ''}`;
+    it(`settles the job by the run machine's rules when the supervisor dies ${label}`, { timeout: 60_000 }, async () => {
+      const id = `s${i}`;
+      const jobId = `sj${i}`;
+      await engine.create({ workspaceId: id, provider: 'fake' });
+      const argv = c.point ? ['echo', 'start', '&&', 'sleep', '0.3', '&&', 'echo', 'end'] : ['echo', 'start', '&&', 'block'];
+      const started = await spawnCli(home, ['run', '--detach', '--job-id', jobId, id, ...argv], c.point ? { env: { HEADSPACE_TEST_CRASH_AT: c.point } } : {});
+      expect(started.code, started.stderr).toBe(0);
+      if (!c.point) {
+        await new Promise((r) => setTimeout(r, c.delay!));
+        if (c.stop) {
+          // The stop's first step, as `stop --apply` takes it: the request is recorded, then the supervisor dies before acting on it.
+          const store = SqliteStore.open(home);
+          store.requestStop(jobId);
+          store.close();
+        }
+        process.kill(supervisorOf(home, jobId)!.pid, 'SIGKILL');
+      }
+      expect(await until(() => !supervisorOf(home, jobId)!.alive), `${label}: the supervisor is gone`).toBe(true);
+      expect(supervisorOf(home, jobId)!.state, label).toBe('running');
+      // wait does not wait out its timeout on a job that can no longer end: it says so, and names the repair.
+      const waited = await engine.wait({ jobIds: jobId, timeoutSeconds: 30 });
+      expect(waited.status, label).toBe('infrastructure_failure');
+      expect(waited.attention.map((a) => a.action?.verb)).toContain('doctor');
+      expect(integrityCheck(home)).toBe('ok');
+      const report = await engine.doctor({ provider: 'fake' });
+      expect(attentionTexts(report).join('\n'), label).toContain(`job ${jobId}`);
+      const repaired = await engine.doctor({ provider: 'fake', repair: true, apply: true, verify: true });
+      // Judged on this job alone: doctor also sweeps what other homes on this shared host left under /run, which is not this trial's doing.
+      expect(
+        repaired.warnings.filter((w) => w.includes(jobId) || w.includes(`workspace ${id}`)),
+        label,
+      ).toEqual([]);
+      const store = SqliteStore.open(home);
+      try {
+        expect(store.getJob(jobId), label).toMatchObject({ state: 'finished', status: c.stop ? 'cancelled' : 'infrastructure_failure' });
+        expect(
+          store.openIntents().filter((x) => x.jobId === jobId),
+          `${label}: its intent is settled`,
+        ).toEqual([]);
+      } finally {
+        store.close();
+      }
+      const fake = JSON.parse(readFileSync(join(home, 'fake', 'state.json'), 'utf8')) as { workspaces: Record<string, { jobs?: Record<string, unknown> }> };
+      expect(Object.keys(fake.workspaces[id]?.jobs ?? {}), `${label}: nothing of the job runs`).toEqual([]);
+      expect((await engine.run({ workspaceId: id, argv: ['echo', 'again'] })).status, label).toBe('success');
+    });
+  }
+});
+
 const readiness = await nativeReadiness();
 
 describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
@@ -262,6 +359,27 @@ describe.runIf(readiness.ready)(`crash injection on native${readiness.ready ? ''
     expect((await engine.destroy({ workspaceId: 'nrun' })).status).toBe('success');
     expect(await nativeDebris('nrun')).toEqual({ procs: [], cgroups: false, mount: false, folder: false, marker: false });
     store.close();
+  });
+
+  it("a detached run's supervisor killed mid-job leaves nothing running once repaired", { timeout: 90_000 }, async () => {
+    await engine.create({ workspaceId: 'nsup', provider: 'native', profile: 'host' });
+    const started = await spawnCli(home, ['run', '--detach', '--job-id', 'nsup-job', 'nsup', 'sh', '-c', 'echo start; sleep 60 & sleep 60'], {
+      env: { ...env, HEADSPACE_TEST_CRASH_AT: 'supervise:during-job' },
+    });
+    expect(started.code, started.stderr).toBe(0);
+    expect(await until(() => !supervisorOf(home, 'nsup-job')!.alive)).toBe(true);
+    const report = await engine.doctor({ provider: 'native' });
+    expect(attentionTexts(report).join('\n')).toContain('job nsup-job');
+    const repaired = await engine.doctor({ provider: 'native', repair: true, apply: true, verify: true });
+    // Judged on this job alone: doctor also sweeps runtime folders other homes on this shared host left under /run.
+    expect(repaired.warnings.filter((w) => w.includes('nsup'))).toEqual([]);
+    const store = SqliteStore.open(home);
+    expect(store.getJob('nsup-job')).toMatchObject({ state: 'finished', status: 'infrastructure_failure' });
+    store.close();
+    expect((await nativeDebris('nsup')).procs, 'no process of the job remains in the workspace cgroup').toEqual([]);
+    expect((await engine.run({ workspaceId: 'nsup', argv: ['echo', 'again'] })).status).toBe('success');
+    expect((await engine.destroy({ workspaceId: 'nsup' })).status).toBe('success');
+    expect(await nativeDebris('nsup')).toEqual({ procs: [], cgroups: false, mount: false, folder: false, marker: false });
   });
 
   it('a create killed after the provider made the workspace is repaired to ready', { timeout: 60_000 }, async () => {

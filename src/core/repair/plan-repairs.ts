@@ -9,9 +9,11 @@
  * and nothing alive depends on it. Concretely:
  *  - nothing is touched in a workspace where a job or an operation of a
  *    LIVE process is open (`busy`): it may still be doing the work;
- *  - a job recorded running whose process is gone is ended at the provider
- *    and recorded cancelled (a stop was requested) or infrastructure_failure
- *    (the engine died under it), with a note saying so;
+ *  - a job recorded running whose process is gone (its foreground caller,
+ *    or a detached run's supervisor) is ended at the provider and recorded
+ *    by the run machine's rules (run/run-machine.ts): cancelled when a stop
+ *    was requested, else infrastructure_failure (the engine died under it),
+ *    with a note saying so;
  *  - an intent whose process is gone is settled only with an outcome the
  *    facts prove (the provider holds the workspace, the input was recorded,
  *    the published file has the workspace file's digest, …);
@@ -25,6 +27,7 @@ import type { WorkspaceState } from '../lifecycle/transitions.js';
 import type { Leftover } from '../provider.js';
 import type { ResultStatus } from '../status.js';
 import type { IntentRecord } from '../store/sqlite-store.js';
+import { settleRun, type RunFact } from '../run/run-machine.js';
 
 export type RepairKind = 'finish-job' | 'settle-intent' | 'remove-leftover' | 'remove-temporary-file' | 'remove-log';
 
@@ -122,7 +125,7 @@ export function planRepairs(d: Diagnosis): Repair[] {
 
   for (const job of d.orphanJobs) {
     const ws = d.workspaces[job.workspaceId];
-    const status = job.stopRequested ? 'cancelled' : 'infrastructure_failure';
+    const status = orphanStatus(job);
     const base = { kind: 'finish-job' as const, target: `job ${job.id}`, workspaceId: job.workspaceId };
     if (d.busy[job.workspaceId]) {
       repairs.push({
@@ -204,6 +207,21 @@ export function planRepairs(d: Diagnosis): Repair[] {
     });
   }
   return repairs;
+}
+
+/**
+ * The run machine's verdict on a job whose owner (its foreground caller, or
+ * a detached run's supervisor) died with no terminal record: the repair ends
+ * what remains of it, so its process has vanished too. Cancelled when a stop
+ * was pending, else infrastructure_failure; never success, as no exit status
+ * survived its owner.
+ */
+export function orphanStatus(job: { stopRequested: boolean }): Extract<ResultStatus, 'cancelled' | 'infrastructure_failure'> {
+  const facts: RunFact[] = [{ kind: 'launched' }];
+  if (job.stopRequested) facts.push({ kind: 'stop-requested' });
+  facts.push({ kind: 'owner-died' }, { kind: 'process-vanished' });
+  const status = settleRun(facts)?.status;
+  return status === 'cancelled' ? 'cancelled' : 'infrastructure_failure';
 }
 
 function planIntent(d: Diagnosis, dead: DeadIntent): Repair[] {

@@ -8,6 +8,7 @@
 import { PROFILES } from '../policy/profiles.js';
 import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
+import { waitVerb } from './verbs-detach.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
 import {
   eventsAckVerb,
@@ -99,6 +100,7 @@ function runInput(z: Zod) {
       )
       .optional()
       .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
+    detach: z.boolean().optional().describe('return at once (status running) and leave the job to a supervisor; wait, logs and stop take it from there'),
   });
 }
 
@@ -478,6 +480,7 @@ export const VERB_TABLE = [
   eventsUnsubscribeVerb,
   eventsFollowVerb,
   eventsDeliverVerb,
+  waitVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

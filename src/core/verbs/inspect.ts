@@ -11,7 +11,8 @@ import { buildResult } from '../result/build-result.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
-import { jobFindings, jobSummary, commandLabel } from './run.js';
+import { jobFindings, jobSummary, commandLabel } from '../run/job-words.js';
+import { withBytesSoFar } from '../run/job-result.js';
 
 export interface InspectInput {
   handle: string;
@@ -58,15 +59,17 @@ function refuseDestroyed(ws: WorkspaceRecord): void {
 }
 
 export async function inspectHandle(ctx: EngineContext, input: InspectInput): Promise<ResultPackage> {
-  const { workspace: ws, job } = resolveHandle(ctx, input.handle);
+  const { workspace: ws, job: recorded } = resolveHandle(ctx, input.handle);
   refuseDestroyed(ws);
   const store = ctx.store();
   const attention = await reconcile(ctx, { workspaceId: ws.id, checkProvider: true });
   const provider = await ctx.provider(ws.provider).catch(() => null);
   const caps = provider ? await provider.capabilities().catch(() => null) : null;
   const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
-  const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job, caps });
-  if (job) {
+  const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job: recorded, caps });
+  if (recorded) {
+    // A running job (a detached one, say) as its log shows it so far: its record counts bytes only when it ends.
+    const job = withBytesSoFar(recorded, ctx.logPath(recorded.id));
     const output = jobOutputView(ctx, job);
     return buildResult({
       outcome_summary: jobSummary(job),

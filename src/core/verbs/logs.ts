@@ -1,12 +1,12 @@
 import type { EngineContext } from '../context.js';
+import { withBytesSoFar } from '../run/job-result.js';
 import { fullOutputOf, nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor, usageOfJob } from '../result/package-parts.js';
-import { createReadStream, statSync } from 'node:fs';
-import type { JobRecord } from '../store/sqlite-store.js';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { compileGrepPattern } from './grep-pattern.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
@@ -39,7 +39,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
     });
   // A running job's record counts its bytes only when it ends: read what its log holds so far (#12 item 16).
   const running = recorded.state === 'running';
-  const job = running ? withBytesSoFar(recorded, ctx.logPath(recorded.id)) : recorded;
+  const job = withBytesSoFar(recorded, ctx.logPath(recorded.id));
   const ws = store.getWorkspace(job.workspaceId)!;
   if (ws.state === 'destroyed')
     throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, {
@@ -138,15 +138,4 @@ async function selectLines(
   if (input.tail !== undefined) return { picked, total, matched: picked.length, view: `last ${input.tail} line(s)` };
   if (input.lines) return { picked, total, matched: picked.length, view: `lines ${input.lines.from}:${input.lines.to}` };
   return { picked, total, matched, view: `lines matching /${input.grep}/` };
-}
-
-/** A running job as its log shows it now: the bytes written so far (the kept bytes, all the record can know yet). */
-function withBytesSoFar(job: JobRecord, logPath: string): JobRecord {
-  let size = 0;
-  try {
-    size = statSync(logPath).size;
-  } catch {
-    // No log yet: nothing printed so far.
-  }
-  return { ...job, outputBytes: size, storedBytes: size };
 }

@@ -7,7 +7,7 @@ import { attentionItem, type KeyFinding, type ResultPackage } from '../result/re
 import { nextAction } from '../next-action.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
-import { commandLabel } from './run.js';
+import { commandLabel } from '../run/job-words.js';
 import { requireWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
 

@@ -18,6 +18,8 @@ const CLIENT_CANCELLER = 'the MCP client (a cancellation, or a closed connection
 
 type Args = Record<string, unknown>;
 
+const MCP_WAIT_DEFAULT_SECONDS = 300;
+
 /** Arguments that name host paths go through the server's roots first (#10 item 6); run's job ends when the call is aborted. */
 const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext) => Promise<Args>>> = {
   create: async (args, ctx) =>
@@ -33,10 +35,12 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
               inputs.map(async (input) => ({ destination: input.destination, hostPath: await ctx.hostPaths.readable(input.hostPath) })),
             ),
           }),
-      signal: ctx.signal,
-      canceller: CLIENT_CANCELLER,
+      // A detached run outlives the call: the call's end must not stop it.
+      ...(args.detach === true ? {} : { signal: ctx.signal, canceller: CLIENT_CANCELLER }),
     };
   },
+  // A tool call must return: the wait is bounded (its schema's maximum), 300 s when none is given; the call's abort ends the wait, not the jobs.
+  wait: async (args, ctx) => ({ ...args, timeoutSeconds: args.timeoutSeconds ?? MCP_WAIT_DEFAULT_SECONDS, signal: ctx.signal }),
   watch: async (args, ctx) => ({ ...args, signal: ctx.signal }),
   // A cancelled call ends a waiting claim (an empty claim) instead of leaving it to its wait.
   'events-claim': async (args, ctx) => ({ ...args, signal: ctx.signal }),
@@ -77,10 +81,10 @@ export function toolFor(verb: AnyVerb): ToolSpec {
 function lowerMaxima(schema: z.ZodObject, maxima: Readonly<Record<string, number>>): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, max] of Object.entries(maxima)) {
-    const field = schema.shape[key] as z.ZodNumber | z.ZodOptional<z.ZodNumber>;
-    // An optional key (events-claim's waitSeconds) is bounded inside and stays optional.
-    const bounded = (field instanceof z.ZodOptional ? field.unwrap() : field).max(max);
-    shape[key] = (field instanceof z.ZodOptional ? bounded.optional() : bounded).describe(field.description ?? '');
+    const declared = schema.shape[key] as z.ZodNumber | z.ZodOptional<z.ZodNumber>;
+    const field = declared instanceof z.ZodOptional ? declared.unwrap() : declared;
+    const bounded = field.max(max).describe(declared.description ?? field.description ?? '');
+    shape[key] = declared instanceof z.ZodOptional ? bounded.optional() : bounded;
   }
   return schema.extend(shape);
 }

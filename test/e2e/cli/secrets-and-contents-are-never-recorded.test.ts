@@ -8,12 +8,12 @@
  * that prints a secret puts it there itself, so no job here prints one.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { filesUnder } from '../../helpers/files-under.js';
+import { recordedSurfaces } from '../../helpers/recorded-surfaces.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -79,21 +79,9 @@ for (const provider of ['fake', 'native'] as const) {
         expect(call(args).code, args.join(' ')).toBe(0);
       }
       // A workspace's own storage (its files folder, or the filesystem image that holds them) is where contents belong; everything else is a record.
-      const surfaces = filesUnder(home, (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path));
-      expect(surfaces.some((p) => p.endsWith('state.db'))).toBe(true);
-      const texts = [
-        ...outputs,
-        ...surfaces.map((path) => {
-          const bytes = readFileSync(path);
-          // The fake provider keeps workspace FILES in its state file: that is storage, not a record. Search the rest of it.
-          if (path.endsWith(join('fake', 'state.json'))) {
-            const state = JSON.parse(bytes.toString('utf8')) as { workspaces: Record<string, { files?: unknown }> };
-            for (const ws of Object.values(state.workspaces)) delete ws.files;
-            return JSON.stringify(state);
-          }
-          return bytes.toString('latin1');
-        }),
-      ];
+      const surfaces = recordedSurfaces(home);
+      expect(surfaces.some((s) => s.path.endsWith('state.db'))).toBe(true);
+      const texts = [...outputs, ...surfaces.map((s) => s.text)];
       for (const m of markers) for (const text of texts) expect(text.includes(m), `${m.split('-')[0]} leaked`).toBe(false);
     });
 

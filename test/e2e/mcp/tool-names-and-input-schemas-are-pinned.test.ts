@@ -42,6 +42,7 @@ describe('the MCP tool surface', () => {
       'events-subscribe',
       'events-claim',
       'events-ack',
+      'wait',
     ]);
   });
 

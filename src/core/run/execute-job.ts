@@ -1,0 +1,115 @@
+/**
+ * The one path from a recorded job to its terminal record, shared by a
+ * foreground run (in the caller's process) and a detached run (in its
+ * supervisor): the provider call with the output captured into the job's log
+ * under the output budget, the wall clock enforced by the engine's timer, the
+ * facts classified by the run machine, and the single terminal write through
+ * `store.finishJob`, in the same transaction that settles the run's intent.
+ * Two copies of this drifted once a detached run needed it too; one copy
+ * keeps both faces of a run giving the same status, exit and output.
+ */
+import type { EngineContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
+import { toEngineError, type EngineError } from '../errors.js';
+import { callerFacing } from '../infrastructure-errors.js';
+import { openOutputSink } from '../output/output-sink.js';
+import type { JobOutcome, Provider } from '../provider.js';
+import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import { factsOfOutcome, type AbortReason } from '../verbs/classify-outcome.js';
+import { settleRun } from './run-machine.js';
+
+export interface ExecuteJob {
+  workspace: WorkspaceRecord;
+  provider: Provider;
+  jobId: string;
+  argv: string[];
+  /** Given to the job only: never recorded, never logged. */
+  env: Record<string, string>;
+  cwd?: string;
+  /** The run intent journalled with the job; settled with its terminal record. */
+  intentId: number;
+  /** Aborting it cancels the job (a foreground caller's interrupt). */
+  signal?: AbortSignal;
+  /** Who aborting `signal` stands for, as the record names it. */
+  canceller?: string;
+  /** Which process runs this, for the crash points: 'run' or 'supervise'. */
+  op: 'run' | 'supervise';
+}
+
+export interface ExecutedJob {
+  job: JobRecord;
+  /** The provider's failure, when the job could not run (infrastructure_failure). */
+  failure: EngineError | null;
+}
+
+export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promise<ExecutedJob> {
+  const { workspace: ws, jobId } = request;
+  const store = ctx.store();
+  const controller = new AbortController();
+  let abortReason: AbortReason | null = null;
+  const abort = (reason: AbortReason) => {
+    if (abortReason !== null) return;
+    abortReason = reason;
+    controller.abort();
+  };
+  const budget = ws.policy.budget;
+  // The output budget caps what is kept, never the job: past it the sink only counts (#12 item 2).
+  const sink = openOutputSink(ctx.logPath(jobId), budget.outputBytes);
+  const cancelTimer = ctx.clock.setTimer(budget.wallClockSeconds * 1000, () => abort('timeout'));
+  const onCallerAbort = () => abort('cancelled');
+  if (request.signal?.aborted) onCallerAbort();
+  request.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+  let outcome: JobOutcome | null = null;
+  let failure: EngineError | null = null;
+  let firstOutput = true;
+  try {
+    outcome = await request.provider.run({
+      workspaceId: ws.id,
+      jobId,
+      argv: request.argv,
+      env: request.env,
+      ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+      policy: ws.policy,
+      onOutput: (stream, chunk) => {
+        sink.write(stream, chunk);
+        if (firstOutput) {
+          firstOutput = false;
+          crashPoint(request.op, 'during-job');
+        }
+        ctx.events.emit({ type: 'job.output', jobId, bytes: chunk.length });
+      },
+      signal: controller.signal,
+    });
+  } catch (error) {
+    failure = callerFacing(toEngineError(error), ws.provider);
+  } finally {
+    cancelTimer();
+    request.signal?.removeEventListener('abort', onCallerAbort);
+    sink.close();
+  }
+  crashPoint(request.op, 'after-provider-call');
+  const finishedAt = ctx.clock.now();
+  // One commit: the intent settles with the job's single terminal record.
+  const job: JobRecord = store.atomically(() => {
+    store.settleIntent(request.intentId, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
+    // Read in the commit that writes the record: a stop recorded before it was observed before the exit was (run-machine.ts).
+    const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
+    const end = outcome ? settleRun(factsOfOutcome(outcome, abortReason, stopRequested, request.canceller))! : settleRun([{ kind: 'launch-failed' }])!;
+    return store.finishJob(jobId, {
+      status: end.status,
+      exitCode: end.exitCode,
+      signal: end.signal,
+      limitHit: end.limitHit,
+      finishedAt,
+      outputBytes: sink.totalBytes,
+      storedBytes: sink.storedBytes,
+      usage: outcome?.usage ?? {},
+      // The provider's words, caller-facing (no host paths): what a later inspect or wait names as the cause.
+      ...(failure ? { note: `the ${ws.provider} provider failed: ${failure.message}` } : {}),
+      ...(end.cancelledBy === null ? {} : { cancelledBy: end.cancelledBy }),
+    });
+  });
+  ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
+  return { job, failure };
+}

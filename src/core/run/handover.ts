@@ -1,0 +1,35 @@
+/**
+ * What a detached run's caller hands its supervisor down the pipe: the job,
+ * its run intent, and the job's environment VALUES, which travel only here
+ * (never in the store, argv or a file). One JSON document; anything else,
+ * including an empty pipe (the caller died before handing over), reads as
+ * no handover.
+ */
+export interface Handover {
+  jobId: string;
+  intentId: number;
+  env: Record<string, string>;
+}
+
+/** A handover larger than this is not one a caller wrote: refused unread past it. */
+export const MAX_HANDOVER_BYTES = 8 * 1024 * 1024;
+
+export function encodeHandover(handover: Handover): string {
+  return JSON.stringify({ v: 1, ...handover });
+}
+
+/** The handover for `jobId`, or null when the text is not a complete one for it. */
+export function decodeHandover(text: string, jobId: string): Handover | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const h = parsed as Record<string, unknown>;
+  if (h.v !== 1 || h.jobId !== jobId || typeof h.intentId !== 'number' || typeof h.env !== 'object' || h.env === null) return null;
+  const env = h.env as Record<string, unknown>;
+  if (Object.values(env).some((value) => typeof value !== 'string')) return null;
+  return { jobId, intentId: h.intentId, env: env as Record<string, string> };
+}

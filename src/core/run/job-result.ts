@@ -1,0 +1,87 @@
+/**
+ * A job's result package, built from its record: what a foreground run
+ * returns, and what `wait` returns for a detached job once it has ended, so
+ * the two cannot drift (#15 item 3). Everything comes from the store and the
+ * provider, never from the process that ran the job: a detached job's
+ * supervisor is gone by the time anyone reads it.
+ */
+import { statSync } from 'node:fs';
+import type { EngineContext } from '../context.js';
+import { jobOutputView } from '../output/job-evidence.js';
+import type { Provider } from '../provider.js';
+import { artifactEntries, unexportedAttention } from '../result/artifact-view.js';
+import { buildResult } from '../result/build-result.js';
+import { measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
+import type { AttentionItem, KeyFinding, ResultPackage } from '../result/result-package.js';
+import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import { provenanceInputs } from '../verbs/put.js';
+import { jobFindings, jobSummary } from './job-words.js';
+import { unproducedDeclarationWarnings } from '../verbs/run-paths.js';
+
+export interface JobResultParts {
+  verb: string;
+  workspace: WorkspaceRecord;
+  job: JobRecord;
+  provider: Provider | null;
+  /** Why the job could not run, in the provider's caller-facing words (infrastructure_failure). */
+  failureMessage?: string | null;
+  attention: AttentionItem[];
+}
+
+/** A running job as its log shows it now: its record counts bytes only when it ends (#12 item 16). */
+export function withBytesSoFar(job: JobRecord, logPath: string): JobRecord {
+  if (job.state !== 'running') return job;
+  let size = 0;
+  try {
+    size = statSync(logPath).size;
+  } catch {
+    // No log yet: nothing printed so far.
+  }
+  return { ...job, outputBytes: size, storedBytes: size };
+}
+
+export async function jobResult(ctx: EngineContext, parts: JobResultParts): Promise<ResultPackage> {
+  const { workspace: ws, provider } = parts;
+  const store = ctx.store();
+  const job = withBytesSoFar(parts.job, ctx.logPath(parts.job.id));
+  const caps = provider ? await provider.capabilities().catch(() => null) : null;
+  const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
+  const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });
+  const output = jobOutputView(ctx, job);
+  const findings: KeyFinding[] = [...output.findings, ...jobFindings(job, ws.policy.budget)];
+  const envNames = store.envNames(job.id);
+  if (envNames.length) findings.push(`environment given: ${envNames.join(', ')} (names only; values are never recorded)`);
+  // Inputs are named once, in provenance (destination, size, digest): not again as findings.
+  summary.inputs = provenanceInputs(store.listInputs(ws.id, job.id));
+  const warnings = measuredLimitWarnings(summary.policy_summary);
+  const failure = parts.failureMessage ?? null;
+  if (failure !== null) warnings.unshift(failure);
+  else if (provider && job.state === 'finished') {
+    const declared = store.listArtifacts(ws.id).filter((a) => a.declaredByJob === job.id);
+    warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declared, job.cwd ?? '')));
+  }
+  // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).
+  for (const f of output.findings) {
+    if (typeof f !== 'string' && f.kind === 'test-summary' && f.failed === 0 && !f.passed && !f.errors) {
+      warnings.push(
+        `${String(f.tool)} ran no test: a run with no tests proves nothing; check that the tests are discovered (package __init__.py files, the path or pattern given)`,
+      );
+    }
+  }
+  return buildResult({
+    outcome_summary: jobSummary(job, failure),
+    status: job.state === 'running' ? 'running' : (job.status ?? 'infrastructure_failure'),
+    key_findings: findings,
+    evidence: output.evidence,
+    artifacts: artifactEntries(store, ws.id),
+    warnings,
+    resource_usage: usageOfJob(job, view?.storageBytes ?? null),
+    provenance: summary,
+    attention: [...parts.attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
+  });
+}
+
+/** The provider's failure as a finished job's record keeps it (execute-job.ts writes it in the note), for a reader other than the runner. */
+export function recordedFailure(job: JobRecord): string | null {
+  return job.status === 'infrastructure_failure' && job.note !== null ? job.note : null;
+}

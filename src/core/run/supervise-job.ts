@@ -1,0 +1,87 @@
+/**
+ * `run --detach` (#15 item 1), the supervisor's half: one process per
+ * detached job, started by the caller in a session of its own. It owns the
+ * job in the store (its pid and start time), runs it through the same path
+ * as a foreground run (execute-job.ts: output into the job's log under the
+ * output budget, the wall clock, the run machine, the one terminal record)
+ * and exits. Killed with -9 at any point, it leaves a job recorded running
+ * under a dead owner: reconcile reports it and doctor's repair settles it by
+ * the run machine's rules.
+ */
+import type { EngineContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
+import { CANCELLED_BY_STOP } from '../store/records.js';
+import { executeJob } from './execute-job.js';
+import { decodeHandover } from './handover.js';
+import { settleRun } from './run-machine.js';
+
+/** How often the supervisor looks for a stop recorded by another process (one indexed read). */
+const STOP_POLL_MS = 100;
+
+/**
+ * Runs the job the caller handed over. `handover` is what came down the pipe
+ * (null or incomplete: the caller died before it handed the job over).
+ */
+export async function superviseJob(ctx: EngineContext, jobId: string, handoverText: string): Promise<void> {
+  const store = ctx.store();
+  const job = store.getJob(jobId);
+  // No record (the caller died before it recorded the job, or the record was refused), or not ours: nothing to do.
+  if (!job || job.state !== 'running' || job.owner.pid !== process.pid) return;
+  const handover = decodeHandover(handoverText, jobId);
+  const ws = store.getWorkspace(job.workspaceId);
+  const intentIds = store
+    .openIntents()
+    .filter((i) => i.jobId === jobId && i.op === 'run')
+    .map((i) => i.id);
+  const launchFailed = (note: string) => {
+    const end = settleRun([{ kind: 'launch-failed' }])!;
+    const now = ctx.clock.now();
+    store.atomically(() => {
+      for (const id of intentIds) store.settleIntent(id, 'failed: not launched', now);
+      store.finishJob(jobId, {
+        status: end.status,
+        exitCode: null,
+        signal: null,
+        limitHit: null,
+        finishedAt: now,
+        outputBytes: 0,
+        storedBytes: 0,
+        usage: {},
+        note,
+      });
+    });
+  };
+  if (!handover || !ws) {
+    launchFailed("the detached run's caller ended before it handed the job to its supervisor; the command never started");
+    return;
+  }
+  crashPoint('supervise', 'before-launch');
+  let provider;
+  try {
+    provider = await ctx.provider(ws.provider);
+  } catch (error) {
+    launchFailed(`the ${ws.provider} provider could not be started by the supervisor (${(error as Error).message.slice(0, 200)}); the command never started`);
+    return;
+  }
+  // A stop reaches the job through the provider (stop's own call); this catches one that came before the launch or that the provider missed.
+  const stopped = new AbortController();
+  const poll = setInterval(() => {
+    if (store.getJob(jobId)?.stopRequested === true) stopped.abort();
+  }, STOP_POLL_MS);
+  try {
+    await executeJob(ctx, {
+      workspace: ws,
+      provider,
+      jobId,
+      argv: job.argv,
+      env: handover.env,
+      ...(job.cwd === null ? {} : { cwd: job.cwd }),
+      intentId: handover.intentId,
+      signal: stopped.signal,
+      canceller: CANCELLED_BY_STOP,
+      op: 'supervise',
+    });
+  } finally {
+    clearInterval(poll);
+  }
+}
