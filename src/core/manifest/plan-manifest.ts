@@ -18,7 +18,7 @@ import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { notReadyError } from '../infrastructure-errors.js';
-import type { LoadedManifest } from './read-manifest.js';
+import type { LoadedManifest, ManifestRepository } from './read-manifest.js';
 
 export interface PlannedCopy {
   key: string;
@@ -32,13 +32,8 @@ export interface PlannedCopy {
   sha256: string;
 }
 
-export interface PlannedClone {
-  key: string;
-  source: string;
-  hostPath: string;
-  ref: string;
+export interface PlannedClone extends ManifestRepository {
   commit: string;
-  to: string;
 }
 
 export interface ReadinessCheck {
@@ -98,11 +93,11 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
   }
   const clones: PlannedClone[] = [];
   for (const repo of loaded.repositories) {
-    const name = `${repo.key} ${repo.source}@${repo.ref}`;
+    const name = `${repo.key} ${repo.shown}@${repo.ref}`;
     try {
       const { resolveGitRef } = await import('./git-input.js');
-      const commit = resolveGitRef(repo.hostPath, repo.ref, repo.key);
-      clones.push({ key: repo.key, source: repo.source, hostPath: repo.hostPath, ref: repo.ref, commit, to: repo.to });
+      const commit = await resolveGitRef(repo, repo.ref);
+      clones.push({ ...repo, commit });
       checks.push({ name, ok: true, detail: `resolves to ${commit}` });
     } catch (error) {
       checks.push({ name, ok: false, detail: messageOf(error), ...errorOf(error) });
@@ -189,7 +184,7 @@ export function planSteps(plan: ManifestPlan): PlanStep[] {
       file_count: c.fileCount,
       sha256: c.sha256,
     })),
-    ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.source, ref: c.ref, commit: c.commit, to: c.to })),
+    ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.shown, ref: c.ref, commit: c.commit, to: c.to })),
     ...plan.loaded.artifacts.map((a): PlanStep => ({ step: 'declare', name: a.name, purpose: a.purpose })),
     ...(m.setup ?? []).map((s, index): PlanStep => ({ step: 'setup', index, argv: [...s.argv], env_names: envNames })),
   ];

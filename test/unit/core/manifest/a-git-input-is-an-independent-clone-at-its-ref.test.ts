@@ -86,24 +86,71 @@ describe('a git input', () => {
     expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
   });
 
-  it('refuses a moved ref naming both commits and whether it is a fast-forward; recreate clones afresh', async () => {
+  it('fast-forwards a clone in place when its ref moved forward, keeping untracked files, and does nothing more', async () => {
     t = makeTestEngine();
     project = makeProject();
     const { second, work } = makeRepository(project.dir);
     const file = project.write('headspace.yml', manifestAt('main'));
     await t.engine.prepare({ file });
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/build.out', 'made by a job'] });
     writeFileSync(join(work, 'VERSION'), 'three\n');
+    writeFileSync(join(work, 'NEW'), 'new\n');
+    git(work, 'add', 'NEW');
     git(work, 'commit', '--quiet', '-am', 'three');
     const third = git(work, 'rev-parse', 'HEAD');
     git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    const plan = await t.engine.plan({ file });
+    expect(plan.key_findings.find((f) => typeof f === 'object' && f.kind === 'prepare')).toMatchObject({ state: 'fast-forward' });
+    const updated = await t.engine.prepare({ file });
+    expect(updated.status, updated.outcome_summary).toBe('success');
+    expect(updated.key_findings[0]).toMatchObject({ kind: 'fast-forward', from: second, commit: third });
+    const read = async (path: string) => (await t.engine.readFile({ workspaceId: 'with-git', path, maxBytes: 1 << 20 })).bytes.toString('utf8');
+    expect(await read('app/VERSION')).toBe('three\n');
+    expect(await read('app/NEW')).toBe('new\n');
+    expect(await read('app/build.out')).toBe('made by a job');
+    expect((await read('app/.git/HEAD')).trim()).toBe(third);
+    const receipt = JSON.parse(readFileSync(join(t.home, 'receipts', 'with-git.json'), 'utf8')) as { repositories: Array<{ commit: string }> };
+    expect(receipt.repositories[0]!.commit).toBe(third);
+    expect((await t.engine.prepare({ file })).outcome_summary).toContain('nothing changed');
+  });
+
+  it('refuses to fast-forward a clone a job left dirty, naming the file, and writes nothing', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/VERSION', 'edited by a job\n'] });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    writeFileSync(join(work, 'OTHER'), 'x\n');
+    git(work, 'add', 'OTHER');
+    git(work, 'commit', '--quiet', '-am', 'three');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
     await expect(t.engine.prepare({ file })).rejects.toMatchObject({
       code: 'MANIFEST_CHANGED',
-      message: expect.stringContaining(`repositories[0] (repo.git@main) moved: ${second} → ${third}, a fast-forward`),
+      message: expect.stringContaining('left its clone at app/ dirty: app/VERSION was changed; nothing was done'),
+      hint: expect.stringContaining('recreate'),
     });
+    const read = async (path: string) => (await t.engine.readFile({ workspaceId: 'with-git', path, maxBytes: 1 << 20 })).bytes.toString('utf8');
+    expect(await read('app/VERSION')).toBe('edited by a job\n');
+    expect((await read('app/.git/HEAD')).trim()).toBe(second);
+    await expect(read('app/OTHER')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+
+  it('refuses a non-fast-forward naming both commits; recreate clones afresh', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
     git(work, 'reset', '--quiet', '--hard', 'v1');
     git(work, 'commit', '--quiet', '--allow-empty', '-m', 'rewritten');
+    const rewritten = git(work, 'rev-parse', 'HEAD');
     git(work, 'push', '--quiet', '--force', join(project.dir, 'repo.git'), 'main');
-    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ message: expect.stringContaining('NOT a fast-forward') });
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'MANIFEST_CHANGED',
+      message: expect.stringContaining(`repositories[0] (repo.git@main) moved: ${second} → ${rewritten}, NOT a fast-forward`),
+    });
     const again = await t.engine.prepare({ file, recreate: true });
     expect(again.status).toBe('success');
     expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
