@@ -80,7 +80,10 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
   const policy: Policy = { network: base.network, hostPaths: [], budget: { ...base.budget, ...budget } };
   const providerName = m.provider ?? ctx.defaultProvider;
   const checks: ReadinessCheck[] = [];
-  checks.push(await providerCheck(ctx, providerName, policy));
+  const profile = m.profile ?? 'host';
+  const providerReady = await providerCheck(ctx, providerName, policy);
+  checks.push(providerReady);
+  if (providerReady.ok && (m.setup ?? []).length > 0) checks.push(...(await setupToolChecks(ctx, providerName, profile, m.setup ?? [])));
 
   const copies: PlannedCopy[] = [];
   for (const input of loaded.inputs) {
@@ -150,7 +153,7 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
     loaded,
     workspaceId: m.id,
     provider: providerName,
-    profile: m.profile ?? 'host',
+    profile,
     policy,
     ttlSeconds: m.ttl,
     copies,
@@ -239,6 +242,54 @@ async function providerCheck(ctx: EngineContext, name: string, policy: Policy): 
   } catch (error) {
     return { name: check, ok: false, detail: messageOf(error), ...errorOf(error) };
   }
+}
+
+/**
+ * Each setup command's program (argv[0]) looked up on the profile's PATH
+ * through the provider, before prepare makes anything. Only argv[0] is
+ * looked up: a program named by a path (`./build.sh`, `.venv/bin/pip`) may
+ * be made by an input or an earlier setup command, and what a shell or an
+ * interpreter runs in turn is not seen.
+ */
+async function setupToolChecks(ctx: EngineContext, providerName: string, profile: string, setup: ReadonlyArray<{ argv: string[] }>): Promise<ReadinessCheck[]> {
+  const provider = await ctx.provider(providerName);
+  const named = setup.map((s, index) => ({ index, program: s.argv[0]! })).filter((s) => !s.program.includes('/'));
+  const byPath = setup.map((s, index) => ({ index, program: s.argv[0]! })).filter((s) => s.program.includes('/'));
+  const checks: ReadinessCheck[] = byPath.map((s) => ({
+    name: `setup[${s.index}] ${s.program}`,
+    ok: true,
+    detail: 'a path, not looked up: an input or an earlier setup command may make it',
+  }));
+  if (named.length === 0) return checks;
+  if (provider.findTools === undefined) {
+    checks.push({
+      name: 'setup tools',
+      ok: true,
+      detail: `not checked: the ${providerName} provider cannot look up programs before a workspace exists (${[...new Set(named.map((s) => s.program))].join(', ')})`,
+    });
+    return checks;
+  }
+  const found = await provider.findTools(profile, [...new Set(named.map((s) => s.program))]);
+  for (const s of named) {
+    const at = found[s.program] ?? null;
+    checks.push(
+      at !== null
+        ? { name: `setup[${s.index}] ${s.program}`, ok: true, detail: `found at ${at} in the ${profile} profile` }
+        : {
+            name: `setup[${s.index}] ${s.program}`,
+            ok: false,
+            detail: `${s.program} is not on the PATH of the ${profile} profile on ${providerName}`,
+            error: new EngineError(
+              'BAD_ARGUMENT',
+              `setup[${s.index}] runs ${s.program}, which is not on the PATH of the ${profile} profile on ${providerName}`,
+              {
+                hint: `use a program the profile has, or name it by a path an input or an earlier setup command makes (native's host profile takes its programs from the host)`,
+              },
+            ),
+          },
+    );
+  }
+  return checks;
 }
 
 function errorOf(error: unknown): { error?: EngineError } {
