@@ -69,6 +69,7 @@ import {
 import { planJobExec, planStopExec } from './plan-job.js';
 import { hostNoPressurePages } from '../native/socket-memory.js';
 import { containerCgroupUsage } from './container-usage.js';
+import { findImageTools } from './find-tools.js';
 import { boundContainerSockets } from './socket-cgroup.js';
 import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe } from './probe.js';
 import { imageOfProfile } from './profiles.js';
@@ -406,6 +407,13 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       if (ws === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
       const storageBytes = await measureVolume(workspaceId, ws.user);
       return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ws.imageId, ...(storageBytes === undefined ? {} : { storageBytes }) };
+    },
+
+    async findTools(profile: string, names: readonly string[]) {
+      const imageRef = imageOfProfile(profile);
+      if (imageRef === undefined) return Object.fromEntries(names.map((n) => [n, null]));
+      const imageId = (await engine.getImage(imageRef).inspect()).Id;
+      return findImageTools(engine, { imageId, rootTag, names });
     },
 
     /**
