@@ -184,14 +184,16 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   },
   gc: { args: [], explain: 'Marks every workspace past its expiry as expired and destroys it; a workspace with a running job is left alone and reported.' },
   doctor: {
-    args: [],
+    args: [['[file]', 'file']],
     flags: {
       repair: { description: 'plan repairs and list each one with why it is safe or a judgement call (a dry run: changes nothing)' },
       apply: { description: 'with --repair: make only the mechanically safe repairs, report the judgement calls skipped' },
       verify: { description: 'with --repair --apply: diagnose again afterwards and report what remains' },
+      env: null,
     },
+    complete: (input, opts, io) => (input.file === undefined ? input : manifestCall(input, opts, io)),
     explain:
-      "Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider's probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact's digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace's files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains, and whenever the default provider is not ready here (checks failing for one reason are one line, each remedy once, and the fake provider is named as the way to try headspace meanwhile).",
+      "Checks the state store (path, schema version, integrity), reports leftovers (unsettled intents, jobs whose process is gone, workspaces a provider no longer knows, cgroups, processes, mounts and temporary files left by a killed operation, stray job logs) and each provider's probe; plain doctor changes nothing. --repair plans a repair for each leftover and lists it, marked safe or a judgement call, with the reason; it still changes nothing. --repair --apply makes only the safe ones: remove a leftover cgroup, process, mount or temporary file of a workspace with no live job or operation; settle an intent whose outcome the facts prove (the provider holds the workspace, the input is recorded, the published file has the artifact's digest); record a job whose process is gone as cancelled (a stop was requested) or infrastructure_failure, with a note. It never deletes a workspace's files or an unexported declared artifact: a destroy cut short is left to `headspace destroy`. --verify diagnoses again afterwards; exit 7 when a safe repair failed or remains, and whenever the default provider is not ready here (checks failing for one reason are one line, each remedy once, and the fake provider is named as the way to try headspace meanwhile). With FILE (a headspace.yml) it also reports that manifest's readiness, each of plan's checks (provider, policy, inputs, git refs, setup programs, env), read-only; a manifest that is not ready does not change the exit code (plan FILE shows the steps).",
   },
   put: {
     args: [
