@@ -38,7 +38,7 @@ const ALLOWED: readonly Allowed[] = [
     text,
     why: 'the CLI flag column of the budget table the CLI builds its create options from; it moves to the verb table',
   })),
-  ...argv('core/manifest/git-input.ts', "the git argv of a manifest's repository input: resolving the ref and making the independent clone", [
+  ...argv('core/manifest/git-input.ts', "the git argv of a manifest's repository input: resolving the ref, making the independent clone, comparing two commits", [
     '--verify',
     '--quiet',
     '--end-of-options',
@@ -47,6 +47,10 @@ const ALLOWED: readonly Allowed[] = [
     '--no-hardlinks',
     '--no-checkout',
     '--detach',
+    '--no-recurse-submodules',
+    '--full-tree',
+    '--name-status',
+    '--no-renames',
   ]),
   ...argv('providers/native/plan-bwrap.ts', 'the bubblewrap argv that builds the sandbox', [
     '--unshare-all',
