@@ -5,7 +5,7 @@
  * and reports not_running, exit 6, once the job ends.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
+import { cli, cliAsync, makeHome, untilAJobRuns } from '../../helpers/cli.js';
 import { dockerReadiness } from '../../helpers/docker-readiness.js';
 
 const readiness = await dockerReadiness();
@@ -20,21 +20,11 @@ afterAll(async () => {
   await cleanup();
 });
 
-async function untilRunning(workspace: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const status = JSON.parse(cli(home, ['status', workspace, '--json'], env).stdout) as { outcome_summary: string };
-    if (status.outcome_summary.includes('is running')) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the job never started');
-}
-
 describe.runIf(readiness.ready)(`watch on docker${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('samples the container’s memory, pids and cpu while the job runs, then reports not_running', async () => {
     expect(cli(home, ['create', '--workspace-id', 'watched'], env).code).toBe(0);
     const job = cliAsync(home, ['run', 'watched', 'sh', '-c', 'echo started; sleep 4; echo done'], env);
-    await untilRunning('watched');
+    await untilAJobRuns(home, 'watched', env, 30_000);
     const watched = cli(home, ['watch', 'watched', '--for', '30', '--every', '0.5', '--require-running', '--json'], env);
     expect(watched.code, watched.stdout + watched.stderr).toBe(6);
     const lines = watched.stdout

@@ -5,7 +5,7 @@
  * exit 6, the report last, while the job is still running.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
+import { cli, cliAsync, makeHome, untilAJobRuns } from '../../helpers/cli.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -16,21 +16,11 @@ afterAll(async () => {
   await cleanup();
 });
 
-async function untilRunning(workspace: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const status = JSON.parse(cli(home, ['status', workspace, '--json'], env).stdout) as { outcome_summary: string };
-    if (status.outcome_summary.includes('is running')) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the job never started');
-}
-
 describe.runIf(readiness.ready)(`watch on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('reports progress_stale with exit 6 for a running job that makes no progress', async () => {
     expect(cli(home, ['create', '--workspace-id', 'stale'], env).code).toBe(0);
     const job = cliAsync(home, ['run', 'stale', 'sh', '-c', 'echo started; sleep 60'], env);
-    await untilRunning('stale');
+    await untilAJobRuns(home, 'stale', env);
     const watched = cli(home, ['watch', 'stale', '--for', '30', '--every', '0.3', '--require-progress', '--progress-timeout', '1', '--json'], env);
     expect(watched.code, watched.stdout + watched.stderr).toBe(6);
     const lines = watched.stdout

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cli, makeHome } from '../../helpers/cli.js';
+import { BIN, cli, makeHome, untilAJobRuns } from '../../helpers/cli.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -18,16 +18,6 @@ afterAll(async () => {
   await cleanup();
 });
 
-async function untilRunning(workspace: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const status = JSON.parse(cli(home, ['status', workspace, '--json'], env).stdout) as { outcome_summary: string };
-    if (status.outcome_summary.includes('is running')) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the job never started');
-}
-
 describe.runIf(readiness.ready)(`watch on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('reports runtime_unhealthy with exit 6 when the job’s run process was killed', async () => {
     expect(cli(home, ['create', '--workspace-id', 'orphaned'], env).code).toBe(0);
@@ -36,7 +26,7 @@ describe.runIf(readiness.ready)(`watch on native${readiness.ready ? '' : ` (skip
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => run.on('exit', resolve));
-    await untilRunning('orphaned');
+    await untilAJobRuns(home, 'orphaned', env);
     run.kill('SIGKILL');
     await exited;
     const watched = cli(home, ['watch', 'orphaned', '--for', '20', '--every', '0.3', '--json'], env);

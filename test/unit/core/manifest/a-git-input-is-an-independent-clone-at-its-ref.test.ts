@@ -7,12 +7,12 @@
  * and a source that borrows objects from another repository, are refused
  * before anything is made.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../../src/core/result/result-package.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { git } from '../../../helpers/git.js';
 import { makeProject, nothingWasCreated } from '../../../helpers/manifest-dir.js';
 
 let t: TestEngine;
@@ -21,17 +21,6 @@ afterEach(() => {
   t.cleanup();
   project.cleanup();
 });
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
 
 /** A bare repository `repo.git` in the project with main (two commits) and tag v1 at the first; a work clone beside it to push from. */
 function makeRepository(dir: string): { first: string; second: string; work: string } {

@@ -8,13 +8,13 @@
  * fast-forwards in place. URLs git must not be pointed at are refused before
  * anything is made.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../../src/core/result/result-package.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 import { startGitHttpServer, type GitHttpServer } from '../../../helpers/git-http-server.js';
+import { git } from '../../../helpers/git.js';
 import { makeProject, nothingWasCreated } from '../../../helpers/manifest-dir.js';
 
 const PASSWORD = 'hunter2-SECRET-9f3a';
@@ -27,17 +27,6 @@ afterEach(async () => {
   t.cleanup();
   project.cleanup();
 });
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
 
 /** served/repo.git with main (two commits) and an annotated tag v1 at the first; `work` to push from. */
 function makeServedRepository(dir: string): { served: string; first: string; second: string; work: string } {
