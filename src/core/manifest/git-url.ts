@@ -24,6 +24,8 @@ export function isRemoteGitSource(source: string): boolean {
 /** Why a remote source is refused, or null when it is taken. */
 export function remoteSourceProblem(source: string): string | null {
   if (/[\0\s]/.test(source)) return 'a URL may not contain spaces or control characters';
+  // A user or host that starts with '-' would reach ssh as an option (CVE-2017-1000117's class); git refuses it too, this says why first.
+  if (/^(?:[a-z+]+:\/\/)?-|@-|^[a-z+]+:\/\/[^/]*@-/i.test(source)) return "a URL's user or host may not start with '-'";
   if (SCP_LIKE.test(source)) return null;
   if (!URL_LIKE.test(source)) return `'${shownUrl(source)}' is not a URL git may fetch from (https://, ssh:// or user@host:path)`;
   let url: URL;

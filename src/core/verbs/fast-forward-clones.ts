@@ -97,6 +97,16 @@ export async function fastForwardClones(ctx: EngineContext, workspaceId: string,
           },
         );
     }
+    // A link the update would add is refused here, before anything is written, not halfway through the copy (files/host-source.ts refuses links).
+    for (const [i, move] of moves.entries()) {
+      const links = (await clones[i]!.trackedFiles(move.clone.commit)).filter((f) => f.mode === '120000').map((f) => f.path);
+      if (links.length > 0)
+        throw new EngineError(
+          'BAD_PATH',
+          `prepare refused: ${move.clone.key} at ${move.clone.commit} holds symbolic links (${links.slice(0, 3).join(', ')}), which never enter a workspace; nothing was done`,
+          { hint: 'pin the repository at a commit without links, or take the files in another way' },
+        );
+    }
     const lines: string[] = [];
     for (const [i, move] of moves.entries()) {
       const clone = clones[i]!;

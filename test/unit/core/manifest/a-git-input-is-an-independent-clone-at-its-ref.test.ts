@@ -7,7 +7,7 @@
  * and a source that borrows objects from another repository, are refused
  * before anything is made.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../../src/core/result/result-package.js';
@@ -124,6 +124,23 @@ describe('a git input', () => {
     expect(await read('app/VERSION')).toBe('edited by a job\n');
     expect((await read('app/.git/HEAD')).trim()).toBe(second);
     await expect(read('app/OTHER')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+
+  it('refuses, before writing anything, a fast-forward that would bring a symbolic link in', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    symlinkSync('/etc/passwd', join(work, 'passwd'));
+    git(work, 'add', 'passwd');
+    git(work, 'commit', '--quiet', '-am', 'three, with a link');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ code: 'BAD_PATH', message: expect.stringContaining('holds symbolic links (passwd)') });
+    const read = async (path: string) => (await t.engine.readFile({ workspaceId: 'with-git', path, maxBytes: 1 << 20 })).bytes.toString('utf8');
+    expect(await read('app/VERSION')).toBe('two\n');
+    expect((await read('app/.git/HEAD')).trim()).toBe(second);
   });
 
   it('refuses a non-fast-forward naming both commits; recreate clones afresh', async () => {

@@ -155,6 +155,7 @@ describe('a remote git input', () => {
     ['http://example.com/repo.git', 'does not authenticate the server'],
     ['git://example.com/repo.git', 'does not authenticate the server'],
     ['file:///etc/repo.git', 'the file:// scheme is not taken'],
+    ['ssh://-oProxyCommand=touch%20pwned/repo.git', "user or host may not start with '-'"],
     ['ext::sh -c touch% /tmp/pwned', 'a URL may not contain spaces'],
     ['ext::/tmp/run-me', 'not a URL git may fetch from'],
   ])('refuses %s naming the key and line, before anything is made', async (source, why) => {
