@@ -191,6 +191,18 @@ async function resolveRemoteRef(source: GitSource, ref: string): Promise<string>
   });
 }
 
+/** Bytes a local repository's checkout at `commit` takes: the sum of its files' sizes (`ls-tree -l`), read without cloning. */
+export async function checkedOutBytes(source: GitSource, commit: string): Promise<number> {
+  const listed = await git(['-C', source.location, 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+  if (!listed.ok) return 0;
+  let bytes = 0;
+  for (const line of listed.out.split('\0')) {
+    const size = Number(line.slice(0, line.indexOf('\t')).trim().split(/\s+/)[3]);
+    if (Number.isFinite(size)) bytes += size;
+  }
+  return bytes;
+}
+
 /**
  * The source must hold its own objects: its git directory is `.git` (a real
  * directory, not a file or link pointing elsewhere) or the repository itself

@@ -95,6 +95,9 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
     }
   }
   const clones: PlannedClone[] = [];
+  // A local clone's checkout is counted (its blobs' sizes); its .git, and a remote's checkout, are known only once cloned: the copy in enforces those.
+  let checkoutBytes = 0;
+  const { checkedOutBytes } = await import('./git-input.js');
   for (const repo of loaded.repositories) {
     const name = `${repo.key} ${repo.shown}@${repo.ref}`;
     try {
@@ -102,18 +105,24 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
       const commit = await resolveGitRef(repo, repo.ref);
       clones.push({ ...repo, commit });
       checks.push({ name, ok: true, detail: `resolves to ${commit}` });
+      if (!repo.remote) checkoutBytes += await checkedOutBytes(repo, commit);
     } catch (error) {
       checks.push({ name, ok: false, detail: messageOf(error), ...errorOf(error) });
     }
   }
-  const total = copies.reduce((n, c) => n + c.sizeBytes, 0);
+  const total = copies.reduce((n, c) => n + c.sizeBytes, 0) + checkoutBytes;
+  const what =
+    loaded.repositories.length === 0
+      ? 'inputs take'
+      : `inputs and local clones' checkouts take${loaded.repositories.some((r) => r.remote) ? ' (remote clones not counted)' : ''}`;
+  const unknown = loaded.repositories.length === 0 ? '' : '; the clones’ .git is counted when it is copied in';
   checks.push(
     total <= policy.budget.storageBytes
-      ? { name: 'storage', ok: true, detail: `inputs take ${formatBytes(total)} of the ${formatBytes(policy.budget.storageBytes)} storage budget` }
+      ? { name: 'storage', ok: true, detail: `${what} ${formatBytes(total)} of the ${formatBytes(policy.budget.storageBytes)} storage budget${unknown}` }
       : {
           name: 'storage',
           ok: false,
-          detail: `inputs take ${formatBytes(total)}, past the ${formatBytes(policy.budget.storageBytes)} storage budget`,
+          detail: `${what} ${formatBytes(total)}, past the ${formatBytes(policy.budget.storageBytes)} storage budget`,
           error: new EngineError('POLICY_DENIED', `the inputs take ${total} bytes, past the storage_bytes budget of ${policy.budget.storageBytes}`, {
             hint: 'raise policy.budget.storageBytes in the manifest, or copy less',
           }),

@@ -52,6 +52,10 @@ describe('a git input', () => {
     const file = project.write('headspace.yml', manifestAt('main'));
     const plan = await t.engine.plan({ file });
     expect(steps(plan).find((s) => s.step === 'clone')).toMatchObject({ from: 'repo.git', ref: 'main', commit: second, to: 'app' });
+    expect(plan.key_findings.find((f) => typeof f === 'object' && f.kind === 'check' && f.name === 'storage')).toMatchObject({
+      ok: true,
+      text: expect.stringContaining("inputs and local clones' checkouts take 4 bytes"),
+    });
     const prepared = await t.engine.prepare({ file });
     expect(prepared.status, prepared.outcome_summary).toBe('success');
     expect(steps(prepared)).toEqual(steps(plan));
@@ -160,6 +164,25 @@ describe('a git input', () => {
     const again = await t.engine.prepare({ file, recreate: true });
     expect(again.status).toBe('success');
     expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
+  });
+
+  it("counts a local clone's checkout in plan's storage check, and prepare refuses one past the budget before anything is made", async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { work } = makeRepository(project.dir);
+    writeFileSync(join(work, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
+    git(work, 'add', 'big.bin');
+    git(work, 'commit', '--quiet', '-m', 'big');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    const file = project.write(
+      'headspace.yml',
+      manifestAt('main').replace('provider: fake\n', 'provider: fake\npolicy:\n  budget:\n    storageBytes: 1048576\n'),
+    );
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      message: expect.stringContaining('past the storage_bytes budget of 1048576'),
+    });
+    expect(await nothingWasCreated(t.engine, t.home)).toEqual({ workspaces: 0, receipts: false });
   });
 
   it('refuses a ref that names nothing, and a source borrowing objects through alternates, before anything is made', async () => {
