@@ -299,6 +299,14 @@ export interface Provider {
    * memory and pids are unknown.
    */
   liveUsage?(workspaceId: string): Promise<LiveUsage>;
+  /**
+   * OPTIONAL (plan, #17). Where each command name resolves on a job's PATH
+   * in `profile`, as a path inside the job's view, or null when no
+   * executable of that name is there. Read-only and needs no workspace, so
+   * plan can tell a setup command's tool is missing before prepare makes
+   * anything. A provider without it cannot tell (plan says so).
+   */
+  findTools?(profile: string, names: readonly string[]): Promise<Record<string, string | null>>;
   /** OPTIONAL: present exactly when capabilities().features lists `snapshots` (core/snapshots/snapshot-ops.ts). */
   readonly snapshots?: SnapshotOps;
   run(request: RunRequest): Promise<JobOutcome>;

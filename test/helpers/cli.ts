@@ -78,3 +78,14 @@ export function shell(home: string, line: string): CliRun {
   void home;
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** Waits (up to `ms`) until `status WORKSPACE` says a job is running; throws if none starts. */
+export async function untilAJobRuns(home: string, workspace: string, env: Record<string, string>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const status = JSON.parse(cli(home, ['status', workspace, '--json'], env).stdout) as { outcome_summary: string };
+    if (status.outcome_summary.includes('is running')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the job never started');
+}

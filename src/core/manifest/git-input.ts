@@ -1,45 +1,206 @@
 /**
  * Git repositories as manifest inputs (#17): a local repository (bare or
- * not, relative to the manifest) cloned at a ref as an *independent* clone —
- * `--no-local` copies objects through git's transport, never hardlinks, and
- * no alternates file is allowed to remain — then checked out detached at the
- * ref's commit and copied into the workspace like any directory input. The
- * commit is what plan shows and the receipt records. Git runs with hooks,
- * fsmonitor and the system/global configuration turned off, so a
- * repository's own configuration cannot make it run a command.
+ * not, relative to the manifest) or a remote one (git-url.ts: https://,
+ * ssh://, user@host:path), cloned host-side at a ref as an *independent*
+ * clone — `--no-local` copies objects through git's transport, never
+ * hardlinks, and no alternates file is allowed to remain — then checked out
+ * detached at the ref's commit and copied into the workspace like any
+ * directory input. The commit is what plan shows and the receipt records.
+ *
+ * The content is hostile-ish, so git runs with hooks, fsmonitor and the
+ * system/global configuration off (a repository's own configuration cannot
+ * make it run a command), objects are fsck'ed on the way in, only the
+ * transports a manifest may name are allowed (never ext:: or fd::), HTTP
+ * redirects are not followed, nothing ever prompts, and a clone's remote URL
+ * keeps no password. A link in the checkout is refused by the copy into the
+ * workspace (files/host-source.ts), never followed.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, rmSync, type Stats } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../errors.js';
+import { redactGitUrl, urlForClone } from './git-url.js';
 
-const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'protocol.file.allow=always', '-c', 'advice.detachedHead=false'];
-
-function git(args: string[], cwd?: string): { ok: boolean; out: string; err: string } {
-  const run = spawnSync('git', [...SAFE, ...args], {
-    encoding: 'utf8',
-    ...(cwd === undefined ? {} : { cwd }),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', HOME: tmpdir() },
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (run.error) throw new EngineError('PROVIDER_UNAVAILABLE', 'git could not be run on the host', { hint: 'install git to use repositories as inputs' });
-  return { ok: run.status === 0, out: run.stdout.trim(), err: run.stderr.trim().split('\n')[0] ?? '' };
+/** Where a repository comes from: a local directory, or a remote URL (which may carry a secret: only `shown` is ever written down). */
+export interface GitSource {
+  /** `repositories[0]` */
+  key: string;
+  /** The source as it may be shown and recorded: the manifest's relative path, or the URL with any password redacted. */
+  shown: string;
+  /** The local repository's absolute host path, or the remote URL as written (secret included). */
+  location: string;
+  remote: boolean;
 }
 
-/** The commit a ref names in a local repository; refused (file_not_found / bad_argument) naming the key. */
-export function resolveGitRef(repository: string, ref: string, key: string): string {
+const SAFE = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'advice.detachedHead=false',
+  '-c',
+  'transfer.fsckObjects=true',
+  '-c',
+  'protocol.allow=never',
+  '-c',
+  'protocol.file.allow=always',
+  '-c',
+  'protocol.https.allow=always',
+  '-c',
+  'protocol.ssh.allow=always',
+  // http:// and git:// are admitted by git-url.ts only towards loopback (a local mirror, the tests).
+  '-c',
+  'protocol.http.allow=always',
+  '-c',
+  'protocol.git.allow=always',
+  '-c',
+  'http.followRedirects=false',
+  '-c',
+  'credential.helper=',
+];
+
+/**
+ * Runs git asynchronously: a clone over the network can take a while, and
+ * the engine's process (an MCP server) must keep answering meanwhile.
+ */
+function git(args: string[], options: { cwd?: string; remote?: GitSource } = {}): Promise<{ ok: boolean; out: string; err: string }> {
+  // A remote fetch gets the user's HOME (ssh keys and known_hosts, ~/.netrc) and agent socket, never git's global configuration.
+  const remoteEnv: Record<string, string> = options.remote?.remote
+    ? {
+        HOME: homedir(),
+        GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+        ...(process.env.SSH_AUTH_SOCK === undefined ? {} : { SSH_AUTH_SOCK: process.env.SSH_AUTH_SOCK }),
+      }
+    : { HOME: tmpdir() };
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...SAFE, ...args], {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_ASKPASS: '/bin/false',
+        SSH_ASKPASS: '/bin/false',
+        GIT_PROTOCOL_FROM_USER: '0',
+        ...remoteEnv,
+      },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      // Listings are bounded: a remote advertising more than this is refused rather than buffered.
+      if (outBytes > GIT_OUTPUT_LIMIT) child.kill('SIGKILL');
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 64) err.push(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), GIT_TIMEOUT_MS);
+    child.on('error', () => {
+      clearTimeout(timer);
+      reject(new EngineError('PROVIDER_UNAVAILABLE', 'git could not be run on the host', { hint: 'install git to use repositories as inputs' }));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const first =
+        signal === null
+          ? (Buffer.concat(err).toString('utf8').trim().split('\n')[0] ?? '')
+          : `git was killed after ${GIT_TIMEOUT_MS / 1000} s or ${GIT_OUTPUT_LIMIT} bytes of output`;
+      resolve({
+        ok: code === 0,
+        out: Buffer.concat(out).toString('utf8').trim(),
+        // git's own messages may quote the URL it was given: the secret never leaves this function.
+        err: options.remote?.remote ? scrub(first, options.remote.location) : first,
+      });
+    });
+  });
+}
+
+const GIT_TIMEOUT_MS = 300_000;
+const GIT_OUTPUT_LIMIT = 64 * 1024 * 1024;
+
+/** A message with the URL (and its password, wherever it appears alone) replaced by the redacted form. */
+function scrub(text: string, url: string): string {
+  const redacted = redactGitUrl(url);
+  let out = text.split(url).join(redacted);
+  const password = /^[a-z+]+:\/\/[^/@:]*:([^@/]*)@/i.exec(url)?.[1];
+  if (password) out = out.split(password).join('***').split(decodeURIComponentSafe(password)).join('***');
+  return out;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function refuseOptionLike(ref: string, key: string): void {
+  if (ref.startsWith('-')) throw new EngineError('BAD_ARGUMENT', `${key}: a ref may not start with '-'`, { hint: 'name a branch, a tag or a commit' });
+}
+
+/** The commit a ref names; refused (file_not_found / bad_argument) naming the key. A remote's refs are listed (ls-remote), nothing is fetched. */
+export async function resolveGitRef(source: GitSource, ref: string): Promise<string> {
+  refuseOptionLike(ref, source.key);
+  if (source.remote) return resolveRemoteRef(source, ref);
+  const repository = source.location;
+  const key = source.key;
   if (!existsSync(repository)) throw new EngineError('FILE_NOT_FOUND', `${key}: no repository at ${repository}`, { hint: 'check the source path' });
   refuseBorrowedObjects(repository, key);
-  if (ref.startsWith('-')) throw new EngineError('BAD_ARGUMENT', `${key}: a ref may not start with '-'`, { hint: 'name a branch, a tag or a commit' });
-  const found = git(['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  const found = await git(['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (!found.ok || !/^[0-9a-f]{40,64}$/.test(found.out)) {
     throw new EngineError('BAD_ARGUMENT', `${key}: ref '${ref.slice(0, 80)}' does not name a commit in ${repository}`, {
       hint: 'name a branch, a tag or a commit the repository has',
     });
   }
   return found.out;
+}
+
+/**
+ * A remote ref, the way git itself would read the name: a full commit id is
+ * taken as it is (the remote proves it has it when prepare fetches), `refs/…`
+ * exactly, otherwise a tag (peeled) before a branch. An abbreviated commit
+ * cannot be asked of a remote and is refused.
+ */
+async function resolveRemoteRef(source: GitSource, ref: string): Promise<string> {
+  if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(ref)) return ref;
+  const listed = await git(['ls-remote', '--', source.location], { remote: source });
+  if (!listed.ok)
+    throw new EngineError('FILE_NOT_FOUND', `${source.key}: could not list ${source.shown}: ${listed.err}`, {
+      hint: 'check the URL, the network and your credentials (ssh agent, ~/.netrc, or user:token in an https URL)',
+    });
+  const refs = new Map<string, string>();
+  for (const line of listed.out.split('\n')) {
+    const [commit, name] = line.split('\t');
+    if (commit && name) refs.set(name, commit);
+  }
+  const candidates = ref.startsWith('refs/') || ref === 'HEAD' ? [`${ref}^{}`, ref] : [`refs/tags/${ref}^{}`, `refs/tags/${ref}`, `refs/heads/${ref}`];
+  for (const name of candidates) {
+    const commit = refs.get(name);
+    if (commit !== undefined) return commit;
+  }
+  throw new EngineError('BAD_ARGUMENT', `${source.key}: ref '${ref.slice(0, 80)}' names no branch or tag of ${source.shown}`, {
+    hint: /^[0-9a-f]{4,39}$/.test(ref) ? 'give a remote commit as its full id' : 'name a branch, a tag or a full commit id the repository has',
+  });
+}
+
+/** Bytes a local repository's checkout at `commit` takes: the sum of its files' sizes (`ls-tree -l`), read without cloning. */
+export async function checkedOutBytes(source: GitSource, commit: string): Promise<number> {
+  const listed = await git(['-C', source.location, 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+  if (!listed.ok) return 0;
+  let bytes = 0;
+  for (const line of listed.out.split('\0')) {
+    const size = Number(line.slice(0, line.indexOf('\t')).trim().split(/\s+/)[3]);
+    if (Number.isFinite(size)) bytes += size;
+  }
+  return bytes;
 }
 
 /**
@@ -76,26 +237,80 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-/** True when `newer` descends from `older` in the repository (a fast-forward). */
-export function isFastForward(repository: string, older: string, newer: string): boolean {
-  return git(['-C', repository, 'merge-base', '--is-ancestor', older, newer]).ok;
+/** A host-side clone made by this module: a directory the caller reads, then removes. */
+export interface HostClone {
+  dir: string;
+  /** True when `newer` descends from `older` in the clone (a fast-forward). */
+  isAncestor(older: string, newer: string): Promise<boolean>;
+  /** Blob id, mode and path of every tracked file at `commit`. */
+  trackedFiles(commit: string): Promise<Array<{ mode: string; blob: string; path: string }>>;
+  /** Paths added or changed (`write`) and removed (`remove`) from `older` to `newer`. */
+  changedPaths(older: string, newer: string): Promise<{ write: string[]; remove: string[] }>;
+  remove(): void;
+}
+
+/** True when `newer` descends from `older` in the source (a fast-forward); a remote is cloned to tell. */
+export async function isFastForward(source: GitSource, older: string, newer: string): Promise<boolean> {
+  if (!source.remote) return (await git(['-C', source.location, 'merge-base', '--is-ancestor', older, newer])).ok;
+  const clone = await independentClone(source, newer);
+  try {
+    return await clone.isAncestor(older, newer);
+  } finally {
+    clone.remove();
+  }
 }
 
 /** Clones the repository independently into a fresh temporary directory, detached at `commit`; the caller removes it. */
-export function independentClone(repository: string, commit: string, key: string): { dir: string; remove(): void } {
+export async function independentClone(source: GitSource, commit: string): Promise<HostClone> {
+  const key = source.key;
   const parent = mkdtempSync(join(tmpdir(), 'hs-clone-'));
   const remove = () => rmSync(parent, { recursive: true, force: true });
   const dir = join(parent, 'clone');
   try {
-    const cloned = git(['clone', '--quiet', '--no-local', '--no-hardlinks', '--no-checkout', '--', repository, dir]);
+    const cloned = await git(['clone', '--quiet', '--no-local', '--no-hardlinks', '--no-checkout', '--no-recurse-submodules', '--', source.location, dir], {
+      remote: source,
+    });
     if (!cloned.ok)
-      throw new EngineError('BAD_ARGUMENT', `${key}: git clone failed: ${cloned.err}`, { hint: 'check that the source is a readable git repository' });
+      throw new EngineError('BAD_ARGUMENT', `${key}: git clone of ${source.shown} failed: ${cloned.err}`, {
+        hint: 'check that the source is a readable git repository',
+      });
     if (existsSync(join(dir, '.git', 'objects', 'info', 'alternates'))) {
       throw new EngineError('INTERNAL', `${key}: the clone borrowed objects through an alternates file`, { hint: 'report this: clones must be independent' });
     }
-    const checkedOut = git(['-C', dir, 'checkout', '--quiet', '--detach', commit]);
-    if (!checkedOut.ok) throw new EngineError('BAD_ARGUMENT', `${key}: checking out ${commit} failed: ${checkedOut.err}`, { hint: 'check the ref' });
-    return { dir, remove };
+    // The clone's configuration names where it came from: never with a password (it is copied into the workspace).
+    if (source.remote && !(await git(['-C', dir, 'remote', 'set-url', 'origin', '--', urlForClone(source.location)])).ok)
+      throw new EngineError('INTERNAL', `${key}: could not record the clone's origin without its credentials`, { hint: 'report this' });
+    const checkedOut = await git(['-C', dir, 'checkout', '--quiet', '--detach', commit]);
+    if (!checkedOut.ok)
+      throw new EngineError('BAD_ARGUMENT', `${key}: checking out ${commit} of ${source.shown} failed: ${checkedOut.err}`, {
+        hint: 'check the ref; a remote commit must be reachable from a branch or tag it advertises',
+      });
+    return {
+      dir,
+      remove,
+      isAncestor: async (older, newer) => (await git(['-C', dir, 'merge-base', '--is-ancestor', older, newer])).ok,
+      async trackedFiles(at) {
+        const listed = await git(['-C', dir, 'ls-tree', '-r', '-z', '--full-tree', at]);
+        if (!listed.ok) throw new EngineError('INTERNAL', `${key}: could not list the files of ${at}: ${listed.err}`, { hint: 'report this' });
+        return listed.out
+          .split('\0')
+          .filter((l) => l !== '')
+          .map((line) => {
+            const [meta, path] = [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)];
+            const [mode, , blob] = meta.split(' ');
+            return { mode: mode!, blob: blob!, path };
+          });
+      },
+      async changedPaths(older, newer) {
+        const diffed = await git(['-C', dir, 'diff', '--name-status', '-z', '--no-renames', older, newer]);
+        if (!diffed.ok) throw new EngineError('INTERNAL', `${key}: could not compare ${older} and ${newer}: ${diffed.err}`, { hint: 'report this' });
+        const fields = diffed.out.split('\0').filter((f) => f !== '');
+        const write: string[] = [];
+        const removed: string[] = [];
+        for (let i = 0; i + 1 < fields.length; i += 2) (fields[i] === 'D' ? removed : write).push(fields[i + 1]!);
+        return { write, remove: removed };
+      },
+    };
   } catch (error) {
     remove();
     throw error;

@@ -57,8 +57,13 @@ export const ManifestSchema = z
     repositories: z
       .array(
         z.strictObject({
-          source: relativeHostPath('a local git repository (bare or not)'),
-          ref: z.string().min(1).describe('the branch, tag or commit to check out (detached)'),
+          source: z
+            .string()
+            .min(1)
+            .describe(
+              "a local git repository (bare or not) relative to the manifest's directory, or a remote: https://, ssh:// or user@host:path (http:// and git:// only to loopback); a URL's password is never recorded",
+            ),
+          ref: z.string().min(1).describe('the branch, tag or commit to check out (detached); a remote commit is given in full'),
           to: z.string().min(1).describe('where the clone lands, relative to the workspace root'),
         }),
       )

@@ -18,7 +18,7 @@ import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { notReadyError } from '../infrastructure-errors.js';
-import type { LoadedManifest } from './read-manifest.js';
+import type { LoadedManifest, ManifestRepository } from './read-manifest.js';
 
 export interface PlannedCopy {
   key: string;
@@ -32,13 +32,8 @@ export interface PlannedCopy {
   sha256: string;
 }
 
-export interface PlannedClone {
-  key: string;
-  source: string;
-  hostPath: string;
-  ref: string;
+export interface PlannedClone extends ManifestRepository {
   commit: string;
-  to: string;
 }
 
 export interface ReadinessCheck {
@@ -85,7 +80,10 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
   const policy: Policy = { network: base.network, hostPaths: [], budget: { ...base.budget, ...budget } };
   const providerName = m.provider ?? ctx.defaultProvider;
   const checks: ReadinessCheck[] = [];
-  checks.push(await providerCheck(ctx, providerName, policy));
+  const profile = m.profile ?? 'host';
+  const providerReady = await providerCheck(ctx, providerName, policy);
+  checks.push(providerReady);
+  if (providerReady.ok && (m.setup ?? []).length > 0) checks.push(...(await setupToolChecks(ctx, providerName, profile, m.setup ?? [])));
 
   const copies: PlannedCopy[] = [];
   for (const input of loaded.inputs) {
@@ -97,25 +95,34 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
     }
   }
   const clones: PlannedClone[] = [];
+  // A local clone's checkout is counted (its blobs' sizes); its .git, and a remote's checkout, are known only once cloned: the copy in enforces those.
+  let checkoutBytes = 0;
+  const { checkedOutBytes } = await import('./git-input.js');
   for (const repo of loaded.repositories) {
-    const name = `${repo.key} ${repo.source}@${repo.ref}`;
+    const name = `${repo.key} ${repo.shown}@${repo.ref}`;
     try {
       const { resolveGitRef } = await import('./git-input.js');
-      const commit = resolveGitRef(repo.hostPath, repo.ref, repo.key);
-      clones.push({ key: repo.key, source: repo.source, hostPath: repo.hostPath, ref: repo.ref, commit, to: repo.to });
+      const commit = await resolveGitRef(repo, repo.ref);
+      clones.push({ ...repo, commit });
       checks.push({ name, ok: true, detail: `resolves to ${commit}` });
+      if (!repo.remote) checkoutBytes += await checkedOutBytes(repo, commit);
     } catch (error) {
       checks.push({ name, ok: false, detail: messageOf(error), ...errorOf(error) });
     }
   }
-  const total = copies.reduce((n, c) => n + c.sizeBytes, 0);
+  const total = copies.reduce((n, c) => n + c.sizeBytes, 0) + checkoutBytes;
+  const what =
+    loaded.repositories.length === 0
+      ? 'inputs take'
+      : `inputs and local clones' checkouts take${loaded.repositories.some((r) => r.remote) ? ' (remote clones not counted)' : ''}`;
+  const unknown = loaded.repositories.length === 0 ? '' : '; the clones’ .git is counted when it is copied in';
   checks.push(
     total <= policy.budget.storageBytes
-      ? { name: 'storage', ok: true, detail: `inputs take ${formatBytes(total)} of the ${formatBytes(policy.budget.storageBytes)} storage budget` }
+      ? { name: 'storage', ok: true, detail: `${what} ${formatBytes(total)} of the ${formatBytes(policy.budget.storageBytes)} storage budget${unknown}` }
       : {
           name: 'storage',
           ok: false,
-          detail: `inputs take ${formatBytes(total)}, past the ${formatBytes(policy.budget.storageBytes)} storage budget`,
+          detail: `${what} ${formatBytes(total)}, past the ${formatBytes(policy.budget.storageBytes)} storage budget`,
           error: new EngineError('POLICY_DENIED', `the inputs take ${total} bytes, past the storage_bytes budget of ${policy.budget.storageBytes}`, {
             hint: 'raise policy.budget.storageBytes in the manifest, or copy less',
           }),
@@ -155,7 +162,7 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
     loaded,
     workspaceId: m.id,
     provider: providerName,
-    profile: m.profile ?? 'host',
+    profile,
     policy,
     ttlSeconds: m.ttl,
     copies,
@@ -189,7 +196,7 @@ export function planSteps(plan: ManifestPlan): PlanStep[] {
       file_count: c.fileCount,
       sha256: c.sha256,
     })),
-    ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.source, ref: c.ref, commit: c.commit, to: c.to })),
+    ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.shown, ref: c.ref, commit: c.commit, to: c.to })),
     ...plan.loaded.artifacts.map((a): PlanStep => ({ step: 'declare', name: a.name, purpose: a.purpose })),
     ...(m.setup ?? []).map((s, index): PlanStep => ({ step: 'setup', index, argv: [...s.argv], env_names: envNames })),
   ];
@@ -244,6 +251,54 @@ async function providerCheck(ctx: EngineContext, name: string, policy: Policy): 
   } catch (error) {
     return { name: check, ok: false, detail: messageOf(error), ...errorOf(error) };
   }
+}
+
+/**
+ * Each setup command's program (argv[0]) looked up on the profile's PATH
+ * through the provider, before prepare makes anything. Only argv[0] is
+ * looked up: a program named by a path (`./build.sh`, `.venv/bin/pip`) may
+ * be made by an input or an earlier setup command, and what a shell or an
+ * interpreter runs in turn is not seen.
+ */
+async function setupToolChecks(ctx: EngineContext, providerName: string, profile: string, setup: ReadonlyArray<{ argv: string[] }>): Promise<ReadinessCheck[]> {
+  const provider = await ctx.provider(providerName);
+  const named = setup.map((s, index) => ({ index, program: s.argv[0]! })).filter((s) => !s.program.includes('/'));
+  const byPath = setup.map((s, index) => ({ index, program: s.argv[0]! })).filter((s) => s.program.includes('/'));
+  const checks: ReadinessCheck[] = byPath.map((s) => ({
+    name: `setup[${s.index}] ${s.program}`,
+    ok: true,
+    detail: 'a path, not looked up: an input or an earlier setup command may make it',
+  }));
+  if (named.length === 0) return checks;
+  if (provider.findTools === undefined) {
+    checks.push({
+      name: 'setup tools',
+      ok: true,
+      detail: `not checked: the ${providerName} provider cannot look up programs before a workspace exists (${[...new Set(named.map((s) => s.program))].join(', ')})`,
+    });
+    return checks;
+  }
+  const found = await provider.findTools(profile, [...new Set(named.map((s) => s.program))]);
+  for (const s of named) {
+    const at = found[s.program] ?? null;
+    checks.push(
+      at !== null
+        ? { name: `setup[${s.index}] ${s.program}`, ok: true, detail: `found at ${at} in the ${profile} profile` }
+        : {
+            name: `setup[${s.index}] ${s.program}`,
+            ok: false,
+            detail: `${s.program} is not on the PATH of the ${profile} profile on ${providerName}`,
+            error: new EngineError(
+              'BAD_ARGUMENT',
+              `setup[${s.index}] runs ${s.program}, which is not on the PATH of the ${profile} profile on ${providerName}`,
+              {
+                hint: `use a program the profile has, or name it by a path an input or an earlier setup command makes (native's host profile takes its programs from the host)`,
+              },
+            ),
+          },
+    );
+  }
+  return checks;
 }
 
 function errorOf(error: unknown): { error?: EngineError } {

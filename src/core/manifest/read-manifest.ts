@@ -13,6 +13,8 @@ import { LineCounter, parseDocument, isMap, isNode, type Document } from 'yaml';
 import type { z } from 'zod';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
+import type { GitSource } from './git-input.js';
+import { isRemoteGitSource, redactGitUrl, remoteSourceProblem } from './git-url.js';
 import { MANIFEST_SCHEMA_ID, ManifestSchema, type Manifest } from './manifest-schema.js';
 
 /** A manifest larger than this is refused unread: a workspace description is a page, not a data file. */
@@ -29,12 +31,9 @@ export interface ManifestInput {
   key: string;
 }
 
-export interface ManifestRepository {
-  hostPath: string;
-  source: string;
+export interface ManifestRepository extends GitSource {
   ref: string;
   to: string;
-  key: string;
 }
 
 export interface LoadedManifest {
@@ -94,12 +93,20 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   }
   const repositories: ManifestRepository[] = [];
   for (const [i, repo] of (manifest.repositories ?? []).entries()) {
-    const hostPath = await checkHostPath(absolute, dir, repo.source, at(['repositories', i, 'source']));
+    const where = at(['repositories', i, 'source']);
+    let location: string;
+    const remote = isRemoteGitSource(repo.source);
+    if (remote) {
+      const problem = remoteSourceProblem(repo.source);
+      if (problem !== null)
+        throw bad(absolute, `${where}: ${problem}`, 'name a remote as https://, ssh:// or user@host:path, or a local repository by its relative path');
+      location = repo.source;
+    } else location = await checkHostPath(absolute, dir, repo.source, where);
     const to = workspacePath(absolute, repo.to, at(['repositories', i, 'to']));
     const clash = [...inputs, ...repositories].find((other) => other.to === to || to.startsWith(`${other.to}/`) || other.to.startsWith(`${to}/`));
     if (clash)
       throw bad(absolute, `${at(['repositories', i])}: lands at '${to}', overlapping ${clash.key} ('${clash.to}')`, 'give each input its own destination');
-    repositories.push({ hostPath, source: repo.source, ref: repo.ref, to, key: `repositories[${i}]` });
+    repositories.push({ key: `repositories[${i}]`, shown: remote ? redactGitUrl(repo.source) : repo.source, location, remote, ref: repo.ref, to });
   }
   const envFiles: LoadedManifest['envFiles'] = [];
   for (const [i, path] of (manifest.envFiles ?? []).entries()) {
@@ -112,9 +119,12 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   return { file: absolute, dir, manifest, digest: manifestDigest(manifest), inputs, repositories, envFiles, artifacts };
 }
 
-/** sha256 of the validated manifest as canonical JSON (keys sorted), `sha256:`-prefixed. */
+/** sha256 of the validated manifest as canonical JSON (keys sorted), `sha256:`-prefixed; a remote's password is redacted first (git-url.ts). */
 export function manifestDigest(manifest: Manifest): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(manifest)).digest('hex')}`;
+  const redacted = manifest.repositories
+    ? { ...manifest, repositories: manifest.repositories.map((r) => ({ ...r, source: redactGitUrl(r.source) })) }
+    : manifest;
+  return `sha256:${createHash('sha256').update(canonicalJson(redacted)).digest('hex')}`;
 }
 
 function canonicalJson(value: unknown): string {

@@ -247,9 +247,11 @@ export const doctorVerb = defineVerb({
         ),
       apply: z.boolean().optional().describe('with repair: make only the mechanically safe repairs, report the judgement calls skipped'),
       verify: z.boolean().optional().describe('with repair and apply: diagnose again afterwards and report what remains'),
+      file: z.string().optional().describe("also a headspace.yml's readiness, each check as plan reports it (read-only)"),
+      env: z.record(z.string(), z.string()).optional().describe("values for the manifest's env names; never recorded"),
     }),
-  // A model over MCP may plan repairs but never apply them: a person or the CLI does.
-  mcpOmits: ['apply', 'verify'],
+  // A model over MCP may plan repairs but never apply them: a person or the CLI does. Env: as for plan.
+  mcpOmits: ['apply', 'verify', 'env'],
   handler: async () => (await import('../verbs/doctor.js')).diagnose,
 });
 

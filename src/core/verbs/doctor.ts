@@ -24,6 +24,10 @@ export interface DoctorInput {
   apply?: boolean;
   /** With `repair` and `apply`: diagnose again afterwards and report what remains. */
   verify?: boolean;
+  /** Also a manifest's readiness (#17): each of plan's checks, read-only. */
+  file?: string;
+  /** The caller's environment, for the manifest's env names (never recorded). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -157,6 +161,18 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
       }
       summary += left.length ? `; verify found ${left.length} still to repair` : '; verify found nothing left to repair';
     }
+  }
+  if (input.file !== undefined) {
+    // The manifest's readiness is plan's, word for word: doctor adds no check of its own.
+    const { gatherPlan } = await import('./plan.js');
+    const { plan: manifest } = await gatherPlan(ctx, { file: input.file, ...(input.env === undefined ? {} : { env: input.env }) });
+    const failed = manifest.checks.filter((c) => !c.ok);
+    findings.push(`manifest ${manifest.loaded.file}: ready: ${manifest.ready}${manifest.ready ? '' : ` (${failed.length} check(s) failed)`}`);
+    for (const c of manifest.checks) findings.push(`${c.ok ? 'ok' : 'FAILED'} ${c.name}: ${c.detail}`);
+    for (const c of failed) warnings.push(`manifest ${c.name}: ${c.detail}`);
+    summary += manifest.ready
+      ? `; manifest ${manifest.workspaceId} is ready`
+      : `; manifest ${manifest.workspaceId} is NOT ready (${failed.length} check(s) failed)`;
   }
   return buildResult({
     outcome_summary: summary,

@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { nextAction } from '../next-action.js';
-import type { ManifestPlan, PlanStep } from '../manifest/plan-manifest.js';
+import type { ManifestPlan, PlanStep, PlannedClone } from '../manifest/plan-manifest.js';
 import type { Receipt } from '../manifest/receipt.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
@@ -29,7 +29,15 @@ export type PrepareState =
   | { kind: 'fresh' }
   | { kind: 'unchanged'; receipt: Receipt }
   | { kind: 'changed'; receipt: Receipt; changes: string[] }
+  /** Only repositories moved, each a fast-forward: prepare updates their clones in place (refusing one a job left dirty). */
+  | { kind: 'fast-forward'; receipt: Receipt; moves: RepositoryMove[] }
   | { kind: 'unreceipted'; workspace: WorkspaceRecord };
+
+/** A repository whose ref now names a descendant of the commit the workspace's clone was made at. */
+export interface RepositoryMove {
+  clone: PlannedClone;
+  from: string;
+}
 
 /** Loads the manifest, works out the plan and what an earlier prepare left; changes nothing. */
 export async function gatherPlan(
@@ -49,7 +57,7 @@ export async function gatherPlan(
     manifest_dir: loaded.dir,
     manifest_sha256: loaded.digest,
     inputs: plan.copies.map((c) => ({ input: c.key, from: c.path, to: c.to, sha256: c.sha256, size_bytes: c.sizeBytes })),
-    repositories: plan.clones.map((c) => ({ input: c.key, source: c.source, ref: c.ref, commit: c.commit, to: c.to })),
+    repositories: plan.clones.map((c) => ({ input: c.key, source: c.shown, ref: c.ref, commit: c.commit, to: c.to })),
   };
   const ws = ctx.store().getWorkspace(plan.workspaceId);
   const live = ws !== undefined && ws.state !== 'destroyed' ? ws : undefined;
@@ -58,12 +66,21 @@ export async function gatherPlan(
   if (live && receipt === null) state = { kind: 'unreceipted', workspace: live };
   else if (live && receipt !== null) {
     const { isFastForward } = await import('../manifest/git-input.js');
-    const hostPathOf = (key: string) => plan.clones.find((c) => c.key === key)?.hostPath;
-    const changes = receiptChanges(receipt, now, (repo, older) => {
-      const at = hostPathOf(repo.input);
-      return at !== undefined && isFastForward(at, older, repo.commit);
-    });
-    state = changes.length === 0 ? { kind: 'unchanged', receipt } : { kind: 'changed', receipt, changes };
+    // Whether each moved repository moved forward is asked of git (a remote is cloned to tell) before the receipt is compared.
+    const moves: RepositoryMove[] = [];
+    for (const clone of plan.clones) {
+      const before = (receipt.repositories ?? []).find((r) => r.to === clone.to);
+      if (before !== undefined && before.commit !== clone.commit && (await isFastForward(clone, before.commit, clone.commit)))
+        moves.push({ clone, from: before.commit });
+    }
+    const changes = receiptChanges(receipt, now, (repo) => moves.some((m) => m.clone.key === repo.input));
+    // Each moved repository is one change: when every change is a fast-forward, nothing else differs.
+    state =
+      changes.length === 0
+        ? { kind: 'unchanged', receipt }
+        : moves.length === changes.length
+          ? { kind: 'fast-forward', receipt, moves }
+          : { kind: 'changed', receipt, changes };
   }
   return { plan, steps, state, now };
 }
@@ -90,9 +107,11 @@ export async function planWorkspace(ctx: EngineContext, input: PlanInput = {}): 
   const attention =
     plan.ready && state.kind === 'fresh'
       ? [{ kind: 'next-step' as const, text: 'prepare the workspace', action: nextAction('prepare', { file }) }]
-      : state.kind === 'changed' || state.kind === 'unreceipted'
-        ? [{ kind: 'next-step' as const, text: 'replace the workspace (it is destroyed first)', action: nextAction('prepare', { file, recreate: true }) }]
-        : [];
+      : state.kind === 'fast-forward'
+        ? [{ kind: 'next-step' as const, text: 'fast-forward the clones in place', action: nextAction('prepare', { file }) }]
+        : state.kind === 'changed' || state.kind === 'unreceipted'
+          ? [{ kind: 'next-step' as const, text: 'replace the workspace (it is destroyed first)', action: nextAction('prepare', { file, recreate: true }) }]
+          : [];
   return buildResult({
     outcome_summary: `plan for workspace ${plan.workspaceId}: ${steps.length} step(s); ${plan.ready ? 'ready' : `not ready, ${failed.length} check(s) failed`}; ${prepareWould}`,
     status: 'success',
@@ -116,6 +135,8 @@ export function describeState(state: PrepareState, workspaceId: string): string 
       return `prepare would create workspace ${workspaceId}`;
     case 'unchanged':
       return `workspace ${workspaceId} is prepared and nothing changed (manifest ${state.receipt.manifest_sha256}): prepare would do nothing`;
+    case 'fast-forward':
+      return `prepare would fast-forward in place ${state.moves.map((m) => `${m.clone.key} (${m.clone.to}/) ${m.from} → ${m.clone.commit}`).join(', ')}, unless a job changed a tracked file there (setup is not run again)`;
     case 'changed':
     case 'unreceipted':
       return `prepare would refuse: ${whyRefused(state, workspaceId)}`;

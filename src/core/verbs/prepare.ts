@@ -76,8 +76,28 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
     );
   }
 
+  if (state.kind === 'fast-forward' && input.recreate !== true) {
+    const { fastForwardClones } = await import('./fast-forward-clones.js');
+    const lines = await fastForwardClones(ctx, id, file, state.moves);
+    writeReceipt(ctx.home, { ...state.receipt, ...now, prepared_at: new Date(ctx.clock.now()).toISOString() });
+    const ws = ctx.store().getWorkspace(id);
+    return buildResult({
+      outcome_summary: `workspace ${id} is prepared from ${file}: ${lines.length} repository clone(s) fast-forwarded in place; setup was not run again`,
+      status: 'success',
+      key_findings: lines.map((text, i): KeyFinding => ({
+        kind: 'fast-forward',
+        text,
+        input: state.moves[i]!.clone.key,
+        from: state.moves[i]!.from,
+        commit: state.moves[i]!.clone.commit,
+      })),
+      artifacts: artifactEntries(ctx.store(), id),
+      provenance: provenanceFor(ctx, 'prepare', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),
+    });
+  }
+
   const warnings: string[] = [];
-  if (state.kind === 'changed' || state.kind === 'unreceipted') {
+  if (state.kind === 'changed' || state.kind === 'unreceipted' || state.kind === 'fast-forward') {
     await destroyWorkspace(ctx, { workspaceId: id, force: true });
     removeReceipt(ctx.home, id);
     warnings.push(`workspace ${id} was destroyed and prepared anew (recreate); unexported artifacts were discarded`);
@@ -115,7 +135,7 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
   }
   for (const clone of plan.clones) {
     const { independentClone } = await import('../manifest/git-input.js');
-    const made = independentClone(clone.hostPath, clone.commit, clone.key);
+    const made = await independentClone(clone, clone.commit);
     try {
       const put = await putFiles(ctx, { workspaceId: id, hostPath: made.dir, destination: clone.to });
       inputs.push(put.provenance.inputs[0]!);

@@ -49,6 +49,7 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   // The manifest through the roots (the server's instructions say so once); its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
   plan: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
   prepare: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
+  doctor: async (args, ctx) => (args.file === undefined ? args : { ...args, file: await ctx.hostPaths.readable(args.file as string) }),
 };
 
 /** What a model must know of a tool over MCP beyond the verb's own description. */

@@ -40,6 +40,7 @@ import type {
   HostCapacity,
   JobOutcome,
   Leftover,
+  LiveUsage,
   Provider,
   ProviderCapabilities,
   RemovableResource,
@@ -67,6 +68,8 @@ import {
 } from './plan-container.js';
 import { planJobExec, planStopExec } from './plan-job.js';
 import { hostNoPressurePages } from '../native/socket-memory.js';
+import { containerCgroupUsage } from './container-usage.js';
+import { findImageTools } from './find-tools.js';
 import { boundContainerSockets } from './socket-cgroup.js';
 import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe } from './probe.js';
 import { imageOfProfile } from './profiles.js';
@@ -404,6 +407,42 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       if (ws === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
       const storageBytes = await measureVolume(workspaceId, ws.user);
       return { workspaceId, state: 'ready', profile: ws.profile, environmentDigest: ws.imageId, ...(storageBytes === undefined ? {} : { storageBytes }) };
+    },
+
+    async findTools(profile: string, names: readonly string[]) {
+      const imageRef = imageOfProfile(profile);
+      if (imageRef === undefined) return Object.fromEntries(names.map((n) => [n, null]));
+      const imageId = (await engine.getImage(imageRef).inspect()).Id;
+      return findImageTools(engine, { imageId, rootTag, names });
+    },
+
+    /**
+     * What the workspace's container uses now, its init included: cpu
+     * seconds so far, memory charged now (the cgroup's usage, as native
+     * reads it), processes now. Read from the container's cgroup when the
+     * engine is on this host (container-usage.ts), else one `one-shot` read
+     * of the Engine's stats (up to 1 s). A container that is not running (no
+     * job since an engine restart) has nothing to report.
+     */
+    async liveUsage(workspaceId: string): Promise<LiveUsage> {
+      const ws = await lookup(workspaceId);
+      if (ws === undefined) return {};
+      const container = engine.getContainer(ws.containerId);
+      if (engineAddress(options.dockerHost).startsWith('unix://')) {
+        const info = await container.inspect().catch(() => undefined);
+        if (info?.State.Running !== true) return {};
+        const local = await containerCgroupUsage({ id: ws.containerId, pid: info.State.Pid ?? 0 });
+        if (local !== undefined) return local;
+      }
+      const stats = await container.stats({ stream: false, 'one-shot': true }).catch(() => undefined);
+      if (stats === undefined || !(stats.pids_stats?.current ?? 0)) return {};
+      const cpuNs = stats.cpu_stats?.cpu_usage?.total_usage;
+      const memoryBytes = stats.memory_stats?.usage;
+      return {
+        ...(typeof cpuNs === 'number' ? { cpuSeconds: cpuNs / 1e9 } : {}),
+        ...(typeof memoryBytes === 'number' ? { memoryBytes } : {}),
+        pids: stats.pids_stats!.current!,
+      };
     },
 
     async run(request: RunRequest): Promise<JobOutcome> {

@@ -30,6 +30,9 @@ export const CONTAINER_USER = '0:0';
 /** Marks the one-shot container that gives a new volume to the job user: never a workspace. */
 export const LABEL_HELPER = 'dev.headspace.helper';
 
+/** A job's PATH inside the container (plan's setup-tool lookup searches the same). */
+export const CONTAINER_PATH = '/usr/local/bin:/usr/bin:/bin';
+
 /** Where the workspace volume is mounted inside the container; jobs start there. */
 export const WORKSPACE_DIR = '/workspace';
 /** The writable scratch space besides the workspace: a tmpfs, never the image's layer. */
@@ -194,7 +197,7 @@ export function planContainer(input: ContainerPlanInput): ContainerPlan {
     Cmd: ['infinity'],
     User: CONTAINER_USER,
     WorkingDir: WORKSPACE_DIR,
-    Env: ['PATH=/usr/local/bin:/usr/bin:/bin', `HOME=${WORKSPACE_DIR}`, 'LANG=C.UTF-8'],
+    Env: [`PATH=${CONTAINER_PATH}`, `HOME=${WORKSPACE_DIR}`, 'LANG=C.UTF-8'],
     Labels: {
       ...labelsOf(input),
       [LABEL_PROFILE]: input.profile,

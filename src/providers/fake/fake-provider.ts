@@ -16,6 +16,7 @@ import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
 import { LIMIT_NAMES, type LimitName } from '../../core/policy/policy.js';
 import type { HostCapacity, Provider, ProviderCapabilities, StopOptions } from '../../core/provider.js';
 import { listFakeFiles, readFakeFile, removeFakePath, writeFakeFile } from './fake-files.js';
+import { FAKE_COMMANDS } from './fake-commands.js';
 import { fakeLeftovers, removeFakeLeftover } from './fake-leftovers.js';
 import { fakeStore } from './fake-state.js';
 import { runFakeJob } from './run-fake-job.js';
@@ -110,6 +111,11 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
       const jobs = Object.values(store.load().workspaces[workspaceId]?.jobs ?? {});
       // The simulation's figures: what its allocs hold, one process per running job; no cpu is simulated.
       return { memoryBytes: jobs.reduce((n, j) => n + j.heldBytes, 0), pids: jobs.length };
+    },
+    async findTools(_profile, names) {
+      guard();
+      // The fake's PATH holds its scripted commands, nothing else.
+      return Object.fromEntries(names.map((n) => [n, (FAKE_COMMANDS as readonly string[]).includes(n) ? `/fake/bin/${n}` : null]));
     },
     async run(request) {
       guard();

@@ -14,6 +14,7 @@
 import { dirname, join } from 'node:path';
 import { validateId } from '../../core/ids.js';
 import { LEGACY_JOB_UID } from '../../core/job-identity.js';
+import { findNativeTools } from './find-tools.js';
 import type { Provider, StopOptions } from '../../core/provider.js';
 import { checkNativePlan } from './check-native-policy.js';
 import { createNativeWorkspace } from './create-native-workspace.js';
@@ -101,6 +102,9 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
         ...(now.pids === undefined ? {} : { pids: now.pids }),
       };
     },
+
+    // Only the host profile exists (core/policy/profiles.ts); its PATH is the same for every workspace.
+    findTools: async (_profile, names) => findNativeTools(await host.profile(), names),
 
     run: (request) => runNativeJob(parts, request),
     read: async (workspaceId, path, chunkBytes) => (await storage.files(workspaceId)).read(path, chunkBytes),

@@ -28,7 +28,7 @@ describe('the doctor tool', () => {
   it('offers no way to apply repairs', async () => {
     const { tools } = await mcp.client.listTools();
     const doctor = tools.find((t) => t.name === 'doctor')!;
-    expect(Object.keys((doctor.inputSchema as { properties: Record<string, unknown> }).properties).sort()).toEqual(['provider', 'repair']);
+    expect(Object.keys((doctor.inputSchema as { properties: Record<string, unknown> }).properties).sort()).toEqual(['file', 'provider', 'repair']);
     expect(doctor.annotations?.readOnlyHint).toBe(true);
   });
 });

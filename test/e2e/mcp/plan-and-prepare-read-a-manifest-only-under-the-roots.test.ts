@@ -1,5 +1,5 @@
 /**
- * plan and prepare over MCP (#17) come from the verb table like every tool;
+ * plan, prepare and doctor's manifest check over MCP (#17) come from the verb table like every tool;
  * the manifest's path goes through the host-root guard, so a manifest
  * outside the server's roots is refused (policy_denied) before it is read,
  * and one inside is prepared — its inputs cannot leave its directory ('..'
@@ -37,7 +37,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 
 describe('plan and prepare over MCP', () => {
   it('refuse a manifest outside the roots with policy_denied', async () => {
-    for (const tool of ['plan', 'prepare']) {
+    for (const tool of ['plan', 'prepare', 'doctor']) {
       const refused = await call(tool, { file: join(outside, 'headspace.yml') });
       expect(refused.isError, refused.text).toBe(true);
       expect(refused.text).toContain('policy_denied');
@@ -49,6 +49,8 @@ describe('plan and prepare over MCP', () => {
     const plan = await call('plan', { file });
     expect(plan.isError, plan.text).toBe(false);
     expect(plan.text).toContain('ready: true');
+    const doctor = await call('doctor', { file, provider: 'fake' });
+    expect(doctor.text).toContain(`manifest ${file}: ready: true`);
     const prepared = await call('prepare', { file });
     expect(prepared.isError, prepared.text).toBe(false);
     expect(prepared.text).toContain('workspace from-mcp is prepared');

@@ -5,7 +5,7 @@
  * violation not_running: the report is the last line and the exit code 6.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
+import { cli, cliAsync, makeHome, untilAJobRuns } from '../../helpers/cli.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -17,21 +17,11 @@ afterAll(async () => {
   await cleanup();
 });
 
-async function untilRunning(workspace: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const status = JSON.parse(cli(home, ['status', workspace, '--json'], env).stdout) as { outcome_summary: string };
-    if (status.outcome_summary.includes('is running')) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the job never started');
-}
-
 describe.runIf(readiness.ready)(`watch on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('samples the running job, then reports not_running with exit 6 once it ends', async () => {
     expect(cli(home, ['create', '--workspace-id', 'watched'], env).code).toBe(0);
     const job = cliAsync(home, ['run', 'watched', 'sh', '-c', 'echo started; sleep 3; echo done'], env);
-    await untilRunning('watched');
+    await untilAJobRuns(home, 'watched', env);
     const watched = cli(home, ['watch', 'watched', '--for', '30', '--every', '0.5', '--require-running', '--json'], env);
     expect(watched.code, watched.stdout + watched.stderr).toBe(6);
     const lines = watched.stdout

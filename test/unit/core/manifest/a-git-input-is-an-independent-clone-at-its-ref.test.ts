@@ -7,12 +7,12 @@
  * and a source that borrows objects from another repository, are refused
  * before anything is made.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../../src/core/result/result-package.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
+import { git } from '../../../helpers/git.js';
 import { makeProject, nothingWasCreated } from '../../../helpers/manifest-dir.js';
 
 let t: TestEngine;
@@ -21,17 +21,6 @@ afterEach(() => {
   t.cleanup();
   project.cleanup();
 });
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8' }).trim();
 
 /** A bare repository `repo.git` in the project with main (two commits) and tag v1 at the first; a work clone beside it to push from. */
 function makeRepository(dir: string): { first: string; second: string; work: string } {
@@ -63,6 +52,10 @@ describe('a git input', () => {
     const file = project.write('headspace.yml', manifestAt('main'));
     const plan = await t.engine.plan({ file });
     expect(steps(plan).find((s) => s.step === 'clone')).toMatchObject({ from: 'repo.git', ref: 'main', commit: second, to: 'app' });
+    expect(plan.key_findings.find((f) => typeof f === 'object' && f.kind === 'check' && f.name === 'storage')).toMatchObject({
+      ok: true,
+      text: expect.stringContaining("inputs and local clones' checkouts take 4 bytes"),
+    });
     const prepared = await t.engine.prepare({ file });
     expect(prepared.status, prepared.outcome_summary).toBe('success');
     expect(steps(prepared)).toEqual(steps(plan));
@@ -86,27 +79,110 @@ describe('a git input', () => {
     expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
   });
 
-  it('refuses a moved ref naming both commits and whether it is a fast-forward; recreate clones afresh', async () => {
+  it('fast-forwards a clone in place when its ref moved forward, keeping untracked files, and does nothing more', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/build.out', 'made by a job'] });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    writeFileSync(join(work, 'NEW'), 'new\n');
+    git(work, 'add', 'NEW');
+    git(work, 'commit', '--quiet', '-am', 'three');
+    const third = git(work, 'rev-parse', 'HEAD');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    const plan = await t.engine.plan({ file });
+    expect(plan.key_findings.find((f) => typeof f === 'object' && f.kind === 'prepare')).toMatchObject({ state: 'fast-forward' });
+    const updated = await t.engine.prepare({ file });
+    expect(updated.status, updated.outcome_summary).toBe('success');
+    expect(updated.key_findings[0]).toMatchObject({ kind: 'fast-forward', from: second, commit: third });
+    const read = async (path: string) => (await t.engine.readFile({ workspaceId: 'with-git', path, maxBytes: 1 << 20 })).bytes.toString('utf8');
+    expect(await read('app/VERSION')).toBe('three\n');
+    expect(await read('app/NEW')).toBe('new\n');
+    expect(await read('app/build.out')).toBe('made by a job');
+    expect((await read('app/.git/HEAD')).trim()).toBe(third);
+    const receipt = JSON.parse(readFileSync(join(t.home, 'receipts', 'with-git.json'), 'utf8')) as { repositories: Array<{ commit: string }> };
+    expect(receipt.repositories[0]!.commit).toBe(third);
+    expect((await t.engine.prepare({ file })).outcome_summary).toContain('nothing changed');
+  });
+
+  it('refuses to fast-forward a clone a job left dirty, naming the file, and writes nothing', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/VERSION', 'edited by a job\n'] });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    writeFileSync(join(work, 'OTHER'), 'x\n');
+    git(work, 'add', 'OTHER');
+    git(work, 'commit', '--quiet', '-am', 'three');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'MANIFEST_CHANGED',
+      message: expect.stringContaining('left its clone at app/ dirty: app/VERSION was changed; nothing was done'),
+      hint: expect.stringContaining('recreate'),
+    });
+    const read = async (path: string) => (await t.engine.readFile({ workspaceId: 'with-git', path, maxBytes: 1 << 20 })).bytes.toString('utf8');
+    expect(await read('app/VERSION')).toBe('edited by a job\n');
+    expect((await read('app/.git/HEAD')).trim()).toBe(second);
+    await expect(read('app/OTHER')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+  });
+
+  it('refuses, before writing anything, a fast-forward that would bring a symbolic link in', async () => {
     t = makeTestEngine();
     project = makeProject();
     const { second, work } = makeRepository(project.dir);
     const file = project.write('headspace.yml', manifestAt('main'));
     await t.engine.prepare({ file });
     writeFileSync(join(work, 'VERSION'), 'three\n');
-    git(work, 'commit', '--quiet', '-am', 'three');
-    const third = git(work, 'rev-parse', 'HEAD');
+    symlinkSync('/etc/passwd', join(work, 'passwd'));
+    git(work, 'add', 'passwd');
+    git(work, 'commit', '--quiet', '-am', 'three, with a link');
     git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
-    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
-      code: 'MANIFEST_CHANGED',
-      message: expect.stringContaining(`repositories[0] (repo.git@main) moved: ${second} → ${third}, a fast-forward`),
-    });
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ code: 'BAD_PATH', message: expect.stringContaining('holds symbolic links (passwd)') });
+    const read = async (path: string) => (await t.engine.readFile({ workspaceId: 'with-git', path, maxBytes: 1 << 20 })).bytes.toString('utf8');
+    expect(await read('app/VERSION')).toBe('two\n');
+    expect((await read('app/.git/HEAD')).trim()).toBe(second);
+  });
+
+  it('refuses a non-fast-forward naming both commits; recreate clones afresh', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
     git(work, 'reset', '--quiet', '--hard', 'v1');
     git(work, 'commit', '--quiet', '--allow-empty', '-m', 'rewritten');
+    const rewritten = git(work, 'rev-parse', 'HEAD');
     git(work, 'push', '--quiet', '--force', join(project.dir, 'repo.git'), 'main');
-    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ message: expect.stringContaining('NOT a fast-forward') });
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'MANIFEST_CHANGED',
+      message: expect.stringContaining(`repositories[0] (repo.git@main) moved: ${second} → ${rewritten}, NOT a fast-forward`),
+    });
     const again = await t.engine.prepare({ file, recreate: true });
     expect(again.status).toBe('success');
     expect((await t.engine.status({ workspaceId: 'with-git' })).evidence[0]?.excerpt).toContain('one');
+  });
+
+  it("counts a local clone's checkout in plan's storage check, and prepare refuses one past the budget before anything is made", async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { work } = makeRepository(project.dir);
+    writeFileSync(join(work, 'big.bin'), Buffer.alloc(2 * 1024 * 1024, 1));
+    git(work, 'add', 'big.bin');
+    git(work, 'commit', '--quiet', '-m', 'big');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    const file = project.write(
+      'headspace.yml',
+      manifestAt('main').replace('provider: fake\n', 'provider: fake\npolicy:\n  budget:\n    storageBytes: 1048576\n'),
+    );
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      message: expect.stringContaining('past the storage_bytes budget of 1048576'),
+    });
+    expect(await nothingWasCreated(t.engine, t.home)).toEqual({ workspaces: 0, receipts: false });
   });
 
   it('refuses a ref that names nothing, and a source borrowing objects through alternates, before anything is made', async () => {
