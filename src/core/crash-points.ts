@@ -10,7 +10,9 @@
  * reaches that point. The value is a comma-separated list of `<op>:<stage>`
  * or bare `<stage>` (any op). Stages: `after-intent` (journalled, provider
  * not called), `after-provider-call` (provider returned, intent unsettled),
- * `before-publish` (export: the temporary file is complete, not renamed).
+ * `before-publish` (export: the temporary file is complete, not renamed),
+ * `mid-apply` (settle: the decision is journalled and part of the output's
+ * changes have reached the parent).
  *
  * The variable is read once, at load; nothing else in headspace reads it.
  */
@@ -21,7 +23,7 @@ const armed = new Set(
     .filter((s) => s !== ''),
 );
 
-export type CrashStage = 'after-intent' | 'after-provider-call' | 'before-publish';
+export type CrashStage = 'after-intent' | 'after-provider-call' | 'before-publish' | 'mid-apply';
 
 export function crashPoint(op: string, stage: CrashStage): void {
   if (armed.size === 0) return;

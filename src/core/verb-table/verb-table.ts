@@ -9,6 +9,7 @@ import { PROFILES } from '../policy/profiles.js';
 import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
+import { checkpointVerb, diffVerb, forkVerb, restoreVerb, reviewPolicyVerb, sealVerb, settleVerb } from './verbs-snapshots.js';
 
 export const createVerb = defineVerb({
   name: 'create',
@@ -39,7 +40,17 @@ export const createVerb = defineVerb({
       owner: z.string().optional().describe('who owns it'),
       ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
       budget: budgetField(z).optional(),
+      reviewPolicy: z
+        .strictObject({
+          denyPaths: z.array(z.string()).optional().describe('globs no settled output may touch, e.g. *.pem, .git/**, .env'),
+          maxFiles: z.int().min(0).optional().describe('at most this many changed paths per output'),
+          maxBytes: z.int().min(0).optional().describe('at most this many changed bytes per output'),
+        })
+        .optional()
+        .describe("the merge gate outputs of this workspace's forks pass before settling into it (#14; review-policy changes it)"),
     }),
+  // The merge gate guards a workspace against what its forks propose: set by a person (CLI, library), like review-policy.
+  mcpOmits: ['reviewPolicy'],
   handler: async () => (await import('../verbs/create.js')).createWorkspace,
 });
 
@@ -458,6 +469,13 @@ export const VERB_TABLE = [
 
   planVerb,
   prepareVerb,
+  checkpointVerb,
+  restoreVerb,
+  diffVerb,
+  forkVerb,
+  sealVerb,
+  settleVerb,
+  reviewPolicyVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

@@ -17,6 +17,7 @@
  *                      with K, an `ERROR: checksum drift at step K` line at step K
  *   write PATH TEXT…   write TEXT to a workspace file (PATH relative to the job's cwd)
  *   cat PATH           print a workspace file (PATH relative to the job's cwd)
+ *   rm PATH            remove a workspace file or directory tree (no error when missing)
  *   env NAME           print the value of NAME from the job's environment
  *   ls                 list workspace files
  * Anything else: 126 when it names an existing workspace file (fake files are
@@ -36,6 +37,7 @@ export const FAKE_COMMANDS = [
   'trace',
   'write',
   'cat',
+  'rm',
   'env',
   'ls',
 ] as const;

@@ -142,6 +142,15 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
       job.request.onOutput('stdout', Buffer.from(file, 'base64'));
       return 0;
     }
+    case 'rm': {
+      const path = inCwd(job, args[0] ?? '');
+      job.store.mutate((state) => {
+        const ws = need(state, job.request.workspaceId);
+        for (const p of Object.keys(ws.files)) if (p === path || p.startsWith(`${path}/`)) delete ws.files[p];
+        recount(ws);
+      });
+      return 0;
+    }
     case 'env':
       out(job, 'stdout', `${job.request.env[args[0] ?? ''] ?? ''}\n`);
       return 0;

@@ -25,6 +25,8 @@ export interface FakeWorkspace {
   jobs?: Record<string, FakeJob>;
   /** The job identity the engine allocated (recorded only: nothing runs as a uid here). Absent in state saved before it existed. */
   jobUser?: { uid: number; gid: number };
+  /** Snapshots (#14): each checkpoint's copy of `files`, by checkpoint id. Absent in state saved before it existed. */
+  checkpoints?: Record<string, Record<string, string>>;
 }
 
 export interface FakeJob {
