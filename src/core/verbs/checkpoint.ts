@@ -50,8 +50,9 @@ export async function checkpointWorkspace(ctx: EngineContext, input: CheckpointI
 /**
  * Makes a workspace's files exactly a checkpoint's. Refused while a job runs
  * (the lease), for a consumed checkpoint, and for one whose data does not
- * verify. With consume, the checkpoint is consumed in the same transaction
- * that journals the restore, so two restores racing cannot both use it.
+ * verify. With consume, the checkpoint is consumed in the commit that
+ * settles the restore; the lease keeps a second restore of the workspace out
+ * until then, so two restores racing cannot both use it.
  */
 export async function restoreCheckpoint(ctx: EngineContext, input: RestoreInput): Promise<ResultPackage> {
   const target = await requireSnapshots(ctx, input.workspaceId, 'restore');
@@ -70,7 +71,8 @@ export async function restoreCheckpoint(ctx: EngineContext, input: RestoreInput)
       target: cp.id,
       traceId: ctx.traceId,
     });
-    if (input.consume === true && !target.records.consumeCheckpoint(cp.id, startedAt))
+    // Read again under the lease: a restore that consumed it may have finished since the check above.
+    if (target.records.getCheckpoint(cp.id)?.state !== 'valid')
       throw new EngineError('CHECKPOINT_CONSUMED', `checkpoint ${cp.id} was consumed by another restore; it restores once`, {
         hint: 'take a new checkpoint; a consumed one is single-use',
       });
@@ -84,7 +86,11 @@ export async function restoreCheckpoint(ctx: EngineContext, input: RestoreInput)
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
     throw error;
   }
-  store.settleIntent(intent, 'done', ctx.clock.now());
+  // Consumed with the restore's settlement, in one commit: a restore cut short leaves it usable, to restore again.
+  store.atomically(() => {
+    if (input.consume === true) target.records.consumeCheckpoint(cp.id, ctx.clock.now());
+    store.settleIntent(intent, 'done', ctx.clock.now());
+  });
   const view = await target.provider.inspect(target.ws.id).catch(() => null);
   return buildResult({
     outcome_summary: `workspace ${target.ws.id} holds exactly checkpoint ${cp.id} again (${cp.fileCount} file(s), ${cp.bytes} bytes)`,
