@@ -39,7 +39,7 @@ export async function snapshotFindings(store: SqliteStore, ws: WorkspaceRecord, 
       o.state === 'sealed'
         ? 'sealed, not settled'
         : o.state === 'applying'
-          ? `${o.decision} interrupted (doctor --repair settles it)`
+          ? `${o.decision} interrupted (doctor's repair settles it)`
           : `settled by ${o.decision}`;
     out.push(`output ${o.id} of ${o.childId} into ${o.parentId}: ${o.changes.length} change(s), ${how}`);
   }

@@ -39,6 +39,12 @@ describe('the MCP tool surface', () => {
       'watch',
       'plan',
       'prepare',
+      'checkpoint',
+      'restore',
+      'diff',
+      'fork',
+      'seal',
+      'settle',
     ]);
   });
 
