@@ -33,7 +33,9 @@ const ok = (args: string[]) => {
   return out.stdout;
 };
 const sh = (ws: string, script: string) => ok(['run', ws, 'sh', '-c', script]);
-const tree = (ws: string) => sh(ws, 'find . -path ./lost+found -prune -o -print | sort | while read p; do stat -c "%n %A %s" "$p"; [ -L "$p" ] && readlink "$p"; [ -f "$p" ] && [ ! -L "$p" ] && cat "$p"; done; true');
+const shOut = (ws: string, script: string) =>
+  (JSON.parse(ok(['run', '--json', ws, 'sh', '-c', script])) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt;
+const tree = (ws: string) => shOut(ws, 'find . -path ./lost+found -prune -o -print | sort | while read p; do stat -c "%n %A %s" "$p"; [ -L "$p" ] && readlink "$p"; [ -f "$p" ] && [ ! -L "$p" ] && cat "$p"; done; true');
 const after = (stdout: string, prefix: string) => new RegExp(`${prefix}: (\\S+)`).exec(stdout)![1]!;
 
 describe.runIf(readiness.ready && process.getuid?.() === 0 && hasSnapshots)(
@@ -57,8 +59,8 @@ describe.runIf(readiness.ready && process.getuid?.() === 0 && hasSnapshots)(
       sh('nc', 'echo child > a.txt && rm old.txt && printf "#!/bin/sh\\necho hi\\n" > tool.sh && chmod 755 tool.sh');
       const out = after(ok(['seal', 'nc']), 'output');
       ok(['settle', out, 'select']);
-      expect(sh('np', 'cat a.txt; ls; ./tool.sh')).toMatch(/child[\s\S]*tool\.sh[\s\S]*hi/);
-      expect(sh('np', 'ls')).not.toContain('old.txt');
+      expect(shOut('np', 'cat a.txt; ls; ./tool.sh')).toMatch(/child[\s\S]*tool\.sh[\s\S]*hi/);
+      expect(shOut('np', 'ls')).not.toContain('old.txt');
       const again = cli(home.home, ['settle', out, 'apply'], env);
       expect(again.code).toBe(2);
       expect(again.stderr).toContain('already settled: select');
@@ -75,7 +77,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0 && hasSnapshots)(
       const apply = cli(home.home, ['settle', out, 'apply'], env);
       expect(apply.code).toBe(2);
       expect(apply.stderr).toContain('shared.txt');
-      expect(sh('mp', 'cat shared.txt; ls')).not.toContain('mine.txt');
+      expect(shOut('mp', 'cat shared.txt; ls')).not.toContain('mine.txt');
       ok(['settle', out, 'discard']);
       expect(cli(home.home, ['inspect', 'mc'], env).stderr).toContain('destroyed workspace');
     });
