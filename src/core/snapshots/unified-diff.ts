@@ -45,7 +45,10 @@ function editScript(a: string[], b: string[]): Op[] {
     const prevK = down ? k + 1 : k - 1;
     const prevX = d === 0 ? 0 : frontier[offset + prevK]!;
     const prevY = d === 0 ? 0 : prevX - prevK;
-    while (x > prevX && y > prevY) ops.push({ kind: ' ', line: a[--x]! }) && y--;
+    while (x > prevX && y > prevY) {
+      ops.push({ kind: ' ', line: a[--x]! });
+      y--;
+    }
     if (d > 0) {
       if (down) ops.push({ kind: '+', line: b[--y]! });
       else ops.push({ kind: '-', line: a[--x]! });

@@ -35,7 +35,11 @@ const ok = (args: string[]) => {
 const sh = (ws: string, script: string) => ok(['run', ws, 'sh', '-c', script]);
 const shOut = (ws: string, script: string) =>
   (JSON.parse(ok(['run', '--json', ws, 'sh', '-c', script])) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt;
-const tree = (ws: string) => shOut(ws, 'find . -path ./lost+found -prune -o -print | sort | while read p; do stat -c "%n %A %s" "$p"; [ -L "$p" ] && readlink "$p"; [ -f "$p" ] && [ ! -L "$p" ] && cat "$p"; done; true');
+const tree = (ws: string) =>
+  shOut(
+    ws,
+    'find . -path ./lost+found -prune -o -print | sort | while read p; do stat -c "%n %A %s" "$p"; [ -L "$p" ] && readlink "$p"; [ -f "$p" ] && [ ! -L "$p" ] && cat "$p"; done; true',
+  );
 const after = (stdout: string, prefix: string) => new RegExp(`${prefix}: (\\S+)`).exec(stdout)![1]!;
 
 describe.runIf(readiness.ready && process.getuid?.() === 0 && hasSnapshots)(
