@@ -53,8 +53,8 @@ describe('restore refusals', () => {
     await write(engine, 'w', 'a.txt', 'two');
     // The provider's copy of the checkpoint changes behind the engine's back.
     const file = join(home, 'fake', 'state.json');
-    const state = JSON.parse(readFileSync(file, 'utf8')) as { workspaces: Record<string, { checkpoints: Record<string, Record<string, string>> }> };
-    state.workspaces.w!.checkpoints[id]!['a.txt'] = Buffer.from('tampered').toString('base64');
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { workspaces: Record<string, { checkpoints: Record<string, { files: Record<string, string> }> }> };
+    state.workspaces.w!.checkpoints[id]!.files['a.txt'] = Buffer.from('tampered').toString('base64');
     writeFileSync(file, JSON.stringify(state));
 
     const error = await refusal(engine.restore({ workspaceId: 'w', checkpointId: id }));
