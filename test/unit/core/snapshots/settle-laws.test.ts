@@ -99,6 +99,26 @@ describe('settle', () => {
     expect(await treeOf(engine, 'p')).toEqual(parent);
   });
 
+  it("carries a file's mode, and refuses a symbolic link by name (exit 3) consuming nothing", async () => {
+    t = makeTestEngine();
+    const { engine } = t;
+    await engine.create({ workspaceId: 'p' });
+    await engine.checkpoint({ workspaceId: 'p' });
+    await engine.fork({ workspaceId: 'p', workspaceIds: ['m', 'l'] });
+    await write(engine, 'm', 'tool.sh', 'echo hi');
+    expect((await engine.run({ workspaceId: 'm', argv: ['chmod', '755', 'tool.sh'] })).status).toBe('success');
+    await engine.settle({ outputId: idAfter((await engine.seal({ workspaceId: 'm' })).key_findings, 'output'), decision: 'select' });
+    expect((await engine.diff({ workspaceId: 'p' })).key_findings[0]).toMatch(/^created tool\.sh: 7 bytes, sha256:[0-9a-f]{64}, mode 0755$/);
+
+    expect((await engine.run({ workspaceId: 'l', argv: ['ln', '-s', '/etc/passwd', 'pw'] })).status).toBe('success');
+    const out = idAfter((await engine.seal({ workspaceId: 'l' })).key_findings, 'output');
+    const error = await refusal(engine.settle({ outputId: out, decision: 'apply' }));
+    expect(error.code).toBe('POLICY_DENIED');
+    expect(exitCodeOf(error.category)).toBe(3);
+    expect(error.message).toContain('symbolic links yet: pw');
+    expect((await engine.settle({ outputId: out, decision: 'release' })).status).toBe('success');
+  });
+
   it('seal refuses a workspace that is not a fork', async () => {
     t = makeTestEngine();
     await t.engine.create({ workspaceId: 'w' });
