@@ -59,6 +59,25 @@ function budgetFromOpts(opts: Opts): Record<string, number> {
   return budget;
 }
 
+/** create's merge gate (#14): the same settings review-policy takes, gathered into `reviewPolicy`. */
+const REVIEW_FLAGS: OptionSpec[] = [
+  {
+    flags: '--deny-path <glob>',
+    description: "merge gate: a glob no fork's settled output may touch, e.g. *.pem, .git/**, .env (repeatable)",
+    repeatable: true,
+  },
+  { flags: '--max-change-files <n>', description: "merge gate: at most this many changed paths per fork's output" },
+  { flags: '--max-change-bytes <bytes>', description: "merge gate: at most this many changed bytes per fork's output" },
+];
+
+function reviewPolicyFromOpts(opts: Opts): { reviewPolicy?: Record<string, unknown> } {
+  const policy: Record<string, unknown> = {};
+  if (opts.denyPath !== undefined) policy.denyPaths = ([] as string[]).concat(opts.denyPath as string | string[]);
+  if (opts.maxChangeFiles !== undefined) policy.maxFiles = Number(opts.maxChangeFiles);
+  if (opts.maxChangeBytes !== undefined) policy.maxBytes = byteCount(opts.maxChangeBytes as never, '--max-change-bytes');
+  return Object.keys(policy).length ? { reviewPolicy: policy } : {};
+}
+
 function parseTtl(raw: never, flag: string): number {
   const text = String(raw);
   const value = Number(text);
@@ -95,9 +114,10 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       hostPaths: { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it', parse: parseTtl },
       budget: null,
+      reviewPolicy: null,
     },
-    extra: BUDGET_FLAGS,
-    complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts) }),
+    extra: [...BUDGET_FLAGS, ...REVIEW_FLAGS],
+    complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts), ...reviewPolicyFromOpts(opts) }),
     explain:
       'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
   },
@@ -314,6 +334,77 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     },
     explain:
       "JOBS are job ids that run --detach returned. wait reads their records until every one has ended (--all, the default) or the first has (--any), and returns the result a foreground run returns for that job: the same status, exit code and output excerpt; for several jobs, one result listing each job's status, whose status is the first job's that did not succeed. --timeout S gives up after S seconds with what is known (status timeout, exit 4) and leaves the jobs running; Ctrl-C ends the wait the same way (exit 5). A job whose supervisor died without recording its end will not end by itself: wait says so within a second (exit 7) and names doctor --repair, which settles it. Waiting changes nothing. Exit codes: those of the job's status (0 success, 6 failed, 4 wall clock, 5 cancelled, 8 memory, 7 the engine broke), 4 when the wait timed out, 7 when a job's supervisor is gone.",
+  },
+  checkpoint: {
+    args: [['<workspace>', 'workspaceId']],
+    flags: { label: { flags: '--label <text>', description: 'one line saying what state this is' } },
+    explain:
+      "Freezes the workspace's files as a checkpoint and prints its id (cp-…), recorded with its label, time, file count, bytes and content digest; inspect lists a workspace's checkpoints. Refused while a job runs (exit 2 naming it). Needs a provider whose capabilities list snapshots (native, fake); on any other it is refused with exit 3 naming the capability, before anything is done.",
+  },
+  restore: {
+    args: [
+      ['<workspace>', 'workspaceId'],
+      ['<checkpoint>', 'checkpointId'],
+    ],
+    flags: { consume: { description: 'make the checkpoint single-use: a second restore of it is refused (exit 2)' } },
+    explain:
+      "Makes the workspace's files exactly the checkpoint's: modified files back, new files gone, deleted files back, modes and symbolic links (as links) included. Checkpoints are reusable; --consume makes this one single-use. Refused while a job runs (exit 2 naming the job), and for a checkpoint whose data is gone or does not verify (it reads invalid in inspect and is never restored; exit 2).",
+  },
+  diff: {
+    args: [['<workspace>', 'workspaceId']],
+    flags: {
+      from: { flags: '--from <checkpoint>', description: 'compare with this checkpoint' },
+      sinceFork: { description: 'compare with the fork baseline (the default for a fork)' },
+      patch: { description: 'add unified diffs of changed text files (binary files are named, not shown)' },
+      limit: { flags: '--limit <n>', description: 'at most this many changes (default 50, at most 1000)' },
+      offset: { flags: '--offset <n>', description: 'skip this many changes first (the marker of a longer diff gives it)' },
+    },
+    explain:
+      'Lists each created, modified and deleted path since --from CHECKPOINT (default: the fork baseline of a fork, else the latest checkpoint) with its size, sha256 and mode, in path order. The list is bounded (--limit); when more follow, a marker says so and suggests the call for the next page. --patch adds a unified diff of each changed text file, at most 16,000 characters in all (a file over 256 KiB or a binary file is named, not shown).',
+  },
+  fork: {
+    args: [['<workspace>', 'workspaceId']],
+    flags: {
+      count: { flags: '--count <n>', description: 'how many forks (default 1, at most 16)' },
+      workspaceIds: { flags: '--workspace-id <id>', description: "choose a fork's id (repeatable)", repeatable: true, parse: (raw: never) => raw },
+      at: { flags: '--at <checkpoint>', description: 'fork from this checkpoint (the only way while a job runs)' },
+      budget: null,
+    },
+    extra: BUDGET_FLAGS,
+    complete: (input, opts) => {
+      const budget = budgetFromOpts(opts);
+      return Object.keys(budget).length === 0 ? input : { ...input, budget };
+    },
+    explain:
+      "Makes N new workspaces whose files are exactly the parent's at that instant (the engine checkpoints the parent first) or at --at CHECKPOINT, each with the parent's policy and its own job identity. Budget flags may narrow a fork's budget, never widen it (exit 3). inspect shows the link both ways and the fork baseline (the parent's checkpoint and its digest). A fork of a workspace with a running job is refused (exit 2) unless --at.",
+  },
+  seal: {
+    args: [['<workspace>', 'workspaceId']],
+    explain:
+      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. Refused while a job runs in the fork.",
+  },
+  settle: {
+    args: [
+      ['<output>', 'outputId'],
+      ['<decision>', 'decision'],
+    ],
+    explain:
+      "Consumes a sealed output exactly once. select: only while the parent has not changed since the fork baseline (else exit 2 pointing at apply). apply: three-way onto a parent that moved; paths both sides changed are refused by name (exit 2) and the output stays unconsumed. release: consumed without touching the parent. discard: consumed and the fork destroyed. Before select or apply the parent's merge gate runs (review-policy): each reviewer's decision (proposal digest, paths, kinds, verdict, reason — never file bodies) is journalled and shown; a denial (exit 3) names the paths and the rule and consumes nothing. A second settle is refused (exit 2) naming the first decision. The settle is journalled: after a crash doctor --repair rolls a select or apply back (the output stays unconsumed) and finishes a release or discard.",
+  },
+  'review-policy': {
+    args: [['<workspace>', 'workspaceId']],
+    flags: {
+      denyPaths: {
+        flags: '--deny-path <glob>',
+        description: 'a glob no settled output may touch, e.g. *.pem, .git/**, .env (repeatable; replaces the list)',
+        repeatable: true,
+        parse: (raw: never) => raw,
+      },
+      maxFiles: { flags: '--max-files <n>', description: 'at most this many changed paths per output' },
+      maxBytes: { flags: '--max-bytes <n>', description: 'at most this many changed bytes per output (K, M, G suffixes)', parse: byteCount },
+    },
+    explain:
+      'Sets the merge gate an output passes before select or apply changes this workspace: the deny-paths reviewer refuses an output touching a path matching a glob (`*` within a name, `**` across names; a glob without / matches a name at any depth), the max-changes reviewer one changing more paths or bytes than allowed. Forks inherit it. Without settings it shows the gate; --clear removes it. Not offered over MCP: the gate guards a workspace against what its forks propose.',
   },
   prepare: {
     args: [['[file]', 'file']],

@@ -10,7 +10,9 @@
  * reaches that point. The value is a comma-separated list of `<op>:<stage>`
  * or bare `<stage>` (any op). Stages: `after-intent` (journalled, provider
  * not called), `after-provider-call` (provider returned, intent unsettled),
- * `before-publish` (export: the temporary file is complete, not renamed);
+ * `before-publish` (export: the temporary file is complete, not renamed),
+ * `mid-apply` (settle: the decision is journalled and part of the output's
+ * changes have reached the parent);
  * a detached run's supervisor (op `supervise`) also has `before-launch` (the
  * job handed over, the provider not called) and `during-job` (the job's
  * first output arrived: the job is running under it).
@@ -24,7 +26,7 @@ const armed = new Set(
     .filter((s) => s !== ''),
 );
 
-export type CrashStage = 'after-intent' | 'before-launch' | 'during-job' | 'after-provider-call' | 'before-publish';
+export type CrashStage = 'after-intent' | 'before-launch' | 'during-job' | 'after-provider-call' | 'before-publish' | 'mid-apply';
 
 export function crashPoint(op: string, stage: CrashStage): void {
   if (armed.size === 0) return;

@@ -32,6 +32,14 @@ export type EngineErrorCode =
   | 'STORE_SCHEMA_NEWER'
   | 'PROVIDER_UNAVAILABLE'
   | 'HOST_NO_SPACE'
+  | 'CHECKPOINT_NOT_FOUND'
+  | 'OUTPUT_NOT_FOUND'
+  | 'CHECKPOINT_CONSUMED'
+  | 'CHECKPOINT_INVALID'
+  | 'ALREADY_SETTLED'
+  | 'PARENT_MOVED'
+  | 'SETTLE_CONFLICT'
+  | 'REVIEW_DENIED'
   | 'POLICY_DENIED'
   | 'PROVIDER_FAILURE'
   | 'INTERNAL';
@@ -69,6 +77,21 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   PROVIDER_UNAVAILABLE: 'environment_error',
   /** The host filesystem an export writes to has too little free space (#10 item 5). */
   HOST_NO_SPACE: 'environment_error',
+  /** Snapshots (#14): a checkpoint or output id this store does not hold for the workspace. */
+  CHECKPOINT_NOT_FOUND: 'user_error',
+  OUTPUT_NOT_FOUND: 'user_error',
+  /** restore --consume made it single-use and it was used. */
+  CHECKPOINT_CONSUMED: 'environment_error',
+  /** Its data is gone, does not verify, or it was never finished: never restored. */
+  CHECKPOINT_INVALID: 'environment_error',
+  /** An output settles exactly once; the message names the first decision. */
+  ALREADY_SETTLED: 'environment_error',
+  /** select needs the parent unchanged since the fork baseline; apply is the way onto a moved parent. */
+  PARENT_MOVED: 'environment_error',
+  /** apply: the parent and the output changed the same paths (named); nothing was consumed. */
+  SETTLE_CONFLICT: 'environment_error',
+  /** The merge gate's reviewers denied the output (paths and rule named); nothing was consumed. */
+  REVIEW_DENIED: 'policy_denied',
   POLICY_DENIED: 'policy_denied',
   PROVIDER_FAILURE: 'infrastructure_failure',
   INTERNAL: 'infrastructure_failure',

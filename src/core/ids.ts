@@ -4,7 +4,7 @@ import { EngineError } from './errors.js';
 /** Workspace and job ids: safe as file names, as argv and in markdown. */
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export function validateId(kind: 'workspace' | 'job', id: string): string {
+export function validateId(kind: 'workspace' | 'job' | 'checkpoint' | 'output', id: string): string {
   if (typeof id !== 'string' || !ID_PATTERN.test(id) || id.includes('..')) {
     const shown = typeof id === 'string' ? JSON.stringify(id.length > 70 ? `${id.slice(0, 70)}…` : id) : String(id);
     throw new EngineError('BAD_ID', `${shown} is not a valid ${kind} id`, {
@@ -14,13 +14,13 @@ export function validateId(kind: 'workspace' | 'job', id: string): string {
   return id;
 }
 
-/** `trace`: the id of one engine call (provenance.trace_id, and its journal rows). */
-export type IdGenerator = (prefix: 'ws' | 'job' | 'trace') => string;
+/** `trace`: the id of one engine call (provenance.trace_id, and its journal rows); `cp` a checkpoint, `out` a sealed output (#14). */
+export type IdGenerator = (prefix: 'ws' | 'job' | 'trace' | 'cp' | 'out') => string;
 
 export const randomIds: IdGenerator = (prefix) => `${prefix}-${randomBytes(6).toString('hex')}`;
 
 /** Deterministic ids for tests: ws-000001, job-000001, trace-000001, … */
 export function sequentialIds(): IdGenerator {
-  const counters = { ws: 0, job: 0, trace: 0 };
+  const counters = { ws: 0, job: 0, trace: 0, cp: 0, out: 0 };
   return (prefix) => `${prefix}-${String(++counters[prefix]).padStart(6, '0')}`;
 }

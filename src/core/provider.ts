@@ -240,6 +240,8 @@ export interface WriteOptions {
   /** Hex sha256 the bytes must have; on mismatch nothing lands. */
   expectedSha256: string;
   overwrite: boolean;
+  /** Permission bits the file gets (settle carries a sealed file's mode); absent: the provider's default (0644). */
+  mode?: number;
 }
 
 export interface FileEntry {

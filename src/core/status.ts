@@ -44,7 +44,8 @@ export const EXIT_CODES: Readonly<Record<Category, number>> = Object.freeze({
 export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.freeze({
   success: 'the verb completed',
   user_error: 'bad flag, missing argument, unknown id or illegal move: fix the call',
-  environment_error: 'a local set-up problem, or the workspace is busy with another job',
+  environment_error:
+    'a local set-up problem, or the workspace is busy with another job; or a snapshot refusal: a consumed or invalid checkpoint, an output already settled, a moved parent or a conflict',
   policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
   timeout: "the wall-clock budget was hit, or wait's timeout ran out (the jobs run on)",
   cancelled: "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which",

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeProvider } from '../../src/providers/fake/fake-provider.js';
@@ -13,6 +13,15 @@ runProviderConformance({
       provider: createFakeProvider({ persistPath }),
       peer: async () => createFakeProvider({ persistPath }),
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+      // The snapshot cases (#14): a checkpoint's copy changed behind the provider's back, as a damaged disk would.
+      async damageCheckpoint(workspaceId: string, checkpointId: string) {
+        const state = JSON.parse(readFileSync(persistPath, 'utf8')) as {
+          workspaces: Record<string, { checkpoints: Record<string, { files: Record<string, string> }> }>;
+        };
+        const files = state.workspaces[workspaceId]!.checkpoints[checkpointId]!.files;
+        files[Object.keys(files)[0]!] = Buffer.from('damaged').toString('base64');
+        writeFileSync(persistPath, JSON.stringify(state));
+      },
     };
   },
   commands: {
@@ -31,6 +40,9 @@ runProviderConformance({
     slow: ['block'],
     writeFile: (path, text) => ['write', path, text],
     printEnv: (name) => ['env', name],
+    // For the snapshot cases (#14) once the suite has them.
+    symlink: (target: string, path: string) => ['ln', '-s', target, path],
+    chmod: (mode: string, path: string) => ['chmod', mode, path],
   },
   skip: [
     {

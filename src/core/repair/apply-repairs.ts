@@ -9,6 +9,7 @@ import type { EngineContext } from '../context.js';
 import { currentOwner } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { describeRepair } from './describe-repair.js';
+import { applySnapshotRepair } from '../snapshots/apply-snapshot-repair.js';
 import type { Repair } from './plan-repairs.js';
 
 export interface AppliedRepair {
@@ -110,6 +111,8 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
       await journal(action.provider, () => provider.removeLeftover!(action.leftover));
       return `removed ${action.leftover.kind} ${action.leftover.target}`;
     }
+    case 'snapshot':
+      return applySnapshotRepair(ctx, action.step, journal);
     case 'remove-file':
       rmSync(action.path, { force: true });
       return `removed ${action.path}`;

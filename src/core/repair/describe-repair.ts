@@ -6,6 +6,7 @@ const VERBS: Record<Repair['kind'], string> = {
   'remove-leftover': 'remove',
   'remove-temporary-file': 'remove temporary file',
   'remove-log': 'remove stray log',
+  snapshot: 'repair',
 };
 
 /** One line for a repair: what it acts on and why, e.g. in doctor's findings. */

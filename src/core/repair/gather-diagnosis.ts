@@ -10,6 +10,7 @@ import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { isOwnerAlive } from '../store/owner.js';
+import { gatherSnapshotFacts } from '../snapshots/gather-snapshot-facts.js';
 import type { DeadIntent, Diagnosis, OrphanJob, WorkspaceFacts } from './plan-repairs.js';
 
 /** An export's intent target: what it publishes and where. */
@@ -144,7 +145,8 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
     if (!job || ws === undefined || ws.state === 'destroyed') strayLogs.push(join(jobsDir, file));
   }
 
-  return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, strayLogs, liveExportDestinations }, warnings };
+  const snapshots = await gatherSnapshotFacts(ctx);
+  return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, strayLogs, liveExportDestinations, snapshots }, warnings };
 }
 
 async function hostFileDigest(path: string): Promise<{ exists: boolean; sha256: string | null; size: number | null }> {

@@ -28,8 +28,9 @@ import type { Leftover } from '../provider.js';
 import type { ResultStatus } from '../status.js';
 import type { IntentRecord } from '../store/sqlite-store.js';
 import { settleRun, type RunFact } from '../run/run-machine.js';
+import { SNAPSHOT_OPS, planSnapshotIntent, planSnapshotRepairs, type SnapshotFacts, type SnapshotRepairStep } from '../snapshots/plan-snapshot-repairs.js';
 
-export type RepairKind = 'finish-job' | 'settle-intent' | 'remove-leftover' | 'remove-temporary-file' | 'remove-log';
+export type RepairKind = 'finish-job' | 'settle-intent' | 'remove-leftover' | 'remove-temporary-file' | 'remove-log' | 'snapshot';
 
 export type RepairAction =
   | {
@@ -51,6 +52,7 @@ export type RepairAction =
     }
   | { type: 'remove-leftover'; provider: string; leftover: Leftover }
   | { type: 'remove-file'; path: string }
+  | { type: 'snapshot'; step: SnapshotRepairStep }
   | { type: 'none' };
 
 export interface Repair {
@@ -115,6 +117,8 @@ export interface Diagnosis {
   strayLogs: string[];
   /** Host destinations that a live export is writing now: their .partial files are in use. */
   liveExportDestinations: string[];
+  /** Incomplete checkpoints and interrupted settles (#14); absent: none gathered. */
+  snapshots?: SnapshotFacts;
 }
 
 const WORKSPACE_FILES_STATES: readonly WorkspaceState[] = ['ready', 'running', 'completed', 'cancelled', 'expired'];
@@ -167,6 +171,7 @@ export function planRepairs(d: Diagnosis): Repair[] {
     if (jobIntents.has(dead.intent.id)) continue; // settled with its job above
     repairs.push(...planIntent(d, dead));
   }
+  repairs.push(...planSnapshotRepairs(d));
 
   for (const { provider, leftover } of d.leftovers) {
     const id = leftover.workspaceId;
@@ -241,6 +246,7 @@ function planIntent(d: Diagnosis, dead: DeadIntent): Repair[] {
   if (d.busy[id] && intent.op !== 'export') return [skip(`${d.busy[id]} is acting on workspace ${id}; look again when it ends`)];
   if (ws === undefined) return [settle('abandoned (the workspace is not in the store)', 'its workspace is not in the store: settle it as abandoned')];
 
+  if (SNAPSHOT_OPS.includes(intent.op)) return planSnapshotIntent(d, dead, settle, skip);
   switch (intent.op) {
     case 'create': {
       if (ws.state !== 'requested' && ws.state !== 'provisioning')

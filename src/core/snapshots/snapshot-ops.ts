@@ -9,7 +9,7 @@
  * in-memory implementation) and the native mechanism could be written at
  * the same time against one contract.
  */
-import type { WorkspaceDescriptor, WorkspaceSpec } from '../provider.js';
+import type { ReadStream, WorkspaceDescriptor, WorkspaceSpec } from '../provider.js';
 
 /** One path's change between a checkpoint and the workspace's files now. */
 export interface TreeChange {
@@ -54,4 +54,12 @@ export interface SnapshotOps {
   fork(parentId: string, fromCheckpointId: string, spec: WorkspaceSpec, childBaseId: string): Promise<WorkspaceDescriptor>;
   /** What changed since the checkpoint, sorted by path, at most `limit` entries. */
   changes(workspaceId: string, checkpointId: string, limit: number): Promise<{ changes: TreeChange[]; truncated: boolean }>;
+  /**
+   * Reads a regular file as the checkpoint holds it (added by the engine
+   * half: diff --patch needs a modified file's old text, and settle copies a
+   * sealed child's bytes from its seal checkpoint, never from files that may
+   * have moved since). Same refusals as Provider.read: a missing path
+   * FILE_NOT_FOUND, a directory or link NOT_A_REGULAR_FILE.
+   */
+  readAt(workspaceId: string, checkpointId: string, path: string, chunkBytes?: number): Promise<ReadStream>;
 }

@@ -165,6 +165,60 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX event_deliveries_open ON event_deliveries(subscription_id, state, event_seq);
   CREATE INDEX event_deliveries_dead ON event_deliveries(state) WHERE state = 'dead';
   `,
+  // snapshots (#14): checkpoints (the provider holds the bytes, the store the
+  // record: a 'pending' one was never finished and is never restored), fork
+  // links with their baseline, sealed outputs settled exactly once (state
+  // 'applying' is the journalled half-way point repair finishes), the merge
+  // gate's decisions (never file bodies), and each workspace's review policy.
+  `
+  CREATE TABLE checkpoints (
+    id TEXT PRIMARY KEY,
+    workspace_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    label TEXT,
+    state TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    file_count INTEGER,
+    bytes INTEGER,
+    digest TEXT,
+    consumed_at INTEGER
+  );
+  CREATE INDEX checkpoints_workspace ON checkpoints(workspace_id, created_at);
+  CREATE TABLE forks (
+    child_id TEXT PRIMARY KEY,
+    parent_id TEXT NOT NULL,
+    parent_checkpoint_id TEXT NOT NULL,
+    parent_digest TEXT NOT NULL,
+    child_base_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX forks_parent ON forks(parent_id);
+  CREATE TABLE outputs (
+    id TEXT PRIMARY KEY,
+    child_id TEXT NOT NULL,
+    parent_id TEXT NOT NULL,
+    seal_checkpoint_id TEXT NOT NULL,
+    changes TEXT NOT NULL,
+    proposal_digest TEXT NOT NULL,
+    state TEXT NOT NULL,
+    decision TEXT,
+    created_at INTEGER NOT NULL,
+    settled_at INTEGER
+  );
+  CREATE TABLE reviews (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    output_id TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    proposal_digest TEXT NOT NULL,
+    reviewer TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    paths TEXT NOT NULL,
+    kinds TEXT NOT NULL,
+    decided_at INTEGER NOT NULL
+  );
+  ALTER TABLE workspaces ADD COLUMN review_policy TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

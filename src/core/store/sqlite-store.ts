@@ -30,7 +30,7 @@ export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, L
  * (with a running job, which `beginJob` records as the workspace state).
  * A lease of a dead process holds nothing: a crash never locks a workspace.
  */
-export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove'];
+export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove', 'checkpoint', 'restore', 'fork', 'settle'];
 
 /** The SQLite file's header keeps user_version at bytes 60–63, big-endian. */
 function readSchemaVersionFromHeader(file: string): number | null {
@@ -90,6 +90,15 @@ export class SqliteStore {
       if (this.db.inTransaction) this.sql('ROLLBACK').run();
       throw error;
     }
+  }
+
+  /**
+   * A prepared statement for a store area kept in its own file (the snapshot
+   * records, core/snapshots/snapshot-records.ts), so this file does not grow
+   * with every area's queries. Cached like every other statement.
+   */
+  statement(text: string): Database.Statement {
+    return this.sql(text);
   }
 
   private sql(text: string): Database.Statement {
@@ -189,6 +198,7 @@ export class SqliteStore {
         this.sql('DELETE FROM jobs WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM inputs WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM artifacts WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM checkpoints WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM workspaces WHERE id = ?').run(record.id);
       } else if (existing) {
         throw workspaceExists(record.id, String(existing.state));

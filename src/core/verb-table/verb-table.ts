@@ -21,6 +21,7 @@ import {
   eventsSubscribeVerb,
   eventsUnsubscribeVerb,
 } from './verbs-events.js';
+import { checkpointVerb, diffVerb, forkVerb, restoreVerb, reviewPolicyVerb, sealVerb, settleVerb } from './verbs-snapshots.js';
 
 export const createVerb = defineVerb({
   name: 'create',
@@ -51,7 +52,17 @@ export const createVerb = defineVerb({
       owner: z.string().optional().describe('who owns it'),
       ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
       budget: budgetField(z).optional(),
+      reviewPolicy: z
+        .strictObject({
+          denyPaths: z.array(z.string()).optional().describe('globs no settled output may touch, e.g. *.pem, .git/**, .env'),
+          maxFiles: z.int().min(0).optional().describe('at most this many changed paths per output'),
+          maxBytes: z.int().min(0).optional().describe('at most this many changed bytes per output'),
+        })
+        .optional()
+        .describe("the merge gate outputs of this workspace's forks pass before settling into it (#14; review-policy changes it)"),
     }),
+  // The merge gate guards a workspace against what its forks propose: set by a person (CLI, library), like review-policy.
+  mcpOmits: ['reviewPolicy'],
   handler: async () => (await import('../verbs/create.js')).createWorkspace,
 });
 
@@ -483,6 +494,13 @@ export const VERB_TABLE = [
   eventsFollowVerb,
   eventsDeliverVerb,
   waitVerb,
+  checkpointVerb,
+  restoreVerb,
+  diffVerb,
+  forkVerb,
+  sealVerb,
+  settleVerb,
+  reviewPolicyVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

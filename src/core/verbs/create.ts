@@ -18,6 +18,8 @@ import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
+import { SnapshotRecords } from '../snapshots/snapshot-records.js';
+import { reviewPolicyOf } from './review-policy.js';
 
 export { PROFILES };
 
@@ -32,6 +34,8 @@ export interface CreateInput {
   owner?: string;
   /** Seconds until the workspace expires (gc then removes it). */
   ttlSeconds?: number;
+  /** The merge gate its forks' outputs pass before settling into it (#14). */
+  reviewPolicy?: { denyPaths?: string[]; maxFiles?: number; maxBytes?: number };
 }
 
 /**
@@ -55,6 +59,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     throw new EngineError('BAD_ARGUMENT', 'ttlSeconds takes a positive number of seconds', { hint: 'for example 3600 (an hour)' });
   }
   validateBudget(input.budget ?? {});
+  const reviewPolicy = reviewPolicyOf(input.reviewPolicy ?? {});
   const base = defaultPolicy();
   const policy: Policy = {
     network: input.network ?? base.network,
@@ -108,6 +113,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       lifecyclePath: ['requested'],
     });
     store.moveWorkspace(workspaceId, 'provisioning', now);
+    if (reviewPolicy) new SnapshotRecords(store).setReviewPolicy(workspaceId, reviewPolicy);
     return {
       intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }),
       jobSlot: recorded.jobSlot,

@@ -13,6 +13,7 @@ import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
 import { jobFindings, jobSummary, commandLabel } from '../run/job-words.js';
 import { withBytesSoFar } from '../run/job-result.js';
+import { snapshotFindings } from '../snapshots/snapshot-view.js';
 
 export interface InspectInput {
   handle: string;
@@ -92,6 +93,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
   if (ws.expiresAt !== null) findings.push(`expires at: ${isoTime(ws.expiresAt)}`);
+  findings.push(...(await snapshotFindings(store, ws, provider?.snapshots)));
   for (const j of jobs.slice(-20)) {
     const status = j.state === 'running' ? 'running' : (j.status ?? 'unknown');
     findings.push({

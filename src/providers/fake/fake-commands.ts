@@ -17,6 +17,9 @@
  *                      with K, an `ERROR: checksum drift at step K` line at step K
  *   write PATH TEXT…   write TEXT to a workspace file (PATH relative to the job's cwd)
  *   cat PATH           print a workspace file (PATH relative to the job's cwd)
+ *   rm PATH            remove a workspace file or directory tree (no error when missing)
+ *   ln -s TARGET PATH  make a symbolic link (its text kept, never followed)
+ *   chmod MODE PATH    set a file's permission bits (octal, e.g. 755)
  *   env NAME           print the value of NAME from the job's environment
  *   ls                 list workspace files
  * Anything else: 126 when it names an existing workspace file (fake files are
@@ -36,6 +39,9 @@ export const FAKE_COMMANDS = [
   'trace',
   'write',
   'cat',
+  'rm',
+  'ln',
+  'chmod',
   'env',
   'ls',
 ] as const;

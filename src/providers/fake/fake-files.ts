@@ -9,12 +9,14 @@ import { nextAction } from '../../core/next-action.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { LimitName } from '../../core/policy/policy.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
-import { need, recount, type FakeStore } from './fake-state.js';
+import { need, recount, removeUnder, type FakeStore } from './fake-state.js';
 
 export function readFakeFile(store: FakeStore, workspaceId: string, path: string, chunkBytes = 1024 * 1024): ReadStream {
   const key = normalizeWorkspacePath(path);
   const ws = need(store.load(), workspaceId);
   const file = ws.files[key];
+  if (ws.links?.[key] !== undefined)
+    throw new EngineError('NOT_A_REGULAR_FILE', `${key} is a symbolic link, not a regular file`, { hint: 'name a regular file; links are never followed' });
   if (file === undefined) {
     const isDir = Object.keys(ws.files).some((p) => p.startsWith(`${key}/`));
     if (isDir)
@@ -73,7 +75,13 @@ export function writeFakeFile(
         { hint: 'create the workspace with a larger storageBytes budget' },
       );
     }
+    if (ws.links?.[key] !== undefined && !writeOptions.overwrite)
+      throw new EngineError('DESTINATION_EXISTS', `${key} already exists in workspace ${workspaceId}`, { hint: 'write it again with overwrite to replace it' });
+    // Replacing a link replaces the link itself, never its target.
+    if (ws.links) delete ws.links[key];
     ws.files[key] = data.toString('base64');
+    if (writeOptions.mode !== undefined && (writeOptions.mode & 0o777) !== 0o644) ws.modes = { ...ws.modes, [key]: writeOptions.mode & 0o777 };
+    else if (ws.modes) delete ws.modes[key];
     recount(ws);
   });
 }
@@ -82,7 +90,7 @@ export function removeFakePath(store: FakeStore, workspaceId: string, path: stri
   const key = normalizeWorkspacePath(path);
   store.mutate((state) => {
     const ws = need(state, workspaceId);
-    for (const p of Object.keys(ws.files)) if (p === key || p.startsWith(`${key}/`)) delete ws.files[p];
+    removeUnder(ws, key);
     recount(ws);
   });
 }
@@ -106,6 +114,15 @@ export function listFakeFiles(store: FakeStore, workspaceId: string, path: strin
       if (!seen.has(dir)) seen.set(dir, { path: dir, type: 'directory', size: 0 });
     }
     seen.set(p, { path: p, type: 'file', size: Buffer.from(b64, 'base64').length });
+  }
+  for (const [p, target] of Object.entries(ws.links ?? {})) {
+    if (!p.startsWith(prefix)) continue;
+    const parts = p.slice(prefix.length).split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = prefix + parts.slice(0, i).join('/');
+      if (!seen.has(dir)) seen.set(dir, { path: dir, type: 'directory', size: 0 });
+    }
+    seen.set(p, { path: p, type: 'symlink', size: Buffer.byteLength(target) });
   }
   if (base !== '' && seen.size === 0)
     throw new EngineError('FILE_NOT_FOUND', `no directory ${base} in workspace ${workspaceId}`, {

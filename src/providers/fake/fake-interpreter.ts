@@ -13,7 +13,7 @@ import type { LimitName } from '../../core/policy/policy.js';
 import type { JobOutcome, RunRequest } from '../../core/provider.js';
 import { isOwnerAlive } from '../../core/store/owner.js';
 import { traceLines } from './fake-commands.js';
-import { need, recount, type FakeStore } from './fake-state.js';
+import { need, recount, removeUnder, type FakeStore } from './fake-state.js';
 
 /** One simulated job while it runs: what its commands read, and what they change. */
 export interface FakeJobRun {
@@ -127,6 +127,7 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
       const data = Buffer.from(args.slice(1).join(' '));
       job.store.mutate((state) => {
         const ws = need(state, job.request.workspaceId);
+        if (ws.links) delete ws.links[path];
         ws.files[path] = data.toString('base64');
         recount(ws);
       });
@@ -141,6 +142,46 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
       }
       job.request.onOutput('stdout', Buffer.from(file, 'base64'));
       return 0;
+    }
+    case 'rm': {
+      const path = inCwd(job, args[0] ?? '');
+      job.store.mutate((state) => {
+        const ws = need(state, job.request.workspaceId);
+        removeUnder(ws, path);
+        recount(ws);
+      });
+      return 0;
+    }
+    case 'ln': {
+      // ln -s TARGET PATH: the link's text is kept as given, never resolved.
+      if (args[0] !== '-s' || args.length !== 3) {
+        out(job, 'stderr', 'ln: usage: ln -s TARGET PATH\n');
+        return 1;
+      }
+      const path = inCwd(job, args[2]!);
+      return job.store.mutate((state) => {
+        const ws = need(state, job.request.workspaceId);
+        if (ws.files[path] !== undefined || ws.links?.[path] !== undefined) {
+          out(job, 'stderr', `ln: ${args[2]}: File exists\n`);
+          return 1;
+        }
+        ws.links = { ...ws.links, [path]: args[1]! };
+        return 0;
+      });
+    }
+    case 'chmod': {
+      const mode = /^[0-7]{3,4}$/.test(args[0] ?? '') ? Number.parseInt(args[0]!, 8) & 0o777 : null;
+      const path = inCwd(job, args[1] ?? '');
+      return job.store.mutate((state) => {
+        const ws = need(state, job.request.workspaceId);
+        if (mode === null || ws.files[path] === undefined) {
+          out(job, 'stderr', mode === null ? 'chmod: usage: chmod OCTAL-MODE PATH\n' : `chmod: ${args[1] ?? ''}: No such file\n`);
+          return 1;
+        }
+        if (mode === 0o644) delete ws.modes?.[path];
+        else ws.modes = { ...ws.modes, [path]: mode };
+        return 0;
+      });
     }
     case 'env':
       out(job, 'stdout', `${job.request.env[args[0] ?? ''] ?? ''}\n`);

@@ -18,6 +18,7 @@ import type { HostCapacity, Provider, ProviderCapabilities, StopOptions } from '
 import { listFakeFiles, readFakeFile, removeFakePath, writeFakeFile } from './fake-files.js';
 import { FAKE_COMMANDS } from './fake-commands.js';
 import { fakeLeftovers, removeFakeLeftover } from './fake-leftovers.js';
+import { fakeSnapshots } from './fake-snapshots.js';
 import { fakeStore } from './fake-state.js';
 import { runFakeJob } from './run-fake-job.js';
 import { stopFakeJobs } from './stop-fake-jobs.js';
@@ -33,6 +34,8 @@ export interface FakeProviderOptions {
   cannotEnforce?: LimitName[];
   /** Makes every call throw ProviderError: a broken backend (exit 7). */
   broken?: boolean;
+  /** False to offer no snapshots (a provider without the feature, to exercise the exit-3 refusal); default true. */
+  snapshots?: boolean;
   /** A host size to declare (Provider.capacity), to exercise the capacity rules at create; default none. */
   capacity?: HostCapacity;
 }
@@ -47,9 +50,24 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
     if (options.broken)
       throw new ProviderError('the fake backend is broken (configured with broken: true)', { hint: 'create the fake provider without broken: true' });
   };
+  const withSnapshots = options.snapshots !== false;
+  const snapshots = fakeSnapshots(store, ENVIRONMENT_DIGEST);
 
   return {
     name: 'fake',
+    ...(withSnapshots
+      ? {
+          snapshots: Object.fromEntries(
+            Object.entries(snapshots).map(([name, op]) => [
+              name,
+              (...args: unknown[]) => {
+                guard();
+                return (op as (...a: unknown[]) => unknown)(...args);
+              },
+            ]),
+          ) as unknown as typeof snapshots,
+        }
+      : {}),
     async probe() {
       return {
         provider: 'fake',
@@ -78,6 +96,7 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         durable: Boolean(options.persistPath),
         simulated: true,
         jobsAtOnce: MAX_JOBS_AT_ONCE,
+        features: withSnapshots ? ['snapshots'] : [],
       };
     },
     ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),

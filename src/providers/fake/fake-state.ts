@@ -25,6 +25,27 @@ export interface FakeWorkspace {
   jobs?: Record<string, FakeJob>;
   /** The job identity the engine allocated (recorded only: nothing runs as a uid here). Absent in state saved before it existed. */
   jobUser?: { uid: number; gid: number };
+  /** Symbolic links (#14): path -> target text, never followed. Absent in state saved before it existed. */
+  links?: Record<string, string>;
+  /** Permission bits of files whose mode is not 0644 (#14). Absent in state saved before it existed. */
+  modes?: Record<string, number>;
+  /** Snapshots (#14): each checkpoint's copy of the tree, by checkpoint id. Absent in state saved before it existed. */
+  checkpoints?: Record<string, FakeTree>;
+}
+
+/** A workspace's whole tree as a checkpoint keeps it. */
+export interface FakeTree {
+  files: Record<string, string>;
+  links: Record<string, string>;
+  modes: Record<string, number>;
+}
+
+/** Removes `path` and everything under it: files, links and their modes. */
+export function removeUnder(ws: FakeWorkspace, path: string): void {
+  const under = (p: string) => p === path || p.startsWith(`${path}/`);
+  for (const p of Object.keys(ws.files)) if (under(p)) delete ws.files[p];
+  for (const p of Object.keys(ws.links ?? {})) if (under(p)) delete ws.links![p];
+  for (const p of Object.keys(ws.modes ?? {})) if (under(p)) delete ws.modes![p];
 }
 
 export interface FakeJob {

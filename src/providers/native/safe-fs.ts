@@ -234,6 +234,8 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
         try {
           await handle.writeFile(data);
           await handle.chown(owner.uid, owner.gid);
+          // After chown, which clears set-id bits: only the permission bits are carried.
+          if (options.mode !== undefined) await handle.chmod(options.mode & 0o777);
         } finally {
           await handle.close();
         }

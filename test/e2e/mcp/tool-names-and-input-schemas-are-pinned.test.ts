@@ -43,6 +43,12 @@ describe('the MCP tool surface', () => {
       'events-claim',
       'events-ack',
       'wait',
+      'checkpoint',
+      'restore',
+      'diff',
+      'fork',
+      'seal',
+      'settle',
     ]);
   });
 

@@ -30,7 +30,14 @@ describe('the verb table', () => {
       const keys = Object.keys(verb.input(z).shape);
       const covered = new Set([...spec!.argKeys, ...spec!.inputOptions.map((o) => o.key), ...(spec!.takesProvider ? ['provider'] : [])]);
       // Keys the CLI fills from several flags or from the caller's environment (create's budget, declare's purpose) are named by its adapter.
-      const filledByAdapter = { create: ['budget'], declare: ['purpose'], plan: ['env'], prepare: ['env'], doctor: ['env'] } as Record<string, string[]>;
+      const filledByAdapter = {
+        create: ['budget', 'reviewPolicy'],
+        fork: ['budget'],
+        declare: ['purpose'],
+        plan: ['env'],
+        prepare: ['env'],
+        doctor: ['env'],
+      } as Record<string, string[]>;
       for (const key of filledByAdapter[verb.name] ?? []) covered.add(key);
       expect(
         keys.filter((key) => !covered.has(key)),

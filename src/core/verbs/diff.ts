@@ -1,0 +1,147 @@
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { nextAction, type NextAction } from '../next-action.js';
+import { reconcile } from '../reconcile.js';
+import { buildResult } from '../result/build-result.js';
+import { attentionItem, type Evidence, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { displayName } from '../result/visible-text.js';
+import { readWhole } from '../snapshots/read-whole.js';
+import { requireSnapshots, requireUsableCheckpoint, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
+import type { TreeChange } from '../snapshots/snapshot-ops.js';
+import { unifiedDiff } from '../snapshots/unified-diff.js';
+
+export interface DiffInput {
+  workspaceId: string;
+  /** The checkpoint to compare with; default: the fork baseline of a forked workspace, else its latest checkpoint. */
+  from?: string;
+  /** Compare with the fork baseline (the workspace must be a fork). */
+  sinceFork?: boolean;
+  /** Add a unified diff of each changed text file. */
+  patch?: boolean;
+  /** At most this many changes (default 50). */
+  limit?: number;
+  /** Skip this many changes first (the marker's retrieval action pages with it). */
+  offset?: number;
+}
+
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 1000;
+/** A file larger than this on either side is named, not diffed. */
+const PATCH_FILE_BYTES = 256 * 1024;
+/** All the patches of one result together: the rest are named with the call that shows them. */
+const PATCH_BUDGET_CHARS = 16_000;
+
+/** The checkpoint diff compares with, and how it was chosen. */
+async function baseOf(target: SnapshotTarget, input: DiffInput): Promise<{ id: string; what: string }> {
+  if (input.from !== undefined && input.sinceFork === true)
+    throw new EngineError('BAD_ARGUMENT', 'from and sinceFork name two baselines; pass one', { hint: 'from names a checkpoint; sinceFork the fork baseline' });
+  const fork = target.records.forkOf(target.ws.id);
+  if (input.from !== undefined) {
+    const cp = await requireUsableCheckpoint(target, input.from);
+    return { id: cp.id, what: `checkpoint ${cp.id}${cp.label ? ` (${cp.label})` : ''}` };
+  }
+  if (input.sinceFork === true && !fork)
+    throw new EngineError('BAD_ARGUMENT', `workspace ${target.ws.id} is not a fork; it has no fork baseline`, {
+      hint: 'name a checkpoint to compare with',
+      action: nextAction('inspect', { handle: target.ws.id }),
+    });
+  if (fork) return { id: (await requireUsableCheckpoint(target, fork.childBaseId)).id, what: `the fork baseline (from ${fork.parentId})` };
+  const latest = target.records
+    .checkpointsOf(target.ws.id, ['user'])
+    .filter((c) => c.state === 'valid')
+    .pop();
+  if (!latest)
+    throw new EngineError('BAD_ARGUMENT', `workspace ${target.ws.id} has no checkpoint to compare with`, {
+      hint: 'take a checkpoint first',
+      action: nextAction('checkpoint', { workspaceId: target.ws.id }),
+    });
+  return { id: (await requireUsableCheckpoint(target, latest.id)).id, what: `its latest checkpoint ${latest.id}` };
+}
+
+export function describeChange(c: TreeChange): string {
+  const name = displayName(c.path);
+  const type = c.type === 'file' ? '' : ` (${c.type})`;
+  if (c.kind === 'delete') return `deleted ${name}${type}${c.previousSha256 ? `, was sha256:${c.previousSha256}` : ''}`;
+  const verb = c.kind === 'create' ? 'created' : 'modified';
+  const digest = c.sha256 ? `, sha256:${c.sha256}` : '';
+  return `${verb} ${name}${type}: ${c.size} bytes${digest}${c.mode !== null && c.type !== 'symlink' ? `, mode ${c.mode.toString(8).padStart(4, '0')}` : ''}`;
+}
+
+const isText = (bytes: Buffer) => !bytes.subarray(0, 8192).includes(0) && Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+
+/** Created, modified and deleted paths since a checkpoint, with sizes and digests; a page at a time, and with patch the text diffs. */
+export async function diffWorkspace(ctx: EngineContext, input: DiffInput): Promise<ResultPackage> {
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const offset = input.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new EngineError('BAD_ARGUMENT', `limit takes a whole number from 1 to ${MAX_LIMIT}`, { hint: `for example ${DEFAULT_LIMIT}` });
+  if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000)
+    throw new EngineError('BAD_ARGUMENT', 'offset takes a whole number from 0', { hint: 'the marker of a longer diff gives the next offset' });
+  const target = await requireSnapshots(ctx, input.workspaceId, 'diff');
+  const attention = await reconcile(ctx, { workspaceId: target.ws.id });
+  const startedAt = ctx.clock.now();
+  const base = await baseOf(target, input);
+  const { changes: all, truncated } = await target.ops.changes(target.ws.id, base.id, offset + limit);
+  const page = all.slice(offset);
+  const findings: KeyFinding[] = page.map(describeChange);
+  const again = (args: Record<string, string | number | boolean>): NextAction =>
+    nextAction('diff', { workspaceId: target.ws.id, ...(input.from ? { from: base.id } : {}), ...(input.sinceFork ? { sinceFork: true } : {}), ...args });
+  if (truncated) {
+    findings.push(`… more changes after these ${page.length} (the list is bounded)`);
+    attention.push(
+      attentionItem('next-step', 'to see the next changes', {
+        workspace_id: target.ws.id,
+        action: again({ offset: offset + page.length, limit, ...(input.patch ? { patch: true } : {}) }),
+      }),
+    );
+  }
+  const evidence: Evidence[] = [];
+  if (input.patch === true) {
+    const patches: string[] = [];
+    const named: string[] = [];
+    let used = 0;
+    let cutAt: number | null = null;
+    for (const [i, c] of page.entries()) {
+      if (c.type !== 'file') continue;
+      const before = c.kind === 'create' ? Buffer.alloc(0) : await readWhole(target.ops.readAt(target.ws.id, base.id, c.path), PATCH_FILE_BYTES);
+      const after = c.kind === 'delete' ? Buffer.alloc(0) : await readWhole(target.provider.read(target.ws.id, c.path), PATCH_FILE_BYTES);
+      if (before === null || after === null) {
+        named.push(`${displayName(c.path)}: larger than ${PATCH_FILE_BYTES} bytes, not diffed`);
+        continue;
+      }
+      if (!isText(before) || !isText(after)) {
+        named.push(`${displayName(c.path)}: binary, not shown`);
+        continue;
+      }
+      const text = unifiedDiff(displayName(c.path), before.toString('utf8'), after.toString('utf8'));
+      if (used + text.length > PATCH_BUDGET_CHARS && patches.length > 0) {
+        cutAt = offset + i;
+        break;
+      }
+      patches.push(text);
+      used += text.length;
+    }
+    evidence.push({
+      label: `patch against ${base.what}`,
+      kind: 'excerpt',
+      source: target.ws.id,
+      truncated: cutAt !== null,
+      excerpt: [...patches, ...named.map((n) => `# ${n}`)].join('') || '(no text changes)',
+      ...(cutAt === null ? {} : { retrieval_action: again({ offset: cutAt, limit, patch: true }) }),
+    });
+  }
+  const counts = { create: 0, modify: 0, delete: 0 };
+  for (const c of page) counts[c.kind]++;
+  return buildResult({
+    outcome_summary:
+      all.length === 0
+        ? `workspace ${target.ws.id} has not changed since ${base.what}`
+        : `workspace ${target.ws.id} since ${base.what}: ${counts.create} created, ${counts.modify} modified, ${counts.delete} deleted${truncated ? ' (more follow)' : ''}`,
+    status: 'success',
+    key_findings: findings,
+    evidence,
+    provenance: provenanceFor(ctx, 'diff', { workspace: target.ws, startedAt, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}

@@ -1,0 +1,221 @@
+import type { EngineContext } from '../context.js';
+import { crashPoint } from '../crash-points.js';
+import { EngineError } from '../errors.js';
+import { nextAction } from '../next-action.js';
+import { reconcile } from '../reconcile.js';
+import { buildResult } from '../result/build-result.js';
+import type { KeyFinding, ResultPackage } from '../result/result-package.js';
+import { provenanceFor } from '../result/package-parts.js';
+import { carryChanges, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
+import { reviewProposal } from '../snapshots/review-gate.js';
+import { requireOutput, requireSnapshots, requireUsableCheckpoint, snapshotRecords, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
+import type { TreeChange } from '../snapshots/snapshot-ops.js';
+import type { OutputRecord, ReviewDecision, SettleDecision } from '../snapshots/snapshot-records.js';
+import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { currentOwner } from '../store/owner.js';
+import { destroyWorkspace } from './destroy.js';
+
+export interface SettleInput {
+  outputId: string;
+  decision: SettleDecision;
+}
+
+export const SETTLE_DECISIONS: readonly SettleDecision[] = ['select', 'apply', 'release', 'discard'];
+
+/** What a settle intent's target records: repair rolls a select/apply back to `undo`, and finishes a release/discard. */
+export interface SettleTarget {
+  output: string;
+  decision: SettleDecision;
+  undo?: string;
+}
+
+const MOVED_SHOWN = 10;
+
+function refuseSettled(out: OutputRecord): void {
+  if (out.state === 'sealed') return;
+  const when = out.settledAt === null ? 'was interrupted (doctor’s repair finishes or rolls it back)' : `at ${new Date(out.settledAt).toISOString()}`;
+  throw new EngineError('ALREADY_SETTLED', `output ${out.id} was already settled: ${out.decision} ${when}; an output settles exactly once`, {
+    hint: 'seal the child again for a new output',
+    action: nextAction('inspect', { handle: out.childId }),
+  });
+}
+
+/** Two changes touch the same thing: the same path (directories both kept are no clash), or one deletes a directory the other writes under. */
+export function overlapping(parentChanges: readonly TreeChange[], outputChanges: readonly TreeChange[]): string[] {
+  const clash = (a: TreeChange, b: TreeChange) =>
+    (a.path === b.path && !(a.type === 'directory' && b.type === 'directory' && a.kind !== 'delete' && b.kind !== 'delete')) ||
+    (a.kind === 'delete' && b.path.startsWith(`${a.path}/`)) ||
+    (b.kind === 'delete' && a.path.startsWith(`${b.path}/`));
+  return [...new Set(outputChanges.filter((o) => parentChanges.some((p) => clash(p, o))).map((o) => o.path))].sort();
+}
+
+/**
+ * Consumes a sealed output exactly once. select (the parent unchanged since
+ * the fork baseline) and apply (three-way onto a moved parent, refused on
+ * overlapping paths) first run the parent's reviewers, journalling each
+ * decision; a refusal of any kind consumes nothing. The decision itself is
+ * the one transition sealed → applying, so two callers cannot both settle.
+ */
+export async function settleOutput(ctx: EngineContext, input: SettleInput): Promise<ResultPackage> {
+  if (!SETTLE_DECISIONS.includes(input.decision))
+    throw new EngineError('BAD_ARGUMENT', `decision takes one of ${SETTLE_DECISIONS.join(', ')}, not '${String(input.decision).slice(0, 40)}'`, {
+      hint: 'select to take the output into an unchanged parent, apply onto a moved one, release to let it go, discard to destroy the child too',
+    });
+  const out = requireOutput(ctx, input.outputId);
+  refuseSettled(out);
+  return input.decision === 'select' || input.decision === 'apply' ? settleIntoParent(ctx, out, input.decision) : letGo(ctx, out, input.decision);
+}
+
+async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision: 'select' | 'apply'): Promise<ResultPackage> {
+  const store = ctx.store();
+  const parent = await requireSnapshots(ctx, out.parentId, 'settle');
+  const fork = parent.records.forkOf(out.childId)!;
+  store.refuseIfRunning(parent.ws.id);
+  const attention = await reconcile(ctx, { workspaceId: parent.ws.id });
+  const startedAt = ctx.clock.now();
+  const baseline = await requireUsableCheckpoint(parent, fork.parentCheckpointId);
+  const moved = (await parent.ops.changes(parent.ws.id, baseline.id, 100_000)).changes;
+  if (decision === 'select' && moved.length > 0)
+    throw new EngineError(
+      'PARENT_MOVED',
+      `workspace ${parent.ws.id} changed since the fork baseline (${moved
+        .slice(0, MOVED_SHOWN)
+        .map((c) => `${c.kind} ${c.path}`)
+        .join(', ')}${moved.length > MOVED_SHOWN ? ', …' : ''}); select takes an output only into an unchanged parent; nothing was consumed`,
+      {
+        hint: 'apply merges it onto the moved parent (refused where both changed a path)',
+        action: nextAction('settle', { outputId: out.id, decision: 'apply' }),
+      },
+    );
+  const conflicts = overlapping(moved, out.changes);
+  if (conflicts.length > 0)
+    throw new EngineError(
+      'SETTLE_CONFLICT',
+      `output ${out.id} and workspace ${parent.ws.id} both changed: ${conflicts.slice(0, 20).join(', ')}${conflicts.length > 20 ? `, … (${conflicts.length} paths)` : ''}; nothing was applied or consumed`,
+      {
+        hint: 'settle the paths by hand (restore or edit one side), seal the child again, then apply',
+        action: nextAction('diff', { workspaceId: parent.ws.id, from: baseline.id }),
+      },
+    );
+  const links = uncarried(out.changes);
+  if (links.length > 0)
+    throw new EngineError('POLICY_DENIED', `settle cannot carry symbolic links yet: ${links.map((c) => c.path).join(', ')}; nothing was applied or consumed`, {
+      hint: 'release the output and copy the links by hand, or replace them with files and seal again',
+    });
+  const decisions = reviewProposal(out.changes, parent.records.reviewPolicy(parent.ws.id));
+  parent.records.recordReviews(out.id, parent.ws.id, out.proposalDigest, decisions, ctx.clock.now());
+  const denied = decisions.filter((d) => d.verdict === 'deny');
+  if (denied.length > 0)
+    throw new EngineError(
+      'REVIEW_DENIED',
+      `the merge gate of ${parent.ws.id} denied output ${out.id}: ${denied.map((d) => `${d.reviewer}: ${d.reason}`).join('; ')}; nothing was applied or consumed`,
+      { hint: 'release the output, or change the review policy if the rule is wrong', action: nextAction('settle', { outputId: out.id, decision: 'release' }) },
+    );
+  const undo = await takeCheckpoint(ctx, parent, 'undo', `before settling ${out.id}`);
+  const target: SettleTarget = { output: out.id, decision, undo: undo.id };
+  const intent = store.atomically(() => {
+    const lease = store.leaseWorkspace({
+      workspaceId: parent.ws.id,
+      op: 'settle',
+      provider: parent.ws.provider,
+      owner: currentOwner(),
+      createdAt: ctx.clock.now(),
+      target: JSON.stringify(target),
+      traceId: ctx.traceId,
+    });
+    if (!parent.records.beginSettle(out.id, decision)) refuseSettled(parent.records.getOutput(out.id)!);
+    return lease;
+  });
+  crashPoint('settle', 'after-intent');
+  let steps: number;
+  try {
+    // Between the checks and the lease a job may have changed the parent: the checks held only if nothing moved.
+    if ((await parent.ops.changes(parent.ws.id, undo.id, 1)).changes.length > 0)
+      throw new EngineError('WORKSPACE_BUSY', `workspace ${parent.ws.id} changed while output ${out.id} was being settled; nothing was consumed`, {
+        hint: 'settle it again',
+      });
+    steps = await carryChanges(parent.provider, parent.ops, out, parent.ws.policy.budget.storageBytes);
+    crashPoint('settle', 'after-provider-call');
+  } catch (error) {
+    await rollBack(ctx, parent, out.id, undo.id);
+    store.settleIntent(intent, `rolled back: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
+    throw error;
+  }
+  store.atomically(() => {
+    parent.records.finishSettle(out.id, ctx.clock.now());
+    store.settleIntent(intent, `settled: ${decision}`, ctx.clock.now());
+    parent.records.deleteCheckpoint(undo.id);
+  });
+  await parent.ops.drop(parent.ws.id, undo.id).catch(() => undefined);
+  const skipped = skippedDirectories(out.changes);
+  return buildResult({
+    outcome_summary: `output ${out.id} is settled by ${decision}: ${steps} change(s) of ${out.childId} are now in ${parent.ws.id}`,
+    status: 'success',
+    key_findings: [`decision: ${decision}`, `proposal digest: ${out.proposalDigest}`, ...reviewFindings(decisions), `changes carried: ${steps}`],
+    warnings: skipped.length
+      ? [`directory entries carry nothing themselves (a file write makes its directories): ${skipped.map((c) => c.path).join(', ')}`]
+      : [],
+    provenance: provenanceFor(ctx, 'settle', { workspace: parent.ws, startedAt, finishedAt: ctx.clock.now() }),
+    attention,
+  });
+}
+
+/** Puts the parent back as it was before the settle began and leaves the output unconsumed. */
+export async function rollBack(ctx: EngineContext, parent: SnapshotTarget, outputId: string, undoId: string): Promise<void> {
+  await parent.ops.restore(parent.ws.id, undoId);
+  ctx.store().atomically(() => {
+    parent.records.abortSettle(outputId);
+    parent.records.deleteCheckpoint(undoId);
+  });
+  await parent.ops.drop(parent.ws.id, undoId).catch(() => undefined);
+}
+
+/** release and discard: the parent is never touched, so no reviewer runs. */
+async function letGo(ctx: EngineContext, out: OutputRecord, decision: 'release' | 'discard'): Promise<ResultPackage> {
+  const store = ctx.store();
+  const child = store.getWorkspace(out.childId);
+  if (decision === 'discard' && child && child.state !== 'destroyed') store.refuseIfRunning(child.id);
+  const startedAt = ctx.clock.now();
+  const target: SettleTarget = { output: out.id, decision };
+  const records = snapshotRecords(ctx);
+  const intent = store.atomically(() => {
+    if (!records.beginSettle(out.id, decision)) refuseSettled(records.getOutput(out.id)!);
+    return store.openIntent({
+      workspaceId: out.childId,
+      jobId: null,
+      op: `settle-${decision}`,
+      provider: child?.provider ?? 'unknown',
+      owner: currentOwner(),
+      createdAt: startedAt,
+      target: JSON.stringify(target),
+      traceId: ctx.traceId,
+    });
+  });
+  crashPoint('settle', 'after-intent');
+  const destroyed = decision === 'discard' ? await finishDiscard(ctx, out.childId) : false;
+  store.atomically(() => {
+    records.finishSettle(out.id, ctx.clock.now());
+    store.settleIntent(intent, `settled: ${decision}`, ctx.clock.now());
+  });
+  return buildResult({
+    outcome_summary:
+      decision === 'discard'
+        ? `output ${out.id} is discarded and workspace ${out.childId} ${destroyed ? 'destroyed' : 'was already gone'}; ${out.parentId} was not touched`
+        : `output ${out.id} is released; ${out.parentId} was not touched and ${out.childId} stays as it is`,
+    status: 'success',
+    key_findings: [`decision: ${decision}`, `proposal digest: ${out.proposalDigest}`, `${out.changes.length} change(s) not taken into ${out.parentId}`],
+    provenance: provenanceFor(ctx, 'settle', { workspace: child, startedAt, finishedAt: ctx.clock.now() }),
+  });
+}
+
+/** Destroys a discarded output's child (its unexported artifacts go with it: discard says so); true when it was live. */
+export async function finishDiscard(ctx: EngineContext, childId: string): Promise<boolean> {
+  const child = ctx.store().getWorkspace(childId);
+  if (!child || child.state === 'destroyed') return false;
+  await destroyWorkspace(ctx, { workspaceId: childId, force: true });
+  return true;
+}
+
+function reviewFindings(decisions: ReviewDecision[]): KeyFinding[] {
+  return decisions.map((d) => `reviewer ${d.reviewer}: ${d.verdict} — ${d.reason}`);
+}

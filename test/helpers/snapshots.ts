@@ -1,0 +1,42 @@
+/** Small steps the snapshot tests share: write, remove and read a workspace's whole tree through the public engine. */
+import type { Engine } from '../../src/core/engine.js';
+import type { EngineError } from '../../src/core/errors.js';
+import type { StructuredFinding } from '../../src/core/result/result-package.js';
+
+export async function write(engine: Engine, workspaceId: string, path: string, text: string): Promise<void> {
+  const result = await engine.run({ workspaceId, argv: ['write', path, text] });
+  if (result.status !== 'success') throw new Error(`write ${path} failed: ${result.outcome_summary}`);
+}
+
+export async function remove(engine: Engine, workspaceId: string, path: string): Promise<void> {
+  const result = await engine.run({ workspaceId, argv: ['rm', path] });
+  if (result.status !== 'success') throw new Error(`rm ${path} failed: ${result.outcome_summary}`);
+}
+
+/** Every file of the workspace and its text. */
+export async function treeOf(engine: Engine, workspaceId: string): Promise<Record<string, string>> {
+  const listing = await engine.listFiles({ workspaceId, limit: 10_000 });
+  const tree: Record<string, string> = {};
+  for (const f of listing.key_findings as StructuredFinding[]) {
+    if (f.type !== 'file') continue;
+    tree[f.path!] = (await engine.readFile({ workspaceId, path: f.path!, maxBytes: 1 << 20 })).bytes.toString('utf8');
+  }
+  return tree;
+}
+
+/** The id a result's key findings name after `prefix: ` (checkpoint: cp-…, output: out-…). */
+export function idAfter(findings: unknown[], prefix: string): string {
+  const line = findings.find((f): f is string => typeof f === 'string' && f.startsWith(`${prefix}: `));
+  if (!line) throw new Error(`no '${prefix}:' finding in ${JSON.stringify(findings)}`);
+  return line.slice(prefix.length + 2).split(' ')[0]!;
+}
+
+/** The EngineError a call is refused with (fails the test when it succeeds). */
+export async function refusal(call: Promise<unknown>): Promise<EngineError> {
+  try {
+    await call;
+  } catch (error) {
+    return error as EngineError;
+  }
+  throw new Error('expected a refusal, but the call succeeded');
+}

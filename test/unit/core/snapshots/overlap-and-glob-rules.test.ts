@@ -1,0 +1,42 @@
+/** The pure rules settle decides with: which paths two change lists both touch, and what a deny-paths glob matches. */
+import { describe, expect, it } from 'vitest';
+import { globMatches } from '../../../../src/core/snapshots/review-gate.js';
+import type { TreeChange } from '../../../../src/core/snapshots/snapshot-ops.js';
+import { overlapping } from '../../../../src/core/verbs/settle.js';
+
+const change = (path: string, kind: TreeChange['kind'], type: TreeChange['type'] = 'file'): TreeChange => ({
+  path,
+  kind,
+  type,
+  size: 0,
+  sha256: null,
+  mode: null,
+  previousSha256: null,
+});
+
+describe('overlapping', () => {
+  it('names a path both sides changed, and a write under a directory the other side deleted', () => {
+    expect(overlapping([change('a', 'modify')], [change('a', 'modify'), change('b', 'create')])).toEqual(['a']);
+    expect(overlapping([change('dir', 'delete', 'directory')], [change('dir/x', 'create')])).toEqual(['dir/x']);
+    expect(overlapping([change('dir/x', 'modify')], [change('dir', 'delete', 'directory')])).toEqual(['dir']);
+  });
+
+  it('lets both sides create the same directory and different files in it', () => {
+    expect(
+      overlapping([change('out', 'create', 'directory'), change('out/a', 'create')], [change('out', 'create', 'directory'), change('out/b', 'create')]),
+    ).toEqual([]);
+  });
+});
+
+describe('globMatches', () => {
+  it('reads * within a name, ** across names, and a bare name at any depth', () => {
+    expect(globMatches('*.pem', 'keys/server.pem')).toBe(true);
+    expect(globMatches('*.pem', 'server.pem.txt')).toBe(false);
+    expect(globMatches('.git/**', '.git/config')).toBe(true);
+    expect(globMatches('.git/**', '.git')).toBe(true);
+    expect(globMatches('.git/**', 'a/.git/config')).toBe(false);
+    expect(globMatches('.env', 'app/.env')).toBe(true);
+    expect(globMatches('.env', '.envrc')).toBe(false);
+    expect(globMatches('src/*.ts', 'src/a/b.ts')).toBe(false);
+  });
+});
