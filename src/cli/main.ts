@@ -163,7 +163,7 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
     })
     .addHelpText(
       'after',
-      '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted.',
+      '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted, 9 inconclusive.',
     );
   for (const spec of VERBS) program.addCommand(buildVerb(spec, io, onAction));
   return program;

@@ -19,7 +19,7 @@ export interface LearnData {
   workflow: string[];
   rules: string[];
   result_sections: typeof SECTION_ORDER;
-  /** "0"…"8" → what the code means (the seed's shape). */
+  /** "0"…"9" → what the code means (the seed's shape, grown by 9 inconclusive). */
   exit_codes: Record<string, string>;
   /** Category name → code. */
   exit_code_names: typeof EXIT_CODES;

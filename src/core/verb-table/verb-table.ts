@@ -9,6 +9,7 @@ import { PROFILES } from '../policy/profiles.js';
 import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
+import { receiptVerb, rulesField, rulesVerb, verificationFields } from './verbs-verification.js';
 
 export const createVerb = defineVerb({
   name: 'create',
@@ -39,6 +40,7 @@ export const createVerb = defineVerb({
       owner: z.string().optional().describe('who owns it'),
       ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
       budget: budgetField(z).optional(),
+      rules: rulesField(z),
     }),
   handler: async () => (await import('../verbs/create.js')).createWorkspace,
 });
@@ -88,6 +90,7 @@ function runInput(z: Zod) {
       )
       .optional()
       .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
+    ...verificationFields(z),
   });
 }
 
@@ -458,6 +461,8 @@ export const VERB_TABLE = [
 
   planVerb,
   prepareVerb,
+  receiptVerb,
+  rulesVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

@@ -18,6 +18,7 @@ import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
+import { parseRule } from '../rules/rule-text.js';
 
 export { PROFILES };
 
@@ -32,6 +33,8 @@ export interface CreateInput {
   owner?: string;
   /** Seconds until the workspace expires (gc then removes it). */
   ttlSeconds?: number;
+  /** Supervision rules in their text form (core/rules/rule-text.ts, #16). */
+  rules?: string[];
 }
 
 /**
@@ -55,6 +58,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     throw new EngineError('BAD_ARGUMENT', 'ttlSeconds takes a positive number of seconds', { hint: 'for example 3600 (an hour)' });
   }
   validateBudget(input.budget ?? {});
+  const rules = (input.rules ?? []).map(parseRule);
   const base = defaultPolicy();
   const policy: Policy = {
     network: input.network ?? base.network,
@@ -127,6 +131,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   }
   const ws = store.atomically(() => {
     store.settleIntent(intent, 'created', ctx.clock.now());
+    for (const rule of rules) store.addRule(workspaceId, rule.text, ctx.clock.now());
     return store.moveWorkspace(workspaceId, 'ready', ctx.clock.now(), { environmentDigest: descriptor.environmentDigest });
   });
   ctx.events.emit({ type: 'workspace.created', workspaceId, provider: providerName });
@@ -134,6 +139,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const findings = [`lifecycle state: ${ws.state}`, `network: ${policy.network}`, `isolation: ${caps.layers.join(', ') || '(none)'}`];
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
+  if (rules.length > 0) findings.push(`rules: ${rules.map((r) => r.text).join('; ')}`);
   if (ws.expiresAt !== null) findings.push(`expires at: ${new Date(ws.expiresAt).toISOString()}`);
   return buildResult({
     outcome_summary: `workspace ${workspaceId} is ready on ${providerName}, running the ${profile} profile`,

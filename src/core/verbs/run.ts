@@ -24,8 +24,14 @@ import { artifactEntries, unexportedAttention } from '../result/artifact-view.js
 import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
 import { provenanceInputs } from './put.js';
 import { checkWorkingDirectory, unproducedDeclarationWarnings } from './run-paths.js';
+import { planChecks, statusAfterChecks, type VerificationRequest } from '../verification/verification.js';
+import { judgeJob } from '../verification/verify-job.js';
+import { verificationEvidence, verificationFinding, verificationRecord, verifiedSummary } from '../verification/verification-view.js';
+import { issueJobReceipt } from '../receipts/job-receipt.js';
+import { checkRulesBeforeJob, judgeRulesAfterJob } from '../rules/supervise.js';
 
-export interface RunInput {
+/** A run's verification contract (#16) is part of its input: verify, expectFiles, expectOutput. */
+export interface RunInput extends VerificationRequest {
   workspaceId: string;
   argv: string[];
   jobId?: string;
@@ -71,9 +77,12 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
       });
   }
   const declarations = (input.declares ?? []).map(checkDeclaration);
+  const checks = planChecks(input);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+  // Supervision rules (#16): a refusal here comes before anything is recorded or started (no job, no process, no cgroup).
+  const ruleWarnings = checkRulesBeforeJob(ctx, ws, input.argv);
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
   store.refuseIfFull(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
@@ -146,49 +155,77 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     sink.close();
   }
   crashPoint('run', 'after-provider-call');
+  // Verification (#16): judged after the job's process ended and before its terminal record, so the status recorded includes the verdict.
+  const verification = await judgeJob(ctx, {
+    provider,
+    ws,
+    jobId,
+    cwd,
+    env,
+    outcome,
+    abortReason,
+    checks,
+    signal: input.signal,
+    output: { totalBytes: sink.totalBytes, storedBytes: sink.storedBytes },
+  });
   const finishedAt = ctx.clock.now();
-  // One commit: the intent settles with the job's single terminal record.
+  // One commit: the intent settles with the job's single terminal record, its verification and its receipt (#16).
+  let receiptSha256 = '';
   const job: JobRecord = store.atomically(() => {
-    store.settleIntent(intent, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
-    const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
-    if (!outcome) {
+    const finished = settleJob();
+    if (checks.length > 0) store.recordVerification(jobId, verificationRecord(verification));
+    receiptSha256 = issueJobReceipt(ctx, store, ws, finished);
+    return finished;
+  });
+  function settleJob(): JobRecord {
+    return store.atomically(() => {
+      store.settleIntent(intent, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
+      const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
+      if (!outcome) {
+        return store.finishJob(jobId, {
+          status: 'infrastructure_failure',
+          exitCode: null,
+          signal: null,
+          limitHit: null,
+          finishedAt,
+          outputBytes: sink.totalBytes,
+          storedBytes: sink.storedBytes,
+          usage: {},
+        });
+      }
+      const { status, limitHit } = classifyOutcome(outcome, abortReason, stopRequested);
+      const exited = status === 'cancelled' || status === 'timeout' ? null : outcome.exitCode;
+      // A stop outranks the caller's abort, as in classifyOutcome; the record says which it was (#12 item 22).
+      const cancelledBy = outcome.stopped || stopRequested ? CANCELLED_BY_STOP : (input.canceller ?? 'the caller');
       return store.finishJob(jobId, {
-        status: 'infrastructure_failure',
-        exitCode: null,
-        signal: null,
-        limitHit: null,
+        status: statusAfterChecks(status, verification.outcome),
+        exitCode: exited,
+        signal: outcome.signal,
+        limitHit,
         finishedAt,
         outputBytes: sink.totalBytes,
         storedBytes: sink.storedBytes,
-        usage: {},
+        usage: outcome.usage,
+        cancelledBy,
       });
-    }
-    const { status, limitHit } = classifyOutcome(outcome, abortReason, stopRequested);
-    const exited = status === 'cancelled' || status === 'timeout' ? null : outcome.exitCode;
-    // A stop outranks the caller's abort, as in classifyOutcome; the record says which it was (#12 item 22).
-    const cancelledBy = outcome.stopped || stopRequested ? CANCELLED_BY_STOP : (input.canceller ?? 'the caller');
-    return store.finishJob(jobId, {
-      status,
-      exitCode: exited,
-      signal: outcome.signal,
-      limitHit,
-      finishedAt,
-      outputBytes: sink.totalBytes,
-      storedBytes: sink.storedBytes,
-      usage: outcome.usage,
-      cancelledBy,
     });
-  });
+  }
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
 
   const view = await provider.inspect(ws.id).catch(() => null);
+  const ruleAttention = judgeRulesAfterJob(ctx, ws, job);
   const summary = provenanceFor(ctx, 'run', { workspace: ws, job, caps });
   const output = jobOutputView(ctx, job);
-  const findings: KeyFinding[] = [...output.findings, ...jobFindings(job, ws.policy.budget)];
+  const verdict = verificationFinding(verification);
+  const findings: KeyFinding[] = [...(verdict === null ? [] : [verdict]), ...output.findings, ...jobFindings(job, ws.policy.budget)];
+  const checkEvidence = verificationEvidence(verification, jobId);
+  if (checkEvidence) output.evidence.unshift(checkEvidence);
+  if (checks.length > 0) summary.verification = verificationRecord(verification);
+  summary.receipt_sha256 = receiptSha256;
   if (Object.keys(env).length) findings.push(`environment given: ${Object.keys(env).sort().join(', ')} (names only; values are never recorded)`);
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(inputs);
-  const warnings = measuredLimitWarnings(summary.policy_summary);
+  const warnings = [...measuredLimitWarnings(summary.policy_summary), ...ruleWarnings];
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
   else warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declarations, cwd ?? '')));
   // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).
@@ -200,7 +237,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     }
   }
   return buildResult({
-    outcome_summary: jobSummary(job, failure),
+    outcome_summary: verifiedSummary(`job ${job.id} in ${job.workspaceId} ran ${commandLabel(job.argv)}`, verification) ?? jobSummary(job, failure),
     status: job.status ?? 'infrastructure_failure',
     key_findings: findings,
     evidence: output.evidence,
@@ -208,7 +245,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
+    attention: [...ruleAttention, ...attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
   });
 }
 
@@ -230,6 +267,7 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
     case 'success':
       return `${what}: success`;
     case 'failure':
+      if (job.exitCode === 0) return `${what} and exited 0, but failed its verification`;
       if (job.exitCode === 127) return `${what}, but the command was not found (exit 127)`;
       if (job.exitCode === 126) return `${what}, but the command is not executable (exit 126)`;
       return job.exitCode === null ? `${what} and was killed by ${job.signal ?? 'a signal'}` : `${what} and failed with exit status ${job.exitCode}`;
@@ -241,6 +279,8 @@ export function jobSummary(job: JobRecord, failure: EngineError | null = null): 
       return `${what} and was killed by the kernel for exceeding its memory budget`;
     case 'infrastructure_failure':
       return `job ${job.id} in workspace ${job.workspaceId} could not run: the engine failed${failure ? ` (${failure.message})` : ''}`;
+    case 'inconclusive':
+      return `${what} and exited 0, but its verification reached no verdict (inconclusive)`;
     case 'policy_denied':
       return `job ${job.id} was refused by policy`;
     case 'running':

@@ -39,6 +39,7 @@ describe('the MCP tool surface', () => {
       'watch',
       'plan',
       'prepare',
+      'receipt',
     ]);
   });
 
