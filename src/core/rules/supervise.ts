@@ -69,8 +69,8 @@ export function judgeRulesAfterJob(ctx: EngineContext, ws: WorkspaceRecord, job:
     if (rule.kind === 'deny-command' || row.trippedAt !== null) continue;
     const detail =
       rule.kind === 'stuck'
-        ? stuckDetail(store.latestFinishedJobs(ws.id, row.countsSince, rule.count), rule.count)
-        : errorRateDetail(store.latestFinishedJobs(ws.id, row.countsSince, rule.window), rule.failures, rule.window);
+        ? stuckDetail(store.latestFinishedJobs(ws.id, row.countsAfterJob, rule.count), rule.count)
+        : errorRateDetail(store.latestFinishedJobs(ws.id, row.countsAfterJob, rule.window), rule.failures, rule.window);
     if (detail === null) continue;
     const now = ctx.clock.now();
     store.atomically(() => {

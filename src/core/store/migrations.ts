@@ -128,7 +128,7 @@ export const MIGRATIONS: readonly string[] = [
   // receipt version of a job (the canonical document and its sha256; a new
   // version is issued when one of the job's artifacts is exported); a
   // workspace's supervision rules (canonical text, whether a blocking rule
-  // has tripped, and since when it counts); and the journal of every rule
+  // has tripped, and the jobs rowid after which it counts); and the journal of every rule
   // decision (denied, fired, blocked, cleared).
   `
   ALTER TABLE jobs ADD COLUMN verification TEXT;
@@ -146,7 +146,7 @@ export const MIGRATIONS: readonly string[] = [
     workspace_id TEXT NOT NULL,
     rule TEXT NOT NULL,
     added_at INTEGER NOT NULL,
-    counts_since INTEGER NOT NULL,
+    counts_after_job INTEGER NOT NULL,
     tripped_at INTEGER,
     tripped_by_job TEXT,
     UNIQUE (workspace_id, rule)

@@ -38,8 +38,8 @@ export interface ReceiptRow {
 export interface RuleRow {
   rule: string;
   addedAt: number;
-  /** Jobs started before this do not count toward stuck or error-rate (set at add and at clear). */
-  countsSince: number;
+  /** Only the workspace's jobs recorded after this jobs rowid (set at add and at clear) count toward stuck and error-rate. */
+  countsAfterJob: number;
   /** When a blocking rule tripped (jobs are refused until clear); null otherwise. */
   trippedAt: number | null;
   trippedByJob: string | null;
@@ -656,11 +656,12 @@ export class SqliteStore {
     };
   }
 
-  /** Adds a rule (its canonical text); false when the workspace already has it. */
+  /** Adds a rule (its canonical text), counting from the workspace's next job; false when the workspace already has it. */
   addRule(workspaceId: string, rule: string, at: number): boolean {
     return (
-      this.sql('INSERT OR IGNORE INTO workspace_rules (workspace_id, rule, added_at, counts_since) VALUES (?, ?, ?, ?)').run(workspaceId, rule, at, at)
-        .changes > 0
+      this.sql(
+        'INSERT OR IGNORE INTO workspace_rules (workspace_id, rule, added_at, counts_after_job) VALUES (?, ?, ?, (SELECT COALESCE(MAX(rowid), 0) FROM jobs WHERE workspace_id = ?))',
+      ).run(workspaceId, rule, at, workspaceId).changes > 0
     );
   }
 
@@ -672,7 +673,7 @@ export class SqliteStore {
     return (this.sql('SELECT * FROM workspace_rules WHERE workspace_id = ? ORDER BY id').all(workspaceId) as Row[]).map((row) => ({
       rule: String(row.rule),
       addedAt: Number(row.added_at),
-      countsSince: Number(row.counts_since),
+      countsAfterJob: Number(row.counts_after_job),
       trippedAt: row.tripped_at === null ? null : Number(row.tripped_at),
       trippedByJob: row.tripped_by_job === null ? null : String(row.tripped_by_job),
     }));
@@ -687,10 +688,16 @@ export class SqliteStore {
     );
   }
 
-  /** Untrips every rule and restarts their counting: jobs before `at` no longer count. */
-  clearRules(workspaceId: string, at: number): number {
-    return this.sql('UPDATE workspace_rules SET tripped_at = NULL, tripped_by_job = NULL, counts_since = ? WHERE workspace_id = ?').run(at, workspaceId)
-      .changes;
+  /**
+   * Untrips every rule and restarts their counting from the workspace's next
+   * job. The mark is the workspace's highest jobs rowid, not a time (a job in
+   * the same millisecond as a clear must not count); a later job of the
+   * workspace always gets a higher rowid, its earlier rows being in the table.
+   */
+  clearRules(workspaceId: string): number {
+    return this.sql(
+      'UPDATE workspace_rules SET tripped_at = NULL, tripped_by_job = NULL, counts_after_job = (SELECT COALESCE(MAX(rowid), 0) FROM jobs WHERE workspace_id = ?) WHERE workspace_id = ?',
+    ).run(workspaceId, workspaceId).changes;
   }
 
   recordRuleDecision(decision: {
@@ -725,12 +732,12 @@ export class SqliteStore {
     }));
   }
 
-  /** The workspace's latest finished jobs started at or after `since`, newest first. */
-  latestFinishedJobs(workspaceId: string, since: number, limit: number): JobRecord[] {
+  /** The workspace's latest finished jobs recorded after job rowid `afterJob`, newest first. */
+  latestFinishedJobs(workspaceId: string, afterJob: number, limit: number): JobRecord[] {
     return (
-      this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'finished' AND started_at >= ? ORDER BY finished_at DESC, rowid DESC LIMIT ?").all(
+      this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'finished' AND rowid > ? ORDER BY finished_at DESC, rowid DESC LIMIT ?").all(
         workspaceId,
-        since,
+        afterJob,
         limit,
       ) as Row[]
     ).map(toJob);

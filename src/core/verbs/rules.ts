@@ -63,7 +63,7 @@ export async function manageRules(ctx: EngineContext, input: RulesInput): Promis
     case 'clear': {
       const tripped = store.listRules(ws.id).filter((r) => r.trippedAt !== null);
       store.atomically(() => {
-        store.clearRules(ws.id, now);
+        store.clearRules(ws.id);
         journal('*', 'cleared', tripped.length === 0 ? 'counting restarted' : `untripped ${tripped.map((r) => r.rule).join(', ')}; counting restarted`);
       });
       summary =
