@@ -66,10 +66,17 @@ export function verifiedSummary(what: string, block: VerificationBlock): string 
   return null;
 }
 
-/** The block as results and receipts carry it: the excerpt stays out (it is evidence text, not a verdict). */
+/** The block as results and receipts carry it, each check's fields in the schema's order; the excerpt stays out (it is evidence text, not a verdict). */
 export function verificationRecord(block: VerificationBlock): VerificationBlock {
   return {
     outcome: block.outcome,
-    checks: block.checks.map(({ excerpt: _excerpt, ...rest }) => rest),
+    checks: block.checks.map((c) => ({
+      kind: c.kind,
+      check: c.check,
+      outcome: c.outcome,
+      detail: c.detail,
+      evidence_sha256: c.evidence_sha256,
+      ...(c.exit_code === undefined ? {} : { exit_code: c.exit_code }),
+    })),
   };
 }
