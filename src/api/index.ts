@@ -90,3 +90,7 @@ export type { PlanInput } from '../core/verbs/plan.js';
 export type { WatchInput, WatchSample } from '../core/verbs/watch.js';
 export type { PrepareInput } from '../core/verbs/prepare.js';
 export type { ReadFileInput, FileBytes } from '../core/verbs/read-file.js';
+export type { ReceiptInput } from '../core/verbs/receipt.js';
+export type { RulesInput } from '../core/verbs/rules.js';
+export type { VerificationRequest, VerificationBlock, CheckResult } from '../core/verification/verification.js';
+export type { JobReceipt, ReceiptEnvelope } from '../core/receipts/job-receipt.js';
