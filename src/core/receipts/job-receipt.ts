@@ -95,6 +95,9 @@ export function envelopeText(receipt: JobReceipt): string {
  * without a receipt cannot be observed. Returns its sha256.
  */
 export function issueJobReceipt(ctx: EngineContext, store: SqliteStore, ws: WorkspaceRecord, job: JobRecord): string {
+  // A record written twice (finishJob's second call is a no-op) keeps its first receipt: versions come only from exports.
+  const existing = store.receiptOf(job.id);
+  if (existing) return existing.sha256;
   const envNames = store.envNames(job.id);
   const receipt: JobReceipt = {
     schema: JOB_RECEIPT_SCHEMA,
@@ -124,6 +127,12 @@ export function issueJobReceipt(ctx: EngineContext, store: SqliteStore, ws: Work
     artifacts: [],
   };
   return storeReceipt(ctx, store, receipt);
+}
+
+/** A terminal record writer's one call (stop, doctor's repair): the job's receipt issued, the job handed back. Call inside the record's transaction. */
+export function issuingReceipt(ctx: EngineContext, ws: WorkspaceRecord, job: JobRecord): JobRecord {
+  issueJobReceipt(ctx, ctx.store(), ws, job);
+  return job;
 }
 
 /**

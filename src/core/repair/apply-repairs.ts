@@ -9,6 +9,7 @@ import type { EngineContext } from '../context.js';
 import { currentOwner } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { describeRepair } from './describe-repair.js';
+import { issueJobReceipt } from '../receipts/job-receipt.js';
 import type { Repair } from './plan-repairs.js';
 
 export interface AppliedRepair {
@@ -66,7 +67,7 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
       store.atomically(() => {
         const job = store.getJob(action.jobId);
         if (!job || job.state !== 'running') return;
-        store.finishJob(action.jobId, {
+        const finished = store.finishJob(action.jobId, {
           status: action.status,
           exitCode: null,
           signal: null,
@@ -78,6 +79,9 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
           note: action.note,
           ...(job.stopRequested ? { cancelledBy: CANCELLED_BY_STOP } : {}),
         });
+        // Its receipt in the same commit (#16): no terminal job is without one.
+        const ws = store.getWorkspace(action.workspaceId);
+        if (ws) issueJobReceipt(ctx, store, ws, finished);
         for (const id of action.intentIds) store.settleIntent(id, `settled by doctor's repair: job ${action.jobId} recorded ${action.status}`, now);
       });
       return `job ${action.jobId} in workspace ${action.workspaceId} recorded ${action.status}: ${action.note}`;

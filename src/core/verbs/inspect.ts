@@ -11,6 +11,8 @@ import { buildResult } from '../result/build-result.js';
 import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
+import type { VerificationBlock } from '../verification/verification.js';
+import { verificationFinding } from '../verification/verification-view.js';
 import { jobFindings, jobSummary, commandLabel } from './run.js';
 
 export interface InspectInput {
@@ -68,10 +70,22 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job, caps });
   if (job) {
     const output = jobOutputView(ctx, job);
+    // A job's verdict and receipt read back as its run returned them (#16).
+    const verification = store.verificationOf(job.id) as VerificationBlock | null;
+    if (verification) summary.verification = verification;
+    const receipt = store.receiptOf(job.id);
+    if (receipt) summary.receipt_sha256 = receipt.sha256;
+    const verdict = verification ? verificationFinding(verification) : null;
     return buildResult({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'running',
-      key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...output.findings, ...jobFindings(job, ws.policy.budget)],
+      key_findings: [
+        `job state: ${job.state}`,
+        ...(job.note ? [`note: ${job.note}`] : []),
+        ...(verdict === null ? [] : [verdict]),
+        ...output.findings,
+        ...jobFindings(job, ws.policy.budget),
+      ],
       evidence: output.evidence,
       warnings: measuredLimitWarnings(summary.policy_summary),
       resource_usage: usageOfJob(job, view?.storageBytes ?? null),
