@@ -94,7 +94,14 @@ export function envelopeText(receipt: JobReceipt): string {
  * the transaction that writes the job's terminal record: a terminal job
  * without a receipt cannot be observed. Returns its sha256.
  */
-export function issueJobReceipt(ctx: EngineContext, store: SqliteStore, ws: WorkspaceRecord, job: JobRecord): string {
+export function issueJobReceipt(
+  ctx: EngineContext,
+  store: SqliteStore,
+  ws: WorkspaceRecord,
+  job: JobRecord,
+  /** The kept output's digest when the caller hashed it as it was written (run's sink); otherwise the log is read back. */
+  kept: { sha256: string; kept_bytes: number } | null = null,
+): string {
   // A record written twice (finishJob's second call is a no-op) keeps its first receipt: versions come only from exports.
   const existing = store.receiptOf(job.id);
   if (existing) return existing.sha256;
@@ -123,7 +130,7 @@ export function issueJobReceipt(ctx: EngineContext, store: SqliteStore, ws: Work
       .filter((i) => i.createdAt <= job.startedAt || i.jobId === job.id)
       .map((i) => ({ destination: i.destination, size_bytes: i.sizeBytes, sha256: prefixed(i.sha256) })),
     verification: store.verificationOf(job.id) ?? { outcome: 'none', checks: [] },
-    output: { ...keptOutputDigest(ctx.logPath(job.id)), total_bytes: job.outputBytes },
+    output: { ...(kept ?? keptOutputDigest(ctx.logPath(job.id))), total_bytes: job.outputBytes },
     artifacts: [],
   };
   return storeReceipt(ctx, store, receipt);

@@ -174,7 +174,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const job: JobRecord = store.atomically(() => {
     const finished = settleJob();
     if (checks.length > 0) store.recordVerification(jobId, verificationRecord(verification));
-    receiptSha256 = issueJobReceipt(ctx, store, ws, finished);
+    receiptSha256 = issueJobReceipt(ctx, store, ws, finished, sink.keptSha256 === null ? null : { sha256: sink.keptSha256, kept_bytes: sink.storedBytes });
     return finished;
   });
   function settleJob(): JobRecord {
