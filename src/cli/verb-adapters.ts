@@ -359,7 +359,9 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     // `receipt verify FILE` is the offline check; `receipt JOB` the job's receipt. Host paths are made absolute here: the engine never reads the process's directory.
     complete: (input) => {
       const out: Record<string, unknown> = { ...input };
-      if (out.jobId === 'verify' && out.verifyFile !== undefined) delete out.jobId;
+      if (out.jobId === 'verify' && out.verifyFile === undefined)
+        throw new EngineError('BAD_ARGUMENT', 'receipt verify needs the receipt FILE', { hint: 'receipt verify FILE [--artifacts DIR] [--expect-sha256 HEX]' });
+      if (out.jobId === 'verify') delete out.jobId;
       else if (out.verifyFile !== undefined)
         throw new EngineError('BAD_ARGUMENT', 'receipt takes one job id, or verify FILE', {
           hint: 'receipt JOB [--out FILE], or receipt verify FILE [--artifacts DIR]',

@@ -24,7 +24,7 @@ export async function manageRules(ctx: EngineContext, input: RulesInput): Promis
   const action = input.action ?? 'list';
   if (!['list', 'add', 'remove', 'clear'].includes(action))
     throw new EngineError('BAD_ARGUMENT', `rules takes list, add, remove or clear, not '${String(action).slice(0, 40)}'`, {
-      hint: 'for example: rules WS add stuck:3',
+      hint: 'list shows the rules; add and remove take one; clear lets a stopped workspace run again',
     });
   const needsRule = action === 'add' || action === 'remove';
   if (needsRule && input.rule === undefined) throw new EngineError('BAD_ARGUMENT', `rules ${action} needs a rule`, { hint: 'for example stuck:3:block' });
