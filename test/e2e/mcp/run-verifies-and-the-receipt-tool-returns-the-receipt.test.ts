@@ -2,7 +2,7 @@
  * Over MCP (#16): run takes a verification contract (verify, expectFiles,
  * expectOutput) and comes back inconclusive or failure by the engine's
  * verdict; the receipt tool returns the job's receipt with the digest run
- * named; create takes rules, whose refusal is a tool error naming
+ * named, and writes a receipt file only under the server's roots; create takes rules, whose refusal is a tool error naming
  * policy_denied; and the rules verb is not a tool (the supervised agent
  * cannot lift its own supervision).
  */
@@ -29,6 +29,10 @@ describe('verification, receipts and rules over MCP', () => {
     const receipt = await pkg('receipt', { jobId: failed.provenance.job_id });
     expect(receipt.provenance.receipt_sha256).toBe(failed.provenance.receipt_sha256);
     expect(receipt.evidence[0]!.excerpt).toContain('"status":"failure"');
+
+    const outside = await call('receipt', { jobId: failed.provenance.job_id, out: '/tmp/headspace-receipt-outside-the-roots.json' });
+    expect(outside.isError).toBe(true);
+    expect(textOf(outside)).toContain('policy_denied');
 
     const denied = await call('run', { workspaceId: 'checked', argv: ['rm', '-rf', 'x'] });
     expect(denied.isError).toBe(true);
