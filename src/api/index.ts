@@ -112,3 +112,7 @@ export type { ForkInput } from '../core/verbs/fork.js';
 export type { SealInput } from '../core/verbs/seal.js';
 export type { SettleInput } from '../core/verbs/settle.js';
 export type { ReviewPolicyInput } from '../core/verbs/review-policy.js';
+export type { ReceiptInput } from '../core/verbs/receipt.js';
+export type { RulesInput } from '../core/verbs/rules.js';
+export type { VerificationRequest, VerificationBlock, CheckResult } from '../core/verification/verification.js';
+export type { JobReceipt, ReceiptEnvelope } from '../core/receipts/job-receipt.js';

@@ -9,6 +9,7 @@ export const CLI_LEARN_SURFACE: LearnSurface = {
   workflow: [
     'headspace create --purpose "…"            → a workspace id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
     'headspace run <workspace> <command…>     → a bounded result: status, key findings, an excerpt of the output chosen for you',
+    "headspace run --verify 'python3 -m pytest -q' --expect-file out.json <workspace> <command…>   → success only when every check passes (6 when one fails, 9 when one cannot run)",
     'headspace logs <job> --grep REGEX | --tail N | --lines A:B   → drill into the output without loading it all',
     'headspace inspect <job> --logs           → everything the job printed (only when you really need it)',
     'headspace status [workspace]             → where you are: the workspace and its latest job, in a few lines',

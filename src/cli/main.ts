@@ -163,7 +163,7 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
     })
     .addHelpText(
       'after',
-      '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted.',
+      '\nRun `headspace learn` for a guided introduction, `headspace explain <verb>` for details.\nExit codes: 0 success, 1 user_error, 2 environment_error, 3 policy_denied, 4 timeout, 5 cancelled, 6 computation_failed, 7 infrastructure_failure, 8 resource_exhausted, 9 inconclusive.',
     );
   // A verb spelt in two words (`events claim`, #15) is a sub-command of its group's command.
   const groups = new Map<string, Command>();

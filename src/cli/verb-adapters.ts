@@ -14,6 +14,7 @@ import type { OptionSpec } from './catalog.js';
 import type { CliIo } from './io.js';
 import { envFromFlags, splitAssignment } from './run-inputs.js';
 import { EVENTS_CLI_ADAPTERS } from './verb-adapters-events.js';
+import { splitCommandWords } from '../core/verification/command-words.js';
 
 export type Opts = Record<string, unknown>;
 
@@ -101,6 +102,37 @@ function manifestCall(input: Record<string, unknown>, _opts: Opts, io: CliIo): R
   return { ...input, file: resolve(String(input.file ?? 'headspace.yml')), env };
 }
 
+/** run's verification contract (#16): a --verify command is split into words here (no shell: see command-words.ts). */
+const VERIFICATION_FLAGS: Readonly<Record<string, FlagOverride>> = {
+  verify: {
+    flags: '--verify <command>',
+    description: 'a check run after the job, split into words without a shell (quote; for a shell: --verify "sh -c \'…\'"); must exit 0 (repeatable)',
+    repeatable: true,
+    parse: (raw: never) => (raw as string[]).map((text) => splitCommandWords(text, '--verify')),
+  },
+  expectFiles: {
+    flags: '--expect-file <path[=sha256:hex]>',
+    description: 'a workspace file the job must leave, with this sha256 when given (repeatable)',
+    repeatable: true,
+    parse: (raw: never) =>
+      (raw as string[]).map((text) => {
+        const eq = text.lastIndexOf('=sha256:');
+        const hex = /=([0-9a-fA-F]{64})$/.exec(text);
+        if (eq > 0) return { path: text.slice(0, eq), sha256: text.slice(eq + 1) };
+        if (hex) return { path: text.slice(0, hex.index), sha256: hex[1]! };
+        return { path: text };
+      }),
+  },
+  expectOutput: {
+    flags: '--expect-output <regex>',
+    description: "an RE2 pattern that must match the job's kept output (linear time; repeatable)",
+    repeatable: true,
+    parse: (raw: never) => raw,
+  },
+};
+
+const RECEIPT_PATHS = ['out', 'verifyFile', 'artifactsDir'] as const;
+
 export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   create: {
     args: [],
@@ -115,6 +147,12 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it', parse: parseTtl },
       budget: null,
       reviewPolicy: null,
+      rules: {
+        flags: '--rule <rule>',
+        description: "a supervision rule (repeatable): 'deny-command:WORDS', stuck:K[:block], error-rate:X/N[:block] (explain rules)",
+        repeatable: true,
+        parse: (raw: never) => raw,
+      },
     },
     extra: [...BUDGET_FLAGS, ...REVIEW_FLAGS],
     complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts), ...reviewPolicyFromOpts(opts) }),
@@ -154,6 +192,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
             return { name, purpose };
           }),
       },
+      ...VERIFICATION_FLAGS,
     },
     extra: [{ flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true }],
     // --env NAME takes the value from the caller's environment; the names and --env-file become the job's env.
@@ -162,7 +201,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env),
     }),
     explain:
-      "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. --detach returns at once with status running (exit 0) once the job is recorded: a supervisor process, in a session of its own, runs it under the same budgets and writes its one terminal record, whatever happens to the caller (kill -9 included); the result names the job and the calls that follow it (wait, logs, stop), and env values travel to the supervisor over a pipe, never in a record. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.",
+      "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Verification (exit 0 is not task success): --verify 'CMD' (repeatable) runs CMD after the job in the same workspace, cwd, env and policy — split into words WITHOUT a shell (quotes only; an unquoted | & ; < > ( ) ` or $ is refused: write --verify \"sh -c '…'\" for a shell, which the profile must have) — and it must exit 0; --expect-file PATH[=sha256:HEX] needs a regular file there (with that digest); --expect-output REGEX needs a match in the job's kept output (RE2, linear time). Checks run only after a job that exited 0, and all of them share one time allowance equal to the workspace's wall clock, apart from the job's own. The job is success only when every check passes; a check that fails makes it failure (exit 6) with that check's evidence first; a check that cannot answer — its command not found (127) or not executable (126), killed by its time allowance, the memory budget or a signal, or a pattern not found in output that was only partly kept — is a verifier fault: status inconclusive, exit 9. Verdicts come from exit statuses, file bytes and the caller's patterns, never from what the job printed about itself. The result carries provenance.verification (each check, its outcome, its evidence digest) and provenance.receipt_sha256 (see explain receipt). --detach returns at once with status running (exit 0) once the job is recorded: a supervisor process, in a session of its own, runs it under the same budgets and writes its one terminal record, whatever happens to the caller (kill -9 included); the result names the job and the calls that follow it (wait, logs, stop), and env values travel to the supervisor over a pipe, never in a record. Exit codes: 0 success, 6 the command or a check failed (126 not executable, 127 not found), 9 inconclusive (a verifier fault), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 3 refused by a supervision rule (explain rules), 7 the engine broke.",
   },
   stop: {
     args: [['<workspace>', 'workspaceId']],
@@ -417,4 +456,41 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       "The only verb that materialises a manifest: it creates the workspace, copies each input in, declares the artifacts and runs the setup commands in order, then records a receipt (manifest digest, input digests) under HEADSPACE_HOME/receipts. Every refusal comes before anything is made: a bad manifest (exit 1, naming the key path and line), a readiness check that fails (the check's own exit code: a missing input 1, a policy the provider cannot enforce 3, a provider not ready 2 or 7). Again with nothing changed it does nothing and says so by digest. A repository whose ref moved forward (a fast-forward) is updated in place, untracked files kept and setup not run again; a clone a job left dirty (a tracked file changed or gone, HEAD moved) is refused (exit 1) naming the files. Any other change is refused (exit 1) naming what changed, unless --recreate. A remote URL's password is never shown or recorded (***). A setup command that fails ends prepare with its status and exit code, leaving the workspace for inspection and no receipt: prepare --recreate starts over. Env values come from your environment (the manifest's env names) and env files; they reach the setup jobs and are never recorded.",
   },
   ...EVENTS_CLI_ADAPTERS,
+  receipt: {
+    args: [
+      ['[job]', 'jobId'],
+      ['[file]', 'verifyFile'],
+    ],
+    flags: {
+      verifyFile: null,
+      out: { flags: '--out <file>', description: 'also write the receipt file (canonical JSON) for offline verification' },
+      artifactsDir: { flags: '--artifacts <dir>', description: "with verify: a directory holding the receipt's exported artifacts, each re-hashed" },
+      expectSha256: { flags: '--expect-sha256 <hex>', description: "with verify: the receipt's sha256 pinned earlier (provenance.receipt_sha256 of the run)" },
+      version: { flags: '--version-number <n>', description: 'an earlier version of the receipt (each export issues the next)' },
+    },
+    // `receipt verify FILE` is the offline check; `receipt JOB` the job's receipt. Host paths are made absolute here: the engine never reads the process's directory.
+    complete: (input) => {
+      const out: Record<string, unknown> = { ...input };
+      if (out.jobId === 'verify' && out.verifyFile === undefined)
+        throw new EngineError('BAD_ARGUMENT', 'receipt verify needs the receipt FILE', { hint: 'receipt verify FILE [--artifacts DIR] [--expect-sha256 HEX]' });
+      if (out.jobId === 'verify') delete out.jobId;
+      else if (out.verifyFile !== undefined)
+        throw new EngineError('BAD_ARGUMENT', 'receipt takes one job id, or verify FILE', {
+          hint: 'receipt JOB [--out FILE], or receipt verify FILE [--artifacts DIR]',
+        });
+      for (const key of RECEIPT_PATHS) if (typeof out[key] === 'string') out[key] = resolve(out[key]);
+      return out;
+    },
+    explain:
+      "Every job that ends gets a receipt: a canonical JSON document (keys sorted at every level, no whitespace, UTF-8) binding the workspace and job ids, the command's digest (argv and cwd), the policy digest, the runtime environment digest, the NAMES of the env variables given (never a value, nor a digest of one: a digest of a short secret could be guessed back), the inputs' digests, the verification verdict of each check with its evidence digest, the digest of the kept output with its byte counts, the exported artifacts' digests, the times and the status — and the sha256 of that document. No field is taken from the job's output, so a job cannot forge its receipt by printing one. `receipt JOB` shows it (latest version; --version-number N for an earlier one) and --out FILE writes the file form, {receipt, sha256}, itself canonical. An export of one of the job's artifacts (declared by its run --declare; one declared by the declare verb belongs to the workspace's latest finished job) issues the next version, with the artifact added and previous_sha256 naming the version before; none is ever rewritten. `receipt verify FILE` checks a file offline (no state needed): the receipt's canonical bytes must hash to the sha256 it carries, and with --artifacts DIR each exported artifact, looked for as DIR/NAME then DIR/<base name of where it was exported>, must have the bound size and sha256. A self-consistent rewrite of both receipt and digest is caught only against a digest you pinned: pass --expect-sha256 with the run's provenance.receipt_sha256. Exit 0 when everything verifies, 6 when anything does not.",
+  },
+  rules: {
+    args: [
+      ['<workspace>', 'workspaceId'],
+      ['[action]', 'action'],
+      ['[rule]', 'rule'],
+    ],
+    explain:
+      "A workspace's supervision rules: `rules WS` lists them with the latest decisions, `rules WS add RULE`, `rules WS remove RULE`, `rules WS clear` (create --rule RULE adds them at create). deny-command:WORDS refuses, with exit 3 before anything is recorded or started (no job, no process, no cgroup), a job whose program is WORDS[0] — compared with argv[0] and with its base name, so /usr/bin/rm is rm — and whose arguments include each further word in any position; words are globs (* and ?). It does not look inside a shell's script (sh -c '…' is the program sh with one string argument: deny sh to keep scripts out; a job run through a shell in a workspace with deny rules carries a warning that its script was not inspected), and not through wrappers (env, nice, timeout, busybox, an interpreter): deny those too when it matters. stuck:K fires when the same command (argv and cwd) failed the same way (status, exit code, signal) K times in a row; error-rate:X/N when X or more of the last N jobs failed; failed means any end but success and cancelled, counted among jobs started since the rule was added or last cleared. A rule that fires is an attention item of the job's result; with :block it also trips, and every further run is refused (exit 3, naming the rule) until `rules WS clear`, which untrips and restarts counting. Every decision (denied, fired, tripped, blocked, added, removed, cleared) is journalled in the state store with the engine call's trace id. Rules are not offered over MCP: an agent must not lift its own supervision (it may add rules at create).",
+  },
 };

@@ -19,7 +19,7 @@ export interface LearnData {
   workflow: string[];
   rules: string[];
   result_sections: typeof SECTION_ORDER;
-  /** "0"…"8" → what the code means (the seed's shape). */
+  /** "0"…"9" → what the code means (the seed's shape, grown by 9 inconclusive). */
   exit_codes: Record<string, string>;
   /** Category name → code. */
   exit_code_names: typeof EXIT_CODES;
@@ -42,6 +42,7 @@ const SHARED_RULES = [
   'Read the status and the exit code first; they agree one to one.',
   'Never put a secret on the command line: argv is recorded verbatim.',
   'Every limit says whether it is enforced or only measured.',
+  'Exit 0 is not task success: give a run checks (verify commands, expected files, expected output) and read its verification verdict; inconclusive (exit 9) means a check could not answer, not that the job passed.',
 ];
 
 export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface): LearnData {

@@ -2,8 +2,9 @@
  * The one vocabulary shared by result packages, errors and exit codes.
  *
  * Exit codes are additive only: a code, once published, is never renumbered
- * (scripts branch on them). 0–2 are the CLI's own outcomes, 3–8 mirror the
- * failure taxonomy one to one.
+ * (scripts branch on them). 0–2 are the CLI's own outcomes, 3–9 mirror the
+ * failure taxonomy one to one (9, inconclusive, was added for verification
+ * contracts, #16).
  *
  * The lowest module in core: it imports nothing, so anything may use the
  * vocabulary (errors.ts builds on it; `exitCodeOf` lives there because it
@@ -15,7 +16,17 @@
  * status: inspect of a job that has not finished reports it (the inspection
  * worked, so its code is 0); before, such a job read `success` (#12 item 22).
  */
-export type ResultStatus = 'running' | 'success' | 'failure' | 'timeout' | 'cancelled' | 'resource_exhausted' | 'policy_denied' | 'infrastructure_failure';
+export type ResultStatus =
+  | 'running'
+  | 'success'
+  | 'failure'
+  | 'timeout'
+  | 'cancelled'
+  | 'resource_exhausted'
+  | 'policy_denied'
+  | 'infrastructure_failure'
+  /** The job ran, but a verification check could not reach a verdict (a verifier fault, #16): neither success nor failure. */
+  | 'inconclusive';
 
 /** Why a verb ended the way it did; one category per exit code. */
 export type Category =
@@ -27,7 +38,8 @@ export type Category =
   | 'cancelled'
   | 'computation_failed'
   | 'infrastructure_failure'
-  | 'resource_exhausted';
+  | 'resource_exhausted'
+  | 'inconclusive';
 
 export const EXIT_CODES: Readonly<Record<Category, number>> = Object.freeze({
   success: 0,
@@ -39,6 +51,8 @@ export const EXIT_CODES: Readonly<Record<Category, number>> = Object.freeze({
   computation_failed: 6,
   infrastructure_failure: 7,
   resource_exhausted: 8,
+  // 9, added for #16: the next free code, after the seed's 0–8 (never renumbered).
+  inconclusive: 9,
 });
 
 export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.freeze({
@@ -52,10 +66,12 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   computation_failed: 'the job ran and failed (non-zero exit, 126 not executable, 127 not found)',
   infrastructure_failure: "the engine or the host broke: not the command's fault",
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
+  inconclusive:
+    "the job ran but its verification reached no verdict: a check's command was missing or not executable, or a check ran out of its time (a verifier fault, never the job's pass or fail)",
 });
 
 /**
- * The seed's shape for a client: each exit code, as a string key "0"…"8",
+ * The seed's shape for a client: each exit code, as a string key "0"…"9",
  * to what it means (`exit_codes["6"]` is the meaning of exit 6). The
  * name → code map stays EXIT_CODES.
  */
@@ -72,6 +88,7 @@ const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze(
   resource_exhausted: 'resource_exhausted',
   policy_denied: 'policy_denied',
   infrastructure_failure: 'infrastructure_failure',
+  inconclusive: 'inconclusive',
 });
 
 export function categoryOfStatus(status: ResultStatus): Category {

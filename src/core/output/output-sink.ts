@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OutputStream } from '../provider.js';
@@ -24,6 +25,8 @@ export interface OutputSink {
   /** True once more was printed than the budget keeps. */
   readonly truncated: boolean;
   readonly streamBytes: Record<OutputStream, number>;
+  /** `sha256:<hex>` of the bytes kept, once closed (a job's receipt binds it, #16: hashed as written, not read back). */
+  readonly keptSha256: string | null;
 }
 
 const PENDING_LIMIT = 64 * 1024;
@@ -35,6 +38,8 @@ export function openOutputSink(path: string, budget: number): OutputSink {
   let total = 0;
   let stored = 0;
   let closed = false;
+  const keptHash = createHash('sha256');
+  let keptSha256: string | null = null;
   const streamBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
   const pending: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
   const pendingBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
@@ -44,6 +49,7 @@ export function openOutputSink(path: string, budget: number): OutputSink {
     if (room <= 0 || bytes.length === 0) return;
     const piece = bytes.length <= room ? bytes : bytes.subarray(0, room);
     writeSync(fd, piece);
+    keptHash.update(piece);
     stored += piece.length;
   };
   const flush = (stream: OutputStream) => {
@@ -82,12 +88,16 @@ export function openOutputSink(path: string, budget: number): OutputSink {
       flush('stderr');
       closed = true;
       closeSync(fd);
+      keptSha256 = `sha256:${keptHash.digest('hex')}`;
     },
     get totalBytes() {
       return total;
     },
     get storedBytes() {
       return stored;
+    },
+    get keptSha256() {
+      return keptSha256;
     },
     get truncated() {
       return total > budget;

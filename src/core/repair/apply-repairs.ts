@@ -10,6 +10,7 @@ import { currentOwner } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { describeRepair } from './describe-repair.js';
 import { applySnapshotRepair } from '../snapshots/apply-snapshot-repair.js';
+import { issueJobReceipt } from '../receipts/job-receipt.js';
 import type { Repair } from './plan-repairs.js';
 
 export interface AppliedRepair {
@@ -67,7 +68,7 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
       store.atomically(() => {
         const job = store.getJob(action.jobId);
         if (!job || job.state !== 'running') return;
-        store.finishJob(action.jobId, {
+        const finished = store.finishJob(action.jobId, {
           status: action.status,
           exitCode: null,
           signal: null,
@@ -79,6 +80,9 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
           note: action.note,
           ...(job.stopRequested ? { cancelledBy: CANCELLED_BY_STOP } : {}),
         });
+        // Its receipt in the same commit (#16): no terminal job is without one.
+        const ws = store.getWorkspace(action.workspaceId);
+        if (ws) issueJobReceipt(ctx, store, ws, finished);
         for (const id of action.intentIds) store.settleIntent(id, `settled by doctor's repair: job ${action.jobId} recorded ${action.status}`, now);
       });
       return `job ${action.jobId} in workspace ${action.workspaceId} recorded ${action.status}: ${action.note}`;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { canonicalDigest } from '../canonical-json.js';
 import type { EngineContext } from '../context.js';
 import { effectivePolicy } from '../policy/effective-policy.js';
 import { measuredLimitWarning } from '../policy/label-limit.js';
@@ -28,19 +28,7 @@ export function policySummary(policy: Policy, caps: ProviderCapabilities | null)
  * markdown name the policy in one line instead of repeating every limit.
  */
 export function policyDigest(policy: Policy): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value !== null && typeof value === 'object'
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-          )
-        : value;
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify(canonical(policy)))
-    .digest('hex')}`;
+  return canonicalDigest(policy);
 }
 
 export function provenanceFor(

@@ -32,6 +32,8 @@ const PROVENANCE_KEYS = [
   'inputs',
   'exit_code',
   'trace_id',
+  'verification',
+  'receipt_sha256',
 ];
 
 /**

@@ -36,7 +36,13 @@ export type {
  * tool call over MCP), absent in a package the library returns; no text core
  * writes names a CLI flag.
  */
-export const RESULT_SCHEMA_VERSION = 3;
+/*
+ * 4: a new status, `inconclusive` (exit 9: a verification check reached no
+ * verdict), which a client validating status against the old enum would
+ * reject; and provenance.verification and provenance.receipt_sha256 on a
+ * run's result (#16).
+ */
+export const RESULT_SCHEMA_VERSION = 4;
 
 export const SECTION_ORDER = [
   'outcome_summary',

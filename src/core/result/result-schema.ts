@@ -100,6 +100,36 @@ export const LimitSummarySchema = z
   })
   .describe('one policy limit');
 
+/** A run's verification block (#16): each check the engine judged, its outcome and the digest of its evidence. */
+export const VerificationSchema = z
+  .object({
+    outcome: z
+      .enum(['none', 'passed', 'failed', 'fault', 'skipped', 'cancelled'])
+      .describe(
+        'passed: every check passed; failed: one failed (status failure); fault: one could not reach a verdict (status inconclusive); skipped: the job itself did not succeed',
+      ),
+    checks: z
+      .array(
+        z
+          .object({
+            kind: z.enum(['verify', 'expect-file', 'expect-output']).describe('a command run after the job, a workspace file, or a pattern in the output'),
+            check: z.string().describe('the check as given'),
+            outcome: z
+              .enum(['passed', 'failed', 'fault', 'skipped', 'cancelled'])
+              .describe('fault: the check could not run or answer (not found, not executable, its time ran out)'),
+            detail: z.string().describe('why, in one line (written by the engine, never taken from job output)'),
+            evidence_sha256: z
+              .string()
+              .nullable()
+              .describe("sha256 of what the verdict rests on: the check command's output, the file's bytes, the output searched"),
+            exit_code: z.number().optional().describe("a check command's exit status"),
+          })
+          .describe('one check'),
+      )
+      .describe('in the order judged: output patterns, files, commands'),
+  })
+  .describe("the run's verification contract and its verdict; absent when the run asked for no check");
+
 export const ProvenanceSchema = z
   .object({
     result_schema_version: z.number().describe('version of this result shape'),
@@ -125,6 +155,13 @@ export const ProvenanceSchema = z
       .describe('files copied into the workspace for this work'),
     exit_code: z.number().nullable().describe("the command's exit status, when it exited on its own"),
     trace_id: z.string().describe('the engine call that made this result; its journal rows (intents) carry the same id'),
+    verification: VerificationSchema.optional(),
+    receipt_sha256: z
+      .string()
+      .optional()
+      .describe(
+        "run: the sha256 of the job's receipt (receipt verb), binding its command, policy, inputs, verdict, output and status; pin it to verify the receipt later",
+      ),
   })
   .describe('where the result came from');
 
@@ -217,7 +254,9 @@ export const ResultPackageSchema = z
     outcome_summary: z.string().describe('one sentence: what happened'),
     status: z
       .enum(RESULT_STATUSES)
-      .describe('success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, or running (inspect of an unfinished job)'),
+      .describe(
+        'success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, inconclusive (a verification check reached no verdict), or running (inspect of an unfinished job)',
+      ),
     key_findings: z
       .array(KeyFindingSchema)
       .describe('the facts that matter: a line, or an object lifted from the output (e.g. failing tests with their file:line)'),

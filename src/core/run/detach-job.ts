@@ -30,6 +30,7 @@ import type { Declaration } from '../verbs/declare.js';
 import { recordJob } from './record-job.js';
 import { jobResult } from './job-result.js';
 import { encodeHandover } from './handover.js';
+import type { PlannedCheck } from '../verification/verification.js';
 
 /** The supervisor's entry point: a bin file, as only a bin may exit (it lives beside bin/headspace). */
 const SUPERVISOR_BIN = fileURLToPath(new URL('../../../bin/headspace-supervisor', import.meta.url));
@@ -56,6 +57,8 @@ export interface DetachedRun {
   env: Record<string, string>;
   cwd: string | undefined;
   declarations: Declaration[];
+  /** The run's verification contract (#16), run by the supervisor after the job. */
+  checks: PlannedCheck[];
   attention: AttentionItem[];
 }
 
@@ -75,7 +78,7 @@ export async function runDetached(ctx: EngineContext, run: DetachedRun): Promise
   }
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
-  await closeHandover(child, encodeHandover({ jobId, intentId, env: run.env }));
+  await closeHandover(child, encodeHandover({ jobId, intentId, env: run.env, checks: run.checks }));
 
   const job = store.getJob(jobId)!;
   const about = { workspace_id: ws.id, job_id: jobId };

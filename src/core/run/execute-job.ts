@@ -17,6 +17,12 @@ import type { JobOutcome, Provider } from '../provider.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { factsOfOutcome, type AbortReason } from '../verbs/classify-outcome.js';
 import { settleRun } from './run-machine.js';
+import type { AttentionItem } from '../result/result-package.js';
+import { issueJobReceipt } from '../receipts/job-receipt.js';
+import { judgeRulesAfterJob } from '../rules/supervise.js';
+import { statusAfterChecks, type PlannedCheck } from '../verification/verification.js';
+import { verificationRecord } from '../verification/verification-view.js';
+import { judgeJob } from '../verification/verify-job.js';
 
 export interface ExecuteJob {
   workspace: WorkspaceRecord;
@@ -32,6 +38,8 @@ export interface ExecuteJob {
   signal?: AbortSignal;
   /** Who aborting `signal` stands for, as the record names it. */
   canceller?: string;
+  /** The run's verification contract (#16): judged after the job's process ends, before its terminal record. */
+  checks: readonly PlannedCheck[];
   /** Which process runs this, for the crash points: 'run' or 'supervise'. */
   op: 'run' | 'supervise';
 }
@@ -40,6 +48,8 @@ export interface ExecutedJob {
   job: JobRecord;
   /** The provider's failure, when the job could not run (infrastructure_failure). */
   failure: EngineError | null;
+  /** What the workspace's supervision rules raised once the job ended (#16). */
+  ruleAttention: AttentionItem[];
 }
 
 export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promise<ExecutedJob> {
@@ -89,15 +99,28 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
     sink.close();
   }
   crashPoint(request.op, 'after-provider-call');
+  // Verification (#16): judged after the job's process ended and before its terminal record, so the status recorded (and its event) includes the verdict.
+  const verification = await judgeJob(ctx, {
+    provider: request.provider,
+    ws,
+    jobId,
+    cwd: request.cwd,
+    env: request.env,
+    outcome,
+    abortReason,
+    checks: request.checks,
+    signal: request.signal,
+    output: { totalBytes: sink.totalBytes, storedBytes: sink.storedBytes },
+  });
   const finishedAt = ctx.clock.now();
-  // One commit: the intent settles with the job's single terminal record.
+  // One commit: the intent settles with the job's single terminal record, its verification and its receipt (#16).
   const job: JobRecord = store.atomically(() => {
     store.settleIntent(request.intentId, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
     // Read in the commit that writes the record: a stop recorded before it was observed before the exit was (run-machine.ts).
     const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
     const end = outcome ? settleRun(factsOfOutcome(outcome, abortReason, stopRequested, request.canceller))! : settleRun([{ kind: 'launch-failed' }])!;
-    return store.finishJob(jobId, {
-      status: end.status,
+    const finished = store.finishJob(jobId, {
+      status: statusAfterChecks(end.status, verification.outcome),
       exitCode: end.exitCode,
       signal: end.signal,
       limitHit: end.limitHit,
@@ -109,7 +132,10 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
       ...(failure ? { note: `the ${ws.provider} provider failed: ${failure.message}` } : {}),
       ...(end.cancelledBy === null ? {} : { cancelledBy: end.cancelledBy }),
     });
+    if (request.checks.length > 0) store.recordVerification(jobId, verificationRecord(verification));
+    issueJobReceipt(ctx, store, ws, finished, sink.keptSha256 === null ? null : { sha256: sink.keptSha256, kept_bytes: sink.storedBytes });
+    return finished;
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
-  return { job, failure };
+  return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job) };
 }

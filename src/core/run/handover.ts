@@ -5,10 +5,14 @@
  * including an empty pipe (the caller died before handing over), reads as
  * no handover.
  */
+import type { PlannedCheck } from '../verification/verification.js';
+
 export interface Handover {
   jobId: string;
   intentId: number;
   env: Record<string, string>;
+  /** The run's verification contract (#16): checked by the caller already, carried as planned. */
+  checks: PlannedCheck[];
 }
 
 /** A handover larger than this is not one a caller wrote: refused unread past it. */
@@ -31,5 +35,17 @@ export function decodeHandover(text: string, jobId: string): Handover | null {
   if (h.v !== 1 || h.jobId !== jobId || typeof h.intentId !== 'number' || typeof h.env !== 'object' || h.env === null) return null;
   const env = h.env as Record<string, unknown>;
   if (Object.values(env).some((value) => typeof value !== 'string')) return null;
-  return { jobId, intentId: h.intentId, env: env as Record<string, string> };
+  const checks = h.checks === undefined ? [] : h.checks;
+  if (!Array.isArray(checks) || !checks.every(isPlannedCheck)) return null;
+  return { jobId, intentId: h.intentId, env: env as Record<string, string>, checks };
+}
+
+/** The shapes planChecks makes; anything else is not a handover a caller wrote. */
+function isPlannedCheck(value: unknown): value is PlannedCheck {
+  if (typeof value !== 'object' || value === null) return false;
+  const c = value as Record<string, unknown>;
+  if (c.kind === 'verify') return Array.isArray(c.argv) && c.argv.length > 0 && c.argv.every((a) => typeof a === 'string');
+  if (c.kind === 'expect-file') return typeof c.path === 'string' && (c.sha256 === null || typeof c.sha256 === 'string');
+  if (c.kind === 'expect-output') return typeof c.pattern === 'string';
+  return false;
 }

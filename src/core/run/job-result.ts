@@ -15,8 +15,10 @@ import { measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/pack
 import type { AttentionItem, KeyFinding, ResultPackage } from '../result/result-package.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { provenanceInputs } from '../verbs/put.js';
-import { jobFindings, jobSummary } from './job-words.js';
+import { commandLabel, jobFindings, jobSummary } from './job-words.js';
 import { unproducedDeclarationWarnings } from '../verbs/run-paths.js';
+import type { VerificationBlock } from '../verification/verification.js';
+import { verificationEvidence, verificationFinding, verifiedSummary } from '../verification/verification-view.js';
 
 export interface JobResultParts {
   verb: string;
@@ -26,6 +28,8 @@ export interface JobResultParts {
   /** Why the job could not run, in the provider's caller-facing words (infrastructure_failure). */
   failureMessage?: string | null;
   attention: AttentionItem[];
+  /** Warnings of this call only (a supervision rule's caveat on what it can match, #16). */
+  warnings?: string[];
 }
 
 /** A running job as its log shows it now: its record counts bytes only when it ends (#12 item 16). */
@@ -48,12 +52,20 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
   const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });
   const output = jobOutputView(ctx, job);
-  const findings: KeyFinding[] = [...output.findings, ...jobFindings(job, ws.policy.budget)];
+  // Verification (#16) comes from the store, as everything here: its verdict first, the deciding check's evidence first.
+  const verification = (store.verificationOf(job.id) as VerificationBlock | undefined) ?? null;
+  const verdict = verification === null ? null : verificationFinding(verification);
+  const findings: KeyFinding[] = [...(verdict === null ? [] : [verdict]), ...output.findings, ...jobFindings(job, ws.policy.budget)];
+  const checkEvidence = verification === null ? null : verificationEvidence(verification, job.id);
+  if (checkEvidence) output.evidence.unshift(checkEvidence);
+  if (verification !== null) summary.verification = verification;
+  const receipt = store.receiptOf(job.id);
+  if (receipt) summary.receipt_sha256 = receipt.sha256;
   const envNames = store.envNames(job.id);
   if (envNames.length) findings.push(`environment given: ${envNames.join(', ')} (names only; values are never recorded)`);
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(store.listInputs(ws.id, job.id));
-  const warnings = measuredLimitWarnings(summary.policy_summary);
+  const warnings = [...measuredLimitWarnings(summary.policy_summary), ...(parts.warnings ?? [])];
   const failure = parts.failureMessage ?? null;
   if (failure !== null) warnings.unshift(failure);
   else if (provider && job.state === 'finished') {
@@ -69,7 +81,9 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
     }
   }
   return buildResult({
-    outcome_summary: jobSummary(job, failure),
+    outcome_summary:
+      (verification === null ? null : verifiedSummary(`job ${job.id} in ${job.workspaceId} ran ${commandLabel(job.argv)}`, verification)) ??
+      jobSummary(job, failure),
     status: job.state === 'running' ? 'running' : (job.status ?? 'infrastructure_failure'),
     key_findings: findings,
     evidence: output.evidence,

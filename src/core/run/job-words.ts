@@ -27,6 +27,7 @@ export function jobSummary(job: JobRecord, failure: string | null = null): strin
     case 'success':
       return `${what}: success`;
     case 'failure':
+      if (job.exitCode === 0) return `${what} and exited 0, but failed its verification`;
       if (job.exitCode === 127) return `${what}, but the command was not found (exit 127)`;
       if (job.exitCode === 126) return `${what}, but the command is not executable (exit 126)`;
       return job.exitCode === null ? `${what} and was killed by ${job.signal ?? 'a signal'}` : `${what} and failed with exit status ${job.exitCode}`;
@@ -38,6 +39,8 @@ export function jobSummary(job: JobRecord, failure: string | null = null): strin
       return `${what} and was killed by the kernel for exceeding its memory budget`;
     case 'infrastructure_failure':
       return `job ${job.id} in workspace ${job.workspaceId} could not run: the engine failed${failure ? ` (${failure})` : ''}`;
+    case 'inconclusive':
+      return `${what} and exited 0, but its verification reached no verdict (inconclusive)`;
     case 'policy_denied':
       return `job ${job.id} was refused by policy`;
     case 'running':

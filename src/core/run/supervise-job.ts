@@ -13,6 +13,7 @@ import { crashPoint } from '../crash-points.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { executeJob } from './execute-job.js';
 import { decodeHandover } from './handover.js';
+import { issuingReceipt } from '../receipts/job-receipt.js';
 import { settleRun } from './run-machine.js';
 
 /** How often the supervisor looks for a stop recorded by another process (one indexed read). */
@@ -49,6 +50,8 @@ export async function superviseJob(ctx: EngineContext, jobId: string, handoverTe
         usage: {},
         note,
       });
+      // Every terminal record has its receipt, in its own commit (#16).
+      if (ws) issuingReceipt(ctx, ws, store.getJob(jobId)!);
     });
   };
   if (!handover || !ws) {
@@ -77,6 +80,7 @@ export async function superviseJob(ctx: EngineContext, jobId: string, handoverTe
       env: handover.env,
       ...(job.cwd === null ? {} : { cwd: job.cwd }),
       intentId: handover.intentId,
+      checks: handover.checks,
       signal: stopped.signal,
       canceller: CANCELLED_BY_STOP,
       op: 'supervise',

@@ -19,7 +19,14 @@ import type { ResultStatus } from '../status.js';
 import type { JobRecord, Row } from './records.js';
 
 export type EventName =
-  'job.succeeded' | 'job.failed' | 'job.timed_out' | 'job.cancelled' | 'job.resource_exhausted' | 'job.policy_denied' | 'job.infrastructure_failed';
+  | 'job.succeeded'
+  | 'job.failed'
+  | 'job.timed_out'
+  | 'job.cancelled'
+  | 'job.resource_exhausted'
+  | 'job.policy_denied'
+  | 'job.infrastructure_failed'
+  | 'job.inconclusive';
 
 /**
  * The event name of each terminal status. policy_denied has its own name
@@ -34,6 +41,8 @@ const EVENT_NAMES: Readonly<Record<Exclude<ResultStatus, 'running'>, EventName>>
   resource_exhausted: 'job.resource_exhausted',
   policy_denied: 'job.policy_denied',
   infrastructure_failure: 'job.infrastructure_failed',
+  // A job that exited 0 but whose verification reached no verdict (#16).
+  inconclusive: 'job.inconclusive',
 });
 
 export const EVENT_NAME_LIST: readonly EventName[] = Object.values(EVENT_NAMES);

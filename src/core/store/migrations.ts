@@ -219,6 +219,47 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE workspaces ADD COLUMN review_policy TEXT;
   `,
+  // verification, receipts and supervision rules (#16): each job's
+  // verification block (JSON: every check, its outcome and the digest of its
+  // evidence; NULL when no check was asked for and for older jobs); every
+  // receipt version of a job (the canonical document and its sha256; a new
+  // version is issued when one of the job's artifacts is exported); a
+  // workspace's supervision rules (canonical text, whether a blocking rule
+  // has tripped, and the jobs rowid after which it counts); and the journal of every rule
+  // decision (denied, fired, blocked, cleared).
+  `
+  ALTER TABLE jobs ADD COLUMN verification TEXT;
+  CREATE TABLE job_receipts (
+    job_id TEXT NOT NULL,
+    workspace_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    document TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (job_id, version)
+  );
+  CREATE TABLE workspace_rules (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    added_at INTEGER NOT NULL,
+    counts_after_job INTEGER NOT NULL,
+    tripped_at INTEGER,
+    tripped_by_job TEXT,
+    UNIQUE (workspace_id, rule)
+  );
+  CREATE TABLE rule_decisions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    workspace_id TEXT NOT NULL,
+    job_id TEXT,
+    rule TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    trace_id TEXT
+  );
+  CREATE INDEX rule_decisions_workspace ON rule_decisions(workspace_id, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

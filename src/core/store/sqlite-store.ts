@@ -25,6 +25,35 @@ import {
 
 export type { ArtifactRecord, InputRecord, IntentRecord, JobFinish, JobRecord, LimitHit, WorkspaceRecord } from './records.js';
 
+/** One stored receipt version of a job (#16): its canonical document and that document's sha256. */
+export interface ReceiptRow {
+  jobId: string;
+  workspaceId: string;
+  version: number;
+  sha256: string;
+  document: string;
+  createdAt: number;
+}
+
+/** One supervision rule of a workspace (#16), in its canonical text form. */
+export interface RuleRow {
+  rule: string;
+  addedAt: number;
+  /** Only the workspace's jobs recorded after this jobs rowid (set at add and at clear) count toward stuck and error-rate. */
+  countsAfterJob: number;
+  /** When a blocking rule tripped (jobs are refused until clear); null otherwise. */
+  trippedAt: number | null;
+  trippedByJob: string | null;
+}
+
+export interface RuleDecisionRow {
+  jobId: string | null;
+  rule: string;
+  decision: string;
+  detail: string;
+  at: number;
+}
+
 /**
  * Intent ops that hold a workspace exclusively while their process lives
  * (with a running job, which `beginJob` records as the workspace state).
@@ -199,6 +228,9 @@ export class SqliteStore {
         this.sql('DELETE FROM inputs WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM artifacts WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM checkpoints WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM job_receipts WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM workspace_rules WHERE workspace_id = ?').run(record.id);
+        this.sql('DELETE FROM rule_decisions WHERE workspace_id = ?').run(record.id);
         this.sql('DELETE FROM workspaces WHERE id = ?').run(record.id);
       } else if (existing) {
         throw workspaceExists(record.id, String(existing.state));
@@ -608,6 +640,135 @@ export class SqliteStore {
 
   countIntents(): number {
     return Number((this.sql('SELECT COUNT(*) AS n FROM intents').get() as Row).n);
+  }
+
+  // ---- verification, receipts and supervision rules (#16) ----
+
+  /** Records a job's verification block (JSON); written in the transaction of its terminal record. */
+  recordVerification(jobId: string, block: unknown): void {
+    this.sql('UPDATE jobs SET verification = ? WHERE id = ?').run(JSON.stringify(block), jobId);
+  }
+
+  /** The job's verification block as recorded, or null (no checks asked for, or an older job). */
+  verificationOf(jobId: string): unknown {
+    const row = this.sql('SELECT verification FROM jobs WHERE id = ?').get(jobId) as Row | undefined;
+    return row?.verification ? (JSON.parse(String(row.verification)) as unknown) : null;
+  }
+
+  insertReceipt(receipt: ReceiptRow): void {
+    this.sql('INSERT INTO job_receipts (job_id, workspace_id, version, sha256, document, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      receipt.jobId,
+      receipt.workspaceId,
+      receipt.version,
+      receipt.sha256,
+      receipt.document,
+      receipt.createdAt,
+    );
+  }
+
+  /** The job's receipt: the latest version, or the one asked for; undefined when there is none. */
+  receiptOf(jobId: string, version?: number): ReceiptRow | undefined {
+    const row = (
+      version === undefined
+        ? this.sql('SELECT * FROM job_receipts WHERE job_id = ? ORDER BY version DESC LIMIT 1').get(jobId)
+        : this.sql('SELECT * FROM job_receipts WHERE job_id = ? AND version = ?').get(jobId, version)
+    ) as Row | undefined;
+    if (!row) return undefined;
+    return {
+      jobId: String(row.job_id),
+      workspaceId: String(row.workspace_id),
+      version: Number(row.version),
+      sha256: String(row.sha256),
+      document: String(row.document),
+      createdAt: Number(row.created_at),
+    };
+  }
+
+  /** Adds a rule (its canonical text), counting from the workspace's next job; false when the workspace already has it. */
+  addRule(workspaceId: string, rule: string, at: number): boolean {
+    return (
+      this.sql(
+        'INSERT OR IGNORE INTO workspace_rules (workspace_id, rule, added_at, counts_after_job) VALUES (?, ?, ?, (SELECT COALESCE(MAX(rowid), 0) FROM jobs WHERE workspace_id = ?))',
+      ).run(workspaceId, rule, at, workspaceId).changes > 0
+    );
+  }
+
+  removeRule(workspaceId: string, rule: string): boolean {
+    return this.sql('DELETE FROM workspace_rules WHERE workspace_id = ? AND rule = ?').run(workspaceId, rule).changes > 0;
+  }
+
+  listRules(workspaceId: string): RuleRow[] {
+    return (this.sql('SELECT * FROM workspace_rules WHERE workspace_id = ? ORDER BY id').all(workspaceId) as Row[]).map((row) => ({
+      rule: String(row.rule),
+      addedAt: Number(row.added_at),
+      countsAfterJob: Number(row.counts_after_job),
+      trippedAt: row.tripped_at === null ? null : Number(row.tripped_at),
+      trippedByJob: row.tripped_by_job === null ? null : String(row.tripped_by_job),
+    }));
+  }
+
+  tripRule(workspaceId: string, rule: string, jobId: string, at: number): void {
+    this.sql('UPDATE workspace_rules SET tripped_at = ?, tripped_by_job = ? WHERE workspace_id = ? AND rule = ? AND tripped_at IS NULL').run(
+      at,
+      jobId,
+      workspaceId,
+      rule,
+    );
+  }
+
+  /**
+   * Untrips every rule and restarts their counting from the workspace's next
+   * job. The mark is the workspace's highest jobs rowid, not a time (a job in
+   * the same millisecond as a clear must not count); a later job of the
+   * workspace always gets a higher rowid, its earlier rows being in the table.
+   */
+  clearRules(workspaceId: string): number {
+    return this.sql(
+      'UPDATE workspace_rules SET tripped_at = NULL, tripped_by_job = NULL, counts_after_job = (SELECT COALESCE(MAX(rowid), 0) FROM jobs WHERE workspace_id = ?) WHERE workspace_id = ?',
+    ).run(workspaceId, workspaceId).changes;
+  }
+
+  recordRuleDecision(decision: {
+    workspaceId: string;
+    jobId: string | null;
+    rule: string;
+    decision: string;
+    detail: string;
+    at: number;
+    traceId: string | null;
+  }): void {
+    this.sql('INSERT INTO rule_decisions (workspace_id, job_id, rule, decision, detail, at, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      decision.workspaceId,
+      decision.jobId,
+      decision.rule,
+      decision.decision,
+      decision.detail,
+      decision.at,
+      decision.traceId,
+    );
+  }
+
+  /** The workspace's rule decisions, newest last; at most `limit`, the latest ones. */
+  ruleDecisions(workspaceId: string, limit = 20): RuleDecisionRow[] {
+    const rows = this.sql('SELECT * FROM rule_decisions WHERE workspace_id = ? ORDER BY id DESC LIMIT ?').all(workspaceId, limit) as Row[];
+    return rows.reverse().map((row) => ({
+      jobId: row.job_id === null ? null : String(row.job_id),
+      rule: String(row.rule),
+      decision: String(row.decision),
+      detail: String(row.detail),
+      at: Number(row.at),
+    }));
+  }
+
+  /** The workspace's latest finished jobs recorded after job rowid `afterJob`, newest first. */
+  latestFinishedJobs(workspaceId: string, afterJob: number, limit: number): JobRecord[] {
+    return (
+      this.sql("SELECT * FROM jobs WHERE workspace_id = ? AND state = 'finished' AND rowid > ? ORDER BY finished_at DESC, rowid DESC LIMIT ?").all(
+        workspaceId,
+        afterJob,
+        limit,
+      ) as Row[]
+    ).map(toJob);
   }
 }
 

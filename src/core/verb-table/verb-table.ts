@@ -22,6 +22,7 @@ import {
   eventsUnsubscribeVerb,
 } from './verbs-events.js';
 import { checkpointVerb, diffVerb, forkVerb, restoreVerb, reviewPolicyVerb, sealVerb, settleVerb } from './verbs-snapshots.js';
+import { receiptVerb, rulesField, rulesVerb, verificationFields } from './verbs-verification.js';
 
 export const createVerb = defineVerb({
   name: 'create',
@@ -60,6 +61,7 @@ export const createVerb = defineVerb({
         })
         .optional()
         .describe("the merge gate outputs of this workspace's forks pass before settling into it (#14; review-policy changes it)"),
+      rules: rulesField(z),
     }),
   // The merge gate guards a workspace against what its forks propose: set by a person (CLI, library), like review-policy.
   mcpOmits: ['reviewPolicy'],
@@ -112,6 +114,7 @@ function runInput(z: Zod) {
       .optional()
       .describe('artifacts the job will produce; only declared artifacts can be exported afterwards'),
     detach: z.boolean().optional().describe('return at once (status running) and leave the job to a supervisor; wait, logs and stop take it from there'),
+    ...verificationFields(z),
   });
 }
 
@@ -501,6 +504,8 @@ export const VERB_TABLE = [
   sealVerb,
   settleVerb,
   reviewPolicyVerb,
+  receiptVerb,
+  rulesVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

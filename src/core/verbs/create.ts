@@ -20,6 +20,7 @@ import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { SnapshotRecords } from '../snapshots/snapshot-records.js';
 import { reviewPolicyOf } from './review-policy.js';
+import { parseRule } from '../rules/rule-text.js';
 
 export { PROFILES };
 
@@ -36,6 +37,8 @@ export interface CreateInput {
   ttlSeconds?: number;
   /** The merge gate its forks' outputs pass before settling into it (#14). */
   reviewPolicy?: { denyPaths?: string[]; maxFiles?: number; maxBytes?: number };
+  /** Supervision rules in their text form (core/rules/rule-text.ts, #16). */
+  rules?: string[];
 }
 
 /**
@@ -60,6 +63,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   }
   validateBudget(input.budget ?? {});
   const reviewPolicy = reviewPolicyOf(input.reviewPolicy ?? {});
+  const rules = (input.rules ?? []).map(parseRule);
   const base = defaultPolicy();
   const policy: Policy = {
     network: input.network ?? base.network,
@@ -133,6 +137,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   }
   const ws = store.atomically(() => {
     store.settleIntent(intent, 'created', ctx.clock.now());
+    for (const rule of rules) store.addRule(workspaceId, rule.text, ctx.clock.now());
     return store.moveWorkspace(workspaceId, 'ready', ctx.clock.now(), { environmentDigest: descriptor.environmentDigest });
   });
   ctx.events.emit({ type: 'workspace.created', workspaceId, provider: providerName });
@@ -140,6 +145,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const findings = [`lifecycle state: ${ws.state}`, `network: ${policy.network}`, `isolation: ${caps.layers.join(', ') || '(none)'}`];
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
+  if (rules.length > 0) findings.push(`rules: ${rules.map((r) => r.text).join('; ')}`);
   if (ws.expiresAt !== null) findings.push(`expires at: ${new Date(ws.expiresAt).toISOString()}`);
   return buildResult({
     outcome_summary: `workspace ${workspaceId} is ready on ${providerName}, running the ${profile} profile`,

@@ -15,6 +15,7 @@ import { currentOwner } from '../store/owner.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { artifactEntries } from '../result/artifact-view.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
+import { reissueOnExport } from '../receipts/job-receipt.js';
 import { displayHostPath, displayName, quotedName } from '../result/visible-text.js';
 
 export interface ExportInput {
@@ -92,15 +93,26 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
     throw await explainUnreadable(error, provider, ws.id, name);
   }
-  store.atomically(() => {
+  const reissued = store.atomically(() => {
     store.settleIntent(intent, 'exported', ctx.clock.now());
     store.recordExport(ws.id, declared.name, { to: result.destination, sha256: result.sha256, size: result.size, at: ctx.clock.now() });
+    // The owning job's receipt gains the artifact as its next version (#16), in the same commit as the export's record.
+    return reissueOnExport(ctx, store, ws, declared.declaredByJob, {
+      name: declared.name,
+      size_bytes: result.size,
+      sha256: result.sha256,
+      exported_to: result.destination,
+    });
   });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   return buildResult({
     outcome_summary: `artifact ${quotedName(name)} left workspace ${ws.id} and is durable at ${displayHostPath(result.destination)}`,
     status: 'success',
-    key_findings: [`${result.size} bytes verified as sha256:${result.sha256}`, 'the artifact now outlives its workspace'],
+    key_findings: [
+      `${result.size} bytes verified as sha256:${result.sha256}`,
+      'the artifact now outlives its workspace',
+      ...(reissued ? [`job ${reissued.jobId}'s receipt is now version ${reissued.version}, binding this artifact: ${reissued.sha256}`] : []),
+    ],
     artifacts: artifactEntries(store, ws.id),
     provenance: provenanceFor(ctx, 'export', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),
     attention,

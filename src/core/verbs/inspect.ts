@@ -14,6 +14,8 @@ import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
 import { jobFindings, jobSummary, commandLabel } from '../run/job-words.js';
 import { withBytesSoFar } from '../run/job-result.js';
 import { snapshotFindings } from '../snapshots/snapshot-view.js';
+import type { VerificationBlock } from '../verification/verification.js';
+import { verificationFinding } from '../verification/verification-view.js';
 
 export interface InspectInput {
   handle: string;
@@ -72,10 +74,22 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
     // A running job (a detached one, say) as its log shows it so far: its record counts bytes only when it ends.
     const job = withBytesSoFar(recorded, ctx.logPath(recorded.id));
     const output = jobOutputView(ctx, job);
+    // A job's verdict and receipt read back as its run returned them (#16).
+    const verification = store.verificationOf(job.id) as VerificationBlock | null;
+    if (verification) summary.verification = verification;
+    const receipt = store.receiptOf(job.id);
+    if (receipt) summary.receipt_sha256 = receipt.sha256;
+    const verdict = verification ? verificationFinding(verification) : null;
     return buildResult({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'running',
-      key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...output.findings, ...jobFindings(job, ws.policy.budget)],
+      key_findings: [
+        `job state: ${job.state}`,
+        ...(job.note ? [`note: ${job.note}`] : []),
+        ...(verdict === null ? [] : [verdict]),
+        ...output.findings,
+        ...jobFindings(job, ws.policy.budget),
+      ],
       evidence: output.evidence,
       warnings: measuredLimitWarnings(summary.policy_summary),
       resource_usage: usageOfJob(job, view?.storageBytes ?? null),

@@ -14,8 +14,11 @@ import { checkWorkingDirectory } from './run-paths.js';
 import { executeJob } from '../run/execute-job.js';
 import { jobResult } from '../run/job-result.js';
 import { refuseUndetachable, runDetached } from '../run/detach-job.js';
+import { planChecks, type VerificationRequest } from '../verification/verification.js';
+import { checkRulesBeforeJob } from '../rules/supervise.js';
 
-export interface RunInput {
+/** A run's verification contract (#16) is part of its input: verify, expectFiles, expectOutput. */
+export interface RunInput extends VerificationRequest {
   workspaceId: string;
   argv: string[];
   jobId?: string;
@@ -70,11 +73,14 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
       });
   }
   const declarations = (input.declares ?? []).map(checkDeclaration);
+  const checks = planChecks(input);
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   // Refused before anything is copied in: a second run with the same id would have copied its inputs under the first job's name.
   if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+  // Supervision rules (#16): a refusal here comes before anything is recorded or started (no job, no process, no cgroup).
+  const ruleWarnings = checkRulesBeforeJob(ctx, ws, input.argv);
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
   store.refuseIfFull(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
@@ -98,14 +104,14 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     await copyIn(ctx, ws, provider, { hostPath: item.hostPath, destination: item.destination, overwrite: false, jobId });
   }
 
-  if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env, cwd, declarations, attention });
+  if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env, cwd, declarations, checks, attention });
 
   // One commit: the workspace is taken and the intent is journalled together, this process the job's owner.
   const intentId = recordJob(ctx, { workspace: ws, jobId, argv: input.argv, cwd, env, declarations, owner: currentOwner() });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
 
-  const { job, failure } = await executeJob(ctx, {
+  const { job, failure, ruleAttention } = await executeJob(ctx, {
     workspace: ws,
     provider,
     jobId,
@@ -113,6 +119,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     env,
     ...(cwd === undefined ? {} : { cwd }),
     intentId,
+    checks,
     ...(input.signal ? { signal: input.signal } : {}),
     ...(input.canceller === undefined ? {} : { canceller: input.canceller }),
     op: 'run',
@@ -123,7 +130,8 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     job,
     provider,
     failureMessage: failure ? `the ${ws.provider} provider failed: ${failure.message}` : null,
-    attention,
+    attention: [...ruleAttention, ...attention],
+    warnings: ruleWarnings,
   });
 }
 

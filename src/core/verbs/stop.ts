@@ -9,6 +9,7 @@ import { CANCELLED_BY_STOP } from '../store/records.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { validateId } from '../ids.js';
 import type { JobRecord } from '../store/sqlite-store.js';
+import { issuingReceipt } from '../receipts/job-receipt.js';
 
 export interface StopInput {
   workspaceId: string;
@@ -123,18 +124,26 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
       record = store.getJob(job.id)!;
     }
     if (record.state === 'running' && !isOwnerAlive(record.owner)) {
-      record = store.finishJob(job.id, {
-        status: 'cancelled',
-        exitCode: null,
-        signal: 'SIGKILL',
-        limitHit: null,
-        finishedAt: ctx.clock.now(),
-        outputBytes: record.outputBytes,
-        storedBytes: record.storedBytes,
-        usage: record.usage,
-        cancelledBy: CANCELLED_BY_STOP,
-        note: `its process (pid ${record.owner.pid}) was gone; stop ended what remained and recorded it as cancelled`,
-      });
+      const running = record;
+      // The terminal record and its receipt in one commit (#16): no terminal job is without one.
+      record = store.atomically(() =>
+        issuingReceipt(
+          ctx,
+          ws,
+          store.finishJob(job.id, {
+            status: 'cancelled',
+            exitCode: null,
+            signal: 'SIGKILL',
+            limitHit: null,
+            finishedAt: ctx.clock.now(),
+            outputBytes: running.outputBytes,
+            storedBytes: running.storedBytes,
+            usage: running.usage,
+            cancelledBy: CANCELLED_BY_STOP,
+            note: `its process (pid ${running.owner.pid}) was gone; stop ended what remained and recorded it as cancelled`,
+          }),
+        ),
+      );
       warnings.push(`the process that started job ${job.id} was gone; stop recorded the job as cancelled itself`);
     }
     records.push(record);

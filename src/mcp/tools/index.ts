@@ -50,6 +50,13 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   plan: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
   prepare: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
   doctor: async (args, ctx) => (args.file === undefined ? args : { ...args, file: await ctx.hostPaths.readable(args.file as string) }),
+  // A receipt file written or verified, and an artifacts directory read, are host paths like any other (#16).
+  receipt: async (args, ctx) => ({
+    ...args,
+    ...(args.out === undefined ? {} : { out: await ctx.hostPaths.writable(args.out as string) }),
+    ...(args.verifyFile === undefined ? {} : { verifyFile: await ctx.hostPaths.readable(args.verifyFile as string) }),
+    ...(args.artifactsDir === undefined ? {} : { artifactsDir: await ctx.hostPaths.readable(args.artifactsDir as string) }),
+  }),
 };
 
 /** What a model must know of a tool over MCP beyond the verb's own description. */
@@ -57,6 +64,7 @@ const NOTES: Partial<Record<AnyVerb['name'], string>> = {
   run: `Host paths in inputs: ${HOST_ROOTS_RULE}`,
   put: HOST_ROOTS_RULE,
   export: HOST_ROOTS_RULE,
+  receipt: HOST_ROOTS_RULE,
 };
 
 export function toolFor(verb: AnyVerb): ToolSpec {

@@ -1,5 +1,5 @@
 /**
- * `learn --json` gives `exit_codes` in the seed's shape: each code "0"…"8"
+ * `learn --json` gives `exit_codes` in the seed's shape: each code "0"…"9"
  * maps to what it means, so a client reading `exit_codes["6"]` gets the
  * meaning; the category name of each code is under `exit_code_names`
  * (name → code), and `cli overview --json` says the same.
@@ -18,10 +18,11 @@ interface Learned {
 describe('learn --json', () => {
   it('maps each exit code, as a string key, to its meaning', () => {
     const learned = JSON.parse(cli(home, ['learn', '--json']).stdout) as Learned;
-    expect(Object.keys(learned.exit_codes)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(Object.keys(learned.exit_codes)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
     for (const meaning of Object.values(learned.exit_codes)) expect(typeof meaning).toBe('string');
     expect(learned.exit_codes['6']).toMatch(/the job ran and failed/);
     expect(learned.exit_codes['5']).toMatch(/stop/);
+    expect(learned.exit_codes['9']).toMatch(/verification/);
   });
 
   it('keeps the category name of each code under exit_code_names', () => {
@@ -36,6 +37,7 @@ describe('learn --json', () => {
       computation_failed: 6,
       infrastructure_failure: 7,
       resource_exhausted: 8,
+      inconclusive: 9,
     });
   });
 

@@ -1,6 +1,6 @@
 /**
  * Malformed input of every kind ends with exit 1 and an error:/hint: pair on
- * stderr — never a stack trace, never an exit code outside 0–8, nothing on
+ * stderr — never a stack trace, never an exit code outside 0–9, nothing on
  * stdout.
  */
 import { afterAll, describe, expect, it } from 'vitest';

@@ -49,6 +49,7 @@ describe('the MCP tool surface', () => {
       'fork',
       'seal',
       'settle',
+      'receipt',
     ]);
   });
 

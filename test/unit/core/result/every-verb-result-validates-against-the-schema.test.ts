@@ -38,6 +38,11 @@ beforeAll(async () => {
   await keep('run (failure)', e.run({ workspaceId: 'every', argv: ['fail', '3'] }));
   await keep('declare', e.declare({ workspaceId: 'every', name: 'in/data.txt', purpose: 'the input, kept' }));
   await keep('export', e.export({ workspaceId: 'every', name: 'report.json', to: join(host, 'report.json') }));
+  await keep('run (verified)', e.run({ workspaceId: 'every', argv: ['echo', 'ok'], verify: [['true'], ['no-such-checker']], expectOutput: ['ok'] }));
+  await keep('receipt', e.receipt({ jobId: 'job-000002', out: join(host, 'receipt.json') }));
+  await keep('receipt (verify)', e.receipt({ verifyFile: join(host, 'receipt.json'), artifactsDir: host }));
+  await keep('rules (add)', e.rules({ workspaceId: 'every', action: 'add', rule: 'stuck:2:block' }));
+  await keep('rules (list)', e.rules({ workspaceId: 'every' }));
   await keep('inspect (job)', e.inspect({ handle: 'job-000001' }));
   await keep('inspect (workspace)', e.inspect({ handle: 'every' }));
   await keep('logs', e.logs({ jobId: 'job-000001' }));

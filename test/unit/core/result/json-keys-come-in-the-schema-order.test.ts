@@ -33,6 +33,8 @@ const full = buildResult({
   artifacts: [{ reference: '/tmp/out.json', size_bytes: 2, digest: 'sha256:00', media_type: 'application/json', purpose: 'the report', name: 'out.json' }],
   resource_usage: { output_bytes: 1, storage_bytes: 2, peak_pids: 3, max_memory_scope: 'job', max_memory_bytes: 4, cpu_seconds: 5, wall_time_seconds: 6 },
   provenance: {
+    receipt_sha256: 'sha256:44',
+    verification: { outcome: 'passed', checks: [] },
     trace_id: 'trace-1',
     exit_code: 0,
     inputs: [],

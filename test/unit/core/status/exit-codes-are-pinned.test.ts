@@ -1,6 +1,7 @@
 /**
- * Exit codes are a published contract: 0–8, one per category, never
- * renumbered. Terminal result statuses map one to one onto 0 and 3–8;
+ * Exit codes are a published contract: 0–9, one per category, never
+ * renumbered (9, inconclusive, was added after the seed's 0–8 for
+ * verification contracts, #16). Terminal result statuses map one to one onto 0 and 3–9;
  * `running` (inspect of an unfinished job) is not an outcome and reads 0.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ describe('exit codes', () => {
       computation_failed: 6,
       infrastructure_failure: 7,
       resource_exhausted: 8,
+      inconclusive: 9,
     });
   });
 
@@ -25,7 +27,11 @@ describe('exit codes', () => {
     const terminal = RESULT_STATUSES.filter((s) => s !== 'running');
     const codes = terminal.map((s) => EXIT_CODES[categoryOfStatus(s)]);
     expect(new Set(codes).size).toBe(terminal.length);
-    expect(codes.every((c) => c === 0 || (c >= 3 && c <= 8))).toBe(true);
+    expect(codes.every((c) => c === 0 || (c >= 3 && c <= 9))).toBe(true);
+  });
+
+  it('gives a verifier fault (inconclusive) the new code 9, never one of the seed codes', () => {
+    expect(EXIT_CODES[categoryOfStatus('inconclusive')]).toBe(9);
   });
 
   it('reads 0 for a running job, whose inspection worked', () => {

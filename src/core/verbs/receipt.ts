@@ -1,0 +1,112 @@
+/**
+ * The receipt verb (#16): a finished job's receipt (its latest version, or
+ * one asked for), optionally written to a host file; or, with verifyFile,
+ * the offline check of such a file (receipts/verify-receipt.ts).
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { validateId } from '../ids.js';
+import { nextAction } from '../next-action.js';
+import type { JobReceipt, ReceiptEnvelope } from '../receipts/job-receipt.js';
+import { verifyReceiptFile } from '../receipts/verify-receipt.js';
+import { buildResult } from '../result/build-result.js';
+import { provenanceFor } from '../result/package-parts.js';
+import type { ResultPackage } from '../result/result-package.js';
+
+export interface ReceiptInput {
+  jobId?: string;
+  version?: number;
+  /** Host path to write the receipt file to (replaced whole, through a temporary file and a rename). */
+  out?: string;
+  /** Instead: a receipt file to verify offline. */
+  verifyFile?: string;
+  artifactsDir?: string;
+  expectSha256?: string;
+}
+
+export async function receiptOfJob(ctx: EngineContext, input: ReceiptInput): Promise<ResultPackage> {
+  if (input.verifyFile !== undefined) return verifyFile(ctx, input.verifyFile, input);
+  if (input.artifactsDir !== undefined || input.expectSha256 !== undefined)
+    throw new EngineError('BAD_ARGUMENT', 'artifactsDir and expectSha256 go with verifyFile', {
+      hint: 'give verifyFile too, or leave them out to get a receipt',
+    });
+  if (input.jobId === undefined)
+    throw new EngineError('BAD_ARGUMENT', 'receipt needs a job id, or a receipt file to verify', { hint: 'give jobId, or verifyFile' });
+  const jobId = validateId('job', input.jobId);
+  const store = ctx.store();
+  const job = store.getJob(jobId);
+  if (!job)
+    throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, {
+      hint: 'job ids are in provenance.job_id of run results; ls lists workspaces',
+      action: nextAction('ls'),
+    });
+  const row = store.receiptOf(jobId, input.version);
+  if (!row) {
+    if (job.state !== 'finished')
+      throw new EngineError('BAD_ARGUMENT', `job ${jobId} is still running: its receipt is issued when it ends`, { hint: 'ask again once it has finished' });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `job ${jobId} has no receipt${input.version === undefined ? ' (it finished before receipts existed)' : ` version ${input.version}`}`,
+      {
+        hint: input.version === undefined ? 'jobs run by this headspace get one when they end' : 'omit the version for the latest',
+      },
+    );
+  }
+  const receipt = (JSON.parse(row.document) as ReceiptEnvelope).receipt;
+  let written: string | null = null;
+  if (input.out !== undefined) written = writeReceiptFile(resolve(input.out), row.document);
+  const findings = [
+    `receipt version ${row.version}${receipt.previous_sha256 ? ` (previous ${receipt.previous_sha256})` : ''}, issued ${receipt.issued_at}`,
+    `binds: status ${receipt.status}, exit ${receipt.exit_code ?? '(none)'}, command ${receipt.command_sha256}, policy ${receipt.policy_digest}, output ${receipt.output.sha256} (${receipt.output.kept_bytes} of ${receipt.output.total_bytes} bytes kept)`,
+    `verification: ${(receipt.verification as { outcome?: string }).outcome ?? 'none'}; inputs: ${receipt.inputs.length}; env names: ${receipt.env.names.length === 0 ? 'none' : receipt.env.names.join(', ')}; exported artifacts: ${receipt.artifacts.length}`,
+  ];
+  if (written) findings.push(`written to ${written}: it verifies offline from this file alone`);
+  const provenance = provenanceFor(ctx, 'receipt', { workspace: store.getWorkspace(job.workspaceId), job });
+  provenance.receipt_sha256 = row.sha256;
+  return buildResult({
+    outcome_summary: `receipt of job ${jobId}: ${row.sha256}`,
+    status: 'success',
+    key_findings: findings,
+    evidence: [{ label: 'the receipt (canonical JSON: {receipt, sha256})', kind: 'fact', source: jobId, truncated: false, excerpt: row.document }],
+    provenance,
+  });
+}
+
+function verifyFile(ctx: EngineContext, file: string, input: ReceiptInput): ResultPackage {
+  const path = resolve(file);
+  const verdict = verifyReceiptFile(path, {
+    ...(input.artifactsDir === undefined ? {} : { artifactsDir: resolve(input.artifactsDir) }),
+    ...(input.expectSha256 === undefined ? {} : { expectSha256: input.expectSha256 }),
+  });
+  const receipt: JobReceipt | null = verdict.receipt;
+  const failed = verdict.checks.filter((c) => !c.ok);
+  const provenance = provenanceFor(ctx, 'receipt', {});
+  provenance.workspace_id = receipt?.workspace_id ?? null;
+  provenance.job_id = receipt?.job_id ?? null;
+  return buildResult({
+    outcome_summary: verdict.ok
+      ? `the receipt of job ${receipt!.job_id} verifies: ${verdict.checks.length} check${verdict.checks.length === 1 ? '' : 's'} passed`
+      : `the receipt in ${path} does NOT verify: ${failed[0]!.what}: ${failed[0]!.detail}`,
+    status: verdict.ok ? 'success' : 'failure',
+    key_findings: verdict.checks.map((c) => `${c.ok ? 'ok' : 'FAILED'} ${c.what}: ${c.detail}`),
+    warnings:
+      input.expectSha256 === undefined && verdict.ok
+        ? ["the digest was checked against the file's own: pin the sha256 from the job's result (expect-sha256) to rule out a rewritten receipt"]
+        : [],
+    provenance,
+  });
+}
+
+function writeReceiptFile(path: string, document: string): string {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, document, { mode: 0o644, flag: 'wx' });
+    renameSync(temporary, path);
+  } catch (cause) {
+    rmSync(temporary, { force: true });
+    throw new EngineError('BAD_PATH', `cannot write the receipt to ${path}: ${(cause as Error).message}`, { hint: 'give a writable host path', cause });
+  }
+  return path;
+}
