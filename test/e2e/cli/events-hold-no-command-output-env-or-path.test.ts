@@ -77,9 +77,9 @@ for (const provider of ['fake', 'native'] as const) {
       db.close();
       // The scan can see a marker: before the job records are removed, the copy holds the argv.
       expect(readFileSync(copy).toString('latin1')).toContain(argvMarker);
-      // The job and its journal rows hold the argv by design (inspect shows it); without them, nothing else in the store may.
+      // The job and its journal rows hold the argv by design (inspect shows it), and its receipts bind its inputs' paths (#16); without them, nothing else in the store may.
       const stripped = new Database(copy);
-      stripped.exec('DELETE FROM jobs; DELETE FROM intents; DELETE FROM inputs; VACUUM;');
+      stripped.exec('DELETE FROM jobs; DELETE FROM intents; DELETE FROM inputs; DELETE FROM job_receipts; VACUUM;');
       stripped.close();
       const surfaces = filesUnder(
         home,
