@@ -45,7 +45,7 @@ const SUPERVISOR_BIN = fileURLToPath(new URL('../../../bin/headspace-supervisor'
  * What the supervisor's environment keeps of the caller's: where things are
  * (PATH, HOME, the temporary directory, the Docker host) and headspace's own
  * settings. Everything else is left out, so a value the caller holds for a
- * job's --env NAME reaches the supervisor only down the pipe.
+ * job's --env NAME reaches the supervisor only over its socket (or pipe).
  */
 const KEPT_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TMPDIR|TZ|DOCKER_HOST|HEADSPACE_[A-Z0-9_]+)$/;
 
