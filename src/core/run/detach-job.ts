@@ -24,6 +24,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
@@ -150,7 +151,9 @@ async function reachSharedSupervisor(home: string, jobId: string): Promise<Super
 }
 
 /** Starts `headspace-supervisor --shared <home>` in a session of its own, no stdio of the caller's, and lets it go. */
-function startSharedSupervisor(home: string): { exited: boolean } {
+function startSharedSupervisor(given: string): { exited: boolean } {
+  // It runs in / (it may outlive the caller's working directory): a relative home is made absolute first.
+  const home = absolutePath(given);
   const state = { exited: false };
   const child = spawn(process.execPath, [SUPERVISOR_BIN, '--shared', home], { detached: true, stdio: 'ignore', cwd: '/', env: supervisorEnv(home) });
   child.once('error', () => (state.exited = true));
