@@ -64,7 +64,7 @@ export interface Engine extends VerbMethods {
 export interface EngineWithProviders extends Engine {
   /** The provider instance for a name (built once per engine). */
   provider(name: string): Promise<Provider>;
-  /** A detached run's supervisor: runs the job `jobId` the caller handed over (`handover`, what came down its pipe). */
+  /** A detached run's supervisor: runs the job `jobId` the caller handed over (`handover`, what came over its socket or pipe). */
   superviseJob(jobId: string, handover: string): Promise<void>;
 }
 

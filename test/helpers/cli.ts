@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +37,32 @@ export async function removeHome(home: string): Promise<void> {
       await provider.remove(id).catch(() => undefined);
     }
   }
+  // The home's shared supervisor would otherwise stay up, idle, for its idle time after the home is gone.
+  for (const pid of sharedSupervisorsOf(home)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
   // A detached run's supervisor may still be closing its store (removing the WAL) just after its job's record was written.
   rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
+/** The pids of the live shared supervisors of `home` (from /proc: their argv is `headspace-supervisor --shared <home>`). */
+export function sharedSupervisorsOf(home: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        const at = argv.findIndex((a) => a.endsWith('/headspace-supervisor'));
+        return at >= 0 && argv[at + 1] === '--shared' && argv[at + 2] === home ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => a - b);
 }
 
 /** Runs the built bin as a user would, with a controlled environment. */

@@ -14,7 +14,8 @@
  *   - the workspace is usable (a new run succeeds) or cleanly destroyable.
  * A detached run's supervisor is killed the same way, at its own points
  * (supervise:before-launch, supervise:during-job, supervise:after-provider-call)
- * and at seeded moments, with and without a stop pending (#15 item 5).
+ * and at seeded moments, with and without a stop pending (#15 item 5); the
+ * home's shared supervisor is killed with two jobs in flight under it.
  * CI-sized by default (30 trials on fake, a few on native);
  * HEADSPACE_LONG_TESTS=1 runs 200 on fake. HEADSPACE_CRASH_SEED=N replays.
  */
@@ -293,6 +294,61 @@ describe(`a detached run's supervisor killed with -9 on fake (seed ${SEED})`, ()
       expect((await engine.run({ workspaceId: id, argv: ['echo', 'again'] })).status, label).toBe('success');
     });
   }
+});
+
+/**
+ * One shared supervisor owns every detached job of its home (#15): killed
+ * with -9 while two jobs run under it, both are left running under a dead
+ * owner, and doctor's repair settles each (infrastructure_failure, its
+ * intent settled), none of either runs, and the workspace runs again.
+ */
+describe(`the shared supervisor killed with -9 on fake`, () => {
+  const { home, cleanup } = makeHome();
+  let engine: EngineWithProviders;
+  beforeAll(() => {
+    engine = engineWithProviders(home, 'fake');
+  });
+  afterAll(async () => {
+    engine.close();
+    await cleanup();
+  });
+  it('with 2 jobs in flight settles both', { timeout: 60_000 }, async () => {
+    await engine.create({ workspaceId: 'two', provider: 'fake', budget: { concurrency: 2 } });
+    const jobs = ['two-a', 'two-b'];
+    for (const jobId of jobs) {
+      const started = await spawnCli(home, ['run', '--detach', '--job-id', jobId, 'two', 'echo', 'start', '&&', 'block'], {});
+      expect(started.code, started.stderr).toBe(0);
+    }
+    const owners = jobs.map((jobId) => supervisorOf(home, jobId)!);
+    expect(owners[0]!.pid, 'one supervisor owns both jobs').toBe(owners[1]!.pid);
+    expect(owners.map((o) => o.alive)).toEqual([true, true]);
+    process.kill(owners[0]!.pid, 'SIGKILL');
+    expect(await until(() => jobs.every((jobId) => !supervisorOf(home, jobId)!.alive))).toBe(true);
+    expect(jobs.map((jobId) => supervisorOf(home, jobId)!.state)).toEqual(['running', 'running']);
+    const report = attentionTexts(await engine.doctor({ provider: 'fake' })).join('\n');
+    for (const jobId of jobs) expect(report).toContain(`job ${jobId}`);
+    const repaired = await engine.doctor({ provider: 'fake', repair: true, apply: true, verify: true });
+    expect(repaired.warnings.filter((w) => jobs.some((jobId) => w.includes(jobId)) || w.includes('workspace two'))).toEqual([]);
+    const store = SqliteStore.open(home);
+    try {
+      for (const jobId of jobs) {
+        expect(store.getJob(jobId), jobId).toMatchObject({ state: 'finished', status: 'infrastructure_failure' });
+        expect(
+          store.openIntents().filter((x) => x.jobId === jobId),
+          `${jobId}: its intent is settled`,
+        ).toEqual([]);
+      }
+    } finally {
+      store.close();
+    }
+    const fake = JSON.parse(readFileSync(join(home, 'fake', 'state.json'), 'utf8')) as { workspaces: Record<string, { jobs?: Record<string, unknown> }> };
+    expect(Object.keys(fake.workspaces.two?.jobs ?? {}), 'nothing of either job runs').toEqual([]);
+    expect((await engine.run({ workspaceId: 'two', argv: ['echo', 'again'] })).status).toBe('success');
+    // A later detached run starts a new shared supervisor over the killed one's socket.
+    const again = await spawnCli(home, ['run', '--detach', '--job-id', 'two-c', 'two', 'echo', 'again'], {});
+    expect(again.code, again.stderr).toBe(0);
+    expect((await engine.wait({ jobIds: 'two-c', timeoutSeconds: 30 })).status).toBe('success');
+  });
 });
 
 const readiness = await nativeReadiness();

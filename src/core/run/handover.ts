@@ -1,5 +1,6 @@
 /**
- * What a detached run's caller hands its supervisor down the pipe: the job,
+ * What a detached run's caller hands its supervisor (over the shared
+ * supervisor's socket, or the per-job fallback's pipe): the job,
  * its run intent, and the job's environment VALUES, which travel only here
  * (never in the store, argv or a file). One JSON document; anything else,
  * including an empty pipe (the caller died before handing over), reads as

@@ -1,12 +1,13 @@
 /**
- * `run --detach` (#15 item 1), the supervisor's half: one process per
- * detached job, started by the caller in a session of its own. It owns the
- * job in the store (its pid and start time), runs it through the same path
- * as a foreground run (execute-job.ts: output into the job's log under the
- * output budget, the wall clock, the run machine, the one terminal record)
- * and exits. Killed with -9 at any point, it leaves a job recorded running
- * under a dead owner: reconcile reports it and doctor's repair settles it by
- * the run machine's rules.
+ * `run --detach` (#15 item 1), the supervisor's half for one job: run in the
+ * home's shared supervisor (shared-supervisor.ts, many jobs at once) or in
+ * the per-job fallback. The supervisor owns the job in the store (its pid
+ * and start time); this runs it through the same path as a foreground run
+ * (execute-job.ts: output into the job's log under the output budget, the
+ * wall clock, the run machine, the one terminal record). Killed with -9 at
+ * any point, the supervisor leaves its jobs recorded running under a dead
+ * owner: reconcile reports them and doctor's repair settles each by the run
+ * machine's rules.
  */
 import type { EngineContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
@@ -20,8 +21,9 @@ import { settleRun } from './run-machine.js';
 const STOP_POLL_MS = 100;
 
 /**
- * Runs the job the caller handed over. `handover` is what came down the pipe
- * (null or incomplete: the caller died before it handed the job over).
+ * Runs the job the caller handed over. `handover` is what came over the
+ * socket or pipe ('' or incomplete: the caller died before it handed the job
+ * over).
  */
 export async function superviseJob(ctx: EngineContext, jobId: string, handoverText: string): Promise<void> {
   const store = ctx.store();

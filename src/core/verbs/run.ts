@@ -34,7 +34,7 @@ export interface RunInput extends VerificationRequest {
   /** Artifacts the job will produce; only declared artifacts can be exported. */
   declares?: Declaration[];
   /**
-   * Return at once with status `running`: a supervisor process that outlives
+   * Return at once with status `running`: the home's shared supervisor, a process that outlives
    * the caller runs the job and writes its terminal record (#15); `wait`,
    * `logs` and `stop` take it from there. The caller's `signal` no longer
    * reaches the job once this returns.

@@ -56,6 +56,7 @@ const ALLOWED: readonly Allowed[] = [
       '--no-renames',
     ],
   ),
+  ...argv('core/run/detach-job.ts', "the shared supervisor's argv (bin/headspace-supervisor --shared <home>), started by a detached run", ['--shared']),
   ...argv('providers/native/plan-bwrap.ts', 'the bubblewrap argv that builds the sandbox', [
     '--unshare-all',
     '--unshare-user',
