@@ -20,7 +20,7 @@ import { settleRun } from './run-machine.js';
 import type { AttentionItem } from '../result/result-package.js';
 import { issueJobReceipt } from '../receipts/job-receipt.js';
 import { judgeRulesAfterJob } from '../rules/supervise.js';
-import { statusAfterChecks, type PlannedCheck } from '../verification/verification.js';
+import { statusAfterChecks, type PlannedCheck, type VerificationBlock } from '../verification/verification.js';
 import { verificationRecord } from '../verification/verification-view.js';
 import { judgeJob } from '../verification/verify-job.js';
 
@@ -50,6 +50,8 @@ export interface ExecutedJob {
   failure: EngineError | null;
   /** What the workspace's supervision rules raised once the job ended (#16). */
   ruleAttention: AttentionItem[];
+  /** The verdict with each check's evidence excerpt, which the store does not keep (a check's output is output, not a record). */
+  verification: VerificationBlock;
 }
 
 export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promise<ExecutedJob> {
@@ -137,5 +139,5 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
     return finished;
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
-  return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job) };
+  return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job), verification };
 }

@@ -18,7 +18,7 @@ import { provenanceInputs } from '../verbs/put.js';
 import { commandLabel, jobFindings, jobSummary } from './job-words.js';
 import { unproducedDeclarationWarnings } from '../verbs/run-paths.js';
 import type { VerificationBlock } from '../verification/verification.js';
-import { verificationEvidence, verificationFinding, verifiedSummary } from '../verification/verification-view.js';
+import { verificationEvidence, verificationFinding, verificationRecord, verifiedSummary } from '../verification/verification-view.js';
 
 export interface JobResultParts {
   verb: string;
@@ -28,6 +28,12 @@ export interface JobResultParts {
   /** Why the job could not run, in the provider's caller-facing words (infrastructure_failure). */
   failureMessage?: string | null;
   attention: AttentionItem[];
+  /**
+   * The verdict as the run that judged it holds it, with the deciding check's
+   * output excerpt; without it (wait, inspect) the stored block is read, which
+   * keeps each check's verdict and evidence digest but no output text.
+   */
+  verification?: VerificationBlock;
   /** Warnings of this call only (a supervision rule's caveat on what it can match, #16). */
   warnings?: string[];
 }
@@ -53,12 +59,13 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });
   const output = jobOutputView(ctx, job);
   // Verification (#16) comes from the store, as everything here: its verdict first, the deciding check's evidence first.
-  const verification = (store.verificationOf(job.id) as VerificationBlock | undefined) ?? null;
+  const stored = (store.verificationOf(job.id) as VerificationBlock | undefined) ?? null;
+  const verification = parts.verification && parts.verification.outcome !== 'none' ? parts.verification : stored;
   const verdict = verification === null ? null : verificationFinding(verification);
   const findings: KeyFinding[] = [...(verdict === null ? [] : [verdict]), ...output.findings, ...jobFindings(job, ws.policy.budget)];
   const checkEvidence = verification === null ? null : verificationEvidence(verification, job.id);
   if (checkEvidence) output.evidence.unshift(checkEvidence);
-  if (verification !== null) summary.verification = verification;
+  if (verification !== null) summary.verification = verificationRecord(verification);
   const receipt = store.receiptOf(job.id);
   if (receipt) summary.receipt_sha256 = receipt.sha256;
   const envNames = store.envNames(job.id);

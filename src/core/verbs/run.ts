@@ -111,7 +111,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
 
-  const { job, failure, ruleAttention } = await executeJob(ctx, {
+  const { job, failure, ruleAttention, verification } = await executeJob(ctx, {
     workspace: ws,
     provider,
     jobId,
@@ -132,6 +132,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     failureMessage: failure ? `the ${ws.provider} provider failed: ${failure.message}` : null,
     attention: [...ruleAttention, ...attention],
     warnings: ruleWarnings,
+    verification,
   });
 }
 
