@@ -87,7 +87,12 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       network: {
         flags: '--network <mode>',
         description:
-          'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST',
+          'disabled (the default), or allow=HOST[,HOST…] (repeatable; *.domain wildcards, :port, no port = 80 and 443): jobs reach only those hosts through the egress proxy; enabled is refused (exit 3)',
+        repeatable: true,
+        parse: (raw: never) => {
+          const list = raw as string[];
+          return list.length === 1 ? list[0] : list;
+        },
       },
       hostPaths: { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it', parse: parseTtl },

@@ -24,6 +24,9 @@ import { artifactEntries, unexportedAttention } from '../result/artifact-view.js
 import { checkDeclaration, recordDeclarations, type Declaration } from './declare.js';
 import { provenanceInputs } from './put.js';
 import { checkWorkingDirectory, unproducedDeclarationWarnings } from './run-paths.js';
+import { openEgressSession, type EgressSession } from '../network/egress-session.js';
+import { summariseEgress, type EgressLedger } from '../network/egress-ledger.js';
+import type { SqliteStore } from '../store/sqlite-store.js';
 
 export interface RunInput {
   workspaceId: string;
@@ -124,7 +127,11 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
 
   let outcome: JobOutcome | null = null;
   let failure: EngineError | null = null;
+  let egress: EgressSession | null = null;
   try {
+    // The egress proxy lives exactly as long as this job's run (#18).
+    if (ws.policy.network === 'allowlist')
+      egress = await openEgressSession(ws.policy.networkAllow ?? [], { simulated: caps.simulated === true, now: () => ctx.clock.now() });
     outcome = await provider.run({
       workspaceId: ws.id,
       jobId,
@@ -137,10 +144,12 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
         ctx.events.emit({ type: 'job.output', jobId, bytes: chunk.length });
       },
       signal: controller.signal,
+      ...(egress === null ? {} : { egress: egress.channel }),
     });
   } catch (error) {
     failure = callerFacing(toEngineError(error), ws.provider);
   } finally {
+    await egress?.close();
     cancelTimer();
     input.signal?.removeEventListener('abort', onCallerAbort);
     sink.close();
@@ -180,11 +189,13 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     });
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
+  const network = egress === null ? null : journalEgress(store, ws.id, jobId, egress.ledger);
 
   const view = await provider.inspect(ws.id).catch(() => null);
   const summary = provenanceFor(ctx, 'run', { workspace: ws, job, caps });
   const output = jobOutputView(ctx, job);
   const findings: KeyFinding[] = [...output.findings, ...jobFindings(job, ws.policy.budget)];
+  if (network !== null) findings.push(network);
   if (Object.keys(env).length) findings.push(`environment given: ${Object.keys(env).sort().join(', ')} (names only; values are never recorded)`);
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(inputs);
@@ -263,4 +274,11 @@ export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallC
     );
   }
   return findings;
+}
+
+/** Journals a job's egress decisions and returns its one-line summary (#18 item 2). */
+function journalEgress(store: SqliteStore, workspaceId: string, jobId: string, ledger: EgressLedger): string {
+  const summary = summariseEgress(ledger.decisions, ledger);
+  store.atomically(() => store.recordNetworkDecisions(jobId, workspaceId, ledger.decisions, summary));
+  return summary;
 }

@@ -77,6 +77,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         durable: Boolean(options.persistPath),
         simulated: true,
         jobsAtOnce: MAX_JOBS_AT_ONCE,
+        // Simulated: the engine's allow-list decisions, taken for the interpreter's `fetch` (#18).
+        features: ['network-allowlist'],
       };
     },
     ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),
