@@ -56,9 +56,12 @@ export function summariseEgress(decisions: readonly EgressDecision[], counts: { 
   const parts = [`${counts.allowed} allowed to ${hosts.size} host${hosts.size === 1 ? '' : 's'}`];
   if (counts.allowed > 0) parts[0] += ` (${up} bytes sent, ${down} received)`;
   const denials = new Map<string, number>();
-  for (const d of decisions)
-    if (d.verdict === 'denied')
-      denials.set(`${shown(d.host)}:${d.port} (${d.reason ?? 'denied'})`, (denials.get(`${shown(d.host)}:${d.port} (${d.reason ?? 'denied'})`) ?? 0) + 1);
+  for (const d of decisions) {
+    if (d.verdict !== 'denied') continue;
+    // Web ports go unsaid, as in a URL; any other port is part of what was denied.
+    const key = `${shown(d.host)}${d.port === 0 || d.port === 80 || d.port === 443 ? '' : `:${d.port}`} (${d.reason ?? 'denied'})`;
+    denials.set(key, (denials.get(key) ?? 0) + 1);
+  }
   if (counts.denied > 0) {
     const named = [...denials.entries()].slice(0, 5).map(([what, n]) => (n > 1 ? `${what} ×${n}` : what));
     const more = denials.size > 5 ? `, and ${denials.size - 5} more` : '';

@@ -47,7 +47,11 @@ export interface EgressProxyOptions {
   /** Directory for the socket's private directory; default the OS temp dir. */
   parentDir?: string;
   now?: () => number;
+  /** Tighter bounds for tests; never looser than a caller chose. */
+  limits?: Partial<EgressLimits>;
 }
+
+export type EgressLimits = { -readonly [K in keyof typeof EGRESS_LIMITS]: number };
 
 export interface EgressProxy {
   /** Host path of the unix socket the provider exposes inside the sandbox. */
@@ -63,6 +67,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const resolver = options.resolver ?? createResolver();
   const ledger = new EgressLedger();
   const now = options.now ?? Date.now;
+  const limits: EgressLimits = { ...EGRESS_LIMITS, ...options.limits };
   // A private directory per job; traversable (not listable) so the job's own uid can reach the socket.
   const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'hs-egress-'));
   chmodSync(dir, 0o711);
@@ -71,7 +76,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   let total = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     total += 1;
-    if (open.size >= EGRESS_LIMITS.connectionsAtOnce || total > EGRESS_LIMITS.connectionsPerJob) {
+    if (open.size >= limits.connectionsAtOnce || total > limits.connectionsPerJob) {
       ledger.record({ at: now(), verdict: 'denied', host: '(any)', port: 0, via: 'http', reason: 'too many connections', bytesUp: 0, bytesDown: 0 });
       client.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       client.destroySoon();
@@ -80,9 +85,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     open.add(client);
     client.on('close', () => open.delete(client));
     client.on('error', () => client.destroy());
-    handleClient(client, { patterns, resolver, ledger, now, open });
+    handleClient(client, { patterns, resolver, ledger, now, open, limits });
   });
-  server.maxConnections = EGRESS_LIMITS.connectionsAtOnce * 2;
+  server.maxConnections = limits.connectionsAtOnce * 2;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
@@ -109,13 +114,14 @@ interface Context {
   ledger: EgressLedger;
   now: () => number;
   open: Set<Socket>;
+  limits: EgressLimits;
 }
 
 type Target = { host: string; port: number; via: EgressVia };
 
 function handleClient(client: Socket, ctx: Context): void {
   let buffered = Buffer.alloc(0);
-  const headTimer = setTimeout(() => client.destroy(), EGRESS_LIMITS.headTimeoutMs);
+  const headTimer = setTimeout(() => client.destroy(), ctx.limits.headTimeoutMs);
   const onData = (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
     if (buffered[0] === 0x05) {
@@ -126,24 +132,29 @@ function handleClient(client: Socket, ctx: Context): void {
       return;
     }
     const end = buffered.indexOf('\r\n\r\n');
-    if (end < 0) {
-      if (buffered.length > EGRESS_LIMITS.headBytes) reject(client, 431, 'request head too large');
-      return;
-    }
+    if (end < 0 && buffered.length <= ctx.limits.headBytes) return;
     client.off('data', onData);
     client.pause();
     clearTimeout(headTimer);
-    if (end + 4 > EGRESS_LIMITS.headBytes) return reject(client, 431, 'request head too large');
+    if (end < 0 || end + 4 > ctx.limits.headBytes) return malformed(client, ctx, 431, 'request head too large');
     void httpRequest(client, ctx, buffered.subarray(0, end).toString('latin1'), buffered.subarray(end + 4));
   };
   client.on('data', onData);
   client.on('close', () => clearTimeout(headTimer));
 }
 
+/** A request that never got as far as a decision: refused, and counted as a denial (nothing of it is kept). */
+function malformed(client: Socket, ctx: Context, status: number, why: string): void {
+  ctx.ledger.record({ at: ctx.now(), verdict: 'denied', host: '(malformed request)', port: 0, via: 'http', reason: 'bad request', bytesUp: 0, bytesDown: 0 });
+  reject(client, status, why);
+}
+
 function reject(client: Socket, status: number, why: string): void {
   const text = STATUS_TEXT[status] ?? 'Error';
   const body = `headspace egress proxy: ${why}\n`;
   client.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // Half-open sockets are allowed (a tunnel needs them); a refused one must not hold its slot until the job closes it.
+  client.once('finish', () => client.destroy());
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -154,6 +165,8 @@ const STATUS_TEXT: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
+
+const HEADER_LINES = EGRESS_LIMITS.headerLines;
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -168,7 +181,7 @@ interface ParsedHead {
 export function parseHead(head: string): ParsedHead | null {
   const lines = head.split('\r\n');
   const requestLine = /^([A-Z]{1,16}) (\S{1,8000}) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
-  if (!requestLine || lines.length - 1 > EGRESS_LIMITS.headerLines) return null;
+  if (!requestLine || lines.length - 1 > HEADER_LINES) return null;
   const headers: Array<[string, string]> = [];
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(':');
@@ -182,10 +195,10 @@ export function parseHead(head: string): ParsedHead | null {
 
 async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buffer): Promise<void> {
   const parsed = parseHead(head);
-  if (!parsed) return reject(client, 400, 'malformed request head');
+  if (!parsed) return malformed(client, ctx, 400, 'malformed request head');
   if (parsed.method === 'CONNECT') {
     const hostPort = splitHostPort(parsed.target);
-    if (!hostPort) return reject(client, 400, 'CONNECT takes host:port');
+    if (!hostPort) return malformed(client, ctx, 400, 'CONNECT takes host:port');
     const upstream = await decide(ctx, { ...hostPort, via: 'http-connect' });
     if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -193,12 +206,12 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
   }
   // Plain HTTP: only an absolute http:// URI (a proxy request); https:// goes through CONNECT.
   const url = /^http:\/\/(\[[0-9A-Fa-f:.]+\]|[^/:?#@\s]+)(?::(\d{1,5}))?([/?][^\s#]*)?$/.exec(parsed.target);
-  if (!url) return reject(client, 400, 'a proxy request needs an absolute http:// URL (use CONNECT for https)');
+  if (!url) return malformed(client, ctx, 400, 'a proxy request needs an absolute http:// URL (use CONNECT for https)');
   const lengths = parsed.headers.filter(([n]) => n.toLowerCase() === 'content-length');
   const chunked = parsed.headers.some(([n]) => n.toLowerCase() === 'transfer-encoding');
   // Two framings at once is the classic smuggling shape: refused, never guessed.
   if (lengths.length > 1 || (lengths.length === 1 && chunked) || (lengths.length === 1 && !/^\d{1,15}$/.test(lengths[0]![1])))
-    return reject(client, 400, 'ambiguous request framing');
+    return malformed(client, ctx, 400, 'ambiguous request framing');
   const host = url[1]!;
   const port = url[2] === undefined ? 80 : Number(url[2]);
   const upstream = await decide(ctx, { host, port, via: 'http' });
@@ -254,7 +267,7 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
   ctx.open.add(socket);
   socket.on('close', () => ctx.open.delete(socket));
   const ok = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), EGRESS_LIMITS.connectTimeoutMs);
+    const timer = setTimeout(() => resolve(false), ctx.limits.connectTimeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
       resolve(true);
@@ -286,7 +299,7 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
     upstream.destroy();
   };
   for (const s of [client, upstream]) {
-    s.setTimeout(EGRESS_LIMITS.idleTimeoutMs, finish);
+    s.setTimeout(ctx.limits.idleTimeoutMs, finish);
     s.on('error', finish);
     s.on('close', finish);
   }
@@ -300,12 +313,13 @@ async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): 
   const fail = (code: number) => {
     clearTimeout(headTimer);
     client.end(Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]));
+    client.once('finish', () => client.destroy());
   };
   try {
     const [version, count] = await reader.take(2);
     if (version !== 5 || count === 0) return void client.destroy();
     const methods = await reader.take(count!);
-    if (!methods.includes(0)) return void client.end(Buffer.from([5, 0xff]));
+    if (!methods.includes(0)) return void client.end(Buffer.from([5, 0xff]), () => client.destroy());
     client.write(Buffer.from([5, 0]));
     const [, command, , kind] = await reader.take(4);
     let host: string;
