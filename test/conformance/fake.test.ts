@@ -31,6 +31,7 @@ runProviderConformance({
     slow: ['block'],
     writeFile: (path, text) => ['write', path, text],
     printEnv: (name) => ['env', name],
+    fetch: (url) => ['fetch', url],
   },
   skip: [
     {
