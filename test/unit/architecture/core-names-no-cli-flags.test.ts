@@ -91,7 +91,7 @@ const ALLOWED: readonly Allowed[] = [
     '--regid',
     '--clear-groups',
   ]),
-  ...argv('providers/native/plan-job-entry.ts', "the exec shim's Landlock rules", ['--list', '--read', '--rx', '--rw', '--dev', '--landlock']),
+  ...argv('providers/native/plan-job-entry.ts', "the exec shim's Landlock rules and egress relay", ['--list', '--read', '--rx', '--rw', '--dev', '--landlock', '--relay']),
   ...argv('providers/native/plan-rlimits.ts', "the exec shim's rlimit and umask arguments", ['--rlimit', '--umask']),
   ...argv('providers/native/exec-helper.ts', 'the exec shim asked for its Landlock ABI', ['--abi']),
   ...argv('providers/native/reachable-paths.ts', "mount(8)'s bind argument", ['--bind']),
