@@ -21,7 +21,11 @@ import { ms, summarize, table } from './lib/stats.mjs';
 
 const NAME = 'up.bench.test';
 
-export async function benchEgressOverhead({ repo, gets = Number(process.env.HEADSPACE_BENCH_EGRESS_GETS ?? 200), rounds = Number(process.env.HEADSPACE_BENCH_EGRESS_ROUNDS ?? 3) }) {
+export async function benchEgressOverhead({
+  repo,
+  gets = Number(process.env.HEADSPACE_BENCH_EGRESS_GETS ?? 200),
+  rounds = Number(process.env.HEADSPACE_BENCH_EGRESS_ROUNDS ?? 3),
+}) {
   const scratch = mkdtempSync(join(tmpdir(), 'hs-bench-egress-'));
   const openssl = (...args) => execFileSync('openssl', args, { cwd: scratch, stdio: 'pipe' });
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ca.key');
@@ -29,7 +33,23 @@ export async function benchEgressOverhead({ repo, gets = Number(process.env.HEAD
   openssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'server.key');
   openssl('req', '-new', '-key', 'server.key', '-subj', `/CN=${NAME}`, '-out', 'server.csr');
   writeFileSync(join(scratch, 'ext.cnf'), `subjectAltName=DNS:${NAME}\n`);
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'ext.cnf', '-out', 'server.pem');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'ext.cnf',
+    '-out',
+    'server.pem',
+  );
   // The upstream runs in its own process: in the same event loop as the proxy, the two would share one thread.
   const server = spawn(process.execPath, [join(repo, 'bench', 'lib', 'egress-server.mjs'), join(scratch, 'server.key'), join(scratch, 'server.pem')], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -48,12 +68,17 @@ export async function benchEgressOverhead({ repo, gets = Number(process.env.HEAD
   const engine = api.createEngine({ home, providers: PROVIDERS, defaultProvider: 'native', version: 'bench' });
   const hostProxy = await startEgressProxy({ allow: [`${NAME}:${port}`] });
   // Asynchronous: the server runs in this very process, so a synchronous child would deadlock it.
-  const hostNode = async (args) => elapsed((await promisify(execFile)(process.execPath, [client, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH } })).stdout);
+  const hostNode = async (args) =>
+    elapsed((await promisify(execFile)(process.execPath, [client, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH } })).stdout);
   try {
     const probe = await (await engine.provider('native')).probe();
     const nativeReady = probe.ready;
     if (nativeReady) {
-      await engine.create({ workspaceId: 'bench-egress', network: `allow=${NAME}:${port}`, budget: { wallClockSeconds: 600, cpuLimit: Number(process.env.HEADSPACE_BENCH_EGRESS_CPUS ?? 1) } });
+      await engine.create({
+        workspaceId: 'bench-egress',
+        network: `allow=${NAME}:${port}`,
+        budget: { wallClockSeconds: 600, cpuLimit: Number(process.env.HEADSPACE_BENCH_EGRESS_CPUS ?? 1) },
+      });
       const put = await engine.run({
         workspaceId: 'bench-egress',
         argv: ['true'],
@@ -65,7 +90,10 @@ export async function benchEgressOverhead({ repo, gets = Number(process.env.HEAD
       if (put.status !== 'success') throw new Error(`staging job: ${put.status}`);
     }
     const inWorkspace = async (path) => {
-      const ran = await engine.run({ workspaceId: 'bench-egress', argv: ['node', 'client.mjs', 'proxy', '127.0.0.1', '3128', NAME, String(port), path, String(gets), 'ca.pem'] });
+      const ran = await engine.run({
+        workspaceId: 'bench-egress',
+        argv: ['node', 'client.mjs', 'proxy', '127.0.0.1', '3128', NAME, String(port), path, String(gets), 'ca.pem'],
+      });
       if (ran.status !== 'success') throw new Error(`workspace client: ${ran.status}: ${JSON.stringify(ran.evidence).slice(0, 300)}`);
       return elapsed(JSON.stringify(ran.evidence));
     };
@@ -87,9 +115,21 @@ export async function benchEgressOverhead({ repo, gets = Number(process.env.HEAD
       result[size] = stats;
       const floor = stats['direct (host → server)'].median;
       for (const [name, s] of Object.entries(stats))
-        rows.push({ body: size, contender: name, 'median ms': ms(s.median), 'p90 ms': ms(s.p90), 'ms per GET': (s.median / gets).toFixed(2), 'x direct': (s.median / floor).toFixed(2) });
+        rows.push({
+          body: size,
+          contender: name,
+          'median ms': ms(s.median),
+          'p90 ms': ms(s.p90),
+          'ms per GET': (s.median / gets).toFixed(2),
+          'x direct': (s.median / floor).toFixed(2),
+        });
     }
-    const note = nativeReady ? '' : `\n\nThe workspace contender is skipped: the native provider is not ready here (${probe.checks.filter((c) => !c.ok).map((c) => c.name).join(', ')}).`;
+    const note = nativeReady
+      ? ''
+      : `\n\nThe workspace contender is skipped: the native provider is not ready here (${probe.checks
+          .filter((c) => !c.ok)
+          .map((c) => c.name)
+          .join(', ')}).`;
     return {
       name: 'egress-overhead',
       result,

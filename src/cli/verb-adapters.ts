@@ -67,6 +67,21 @@ function parseTtl(raw: never, flag: string): number {
   return value;
 }
 
+/**
+ * `run --secret NAME@HOST` (#18 item 3: the job holding only a placeholder the
+ * egress proxy swaps for the value) is not built. Refused before anything
+ * runs, so no caller believes a secret is hidden from the job when it is not.
+ */
+function secretsNotBuilt(): EngineError {
+  return new EngineError(
+    'POLICY_DENIED',
+    'run --secret is not built: headspace cannot yet keep a secret from the job while letting it use the secret at egress',
+    {
+      hint: 'pass the value with --env NAME (the job then holds the real value; the name is recorded, the value never), or leave it out',
+    },
+  );
+}
+
 function parseRange(raw: never, flag: string): { from: number; to: number } {
   const match = /^(\d{1,9}):(\d{1,9})$/.exec(String(raw));
   if (!match) throw new EngineError('BAD_ARGUMENT', `${flag} takes A:B, not '${String(raw).slice(0, 40)}'`, { hint: `for example ${flag} 120:160` });
@@ -101,7 +116,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     extra: BUDGET_FLAGS,
     complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts) }),
     explain:
-      'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024). --network allow=HOST[,HOST…] (repeatable; *.domain, IP literals, :PORT, no port = 80 and 443) lets jobs reach only those hosts through the engine\'s egress proxy (HTTP_PROXY/HTTPS_PROXY/ALL_PROXY are set; no DNS or route otherwise); each job\'s result summarises every allowed and denied connection (network: …). Native enforces it, the fake simulates it (its fetch URL command), docker refuses it (exit 3).',
+      "Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024). --network allow=HOST[,HOST…] (repeatable; *.domain, IP literals, :PORT, no port = 80 and 443) lets jobs reach only those hosts through the engine's egress proxy (HTTP_PROXY/HTTPS_PROXY/ALL_PROXY are set; no DNS or route otherwise); each job's result summarises every allowed and denied connection (network: …). Native enforces it, the fake simulates it (its fetch URL command), docker refuses it (exit 3).",
   },
   run: {
     args: [
@@ -137,12 +152,19 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
           }),
       },
     },
-    extra: [{ flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true }],
+    extra: [
+      { flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true },
+      {
+        flags: '--secret <name@host>',
+        description: 'not built yet: refused (exit 3); secrets substituted at egress are planned (#18 item 3)',
+        repeatable: true,
+      },
+    ],
     // --env NAME takes the value from the caller's environment; the names and --env-file become the job's env.
-    complete: (input, opts, io) => ({
-      ...input,
-      env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env),
-    }),
+    complete: (input, opts, io) => {
+      if (opts.secret !== undefined) throw secretsNotBuilt();
+      return { ...input, env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env) };
+    },
     explain:
       "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Exit codes: 0 success, 6 the command failed (126 not executable, 127 not found), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 7 the engine broke.",
   },

@@ -20,7 +20,16 @@ import { networkInterfaces } from 'node:os';
 import type { EgressDecision } from '../network/egress-ledger.js';
 import { EGRESS_HTTP_PORT, EGRESS_SOCKS_PORT } from '../network/egress-sandbox.js';
 import { openListener } from './host-fixtures.js';
-import { linesStartingWith, notAttempted, type Judgement, type JobFacts, type NetworkSideOutcome, type ProbeHost, type Scenario } from './probe-types.js';
+import {
+  linesStartingWith,
+  notAttempted,
+  type Attempt,
+  type Judgement,
+  type JobFacts,
+  type NetworkSideOutcome,
+  type ProbeHost,
+  type Scenario,
+} from './probe-types.js';
 
 const DONE = 'probe-done';
 
@@ -144,6 +153,14 @@ function describe(d: EgressDecision): string {
   return `${d.host}:${d.port}${d.verdict === 'allowed' ? ' allowed' : ''}${d.reason ? ` (${d.reason})` : ''}`;
 }
 
+/** Opens a listener on the host's loopback and runs the attempts the port gives, in an allow-list workspace. */
+async function throughProxyAtLoopback(host: ProbeHost, attempts: (port: number | string) => string[]): Promise<Attempt<EgressFacts>> {
+  const listener = await openListener({ tcp: true }, `hsprobe-${host.token()}`);
+  host.defer(() => listener.close());
+  const side = await host.tryNetworkWorkspace(allowList(host), ['python3', '-c', EGRESS_SCRIPT, ...attempts(listener.address)]);
+  return { argv: MAIN_ARGV, observe: async () => ({ side, received: listener.accepted() }) };
+}
+
 const EGRESS_BASE = { requires: ['network' as const], requiresFeatures: ['network-allowlist' as const] };
 
 export const egressDisallowedDomain: Scenario<EgressFacts> = {
@@ -152,21 +169,7 @@ export const egressDisallowedDomain: Scenario<EgressFacts> = {
   title: 'a domain not in the allow-list',
   attempts:
     "ask the egress proxy (CONNECT, plain GET, SOCKS5) for localhost and a public name, neither in the allow-list, aiming at a listener on the host's loopback",
-  async prepare(host) {
-    const listener = await openListener({ tcp: true }, `hsprobe-${host.token()}`);
-    host.defer(() => listener.close());
-    const p = listener.address;
-    const side = await host.tryNetworkWorkspace(allowList(host), [
-      'python3',
-      '-c',
-      EGRESS_SCRIPT,
-      `connect=localhost:${p}`,
-      `get=localhost:${p}`,
-      `socks=localhost:${p}`,
-      'connect=example.com:443',
-    ]);
-    return { argv: MAIN_ARGV, observe: async () => ({ side, received: listener.accepted() }) };
-  },
+  prepare: (host) => throughProxyAtLoopback(host, (p) => [`connect=localhost:${p}`, `get=localhost:${p}`, `socks=localhost:${p}`, 'connect=example.com:443']),
   judge: judgeDenied,
 };
 
@@ -175,22 +178,8 @@ export const egressIpLiteral: Scenario<EgressFacts> = {
   id: 'egress-ip-literal',
   title: 'a raw IP literal',
   attempts: "ask the egress proxy for 127.0.0.1, [::1] and a public address by IP, none listed, aiming at a listener on the host's loopback",
-  async prepare(host) {
-    const listener = await openListener({ tcp: true }, `hsprobe-${host.token()}`);
-    host.defer(() => listener.close());
-    const p = listener.address;
-    const side = await host.tryNetworkWorkspace(allowList(host), [
-      'python3',
-      '-c',
-      EGRESS_SCRIPT,
-      `connect=127.0.0.1:${p}`,
-      `connect=[::1]:${p}`,
-      `get=127.0.0.1:${p}`,
-      `socks=127.0.0.1:${p}`,
-      'connect=1.1.1.1:443',
-    ]);
-    return { argv: MAIN_ARGV, observe: async () => ({ side, received: listener.accepted() }) };
-  },
+  prepare: (host) =>
+    throughProxyAtLoopback(host, (p) => [`connect=127.0.0.1:${p}`, `connect=[::1]:${p}`, `get=127.0.0.1:${p}`, `socks=127.0.0.1:${p}`, 'connect=1.1.1.1:443']),
   judge: judgeDenied,
 };
 
