@@ -68,10 +68,18 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job, caps });
   if (job) {
     const output = jobOutputView(ctx, job);
+    // The job's egress summary as the run journalled it (#18): what inspect shows later is what run showed then.
+    const network = store.networkSummary(job.id);
     return buildResult({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'running',
-      key_findings: [`job state: ${job.state}`, ...(job.note ? [`note: ${job.note}`] : []), ...output.findings, ...jobFindings(job, ws.policy.budget)],
+      key_findings: [
+        `job state: ${job.state}`,
+        ...(job.note ? [`note: ${job.note}`] : []),
+        ...output.findings,
+        ...jobFindings(job, ws.policy.budget),
+        ...(network === null ? [] : [network]),
+      ],
       evidence: output.evidence,
       warnings: measuredLimitWarnings(summary.policy_summary),
       resource_usage: usageOfJob(job, view?.storageBytes ?? null),

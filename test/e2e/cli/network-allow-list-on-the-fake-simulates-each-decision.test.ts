@@ -3,7 +3,8 @@
  * decision (#18): the interpreter's `fetch URL` asks the engine's egress
  * decision, an allowed host answers, a denied one fails the job with the
  * reason, and the result says `network: N allowed to H hosts, M denied: …`.
- * The policy labels network `simulated` with the allow-list's digest.
+ * The policy labels network `simulated` with the allow-list's digest, and
+ * inspect shows the journalled summary again.
  * `enabled` stays refused; a bad pattern is a bad argument (exit 1).
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,12 @@ describe('a network allow-list on the fake provider', () => {
     expect(run.stdout).toContain('network: 1 allowed to 1 host (0 bytes sent, 0 received), 1 denied: evil.test (not in allow-list)');
     expect(run.stdout).toContain('denied by the egress proxy (not in allow-list)');
     expect(run.stdout).not.toContain('token=abc (');
+  });
+
+  it('shows the same journalled summary when the job is inspected later', () => {
+    const run = JSON.parse(cli(home, ['run', '--json', 'net', 'fetch', 'https://nope.test/']).stdout) as { provenance: { job_id: string } };
+    const inspected = cli(home, ['inspect', run.provenance.job_id]);
+    expect(inspected.stdout).toContain('network: 0 allowed to 0 hosts, 1 denied: nope.test (not in allow-list)');
   });
 
   it('gives a workspace without an allow-list no network at all', () => {
