@@ -16,7 +16,7 @@
  * (allow-list.ts), and the proxy connects to that address, never re-resolving.
  */
 import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAddress, checkTarget, parsePattern, type AllowPattern, type DenyReason } from './allow-list.js';
@@ -240,7 +240,9 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
   const host = target.host
     .toLowerCase()
     .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
+    .replace(/\.$/, '')
+    // A host longer than any name is refused below; only its first 255 characters are kept as evidence.
+    .slice(0, 255);
   const deny = (reason: EgressDecision['reason'], status = 403, socksCode = 2): Upstream => {
     ctx.ledger.record({ at, verdict: 'denied', host, port: target.port, via: target.via, reason, bytesUp: 0, bytesDown: 0 });
     return { denied: `${host}:${target.port} denied (${reason})`, status, socksCode };
@@ -256,7 +258,8 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
     } catch {
       return deny('name did not resolve', 502, 4);
     }
-    const first = found.addresses[0];
+    // IPv4 first: a host with an AAAA record and no IPv6 route must not read as unreachable.
+    const first = [...found.addresses].sort((a, b) => Number(isIP(a) === 6) - Number(isIP(b) === 6))[0];
     if (first === undefined) return deny('name did not resolve', 502, 4);
     // Every address must pass: a name answering one public and one private address is refused whole.
     if (!found.fromTestMap)

@@ -3,7 +3,7 @@
  * host:port the allow-list names: CONNECT (TLS end to end, verified by the
  * client against the upstream's own CA), plain absolute-URI HTTP, and
  * SOCKS5. A denied name is never looked up; an IP literal not listed, and a
- * name resolving to a private address, are refused; every decision lands in
+ * name resolving to a private address (even beside a public one), are refused; every decision lands in
  * the ledger with its bytes and never a path or query. Real sockets, real
  * loopback servers; the resolver's test map plays DNS.
  */
@@ -69,6 +69,17 @@ describe('the egress proxy', () => {
       expect(real.ledger.decisions[0]).toMatchObject({ verdict: 'denied', host: 'localhost', reason: 'private address' });
     } finally {
       await real.close();
+    }
+  });
+
+  it('refuses a name whose answers mix a public and a private address (rebinding), whole', async () => {
+    const mixed = { lookups: [] as string[], resolve: async () => ({ addresses: ['93.184.216.34', '169.254.169.254'], fromTestMap: false }) };
+    const guarded = await startEgressProxy({ allow: ['meta.test'], resolver: mixed });
+    try {
+      await expect(connectTunnel(guarded.socketPath, 'meta.test:443')).rejects.toThrow(/403/);
+      expect(guarded.ledger.decisions[0]).toMatchObject({ verdict: 'denied', host: 'meta.test', reason: 'private address' });
+    } finally {
+      await guarded.close();
     }
   });
 
