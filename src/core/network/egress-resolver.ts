@@ -25,6 +25,8 @@ export interface EgressResolver {
   resolve(host: string): Promise<Resolution>;
   /** Every name this resolver was asked for, in order (bounded): what the DNS-exfiltration probe checks. */
   readonly lookups: readonly string[];
+  /** True when the test map is in force (every result says so). */
+  readonly testMode?: boolean;
 }
 
 const MAX_LOOKUPS_KEPT = 1000;
@@ -43,6 +45,7 @@ export function createResolver(env: NodeJS.ProcessEnv = process.env): EgressReso
   const lookups: string[] = [];
   return {
     lookups,
+    testMode: map !== null,
     async resolve(host) {
       if (lookups.length < MAX_LOOKUPS_KEPT) lookups.push(host);
       const mapped = map?.[host];

@@ -26,6 +26,7 @@ import { provenanceInputs } from './put.js';
 import { checkWorkingDirectory, unproducedDeclarationWarnings } from './run-paths.js';
 import { openEgressSession, type EgressSession } from '../network/egress-session.js';
 import { summariseEgress, type EgressLedger } from '../network/egress-ledger.js';
+import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
 import type { SqliteStore } from '../store/sqlite-store.js';
 
 export interface RunInput {
@@ -200,6 +201,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(inputs);
   const warnings = measuredLimitWarnings(summary.policy_summary);
+  // Test mode must never pass unnoticed: the proxy then answers some names itself (core/network/egress-resolver.ts).
+  if (egress?.resolver.testMode === true)
+    warnings.push(`${TEST_RESOLVER_ENV} is set: the egress proxy answered its names itself (a test mode, never for real use)`);
   if (failure) warnings.unshift(`the ${ws.provider} provider failed: ${failure.message}`);
   else warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declarations, cwd ?? '')));
   // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).

@@ -61,6 +61,8 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native network allo
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(output(run.stdout)).toContain('got 1024 bytes');
+    // Test mode never passes unnoticed.
+    expect((JSON.parse(run.stdout) as { warnings: string[] }).warnings.join('\n')).toContain('HEADSPACE_TEST_RESOLVER_MAP is set');
     expect(findings(run.stdout).find((f) => f.startsWith('network:'))).toMatch(/^network: 1 allowed to 1 host \(\d+ bytes sent, \d+ received\), 0 denied$/);
   });
 
