@@ -14,6 +14,16 @@ import { summariseEgress } from '../../../../src/core/network/egress-ledger.js';
 import { connectTunnel, httpsGet, rawExchange, socks5Connect } from '../../../helpers/egress-client.js';
 import { makeTestCa, startUpstreams, type TestCa, type Upstreams } from '../../../helpers/tls-upstream.js';
 
+/** A second proxy for one test, always closed. */
+async function withProxy(options: Parameters<typeof startEgressProxy>[0], body: (p: EgressProxy) => Promise<void>): Promise<void> {
+  const p = await startEgressProxy(options);
+  try {
+    await body(p);
+  } finally {
+    await p.close();
+  }
+}
+
 let ca: TestCa;
 let up: Upstreams;
 let proxy: EgressProxy;
@@ -62,36 +72,25 @@ describe('the egress proxy', () => {
     await expect(connectTunnel(proxy.socketPath, `127.0.0.1:${up.httpsPort}`)).rejects.toThrow(/403/);
   });
 
-  it('refuses an allowed name that resolves to a private address', async () => {
-    const real = await startEgressProxy({ allow: ['localhost:9'], resolver: createResolver({}) });
-    try {
+  it('refuses an allowed name that resolves to a private address', () =>
+    withProxy({ allow: ['localhost:9'], resolver: createResolver({}) }, async (real) => {
       await expect(connectTunnel(real.socketPath, 'localhost:9')).rejects.toThrow(/403/);
       expect(real.ledger.decisions[0]).toMatchObject({ verdict: 'denied', host: 'localhost', reason: 'private address' });
-    } finally {
-      await real.close();
-    }
-  });
+    }));
 
-  it('refuses a name whose answers mix a public and a private address (rebinding), whole', async () => {
+  it('refuses a name whose answers mix a public and a private address (rebinding), whole', () => {
     const mixed = { lookups: [] as string[], resolve: async () => ({ addresses: ['93.184.216.34', '169.254.169.254'], fromTestMap: false }) };
-    const guarded = await startEgressProxy({ allow: ['meta.test'], resolver: mixed });
-    try {
+    return withProxy({ allow: ['meta.test'], resolver: mixed }, async (guarded) => {
       await expect(connectTunnel(guarded.socketPath, 'meta.test:443')).rejects.toThrow(/403/);
       expect(guarded.ledger.decisions[0]).toMatchObject({ verdict: 'denied', host: 'meta.test', reason: 'private address' });
-    } finally {
-      await guarded.close();
-    }
+    });
   });
 
-  it('reaches a private address when an IP-literal pattern names it', async () => {
-    const listed = await startEgressProxy({ allow: [`127.0.0.1:${up.httpPort}`], resolver: createResolver({}) });
-    try {
+  it('reaches a private address when an IP-literal pattern names it', () =>
+    withProxy({ allow: [`127.0.0.1:${up.httpPort}`], resolver: createResolver({}) }, async (listed) => {
       const answer = await rawExchange(listed.socketPath, `GET http://127.0.0.1:${up.httpPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`);
       expect(answer).toContain('hello from upstream');
-    } finally {
-      await listed.close();
-    }
-  });
+    }));
 
   it('records each decision with host, port and bytes, and never a path or query', async () => {
     await new Promise((r) => setTimeout(r, 50));
