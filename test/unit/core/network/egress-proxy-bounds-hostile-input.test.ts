@@ -3,10 +3,11 @@
  * past its byte bound, a head sent too slowly (slowloris), more connections
  * at once than the cap, a request with two framings (the smuggling shape),
  * a folded header line, and a SOCKS5 command other than CONNECT are each
- * refused, and each refusal is counted as a denial. Bounds are tightened
+ * refused, and each refusal is counted as a denial; a tunnel left silent is
+ * closed at the idle bound. Bounds are tightened
  * here through the proxy's own option, so each test takes milliseconds.
  */
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createResolver } from '../../../../src/core/network/egress-resolver.js';
 import { startEgressProxy, type EgressProxy } from '../../../../src/core/network/egress-proxy.js';
@@ -59,6 +60,22 @@ describe('the egress proxy under hostile input', () => {
     const p = await start();
     expect(await rawExchange(p.socketPath, 'GET http://api.test/ HTTP/1.1\r\nX-A: 1\r\n folded\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     expect(await rawExchange(p.socketPath, 'GET http://api.test/ HTTP/1.1\nHost: api.test\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+  });
+
+  it('closes an open tunnel that stays silent past the idle bound, and records it', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const p = (proxy = await startEgressProxy({ allow: [`127.0.0.1:${port}`], resolver: createResolver({}), limits: { idleTimeoutMs: 150 } }));
+      const started = Date.now();
+      const answer = await rawExchange(p.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`, 5000);
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(p.ledger.decisions).toEqual([expect.objectContaining({ verdict: 'allowed', host: '127.0.0.1', port })]);
+    } finally {
+      silent.close();
+    }
   });
 
   it('refuses SOCKS5 UDP ASSOCIATE and BIND (CONNECT only)', async () => {
