@@ -18,6 +18,7 @@ import { benchContextEconomy } from './context-economy.mjs';
 import { benchHardeningCost } from './hardening-cost.mjs';
 import { benchDockerModes } from './docker-modes.mjs';
 import { benchEventLatency } from './event-latency.mjs';
+import { benchEgressOverhead } from './egress-overhead.mjs';
 import { closeDockerEngine } from './lib/docker-engine.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +38,7 @@ benches.push(
   ['hardening-cost', () => benchHardeningCost({ repo })],
   ['peer-overhead', () => benchPeerOverhead({ repo })],
   ['docker-modes', () => benchDockerModes({ repo })],
+  ['egress-overhead', () => benchEgressOverhead({ repo })],
   ['scale', () => benchScale({ repo })],
   ['context-economy', () => benchContextEconomy({ repo })],
   ['event-latency', () => benchEventLatency({ repo })],

@@ -90,6 +90,21 @@ function parseTtl(raw: never, flag: string): number {
   return value;
 }
 
+/**
+ * `run --secret NAME@HOST` (#18 item 3: the job holding only a placeholder the
+ * egress proxy swaps for the value) is not built. Refused before anything
+ * runs, so no caller believes a secret is hidden from the job when it is not.
+ */
+function secretsNotBuilt(): EngineError {
+  return new EngineError(
+    'POLICY_DENIED',
+    'run --secret is not built: headspace cannot yet keep a secret from the job while letting it use the secret at egress',
+    {
+      hint: 'pass the value with --env NAME (the job then holds the real value; the name is recorded, the value never), or leave it out',
+    },
+  );
+}
+
 function parseRange(raw: never, flag: string): { from: number; to: number } {
   const match = /^(\d{1,9}):(\d{1,9})$/.exec(String(raw));
   if (!match) throw new EngineError('BAD_ARGUMENT', `${flag} takes A:B, not '${String(raw).slice(0, 40)}'`, { hint: `for example ${flag} 120:160` });
@@ -141,7 +156,12 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       network: {
         flags: '--network <mode>',
         description:
-          'disabled (the default and, today, the only mode given): enabled is refused (exit 3), as no provider offers open network; an allow-list is planned as allow=HOST',
+          'disabled (the default), or allow=HOST[,HOST…] (repeatable; *.domain wildcards, :port, no port = 80 and 443): jobs reach only those hosts through the egress proxy; enabled is refused (exit 3)',
+        repeatable: true,
+        parse: (raw: never) => {
+          const list = raw as string[];
+          return list.length === 1 ? list[0] : list;
+        },
       },
       hostPaths: { flags: '--allow-host-path <path>', description: 'expose a host path read-only (refused unless the provider can)', repeatable: true },
       ttlSeconds: { flags: '--ttl <seconds>', description: 'expire after this many seconds: then run is refused (exit 2) and gc removes it', parse: parseTtl },
@@ -157,7 +177,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     extra: [...BUDGET_FLAGS, ...REVIEW_FLAGS],
     complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts), ...reviewPolicyFromOpts(opts) }),
     explain:
-      'Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024).',
+      "Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024). --network allow=HOST[,HOST…] (repeatable; *.domain, IP literals, :PORT, no port = 80 and 443) lets jobs reach only those hosts through the engine's egress proxy (HTTP_PROXY/HTTPS_PROXY/ALL_PROXY are set; no DNS or route otherwise); each job's result summarises every allowed and denied connection (network: …). Native enforces it, the fake simulates it (its fetch URL command), docker refuses it (exit 3).",
   },
   run: {
     args: [
@@ -194,12 +214,19 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       },
       ...VERIFICATION_FLAGS,
     },
-    extra: [{ flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true }],
+    extra: [
+      { flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true },
+      {
+        flags: '--secret <name@host>',
+        description: 'not built yet: refused (exit 3); secrets substituted at egress are planned (#18 item 3)',
+        repeatable: true,
+      },
+    ],
     // --env NAME takes the value from the caller's environment; the names and --env-file become the job's env.
-    complete: (input, opts, io) => ({
-      ...input,
-      env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env),
-    }),
+    complete: (input, opts, io) => {
+      if (opts.secret !== undefined) throw secretsNotBuilt();
+      return { ...input, env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env) };
+    },
     explain:
       "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Verification (exit 0 is not task success): --verify 'CMD' (repeatable) runs CMD after the job in the same workspace, cwd, env and policy — split into words WITHOUT a shell (quotes only; an unquoted | & ; < > ( ) ` or $ is refused: write --verify \"sh -c '…'\" for a shell, which the profile must have) — and it must exit 0; --expect-file PATH[=sha256:HEX] needs a regular file there (with that digest); --expect-output REGEX needs a match in the job's kept output (RE2, linear time). Checks run only after a job that exited 0, and all of them share one time allowance equal to the workspace's wall clock, apart from the job's own. The job is success only when every check passes; a check that fails makes it failure (exit 6) with that check's evidence first; a check that cannot answer — its command not found (127) or not executable (126), killed by its time allowance, the memory budget or a signal, or a pattern not found in output that was only partly kept — is a verifier fault: status inconclusive, exit 9. Verdicts come from exit statuses, file bytes and the caller's patterns, never from what the job printed about itself. The result carries provenance.verification (each check, its outcome, its evidence digest) and provenance.receipt_sha256 (see explain receipt). --detach returns at once with status running (exit 0) once the job is recorded: the home's shared supervisor (one background process per HEADSPACE_HOME, started by the first detached run, gone after HEADSPACE_SUPERVISOR_IDLE_MS, default 30000, with no job) runs it under the same budgets and writes its one terminal record, whatever happens to the caller (kill -9 included); the result names the job and the calls that follow it (wait, logs, stop), and env values travel to the supervisor over a private unix socket, never in a record. Exit codes: 0 success, 6 the command or a check failed (126 not executable, 127 not found), 9 inconclusive (a verifier fault), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 3 refused by a supervision rule (explain rules), 7 the engine broke.",
   },

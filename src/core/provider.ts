@@ -154,10 +154,29 @@ export interface RunRequest {
   /** Called for each chunk of output, in order. The engine counts, caps and stores. */
   onOutput: (stream: OutputStream, chunk: Buffer) => void;
   /**
+   * Present exactly when the policy's network is an allow-list (#18): the
+   * engine's egress path for this job. A provider that lists
+   * `network-allowlist` must refuse (POLICY_DENIED) an allow-list policy
+   * without it, never run the job with a network it cannot route.
+   */
+  egress?: EgressChannel;
+  /**
    * Aborted by the engine for its own limits (wall clock, output budget).
    * The provider ends the job's whole process tree promptly and returns.
    */
   signal: AbortSignal;
+}
+
+/**
+ * The engine's egress proxy as a provider reaches it (core/network/).
+ * `socketPath`: the host unix socket a real provider exposes at
+ * SANDBOX_EGRESS_SOCKET; null for a simulating provider, which asks
+ * `simulate` instead. Either way the engine records every decision.
+ */
+export interface EgressChannel {
+  socketPath: string | null;
+  /** The decision the proxy takes for HOST:PORT, recorded as evidence; a simulation's only way out. */
+  simulate(host: string, port: number): Promise<{ allowed: boolean; reason?: string }>;
 }
 
 export interface JobUsage {

@@ -43,6 +43,7 @@ runProviderConformance({
     // For the snapshot cases (#14) once the suite has them.
     symlink: (target: string, path: string) => ['ln', '-s', target, path],
     chmod: (mode: string, path: string) => ['chmod', mode, path],
+    fetch: (url) => ['fetch', url],
   },
   skip: [
     {

@@ -37,6 +37,8 @@ runProviderConformance({
             'leaves the workspace ready after three jobs',
             'gives a job its environment and does not carry it into the next job',
             'returns written bytes exactly, in bounded chunks, and closes twice safely',
+            'with network-allowlist, reaches an allowed host, is denied another, and each decision is recorded',
+            'with network-allowlist, refuses an allow-list job given no egress path',
             'refuses missing paths and escapes as user errors',
             'checks the digest on write and lands nothing on a mismatch',
             'refuses to overwrite unless asked',

@@ -23,5 +23,7 @@ export const POSIX_COMMANDS: ConformanceCommands = {
   slow: ['sleep', '30'],
   writeFile: (path, text) => ['sh', '-c', 'printf "%s" "$2" > "$1"', 'sh', path, text],
   printEnv: (name) => ['printenv', name],
+  // curl reads http_proxy from the environment the provider set for an allow-list job.
+  fetch: (url) => ['curl', '-sS', '-f', '-m', '10', url],
   writeRawName: (name, text) => ['python3', '-c', 'import sys; open(bytes.fromhex(sys.argv[1]), "w").write(sys.argv[2])', name.toString('hex'), text],
 };

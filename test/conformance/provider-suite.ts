@@ -10,7 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineError } from '../../src/core/errors.js';
 import { jobUserOfSlot, JOB_SLOT_COUNT } from '../../src/core/job-identity.js';
 import { defaultPolicy, LIMIT_NAMES, type Policy } from '../../src/core/policy/policy.js';
-import type { JobOutcome, Provider } from '../../src/core/provider.js';
+import type { EgressChannel, JobOutcome, Provider, ProviderCapabilities } from '../../src/core/provider.js';
+import { labelLimit } from '../../src/core/policy/label-limit.js';
+import { openEgressSession } from '../../src/core/network/egress-session.js';
+import { TEST_RESOLVER_ENV } from '../../src/core/network/egress-resolver.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export interface ConformanceCommands {
   /** Prints `text` and a newline to stdout, exits 0. */
@@ -35,6 +40,12 @@ export interface ConformanceCommands {
    * only name files with text (skip the test that needs it, with that reason).
    */
   writeRawName?(name: Buffer, text: string): string[];
+  /**
+   * An HTTP GET of `url` through the workspace's egress path (#18): exits 0
+   * and prints the body (or, simulated, the host) when allowed, non-zero
+   * when denied. Used only when the provider lists `network-allowlist`.
+   */
+  fetch(url: string): string[];
 }
 
 export interface ConformanceBinding {
@@ -72,6 +83,8 @@ export const CONFORMANCE_TESTS = [
   'runs as many jobs at once as it declares, stops one alone, and refuses more before making anything',
   'refuses to run in an unknown workspace',
   'partitions removal into removed, retained and unverified and forgets the workspace',
+  'with network-allowlist, reaches an allowed host, is denied another, and each decision is recorded',
+  'with network-allowlist, refuses an allow-list job given no egress path',
 ] as const;
 
 export type ConformanceTest = (typeof CONFORMANCE_TESTS)[number];
@@ -92,7 +105,7 @@ async function collect(
   provider: Provider,
   workspaceId: string,
   argv: string[],
-  extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy; jobId?: string } = {},
+  extra: { env?: Record<string, string>; signal?: AbortSignal; policy?: Policy; jobId?: string; egress?: EgressChannel } = {},
 ): Promise<{ outcome: JobOutcome; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -107,6 +120,7 @@ async function collect(
       else stderr += chunk.toString('utf8');
     },
     signal: extra.signal ?? new AbortController().signal,
+    ...(extra.egress === undefined ? {} : { egress: extra.egress }),
   });
   return { outcome, stdout, stderr };
 }
@@ -428,6 +442,55 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     test('refuses to run in an unknown workspace', async () => {
       const { provider } = await fresh();
       await expectEngineError(collect(provider, 'never-created-here', binding.commands.print('x')), ['WORKSPACE_NOT_FOUND']);
+    });
+
+    /** A provider without the feature must leave an allow-list measured, so create refuses it (exit 3). */
+    const lacksAllowList = (caps: ProviderCapabilities, policy: Policy) => {
+      if ((caps.features ?? []).includes('network-allowlist')) return false;
+      expect(labelLimit('network', policy, caps).label).toBe('measured');
+      return true;
+    };
+    const allowListPolicy = (allow: string[]): Policy => ({ ...smallPolicy(), network: 'allowlist', networkAllow: allow });
+
+    test('with network-allowlist, reaches an allowed host, is denied another, and each decision is recorded', async () => {
+      const body = `conformance-upstream-${randomBytes(6).toString('hex')}`;
+      const server = createServer((_req, res) => res.end(body));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        const policy = allowListPolicy([`up.test:${port}`]);
+        const caps = await (await fresh()).provider.capabilities();
+        if (lacksAllowList(caps, policy)) return;
+        const { provider, workspaceId } = await withWorkspace(policy);
+        const map = JSON.stringify({ 'up.test': '127.0.0.1', 'other.test': '127.0.0.1' });
+        const session = await openEgressSession(policy.networkAllow!, { simulated: caps.simulated === true, env: { [TEST_RESOLVER_ENV]: map } });
+        try {
+          const allowed = await collect(provider, workspaceId, binding.commands.fetch(`http://up.test:${port}/`), { policy, egress: session.channel });
+          expect(allowed.outcome.exitCode, allowed.stderr).toBe(0);
+          expect(allowed.stdout).toContain(caps.simulated === true ? 'up.test' : body);
+          const denied = await collect(provider, workspaceId, binding.commands.fetch(`http://other.test:${port}/`), { policy, egress: session.channel });
+          expect(denied.outcome.exitCode).not.toBe(0);
+          expect(denied.stdout).not.toContain(body);
+        } finally {
+          await session.close();
+        }
+        expect(session.ledger.decisions.map((d) => [d.verdict, d.host, d.port])).toEqual([
+          ['allowed', 'up.test', port],
+          ['denied', 'other.test', port],
+        ]);
+        expect(session.ledger.decisions[1]!.reason).toBe('not in allow-list');
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+    });
+
+    test('with network-allowlist, refuses an allow-list job given no egress path', async () => {
+      const policy = allowListPolicy(['up.test']);
+      const caps = await (await fresh()).provider.capabilities();
+      if (lacksAllowList(caps, policy)) return;
+      const { provider, workspaceId } = await withWorkspace(policy);
+      await expectEngineError(collect(provider, workspaceId, binding.commands.print('never'), { policy }), ['POLICY_DENIED']);
     });
 
     test('partitions removal into removed, retained and unverified and forgets the workspace', async () => {

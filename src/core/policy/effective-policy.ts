@@ -2,6 +2,7 @@ import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { LimitSummary } from '../result/result-package.js';
+import { allowListDigest } from '../network/allow-list.js';
 import { labelLimit, measuredLimitWarning } from './label-limit.js';
 import { BOUNDARY_LIMITS, LIMIT_NAMES, type LimitName, type Policy } from './policy.js';
 
@@ -61,7 +62,7 @@ export function describeLimit(name: LimitName, policy: Policy): string {
   const b = policy.budget;
   switch (name) {
     case 'network':
-      return policy.network;
+      return policy.network === 'allowlist' ? describeAllowList(policy.networkAllow ?? []) : policy.network;
     case 'filesystem':
       return policy.hostPaths.length === 0 ? 'workspace only, no host paths' : `workspace + read-only ${policy.hostPaths.join(', ')}`;
     case 'memory':
@@ -92,4 +93,15 @@ export function formatBytes(n: number): string {
   }
   if (unit === 0 && n >= 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return `${value} ${units[unit]}`;
+}
+
+/** The network limit's value under an allow-list: its patterns and the digest that pins them. */
+export function describeAllowList(patterns: readonly string[]): string {
+  const shown =
+    patterns.length === 0
+      ? 'nothing (every connection denied)'
+      : patterns.length > 8
+        ? `${patterns.slice(0, 8).join(', ')}, … (${patterns.length})`
+        : patterns.join(', ');
+  return `allow-list ${allowListDigest(patterns).slice(0, 19)}: ${shown}`;
 }

@@ -33,6 +33,12 @@ export interface LimitLabelling {
 export function labelLimit(name: LimitName, policy: Pick<Policy, 'network' | 'hostPaths'>, caps: ProviderCapabilities): LimitLabelling {
   if (ENGINE_ENFORCED_LIMITS.includes(name)) return { label: 'enforced', by: 'engine' };
   if (providerApplies(name, policy, caps)) return { label: caps.simulated === true ? 'simulated' : 'enforced', by: 'provider' };
+  if (name === 'network' && policy.network === 'allowlist' && !(caps.features ?? []).includes('network-allowlist'))
+    return {
+      label: 'measured',
+      by: 'none',
+      reason: `the ${caps.provider} provider does not offer network-allowlist (egress through the engine's proxy); remedy: create it on the native provider, or with network disabled`,
+    };
   return { label: 'measured', by: 'none', reason: caps.reasons[name] ?? `the ${caps.provider} provider cannot enforce ${name}` };
 }
 
@@ -54,6 +60,8 @@ export function measuredLimitWarning(name: LimitName | string, value: string, re
 
 function providerApplies(name: LimitName, policy: Pick<Policy, 'network' | 'hostPaths'>, caps: ProviderCapabilities): boolean {
   if (name === 'network' && policy.network === 'enabled') return caps.networkAccess;
+  // An allow-list needs the provider's egress path (#18); its isolation is the same closed namespace.
+  if (name === 'network' && policy.network === 'allowlist') return (caps.features ?? []).includes('network-allowlist') && caps.enforces.network;
   if (name === 'filesystem' && policy.hostPaths.length > 0) return caps.hostPaths && caps.enforces.filesystem;
   return caps.enforces[name];
 }

@@ -11,10 +11,10 @@ import { nextAction } from '../next-action.js';
 export function openNetworkRefused(): EngineError {
   return new EngineError(
     'POLICY_DENIED',
-    'network access is refused: no provider offers a workspace open network access, because sharing the host network would expose its loopback services; a per-host allow-list is planned (network allow=HOST)',
+    'open network access is refused: no provider offers a workspace the whole network, because sharing the host network would expose its loopback services; list the hosts a job needs instead (network allow=HOST[,HOST…])',
     {
-      hint: "create it with network disabled (the default) and bring what the job needs in first, with put or a run's inputs",
-      action: nextAction('create', { network: 'disabled' }),
+      hint: "create it with network allow=HOST (e.g. allow=registry.npmjs.org), or with network disabled and bring what the job needs in first, with put or a run's inputs",
+      action: nextAction('create', { network: 'allow=registry.npmjs.org' }),
     },
   );
 }

@@ -6,7 +6,7 @@
  * inside the workspace; a non-empty list asks for those paths read-only, and a
  * provider that cannot bind host paths must refuse (exit 3), never ignore it.
  */
-export type NetworkMode = 'disabled' | 'enabled';
+export type NetworkMode = 'disabled' | 'enabled' | 'allowlist';
 
 export interface Budget {
   /** Memory ceiling in bytes; the kernel kills the job past it. */
@@ -26,7 +26,14 @@ export interface Budget {
 }
 
 export interface Policy {
+  /**
+   * `disabled` (the default): no network at all. `allowlist`: only the hosts
+   * in `networkAllow`, through the engine's egress proxy (#18). `enabled`
+   * (everything) is refused on every provider.
+   */
   network: NetworkMode;
+  /** With `allowlist`: the normalised patterns (core/network/allow-list.ts), possibly none. */
+  networkAllow?: string[];
   hostPaths: string[];
   budget: Budget;
 }

@@ -14,6 +14,8 @@
  */
 import type { Budget, LimitName } from '../policy/policy.js';
 import type { ResultStatus } from '../status.js';
+import type { EgressDecision } from '../network/egress-ledger.js';
+import type { ProviderFeature } from '../provider.js';
 
 export type Verdict = 'contained' | 'escaped' | 'skipped';
 
@@ -87,7 +89,17 @@ export interface ProbeHost {
    * probe also runs after the scenario whatever happened.
    */
   startSibling(argv: string[]): Promise<SiblingJob>;
+  /**
+   * Network allow-list attempts (#18): creates a side workspace with
+   * `network allow=…` (the probe's budget), runs one job in it through the
+   * run verb (so the engine's egress proxy stands between it and the host),
+   * and always destroys it. The outcome carries the job's egress decisions
+   * as the engine journalled them.
+   */
+  tryNetworkWorkspace(allow: string[], argv: string[]): Promise<NetworkSideOutcome>;
 }
+
+export type NetworkSideOutcome = { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null; decisions: EgressDecision[] };
 
 /** A job running in a sibling workspace (see ProbeHost.startSibling). */
 export interface SiblingJob {
@@ -133,6 +145,8 @@ export interface Scenario<H = unknown> {
    * scenario does not apply and is skipped with the reason.
    */
   requiresLayers?: string[];
+  /** Provider features (ProviderCapabilities.features) the scenario tests; skipped with the reason without them. */
+  requiresFeatures?: ProviderFeature[];
   prepare(host: ProbeHost): Promise<Attempt<H>>;
   judge(job: JobFacts, host: H): Judgement;
 }

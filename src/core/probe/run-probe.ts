@@ -23,7 +23,7 @@ import { runJob } from '../verbs/run.js';
 import { exportFile } from '../files/export-artifact.js';
 import { makeHostDir, randomToken, removePath } from './host-fixtures.js';
 import { startSiblingJob } from './sibling-workspace.js';
-import type { HostActOutcome, JobFacts, LandedBytes, ProbeHost, Scenario, ScenarioResult, SideWorkspaceOutcome } from './probe-types.js';
+import type { HostActOutcome, JobFacts, LandedBytes, NetworkSideOutcome, ProbeHost, Scenario, ScenarioResult, SideWorkspaceOutcome } from './probe-types.js';
 
 /**
  * Small on purpose: the bomb, the hog and /tmp hit their caps in about a
@@ -96,7 +96,11 @@ export async function runProbe(ctx: EngineContext, input: { provider: string; ca
  * limit that is only measured there proves nothing; one testing an
  * isolation layer the provider does not declare (caps.layers) does not apply.
  */
-export function whyNotApplicable(scenario: Pick<Scenario, 'requires' | 'requiresLayers'>, provider: string, caps: ProviderCapabilities): string | undefined {
+export function whyNotApplicable(
+  scenario: Pick<Scenario, 'requires' | 'requiresLayers' | 'requiresFeatures'>,
+  provider: string,
+  caps: ProviderCapabilities,
+): string | undefined {
   const unenforced = scenario.requires.map((limit) => ({ limit, ...labelLimit(limit, defaultPolicy(), caps) })).filter((l) => l.label === 'measured');
   if (unenforced.length > 0) {
     const why = unenforced.map((l) => `${l.limit}${caps.reasons[l.limit] ? ` (${caps.reasons[l.limit]})` : ''}`).join('; ');
@@ -105,6 +109,8 @@ export function whyNotApplicable(scenario: Pick<Scenario, 'requires' | 'requires
   const missingLayers = (scenario.requiresLayers ?? []).filter((layer) => !caps.layers.includes(layer));
   if (missingLayers.length > 0)
     return `the ${provider} provider has no ${missingLayers.join(', ')} layer, which this scenario tests (its layers: ${caps.layers.join(', ') || 'none'})`;
+  const missingFeatures = (scenario.requiresFeatures ?? []).filter((f) => !(caps.features ?? []).includes(f));
+  if (missingFeatures.length > 0) return `the ${provider} provider does not offer ${missingFeatures.join(', ')}, which this scenario tests`;
   return undefined;
 }
 
@@ -178,6 +184,7 @@ async function runScenario(
       cleanups.push(() => sibling.finish());
       return sibling;
     },
+    tryNetworkWorkspace: (allow, argv) => tryNetworkWorkspace(ctx, input.provider, allow, argv),
     trySideWorkspace: (hostPaths, between, argv, budget) =>
       trySideWorkspace(ctx, input.provider, { hostPaths, between, argv, ...(budget === undefined ? {} : { budget }) }),
   };
@@ -259,6 +266,32 @@ async function trySideWorkspace(
     } catch (error) {
       return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'run' };
     }
+  } finally {
+    await destroyWorkspace(ctx, { workspaceId, force: true }).catch(() => undefined);
+  }
+}
+
+/** See ProbeHost.tryNetworkWorkspace. */
+async function tryNetworkWorkspace(ctx: EngineContext, provider: string, allow: string[], argv: string[]): Promise<NetworkSideOutcome> {
+  const workspaceId = `probe-${randomToken().slice(0, 12)}-net`;
+  try {
+    await createWorkspace(ctx, {
+      workspaceId,
+      provider,
+      network: `allow=${allow.join(',')}`,
+      purpose: 'headspace probe: a network allow-list attempt (destroyed at once)',
+      budget: PROBE_BUDGET,
+    });
+  } catch (error) {
+    return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'create' };
+  }
+  try {
+    const jobId = ctx.ids('job');
+    const ran = await runJob(ctx, { workspaceId, argv, jobId });
+    if (ran.status === 'infrastructure_failure') return { refused: (ran.warnings[0] ?? 'the run failed').slice(0, 200), at: 'run' };
+    return { output: readJobLog(ctx, jobId)?.toString('utf8') ?? '', exitCode: ran.provenance.exit_code, decisions: ctx.store().networkDecisions(jobId) };
+  } catch (error) {
+    return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'run' };
   } finally {
     await destroyWorkspace(ctx, { workspaceId, force: true }).catch(() => undefined);
   }

@@ -17,6 +17,7 @@ import { hostileNames } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
+import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressUdp } from './scenarios-egress.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -45,6 +46,11 @@ export const SCENARIOS: readonly Scenario[] = [
   budgetPastHost,
   inheritedLimits,
   ptyPool,
+  egressDisallowedDomain,
+  egressIpLiteral,
+  egressDnsExfiltration,
+  egressUdp,
+  egressDirectConnect,
   forkBomb,
   memoryHog,
   fillTmp,

@@ -17,6 +17,8 @@ import type { JobOutcome, Provider } from '../provider.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { factsOfOutcome, type AbortReason } from '../verbs/classify-outcome.js';
 import { settleRun } from './run-machine.js';
+import { openEgressSession, type EgressSession } from '../network/egress-session.js';
+import { summariseEgress } from '../network/egress-ledger.js';
 import type { AttentionItem } from '../result/result-package.js';
 import { issueJobReceipt } from '../receipts/job-receipt.js';
 import { judgeRulesAfterJob } from '../rules/supervise.js';
@@ -50,6 +52,8 @@ export interface ExecutedJob {
   failure: EngineError | null;
   /** What the workspace's supervision rules raised once the job ended (#16). */
   ruleAttention: AttentionItem[];
+  /** True when the egress proxy answered names from the test resolver map (#18): the run must say so. */
+  egressTestMode: boolean;
   /** The verdict with each check's evidence excerpt, which the store does not keep (a check's output is output, not a record). */
   verification: VerificationBlock;
 }
@@ -75,7 +79,13 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
   let outcome: JobOutcome | null = null;
   let failure: EngineError | null = null;
   let firstOutput = true;
+  let egress: EgressSession | null = null;
   try {
+    // The egress proxy lives exactly as long as this job's run (#18), in whichever process runs it (the caller, or a detached run's supervisor).
+    if (ws.policy.network === 'allowlist') {
+      const caps = await request.provider.capabilities();
+      egress = await openEgressSession(ws.policy.networkAllow ?? [], { simulated: caps.simulated === true, now: () => ctx.clock.now() });
+    }
     outcome = await request.provider.run({
       workspaceId: ws.id,
       jobId,
@@ -92,10 +102,12 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
         ctx.events.emit({ type: 'job.output', jobId, bytes: chunk.length });
       },
       signal: controller.signal,
+      ...(egress === null ? {} : { egress: egress.channel }),
     });
   } catch (error) {
     failure = callerFacing(toEngineError(error), ws.provider);
   } finally {
+    await egress?.close();
     cancelTimer();
     request.signal?.removeEventListener('abort', onCallerAbort);
     sink.close();
@@ -135,9 +147,11 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
       ...(end.cancelledBy === null ? {} : { cancelledBy: end.cancelledBy }),
     });
     if (request.checks.length > 0) store.recordVerification(jobId, verificationRecord(verification));
+    // Every egress decision is evidence (#18 item 2), journalled with the terminal record so whoever reads the job finds it.
+    if (egress !== null) store.recordNetworkDecisions(jobId, ws.id, egress.ledger.decisions, summariseEgress(egress.ledger.decisions, egress.ledger));
     issueJobReceipt(ctx, store, ws, finished, sink.keptSha256 === null ? null : { sha256: sink.keptSha256, kept_bytes: sink.storedBytes });
     return finished;
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
-  return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job), verification };
+  return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job), verification, egressTestMode: egress?.resolver.testMode === true };
 }

@@ -68,6 +68,9 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   if (verification !== null) summary.verification = verificationRecord(verification);
   const receipt = store.receiptOf(job.id);
   if (receipt) summary.receipt_sha256 = receipt.sha256;
+  // What the job's egress proxy allowed and denied (#18), as journalled with its terminal record.
+  const network = store.networkSummary(job.id);
+  if (network !== null) findings.push(network);
   const envNames = store.envNames(job.id);
   if (envNames.length) findings.push(`environment given: ${envNames.join(', ')} (names only; values are never recorded)`);
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.

@@ -260,6 +260,28 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX rule_decisions_workspace ON rule_decisions(workspace_id, id);
   `,
+  // network (#18): every egress decision of a job whose workspace has a
+  // network allow-list (host, port, verdict, reason, bytes; never a path,
+  // query, header or body), and the job's one-line network summary. At most
+  // the ledger's first 1000 decisions per job are itemised; the summary
+  // keeps the full counts.
+  `
+  CREATE TABLE network_decisions (
+    job_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    workspace_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    host TEXT NOT NULL,
+    port INTEGER NOT NULL,
+    via TEXT NOT NULL,
+    reason TEXT,
+    bytes_up INTEGER NOT NULL,
+    bytes_down INTEGER NOT NULL,
+    PRIMARY KEY (job_id, seq)
+  );
+  ALTER TABLE jobs ADD COLUMN network_summary TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

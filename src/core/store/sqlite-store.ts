@@ -1,3 +1,4 @@
+import type { EgressDecision } from '../network/egress-ledger.js';
 import Database from 'better-sqlite3';
 import { nextAction } from '../next-action.js';
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
@@ -478,6 +479,36 @@ export class SqliteStore {
   /** Records the NAMES of the environment a job received; values are never stored. */
   recordEnvNames(jobId: string, names: string[]): void {
     this.sql('UPDATE jobs SET env_names = ? WHERE id = ?').run(JSON.stringify(names), jobId);
+  }
+
+  /** A job's egress decisions and its network summary line (#18), in one go after the job. */
+  recordNetworkDecisions(jobId: string, workspaceId: string, decisions: readonly EgressDecision[], summary: string): void {
+    const insert = this.sql(
+      'INSERT INTO network_decisions (job_id, seq, workspace_id, at, verdict, host, port, via, reason, bytes_up, bytes_down) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    decisions.forEach((d, seq) =>
+      insert.run(jobId, seq, workspaceId, d.at, d.verdict, d.host.slice(0, 255), d.port, d.via, d.reason ?? null, d.bytesUp, d.bytesDown),
+    );
+    this.sql('UPDATE jobs SET network_summary = ? WHERE id = ?').run(summary, jobId);
+  }
+
+  networkDecisions(jobId: string): EgressDecision[] {
+    const rows = this.sql('SELECT * FROM network_decisions WHERE job_id = ? ORDER BY seq').all(jobId) as Row[];
+    return rows.map((r) => ({
+      at: Number(r.at),
+      verdict: r.verdict as EgressDecision['verdict'],
+      host: String(r.host),
+      port: Number(r.port),
+      via: r.via as EgressDecision['via'],
+      ...(r.reason === null ? {} : { reason: r.reason as EgressDecision['reason'] }),
+      bytesUp: Number(r.bytes_up),
+      bytesDown: Number(r.bytes_down),
+    }));
+  }
+
+  networkSummary(jobId: string): string | null {
+    const row = this.sql('SELECT network_summary FROM jobs WHERE id = ?').get(jobId) as Row | undefined;
+    return row?.network_summary ? String(row.network_summary) : null;
   }
 
   envNames(jobId: string): string[] {

@@ -45,9 +45,11 @@ export const createVerb = defineVerb({
         ),
       profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
       network: z
-        .enum(['disabled', 'enabled'])
+        .union([z.string(), z.array(z.string())])
         .optional()
-        .describe('"disabled" (default); "enabled" is refused (policy_denied): no provider offers open network access'),
+        .describe(
+          '"disabled" (default); "allow=HOST[,HOST…]" (*.domain wildcards, :port; no port means 80 and 443): jobs reach only those hosts, through the engine\'s egress proxy, each decision in the result; "enabled" is refused (policy_denied)',
+        ),
       hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
       purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
       owner: z.string().optional().describe('who owns it'),

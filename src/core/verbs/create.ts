@@ -2,12 +2,13 @@ import type { EngineContext } from '../context.js';
 import { PROFILES } from '../policy/profiles.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
-import { assertEnforceable, effectivePolicy } from '../policy/effective-policy.js';
+import { assertEnforceable, describeLimit, effectivePolicy } from '../policy/effective-policy.js';
 import { labelLimit } from '../policy/label-limit.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { openNetworkRefused } from '../policy/open-network.js';
-import { defaultPolicy, type Budget, type NetworkMode, type Policy } from '../policy/policy.js';
+import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
+import { networkPolicy, type NetworkInput } from '../network/network-input.js';
 import type { ProviderCapabilities } from '../provider.js';
 import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
@@ -28,7 +29,8 @@ export interface CreateInput {
   workspaceId?: string;
   provider?: string;
   profile?: string;
-  network?: NetworkMode;
+  /** `disabled` (default), `enabled` (refused), or `allow=PATTERN[,PATTERN…]` (one or several, #18). */
+  network?: NetworkInput;
   hostPaths?: string[];
   budget?: Partial<Budget>;
   purpose?: string;
@@ -53,11 +55,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new EngineError('BAD_ARGUMENT', `unknown profile '${profile.slice(0, 40)}'`, { hint: `choose one of: ${PROFILES.join(', ')}` });
   }
-  if (input.network !== undefined && input.network !== 'enabled' && input.network !== 'disabled') {
-    throw new EngineError('BAD_ARGUMENT', `network takes enabled or disabled, not '${String(input.network).slice(0, 40)}'`, {
-      hint: 'omit it for the closed default (disabled)',
-    });
-  }
+  const network = networkPolicy(input.network);
   if (input.ttlSeconds !== undefined && (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds <= 0)) {
     throw new EngineError('BAD_ARGUMENT', 'ttlSeconds takes a positive number of seconds', { hint: 'for example 3600 (an hour)' });
   }
@@ -66,7 +64,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const rules = (input.rules ?? []).map(parseRule);
   const base = defaultPolicy();
   const policy: Policy = {
-    network: input.network ?? base.network,
+    ...network,
     hostPaths: [...(input.hostPaths ?? [])],
     budget: { ...base.budget, ...definedOnly(input.budget ?? {}) },
   };
@@ -142,7 +140,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   });
   ctx.events.emit({ type: 'workspace.created', workspaceId, provider: providerName });
 
-  const findings = [`lifecycle state: ${ws.state}`, `network: ${policy.network}`, `isolation: ${caps.layers.join(', ') || '(none)'}`];
+  const findings = [`lifecycle state: ${ws.state}`, `network: ${describeLimit('network', policy)}`, `isolation: ${caps.layers.join(', ') || '(none)'}`];
   if (ws.purpose) findings.push(`purpose: ${ws.purpose}`);
   if (ws.owner) findings.push(`owner: ${ws.owner}`);
   if (rules.length > 0) findings.push(`rules: ${rules.map((r) => r.text).join('; ')}`);

@@ -80,6 +80,8 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
     const receipt = store.receiptOf(job.id);
     if (receipt) summary.receipt_sha256 = receipt.sha256;
     const verdict = verification ? verificationFinding(verification) : null;
+    // The job's egress summary as the run journalled it (#18): what inspect shows later is what run showed then.
+    const network = store.networkSummary(job.id);
     return buildResult({
       outcome_summary: jobSummary(job),
       status: job.status ?? 'running',
@@ -89,6 +91,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
         ...(verdict === null ? [] : [verdict]),
         ...output.findings,
         ...jobFindings(job, ws.policy.budget),
+        ...(network === null ? [] : [network]),
       ],
       evidence: output.evidence,
       warnings: measuredLimitWarnings(summary.policy_summary),

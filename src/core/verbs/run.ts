@@ -16,6 +16,7 @@ import { jobResult } from '../run/job-result.js';
 import { refuseUndetachable, runDetached } from '../run/detach-job.js';
 import { planChecks, type VerificationRequest } from '../verification/verification.js';
 import { checkRulesBeforeJob } from '../rules/supervise.js';
+import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
 
 /** A run's verification contract (#16) is part of its input: verify, expectFiles, expectOutput. */
 export interface RunInput extends VerificationRequest {
@@ -111,7 +112,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
 
-  const { job, failure, ruleAttention, verification } = await executeJob(ctx, {
+  const { job, failure, ruleAttention, verification, egressTestMode } = await executeJob(ctx, {
     workspace: ws,
     provider,
     jobId,
@@ -131,7 +132,10 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     provider,
     failureMessage: failure ? `the ${ws.provider} provider failed: ${failure.message}` : null,
     attention: [...ruleAttention, ...attention],
-    warnings: ruleWarnings,
+    // Test mode must never pass unnoticed: the proxy then answers some names itself (core/network/egress-resolver.ts).
+    warnings: egressTestMode
+      ? [...ruleWarnings, `${TEST_RESOLVER_ENV} is set: the egress proxy answered its names itself (a test mode, never for real use)`]
+      : ruleWarnings,
     verification,
   });
 }

@@ -22,6 +22,11 @@
  *   chmod MODE PATH    set a file's permission bits (octal, e.g. 755)
  *   env NAME           print the value of NAME from the job's environment
  *   ls                 list workspace files
+ *   fetch URL          a simulated HTTP(S) request to URL's host and port: the engine's
+ *                      egress decision for it (#18) is taken and recorded; allowed prints
+ *                      `fetch: 200 from HOST (simulated)`, denied prints the reason to
+ *                      stderr and exits 56 (curl's "failure receiving"); without a
+ *                      network allow-list there is no network: exit 6 (could not resolve)
  * Anything else: 126 when it names an existing workspace file (fake files are
  * never executable), otherwise 127 (command not found).
  */
@@ -44,6 +49,7 @@ export const FAKE_COMMANDS = [
   'chmod',
   'env',
   'ls',
+  'fetch',
 ] as const;
 
 /** Splits argv on `&&` tokens into a sequence of commands. */

@@ -183,6 +183,8 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
         return 0;
       });
     }
+    case 'fetch':
+      return fakeFetch(job, args[0] ?? '');
     case 'env':
       out(job, 'stdout', `${job.request.env[args[0] ?? ''] ?? ''}\n`);
       return 0;
@@ -228,4 +230,36 @@ function out(job: FakeJobRun, stream: 'stdout' | 'stderr', text: string): void {
 function inCwd(job: FakeJobRun, path: string): string {
   const name = normalizeRawWorkspacePath(path);
   return job.request.cwd ? normalizeWorkspacePath(`${job.request.cwd}/${name}`) : name;
+}
+
+/**
+ * A simulated request (#18): the same decision the egress proxy would take
+ * for the URL's host and port, recorded by the engine as evidence. Nothing
+ * leaves the process; an allowed request gets a canned answer.
+ */
+async function fakeFetch(job: FakeJobRun, raw: string): Promise<number> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    out(job, 'stderr', `fetch: '${raw.slice(0, 80)}' is not a URL\n`);
+    return 3;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    out(job, 'stderr', `fetch: only http and https URLs are simulated\n`);
+    return 1;
+  }
+  const egress = job.request.egress;
+  if (job.request.policy.network !== 'allowlist' || egress === undefined) {
+    out(job, 'stderr', `fetch: could not resolve ${url.hostname}: the workspace has no network\n`);
+    return 6;
+  }
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const decision = await egress.simulate(url.hostname, port);
+  if (!decision.allowed) {
+    out(job, 'stderr', `fetch: ${url.hostname}:${port} denied by the egress proxy (${decision.reason ?? 'denied'})\n`);
+    return 56;
+  }
+  out(job, 'stdout', `fetch: 200 from ${url.hostname} (simulated)\n`);
+  return 0;
 }

@@ -96,7 +96,8 @@ export function createFakeProvider(options: FakeProviderOptions = {}): Provider 
         durable: Boolean(options.persistPath),
         simulated: true,
         jobsAtOnce: MAX_JOBS_AT_ONCE,
-        features: withSnapshots ? ['snapshots'] : [],
+        // Simulated: snapshots in memory (#14), and the engine's allow-list decisions taken for the interpreter's `fetch` (#18).
+        features: withSnapshots ? ['snapshots', 'network-allowlist'] : ['network-allowlist'],
       };
     },
     ...(options.capacity === undefined ? {} : { capacity: async () => options.capacity! }),

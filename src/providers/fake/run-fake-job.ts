@@ -5,6 +5,7 @@
  * before it goes.
  */
 import type { Clock } from '../../core/clock.js';
+import { EngineError } from '../../core/errors.js';
 import type { LimitName } from '../../core/policy/policy.js';
 import type { JobOutcome, RunRequest } from '../../core/provider.js';
 import { currentOwner } from '../../core/store/owner.js';
@@ -13,6 +14,11 @@ import { runFakeCommand, type FakeJobRun } from './fake-interpreter.js';
 import { need, type FakeStore } from './fake-state.js';
 
 export async function runFakeJob(store: FakeStore, clock: Clock, cannot: ReadonlySet<LimitName>, request: RunRequest): Promise<JobOutcome> {
+  // The provider contract (#18): an allow-list job without the engine's egress path is refused, never run.
+  if (request.policy.network === 'allowlist' && request.egress === undefined)
+    throw new EngineError('POLICY_DENIED', "a network allow-list needs the engine's egress path, and this job was given none", {
+      hint: 'this is a headspace bug: the run verb opens the egress session for every job of an allow-list workspace',
+    });
   const job: FakeJobRun = {
     request,
     store,

@@ -34,7 +34,8 @@ export function validateNativePolicy(
   recorded: WorkspaceMeta['resolvedHostPaths'] | 'create',
   protectedDirs: readonly string[],
 ): Record<string, string> {
-  if (policy.network !== 'disabled') {
+  // An allow-list keeps the job's own empty namespace; only the egress socket leads out (#18).
+  if (policy.network === 'enabled') {
     throw new EngineError(
       'POLICY_DENIED',
       'the native provider does not give workspaces network access: sharing the host network would expose host loopback services',

@@ -57,5 +57,16 @@ export function nativeCapabilities(probe: Pick<HostProbe, 'result' | 'cgroups' |
         ...(probe.storage.available ? ['loop-ext4'] : []),
       ]
     : [];
-  return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true, jobsAtOnce: MAX_JOBS_AT_ONCE };
+  return {
+    provider: PROVIDER_NAME,
+    enforces,
+    reasons,
+    networkAccess: false,
+    hostPaths: true,
+    layers,
+    durable: true,
+    jobsAtOnce: MAX_JOBS_AT_ONCE,
+    // An allow-list runs in the same empty namespace, through the engine's egress proxy (#18).
+    features: ['network-allowlist'],
+  };
 }

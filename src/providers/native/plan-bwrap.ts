@@ -18,6 +18,7 @@ import { EngineError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import type { Policy } from '../../core/policy/policy.js';
 import { JOB_DEVICES } from './plan-job-entry.js';
+import { egressEnv, SANDBOX_EGRESS_SOCKET } from '../../core/network/egress-sandbox.js';
 import type { ProcMask } from './proc-masks.js';
 
 /** One read-only view of a host path (or of generated data) inside the sandbox. */
@@ -51,6 +52,12 @@ export interface BwrapPlanInput {
    * so bwrap never follows a link a host path may be or contain (#10 item 7).
    */
   resolvedHostPaths: Readonly<Record<string, string>>;
+  /**
+   * Host path of the engine's egress socket (#18), required exactly when
+   * the policy's network is an allow-list: bound at SANDBOX_EGRESS_SOCKET,
+   * and the proxy variables set. The network namespace stays the job's own.
+   */
+  egressSocket?: string;
 }
 
 export interface BwrapPlan {
@@ -98,7 +105,13 @@ export function tmpfsBytes(policy: Policy): number {
 
 export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   const { policy } = input;
-  if (policy.network !== 'disabled') {
+  const allowList = policy.network === 'allowlist';
+  if (allowList && input.egressSocket === undefined)
+    // Fail closed: an allow-list job without the engine's proxy would have nowhere to go, and must not look as if it had.
+    throw new EngineError('POLICY_DENIED', "a network allow-list needs the engine's egress proxy, and this job was given none", {
+      hint: 'this is a headspace bug: the run verb starts the egress proxy for every job of an allow-list workspace',
+    });
+  if (policy.network !== 'disabled' && !allowList) {
     // Sharing the host network namespace would also expose host loopback services: refuse (#issue item 1).
     throw new EngineError('POLICY_DENIED', 'the native provider cannot give a workspace network access safely', {
       hint: 'create the workspace with network disabled',
@@ -145,10 +158,13 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
     assertHostPathAllowed(resolved);
     args.push('--ro-bind', resolved, hostPath);
   }
+  // A socket on a read-only bind still accepts connect(); its host directory is a random temporary one.
+  if (allowList) args.push('--ro-bind', input.egressSocket!, SANDBOX_EGRESS_SOCKET);
   args.push('--chdir', input.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${input.cwd}`);
   args.push('--seccomp', String(input.seccompFd));
   args.push('--remount-ro', '/');
-  return { args, env: planEnv(input.env, input.extraPath) };
+  // The proxy variables come before the caller's env, which may override them (NO_PROXY, say).
+  return { args, env: planEnv(allowList ? { ...egressEnv(), ...input.env } : input.env, input.extraPath) };
 }
 
 /**

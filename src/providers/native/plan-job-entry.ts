@@ -20,6 +20,7 @@ import type { Budget } from '../../core/policy/policy.js';
 import { EXEC_HELPER_ENTRY } from './launcher-fds.js';
 import type { Exposure } from './plan-bwrap.js';
 import { rlimitArgs } from './plan-rlimits.js';
+import { EGRESS_HTTP_PORT, EGRESS_SOCKS_PORT, SANDBOX_EGRESS_SOCKET } from '../../core/network/egress-sandbox.js';
 
 /**
  * Device nodes a job reads and writes: all of /dev there is (plan-bwrap.ts
@@ -39,6 +40,8 @@ export interface JobEntryInput {
   hostPaths: readonly string[];
   /** The job's budget: its pids limit sizes RLIMIT_NOFILE and RLIMIT_NPROC. */
   budget: Pick<Budget, 'pidsLimit'>;
+  /** A network allow-list (#18): the shim starts the loopback relay to the egress socket. */
+  egress?: boolean;
 }
 
 /** `--rx`/`--rw`/`--dev`/`--read`/`--list` PATH pairs for the shim, most general first. */
@@ -57,5 +60,6 @@ export function planLandlockRules(exposures: readonly Exposure[], hostPaths: rea
 
 export function planJobEntry(input: JobEntryInput): string[] {
   if (input.argv.length === 0) throw new EngineError('BAD_ARGUMENT', 'the command is empty', { hint: 'give a command to run, e.g. python3 main.py' });
-  return [EXEC_HELPER_ENTRY, ...rlimitArgs(input.budget), '--landlock', ...planLandlockRules(input.exposures, input.hostPaths), '--', ...input.argv];
+  const relay = input.egress === true ? ['--relay', SANDBOX_EGRESS_SOCKET, String(EGRESS_HTTP_PORT), String(EGRESS_SOCKS_PORT)] : [];
+  return [EXEC_HELPER_ENTRY, ...rlimitArgs(input.budget), ...relay, '--landlock', ...planLandlockRules(input.exposures, input.hostPaths), '--', ...input.argv];
 }

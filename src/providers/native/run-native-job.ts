@@ -67,8 +67,15 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     seccompFd: SECCOMP_FD,
     procMasks: host.procMasks(),
     resolvedHostPaths,
+    ...(request.egress?.socketPath ? { egressSocket: request.egress.socketPath } : {}),
   });
-  const command = planJobEntry({ argv: request.argv, exposures, hostPaths: request.policy.hostPaths, budget: request.policy.budget });
+  const command = planJobEntry({
+    argv: request.argv,
+    exposures,
+    hostPaths: request.policy.hostPaths,
+    budget: request.policy.budget,
+    egress: request.policy.network === 'allowlist',
+  });
   if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 
   const sentinel = layout.stopSentinelPath(id, request.jobId);

@@ -1,7 +1,7 @@
 /**
  * `create --network enabled` is refused (exit 3) with the truth, said once:
  * no provider offers a workspace open network access, and a per-host
- * allow-list is what is planned (`--network allow=…`). The refusal does not
+ * allow-list is what to ask for instead (`--network allow=…`, #18). The refusal does not
  * send the caller to `doctor` (nothing on the host would fix it) and
  * creates nothing.
  */
@@ -30,7 +30,7 @@ describe('create --network enabled', () => {
     const error = JSON.parse(run.stderr) as { message: string; remediation: string; category: string };
     expect(error.category).toBe('policy_denied');
     expect(occurrences(`${error.message}\n${error.remediation}`, 'no provider offers')).toBe(1);
-    expect(error.remediation).toMatch(/--network disabled|omit --network/);
+    expect(error.remediation).toMatch(/--network allow=/);
   });
 
   it('creates nothing', () => {

@@ -22,7 +22,7 @@
  *       went away: exit 0), closes fd 5 and execs it. NAME marks the process
  *       in /proc/PID/cmdline as an idle launcher until then.
  *
- *   headspace-exec [--rlimit NAME SOFT HARD]... [--umask OCTAL] [--landlock] [RULE PATH]... -- COMMAND ARG...
+ *   headspace-exec [--rlimit NAME SOFT HARD]... [--umask OCTAL] [--relay SOCKET PORT PORT] [--landlock] [RULE PATH]... -- COMMAND ARG...
  *       Inside the sandbox, as the job's entry point: closes every
  *       descriptor >= 3 again (defence in depth), sets each planned resource
  *       limit (plan-rlimits.ts: the caller's own limits never reach the job;
@@ -35,6 +35,14 @@
  *       RULEs: --rx (read and execute), --rw (everything), --dev (read/write
  *       a device node), --read (read files and list directories), --list (list
  *       directories only). A PATH that does not exist is skipped.
+ *       --relay (a workspace with a network allow-list, #18): after the
+ *       Landlock ruleset, listens on 127.0.0.1:PORT (the HTTP proxy and the
+ *       SOCKS5 port) in the job's own network namespace and starts one relay
+ *       process (a double fork, so it is bwrap's child, not the job's) that
+ *       carries each connection, byte for byte, to the unix SOCKET bound
+ *       into the sandbox: the engine's egress proxy on the host decides
+ *       everything. The relay is poll-based, holds at most RELAY_PAIRS
+ *       connections, and dies with the sandbox's pid namespace.
  *
  * Exit 125 is this shim's own failure (bad arguments, a Landlock call that
  * failed on a kernel that has Landlock): it fails closed, never runs the job
@@ -49,7 +57,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/personality.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -346,6 +361,177 @@ static void launch(int nprocs, char **procs) {
   die(go[0]);
 }
 
+/*
+ * The in-sandbox half of the egress path (#18). Dumb on purpose: it never
+ * parses what it carries, so nothing a job sends can make it decide
+ * anything; the host proxy parses and decides. Bounded: RELAY_PAIRS
+ * connections at once (fewer when RLIMIT_NOFILE is lower), RELAY_BUF bytes
+ * buffered per direction, reads stop while a buffer is full (backpressure).
+ */
+#define RELAY_PAIRS 64
+#define RELAY_BUF 65536
+
+struct relay_half {
+  char *buf;
+  size_t len, off;
+  int eof;  /* the reading side ended */
+  int shut; /* the writing side was shut down after the buffer drained */
+};
+
+struct relay_pair {
+  int fd[2]; /* 0: the job's TCP connection, 1: the host proxy's unix socket */
+  struct relay_half dir[2]; /* dir[i]: bytes read from fd[i], to write to fd[1-i] */
+};
+
+static void relay_close(struct relay_pair *p) {
+  close(p->fd[0]);
+  close(p->fd[1]);
+  free(p->dir[0].buf);
+  free(p->dir[1].buf);
+  p->fd[0] = p->fd[1] = -1;
+}
+
+static int relay_listen(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) die("relay socket");
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0) die("relay bind");
+  if (listen(fd, 64) != 0) die("relay listen");
+  return fd;
+}
+
+static int relay_connect_host(const char *path) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  struct sockaddr_un addr = {.sun_family = AF_UNIX};
+  strncpy(addr.sun_path, path, sizeof addr.sun_path - 1);
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  return fd;
+}
+
+static void relay_loop(const char *path, int listeners[2], int max_pairs) {
+  struct relay_pair pairs[RELAY_PAIRS];
+  for (int i = 0; i < RELAY_PAIRS; i++) pairs[i].fd[0] = pairs[i].fd[1] = -1;
+  struct pollfd fds[2 + 2 * RELAY_PAIRS];
+  for (;;) {
+    int n = 0, free_slot = -1;
+    for (int l = 0; l < 2; l++) fds[n++] = (struct pollfd){.fd = listeners[l], .events = POLLIN};
+    for (int i = 0; i < max_pairs; i++) {
+      struct relay_pair *p = &pairs[i];
+      if (p->fd[0] < 0) {
+        if (free_slot < 0) free_slot = i;
+        fds[n++] = (struct pollfd){.fd = -1};
+        fds[n++] = (struct pollfd){.fd = -1};
+        continue;
+      }
+      for (int s = 0; s < 2; s++) {
+        short ev = 0;
+        if (!p->dir[s].eof && p->dir[s].len == 0) ev |= POLLIN;
+        if (p->dir[1 - s].len > 0) ev |= POLLOUT;
+        fds[n++] = (struct pollfd){.fd = p->fd[s], .events = ev};
+      }
+    }
+    /* No free slot: leave new connections in the backlog until one is. */
+    if (free_slot < 0) fds[0].fd = fds[1].fd = -1;
+    if (poll(fds, (nfds_t)n, -1) < 0) {
+      if (errno == EINTR) continue;
+      _exit(125);
+    }
+    for (int l = 0; l < 2 && free_slot >= 0; l++) {
+      if (!(fds[l].revents & POLLIN)) continue;
+      int client = accept4(listeners[l], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (client < 0) continue;
+      int host = relay_connect_host(path);
+      char *a = malloc(RELAY_BUF), *b = malloc(RELAY_BUF);
+      if (host < 0 || a == NULL || b == NULL) {
+        close(client);
+        if (host >= 0) close(host);
+        free(a);
+        free(b);
+        continue;
+      }
+      struct relay_pair *p = &pairs[free_slot];
+      *p = (struct relay_pair){.fd = {client, host}, .dir = {{.buf = a}, {.buf = b}}};
+      free_slot = -1;
+      for (int i = 0; i < max_pairs; i++)
+        if (pairs[i].fd[0] < 0) {
+          free_slot = i;
+          break;
+        }
+    }
+    for (int i = 0; i < max_pairs; i++) {
+      struct relay_pair *p = &pairs[i];
+      struct pollfd *pf = &fds[2 + 2 * i];
+      if (p->fd[0] < 0 || pf[0].fd < 0) continue; /* new this round: polled next time */
+      int broken = 0;
+      for (int s = 0; s < 2 && !broken; s++) {
+        struct relay_half *in = &p->dir[s];
+        if ((pf[s].revents & (POLLIN | POLLHUP)) && !in->eof && in->len == 0) {
+          ssize_t got = read(p->fd[s], in->buf, RELAY_BUF);
+          if (got > 0) {
+            in->len = (size_t)got;
+            in->off = 0;
+          } else if (got == 0) in->eof = 1;
+          else if (errno != EAGAIN && errno != EINTR) broken = 1;
+        } else if (pf[s].revents & POLLERR) broken = 1;
+      }
+      for (int s = 0; s < 2 && !broken; s++) {
+        struct relay_half *out = &p->dir[s];
+        int to = p->fd[1 - s];
+        if (out->len > 0) {
+          ssize_t put = write(to, out->buf + out->off, out->len);
+          if (put > 0) {
+            out->off += (size_t)put;
+            out->len -= (size_t)put;
+          } else if (put < 0 && errno != EAGAIN && errno != EINTR) broken = 1;
+        }
+        if (!broken && out->eof && out->len == 0 && !out->shut) {
+          shutdown(to, SHUT_WR);
+          out->shut = 1;
+        }
+      }
+      if (broken || (p->dir[0].shut && p->dir[1].shut)) relay_close(p);
+    }
+  }
+}
+
+/* Listens first (the job may connect the moment it starts), then leaves a relay behind as bwrap's child. */
+static void start_relay(const char *path, int http_port, int socks_port) {
+  if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) usage("--relay socket path too long");
+  int listeners[2] = {relay_listen(http_port), relay_listen(socks_port)};
+  struct rlimit files;
+  int max_pairs = RELAY_PAIRS;
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && (rlim_t)(2 * RELAY_PAIRS + 8) > files.rlim_cur)
+    max_pairs = files.rlim_cur > 12 ? (int)((files.rlim_cur - 8) / 2) : 1;
+  pid_t child = fork();
+  if (child < 0) die("fork (relay)");
+  if (child == 0) {
+    if (fork() != 0) _exit(0); /* the relay is orphaned to bwrap's init, so the job never sees it as a child */
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) {
+      dup2(null, 0);
+      dup2(null, 1);
+      dup2(null, 2);
+    }
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_NAME, "hs-egress-relay", 0, 0, 0);
+    relay_loop(path, listeners, max_pairs);
+    _exit(0);
+  }
+  int status;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  close(listeners[0]);
+  close(listeners[1]);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--launch") == 0) launch(argc - 3, &argv[3]);
 
@@ -370,6 +556,19 @@ int main(int argc, char **argv) {
     if (*end != '\0' || end == argv[i + 1] || umask_value < 0 || umask_value > 0777) usage("--umask takes an octal mask");
     i += 2;
   }
+  const char *relay_path = NULL;
+  int relay_ports[2] = {0, 0};
+  if (i < argc && strcmp(argv[i], "--relay") == 0) {
+    if (i + 3 >= argc) usage("--relay takes SOCKET HTTP_PORT SOCKS_PORT");
+    relay_path = argv[i + 1];
+    for (int k = 0; k < 2; k++) {
+      char *end;
+      long port = strtol(argv[i + 2 + k], &end, 10);
+      if (*end != '\0' || port < 1 || port > 65535) usage("--relay ports are 1-65535");
+      relay_ports[k] = (int)port;
+    }
+    i += 4;
+  }
   int landlock = 0;
   if (i < argc && strcmp(argv[i], "--landlock") == 0) {
     landlock = 1;
@@ -390,6 +589,8 @@ int main(int argc, char **argv) {
   /* bwrap sets it already (it loads our seccomp filter); Landlock requires it, so never depend on that. */
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("prctl(PR_SET_NO_NEW_PRIVS)");
   if (landlock) apply_landlock(&argv[first_rule], i - first_rule);
+  /* After Landlock: the relay runs under the job's own ruleset, seccomp filter and limits. */
+  if (relay_path != NULL) start_relay(relay_path, relay_ports[0], relay_ports[1]);
 
   execvp(command[0], command);
   int code = errno == ENOENT || errno == ENOTDIR ? 127 : 126;

@@ -1,0 +1,72 @@
+/**
+ * Every egress decision of one job (#18 item 2): what the proxy allowed or
+ * denied, to which host and port, and how many bytes went each way. Never a
+ * path, query string, header or body: only what the policy decided on.
+ *
+ * Bounded: a job that opens connections in a loop must not grow the
+ * engine's memory or the store without end. The first MAX_KEPT decisions are
+ * kept one by one; past that only the counts grow (and the summary says so).
+ */
+import type { DenyReason } from './allow-list.js';
+
+export type EgressVia = 'http-connect' | 'http' | 'socks5' | 'simulated';
+
+export interface EgressDecision {
+  /** Milliseconds since the epoch, when the decision was taken. */
+  at: number;
+  verdict: 'allowed' | 'denied';
+  host: string;
+  port: number;
+  via: EgressVia;
+  reason?: DenyReason | 'too many connections' | 'upstream unreachable';
+  /** Job → upstream bytes (allowed connections only). */
+  bytesUp: number;
+  /** Upstream → job bytes. */
+  bytesDown: number;
+}
+
+export const MAX_KEPT = 1000;
+
+export class EgressLedger {
+  readonly decisions: EgressDecision[] = [];
+  allowed = 0;
+  denied = 0;
+  /** Decisions past MAX_KEPT: counted, not kept. */
+  dropped = 0;
+
+  record(decision: EgressDecision): void {
+    if (decision.verdict === 'allowed') this.allowed += 1;
+    else this.denied += 1;
+    if (this.decisions.length < MAX_KEPT) this.decisions.push(decision);
+    else this.dropped += 1;
+  }
+}
+
+/** A host as a summary may print it: bounded, and only the characters a host name has. */
+function shown(host: string): string {
+  const clean = host.replace(/[^A-Za-z0-9.:\-_[\]*]/g, '?');
+  return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
+}
+
+/** `network: 3 allowed to 1 host, 2 denied: evil.test (not in allow-list)` */
+export function summariseEgress(decisions: readonly EgressDecision[], counts: { allowed: number; denied: number; dropped: number }): string {
+  const hosts = new Set(decisions.filter((d) => d.verdict === 'allowed').map((d) => d.host));
+  const up = decisions.reduce((s, d) => s + d.bytesUp, 0);
+  const down = decisions.reduce((s, d) => s + d.bytesDown, 0);
+  const parts = [`${counts.allowed} allowed to ${hosts.size} host${hosts.size === 1 ? '' : 's'}`];
+  if (counts.allowed > 0) parts[0] += ` (${up} bytes sent, ${down} received)`;
+  const denials = new Map<string, number>();
+  for (const d of decisions) {
+    if (d.verdict !== 'denied') continue;
+    // Web ports go unsaid, as in a URL; any other port is part of what was denied.
+    const key = `${shown(d.host)}${d.port === 0 || d.port === 80 || d.port === 443 ? '' : `:${d.port}`} (${d.reason ?? 'denied'})`;
+    denials.set(key, (denials.get(key) ?? 0) + 1);
+  }
+  if (counts.denied > 0) {
+    const named = [...denials.entries()].slice(0, 5).map(([what, n]) => (n > 1 ? `${what} ×${n}` : what));
+    const more = denials.size > 5 ? `, and ${denials.size - 5} more` : '';
+    parts.push(`${counts.denied} denied: ${named.join(', ')}${more}`);
+  } else parts.push('0 denied');
+  const dropped = counts.dropped > 0 ? ` (only the first ${decisions.length} decisions are itemised)` : '';
+  return `network: ${parts.join(', ')}${dropped}`;
+}

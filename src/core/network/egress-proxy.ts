@@ -1,0 +1,383 @@
+/**
+ * The host side of a job's network (#18): an HTTP proxy (CONNECT and plain
+ * absolute-URI requests) and a SOCKS5 proxy on one unix socket, which the
+ * provider exposes inside the sandbox. It lives exactly as long as one job's
+ * run: the engine starts it before provider.run and closes it after.
+ *
+ * Everything arriving here comes from the job and is hostile. Every
+ * resource is bounded (the constants below, stated in the README):
+ * connections at once and in total, the request head's size and the time
+ * to send it, idle time on a tunnel, connect time upstream. A request head
+ * is parsed strictly (CRLF only, no folded lines, one Content-Length, no
+ * Transfer-Encoding together with it) so a job cannot smuggle a second
+ * request past the decision; whatever follows an allowed head goes only to
+ * the upstream that was allowed. The job's name is checked against the
+ * allow-list before any lookup; the address found is checked again
+ * (allow-list.ts), and the proxy connects to that address, never re-resolving.
+ */
+import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
+import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkAddress, checkTarget, parsePattern, type AllowPattern, type DenyReason } from './allow-list.js';
+import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
+import { createResolver, type EgressResolver } from './egress-resolver.js';
+
+export const EGRESS_LIMITS = Object.freeze({
+  /** Connections from the job open at once; more are refused (503 / SOCKS failure) and recorded. */
+  connectionsAtOnce: 64,
+  /** Connections one job may open in all. */
+  connectionsPerJob: 20_000,
+  /** Bytes of a request head (request line + headers), the CONNECT line included. */
+  headBytes: 16 * 1024,
+  /** Header lines in a head. */
+  headerLines: 100,
+  /** Milliseconds to send a whole request head or SOCKS handshake (slowloris). */
+  headTimeoutMs: 10_000,
+  /** Milliseconds an established connection may stay silent both ways. */
+  idleTimeoutMs: 120_000,
+  /** Milliseconds to connect upstream. */
+  connectTimeoutMs: 10_000,
+});
+
+export interface EgressProxyOptions {
+  /** Normalised allow-list patterns (allow-list.ts parseAllowList). */
+  allow: readonly string[];
+  resolver?: EgressResolver;
+  /** Directory for the socket's private directory; default the OS temp dir. */
+  parentDir?: string;
+  now?: () => number;
+  /** Tighter bounds for tests; never looser than a caller chose. */
+  limits?: Partial<EgressLimits>;
+}
+
+export type EgressLimits = { -readonly [K in keyof typeof EGRESS_LIMITS]: number };
+
+export interface EgressProxy {
+  /** Host path of the unix socket the provider exposes inside the sandbox. */
+  socketPath: string;
+  ledger: EgressLedger;
+  resolver: EgressResolver;
+  /** Stops accepting, ends every connection, removes the socket; idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const patterns = options.allow.map(parsePattern);
+  const resolver = options.resolver ?? createResolver();
+  const ledger = new EgressLedger();
+  const now = options.now ?? Date.now;
+  const limits: EgressLimits = { ...EGRESS_LIMITS, ...options.limits };
+  // A private directory per job; traversable (not listable) so the job's own uid can reach the socket.
+  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'hs-egress-'));
+  chmodSync(dir, 0o711);
+  const socketPath = join(dir, 'egress.sock');
+  const open = new Set<Socket>();
+  let total = 0;
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
+    total += 1;
+    if (open.size >= limits.connectionsAtOnce || total > limits.connectionsPerJob) {
+      ledger.record({ at: now(), verdict: 'denied', host: '(any)', port: 0, via: 'http', reason: 'too many connections', bytesUp: 0, bytesDown: 0 });
+      client.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      client.destroySoon();
+      return;
+    }
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.on('error', () => client.destroy());
+    handleClient(client, { patterns, resolver, ledger, now, open, limits });
+  });
+  server.maxConnections = limits.connectionsAtOnce * 2;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  chmodSync(socketPath, 0o666);
+  let closed: Promise<void> | null = null;
+  return {
+    socketPath,
+    ledger,
+    resolver,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of open) s.destroy();
+      }).finally(() => rmSync(dir, { recursive: true, force: true }));
+      return closed;
+    },
+  };
+}
+
+interface Context {
+  patterns: AllowPattern[];
+  resolver: EgressResolver;
+  ledger: EgressLedger;
+  now: () => number;
+  open: Set<Socket>;
+  limits: EgressLimits;
+}
+
+type Target = { host: string; port: number; via: EgressVia };
+
+function handleClient(client: Socket, ctx: Context): void {
+  let buffered = Buffer.alloc(0);
+  const headTimer = setTimeout(() => client.destroy(), ctx.limits.headTimeoutMs);
+  const onData = (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    if (buffered[0] === 0x05) {
+      client.off('data', onData);
+      client.pause();
+      client.unshift(buffered);
+      void socks5(client, ctx, headTimer);
+      return;
+    }
+    const end = buffered.indexOf('\r\n\r\n');
+    if (end < 0 && buffered.length <= ctx.limits.headBytes) return;
+    client.off('data', onData);
+    client.pause();
+    clearTimeout(headTimer);
+    if (end < 0 || end + 4 > ctx.limits.headBytes) return malformed(client, ctx, 431, 'request head too large');
+    void httpRequest(client, ctx, buffered.subarray(0, end).toString('latin1'), buffered.subarray(end + 4));
+  };
+  client.on('data', onData);
+  client.on('close', () => clearTimeout(headTimer));
+}
+
+/** A request that never got as far as a decision: refused, and counted as a denial (nothing of it is kept). */
+function malformed(client: Socket, ctx: Context, status: number, why: string): void {
+  ctx.ledger.record({ at: ctx.now(), verdict: 'denied', host: '(malformed request)', port: 0, via: 'http', reason: 'bad request', bytesUp: 0, bytesDown: 0 });
+  reject(client, status, why);
+}
+
+function reject(client: Socket, status: number, why: string): void {
+  const text = STATUS_TEXT[status] ?? 'Error';
+  const body = `headspace egress proxy: ${why}\n`;
+  client.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // Half-open sockets are allowed (a tunnel needs them); a refused one must not hold its slot until the job closes it.
+  client.once('finish', () => client.destroy());
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  405: 'Method Not Allowed',
+  431: 'Request Header Fields Too Large',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+const HEADER_LINES = EGRESS_LIMITS.headerLines;
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+interface ParsedHead {
+  method: string;
+  target: string;
+  version: string;
+  headers: Array<[string, string]>;
+}
+
+/** Strict: CRLF lines, no obsolete folding, token header names, bounded count. Null when malformed. */
+export function parseHead(head: string): ParsedHead | null {
+  const lines = head.split('\r\n');
+  const requestLine = /^([A-Z]{1,16}) (\S{1,8000}) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
+  if (!requestLine || lines.length - 1 > HEADER_LINES) return null;
+  const headers: Array<[string, string]> = [];
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon <= 0 || /[\r\n\0]/.test(line)) return null;
+    const name = line.slice(0, colon);
+    if (!TOKEN.test(name)) return null; // also refuses a folded line (leading space) and "Name :"
+    headers.push([name, line.slice(colon + 1).trim()]);
+  }
+  return { method: requestLine[1]!, target: requestLine[2]!, version: requestLine[3]!, headers };
+}
+
+async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buffer): Promise<void> {
+  const parsed = parseHead(head);
+  if (!parsed) return malformed(client, ctx, 400, 'malformed request head');
+  if (parsed.method === 'CONNECT') {
+    const hostPort = splitHostPort(parsed.target);
+    if (!hostPort) return malformed(client, ctx, 400, 'CONNECT takes host:port');
+    const upstream = await decide(ctx, { ...hostPort, via: 'http-connect' });
+    if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    return splice(client, upstream.socket, rest, ctx, upstream.decision);
+  }
+  // Plain HTTP: only an absolute http:// URI (a proxy request); https:// goes through CONNECT.
+  const url = /^http:\/\/(\[[0-9A-Fa-f:.]+\]|[^/:?#@\s]+)(?::(\d{1,5}))?([/?][^\s#]*)?$/.exec(parsed.target);
+  if (!url) return malformed(client, ctx, 400, 'a proxy request needs an absolute http:// URL (use CONNECT for https)');
+  const lengths = parsed.headers.filter(([n]) => n.toLowerCase() === 'content-length');
+  const chunked = parsed.headers.some(([n]) => n.toLowerCase() === 'transfer-encoding');
+  // Two framings at once is the classic smuggling shape: refused, never guessed.
+  if (lengths.length > 1 || (lengths.length === 1 && chunked) || (lengths.length === 1 && !/^\d{1,15}$/.test(lengths[0]![1])))
+    return malformed(client, ctx, 400, 'ambiguous request framing');
+  const host = url[1]!;
+  const port = url[2] === undefined ? 80 : Number(url[2]);
+  const upstream = await decide(ctx, { host, port, via: 'http' });
+  if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
+  const path = url[3] === undefined ? '/' : url[3].startsWith('?') ? `/${url[3]}` : url[3];
+  const kept = parsed.headers.filter(([n]) => !/^(host|connection|proxy-connection|proxy-authorization|keep-alive)$/i.test(n));
+  const hostHeader = port === 80 ? host : `${host}:${port}`;
+  // One request per connection: the upstream closes after it, so nothing pipelined behind it is read as another request.
+  const out = [`${parsed.method} ${path} ${parsed.version}`, `Host: ${hostHeader}`, ...kept.map(([n, v]) => `${n}: ${v}`), 'Connection: close', '', ''].join(
+    '\r\n',
+  );
+  upstream.socket.write(out, 'latin1');
+  return splice(client, upstream.socket, rest, ctx, upstream.decision);
+}
+
+function splitHostPort(target: string): { host: string; port: number } | null {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[^\s:[\]/@]+):(\d{1,5})$/.exec(target);
+  return m ? { host: m[1]!, port: Number(m[2]) } : null;
+}
+
+type Upstream = { socket: Socket; decision: EgressDecision } | { denied: string; status: number; socksCode: number };
+
+/** The decision for one connection: allow-list, then lookup, then the address's range; records a denial. */
+async function decide(ctx: Context, target: Target): Promise<Upstream> {
+  const at = ctx.now();
+  const host = target.host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    // A host longer than any name is refused below; only its first 255 characters are kept as evidence.
+    .slice(0, 255);
+  const deny = (reason: EgressDecision['reason'], status = 403, socksCode = 2): Upstream => {
+    ctx.ledger.record({ at, verdict: 'denied', host, port: target.port, via: target.via, reason, bytesUp: 0, bytesDown: 0 });
+    return { denied: `${host}:${target.port} denied (${reason})`, status, socksCode };
+  };
+  const named = checkTarget(ctx.patterns, host, target.port);
+  if (!named.allowed) return deny(named.reason);
+  let address: string;
+  if (named.matched.some((p) => p.ip !== 0)) address = host;
+  else {
+    let found;
+    try {
+      found = await ctx.resolver.resolve(host);
+    } catch {
+      return deny('name did not resolve', 502, 4);
+    }
+    // IPv4 first: a host with an AAAA record and no IPv6 route must not read as unreachable.
+    const first = [...found.addresses].sort((a, b) => Number(isIP(a) === 6) - Number(isIP(b) === 6))[0];
+    if (first === undefined) return deny('name did not resolve', 502, 4);
+    // Every address must pass: a name answering one public and one private address is refused whole.
+    if (!found.fromTestMap)
+      for (const a of found.addresses) if (!checkAddress(ctx.patterns, a, target.port).allowed) return deny('private address' as DenyReason);
+    address = first;
+  }
+  const socket = connect({ host: address, port: target.port, allowHalfOpen: true });
+  ctx.open.add(socket);
+  socket.on('close', () => ctx.open.delete(socket));
+  const ok = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ctx.limits.connectTimeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+    socket.once('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+  if (!ok) {
+    socket.destroy();
+    return deny('upstream unreachable', 502, 5);
+  }
+  return { socket, decision: { at, verdict: 'allowed', host, port: target.port, via: target.via, bytesUp: 0, bytesDown: 0 } };
+}
+
+/** Relays both ways until both sides end (or either fails, or both stay silent too long); records the decision with its byte counts. */
+function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, decision: EgressDecision): void {
+  const headBytes = upstream.bytesWritten;
+  if (rest.length > 0) upstream.write(rest);
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    decision.bytesUp = Math.max(0, upstream.bytesWritten - headBytes) + (decision.via === 'http' ? headBytes : 0);
+    decision.bytesDown = upstream.bytesRead;
+    ctx.ledger.record(decision);
+    client.destroy();
+    upstream.destroy();
+  };
+  for (const s of [client, upstream]) {
+    s.setTimeout(ctx.limits.idleTimeoutMs, finish);
+    s.on('error', finish);
+    s.on('close', finish);
+  }
+  client.pipe(upstream);
+  upstream.pipe(client);
+  client.resume();
+}
+
+async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): Promise<void> {
+  const reader = boundedReader(client);
+  const fail = (code: number) => {
+    clearTimeout(headTimer);
+    client.end(Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]));
+    client.once('finish', () => client.destroy());
+  };
+  try {
+    const [version, count] = await reader.take(2);
+    if (version !== 5 || count === 0) return void client.destroy();
+    const methods = await reader.take(count!);
+    if (!methods.includes(0)) return void client.end(Buffer.from([5, 0xff]), () => client.destroy());
+    client.write(Buffer.from([5, 0]));
+    const [, command, , kind] = await reader.take(4);
+    let host: string;
+    if (kind === 1) host = [...(await reader.take(4))].join('.');
+    else if (kind === 3) host = (await reader.take((await reader.take(1))[0]!)).toString('latin1');
+    else if (kind === 4) {
+      const raw = await reader.take(16);
+      host = Array.from({ length: 8 }, (_, i) => raw.readUInt16BE(i * 2).toString(16)).join(':');
+    } else return fail(8);
+    const portBytes = await reader.take(2);
+    if (command !== 1) return fail(7); // CONNECT only: no BIND, no UDP ASSOCIATE
+    const upstream = await decide(ctx, { host, port: portBytes.readUInt16BE(0), via: 'socks5' });
+    if ('denied' in upstream) return fail(upstream.socksCode);
+    clearTimeout(headTimer);
+    client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
+    splice(client, upstream.socket, reader.rest(), ctx, upstream.decision);
+  } catch {
+    client.destroy();
+  }
+}
+
+/** Reads exact byte counts from a paused socket; the head timer bounds the whole handshake. */
+function boundedReader(socket: Socket) {
+  let buffered = Buffer.alloc(0);
+  let waiting: { n: number; resolve: (b: Buffer) => void; reject: (e: Error) => void } | null = null;
+  const pump = () => {
+    if (waiting && buffered.length >= waiting.n) {
+      const out = buffered.subarray(0, waiting.n);
+      buffered = buffered.subarray(waiting.n);
+      const w = waiting;
+      waiting = null;
+      socket.pause();
+      w.resolve(out);
+    }
+  };
+  const onData = (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    if (buffered.length > 1024) socket.destroy(); // a SOCKS5 handshake is at most 262 + 263 bytes
+    pump();
+  };
+  socket.on('data', onData);
+  socket.on('close', () => waiting?.reject(new Error('closed')));
+  return {
+    take(n: number): Promise<Buffer> {
+      return new Promise((resolve, reject) => {
+        waiting = { n, resolve, reject };
+        socket.resume();
+        pump();
+      });
+    },
+    rest(): Buffer {
+      socket.off('data', onData);
+      const out = buffered;
+      buffered = Buffer.alloc(0);
+      return out;
+    },
+  };
+}

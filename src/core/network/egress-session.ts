@@ -1,0 +1,64 @@
+/**
+ * One job's egress, started before provider.run and closed after it (#18).
+ * A real provider gets the proxy's socket; a simulating one (the fake) gets
+ * the same allow-list decision without a socket (a simulated name is never
+ * looked up, so the address-range check has nothing to check). Both
+ * fill one ledger, which the engine journals and summarises.
+ *
+ * Self-contained on purpose: a detached run's supervisor starts and stops it
+ * around provider.run exactly as the run verb does.
+ */
+import type { EgressChannel } from '../provider.js';
+import { checkTarget, normaliseHost, parsePattern } from './allow-list.js';
+import { EgressLedger } from './egress-ledger.js';
+import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { createResolver, type EgressResolver } from './egress-resolver.js';
+
+export interface EgressSession {
+  channel: EgressChannel;
+  ledger: EgressLedger;
+  resolver: EgressResolver;
+  close(): Promise<void>;
+}
+
+export async function openEgressSession(
+  allow: readonly string[],
+  options: { simulated: boolean; now?: () => number; env?: NodeJS.ProcessEnv },
+): Promise<EgressSession> {
+  const resolver = createResolver(options.env);
+  const now = options.now ?? Date.now;
+  if (!options.simulated) {
+    const proxy: EgressProxy = await startEgressProxy({ allow, resolver, now });
+    return {
+      ledger: proxy.ledger,
+      resolver,
+      close: () => proxy.close(),
+      channel: {
+        socketPath: proxy.socketPath,
+        simulate: async () => ({ allowed: false, reason: 'a real provider goes through the proxy socket' }),
+      },
+    };
+  }
+  const patterns = allow.map(parsePattern);
+  const ledger = new EgressLedger();
+  return {
+    ledger,
+    resolver,
+    close: async () => {},
+    channel: {
+      socketPath: null,
+      async simulate(rawHost, port) {
+        const host = normaliseHost(rawHost);
+        const at = now();
+        const deny = (reason: NonNullable<ReturnType<typeof checkTarget>['reason']>) => {
+          ledger.record({ at, verdict: 'denied', host, port, via: 'simulated', reason, bytesUp: 0, bytesDown: 0 });
+          return { allowed: false, reason };
+        };
+        const named = checkTarget(patterns, host, port);
+        if (!named.allowed) return deny(named.reason!);
+        ledger.record({ at, verdict: 'allowed', host, port, via: 'simulated', bytesUp: 0, bytesDown: 0 });
+        return { allowed: true };
+      },
+    },
+  };
+}
