@@ -23,6 +23,7 @@ import { jobUsers } from './job-users.js';
 import { layoutOf } from './layout.js';
 import { nativeLeftovers } from './leftovers.js';
 import { nativeCapabilities } from './native-capabilities.js';
+import { nativeSnapshots } from './native-snapshots.js';
 import type { NativeProviderOptions } from './native-options.js';
 import type { NativeParts } from './native-parts.js';
 import { PROVIDER_NAME } from './probe.js';
@@ -115,6 +116,8 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       return parts.cgroups.stop(driver, workspaceId, stopOptions);
     },
 
+    // Present whatever the host; capabilities list `snapshots` only where workspaces get the layered filesystem (#14).
+    snapshots: nativeSnapshots(parts),
     remove: (workspaceId) => removeNativeWorkspace(parts, workspaceId),
     listWorkspaces: () => storage.list(),
 
