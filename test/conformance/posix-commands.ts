@@ -23,5 +23,7 @@ export const POSIX_COMMANDS: ConformanceCommands = {
   slow: ['sleep', '30'],
   writeFile: (path, text) => ['sh', '-c', 'printf "%s" "$2" > "$1"', 'sh', path, text],
   printEnv: (name) => ['printenv', name],
+  symlink: (target, path) => ['ln', '-s', target, path],
+  chmod: (mode, path) => ['chmod', mode, path],
   writeRawName: (name, text) => ['python3', '-c', 'import sys; open(bytes.fromhex(sys.argv[1]), "w").write(sys.argv[2])', name.toString('hex'), text],
 };
