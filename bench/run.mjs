@@ -16,6 +16,7 @@ import { benchScale } from './scale.mjs';
 import { benchContextEconomy } from './context-economy.mjs';
 import { benchHardeningCost } from './hardening-cost.mjs';
 import { benchDockerModes } from './docker-modes.mjs';
+import { benchSnapshots } from './snapshots.mjs';
 import { closeDockerEngine } from './lib/docker-engine.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +37,7 @@ benches.push(
   ['docker-modes', () => benchDockerModes({ repo })],
   ['scale', () => benchScale({ repo })],
   ['context-economy', () => benchContextEconomy({ repo })],
+  ['snapshots', () => benchSnapshots({ repo })],
 );
 
 const load = (x) => x.map((v) => v.toFixed(2)).join(', ');

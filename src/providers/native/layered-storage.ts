@@ -49,8 +49,18 @@ export interface LayeredStorage {
   prepare(id: string, owner: { uid: number; gid: number }, stack: LayerStack): Promise<void>;
   /** Mounts the workspace's overlay for `stack` at `target` (default fs/<id>), its stores first. */
   mountStack(id: string, stack: LayerStack, target?: string): Promise<void>;
+  /**
+   * Points the workspace's overlay at `next` in ONE spawned shell (each
+   * spawn costs 5–30 ms on a loaded 2-core host, more than the mount work):
+   * unmount the overlay, rename the already written meta.json into place
+   * (the commit point: a crash before it leaves the old stack mounted and
+   * recorded, after it the new one recorded and mounted on next use), mount
+   * the new overlay; then release `view` if given. A busy overlay (a
+   * host-side call holding a file) fails before anything changed.
+   */
+  switchStack(id: string, next: LayerStack, metaTmp: string, view?: string): Promise<void>;
   /** Mounts a read-only view of `chain` at a fresh directory on the image of `id`; returns it (the empty dir for an empty chain). */
-  mountView(id: string, chain: readonly LayerRef[]): Promise<{ root: string; release(): Promise<void> }>;
+  mountView(id: string, chain: readonly LayerRef[]): Promise<{ root: string; release(): Promise<void>; mounted: boolean }>;
   /** A new layer directory on `id`'s image, owned by `owner`, mode 0700: a new upper. */
   makeLayer(id: string, owner: { uid: number; gid: number }): Promise<string>;
   /** Every chain in use by any workspace (its upper and lowers) or checkpoint, skipping workspace `except`. */
@@ -158,8 +168,38 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
       await mountStack(id, stack);
     },
 
+    async switchStack(id, next, metaTmp, view) {
+      for (const store of [id, ...storesOf(next.lowers)]) await ensureStore(store);
+      const target = join(mountBase, 'fs', id);
+      const options = overlayOptions({ store: id, upper: next.upper, lowers: next.lowers }, `${id}/empty`);
+      const script = [
+        'cd "$1" || exit 3',
+        '/usr/bin/umount "$2" || exit 3',
+        'mv -f "$3" "$4" || exit 4',
+        '/usr/bin/mount -t overlay overlay -o "$5" "$2" || exit 5',
+        'if [ -n "$6" ]; then /usr/bin/umount "$6" && rmdir "$6"; fi',
+        'exit 0',
+      ].join('\n');
+      await run('/bin/sh', ['-c', script, 'switch', imgArea, target, metaTmp, layout.metaPath(id), options, view ?? '']).catch((error: unknown) => {
+        const code = (error as { code?: number }).code;
+        const stderr = String((error as { stderr?: string }).stderr ?? '')
+          .trim()
+          .split('\n')[0];
+        throw new ProviderError(
+          code === 3
+            ? `native workspace ${id}'s files are in use on the host, so its layers cannot be switched now (${stderr})`
+            : `cannot switch the layered filesystem of native workspace ${id}: ${stderr}`,
+          {
+            cause: error,
+            hint: code === 3 ? 'wait for the other headspace call on this workspace to finish, then try again' : 'doctor checks the native provider',
+            action: nextAction('doctor', { provider: 'native' }),
+          },
+        );
+      });
+    },
+
     async mountView(id, chain) {
-      if (chain.length === 0) return { root: join(imageMount(id), 'empty'), release: async () => undefined };
+      if (chain.length === 0) return { root: join(imageMount(id), 'empty'), release: async () => undefined, mounted: false };
       const dir = join(imageMount(id), 'views', `${process.pid}-${Math.random().toString(16).slice(2, 10)}`);
       await mkdir(dir, { mode: 0o700 });
       for (const store of storesOf(chain)) await ensureStore(store);
@@ -171,6 +211,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
       }
       return {
         root: dir,
+        mounted: true,
         async release() {
           await unmountWorkspaceFilesystem(dir).catch(() => undefined);
           await rmdir(dir).catch(() => undefined);

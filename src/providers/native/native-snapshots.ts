@@ -14,7 +14,7 @@
  * The engine calls checkpoint, restore and fork only while no job runs in
  * the workspace (the overlay is remounted; a busy mount fails closed).
  */
-import { lstat, rm } from 'node:fs/promises';
+import { lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { ID_PATTERN } from '../../core/ids.js';
@@ -26,8 +26,7 @@ import type { NativeParts } from './native-parts.js';
 import { applyDelta, unreferencedLayers, unsharedLayers, type LayerRef, type LayerStack } from './overlay-layers.js';
 import { openSafeFs } from './safe-fs.js';
 import { collectPaths, compareViews } from './tree-compare.js';
-import { unmountWorkspaceFilesystem } from './workspace-filesystem.js';
-import { writeMeta, type WorkspaceMeta } from './workspace-meta.js';
+import type { WorkspaceMeta } from './workspace-meta.js';
 
 /**
  * SnapshotOps plus `readAt` (a file as a checkpoint holds it), which the
@@ -62,18 +61,15 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
     return manifest;
   }
 
-  /** Points the workspace's overlay at `next` (a new empty upper on a chain): unmount, commit meta, mount. */
-  async function switchStack(id: string, meta: WorkspaceMeta, next: LayerStack): Promise<void> {
-    const unmounted = await unmountWorkspaceFilesystem(mergedDir(id));
-    if (unmounted === 'lazily-unmounted') {
-      // Something on the host still held the old overlay: it lives on for it alone, but we changed nothing yet.
-      await layered.mountStack(id, meta.layers!).catch(() => undefined);
-      throw new ProviderError(`native workspace ${id}'s files are in use on the host, so its layers cannot be switched now`, {
-        hint: 'wait for the other headspace call on this workspace to finish, then try again',
-      });
+  /** Points the workspace's overlay at `next` (a new empty upper on a chain); meta.json is its commit point (layered-storage.ts). */
+  async function switchStack(id: string, meta: WorkspaceMeta, next: LayerStack, view?: string): Promise<void> {
+    const tmp = `${layout.metaPath(id)}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify({ ...meta, layers: next }, null, 2), { mode: 0o600 });
+    try {
+      await layered.switchStack(id, next, tmp, view);
+    } finally {
+      await rm(tmp, { force: true });
     }
-    await writeMeta(layout.metaPath(id), { ...meta, layers: next });
-    await layered.mountStack(id, next);
   }
 
   /** Deletes the layers among `candidates` that no chain references any more, then any retained store left unused. */
@@ -92,17 +88,27 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       // What changed since the chain under the upper: the upper's own paths, compared with that chain's view.
       const candidates = new Set<string>();
       await collectPaths(layered.layerDir(upper), candidates);
-      const view = await layered.mountView(id, stack.lowers);
-      let facts: TreeFacts;
-      try {
-        const delta = await compareViews(view.root, mergedDir(id), candidates);
-        facts = applyDelta(stack.lowerFacts, delta.before, delta.after);
-      } finally {
-        await view.release();
+      let facts = stack.lowerFacts;
+      let view: { root: string; release(): Promise<void>; mounted: boolean } | undefined;
+      if (candidates.size > 0) {
+        view = await layered.mountView(id, stack.lowers);
+        try {
+          const delta = await compareViews(view.root, mergedDir(id), candidates);
+          facts = applyDelta(stack.lowerFacts, delta.before, delta.after);
+        } catch (error) {
+          await view.release();
+          throw error;
+        }
       }
       const chain = [upper, ...stack.lowers];
       const fresh = await layered.makeLayer(id, users.of(meta));
-      await switchStack(id, meta, { upper: fresh, lowers: chain, lowerFacts: facts });
+      try {
+        // The view goes in the same spawned shell as the switch (one spawn fewer).
+        await switchStack(id, meta, { upper: fresh, lowers: chain, lowerFacts: facts }, view?.mounted ? view.root : undefined);
+      } catch (error) {
+        await view?.release();
+        throw error;
+      }
       await layered.writeManifest(id, { schema: 1, checkpointId, chain, facts });
       return facts;
     },
