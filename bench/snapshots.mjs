@@ -28,8 +28,13 @@ export async function benchSnapshots({ repo, rounds = Number(process.env.HEADSPA
   try {
     if (!(await provider.capabilities()).features?.includes('snapshots'))
       return skipped('the native provider lists no snapshots here (not ready, or no per-workspace images)');
+    // Both trees first, then the rounds alternate small and large, so the host's drift hits both alike.
+    const trees = [];
+    for (const size of SIZES) trees.push(await setUpTree({ provider, home, size, defaultPolicy, jobUserOfSlot }));
+    const warmup = 1;
+    for (let round = 0; round < rounds + warmup; round++) for (const tree of trees) await tree.round(round, round >= warmup);
     const results = {};
-    for (const size of SIZES) results[size.name] = await benchSize({ provider, home, size, rounds, defaultPolicy, jobUserOfSlot });
+    for (const tree of trees) results[tree.name] = await tree.finish();
     const ops = ['checkpoint', 'restore', 'fork', 'changes (diff)'];
     const rows = [];
     for (const op of ops) {
@@ -98,7 +103,7 @@ export async function benchSnapshots({ repo, rounds = Number(process.env.HEADSPA
   }
 }
 
-async function benchSize({ provider, home, size, rounds, defaultPolicy, jobUserOfSlot }) {
+async function setUpTree({ provider, home, size, defaultPolicy, jobUserOfSlot }) {
   const id = `bench-snap-${size.name}`;
   const policy = defaultPolicy();
   policy.budget.storageBytes = 4 * size.files * size.fileBytes;
@@ -126,7 +131,7 @@ async function benchSize({ provider, home, size, rounds, defaultPolicy, jobUserO
   git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'add', '-A');
   git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-q', '-m', 'first');
 
-  let round = 0;
+  let round = 0; // the change() pattern follows the round
   const change = (root) => {
     for (let k = 0; k < CHANGED; k++) writeFileSync(join(root, names[(round * CHANGED + k * 97) % names.length]), randomBytes(size.fileBytes));
   };
@@ -144,9 +149,8 @@ async function benchSize({ provider, home, size, rounds, defaultPolicy, jobUserO
     'rm -rf + tar -x (restore)': [],
     'git status --porcelain (diff)': [],
   };
-  const warmup = 1;
-  for (; round < rounds + warmup; round++) {
-    const keep = round >= warmup;
+  const oneRound = async (at, keep) => {
+    round = at;
     const push = (list, value) => keep && list.push(value);
     // headspace: change, checkpoint, change, diff, restore, fork.
     change(merged);
@@ -189,11 +193,17 @@ async function benchSize({ provider, home, size, rounds, defaultPolicy, jobUserO
       }),
     );
     rmSync(tarball, { force: true });
-  }
-  await provider.remove(id);
-  rmSync(peerDir, { recursive: true, force: true, maxRetries: 5 });
+  };
   const sum = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, summarize(v)]));
-  return { files: size.files, mib: Math.round((size.files * size.fileBytes) / 1048576), firstCheckpointMs, headspace: sum(hs), peers: sum(peers) };
+  return {
+    name: size.name,
+    round: oneRound,
+    async finish() {
+      await provider.remove(id);
+      rmSync(peerDir, { recursive: true, force: true, maxRetries: 5 });
+      return { files: size.files, mib: Math.round((size.files * size.fileBytes) / 1048576), firstCheckpointMs, headspace: sum(hs), peers: sum(peers) };
+    },
+  };
 }
 
 /** The workspace's merged files on the host (`<mount base>/fs/<id>`), read from our mount table. */

@@ -13,6 +13,7 @@
  *    never counted as contained.
  */
 import type { Budget, LimitName } from '../policy/policy.js';
+import type { ProviderFeature } from '../provider.js';
 import type { ResultStatus } from '../status.js';
 
 export type Verdict = 'contained' | 'escaped' | 'skipped';
@@ -87,6 +88,14 @@ export interface ProbeHost {
    * probe also runs after the scenario whatever happened.
    */
   startSibling(argv: string[]): Promise<SiblingJob>;
+  /**
+   * Snapshots (#14): writes a canary into the probe workspace, checkpoints
+   * it and deletes it (the token then lives only in the checkpoint's data),
+   * and writes a second canary into a fork made from that checkpoint. The
+   * fork and the checkpoint are removed after the scenario. Throws when the
+   * provider has no snapshots.
+   */
+  plantSnapshotCanaries(): Promise<{ checkpointToken: string; forkToken: string; where: string }>;
 }
 
 /** A job running in a sibling workspace (see ProbeHost.startSibling). */
@@ -133,6 +142,8 @@ export interface Scenario<H = unknown> {
    * scenario does not apply and is skipped with the reason.
    */
   requiresLayers?: string[];
+  /** Optional provider features (ProviderCapabilities.features, e.g. `snapshots`) the scenario needs; without one it is skipped. */
+  requiresFeatures?: ProviderFeature[];
   prepare(host: ProbeHost): Promise<Attempt<H>>;
   judge(job: JobFacts, host: H): Judgement;
 }

@@ -17,6 +17,7 @@ import { hostileNames } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
+import { snapshotData } from './scenarios-snapshots.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -45,6 +46,7 @@ export const SCENARIOS: readonly Scenario[] = [
   budgetPastHost,
   inheritedLimits,
   ptyPool,
+  snapshotData,
   forkBomb,
   memoryHog,
   fillTmp,
