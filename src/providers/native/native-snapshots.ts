@@ -52,7 +52,10 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
   }
 
   async function manifestOf(id: string, checkpointId: string): Promise<CheckpointManifest> {
-    if (!ID_PATTERN.test(checkpointId)) throw new EngineError('BAD_ID', `${JSON.stringify(checkpointId.slice(0, 70))} is not a valid checkpoint id`);
+    if (!ID_PATTERN.test(checkpointId))
+      throw new EngineError('BAD_ID', `${JSON.stringify(checkpointId.slice(0, 70))} is not a valid checkpoint id`, {
+        hint: 'checkpoint ids are 1–64 characters: a letter or digit, then letters, digits, ".", "_" or "-"',
+      });
     const manifest = await layered.readManifest(id, checkpointId);
     if (manifest === undefined)
       throw new ProviderError(`the data of checkpoint ${checkpointId} of native workspace ${id} is missing`, {
