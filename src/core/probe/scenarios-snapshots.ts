@@ -33,7 +33,7 @@ for p in layers:
     for base in ('', '/', '/workspace/', '/run/', '/run/headspace-native/', '/mnt/', '/tmp/'):
         starts.add(os.path.normpath(base + p))
 starts.update(['/run', '/mnt', '/media', '/srv', '/var', '/home', '/root', '/opt', '/tmp', '/workspace', '/workspace/..', '/run/headspace-native'])
-seen, files, hits, denied = set(), 0, 0, 0
+seen, seen_paths, files, hits, denied = set(), [], 0, 0, 0
 def check(path):
     global files, hits, denied
     try:
@@ -49,17 +49,24 @@ def check(path):
             hits += 1
             print('found:', path, which, flush=True)
 def walk(start):
-    if start.startswith(('/proc', '/sys', '/dev')): return
+    if start.startswith(('/proc', '/sys', '/dev', '/usr')): return
+    base = start.rstrip('/').count('/')
     for root, dirs, names in os.walk(start, followlinks=False):
-        real = os.path.realpath(root)
-        if real in seen or real.startswith(('/proc', '/sys', '/dev', '/usr')) or files > 20000:
+        # Each directory once (by device and inode), at most 10 levels below a start: the workspace may hold
+        # a 1,500-deep tree from another scenario, and the mechanism's data sits a few levels down.
+        try: st = os.stat(root)
+        except OSError: dirs[:] = []; continue
+        key = (st.st_dev, st.st_ino)
+        norm = os.path.normpath(root)
+        if key in seen or norm.startswith(('/proc', '/sys', '/dev', '/usr')) or files > 20000 or root.count('/') - base > 10:
             dirs[:] = []
             continue
-        seen.add(real)
+        seen.add(key)
+        seen_paths.append(norm)
         for name in names: check(os.path.join(root, name))
 for start in sorted(starts): walk(start)
 # Directories that can be passed but not listed (mode 0711): guess the layer names below each, and the mechanism's own area names.
-for d in sorted(seen):
+for d in sorted(set(seen_paths)):
     for name in os.listdir(d) if os.access(d, os.R_OK) else []:
         for p in layers:
             for guess in (os.path.join(d, name, p), os.path.join(d, name, 'img', p), os.path.join(d, 'img', p)):

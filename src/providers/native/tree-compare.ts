@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
-import { O_DIR_NOFOLLOW, openDirBeneath, readNames, viaFd, walkTree } from '../../core/files/fd-walk.js';
+import { O_DIR_NOFOLLOW, readNames, viaFd, walkTree } from '../../core/files/fd-walk.js';
 import { nameText } from '../../core/name-text.js';
 import { pathComponents } from '../../core/paths.js';
 import type { TreeChange } from '../../core/snapshots/snapshot-ops.js';
@@ -61,8 +61,78 @@ export async function compareViews(oldRoot: string, newRoot: string, candidates:
   }
 }
 
-async function compareOpen(oldDir: FileHandle, newDir: FileHandle, candidates: Iterable<string>): Promise<ViewDelta> {
-  const queue = [...new Set(candidates)].filter((p) => p !== '');
+/**
+ * The open directories along the last path asked for in one view, so that
+ * the next path (candidates come in order, children right after their
+ * directory) opens only the components it does not share with it: a walk
+ * from the root per path was quadratic in the depth (a 1,500-deep tree took
+ * a minute). Only the deepest WINDOW handles stay open; one above them is
+ * opened again from the nearest open one (or the root). One caller at a time.
+ */
+const WINDOW = 128;
+class DirCache {
+  private readonly parts: Buffer[] = [];
+  private readonly handles: Array<FileHandle | undefined> = [];
+  private readonly root: FileHandle;
+  constructor(root: FileHandle) {
+    this.root = root;
+  }
+
+  /** The directory at `parts` (undefined when a component is missing, not a directory, or a link). */
+  async dir(parts: readonly Buffer[]): Promise<FileHandle | undefined> {
+    let common = 0;
+    const limit = Math.min(parts.length, this.parts.length);
+    while (common < limit && parts[common]!.equals(this.parts[common]!)) common++;
+    await this.truncate(common);
+    let at = common;
+    while (at > 0 && this.handles[at - 1] === undefined) at--;
+    let found = at > 0 ? this.handles[at - 1]! : this.root;
+    for (let depth = at; depth < parts.length; depth++) {
+      const next = await open(viaFd(found, parts[depth]!), O_DIR_NOFOLLOW).catch(() => undefined);
+      if (next === undefined) {
+        await this.truncate(depth);
+        return undefined;
+      }
+      if (depth < this.parts.length) this.handles[depth] = next;
+      else {
+        this.parts.push(parts[depth]!);
+        this.handles.push(next);
+      }
+      found = next;
+      const far = this.handles[depth - WINDOW];
+      if (far !== undefined) {
+        await far.close().catch(() => undefined);
+        this.handles[depth - WINDOW] = undefined;
+      }
+    }
+    return found;
+  }
+
+  private async truncate(length: number): Promise<void> {
+    for (let i = this.handles.length - 1; i >= length; i--) await this.handles[i]?.close().catch(() => undefined);
+    this.parts.length = Math.min(this.parts.length, length);
+    this.handles.length = Math.min(this.handles.length, length);
+  }
+
+  async close(): Promise<void> {
+    await this.truncate(0);
+  }
+}
+
+async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>): Promise<ViewDelta> {
+  const oldDir = new DirCache(oldRoot);
+  const newDir = new DirCache(newRoot);
+  try {
+    return await compareCached(oldDir, newDir, candidates);
+  } finally {
+    await oldDir.close();
+    await newDir.close();
+  }
+}
+
+async function compareCached(oldDir: DirCache, newDir: DirCache, candidates: Iterable<string>): Promise<ViewDelta> {
+  // Popped from the end: sorted descending, paths come out in order, children right after their directory.
+  const queue = [...new Set(candidates)].filter((p) => p !== '').sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   const seen = new Set(queue);
   const found: Array<{ change: TreeChange; before?: DigestEntry; after?: DigestEntry }> = [];
   while (queue.length > 0) {
@@ -110,16 +180,13 @@ export function changeOf(path: string, was: DigestEntry | undefined, now: Digest
   };
 }
 
-/** The entry at `path` below `root`, or undefined when absent (or not a file, directory or link: FIFOs, sockets and devices hold no content). */
-export async function entryAt(root: FileHandle, path: string): Promise<DigestEntry | undefined> {
+/** The entry at `path` in the view, or undefined when absent (or not a file, directory or link: FIFOs, sockets and devices hold no content). */
+async function entryAt(view: DirCache, path: string): Promise<DigestEntry | undefined> {
   const parts = pathComponents(path);
-  let parent: FileHandle;
-  try {
-    parent = await openDirBeneath(root, parts.slice(0, -1));
-  } catch {
-    return undefined; // a missing or non-directory (or link) component: nothing is there in this view
-  }
-  try {
+  // A missing or non-directory (or link) component: nothing is there in this view.
+  const parent = await view.dir(parts.slice(0, -1));
+  if (parent === undefined) return undefined;
+  {
     const leaf = parts[parts.length - 1]!;
     const info = await lstat(viaFd(parent, leaf)).catch(() => undefined);
     if (info === undefined) return undefined;
@@ -147,22 +214,13 @@ export async function entryAt(root: FileHandle, path: string): Promise<DigestEnt
     } finally {
       await file.close();
     }
-  } finally {
-    await parent.close();
   }
 }
 
-async function childrenAt(root: FileHandle, path: string): Promise<string[]> {
-  try {
-    const dir = await openDirBeneath(root, pathComponents(path));
-    try {
-      return (await readNames(dir)).map((name) => nameText(name));
-    } finally {
-      await dir.close();
-    }
-  } catch {
-    return [];
-  }
+async function childrenAt(view: DirCache, path: string): Promise<string[]> {
+  const dir = await view.dir(pathComponents(path));
+  if (dir === undefined) return [];
+  return (await readNames(dir).catch(() => [] as Buffer[])).map((name) => nameText(name));
 }
 
 function sha256(data: Buffer): string {
