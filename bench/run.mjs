@@ -19,6 +19,7 @@ import { benchHardeningCost } from './hardening-cost.mjs';
 import { benchDockerModes } from './docker-modes.mjs';
 import { benchEventLatency } from './event-latency.mjs';
 import { benchEgressOverhead } from './egress-overhead.mjs';
+import { benchSnapshots } from './snapshots.mjs';
 import { closeDockerEngine } from './lib/docker-engine.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,6 +43,7 @@ benches.push(
   ['scale', () => benchScale({ repo })],
   ['context-economy', () => benchContextEconomy({ repo })],
   ['event-latency', () => benchEventLatency({ repo })],
+  ['snapshots', () => benchSnapshots({ repo })],
 );
 
 const load = (x) => x.map((v) => v.toFixed(2)).join(', ');

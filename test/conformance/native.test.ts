@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { layoutOf } from '../../src/providers/native/layout.js';
 import { createNativeProvider } from '../../src/providers/native/native-provider.js';
 import { nativeReadiness } from '../unit/providers/native/native-readiness.js';
 import { runProviderConformance } from './provider-suite.js';
@@ -16,6 +17,15 @@ runProviderConformance({
       provider: createNativeProvider({ root: dir }),
       peer: async () => createNativeProvider({ root: dir }),
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+      // The checkpoint's top layer is deleted from its image, as a disk fault or an operator could.
+      async damageCheckpoint(workspaceId, checkpointId) {
+        const manifest = JSON.parse(readFileSync(join(dir, 'workspaces', workspaceId, 'checkpoints', `${checkpointId}.json`), 'utf8')) as {
+          chain: Array<{ store: string; layer: string }>;
+        };
+        const top = manifest.chain[0]!;
+        const mountBase = join('/run/headspace-native', layoutOf(dir).cgroupName('').replace(/-$/, ''));
+        rmSync(join(mountBase, 'img', top.store, 'layers', top.layer), { recursive: true, force: true });
+      },
     };
   },
   commands: POSIX_COMMANDS,
@@ -49,6 +59,11 @@ runProviderConformance({
             'reports an idle stop as nothing stopped',
             'stops a running job from another provider instance',
             'partitions removal into removed, retained and unverified and forgets the workspace',
+            'snapshots: changes since a checkpoint are exactly the created, modified and deleted files, links and modes',
+            'snapshots: restore reverts modified, created and deleted files, links and modes',
+            'snapshots: a fork has identical files, writes apart from its parent, and changes only its own',
+            'snapshots: verify holds for a checkpoint and fails once it is damaged or dropped',
+            'snapshots: a fork keeps working after its checkpoint is dropped and its parent removed',
           ],
         },
       ],

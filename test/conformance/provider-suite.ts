@@ -16,6 +16,7 @@ import { openEgressSession } from '../../src/core/network/egress-session.js';
 import { TEST_RESOLVER_ENV } from '../../src/core/network/egress-resolver.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SnapshotOps } from '../../src/core/snapshots/snapshot-ops.js';
 
 export interface ConformanceCommands {
   /** Prints `text` and a newline to stdout, exits 0. */
@@ -46,12 +47,26 @@ export interface ConformanceCommands {
    * when denied. Used only when the provider lists `network-allowlist`.
    */
   fetch(url: string): string[];
+  /** Makes a symbolic link at workspace path `path` pointing at `target` (snapshot cases, #14). */
+  symlink?(target: string, path: string): string[];
+  /** Sets the permission bits of workspace path `path` to the octal `mode`, e.g. `700` (snapshot cases, #14). */
+  chmod?(mode: string, path: string): string[];
 }
 
 export interface ConformanceBinding {
   name: string;
   /** A fresh provider; `peer()` gives a second instance over the same state, as another process would. */
-  make(): Promise<{ provider: Provider; peer(): Promise<Provider>; cleanup(): Promise<void> }>;
+  make(): Promise<{
+    provider: Provider;
+    peer(): Promise<Provider>;
+    cleanup(): Promise<void>;
+    /**
+     * Damages a checkpoint's underlying data the way a disk or an operator
+     * could (snapshot cases, #14); absent when the provider's checkpoints
+     * cannot be damaged from outside, and the damage half of that case is skipped.
+     */
+    damageCheckpoint?(workspaceId: string, checkpointId: string): Promise<void>;
+  }>;
   commands: ConformanceCommands;
   skip?: Array<{ reason: string; tests: string[] }>;
 }
@@ -85,6 +100,12 @@ export const CONFORMANCE_TESTS = [
   'partitions removal into removed, retained and unverified and forgets the workspace',
   'with network-allowlist, reaches an allowed host, is denied another, and each decision is recorded',
   'with network-allowlist, refuses an allow-list job given no egress path',
+  // Snapshots (#14): each runs only where capabilities list `snapshots`, and skips itself elsewhere.
+  'snapshots: changes since a checkpoint are exactly the created, modified and deleted files, links and modes',
+  'snapshots: restore reverts modified, created and deleted files, links and modes',
+  'snapshots: a fork has identical files, writes apart from its parent, and changes only its own',
+  'snapshots: verify holds for a checkpoint and fails once it is damaged or dropped',
+  'snapshots: a fork keeps working after its checkpoint is dropped and its parent removed',
 ] as const;
 
 export type ConformanceTest = (typeof CONFORMANCE_TESTS)[number];
@@ -437,6 +458,158 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       const rest = await (await made.peer()).stop(made.workspaceId, { graceMs: 0 });
       expect(rest).toEqual({ stopped: true, empty: true });
       expect((await second).outcome.stopped).toBe(true);
+    });
+
+    // Snapshots (#14): the seam is core/snapshots/snapshot-ops.ts; the engine owns ids and records.
+    // A provider whose capabilities do not list `snapshots` skips these at run time: the engine refuses the verbs (exit 3) before reaching it.
+    type SnapshotCase = Awaited<ReturnType<typeof withWorkspace>> & { ops: SnapshotOps };
+    const snapshotTest = (title: ConformanceTest, body: (made: SnapshotCase) => Promise<void>) => {
+      const reason = skipped.get(title);
+      if (reason) return it.skip(`${title} (skipped: ${reason})`, () => undefined);
+      return it(
+        title,
+        async (context) => {
+          const made = await withWorkspace();
+          if ((await made.provider.capabilities()).features?.includes('snapshots') !== true) return context.skip();
+          expect(made.provider.snapshots).toBeDefined();
+          await body({ ...made, ops: made.provider.snapshots! });
+        },
+        60_000,
+      );
+    };
+    const put = (provider: Provider, workspaceId: string, path: string, text: string) =>
+      provider.write(workspaceId, path, Buffer.from(text), { expectedSha256: sha256(text), overwrite: true });
+    const readText = async (provider: Provider, workspaceId: string, path: string) => {
+      const stream = await provider.read(workspaceId, path);
+      const parts: Buffer[] = [];
+      for await (const chunk of stream.chunks) parts.push(chunk);
+      await stream.close();
+      return Buffer.concat(parts).toString();
+    };
+    const jobCommand = (name: 'symlink' | 'chmod') => {
+      const command = binding.commands[name];
+      if (command === undefined) throw new Error(`the ${binding.name} binding has no ${name} command, which the snapshot cases need`);
+      return command;
+    };
+    const runOk = async (provider: Provider, workspaceId: string, argv: string[]) =>
+      expect((await collect(provider, workspaceId, argv)).outcome.exitCode).toBe(0);
+    /** The starting tree of the snapshot cases: three files, one in a directory, one link. */
+    const seed = async (provider: Provider, workspaceId: string) => {
+      await put(provider, workspaceId, 'a.txt', 'one');
+      await put(provider, workspaceId, 'b.txt', 'two');
+      await put(provider, workspaceId, 'gone.txt', 'bye');
+      await put(provider, workspaceId, 'dir/c.txt', 'three');
+      await runOk(provider, workspaceId, jobCommand('symlink')('a.txt', 'link'));
+    };
+    /** Modifies a.txt, creates new.txt, deletes gone.txt, makes b.txt mode 700 and points link at b.txt. */
+    const change = async (provider: Provider, workspaceId: string) => {
+      await put(provider, workspaceId, 'a.txt', 'ONE!');
+      await put(provider, workspaceId, 'new.txt', 'fresh');
+      await provider.removePath(workspaceId, 'gone.txt');
+      await runOk(provider, workspaceId, jobCommand('chmod')('700', 'b.txt'));
+      await provider.removePath(workspaceId, 'link');
+      await runOk(provider, workspaceId, jobCommand('symlink')('b.txt', 'link'));
+    };
+
+    snapshotTest(
+      'snapshots: changes since a checkpoint are exactly the created, modified and deleted files, links and modes',
+      async ({ ops, provider, workspaceId }) => {
+        await seed(provider, workspaceId);
+        const facts = await ops.checkpoint(workspaceId, 'cp-seed');
+        expect(facts.fileCount).toBe(5);
+        expect(facts.bytes).toBe('one'.length + 'two'.length + 'bye'.length + 'three'.length + 'a.txt'.length);
+        expect(await ops.changes(workspaceId, 'cp-seed', 100)).toEqual({ changes: [], truncated: false });
+        await change(provider, workspaceId);
+        const { changes, truncated } = await ops.changes(workspaceId, 'cp-seed', 100);
+        expect(truncated).toBe(false);
+        expect(changes).toEqual([
+          { path: 'a.txt', kind: 'modify', type: 'file', size: 4, sha256: sha256('ONE!'), mode: expect.any(Number), previousSha256: sha256('one') },
+          { path: 'b.txt', kind: 'modify', type: 'file', size: 3, sha256: sha256('two'), mode: 0o700, previousSha256: sha256('two') },
+          { path: 'gone.txt', kind: 'delete', type: 'file', size: 0, sha256: null, mode: null, previousSha256: sha256('bye') },
+          { path: 'link', kind: 'modify', type: 'symlink', size: 5, sha256: sha256('b.txt'), mode: expect.any(Number), previousSha256: sha256('a.txt') },
+          { path: 'new.txt', kind: 'create', type: 'file', size: 5, sha256: sha256('fresh'), mode: expect.any(Number), previousSha256: null },
+        ]);
+        expect(await ops.changes(workspaceId, 'cp-seed', 2)).toEqual({ changes: changes.slice(0, 2), truncated: true });
+      },
+    );
+
+    snapshotTest('snapshots: restore reverts modified, created and deleted files, links and modes', async ({ ops, provider, workspaceId }) => {
+      await seed(provider, workspaceId);
+      const facts = await ops.checkpoint(workspaceId, 'cp-seed');
+      await change(provider, workspaceId);
+      await ops.checkpoint(workspaceId, 'cp-changed');
+      await ops.restore(workspaceId, 'cp-seed');
+      expect(await readText(provider, workspaceId, 'a.txt')).toBe('one');
+      expect(await readText(provider, workspaceId, 'gone.txt')).toBe('bye');
+      await expectEngineError(provider.read(workspaceId, 'new.txt'), ['FILE_NOT_FOUND']);
+      expect((await provider.list(workspaceId, '', 100)).entries.find((e) => e.path === 'link')?.type).toBe('symlink');
+      // Nothing differs from the checkpoint (modes and link targets included), and the same tree has the same digest.
+      expect(await ops.changes(workspaceId, 'cp-seed', 100)).toEqual({ changes: [], truncated: false });
+      expect((await ops.checkpoint(workspaceId, 'cp-again')).digest).toBe(facts.digest);
+      // Checkpoints are reusable, in any order.
+      await ops.restore(workspaceId, 'cp-changed');
+      expect(await readText(provider, workspaceId, 'a.txt')).toBe('ONE!');
+      await ops.restore(workspaceId, 'cp-seed');
+      expect(await readText(provider, workspaceId, 'a.txt')).toBe('one');
+    });
+
+    snapshotTest('snapshots: a fork has identical files, writes apart from its parent, and changes only its own', async ({ ops, provider, workspaceId }) => {
+      await seed(provider, workspaceId);
+      await ops.checkpoint(workspaceId, 'cp-fork');
+      const childId = `${workspaceId}-child`;
+      const child = await ops.fork(workspaceId, 'cp-fork', { workspaceId: childId, policy: smallPolicy(), profile: 'host', jobUser: jobUser() }, 'cp-base');
+      cleanups.push(async () => {
+        await provider.remove(childId).catch(() => undefined);
+      });
+      expect(child.workspaceId).toBe(childId);
+      expect((await provider.inspect(childId)).state).toBe('ready');
+      for (const [path, text] of [
+        ['a.txt', 'one'],
+        ['dir/c.txt', 'three'],
+      ])
+        expect(await readText(provider, childId, path!)).toBe(text);
+      expect(await ops.changes(childId, 'cp-base', 100)).toEqual({ changes: [], truncated: false });
+      await put(provider, childId, 'child.txt', 'mine');
+      await put(provider, workspaceId, 'a.txt', 'parent moved');
+      expect(await readText(provider, childId, 'a.txt')).toBe('one');
+      await expectEngineError(provider.read(workspaceId, 'child.txt'), ['FILE_NOT_FOUND']);
+      expect((await ops.changes(childId, 'cp-base', 100)).changes.map((c) => `${c.kind} ${c.path}`)).toEqual(['create child.txt']);
+    });
+
+    snapshotTest('snapshots: verify holds for a checkpoint and fails once it is damaged or dropped', async (made) => {
+      const { ops, provider, workspaceId } = made;
+      await seed(provider, workspaceId);
+      const facts = await ops.checkpoint(workspaceId, 'cp-kept');
+      expect(await ops.verify(workspaceId, 'cp-kept', facts.digest)).toBe(true);
+      expect(await ops.verify(workspaceId, 'cp-kept', `${facts.digest.slice(0, -1)}x`)).toBe(false);
+      expect(await ops.verify(workspaceId, 'cp-never-made', facts.digest)).toBe(false);
+      if (made.damageCheckpoint !== undefined) {
+        await put(provider, workspaceId, 'later.txt', 'later');
+        const later = await ops.checkpoint(workspaceId, 'cp-damaged');
+        await made.damageCheckpoint(workspaceId, 'cp-damaged');
+        expect(await ops.verify(workspaceId, 'cp-damaged', later.digest)).toBe(false);
+      }
+      await ops.drop(workspaceId, 'cp-kept');
+      expect(await ops.verify(workspaceId, 'cp-kept', facts.digest)).toBe(false);
+      await ops.drop(workspaceId, 'cp-kept'); // dropping a missing one is no error
+    });
+
+    snapshotTest('snapshots: a fork keeps working after its checkpoint is dropped and its parent removed', async ({ ops, provider, workspaceId }) => {
+      await seed(provider, workspaceId);
+      const facts = await ops.checkpoint(workspaceId, 'cp-fork');
+      const childId = `${workspaceId}-child`;
+      await ops.fork(workspaceId, 'cp-fork', { workspaceId: childId, policy: smallPolicy(), profile: 'host', jobUser: jobUser() }, 'cp-base');
+      cleanups.push(async () => {
+        await provider.remove(childId).catch(() => undefined);
+      });
+      await ops.drop(workspaceId, 'cp-fork');
+      await provider.remove(workspaceId);
+      expect(await ops.verify(childId, 'cp-base', facts.digest)).toBe(true);
+      expect(await readText(provider, childId, 'dir/c.txt')).toBe('three');
+      await put(provider, childId, 'a.txt', 'child edit');
+      expect((await ops.changes(childId, 'cp-base', 100)).changes.map((c) => `${c.kind} ${c.path}`)).toEqual(['modify a.txt']);
+      await ops.restore(childId, 'cp-base');
+      expect(await readText(provider, childId, 'a.txt')).toBe('one');
     });
 
     test('refuses to run in an unknown workspace', async () => {

@@ -13,9 +13,9 @@
  *    never counted as contained.
  */
 import type { Budget, LimitName } from '../policy/policy.js';
+import type { ProviderFeature } from '../provider.js';
 import type { ResultStatus } from '../status.js';
 import type { EgressDecision } from '../network/egress-ledger.js';
-import type { ProviderFeature } from '../provider.js';
 
 export type Verdict = 'contained' | 'escaped' | 'skipped';
 
@@ -97,6 +97,14 @@ export interface ProbeHost {
    * as the engine journalled them.
    */
   tryNetworkWorkspace(allow: string[], argv: string[]): Promise<NetworkSideOutcome>;
+  /**
+   * Snapshots (#14): writes a canary into the probe workspace, checkpoints
+   * it and deletes it (the token then lives only in the checkpoint's data),
+   * and writes a second canary into a fork made from that checkpoint. The
+   * fork and the checkpoint are removed after the scenario. Throws when the
+   * provider has no snapshots.
+   */
+  plantSnapshotCanaries(): Promise<{ checkpointToken: string; forkToken: string; where: string }>;
 }
 
 export type NetworkSideOutcome = { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null; decisions: EgressDecision[] };

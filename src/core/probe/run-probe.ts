@@ -4,10 +4,12 @@
  * gets), one job per scenario. The workspace is always destroyed and every
  * canary, listener and variable removed in `finally`, whatever happened.
  */
+import { createHash } from 'node:crypto';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { isEngineError } from '../errors.js';
+import { jobUserOfSlot } from '../job-identity.js';
 import { labelLimit } from '../policy/label-limit.js';
 import { DEFAULT_BUDGET, defaultPolicy, type Budget } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
@@ -106,11 +108,11 @@ export function whyNotApplicable(
     const why = unenforced.map((l) => `${l.limit}${caps.reasons[l.limit] ? ` (${caps.reasons[l.limit]})` : ''}`).join('; ');
     return `the ${provider} provider does not enforce ${why}`;
   }
+  const missingFeatures = (scenario.requiresFeatures ?? []).filter((feature) => !(caps.features ?? []).includes(feature));
+  if (missingFeatures.length > 0) return `the ${provider} provider has no ${missingFeatures.join(', ')}, which this scenario tests`;
   const missingLayers = (scenario.requiresLayers ?? []).filter((layer) => !caps.layers.includes(layer));
   if (missingLayers.length > 0)
     return `the ${provider} provider has no ${missingLayers.join(', ')} layer, which this scenario tests (its layers: ${caps.layers.join(', ') || 'none'})`;
-  const missingFeatures = (scenario.requiresFeatures ?? []).filter((f) => !(caps.features ?? []).includes(f));
-  if (missingFeatures.length > 0) return `the ${provider} provider does not offer ${missingFeatures.join(', ')}, which this scenario tests`;
   return undefined;
 }
 
@@ -185,6 +187,31 @@ async function runScenario(
       return sibling;
     },
     tryNetworkWorkspace: (allow, argv) => tryNetworkWorkspace(ctx, input.provider, allow, argv),
+    async plantSnapshotCanaries() {
+      const ops = provider.snapshots;
+      if (ops === undefined) throw new Error(`the ${input.provider} provider has no snapshots`);
+      const checkpointToken = `hs-cp-canary-${randomToken()}`;
+      const forkToken = `hs-fork-canary-${randomToken()}`;
+      const put = (workspaceId: string, path: string, text: string) =>
+        provider.write(workspaceId, path, Buffer.from(text), { expectedSha256: createHash('sha256').update(text).digest('hex'), overwrite: true });
+      const checkpointId = `probe-cp-${randomToken().slice(0, 12)}`;
+      const forkId = `probe-${randomToken().slice(0, 12)}-fork`;
+      await put(input.workspaceId, 'snapshot-canary.txt', checkpointToken);
+      await ops.checkpoint(input.workspaceId, checkpointId);
+      cleanups.push(() => ops.drop(input.workspaceId, checkpointId));
+      await provider.removePath(input.workspaceId, 'snapshot-canary.txt');
+      // The fork shares the probe workspace's job identity: it never runs a job, and it goes with the scenario.
+      const slot = ctx.store().getWorkspace(input.workspaceId)?.jobSlot ?? 1;
+      await ops.fork(
+        input.workspaceId,
+        checkpointId,
+        { workspaceId: forkId, policy: { ...defaultPolicy(), budget: input.budget }, profile: 'host', jobUser: jobUserOfSlot(slot) },
+        `${checkpointId}-base`,
+      );
+      cleanups.push(() => provider.remove(forkId));
+      await put(forkId, 'fork-canary.txt', forkToken);
+      return { checkpointToken, forkToken, where: `snapshot-canary.txt in checkpoint ${checkpointId}, fork-canary.txt in fork ${forkId}` };
+    },
     trySideWorkspace: (hostPaths, between, argv, budget) =>
       trySideWorkspace(ctx, input.provider, { hostPaths, between, argv, ...(budget === undefined ? {} : { budget }) }),
   };

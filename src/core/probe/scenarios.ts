@@ -18,6 +18,7 @@ import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
 import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressUdp } from './scenarios-egress.js';
+import { snapshotData } from './scenarios-snapshots.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
 export const SCENARIOS: readonly Scenario[] = [
@@ -51,6 +52,7 @@ export const SCENARIOS: readonly Scenario[] = [
   egressDnsExfiltration,
   egressUdp,
   egressDirectConnect,
+  snapshotData,
   forkBomb,
   memoryHog,
   fillTmp,

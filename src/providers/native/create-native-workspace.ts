@@ -15,10 +15,16 @@ import { checkNativePlan, validateNativePolicy } from './check-native-policy.js'
 import type { NativeParts } from './native-parts.js';
 import { PROVIDER_NAME } from './probe.js';
 import { removeRuntimeFiles } from './runtime-files.js';
+import type { LayerStack } from './overlay-layers.js';
 import type { StorageAttempt } from './workspace-storage.js';
 import { writeMeta, type WorkspaceMeta } from './workspace-meta.js';
 
-export async function createNativeWorkspace(parts: NativeParts, spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
+/** `base`: a fork's frozen chain (#14), which the new workspace's files start as. */
+export async function createNativeWorkspace(
+  parts: NativeParts,
+  spec: WorkspaceSpec,
+  base?: Pick<LayerStack, 'lowers' | 'lowerFacts'>,
+): Promise<WorkspaceDescriptor> {
   const { layout, host, users, storage } = parts;
   const id = validateId('workspace', spec.workspaceId);
   checkNativePlan(spec, parts.protectedDirs);
@@ -39,7 +45,7 @@ export async function createNativeWorkspace(parts: NativeParts, spec: WorkspaceS
   let meta: WorkspaceMeta;
   const attempt: StorageAttempt = { mountedHere: false };
   try {
-    const made = await storage.make(id, env, spec.policy.budget.storageBytes, user, attempt);
+    const made = await storage.make(id, env, spec.policy.budget.storageBytes, user, attempt, base);
     await env.cgroups.driver!.prepare(layout.cgroupName(id), spec.policy.budget, user);
     await (await host.reachable()).makeRuntimeDir(id);
     const profile = await host.profile();

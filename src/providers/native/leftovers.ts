@@ -174,12 +174,15 @@ export function nativeLeftovers(options: {
       }
     }
     for (const [sub, what] of [
-      ['fs', 'loop mount of the storage image'],
+      ['fs', 'layered filesystem (overlay) or loop mount of the storage image'],
+      ['img', 'loop mount of the storage image'],
       ['ws', 'bind mount'],
     ] as const) {
       const mountDir = join(options.mountBase, sub);
       for (const id of (await readdir(mountDir).catch(() => [] as string[])).sort()) {
         if (!ID_PATTERN.test(id) || (await hasMeta(id))) continue;
+        // A retained store (#14): the image of a removed workspace whose frozen layers a fork still uses.
+        if (sub === 'img' && (await exists(join(layout.root, 'stores', `${id}.img`)))) continue;
         const target = join(mountDir, id);
         found.push({
           kind: 'mount',
@@ -198,7 +201,8 @@ export function nativeLeftovers(options: {
     for (const loop of loopDevicesUnder(layout.workspacesDir)) {
       const id = loop.backingFile.slice(layout.workspacesDir.length + 1).split('/')[0] ?? '';
       if (!ID_PATTERN.test(id) || loop.backingFile !== layout.imagePath(id)) continue;
-      if (!loop.deleted && ((await hasMeta(id)) || isMountPoint(join(options.mountBase, 'fs', id)))) continue; // in use, or listed as its mount
+      if (!loop.deleted && ((await hasMeta(id)) || isMountPoint(join(options.mountBase, 'fs', id)) || isMountPoint(join(options.mountBase, 'img', id))))
+        continue; // in use, or listed as its mount
       stray.push({ id, ...loop });
     }
     return stray;
@@ -256,9 +260,12 @@ export function nativeLeftovers(options: {
         if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id))) return;
         for (const dir of runtimeDirs) await rm(join(dir, id), { recursive: true, force: true });
         await unmount(join(options.mountBase, 'ws', id));
-        // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device).
-        await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
-        await rmdir(join(options.mountBase, 'fs', id)).catch(() => undefined);
+        // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device):
+        // the overlay over it first (fs/<id>), then its own mount (img/<id>, #14).
+        for (const area of ['fs', 'img']) {
+          await unmountWorkspaceFilesystem(join(options.mountBase, area, id));
+          await rmdir(join(options.mountBase, area, id)).catch(() => undefined);
+        }
         await removeTree(leftover.target); // fd-relative: a deep tree a job left cannot make this fail (#10 item 8)
         return;
       }
@@ -268,8 +275,11 @@ export function nativeLeftovers(options: {
           if (stray !== undefined) await detachLoopDevice(stray.device);
           return;
         }
-        if (leftover.target === join(options.mountBase, 'fs', id)) {
+        if (leftover.target === join(options.mountBase, 'fs', id) || leftover.target === join(options.mountBase, 'img', id)) {
           if (await hasMeta(id)) return;
+          if (leftover.target.endsWith(`/img/${id}`) && (await exists(join(layout.root, 'stores', `${id}.img`)))) return;
+          // The overlay over an image goes before the image's own mount.
+          if (leftover.target.endsWith(`/img/${id}`)) await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
           await unmountWorkspaceFilesystem(leftover.target);
           await rmdir(leftover.target).catch(() => undefined);
           if (await exists(leftover.target))

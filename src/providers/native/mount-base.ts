@@ -4,6 +4,8 @@
  *   fs/<id>       each workspace image's mount point (0711),
  *   ws/<id>       binds of host-directory files when HEADSPACE_HOME is not
  *                 searchable by the job uids (0711),
+ *   img/<id>      each image's own mount when the workspace is layered (#14):
+ *                 its layers, read by the overlay at fs/<id> (0700),
  *   runtime/<id>  each workspace's copy of the exec shim (0755: the launcher
  *                 runs it as the job uid; older versions also kept generated
  *                 passwd, group and hosts here, now served by descriptor).
@@ -20,9 +22,10 @@
 import { mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export type BaseArea = 'fs' | 'ws' | 'runtime';
+export type BaseArea = 'fs' | 'ws' | 'runtime' | 'img';
 
-const AREA_MODES: Readonly<Record<BaseArea, number>> = { fs: 0o711, ws: 0o711, runtime: 0o755 };
+// img: each image's own mount (its layers, #14), for the provider alone: no job uid needs to pass it.
+const AREA_MODES: Readonly<Record<BaseArea, number>> = { fs: 0o711, ws: 0o711, runtime: 0o755, img: 0o700 };
 const BASE_MODE = 0o711;
 /** Runtime files an older headspace kept for all workspaces at once, directly in runtime/. */
 export const SHARED_RUNTIME_FILES = ['passwd', 'group', 'hosts', 'headspace-exec'];

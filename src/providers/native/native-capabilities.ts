@@ -6,7 +6,7 @@
  */
 import { MAX_JOBS_AT_ONCE } from '../../core/policy/budget-fields.js';
 import { LIMIT_NAMES, type LimitName } from '../../core/policy/policy.js';
-import type { ProviderCapabilities } from '../../core/provider.js';
+import type { ProviderCapabilities, ProviderFeature } from '../../core/provider.js';
 import { ADVISORY_CHECKS, PROVIDER_NAME, REMEDIES, type HostProbe } from './probe.js';
 
 /**
@@ -57,16 +57,8 @@ export function nativeCapabilities(probe: Pick<HostProbe, 'result' | 'cgroups' |
         ...(probe.storage.available ? ['loop-ext4'] : []),
       ]
     : [];
-  return {
-    provider: PROVIDER_NAME,
-    enforces,
-    reasons,
-    networkAccess: false,
-    hostPaths: true,
-    layers,
-    durable: true,
-    jobsAtOnce: MAX_JOBS_AT_ONCE,
-    // An allow-list runs in the same empty namespace, through the engine's egress proxy (#18).
-    features: ['network-allowlist'],
-  };
+  // Snapshots (#14) live on the layered filesystem of the per-workspace image: without images (not root, no loop devices), none.
+  // An allow-list runs in the same empty namespace, through the engine's egress proxy (#18).
+  const features: ProviderFeature[] = ready && probe.storage.available ? ['snapshots', 'network-allowlist'] : ['network-allowlist'];
+  return { provider: PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: true, layers, durable: true, jobsAtOnce: MAX_JOBS_AT_ONCE, features };
 }

@@ -24,11 +24,13 @@ import { jobUsers } from './job-users.js';
 import { layoutOf } from './layout.js';
 import { nativeLeftovers } from './leftovers.js';
 import { nativeCapabilities } from './native-capabilities.js';
+import { nativeSnapshots } from './native-snapshots.js';
 import type { NativeProviderOptions } from './native-options.js';
 import type { NativeParts } from './native-parts.js';
 import { PROVIDER_NAME } from './probe.js';
 import { removeNativeWorkspace } from './remove-native-workspace.js';
 import { runNativeJob } from './run-native-job.js';
+import { snapshotLeftovers } from './snapshot-leftovers.js';
 import { staleBaseLeftovers, staleBaseSweeper } from './stale-bases.js';
 import { standbyPool } from './standby-pool.js';
 import { workspaceCgroups } from './workspace-cgroups.js';
@@ -61,6 +63,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   const { storage } = parts;
   // doctor / doctor --repair: this home's leftovers (leftovers.ts), and other homes' stale runtime folders (stale-bases.ts).
   const sweeper = nativeLeftovers({ layout, mountBase, driver: host.driver, killTimeoutMs });
+  const snapshotDebris = snapshotLeftovers(layout, storage.layered);
   const runtimeRoot = dirname(mountBase);
   const staleBases = staleBaseLeftovers(
     staleBaseSweeper({ runtimeRoot, minAgeMs: options.staleBaseAgeMs ?? 10 * 60_000, driver: host.driver, killTimeoutMs }),
@@ -119,12 +122,15 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
       return parts.cgroups.stop(driver, workspaceId, stopOptions);
     },
 
+    // Present whatever the host; capabilities list `snapshots` only where workspaces get the layered filesystem (#14).
+    snapshots: nativeSnapshots(parts),
     remove: (workspaceId) => removeNativeWorkspace(parts, workspaceId),
     listWorkspaces: () => storage.list(),
 
-    leftovers: async () => [...(await sweeper.list()), ...(await staleBases.list())],
+    leftovers: async () => [...(await sweeper.list()), ...(await snapshotDebris.list()), ...(await staleBases.list())],
     async removeLeftover(leftover) {
       if (staleBases.owns(leftover)) return staleBases.remove();
+      if (await snapshotDebris.remove(leftover)) return;
       await sweeper.remove(leftover);
       // The leftover may have been what kept the mount base: it goes with the last workspace.
       await storage.prune();

@@ -30,7 +30,7 @@ import { nativeLeftovers } from './leftovers.js';
 import { HOME_MARKER, SHARED_RUNTIME_FILES, pruneMountBase } from './mount-base.js';
 
 const TAG = /^[0-9a-f]{10}$/;
-const AREAS = ['fs', 'ws', 'runtime'] as const;
+const AREAS = ['fs', 'ws', 'runtime', 'img'] as const;
 
 export interface StaleBase {
   dir: string;
@@ -101,7 +101,7 @@ async function hasWorkspaceFolders(home: string): Promise<boolean> {
   return (await readdir(layoutOf(home).workspacesDir).catch(() => [] as string[])).length > 0;
 }
 
-/** Anything in fs/, ws/ or runtime/ other than the shared files an older headspace kept there. */
+/** Anything in fs/, ws/, runtime/ or img/ other than the shared files an older headspace kept there. */
 async function holdsWorkspaceEntries(dir: string): Promise<boolean> {
   for (const area of AREAS) {
     for (const name of await readdir(join(dir, area)).catch(() => [] as string[])) {

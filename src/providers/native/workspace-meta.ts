@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import type { Policy } from '../../core/policy/policy.js';
+import type { LayerStack } from './overlay-layers.js';
 
 export interface WorkspaceMeta {
   schema: 1;
@@ -21,6 +22,13 @@ export interface WorkspaceMeta {
    * read as this.
    */
   storage?: 'loop-ext4';
+  /**
+   * The layered filesystem (#14, overlay-layers.ts): the image is mounted at
+   * `<mount base>/img/<id>` and /workspace is an overlay of `upper` on
+   * `lowers`. Absent: a workspace made before snapshots, its image mounted
+   * straight at `<mount base>/fs/<id>` (it has no snapshots).
+   */
+  layers?: LayerStack;
   /** Bytes the empty filesystem already uses (root directory); subtracted from statfs usage. */
   storageBaselineBytes?: number;
   /**

@@ -6,7 +6,7 @@
  * directory (the budget measured only). Every host-side file call goes
  * through safe-fs.ts from here.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { access, chown, mkdir, readdir, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EngineError, ProviderError } from '../../core/errors.js';
@@ -16,7 +16,9 @@ import { validateId } from '../../core/ids.js';
 import type { JobUser } from '../../core/job-identity.js';
 import { assertRoomForJob } from './host-capacity.js';
 import type { JobUsers } from './job-users.js';
+import { layeredStorage, type LayeredStorage } from './layered-storage.js';
 import type { Layout } from './layout.js';
+import { EMPTY_FACTS, LAYER_NAME, unreferencedLayers, type LayerStack } from './overlay-layers.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
 import type { HostEnv } from './probe.js';
 import type { ReachablePaths } from './reachable-paths.js';
@@ -49,14 +51,19 @@ export interface WorkspaceStorage {
   jobSource(id: string, meta: WorkspaceMeta): Promise<string>;
   /** A sparse image reserves nothing: refuses a job that could fill the host's disk. */
   assertRoomForJob(id: string, meta: WorkspaceMeta): Promise<void>;
-  /** Makes the workspace's storage at create, recording in `attempt` what the undo may take down. */
+  /**
+   * Makes the workspace's storage at create, recording in `attempt` what the
+   * undo may take down. `base` (a fork, #14) starts the layered filesystem on
+   * that frozen chain instead of an empty one.
+   */
   make(
     id: string,
     env: HostEnv,
     storageBytes: number,
     owner: JobUser,
     attempt: StorageAttempt,
-  ): Promise<Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes'>>;
+    base?: Pick<LayerStack, 'lowers' | 'lowerFacts'>,
+  ): Promise<Pick<WorkspaceMeta, 'storage' | 'storageBaselineBytes' | 'layers'>>;
   /** Undoes a failed create's storage; never deletes an image still mounted. */
   undo(id: string, attempt: StorageAttempt): Promise<void>;
   /** Bytes the workspace's files take (allocated blocks of an image; a walk of a host directory); undefined when unreadable. */
@@ -67,6 +74,8 @@ export interface WorkspaceStorage {
   prune(): Promise<void>;
   /** Workspaces with a meta.json, sorted. */
   list(): Promise<string[]>;
+  /** The layered filesystem's host side (#14). */
+  layered: LayeredStorage;
 }
 
 export function workspaceStorage(options: {
@@ -84,6 +93,7 @@ export function workspaceStorage(options: {
    * never walks into (and empties) a mounted workspace.
    */
   const imageMountPoint = (id: string) => join(mountBase, 'fs', id);
+  const layered = layeredStorage(layout, mountBase, root);
   const filesOf = (id: string, meta: WorkspaceMeta) => (meta.storage === 'loop-ext4' ? imageMountPoint(id) : layout.filesDir(id));
   const prune = async () => {
     if (users.asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
@@ -99,6 +109,15 @@ export function workspaceStorage(options: {
     if (meta.storage !== 'loop-ext4') return;
     const mountPoint = imageMountPoint(id);
     if (isMountedOver(mountPoint, dirname(mountPoint))) return;
+    if (meta.layers !== undefined) {
+      if (process.getuid?.() !== 0)
+        throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, {
+          hint: 'run headspace as root',
+        });
+      await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
+      await layered.mountStack(id, meta.layers);
+      return;
+    }
     const image = layout.imagePath(id);
     if (!existsSync(image))
       throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, {
@@ -110,6 +129,13 @@ export function workspaceStorage(options: {
       });
     await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
     await mountWorkspaceFilesystem(image, mountPoint);
+  }
+
+  /** A retained store keeps only the layers other chains use: the removed workspace's own upper and private checkpoints go. */
+  async function dropOwnLayers(id: string): Promise<void> {
+    const names = (await readdir(`${layered.imageMount(id)}/layers`).catch(() => [] as string[])).filter((n) => LAYER_NAME.test(n));
+    const candidates = names.map((layer) => ({ store: id, layer }));
+    await layered.deleteLayers(unreferencedLayers(candidates, await layered.liveChains(id)));
   }
 
   async function requireMeta(id: string, files = true): Promise<WorkspaceMeta> {
@@ -139,18 +165,30 @@ export function workspaceStorage(options: {
       if (meta.storage === 'loop-ext4') await assertRoomForJob(id, layout.imagePath(id));
     },
 
-    async make(id, env, storageBytes, owner, attempt) {
+    async make(id, env, storageBytes, owner, attempt, base) {
       if (env.storage.available) {
         const mountPoint = imageMountPoint(id);
-        if (isMountPoint(mountPoint))
-          throw new ProviderError(`something is already mounted at ${mountPoint}`, {
-            hint: 'leftovers of an earlier workspace are in the way; see the repairs doctor plans',
-            action: nextAction('doctor', { provider: 'native', repair: true }),
-          });
+        const imageMount = layered.imageMount(id);
+        for (const taken of [mountPoint, imageMount])
+          if (isMountPoint(taken))
+            throw new ProviderError(`something is already mounted at ${taken}`, {
+              hint: 'leftovers of an earlier workspace are in the way; see the repairs doctor plans',
+              action: nextAction('doctor', { provider: 'native', repair: true }),
+            });
         attempt.mountedHere = true;
         await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
-        await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
-        return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
+        if (!overlaySupported()) {
+          if (base !== undefined)
+            throw new ProviderError('this kernel has no overlayfs: the native provider cannot fork', { hint: 'load the overlay module (modprobe overlay)' });
+          await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+          return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
+        }
+        // Layered (#14): the image at img/<id>, the overlay of its upper on the (fork's) frozen chain at fs/<id>.
+        await ensureUnderBase(mountBase, 'img', { name: id, mode: 0o700 }, root);
+        await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint: imageMount, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+        const layers: LayerStack = { upper: 'L0000000000000000', lowers: base?.lowers ?? [], lowerFacts: base?.lowerFacts ?? EMPTY_FACTS };
+        await layered.prepare(id, owner, layers);
+        return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint), layers };
       }
       const filesDir = layout.filesDir(id);
       await mkdir(filesDir, { mode: 0o700 });
@@ -163,6 +201,8 @@ export function workspaceStorage(options: {
       const mountPoint = imageMountPoint(id);
       const unmounted = attempt.mountedHere ? await unmountWorkspaceFilesystem(mountPoint).catch(() => 'failed' as const) : 'not-ours';
       if (unmounted === 'failed') return;
+      if (attempt.mountedHere && (await unmountWorkspaceFilesystem(layered.imageMount(id)).catch(() => 'failed' as const)) === 'failed') return;
+      if (attempt.mountedHere) await rmdir(layered.imageMount(id)).catch(() => undefined);
       if (unmounted !== 'not-ours') await rmdir(mountPoint).catch(() => undefined);
       await removeTree(layout.workspaceDir(id)).catch(() => undefined);
       await prune();
@@ -181,10 +221,20 @@ export function workspaceStorage(options: {
     async remove(id) {
       const unmounted = await unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
-      if (unmounted !== 'failed') {
+      let proceed = unmounted !== 'failed';
+      if (proceed && isMountPoint(layered.imageMount(id))) {
+        // Layered (#14): a fork's chain may still use this image's frozen layers; then it stays, as a retained store.
+        if (await layered.retainIfShared(id)) await dropOwnLayers(id);
+        else {
+          proceed = (await unmountWorkspaceFilesystem(layered.imageMount(id)).catch(() => 'failed' as const)) !== 'failed';
+          if (proceed) await rmdir(layered.imageMount(id)).catch(() => undefined);
+        }
+      }
+      if (proceed) {
         await rmdir(imageMountPoint(id)).catch(() => undefined);
         // fd-relative and iterative: Node's recursive rm failed with ENAMETOOLONG on a job's 1,500-deep tree (#10 item 8).
         await removeTree(layout.workspaceDir(id));
+        await layered.collectStores().catch(() => undefined);
       }
       // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
       const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(id), unmounted === 'unmounted' ? 2000 : 250));
@@ -192,6 +242,7 @@ export function workspaceStorage(options: {
     },
 
     prune,
+    layered,
 
     async list() {
       const names = await readdir(layout.workspacesDir).catch(() => [] as string[]);
@@ -200,6 +251,17 @@ export function workspaceStorage(options: {
       return ids;
     },
   };
+}
+
+/** Is overlayfs available (the layered filesystem, #14)? Read once: /proc/filesystems lists it once the module is loaded. */
+let overlay: boolean | undefined;
+function overlaySupported(): boolean {
+  try {
+    overlay ??= /\toverlay\n/.test(readFileSync('/proc/filesystems', 'utf8'));
+  } catch {
+    overlay = false;
+  }
+  return overlay;
 }
 
 async function exists(path: string): Promise<boolean> {

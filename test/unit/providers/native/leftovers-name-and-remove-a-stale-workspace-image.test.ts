@@ -22,9 +22,11 @@ describe.runIf(readiness.ownFilesystem)(`leftovers of a workspace image (needs r
     const dir = join(ws.root, 'workspaces', ws.workspaceId);
     rmSync(join(dir, 'meta.json')); // as if create died just before writing it
     const found = (await ws.provider.leftovers!()).filter((l) => l.workspaceId === ws.workspaceId && l.kind !== 'cgroup');
-    expect(found.map((l) => l.kind)).toEqual(['directory', 'mount']);
+    // Its overlay (fs/<id>) and its image's own mount (img/<id>, the layered filesystem of #14).
+    expect(found.map((l) => l.kind)).toEqual(['directory', 'mount', 'mount']);
     expect(found[0]!.detail).toContain('storage image');
-    expect(found[1]!.detail).toContain('loop mount');
+    expect(found[1]!.detail).toContain('layered filesystem');
+    expect(found[2]!.detail).toContain('loop mount');
     for (const leftover of found) await ws.provider.removeLeftover!(leftover);
     expect(await waitForLoopRelease(ws.root, 5000)).toBe(true);
     expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toContain(ws.workspaceId);

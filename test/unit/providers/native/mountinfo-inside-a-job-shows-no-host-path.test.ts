@@ -38,7 +38,8 @@ describe.runIf(readiness.ownFilesystem)(`mountinfo inside a job (needs root and 
         expect(stdout).toContain('whoami: agent');
         const workspace = lines.find((line) => line.split(' ')[4] === '/workspace')!;
         expect(workspace.split(' ')[3]).toBe('/');
-        expect(workspace).toMatch(/ - ext4 \/dev\/loop\d+ /);
+        // The layered filesystem (#14): an overlay whose layers are named relative to the image area, never by a host path.
+        expect(workspace).toMatch(/ - overlay overlay .*lowerdir=[^/,][^,]*,upperdir=[^/,]/);
       } finally {
         await ws.dispose();
       }

@@ -37,7 +37,10 @@ describe.runIf(readiness.ownFilesystem)(`removing a workspace on its own filesys
   it('unmounts lazily while the host holds a file open, and the device goes when it closes', async () => {
     const ws = await makeNativeWorkspace();
     expect((await ws.run(['sh', '-c', 'echo data > held'])).outcome.exitCode).toBe(0);
-    const mountPoint = mountsNaming(ws.workspaceId)[0]!.split(' ')[4]!;
+    // The workspace's files: the overlay at <mount base>/fs/<id> (its image is mounted at img/<id>, #14).
+    const mountPoint = mountsNaming(ws.workspaceId)
+      .map((line) => line.split(' ')[4]!)
+      .find((path) => path.endsWith(`/fs/${ws.workspaceId}`))!;
     const fd = openSync(join(mountPoint, 'held'), 'r');
     try {
       const disposition = await ws.provider.remove(ws.workspaceId);

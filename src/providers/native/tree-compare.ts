@@ -1,0 +1,228 @@
+/**
+ * Host-side comparison of two views of a workspace's tree (two overlay
+ * mounts, or a mount and an empty directory) over a set of candidate paths:
+ * the paths present in the layers the two chains do not share
+ * (overlay-layers.ts). Whatever differs between the views is at a candidate
+ * path or below a candidate directory whose listing differs (an opaque
+ * directory or a whiteout hides lower content without naming it), so the
+ * cost is what changed plus the listings of the directories it is in, never
+ * the tree.
+ *
+ * The trees are a job's work and hostile: every path is opened one component
+ * at a time through the open parent (core/files/fd-walk.ts), entries are
+ * lstat'ed, links are read, never followed, and only regular files are opened
+ * (O_NOFOLLOW, O_NONBLOCK: a FIFO planted in place of a file never blocks us).
+ */
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
+import { O_DIR_NOFOLLOW, readNames, viaFd, walkTree } from '../../core/files/fd-walk.js';
+import { nameText } from '../../core/name-text.js';
+import { pathComponents } from '../../core/paths.js';
+import type { TreeChange } from '../../core/snapshots/snapshot-ops.js';
+import type { DigestEntry } from './overlay-layers.js';
+
+const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Adds every path below the directory `root` (a raw layer: whiteouts included, as the names they delete). */
+export async function collectPaths(root: string, into: Set<string>): Promise<void> {
+  const dir = await open(root, O_DIR_NOFOLLOW);
+  try {
+    await walkTree(dir, '', (entry) => {
+      into.add(entry.rel);
+      return 'descend';
+    });
+  } finally {
+    await dir.close();
+  }
+}
+
+export interface ViewDelta {
+  /** Sorted by path. */
+  changes: TreeChange[];
+  /** The changed entries as they were (old view), for the digest. */
+  before: DigestEntry[];
+  /** The changed entries as they are (new view). */
+  after: DigestEntry[];
+}
+
+/** Compares `oldRoot` with `newRoot` at `candidates` (and what listings below them show); see the header. */
+export async function compareViews(oldRoot: string, newRoot: string, candidates: Iterable<string>): Promise<ViewDelta> {
+  const oldDir = await open(oldRoot, O_DIR_NOFOLLOW);
+  try {
+    const newDir = await open(newRoot, O_DIR_NOFOLLOW);
+    try {
+      return await compareOpen(oldDir, newDir, candidates);
+    } finally {
+      await newDir.close();
+    }
+  } finally {
+    await oldDir.close();
+  }
+}
+
+/**
+ * The open directories along the last path asked for in one view, so that
+ * the next path (candidates come in order, children right after their
+ * directory) opens only the components it does not share with it: a walk
+ * from the root per path was quadratic in the depth (a 1,500-deep tree took
+ * a minute). Only the deepest WINDOW handles stay open; one above them is
+ * opened again from the nearest open one (or the root). One caller at a time.
+ */
+const WINDOW = 128;
+class DirCache {
+  private readonly parts: Buffer[] = [];
+  private readonly handles: Array<FileHandle | undefined> = [];
+  private readonly root: FileHandle;
+  constructor(root: FileHandle) {
+    this.root = root;
+  }
+
+  /** The directory at `parts` (undefined when a component is missing, not a directory, or a link). */
+  async dir(parts: readonly Buffer[]): Promise<FileHandle | undefined> {
+    let common = 0;
+    const limit = Math.min(parts.length, this.parts.length);
+    while (common < limit && parts[common]!.equals(this.parts[common]!)) common++;
+    await this.truncate(common);
+    let at = common;
+    while (at > 0 && this.handles[at - 1] === undefined) at--;
+    let found = at > 0 ? this.handles[at - 1]! : this.root;
+    for (let depth = at; depth < parts.length; depth++) {
+      const next = await open(viaFd(found, parts[depth]!), O_DIR_NOFOLLOW).catch(() => undefined);
+      if (next === undefined) {
+        await this.truncate(depth);
+        return undefined;
+      }
+      if (depth < this.parts.length) this.handles[depth] = next;
+      else {
+        this.parts.push(parts[depth]!);
+        this.handles.push(next);
+      }
+      found = next;
+      const far = this.handles[depth - WINDOW];
+      if (far !== undefined) {
+        await far.close().catch(() => undefined);
+        this.handles[depth - WINDOW] = undefined;
+      }
+    }
+    return found;
+  }
+
+  private async truncate(length: number): Promise<void> {
+    for (let i = this.handles.length - 1; i >= length; i--) await this.handles[i]?.close().catch(() => undefined);
+    this.parts.length = Math.min(this.parts.length, length);
+    this.handles.length = Math.min(this.handles.length, length);
+  }
+
+  async close(): Promise<void> {
+    await this.truncate(0);
+  }
+}
+
+async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>): Promise<ViewDelta> {
+  const oldDir = new DirCache(oldRoot);
+  const newDir = new DirCache(newRoot);
+  try {
+    return await compareCached(oldDir, newDir, candidates);
+  } finally {
+    await oldDir.close();
+    await newDir.close();
+  }
+}
+
+async function compareCached(oldDir: DirCache, newDir: DirCache, candidates: Iterable<string>): Promise<ViewDelta> {
+  // Popped from the end: sorted descending, paths come out in order, children right after their directory.
+  const queue = [...new Set(candidates)].filter((p) => p !== '').sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const seen = new Set(queue);
+  const found: Array<{ change: TreeChange; before?: DigestEntry; after?: DigestEntry }> = [];
+  while (queue.length > 0) {
+    const path = queue.pop()!;
+    const [was, now] = await Promise.all([entryAt(oldDir, path), entryAt(newDir, path)]);
+    // A directory's children that only one side lists: hidden or revealed by an opaque directory or a whiteout.
+    if (was?.type === 'directory' || now?.type === 'directory') {
+      const [a, b] = await Promise.all([was?.type === 'directory' ? childrenAt(oldDir, path) : [], now?.type === 'directory' ? childrenAt(newDir, path) : []]);
+      const inA = new Set(a);
+      const inB = new Set(b);
+      for (const child of [...a.filter((c) => !inB.has(c)), ...b.filter((c) => !inA.has(c))]) {
+        const rel = `${path}/${child}`;
+        if (!seen.has(rel)) {
+          seen.add(rel);
+          queue.push(rel);
+        }
+      }
+    }
+    const change = changeOf(path, was, now);
+    if (change !== undefined) found.push({ change, ...(was ? { before: was } : {}), ...(now ? { after: now } : {}) });
+  }
+  found.sort((x, y) => (x.change.path < y.change.path ? -1 : x.change.path > y.change.path ? 1 : 0));
+  return {
+    changes: found.map((f) => f.change),
+    before: found.flatMap((f) => (f.before ? [f.before] : [])),
+    after: found.flatMap((f) => (f.after ? [f.after] : [])),
+  };
+}
+
+/** Pure: the change between an entry as it was and as it is (undefined: absent), or none. */
+export function changeOf(path: string, was: DigestEntry | undefined, now: DigestEntry | undefined): TreeChange | undefined {
+  if (was === undefined && now === undefined) return undefined;
+  if (was !== undefined && now !== undefined && was.type === now.type && was.mode === now.mode && was.sha256 === now.sha256) return undefined;
+  const previousSha256 = was !== undefined && now !== undefined ? was.sha256 : (was?.sha256 ?? null);
+  if (now === undefined)
+    return { path, kind: 'delete', type: was!.type, size: 0, sha256: null, mode: null, previousSha256: was!.type === 'directory' ? null : previousSha256 };
+  return {
+    path,
+    kind: was === undefined ? 'create' : 'modify',
+    type: now.type,
+    size: now.size,
+    sha256: now.sha256,
+    mode: now.mode,
+    previousSha256: was === undefined || was.type === 'directory' ? null : previousSha256,
+  };
+}
+
+/** The entry at `path` in the view, or undefined when absent (or not a file, directory or link: FIFOs, sockets and devices hold no content). */
+async function entryAt(view: DirCache, path: string): Promise<DigestEntry | undefined> {
+  const parts = pathComponents(path);
+  // A missing or non-directory (or link) component: nothing is there in this view.
+  const parent = await view.dir(parts.slice(0, -1));
+  if (parent === undefined) return undefined;
+  {
+    const leaf = parts[parts.length - 1]!;
+    const info = await lstat(viaFd(parent, leaf)).catch(() => undefined);
+    if (info === undefined) return undefined;
+    const mode = info.mode & 0o7777;
+    if (info.isDirectory()) return { path, type: 'directory', mode, size: 0, sha256: null };
+    if (info.isSymbolicLink()) {
+      const target = await readlink(viaFd(parent, leaf), { encoding: 'buffer' });
+      return { path, type: 'symlink', mode, size: target.length, sha256: sha256(target) };
+    }
+    if (!info.isFile()) return undefined;
+    const file = await open(viaFd(parent, leaf), O_READ);
+    try {
+      const opened = await file.stat();
+      if (!opened.isFile() || opened.ino !== info.ino) return undefined; // swapped meanwhile
+      const hash = createHash('sha256');
+      let size = 0;
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      for (;;) {
+        const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        hash.update(buffer.subarray(0, bytesRead));
+        size += bytesRead;
+      }
+      return { path, type: 'file', mode: opened.mode & 0o7777, size, sha256: hash.digest('hex') };
+    } finally {
+      await file.close();
+    }
+  }
+}
+
+async function childrenAt(view: DirCache, path: string): Promise<string[]> {
+  const dir = await view.dir(pathComponents(path));
+  if (dir === undefined) return [];
+  return (await readNames(dir).catch(() => [] as Buffer[])).map((name) => nameText(name));
+}
+
+function sha256(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
