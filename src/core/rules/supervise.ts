@@ -27,7 +27,12 @@ import { denyMatches, parseRule, runsShellScript } from './rule-text.js';
  * when a deny-command rule matches the argv; otherwise returns the warnings
  * the job's result must carry (a shell script no deny rule could inspect).
  */
-export function checkRulesBeforeJob(ctx: EngineContext, ws: WorkspaceRecord, argv: readonly string[]): string[] {
+/**
+ * `checks` are the run's verify commands (#16): they run in the same
+ * workspace under the same policy as the job, so a deny rule holds for them
+ * too (a rule on rm was bypassed by --verify 'rm …', found by a red team).
+ */
+export function checkRulesBeforeJob(ctx: EngineContext, ws: WorkspaceRecord, argv: readonly string[], checks: readonly (readonly string[])[] = []): string[] {
   const store = ctx.store();
   const rules = store.listRules(ws.id);
   if (rules.length === 0) return [];
@@ -43,9 +48,11 @@ export function checkRulesBeforeJob(ctx: EngineContext, ws: WorkspaceRecord, arg
     });
   }
   const denyRules = rules.map((r) => parseRule(r.rule)).filter((r) => r.kind === 'deny-command');
+  const commands = [{ what: 'the command', argv }, ...checks.map((check, i) => ({ what: `verify command ${i + 1}`, argv: check }))];
   for (const rule of denyRules) {
-    if (denyMatches(rule.words, argv)) {
-      const detail = `the command matches rule ${rule.text}`;
+    const matched = commands.find((c) => denyMatches(rule.words, c.argv));
+    if (matched) {
+      const detail = `${matched.what} matches rule ${rule.text}`;
       journal(rule.text, 'denied', detail);
       throw new EngineError('POLICY_DENIED', `workspace ${ws.id} refused the job before anything ran: ${detail}`, {
         hint: 'run another command, or remove the rule if it is wrong',
@@ -53,11 +60,14 @@ export function checkRulesBeforeJob(ctx: EngineContext, ws: WorkspaceRecord, arg
       });
     }
   }
-  if (denyRules.length > 0 && runsShellScript(argv))
-    return [
-      `this workspace has deny-command rules, but the job runs a shell script (${argv[0]} -c …): rules match the argv only, so the script itself was not inspected`,
-    ];
-  return [];
+  return denyRules.length === 0
+    ? []
+    : commands
+        .filter((c) => runsShellScript(c.argv))
+        .map(
+          (c) =>
+            `this workspace has deny-command rules, but ${c.what} runs a shell script (${c.argv[0]} -c …): rules match the argv only, so the script itself was not inspected`,
+        );
 }
 
 /** After a job's terminal record: judges stuck and error-rate, journals what fired, trips blocking rules; the attention items for the result. */

@@ -81,7 +81,12 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
   // Supervision rules (#16): a refusal here comes before anything is recorded or started (no job, no process, no cgroup).
-  const ruleWarnings = checkRulesBeforeJob(ctx, ws, input.argv);
+  const ruleWarnings = checkRulesBeforeJob(
+    ctx,
+    ws,
+    input.argv,
+    checks.flatMap((c) => (c.kind === 'verify' ? [c.argv] : [])),
+  );
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
   store.refuseIfFull(ws.id);
   const attention = await reconcile(ctx, { workspaceId: ws.id });
