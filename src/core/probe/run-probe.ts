@@ -109,7 +109,7 @@ export function whyNotApplicable(
     return `the ${provider} provider does not enforce ${why}`;
   }
   const missingFeatures = (scenario.requiresFeatures ?? []).filter((feature) => !(caps.features ?? []).includes(feature));
-  if (missingFeatures.length > 0) return `the ${provider} provider has no ${missingFeatures.join(', ')}, which this scenario tests`;
+  if (missingFeatures.length > 0) return `the ${provider} provider does not offer ${missingFeatures.join(', ')}, which this scenario tests`;
   const missingLayers = (scenario.requiresLayers ?? []).filter((layer) => !caps.layers.includes(layer));
   if (missingLayers.length > 0)
     return `the ${provider} provider has no ${missingLayers.join(', ')} layer, which this scenario tests (its layers: ${caps.layers.join(', ') || 'none'})`;

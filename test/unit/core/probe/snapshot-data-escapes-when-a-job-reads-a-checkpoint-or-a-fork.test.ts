@@ -31,6 +31,6 @@ describe('snapshot-data', () => {
   it('is skipped when the search did not finish, and on a provider without snapshots', () => {
     expect(snapshotData.judge(job('layers: 3\n', 'timeout', null), planted).verdict).toBe('skipped');
     const caps = { provider: 'docker', enforces: { filesystem: true }, reasons: {}, layers: [], features: [] } as unknown as ProviderCapabilities;
-    expect(whyNotApplicable(snapshotData, 'docker', caps)).toBe('the docker provider has no snapshots, which this scenario tests');
+    expect(whyNotApplicable(snapshotData, 'docker', caps)).toBe('the docker provider does not offer snapshots, which this scenario tests');
   });
 });
