@@ -282,12 +282,16 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
   if (!named.allowed) return deny(named.reason);
   // From here the decision awaits a lookup and a connect; close() may settle it first, and then it is recorded once, by close().
   const pending: Pending = { at, host, port: target.port, via: target.via, settled: false };
+  const ended: Upstream = { denied: `${host}:${target.port} denied (job ended first)`, status: 503, socksCode: 1 };
   ctx.pending.add(pending);
-  if (ctx.closing) settleUndecided(ctx, pending);
+  if (ctx.closing) {
+    settleUndecided(ctx, pending);
+    return ended;
+  }
   const reached = await reach(ctx, host, target.port, named.matched, pending);
   if (pending.settled) {
     if ('socket' in reached) reached.socket.destroy();
-    return { denied: `${host}:${target.port} denied (job ended first)`, status: 503, socksCode: 1 };
+    return ended;
   }
   pending.settled = true;
   ctx.pending.delete(pending);
