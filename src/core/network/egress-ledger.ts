@@ -18,7 +18,8 @@ export interface EgressDecision {
   host: string;
   port: number;
   via: EgressVia;
-  reason?: DenyReason | 'too many connections' | 'upstream unreachable';
+  /** 'job ended first': the job's run ended while the proxy was still looking the name up or connecting. */
+  reason?: DenyReason | 'too many connections' | 'upstream unreachable' | 'job ended first';
   /** Job → upstream bytes (allowed connections only). */
   bytesUp: number;
   /** Upstream → job bytes. */

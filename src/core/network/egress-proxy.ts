@@ -19,7 +19,7 @@ import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAddress, checkTarget, parsePattern, type AllowPattern, type DenyReason } from './allow-list.js';
+import { checkAddress, checkTarget, parsePattern, type AllowPattern } from './allow-list.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
 
@@ -73,6 +73,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   chmodSync(dir, 0o711);
   const socketPath = join(dir, 'egress.sock');
   const open = new Set<Socket>();
+  const ctx: Context = { patterns, resolver, ledger, now, open, limits, closing: false, tunnels: new Set(), pending: new Set() };
   let total = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     total += 1;
@@ -85,7 +86,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     open.add(client);
     client.on('close', () => open.delete(client));
     client.on('error', () => client.destroy());
-    handleClient(client, { patterns, resolver, ledger, now, open, limits });
+    handleClient(client, ctx);
   });
   server.maxConnections = limits.connectionsAtOnce * 2;
   await new Promise<void>((resolve, reject) => {
@@ -99,8 +100,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     ledger,
     resolver,
     close() {
+      // Settled here, synchronously, and never by a socket's 'close' event: the server's close callback
+      // can run before its sockets' 'close' events, and the engine journals the ledger the moment this
+      // resolves, so a tunnel recorded on 'close' was missing from a job that used it (#18).
       closed ??= new Promise<void>((resolve) => {
+        ctx.closing = true;
         server.close(() => resolve());
+        for (const pending of ctx.pending) settleUndecided(ctx, pending);
+        for (const finish of [...ctx.tunnels]) finish();
         for (const s of open) s.destroy();
       }).finally(() => rmSync(dir, { recursive: true, force: true }));
       return closed;
@@ -115,6 +122,29 @@ interface Context {
   now: () => number;
   open: Set<Socket>;
   limits: EgressLimits;
+  /** Set by close(): a decision or tunnel arriving after it is settled at once, never left for later. */
+  closing: boolean;
+  /** The finish of every spliced tunnel not yet finished: close() runs each, so each is recorded with its bytes. */
+  tunnels: Set<() => void>;
+  /** Connections whose decision awaits a lookup or a connect: close() records each as denied (the job ended first). */
+  pending: Set<Pending>;
+}
+
+interface Pending {
+  at: number;
+  host: string;
+  port: number;
+  via: EgressVia;
+  settled: boolean;
+}
+
+/** A connection the job ended before the proxy could decide on (or connect): recorded once, with no bytes. */
+function settleUndecided(ctx: Context, pending: Pending): void {
+  if (pending.settled) return;
+  pending.settled = true;
+  ctx.pending.delete(pending);
+  const { at, host, port, via } = pending;
+  ctx.ledger.record({ at, verdict: 'denied', host, port, via, reason: 'job ended first', bytesUp: 0, bytesDown: 0 });
 }
 
 type Target = { host: string; port: number; via: EgressVia };
@@ -150,6 +180,7 @@ function malformed(client: Socket, ctx: Context, status: number, why: string): v
 }
 
 function reject(client: Socket, status: number, why: string): void {
+  if (client.destroyed) return;
   const text = STATUS_TEXT[status] ?? 'Error';
   const body = `headspace egress proxy: ${why}\n`;
   client.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
@@ -234,7 +265,7 @@ function splitHostPort(target: string): { host: string; port: number } | null {
 
 type Upstream = { socket: Socket; decision: EgressDecision } | { denied: string; status: number; socksCode: number };
 
-/** The decision for one connection: allow-list, then lookup, then the address's range; records a denial. */
+/** The decision for one connection: allow-list, then lookup, then the address's range; records it, allowed or denied. */
 async function decide(ctx: Context, target: Target): Promise<Upstream> {
   const at = ctx.now();
   const host = target.host
@@ -249,58 +280,89 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
   };
   const named = checkTarget(ctx.patterns, host, target.port);
   if (!named.allowed) return deny(named.reason);
+  // From here the decision awaits a lookup and a connect; close() may settle it first, and then it is recorded once, by close().
+  const pending: Pending = { at, host, port: target.port, via: target.via, settled: false };
+  const ended: Upstream = { denied: `${host}:${target.port} denied (job ended first)`, status: 503, socksCode: 1 };
+  ctx.pending.add(pending);
+  if (ctx.closing) {
+    settleUndecided(ctx, pending);
+    return ended;
+  }
+  const reached = await reach(ctx, host, target.port, named.matched, pending);
+  if (pending.settled) {
+    if ('socket' in reached) reached.socket.destroy();
+    return ended;
+  }
+  pending.settled = true;
+  ctx.pending.delete(pending);
+  if (!('socket' in reached)) return deny(reached.reason, reached.status, reached.socksCode);
+  // Recorded the moment it is allowed; splice fills in its bytes when the tunnel ends or close() ends it.
+  const decision: EgressDecision = { at, verdict: 'allowed', host, port: target.port, via: target.via, bytesUp: 0, bytesDown: 0 };
+  ctx.ledger.record(decision);
+  return { socket: reached.socket, decision };
+}
+
+type Reached = { socket: Socket } | { reason: NonNullable<EgressDecision['reason']>; status: number; socksCode: number };
+
+/** Looks the name up (unless an IP-literal pattern named it), checks every answer's range, connects to the first; records nothing. */
+async function reach(ctx: Context, host: string, port: number, matched: AllowPattern[], pending: Pending): Promise<Reached> {
   let address: string;
-  if (named.matched.some((p) => p.ip !== 0)) address = host;
+  if (matched.some((p) => p.ip !== 0)) address = host;
   else {
     let found;
     try {
       found = await ctx.resolver.resolve(host);
     } catch {
-      return deny('name did not resolve', 502, 4);
+      return { reason: 'name did not resolve', status: 502, socksCode: 4 };
     }
     // IPv4 first: a host with an AAAA record and no IPv6 route must not read as unreachable.
     const first = [...found.addresses].sort((a, b) => Number(isIP(a) === 6) - Number(isIP(b) === 6))[0];
-    if (first === undefined) return deny('name did not resolve', 502, 4);
+    if (first === undefined) return { reason: 'name did not resolve', status: 502, socksCode: 4 };
     // Every address must pass: a name answering one public and one private address is refused whole.
     if (!found.fromTestMap)
-      for (const a of found.addresses) if (!checkAddress(ctx.patterns, a, target.port).allowed) return deny('private address' as DenyReason);
+      for (const a of found.addresses) if (!checkAddress(ctx.patterns, a, port).allowed) return { reason: 'private address', status: 403, socksCode: 2 };
     address = first;
   }
-  const socket = connect({ host: address, port: target.port, allowHalfOpen: true });
+  // The job ended during the lookup: no connection is opened for it.
+  if (pending.settled) return { reason: 'job ended first', status: 503, socksCode: 1 };
+  const socket = connect({ host: address, port, allowHalfOpen: true });
   ctx.open.add(socket);
   socket.on('close', () => ctx.open.delete(socket));
   const ok = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), ctx.limits.connectTimeoutMs);
-    socket.once('connect', () => {
+    const done = (connected: boolean) => {
       clearTimeout(timer);
-      resolve(true);
-    });
-    socket.once('error', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
+      resolve(connected);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    // close() destroys a connect in flight: its decision must not wait out the connect timeout.
+    socket.once('close', () => done(false));
   });
   if (!ok) {
     socket.destroy();
-    return deny('upstream unreachable', 502, 5);
+    return { reason: 'upstream unreachable', status: 502, socksCode: 5 };
   }
-  return { socket, decision: { at, verdict: 'allowed', host, port: target.port, via: target.via, bytesUp: 0, bytesDown: 0 } };
+  return { socket };
 }
 
-/** Relays both ways until both sides end (or either fails, or both stay silent too long); records the decision with its byte counts. */
+/**
+ * Relays both ways until both sides end (or either fails, or both stay silent too long, or close() ends it);
+ * fills in the recorded decision's byte counts, once, when it finishes.
+ */
 function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, decision: EgressDecision): void {
   const headBytes = upstream.bytesWritten;
   if (rest.length > 0) upstream.write(rest);
-  let done = false;
   const finish = () => {
-    if (done) return;
-    done = true;
+    if (!ctx.tunnels.delete(finish)) return;
     decision.bytesUp = Math.max(0, upstream.bytesWritten - headBytes) + (decision.via === 'http' ? headBytes : 0);
     decision.bytesDown = upstream.bytesRead;
-    ctx.ledger.record(decision);
     client.destroy();
     upstream.destroy();
   };
+  ctx.tunnels.add(finish);
+  // close() already ran (the job ended while this was being decided): end it now, its bytes counted.
+  if (ctx.closing || client.destroyed) return finish();
   for (const s of [client, upstream]) {
     s.setTimeout(ctx.limits.idleTimeoutMs, finish);
     s.on('error', finish);

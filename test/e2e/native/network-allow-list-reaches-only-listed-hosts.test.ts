@@ -7,7 +7,8 @@
  * bypasses the proxy has no DNS and no route. The upstreams are loopback
  * servers named through the proxy's test resolver map (the test-only
  * HEADSPACE_TEST_RESOLVER_MAP, set in the engine's environment here). A
- * workspace without an allow-list still has no socket and no relay.
+ * workspace without an allow-list still has no socket and no relay. A
+ * detached run (its supervisor runs the same job path) is summarised alike.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -64,6 +65,15 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native network allo
     // Test mode never passes unnoticed.
     expect((JSON.parse(run.stdout) as { warnings: string[] }).warnings.join('\n')).toContain('HEADSPACE_TEST_RESOLVER_MAP is set');
     expect(findings(run.stdout).find((f) => f.startsWith('network:'))).toMatch(/^network: 1 allowed to 1 host \(\d+ bytes sent, \d+ received\), 0 denied$/);
+  });
+
+  it('summarises a detached run the same way: its supervisor opens and closes the proxy around the job', async () => {
+    const args = ['net', 'curl', '-sS', '--cacert', 'ca.pem', '-o', '/dev/null', `https://api.test:${up.httpsPort}/size/2048`];
+    const started = await cliAsync(home.home, ['run', '--detach', '--json', '--job-id', 'net-detached', ...args], env);
+    expect(started.code, started.stdout + started.stderr).toBe(0);
+    const waited = await cliAsync(home.home, ['wait', '--json', 'net-detached'], env);
+    expect(waited.code, waited.stdout + waited.stderr).toBe(0);
+    expect(findings(waited.stdout).find((f) => f.startsWith('network:'))).toMatch(/^network: 1 allowed to 1 host \(\d+ bytes sent, \d+ received\), 0 denied$/);
   });
 
   it('denies a host not in the list, and says so in the result', async () => {
