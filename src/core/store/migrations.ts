@@ -122,7 +122,7 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN cwd TEXT;
   `,
-  // events (#15): one terminal event per job end, written by finishJob in
+  // 8: events (#15): one terminal event per job end, written by finishJob in
   // the terminal record's own transaction (never the command, output, env or
   // paths: ids, status, exit code and times only); durable subscriptions;
   // and one delivery row per (subscription, event) carrying the claim/ack
@@ -165,7 +165,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX event_deliveries_open ON event_deliveries(subscription_id, state, event_seq);
   CREATE INDEX event_deliveries_dead ON event_deliveries(state) WHERE state = 'dead';
   `,
-  // snapshots (#14): checkpoints (the provider holds the bytes, the store the
+  // 9: snapshots (#14): checkpoints (the provider holds the bytes, the store the
   // record: a 'pending' one was never finished and is never restored), fork
   // links with their baseline, sealed outputs settled exactly once (state
   // 'applying' is the journalled half-way point repair finishes), the merge
@@ -219,7 +219,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE workspaces ADD COLUMN review_policy TEXT;
   `,
-  // verification, receipts and supervision rules (#16): each job's
+  // 10: verification, receipts and supervision rules (#16): each job's
   // verification block (JSON: every check, its outcome and the digest of its
   // evidence; NULL when no check was asked for and for older jobs); every
   // receipt version of a job (the canonical document and its sha256; a new
@@ -260,7 +260,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX rule_decisions_workspace ON rule_decisions(workspace_id, id);
   `,
-  // network (#18): every egress decision of a job whose workspace has a
+  // 11: network (#18): every egress decision of a job whose workspace has a
   // network allow-list (host, port, verdict, reason, bytes; never a path,
   // query, header or body), and the job's one-line network summary. At most
   // the ledger's first 1000 decisions per job are itemised; the summary
