@@ -96,7 +96,7 @@ export const ManifestSchema = z
           z.strictObject({
             command: z
               .union([z.string().min(1), z.array(z.string()).min(1)])
-              .describe('a check command: an argv, or one line split into words as run --verify splits it (no shell); it must exit 0'),
+              .describe('a check command: an argv, or one line split into words as run splits a verify command (no shell); it must exit 0'),
           }),
           z.strictObject({
             file: z.string().min(1).describe('a workspace file (relative to the workspace root) that must exist as a regular file'),
@@ -109,7 +109,7 @@ export const ManifestSchema = z
       )
       .optional()
       .describe(
-        "the workspace's verification contract (as run's --verify, --expect-file, --expect-output), judged at prepare as the checks of the last setup command's job (a no-op job's when there is none); re-judged by a later prepare when only this section changed or the recorded verdict did not pass",
+        "the workspace's verification contract (as run's verify, expectFiles and expectOutput), judged at prepare as the checks of the last setup command's job (a no-op job's when there is none); re-judged by a later prepare when only this section changed or the recorded verdict did not pass",
       ),
   })
   .describe(`a headspace workspace manifest (${MANIFEST_SCHEMA_ID})`);

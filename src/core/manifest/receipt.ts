@@ -1,6 +1,7 @@
 /**
  * prepare's receipt (#17): what a workspace was prepared from — the
- * manifest's file and digest, and each input's destination and digest —
+ * manifest's file and digest, each input's destination and digest, and
+ * the verify section's verdict (each check's outcome and evidence digest) —
  * kept as one JSON file per workspace under HEADSPACE_HOME/receipts/. A
  * later prepare compares against it (nothing changed: nothing to do; a
  * change: refused, naming it, unless recreate), and status finds a
