@@ -4,7 +4,13 @@
  * check fails (the check's own refusal: an input that is not there, a
  * policy the provider cannot enforce, …); then creates the workspace, copies
  * each input in, declares the artifacts, runs the setup commands in order,
- * and records a receipt (manifest digest, input digests, setup jobs).
+ * judges the verify section as the last setup job's checks (a no-op job's
+ * when there is no setup), and records a receipt (manifest digest, input
+ * digests, setup jobs, the verdict). A failed check is prepare's failure
+ * (exit 6), a verifier fault its inconclusive (exit 9); setup is done either
+ * way, so the receipt is written and the next prepare judges the checks
+ * again (after a no-op job, recreating nothing), as it does when only the
+ * verify section changed.
  * Idempotent: with a receipt and nothing changed it does nothing and says
  * so, by digest; when the manifest or an input changed since, it refuses
  * naming what changed, unless `recreate` (the workspace is destroyed, its
