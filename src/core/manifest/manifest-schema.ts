@@ -90,6 +90,27 @@ export const ManifestSchema = z
       .array(z.strictObject({ argv: z.array(z.string()).min(1).describe('the command and its arguments, no shell') }))
       .optional()
       .describe('commands run once, in order, at prepare; the first that fails ends prepare'),
+    verify: z
+      .array(
+        z.union([
+          z.strictObject({
+            command: z
+              .union([z.string().min(1), z.array(z.string()).min(1)])
+              .describe('a check command: an argv, or one line split into words as run splits a verify command (no shell); it must exit 0'),
+          }),
+          z.strictObject({
+            file: z.string().min(1).describe('a workspace file (relative to the workspace root) that must exist as a regular file'),
+            sha256: z.string().optional().describe('its sha256 (64 hex digits, sha256: prefix optional)'),
+          }),
+          z.strictObject({
+            output: z.string().min(1).describe("an RE2 pattern that must match the last setup command's kept output (needs a setup command)"),
+          }),
+        ]),
+      )
+      .optional()
+      .describe(
+        "the workspace's verification contract (as run's verify, expectFiles and expectOutput), judged at prepare as the checks of the last setup command's job (a no-op job's when there is none); re-judged by a later prepare when only this section changed or the recorded verdict did not pass",
+      ),
   })
   .describe(`a headspace workspace manifest (${MANIFEST_SCHEMA_ID})`);
 

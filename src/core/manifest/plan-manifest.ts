@@ -18,6 +18,8 @@ import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
 import { notReadyError } from '../infrastructure-errors.js';
+import { describeCheck } from '../verification/run-checks.js';
+import type { CheckKind } from '../verification/verification.js';
 import type { LoadedManifest, ManifestRepository } from './read-manifest.js';
 
 export interface PlannedCopy {
@@ -65,7 +67,12 @@ export type PlanStep =
   | { step: 'copy'; input: string; from: string; to: string; type: 'file' | 'directory'; size_bytes: number; file_count: number; sha256: string }
   | { step: 'clone'; input: string; from: string; ref: string; commit: string; to: string }
   | { step: 'declare'; name: string; purpose: string }
-  | { step: 'setup'; index: number; argv: string[]; env_names: string[] };
+  | { step: 'setup'; index: number; argv: string[]; env_names: string[] }
+  /** A check of the verify section, judged after the job named in `after`. */
+  | { step: 'verify'; index: number; kind: CheckKind; check: string; after: string };
+
+/** The no-op job whose checks the verify section is when the manifest has no setup command, and when a later prepare re-judges them. */
+export const NO_OP_ARGV = ['true'];
 
 /**
  * Works out the plan. `env` is the caller's environment (only the names the
@@ -83,7 +90,13 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
   const profile = m.profile ?? 'host';
   const providerReady = await providerCheck(ctx, providerName, policy);
   checks.push(providerReady);
-  if (providerReady.ok && (m.setup ?? []).length > 0) checks.push(...(await setupToolChecks(ctx, providerName, profile, m.setup ?? [])));
+  const programs = [
+    ...(m.setup ?? []).map((s, index) => ({ name: `setup[${index}]`, program: s.argv[0]! })),
+    ...loaded.verifyItems.flatMap((c, index) => (c.kind === 'verify' ? [{ name: `verify[${index}]`, program: c.argv[0]! }] : [])),
+    // The no-op job a re-judge (and a manifest without setup) hangs the checks on.
+    ...(loaded.checks.length > 0 ? [{ name: 'verify job', program: NO_OP_ARGV[0]! }] : []),
+  ];
+  if (providerReady.ok && programs.length > 0) checks.push(...(await toolChecks(ctx, providerName, profile, programs)));
 
   const copies: PlannedCopy[] = [];
   for (const input of loaded.inputs) {
@@ -199,7 +212,14 @@ export function planSteps(plan: ManifestPlan): PlanStep[] {
     ...plan.clones.map((c): PlanStep => ({ step: 'clone', input: c.key, from: c.shown, ref: c.ref, commit: c.commit, to: c.to })),
     ...plan.loaded.artifacts.map((a): PlanStep => ({ step: 'declare', name: a.name, purpose: a.purpose })),
     ...(m.setup ?? []).map((s, index): PlanStep => ({ step: 'setup', index, argv: [...s.argv], env_names: envNames })),
+    ...plan.loaded.verifyItems.map((c, index): PlanStep => ({ step: 'verify', index, kind: c.kind, check: describeCheck(c), after: verifiedAfter(plan) })),
   ];
+}
+
+/** Which job's checks the verify section is at a first prepare: the last setup command's, or the no-op job's. */
+export function verifiedAfter(plan: ManifestPlan): string {
+  const setup = plan.loaded.manifest.setup ?? [];
+  return setup.length > 0 ? `setup[${setup.length - 1}]` : `a no-op job (${NO_OP_ARGV.join(' ')})`;
 }
 
 /** One line for a step. */
@@ -215,6 +235,8 @@ export function stepText(step: PlanStep): string {
       return `declare artifact ${step.name}: ${step.purpose}`;
     case 'setup':
       return `setup[${step.index}]: ${JSON.stringify(step.argv)}${step.env_names.length > 0 ? ` with env ${step.env_names.join(', ')}` : ''}`;
+    case 'verify':
+      return `verify[${step.index}] (${step.kind}) ${step.check}: judged after ${step.after}`;
   }
 }
 
@@ -254,25 +276,30 @@ async function providerCheck(ctx: EngineContext, name: string, policy: Policy): 
 }
 
 /**
- * Each setup command's program (argv[0]) looked up on the profile's PATH
- * through the provider, before prepare makes anything. Only argv[0] is
- * looked up: a program named by a path (`./build.sh`, `.venv/bin/pip`) may
- * be made by an input or an earlier setup command, and what a shell or an
- * interpreter runs in turn is not seen.
+ * Each setup and verify command's program (argv[0]) looked up on the
+ * profile's PATH through the provider, before prepare makes anything. Only
+ * argv[0] is looked up: a program named by a path (`./build.sh`,
+ * `.venv/bin/pip`) may be made by an input or an earlier setup command, and
+ * what a shell or an interpreter runs in turn is not seen.
  */
-async function setupToolChecks(ctx: EngineContext, providerName: string, profile: string, setup: ReadonlyArray<{ argv: string[] }>): Promise<ReadinessCheck[]> {
+async function toolChecks(
+  ctx: EngineContext,
+  providerName: string,
+  profile: string,
+  programs: ReadonlyArray<{ name: string; program: string }>,
+): Promise<ReadinessCheck[]> {
   const provider = await ctx.provider(providerName);
-  const named = setup.map((s, index) => ({ index, program: s.argv[0]! })).filter((s) => !s.program.includes('/'));
-  const byPath = setup.map((s, index) => ({ index, program: s.argv[0]! })).filter((s) => s.program.includes('/'));
+  const named = programs.filter((s) => !s.program.includes('/'));
+  const byPath = programs.filter((s) => s.program.includes('/'));
   const checks: ReadinessCheck[] = byPath.map((s) => ({
-    name: `setup[${s.index}] ${s.program}`,
+    name: `${s.name} ${s.program}`,
     ok: true,
     detail: 'a path, not looked up: an input or an earlier setup command may make it',
   }));
   if (named.length === 0) return checks;
   if (provider.findTools === undefined) {
     checks.push({
-      name: 'setup tools',
+      name: 'setup and verify tools',
       ok: true,
       detail: `not checked: the ${providerName} provider cannot look up programs before a workspace exists (${[...new Set(named.map((s) => s.program))].join(', ')})`,
     });
@@ -283,18 +310,14 @@ async function setupToolChecks(ctx: EngineContext, providerName: string, profile
     const at = found[s.program] ?? null;
     checks.push(
       at !== null
-        ? { name: `setup[${s.index}] ${s.program}`, ok: true, detail: `found at ${at} in the ${profile} profile` }
+        ? { name: `${s.name} ${s.program}`, ok: true, detail: `found at ${at} in the ${profile} profile` }
         : {
-            name: `setup[${s.index}] ${s.program}`,
+            name: `${s.name} ${s.program}`,
             ok: false,
             detail: `${s.program} is not on the PATH of the ${profile} profile on ${providerName}`,
-            error: new EngineError(
-              'BAD_ARGUMENT',
-              `setup[${s.index}] runs ${s.program}, which is not on the PATH of the ${profile} profile on ${providerName}`,
-              {
-                hint: `use a program the profile has, or name it by a path an input or an earlier setup command makes (native's host profile takes its programs from the host)`,
-              },
-            ),
+            error: new EngineError('BAD_ARGUMENT', `${s.name} runs ${s.program}, which is not on the PATH of the ${profile} profile on ${providerName}`, {
+              hint: `use a program the profile has, or name it by a path an input or an earlier setup command makes (native's host profile takes its programs from the host)`,
+            }),
           },
     );
   }

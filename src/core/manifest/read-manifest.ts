@@ -16,6 +16,8 @@ import { normalizeWorkspacePath } from '../paths.js';
 import type { GitSource } from './git-input.js';
 import { isRemoteGitSource, redactGitUrl, remoteSourceProblem } from './git-url.js';
 import { MANIFEST_SCHEMA_ID, ManifestSchema, type Manifest } from './manifest-schema.js';
+import { splitCommandWords } from '../verification/command-words.js';
+import { compilePattern, normalizeSha256, planChecks, type PlannedCheck, type VerificationRequest } from '../verification/verification.js';
 
 /** A manifest larger than this is refused unread: a workspace description is a page, not a data file. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -48,6 +50,15 @@ export interface LoadedManifest {
   /** Env files, absolute. */
   envFiles: Array<{ hostPath: string; path: string; key: string }>;
   artifacts: Array<{ name: string; purpose: string }>;
+  /** The verify section (#16) as run takes it, each check validated; empty lists when there is none. */
+  verification: Required<VerificationRequest>;
+  /** The checks in the order a result lists them (planChecks). */
+  checks: PlannedCheck[];
+  /** The same checks in the manifest's order, `verify[i]` at index i. */
+  verifyItems: PlannedCheck[];
+  /** sha256 of the verify section alone, and of the manifest without it: a change to verify alone re-judges the checks without recreating. */
+  verifyDigest: string;
+  baseDigest: string;
 }
 
 /** Reads, validates and checks a manifest; every refusal is BAD_MANIFEST naming the key path and the line. */
@@ -116,7 +127,79 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     name: workspacePath(absolute, a.name, at(['artifacts', i, 'name'])),
     purpose: a.purpose.trim(),
   }));
-  return { file: absolute, dir, manifest, digest: manifestDigest(manifest), inputs, repositories, envFiles, artifacts };
+  const { request: verification, ordered: verifyItems } = verifySection(absolute, manifest, at);
+  const checks = refusedAs(absolute, at(['verify']), () => planChecks(verification));
+  const { verify, ...base } = manifest;
+  return {
+    file: absolute,
+    dir,
+    manifest,
+    digest: manifestDigest(manifest),
+    inputs,
+    repositories,
+    envFiles,
+    artifacts,
+    verification,
+    checks,
+    verifyItems,
+    verifyDigest: `sha256:${createHash('sha256')
+      .update(canonicalJson(verify ?? []))
+      .digest('hex')}`,
+    baseDigest: manifestDigest(base),
+  };
+}
+
+/**
+ * The verify section as run's verification request, each check refused
+ * here (naming its key path and line) the way run refuses a bad flag: a
+ * command line that does not split into words, an empty argv, a pattern
+ * RE2 cannot match, a path that leaves the workspace, a digest that is not
+ * one. An output check needs a setup command: it judges that command's output.
+ */
+function verifySection(
+  file: string,
+  manifest: Manifest,
+  at: (path: (string | number)[]) => string,
+): { request: Required<VerificationRequest>; ordered: PlannedCheck[] } {
+  const request: Required<VerificationRequest> = { verify: [], expectFiles: [], expectOutput: [] };
+  const ordered: PlannedCheck[] = [];
+  for (const [i, check] of (manifest.verify ?? []).entries()) {
+    if ('command' in check) {
+      const where = at(['verify', i, 'command']);
+      const argv = typeof check.command === 'string' ? refusedAs(file, where, () => splitCommandWords(check.command as string, 'the command')) : check.command;
+      if (argv[0] === '' || argv.some((a) => a.includes('\0')))
+        throw bad(file, `${where}: a command's program may not be empty and no argument may hold a NUL byte`);
+      request.verify.push(argv);
+      ordered.push({ kind: 'verify', argv: [...argv] });
+    } else if ('file' in check) {
+      const path = workspacePath(file, check.file, at(['verify', i, 'file']));
+      const sha256 = check.sha256 === undefined ? undefined : refusedAs(file, at(['verify', i, 'sha256']), () => normalizeSha256(check.sha256!));
+      request.expectFiles.push(sha256 === undefined ? { path } : { path, sha256 });
+      ordered.push({ kind: 'expect-file', path, sha256: sha256 ?? null });
+    } else {
+      const where = at(['verify', i, 'output']);
+      if ((manifest.setup ?? []).length === 0)
+        throw bad(
+          file,
+          `${where}: an output check judges the last setup command's output, and the manifest has no setup command`,
+          'add the setup command whose output it checks, or check a file instead',
+        );
+      refusedAs(file, where, () => compilePattern(check.output));
+      request.expectOutput.push(check.output);
+      ordered.push({ kind: 'expect-output', pattern: check.output });
+    }
+  }
+  return { request, ordered };
+}
+
+/** Runs a check of run's own, its refusal restated as the manifest's (BAD_MANIFEST, with the key path and line). */
+function refusedAs<T>(file: string, where: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof EngineError)) throw error;
+    throw bad(file, `${where}: ${error.message}`, error.hint);
+  }
 }
 
 /** sha256 of the validated manifest as canonical JSON (keys sorted), `sha256:`-prefixed; a remote's password is redacted first (git-url.ts). */
@@ -173,6 +256,21 @@ function describeIssue(doc: Document, lines: LineCounter, issue: z.core.$ZodIssu
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => `${keyPath([...path, key])}, line ${lineOfKey(doc, lines, path, key)}: unknown key '${shown(key)}'`).join('; ');
+  }
+  if (issue.code === 'invalid_union') {
+    // A union (a verify check's kinds, a command's two forms): describe the one branch whose keys fit, else say what the choices are.
+    const fitting = issue.errors.filter((branch) => branch.length > 0 && branch.every((i) => i.code !== 'unrecognized_keys'));
+    if (fitting.length === 1) {
+      const inner = fitting[0]![0]!;
+      return describeIssue(doc, lines, { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue);
+    }
+    const choices =
+      path[path.length - 1] === 'command'
+        ? "must be one line of text, or a list of text arguments (an argv; quote a number or true: '126')"
+        : path[0] === 'verify' && path.length === 2
+          ? 'a check has exactly one of command:, file: (with an optional sha256:) or output:'
+          : issue.message;
+    return `${keyPath(path)}, line ${lineOf(doc, lines, path)}: ${choices}`;
   }
   const where = path.length === 0 ? 'the manifest' : keyPath(path);
   const line = lineOf(doc, lines, path);

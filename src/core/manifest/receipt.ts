@@ -1,6 +1,7 @@
 /**
  * prepare's receipt (#17): what a workspace was prepared from — the
- * manifest's file and digest, and each input's destination and digest —
+ * manifest's file and digest, each input's destination and digest, and
+ * the verify section's verdict (each check's outcome and evidence digest) —
  * kept as one JSON file per workspace under HEADSPACE_HOME/receipts/. A
  * later prepare compares against it (nothing changed: nothing to do; a
  * change: refused, naming it, unless recreate), and status finds a
@@ -9,6 +10,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { VerificationBlock } from '../verification/verification.js';
 
 export const RECEIPT_SCHEMA = 'headspace.receipt/v1';
 
@@ -40,6 +42,13 @@ export interface Receipt {
   env_names: string[];
   setup_jobs: string[];
   prepared_at: string;
+  /** The manifest's digest without its verify section, and the section's own (absent in a receipt written before verify): a change to verify alone re-judges the checks. */
+  manifest_base_sha256?: string;
+  verify_sha256?: string;
+  /** The verify section's verdict at the last judging, each check's outcome and evidence digest (no excerpt), and the job it was judged after. */
+  verification?: VerificationBlock;
+  verify_job?: string;
+  verified_at?: string;
 }
 
 function receiptsDir(home: string): string {
@@ -83,13 +92,15 @@ export function listReceipts(home: string): Receipt[] {
 /** What differs between a receipt and what prepare would record now, one line each; empty when nothing changed. */
 export function receiptChanges(
   receipt: Receipt,
-  now: { manifest_file: string; manifest_sha256: string; inputs: ReceiptInput[]; repositories?: ReceiptRepository[] },
+  now: { manifest_file: string; manifest_sha256: string; manifest_base_sha256?: string; inputs: ReceiptInput[]; repositories?: ReceiptRepository[] },
   fastForward: (repo: ReceiptRepository, older: string) => boolean = () => false,
 ): string[] {
   const changes: string[] = [];
   if (receipt.manifest_file !== now.manifest_file)
     changes.push(`the workspace was prepared from another manifest (${receipt.manifest_file}), not ${now.manifest_file}`);
-  if (receipt.manifest_sha256 !== now.manifest_sha256) changes.push(`the manifest changed: ${receipt.manifest_sha256} → ${now.manifest_sha256}`);
+  // A change to the verify section alone is not one: prepare re-judges the checks instead (verbs/plan.ts).
+  const onlyVerify = receipt.manifest_base_sha256 !== undefined && receipt.manifest_base_sha256 === now.manifest_base_sha256;
+  if (receipt.manifest_sha256 !== now.manifest_sha256 && !onlyVerify) changes.push(`the manifest changed: ${receipt.manifest_sha256} → ${now.manifest_sha256}`);
   for (const input of now.inputs) {
     const before = receipt.inputs.find((r) => r.to === input.to);
     if (!before) changes.push(`${input.input} (${input.from} → ${input.to}) is new`);

@@ -456,7 +456,8 @@ export const prepareVerb = defineVerb({
   effect: 'writes',
   idempotent: true,
   title: 'Prepare from a manifest',
-  summary: 'materialise a headspace.yml: create, copy inputs, declare artifacts, run setup; a second prepare with nothing changed does nothing',
+  summary:
+    'materialise a headspace.yml: create, copy inputs, declare artifacts, run setup, judge its verify checks; a second prepare with nothing changed does nothing',
   description: 'Materialise a headspace.yml: create, copy, declare, run setup, record a receipt. Unchanged: does nothing; changed: refused unless recreate.',
   input: (z: Zod) =>
     z.strictObject({

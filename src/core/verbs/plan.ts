@@ -31,7 +31,9 @@ export type PrepareState =
   | { kind: 'changed'; receipt: Receipt; changes: string[] }
   /** Only repositories moved, each a fast-forward: prepare updates their clones in place (refusing one a job left dirty). */
   | { kind: 'fast-forward'; receipt: Receipt; moves: RepositoryMove[] }
-  | { kind: 'unreceipted'; workspace: WorkspaceRecord };
+  | { kind: 'unreceipted'; workspace: WorkspaceRecord }
+  /** Nothing but the verify section changed, or its recorded verdict did not pass: prepare judges the checks again after a no-op job, recreating nothing. */
+  | { kind: 'reverify'; receipt: Receipt; why: string };
 
 /** A repository whose ref now names a descendant of the commit the workspace's clone was made at. */
 export interface RepositoryMove {
@@ -56,6 +58,7 @@ export async function gatherPlan(
     manifest_file: loaded.file,
     manifest_dir: loaded.dir,
     manifest_sha256: loaded.digest,
+    manifest_base_sha256: loaded.baseDigest,
     inputs: plan.copies.map((c) => ({ input: c.key, from: c.path, to: c.to, sha256: c.sha256, size_bytes: c.sizeBytes })),
     repositories: plan.clones.map((c) => ({ input: c.key, source: c.shown, ref: c.ref, commit: c.commit, to: c.to })),
   };
@@ -75,12 +78,18 @@ export async function gatherPlan(
     }
     const changes = receiptChanges(receipt, now, (repo) => moves.some((m) => m.clone.key === repo.input));
     // Each moved repository is one change: when every change is a fast-forward, nothing else differs.
+    const why = changes.length === 0 ? reverifyReason(receipt, loaded) : null;
+    // Output checks judge the last setup command's output: only a new prepare (recreate) makes that again.
+    if (why !== null && loaded.verification.expectOutput.length > 0)
+      changes.push(`${why}, and its output checks judge the last setup command's output, which only a new prepare produces`);
     state =
-      changes.length === 0
-        ? { kind: 'unchanged', receipt }
-        : moves.length === changes.length
-          ? { kind: 'fast-forward', receipt, moves }
-          : { kind: 'changed', receipt, changes };
+      why !== null && changes.length === 0
+        ? { kind: 'reverify', receipt, why }
+        : changes.length === 0
+          ? { kind: 'unchanged', receipt }
+          : moves.length === changes.length
+            ? { kind: 'fast-forward', receipt, moves }
+            : { kind: 'changed', receipt, changes };
   }
   return { plan, steps, state, now };
 }
@@ -107,8 +116,14 @@ export async function planWorkspace(ctx: EngineContext, input: PlanInput = {}): 
   const attention =
     plan.ready && state.kind === 'fresh'
       ? [{ kind: 'next-step' as const, text: 'prepare the workspace', action: nextAction('prepare', { file }) }]
-      : state.kind === 'fast-forward'
-        ? [{ kind: 'next-step' as const, text: 'fast-forward the clones in place', action: nextAction('prepare', { file }) }]
+      : state.kind === 'fast-forward' || state.kind === 'reverify'
+        ? [
+            {
+              kind: 'next-step' as const,
+              text: state.kind === 'reverify' ? 'judge the checks again' : 'fast-forward the clones in place',
+              action: nextAction('prepare', { file }),
+            },
+          ]
         : state.kind === 'changed' || state.kind === 'unreceipted'
           ? [{ kind: 'next-step' as const, text: 'replace the workspace (it is destroyed first)', action: nextAction('prepare', { file, recreate: true }) }]
           : [];
@@ -120,6 +135,15 @@ export async function planWorkspace(ctx: EngineContext, input: PlanInput = {}): 
     provenance: provenanceFor(ctx, 'plan', { startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });
+}
+
+/** Why a prepared workspace's checks are to be judged again, or null: the verify section changed, or the verdict recorded did not pass. */
+function reverifyReason(receipt: Receipt, loaded: { verifyDigest: string; checks: readonly unknown[] }): string | null {
+  if (receipt.manifest_base_sha256 !== undefined && receipt.verify_sha256 !== loaded.verifyDigest) return 'the verify section changed';
+  const outcome = receipt.verification?.outcome;
+  if (loaded.checks.length > 0 && outcome !== undefined && outcome !== 'passed' && outcome !== 'none')
+    return `the verification recorded at ${receipt.verified_at ?? receipt.prepared_at} did not pass (${outcome})`;
+  return null;
 }
 
 /** Why prepare refuses a workspace that exists (without recreate). */
@@ -135,6 +159,8 @@ export function describeState(state: PrepareState, workspaceId: string): string 
       return `prepare would create workspace ${workspaceId}`;
     case 'unchanged':
       return `workspace ${workspaceId} is prepared and nothing changed (manifest ${state.receipt.manifest_sha256}): prepare would do nothing`;
+    case 'reverify':
+      return `workspace ${workspaceId} is prepared and ${state.why}: prepare would judge the verify section's checks again after a no-op job, recreating nothing`;
     case 'fast-forward':
       return `prepare would fast-forward in place ${state.moves.map((m) => `${m.clone.key} (${m.clone.to}/) ${m.from} → ${m.clone.commit}`).join(', ')}, unless a job changed a tracked file there (setup is not run again)`;
     case 'changed':

@@ -4,7 +4,13 @@
  * check fails (the check's own refusal: an input that is not there, a
  * policy the provider cannot enforce, …); then creates the workspace, copies
  * each input in, declares the artifacts, runs the setup commands in order,
- * and records a receipt (manifest digest, input digests, setup jobs).
+ * judges the verify section as the last setup job's checks (a no-op job's
+ * when there is no setup), and records a receipt (manifest digest, input
+ * digests, setup jobs, the verdict). A failed check is prepare's failure
+ * (exit 6), a verifier fault its inconclusive (exit 9); setup is done either
+ * way, so the receipt is written and the next prepare judges the checks
+ * again (after a no-op job, recreating nothing), as it does when only the
+ * verify section changed.
  * Idempotent: with a receipt and nothing changed it does nothing and says
  * so, by digest; when the manifest or an input changed since, it refuses
  * naming what changed, unless `recreate` (the workspace is destroyed, its
@@ -21,7 +27,14 @@ import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { createWorkspace } from './create.js';
 import { recordDeclarations } from './declare.js';
 import { destroyWorkspace } from './destroy.js';
-import { gatherPlan, whyRefused, type PlanInput } from './plan.js';
+import { gatherPlan, whyRefused, type PlanInput, type PrepareState } from './plan.js';
+import type { ManifestPlan } from '../manifest/plan-manifest.js';
+import type { LoadedManifest } from '../manifest/read-manifest.js';
+import type { Receipt } from '../manifest/receipt.js';
+import type { VerificationBlock } from '../verification/verification.js';
+import { verificationFinding, verificationRecord } from '../verification/verification-view.js';
+
+type ReceiptNow = Awaited<ReturnType<typeof gatherPlan>>['now'];
 import { putFiles } from './put.js';
 import { runJob } from './run.js';
 
@@ -45,6 +58,11 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
       status: 'success',
       key_findings: [
         { kind: 'prepare', text: `manifest ${plan.loaded.digest} unchanged since ${state.receipt.prepared_at}`, state: 'unchanged' },
+        ...(state.receipt.verification === undefined
+          ? []
+          : [
+              `verification recorded at ${state.receipt.verified_at ?? state.receipt.prepared_at}: ${state.receipt.verification.outcome} (not judged again: nothing changed)`,
+            ]),
         ...state.receipt.inputs.map((i): KeyFinding => ({ kind: 'input', text: `${i.input} ${i.from} → ${i.to}: ${i.sha256} unchanged`, ...i })),
       ],
       provenance: provenanceFor(ctx, 'prepare', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),
@@ -76,6 +94,8 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
     );
   }
 
+  if (state.kind === 'reverify' && input.recreate !== true) return reverify(ctx, { plan, state, now, startedAt });
+
   if (state.kind === 'fast-forward' && input.recreate !== true) {
     const { fastForwardClones } = await import('./fast-forward-clones.js');
     const lines = await fastForwardClones(ctx, id, file, state.moves);
@@ -97,7 +117,7 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
   }
 
   const warnings: string[] = [];
-  if (state.kind === 'changed' || state.kind === 'unreceipted' || state.kind === 'fast-forward') {
+  if (state.kind === 'changed' || state.kind === 'unreceipted' || state.kind === 'fast-forward' || state.kind === 'reverify') {
     await destroyWorkspace(ctx, { workspaceId: id, force: true });
     removeReceipt(ctx.home, id);
     warnings.push(`workspace ${id} was destroyed and prepared anew (recreate); unexported artifacts were discarded`);
@@ -115,7 +135,7 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
   });
   warnings.push(...created.warnings);
   done.push(steps[0]!);
-  const inputs = [];
+  const inputs: ResultPackage['provenance']['inputs'] = [];
   for (const copy of plan.copies) {
     const put = await putFiles(ctx, { workspaceId: id, hostPath: copy.hostPath, destination: copy.to });
     const recorded = put.provenance.inputs[0]!;
@@ -147,31 +167,28 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
   recordDeclarations(ctx, ctx.store(), id, plan.loaded.artifacts, null);
   done.push(...steps.filter((s) => s.step === 'declare'));
 
+  // The verify section (#16) is the verification contract of the last setup command's job, or of a no-op job when there is none.
+  const checks = plan.loaded.checks;
+  const setupSteps = steps.filter((s): s is Extract<PlanStep, { step: 'setup' }> => s.step === 'setup');
   const jobs: string[] = [];
-  for (const step of steps) {
-    if (step.step !== 'setup') continue;
-    const result = await runJob(ctx, { workspaceId: id, argv: step.argv, env: plan.env });
+  let judged: Judged | null = null;
+  for (const [i, step] of setupSteps.entries()) {
+    const last = i === setupSteps.length - 1 && checks.length > 0;
+    const result = await runJob(ctx, { workspaceId: id, argv: step.argv, env: plan.env, ...(last ? plan.loaded.verification : {}) });
     if (result.provenance.job_id) jobs.push(result.provenance.job_id);
-    if (result.status !== 'success') {
-      return buildResult({
-        outcome_summary: `prepare of workspace ${id} stopped at setup[${step.index}]: job ${result.provenance.job_id ?? '?'} ended ${result.status}; no receipt was written`,
-        status: result.status,
-        key_findings: [...done.map((s): KeyFinding => ({ kind: 'step', text: stepText(s), ...s })), ...result.key_findings],
-        evidence: result.evidence,
-        warnings: [...warnings, ...result.warnings],
-        resource_usage: result.resource_usage,
-        provenance: { ...result.provenance, verb: 'prepare', inputs },
-        attention: [
-          {
-            kind: 'next-step',
-            text: 'fix the setup command, then prepare again (the workspace is replaced)',
-            action: nextAction('prepare', { file, recreate: true }),
-          },
-        ],
-      });
-    }
+    const block = last ? verificationOf(result) : null;
+    if (result.status !== 'success' && !decidedByChecks(block)) return stopped(`setup[${step.index}]`, result);
     done.push(step);
+    if (last) judged = { result, block: block!, jobId: result.provenance.job_id ?? '' };
   }
+  if (checks.length > 0 && setupSteps.length === 0) {
+    const { NO_OP_ARGV } = await import('../manifest/plan-manifest.js');
+    const result = await runJob(ctx, { workspaceId: id, argv: NO_OP_ARGV, env: plan.env, ...plan.loaded.verification });
+    const block = verificationOf(result);
+    if (result.status !== 'success' && !decidedByChecks(block)) return stopped('the verify section’s no-op job', result);
+    judged = { result, block: block!, jobId: result.provenance.job_id ?? '' };
+  }
+  if (judged !== null) done.push(...steps.filter((s) => s.step === 'verify'));
 
   writeReceipt(ctx.home, {
     schema: RECEIPT_SCHEMA,
@@ -179,16 +196,119 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
     env_names: Object.keys(plan.env).sort(),
     setup_jobs: jobs,
     prepared_at: new Date(ctx.clock.now()).toISOString(),
+    ...verifyFields(ctx, plan.loaded, judged),
   });
   const ws = ctx.store().getWorkspace(id);
   const provenance = provenanceFor(ctx, 'prepare', { workspace: ws, startedAt, finishedAt: ctx.clock.now() });
   provenance.inputs = inputs;
+  if (judged !== null) provenance.verification = verificationRecord(judged.block);
+  const verdict = judged === null ? null : verificationFinding(judged.block);
+  const passed = judged === null || judged.result.status === 'success';
   return buildResult({
-    outcome_summary: `workspace ${id} is prepared from ${file}: ${done.length} step(s) done, receipt recorded (manifest ${plan.loaded.digest})`,
-    status: 'success',
-    key_findings: done.map((s): KeyFinding => ({ kind: 'step', text: stepText(s), ...s })),
+    outcome_summary: `workspace ${id} is prepared from ${file}: ${done.length} step(s) done, receipt recorded (manifest ${plan.loaded.digest})${
+      judged === null ? '' : passed ? `; ${verdict}` : `, but ${verdict}`
+    }`,
+    status: judged?.result.status ?? 'success',
+    key_findings: [...(verdict === null ? [] : [verdict]), ...done.map((s): KeyFinding => ({ kind: 'step', text: stepText(s), ...s }))],
+    ...(passed ? {} : { evidence: judged!.result.evidence }),
     artifacts: artifactEntries(ctx.store(), id),
     warnings,
     provenance,
+    ...(passed ? {} : { attention: [againAttention(file)] }),
   });
+
+  /** A setup job (or the no-op job) that did not succeed by its own exit ends prepare without a receipt. */
+  function stopped(what: string, result: ResultPackage): ResultPackage {
+    return buildResult({
+      outcome_summary: `prepare of workspace ${id} stopped at ${what}: job ${result.provenance.job_id ?? '?'} ended ${result.status}; no receipt was written`,
+      status: result.status,
+      key_findings: [...done.map((s): KeyFinding => ({ kind: 'step', text: stepText(s), ...s })), ...result.key_findings],
+      evidence: result.evidence,
+      warnings: [...warnings, ...result.warnings],
+      resource_usage: result.resource_usage,
+      provenance: { ...result.provenance, verb: 'prepare', inputs },
+      attention: [
+        {
+          kind: 'next-step',
+          text: 'fix the setup command, then prepare again (the workspace is replaced)',
+          action: nextAction('prepare', { file, recreate: true }),
+        },
+      ],
+    });
+  }
+}
+
+interface Judged {
+  result: ResultPackage;
+  block: VerificationBlock;
+  jobId: string;
+}
+
+/**
+ * Only the verify section changed, or its recorded verdict did not pass:
+ * the checks are judged again after a no-op job in the prepared workspace,
+ * nothing is recreated and setup is not run again, and the receipt records
+ * the new verdict. (A section with output checks never comes here: those
+ * judge the last setup command's output, so plan calls that a change.)
+ */
+async function reverify(
+  ctx: EngineContext,
+  { plan, state, now, startedAt }: { plan: ManifestPlan; state: Extract<PrepareState, { kind: 'reverify' }>; now: ReceiptNow; startedAt: number },
+): Promise<ResultPackage> {
+  const { writeReceipt } = await import('../manifest/receipt.js');
+  const { NO_OP_ARGV } = await import('../manifest/plan-manifest.js');
+  const id = plan.workspaceId;
+  const file = plan.loaded.file;
+  let judged: Judged | null = null;
+  let result: ResultPackage | null = null;
+  if (plan.loaded.checks.length > 0) {
+    result = await runJob(ctx, { workspaceId: id, argv: NO_OP_ARGV, env: plan.env, ...plan.loaded.verification });
+    judged = { result, block: verificationOf(result) ?? { outcome: 'skipped', checks: [] }, jobId: result.provenance.job_id ?? '' };
+  }
+  const { verification: _dropped, verify_job: _job, verified_at: _at, ...kept } = state.receipt;
+  writeReceipt(ctx.home, { ...kept, ...now, ...verifyFields(ctx, plan.loaded, judged) });
+  const verdict =
+    judged === null ? 'the verify section is gone: nothing to judge' : (verificationFinding(judged.block) ?? `the no-op job ended ${judged.result.status}`);
+  const status = result?.status ?? 'success';
+  const ws = ctx.store().getWorkspace(id);
+  const provenance = provenanceFor(ctx, 'prepare', { workspace: ws, startedAt, finishedAt: ctx.clock.now() });
+  if (judged !== null) provenance.verification = verificationRecord(judged.block);
+  if (result?.provenance.job_id) provenance.job_id = result.provenance.job_id;
+  return buildResult({
+    outcome_summary: `workspace ${id} is prepared from ${file} and ${state.why}: ${verdict}; nothing was recreated, setup was not run again, receipt recorded`,
+    status,
+    key_findings: [verdict, ...(judged?.block.checks ?? []).map((c) => `${c.kind} ${c.check}: ${c.outcome}, ${c.detail}`)],
+    ...(status === 'success' || result === null ? {} : { evidence: result.evidence }),
+    warnings: result?.warnings ?? [],
+    provenance,
+    ...(status === 'success' ? {} : { attention: [againAttention(file)] }),
+  });
+}
+
+function verificationOf(result: ResultPackage): VerificationBlock | null {
+  return (result.provenance.verification as VerificationBlock | undefined) ?? null;
+}
+
+/** The job exited 0 and its checks decided its status (failure or inconclusive): setup is done, and the verdict is recorded. */
+function decidedByChecks(block: VerificationBlock | null): boolean {
+  return block !== null && (block.outcome === 'failed' || block.outcome === 'fault');
+}
+
+/** The receipt's record of the verify section: its digests, the verdict (no excerpts) and the job it was judged after. */
+function verifyFields(ctx: EngineContext, loaded: LoadedManifest, judged: Judged | null): Partial<Receipt> {
+  return {
+    manifest_base_sha256: loaded.baseDigest,
+    verify_sha256: loaded.verifyDigest,
+    ...(judged === null
+      ? {}
+      : { verification: verificationRecord(judged.block), verify_job: judged.jobId, verified_at: new Date(ctx.clock.now()).toISOString() }),
+  };
+}
+
+function againAttention(file: string) {
+  return {
+    kind: 'next-step' as const,
+    text: 'fix the workspace or the verify section, then prepare again: only the checks are judged again (after a no-op job), nothing is recreated',
+    action: nextAction('prepare', { file }),
+  };
 }

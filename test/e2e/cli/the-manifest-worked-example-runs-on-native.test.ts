@@ -40,12 +40,15 @@ describe.runIf(readiness.ready)(`the README's manifest example, on native (${rea
 
     const plan = hs(dir, ['plan']);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toContain('plan for workspace demo: 4 step(s); ready; prepare would create workspace demo');
+    expect(plan.stdout).toContain('plan for workspace demo: 6 step(s); ready; prepare would create workspace demo');
     expect(hs(dir, ['ls']).stdout).not.toContain('demo');
 
     const prepared = hs(dir, ['prepare']);
     expect(prepared.code, prepared.stderr).toBe(0);
-    expect(prepared.stdout).toContain(`workspace demo is prepared from ${join(dir, 'headspace.yml')}: 4 step(s) done`);
+    expect(prepared.stdout).toContain(`workspace demo is prepared from ${join(dir, 'headspace.yml')}: 6 step(s) done`);
+    // The verify section is judged as the setup job's checks and recorded in the receipt.
+    expect(prepared.stdout).toContain('verification passed: 2 of 2 checks passed');
+    expect(JSON.parse(readFileSync(join(home, 'receipts', 'demo.json'), 'utf8'))).toMatchObject({ verification: { outcome: 'passed' } });
     const again = hs(dir, ['prepare', '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ outcome_summary: expect.stringMatching(/nothing was done$/) });
 
