@@ -3,6 +3,10 @@
  * the model can make, `export {"workspaceId":"W","name":"NAME","to":"PATH"}`.
  */
 import { plainAction, type RenderAction } from '../core/next-action.js';
+import { VERB_TABLE } from '../core/verb-table/verb-table.js';
+
+/** Verbs this server has no tool for (rules, review-policy, most events-*, gc): kept off MCP on purpose, an operator's to run. */
+const NOT_TOOLS: ReadonlySet<string> = new Set(VERB_TABLE.filter((verb) => verb.onMcp === false).map((verb) => verb.name));
 
 /** Lines of output one logs call pages through when the whole output is suggested. */
 const PAGE_LINES = 200;
@@ -16,6 +20,11 @@ const PAGE_LINES = 200;
 export const mcpActionRenderer: RenderAction = (action) => {
   if (action.whole === true && action.verb === 'logs' && typeof action.args.jobId === 'string') {
     return `logs ${JSON.stringify({ jobId: action.args.jobId, lines: { from: 1, to: PAGE_LINES } })} (then the next ${PAGE_LINES} lines)`;
+  }
+  // A call the model cannot make must not read as one (a rule refusal once suggested `rules`, answered -32602 unknown tool).
+  if (NOT_TOOLS.has(action.verb)) {
+    const words = action.verb.startsWith('events-') ? `events ${action.verb.slice('events-'.length)}` : action.verb;
+    return `not an MCP tool: ask the operator to run \`headspace ${words}\` with ${JSON.stringify(action.args)}`;
   }
   return plainAction(action);
 };
