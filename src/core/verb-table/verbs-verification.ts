@@ -42,7 +42,8 @@ export const receiptVerb = defineVerb({
   name: 'receipt',
   method: 'receipt',
   group: 'lifecycle',
-  effect: 'reads',
+  // `out` writes a host file: not read-only to an MCP client (new-user review).
+  effect: 'writes',
   idempotent: true,
   title: "A job's receipt",
   summary: "a finished job's receipt (canonical JSON with its sha256), or verify a receipt file offline",
