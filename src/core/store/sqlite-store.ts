@@ -549,11 +549,17 @@ export class SqliteStore {
     }));
   }
 
-  /** Declares (or re-declares, updating the purpose) an artifact. */
+  /**
+   * Declares (or re-declares, updating the purpose) an artifact. A job that
+   * declares it again becomes the job that produces it: its receipt, not the
+   * first declarer's, binds the export (a receipt once bound bytes its job
+   * never wrote); a declaration by hand keeps the job it had.
+   */
   declareArtifact(artifact: { workspaceId: string; name: string; purpose: string; mediaType: string; declaredByJob: string | null; declaredAt: number }): void {
     this.sql(
       `INSERT INTO artifacts (workspace_id, name, purpose, media_type, declared_by_job, declared_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (workspace_id, name) DO UPDATE SET purpose = excluded.purpose`,
+       ON CONFLICT (workspace_id, name) DO UPDATE SET purpose = excluded.purpose,
+         declared_by_job = COALESCE(excluded.declared_by_job, artifacts.declared_by_job)`,
     ).run(artifact.workspaceId, artifact.name, artifact.purpose, artifact.mediaType, artifact.declaredByJob, artifact.declaredAt);
   }
 
