@@ -91,10 +91,19 @@ function verifyFile(ctx: EngineContext, file: string, input: ReceiptInput): Resu
       : `the receipt in ${path} does NOT verify: ${failed[0]!.what}: ${failed[0]!.detail}`,
     status: verdict.ok ? 'success' : 'failure',
     key_findings: verdict.checks.map((c) => `${c.ok ? 'ok' : 'FAILED'} ${c.what}: ${c.detail}`),
-    warnings:
-      input.expectSha256 === undefined && verdict.ok
+    warnings: [
+      ...(input.expectSha256 === undefined && verdict.ok
         ? ["the digest was checked against the file's own: pin the sha256 from the job's result (expect-sha256) to rule out a rewritten receipt"]
-        : [],
+        : []),
+      // A verdict that says nothing of the artifacts must say so (a new user read "verifies" as covering them).
+      ...(input.artifactsDir === undefined && receipt !== null && Array.isArray(receipt.artifacts) && receipt.artifacts.length > 0
+        ? [
+            `the receipt binds ${receipt.artifacts.length} exported artifact${receipt.artifacts.length === 1 ? '' : 's'} (${receipt.artifacts
+              .map((a) => String(a.name))
+              .join(', ')}) that ${receipt.artifacts.length === 1 ? 'was' : 'were'} NOT checked: give the directory holding them (artifacts) to re-hash them`,
+          ]
+        : []),
+    ],
     provenance,
   });
 }
