@@ -17,7 +17,7 @@
  * Every path is relative to the image area (`<mount base>/img`, the mount's
  * working directory): the overlay's options name the binds as given, and a
  * job's mountinfo shows no host path. The binds live on the workspace's own
- * image, at `<id>/idmap/<layer>`, outside every sandbox.
+ * image, at `<id>/idmap/<store>.<layer>`, outside every sandbox.
  */
 import type { LayerRef } from './overlay-layers.js';
 
@@ -28,13 +28,20 @@ export interface Identity {
 
 /** One idmapped bind: the helper's argv (after its path) makes `target` show `source` with the owner's ids as the job's. */
 export interface IdmapBind {
-  layer: string;
+  /** `<store>.<layer>`: its directory under `<id>/idmap/`. */
+  name: string;
   source: string;
   target: string;
   argv: string[];
 }
 
 export const IDMAP_DIR = 'idmap';
+/**
+ * A bind's name under idmap/: `<store>.<layer>`. The layer name alone is not
+ * unique across stores (every workspace's first upper is L000…), and a fork
+ * of a fork inherits layers of two stores.
+ */
+export const IDMAP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}\.L[0-9a-f]{16}$/;
 
 export function needsIdmap(ref: LayerRef, job: Identity): boolean {
   const owner = ref.owner;
@@ -48,10 +55,11 @@ export function planLayerIdmaps(id: string, job: Identity, lowers: readonly Laye
   const lowerPaths = lowers.map((ref) => {
     const source = `${ref.store}/layers/${ref.layer}`;
     if (!needsIdmap(ref, job)) return source;
-    const target = `${id}/${IDMAP_DIR}/${ref.layer}`;
+    const name = `${ref.store}.${ref.layer}`;
+    const target = `${id}/${IDMAP_DIR}/${name}`;
     if (!binds.some((bind) => bind.target === target)) {
       const owner = ref.owner!;
-      binds.push({ layer: ref.layer, source, target, argv: ['--idmap-bind', source, target, `${owner.uid}`, `${job.uid}`, `${owner.gid}`, `${job.gid}`] });
+      binds.push({ name, source, target, argv: ['--idmap-bind', source, target, `${owner.uid}`, `${job.uid}`, `${owner.gid}`, `${job.gid}`] });
     }
     return target;
   });

@@ -22,7 +22,7 @@ import { ID_PATTERN } from '../../core/ids.js';
 import { nextAction } from '../../core/next-action.js';
 import type { Layout } from './layout.js';
 import { ensureUnderBase } from './mount-base.js';
-import { IDMAP_DIR, planLayerIdmaps, type Identity } from './layer-idmaps.js';
+import { IDMAP_DIR, IDMAP_NAME, planLayerIdmaps, type Identity } from './layer-idmaps.js';
 import { LAYER_NAME, overlayOptions, storesOf, type LayerRef, type LayerStack } from './overlay-layers.js';
 import { isMountedOver, isMountPoint, mountWorkspaceFilesystem, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 import { readMeta } from './workspace-meta.js';
@@ -127,7 +127,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
       await mkdir(target, { mode: 0o700 }).catch(() => undefined);
       await run(helperPath, bind.argv, { cwd: imgArea }).catch((error: unknown) => {
         const stderr = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
-        throw new ProviderError(`cannot present the inherited layer ${bind.layer} to native workspace ${id}: ${stderr.split('\n')[0]}`, {
+        throw new ProviderError(`cannot present the inherited layer ${bind.name} to native workspace ${id}: ${stderr.split('\n')[0]}`, {
           cause: error,
           hint: 'forks need idmapped mounts (Linux 5.12 or later, overlayfs over idmapped layers since 5.19); doctor checks the native provider',
           action: nextAction('doctor', { provider: 'native' }),
@@ -135,15 +135,6 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
       });
     }
     return overlayOptions({ store: id, upper: stack.upper, lowers: stack.lowers, lowerPaths: plan.lowerPaths }, `${id}/empty`);
-  }
-
-  /** Unmounts the idmapped binds of `id` that `keep` does not name (all of them without it). */
-  async function releaseIdmaps(id: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
-    const dir = join(imageMount(id), IDMAP_DIR);
-    for (const name of await readdir(dir).catch(() => [] as string[])) {
-      if (!LAYER_NAME.test(name) || keep.has(name)) continue;
-      if ((await unmountWorkspaceFilesystem(join(dir, name)).catch(() => 'failed' as const)) !== 'failed') await rmdir(join(dir, name)).catch(() => undefined);
-    }
   }
 
   async function mountStack(id: string, stack: LayerStack, job: Identity): Promise<void> {
@@ -183,7 +174,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
     readManifest,
     liveChains,
     mountStack,
-    releaseIdmaps: (id) => releaseIdmaps(id),
+    releaseIdmaps: (id) => releaseIdmapBinds(imageMount(id)),
 
     async writeManifest(id, manifest) {
       await mkdir(checkpointsDir(id), { mode: 0o700 }).catch(() => undefined);
@@ -233,7 +224,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
         );
       });
       // Binds the new stack does not use (a restore to a chain without them) would pin other stores' images.
-      await releaseIdmaps(id, new Set(planLayerIdmaps(id, job, next.lowers).binds.map((bind) => bind.layer)));
+      await releaseIdmapBinds(imageMount(id), new Set(planLayerIdmaps(id, job, next.lowers).binds.map((bind) => bind.name)));
     },
 
     async mountView(id, chain) {
@@ -294,6 +285,19 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
       return true;
     },
   };
+}
+
+/**
+ * Unmounts the idmapped binds on the image mounted at `imageMountDir` that
+ * `keep` does not name (all of them without it). Each pins another store's
+ * image, so they go before the image's own unmount (remove, leftovers).
+ */
+export async function releaseIdmapBinds(imageMountDir: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+  const dir = join(imageMountDir, IDMAP_DIR);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!IDMAP_NAME.test(name) || keep.has(name)) continue;
+    if ((await unmountWorkspaceFilesystem(join(dir, name)).catch(() => 'failed' as const)) !== 'failed') await rmdir(join(dir, name)).catch(() => undefined);
+  }
 }
 
 /** True when `dir` is a mount point: used by the leftovers to tell a stray view mount. */
