@@ -5,6 +5,7 @@
  * delete them (#14: they are presented through idmapped binds), they show as
  * the fork's own, the parent's files stay as they were, and removing the
  * ancestors leaves the grandchild working and no idmapped mount behind.
+ * The job's mountinfo names the binds relatively, never by a host path.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,11 @@ describe.runIf(readiness.ready && process.getuid?.() === 0 && features.includes(
       const uid = /^a\nb\nc\nn\nm\n(\d+)\n/.exec(mine)?.[1];
       expect(mine).toBe(`a\nb\nc\nn\nm\n${uid}\n${uid}\n${uid}\n${uid}\n`);
       expect(shOut('ip', 'cat d/f top; ls d')).toBe('a\nt\nf\n');
+      // The binds are named relative to the image area, like every layer: the job's mountinfo names no host path.
+      const line = shOut('ig', "grep ' /workspace ' /proc/self/mountinfo");
+      expect(line).toMatch(/lowerdir=ig\/idmap\/ic\.L[0-9a-f]{16}:/);
+      expect(line).not.toMatch(/[=:,]\//);
+      expect(line).not.toContain(home.home);
       ok(['destroy', 'ip']);
       ok(['destroy', 'ic']);
       expect(shOut('ig', 'echo d >> d/f && cat d/f')).toBe('a\nb\nc\nd\n');
