@@ -22,6 +22,7 @@ import { ID_PATTERN } from '../../core/ids.js';
 import { nextAction } from '../../core/next-action.js';
 import type { Layout } from './layout.js';
 import { ensureUnderBase } from './mount-base.js';
+import { IDMAP_DIR, IDMAP_NAME, planLayerIdmaps, type Identity } from './layer-idmaps.js';
 import { LAYER_NAME, overlayOptions, storesOf, type LayerRef, type LayerStack } from './overlay-layers.js';
 import { isMountedOver, isMountPoint, mountWorkspaceFilesystem, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 import { readMeta } from './workspace-meta.js';
@@ -47,8 +48,8 @@ export interface LayeredStorage {
   ensureStore(store: string): Promise<void>;
   /** Lays out a freshly made image (mounted at img/<id>) and mounts the workspace's overlay. */
   prepare(id: string, owner: { uid: number; gid: number }, stack: LayerStack): Promise<void>;
-  /** Mounts the workspace's overlay for `stack` at `target` (default fs/<id>), its stores first. */
-  mountStack(id: string, stack: LayerStack, target?: string): Promise<void>;
+  /** Mounts the overlay of `id` (its jobs run as `job`) for `stack` at fs/<id>: its stores and idmapped lowers first. */
+  mountStack(id: string, stack: LayerStack, job: Identity): Promise<void>;
   /**
    * Points the workspace's overlay at `next` in ONE spawned shell (each
    * spawn costs 5–30 ms on a loaded 2-core host, more than the mount work):
@@ -58,7 +59,9 @@ export interface LayeredStorage {
    * the new overlay; then release `view` if given. A busy overlay (a
    * host-side call holding a file) fails before anything changed.
    */
-  switchStack(id: string, next: LayerStack, metaTmp: string, view?: string): Promise<void>;
+  switchStack(id: string, next: LayerStack, metaTmp: string, job: Identity, view?: string): Promise<void>;
+  /** Unmounts every idmapped bind on the image of `id` (at remove: they pin other stores' images). */
+  releaseIdmaps(id: string): Promise<void>;
   /** Mounts a read-only view of `chain` at a fresh directory on the image of `id`; returns it (the empty dir for an empty chain). */
   mountView(id: string, chain: readonly LayerRef[]): Promise<{ root: string; release(): Promise<void>; mounted: boolean }>;
   /** A new layer directory on `id`'s image, owned by `owner`, mode 0700: a new upper. */
@@ -77,7 +80,7 @@ export interface LayeredStorage {
   writeManifest(id: string, manifest: CheckpointManifest): Promise<void>;
 }
 
-export function layeredStorage(layout: Layout, mountBase: string, root: string): LayeredStorage {
+export function layeredStorage(layout: Layout, mountBase: string, root: string, helperPath: string): LayeredStorage {
   const imgArea = join(mountBase, 'img');
   const storesDir = join(layout.root, 'stores');
   const imageMount = (store: string) => join(imgArea, store);
@@ -109,9 +112,33 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
     });
   }
 
-  async function mountStack(id: string, stack: LayerStack, target = join(mountBase, 'fs', id)): Promise<void> {
+  /**
+   * The stores of `stack` mounted, and an idmapped bind for each lower another
+   * identity wrote (layer-idmaps.ts); returns the overlay's options. A bind
+   * already mounted is kept (binds of one layer for one job are identical).
+   */
+  async function prepareLowers(id: string, stack: LayerStack, job: Identity): Promise<string> {
     for (const store of [id, ...storesOf(stack.lowers)]) await ensureStore(store);
-    await mountOverlay(overlayOptions({ store: id, upper: stack.upper, lowers: stack.lowers }, `${id}/empty`), target);
+    const plan = planLayerIdmaps(id, job, stack.lowers);
+    if (plan.binds.length > 0) await mkdir(join(imageMount(id), IDMAP_DIR), { mode: 0o700 }).catch(() => undefined);
+    for (const bind of plan.binds) {
+      const target = join(imgArea, bind.target);
+      if (isMountPoint(target)) continue;
+      await mkdir(target, { mode: 0o700 }).catch(() => undefined);
+      await run(helperPath, bind.argv, { cwd: imgArea }).catch((error: unknown) => {
+        const stderr = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim();
+        throw new ProviderError(`cannot present the inherited layer ${bind.name} to native workspace ${id}: ${stderr.split('\n')[0]}`, {
+          cause: error,
+          hint: 'forks need idmapped mounts (Linux 5.12 or later, overlayfs over idmapped layers since 5.19); doctor checks the native provider',
+          action: nextAction('doctor', { provider: 'native' }),
+        });
+      });
+    }
+    return overlayOptions({ store: id, upper: stack.upper, lowers: stack.lowers, lowerPaths: plan.lowerPaths }, `${id}/empty`);
+  }
+
+  async function mountStack(id: string, stack: LayerStack, job: Identity): Promise<void> {
+    await mountOverlay(await prepareLowers(id, stack, job), join(mountBase, 'fs', id));
   }
 
   async function readManifest(id: string, checkpointId: string): Promise<CheckpointManifest | undefined> {
@@ -147,6 +174,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
     readManifest,
     liveChains,
     mountStack,
+    releaseIdmaps: (id) => releaseIdmapBinds(imageMount(id)),
 
     async writeManifest(id, manifest) {
       await mkdir(checkpointsDir(id), { mode: 0o700 }).catch(() => undefined);
@@ -165,13 +193,12 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
       await mkdir(join(top, 'layers', stack.upper), { mode: 0o700 });
       await chown(join(top, 'layers', stack.upper), owner.uid, owner.gid);
       await mkdir(checkpointsDir(id), { mode: 0o700 }).catch(() => undefined);
-      await mountStack(id, stack);
+      await mountStack(id, stack, owner);
     },
 
-    async switchStack(id, next, metaTmp, view) {
-      for (const store of [id, ...storesOf(next.lowers)]) await ensureStore(store);
+    async switchStack(id, next, metaTmp, job, view) {
+      const options = await prepareLowers(id, next, job);
       const target = join(mountBase, 'fs', id);
-      const options = overlayOptions({ store: id, upper: next.upper, lowers: next.lowers }, `${id}/empty`);
       const script = [
         'cd "$1" || exit 3',
         '/usr/bin/umount "$2" || exit 3',
@@ -196,6 +223,8 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
           },
         );
       });
+      // Binds the new stack does not use (a restore to a chain without them) would pin other stores' images.
+      await releaseIdmapBinds(imageMount(id), new Set(planLayerIdmaps(id, job, next.lowers).binds.map((bind) => bind.name)));
     },
 
     async mountView(id, chain) {
@@ -256,6 +285,19 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string):
       return true;
     },
   };
+}
+
+/**
+ * Unmounts the idmapped binds on the image mounted at `imageMountDir` that
+ * `keep` does not name (all of them without it). Each pins another store's
+ * image, so they go before the image's own unmount (remove, leftovers).
+ */
+export async function releaseIdmapBinds(imageMountDir: string, keep: ReadonlySet<string> = new Set()): Promise<void> {
+  const dir = join(imageMountDir, IDMAP_DIR);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!IDMAP_NAME.test(name) || keep.has(name)) continue;
+    if ((await unmountWorkspaceFilesystem(join(dir, name)).catch(() => 'failed' as const)) !== 'failed') await rmdir(join(dir, name)).catch(() => undefined);
+  }
 }
 
 /** True when `dir` is a mount point: used by the leftovers to tell a stray view mount. */

@@ -48,6 +48,7 @@ import type { CgroupDriver } from './cgroup-driver.js';
 import { isAlive, liveJob, liveJobs, markerOwnerAlive, readJobMarker, removeQuietly, slotOfFile } from './job-marker.js';
 import { isIdleLauncher } from './launch-job.js';
 import type { Layout } from './layout.js';
+import { releaseIdmapBinds } from './layered-storage.js';
 import { detachLoopDevice, isMountPoint, loopDevicesUnder, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 
 const run = promisify(execFile);
@@ -263,6 +264,8 @@ export function nativeLeftovers(options: {
         // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device):
         // the overlay over it first (fs/<id>), then its own mount (img/<id>, #14).
         for (const area of ['fs', 'img']) {
+          // A fork's idmapped binds of inherited layers sit on its image and pin other stores' images (#14).
+          if (area === 'img') await releaseIdmapBinds(join(options.mountBase, area, id));
           await unmountWorkspaceFilesystem(join(options.mountBase, area, id));
           await rmdir(join(options.mountBase, area, id)).catch(() => undefined);
         }
@@ -279,7 +282,10 @@ export function nativeLeftovers(options: {
           if (await hasMeta(id)) return;
           if (leftover.target.endsWith(`/img/${id}`) && (await exists(join(layout.root, 'stores', `${id}.img`)))) return;
           // The overlay over an image goes before the image's own mount.
-          if (leftover.target.endsWith(`/img/${id}`)) await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
+          if (leftover.target.endsWith(`/img/${id}`)) {
+            await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
+            await releaseIdmapBinds(leftover.target);
+          }
           await unmountWorkspaceFilesystem(leftover.target);
           await rmdir(leftover.target).catch(() => undefined);
           if (await exists(leftover.target))

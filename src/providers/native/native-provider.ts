@@ -55,7 +55,7 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     protectedDirs: [options.root, mountBase, '/run/headspace-native', ...(options.stateHome === undefined ? [] : [options.stateHome])],
     users,
     host,
-    storage: workspaceStorage({ layout, root: options.root, mountBase, users, reachable: host.reachable }),
+    storage: workspaceStorage({ layout, root: options.root, mountBase, users, reachable: host.reachable, helperPath: execHelperSource }),
     cgroups: workspaceCgroups(layout, killTimeoutMs),
     standbys: standbyPool(),
     execHelper: execHelperInstaller(execHelperSource, host.reachable),

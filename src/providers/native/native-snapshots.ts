@@ -66,10 +66,11 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
 
   /** Points the workspace's overlay at `next` (a new empty upper on a chain); meta.json is its commit point (layered-storage.ts). */
   async function switchStack(id: string, meta: WorkspaceMeta, next: LayerStack, view?: string): Promise<void> {
+    // The meta written is the one renamed into place: the stack's idmapped lowers are planned for its job identity.
     const tmp = `${layout.metaPath(id)}.${process.pid}.tmp`;
     await writeFile(tmp, JSON.stringify({ ...meta, layers: next }, null, 2), { mode: 0o600 });
     try {
-      await layered.switchStack(id, next, tmp, view);
+      await layered.switchStack(id, next, tmp, users.of(meta), view);
     } finally {
       await rm(tmp, { force: true });
     }
@@ -87,7 +88,9 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       if ((await layered.readManifest(id, checkpointId)) !== undefined)
         throw new ProviderError(`native workspace ${id} already has a checkpoint ${checkpointId}`, { hint: 'this is a headspace bug: checkpoint ids are new' });
       const stack = meta.layers;
-      const upper: LayerRef = { store: id, layer: stack.upper };
+      // Its owner is recorded: a fork made from this chain sees the layer through an idmapped bind (layer-idmaps.ts).
+      const { uid, gid } = users.of(meta);
+      const upper: LayerRef = { store: id, layer: stack.upper, owner: { uid, gid } };
       // What changed since the chain under the upper: the upper's own paths, compared with that chain's view.
       const candidates = new Set<string>();
       await collectPaths(layered.layerDir(upper), candidates);

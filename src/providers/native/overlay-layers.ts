@@ -27,6 +27,8 @@ import type { TreeFacts } from '../../core/snapshots/snapshot-ops.js';
 export interface LayerRef {
   store: string;
   layer: string;
+  /** The job identity of the workspace that wrote the layer (layer-idmaps.ts); absent for layers made before it was recorded. */
+  owner?: { uid: number; gid: number };
 }
 
 /** What meta.json records of a layered workspace: its upper and the frozen chain under it, with that chain's facts. */
@@ -101,8 +103,12 @@ export function applyDelta(facts: TreeFacts, before: readonly DigestEntry[], aft
  * `empty` pads a lowers-only (read-only) view, which overlayfs wants with two
  * lowers at least.
  */
-export function overlayOptions(stack: { store: string; upper: string | null; lowers: readonly LayerRef[] }, emptyDir: string): string {
-  const lowers = stack.lowers.map((ref) => `${ref.store}/layers/${ref.layer}`);
+export function overlayOptions(
+  stack: { store: string; upper: string | null; lowers: readonly LayerRef[]; lowerPaths?: readonly string[] },
+  emptyDir: string,
+): string {
+  // lowerPaths: the idmapped binds standing for some lowers (layer-idmaps.ts), else each layer's own directory.
+  const lowers = stack.lowerPaths ?? stack.lowers.map((ref) => `${ref.store}/layers/${ref.layer}`);
   const fixed = 'index=off,metacopy=off,redirect_dir=off,xino=off';
   if (stack.upper === null) {
     // An empty chain needs no mount at all (its view is the empty directory itself): the caller never asks.

@@ -84,8 +84,10 @@ export function workspaceStorage(options: {
   mountBase: string;
   users: JobUsers;
   reachable: () => Promise<ReachablePaths>;
+  /** headspace-exec, which makes the idmapped binds of a fork's inherited layers (layer-idmaps.ts). */
+  helperPath: string;
 }): WorkspaceStorage {
-  const { layout, root, mountBase, users, reachable } = options;
+  const { layout, root, mountBase, users, reachable, helperPath } = options;
   /**
    * Where a workspace's image is mounted: under the mount base, outside
    * `root`, so the job uid reaches it without a second bind whatever
@@ -93,7 +95,7 @@ export function workspaceStorage(options: {
    * never walks into (and empties) a mounted workspace.
    */
   const imageMountPoint = (id: string) => join(mountBase, 'fs', id);
-  const layered = layeredStorage(layout, mountBase, root);
+  const layered = layeredStorage(layout, mountBase, root, helperPath);
   const filesOf = (id: string, meta: WorkspaceMeta) => (meta.storage === 'loop-ext4' ? imageMountPoint(id) : layout.filesDir(id));
   const prune = async () => {
     if (users.asRoot) await pruneMountBase(mountBase, layout.workspacesDir).catch(() => undefined);
@@ -115,7 +117,7 @@ export function workspaceStorage(options: {
           hint: 'run headspace as root',
         });
       await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
-      await layered.mountStack(id, meta.layers);
+      await layered.mountStack(id, meta.layers, users.of(meta));
       return;
     }
     const image = layout.imagePath(id);
@@ -223,6 +225,8 @@ export function workspaceStorage(options: {
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
       let proceed = unmounted !== 'failed';
       if (proceed && isMountPoint(layered.imageMount(id))) {
+        // Its idmapped binds of inherited layers pin their stores' images (layer-idmaps.ts): they go first.
+        await layered.releaseIdmaps(id);
         // Layered (#14): a fork's chain may still use this image's frozen layers; then it stays, as a retained store.
         if (await layered.retainIfShared(id)) await dropOwnLayers(id);
         else {

@@ -111,6 +111,7 @@ const ALLOWED: readonly Allowed[] = [
   ]),
   ...argv('providers/native/plan-rlimits.ts', "the exec shim's rlimit and umask arguments", ['--rlimit', '--umask']),
   ...argv('providers/native/exec-helper.ts', 'the exec shim asked for its Landlock ABI', ['--abi']),
+  ...argv('providers/native/layer-idmaps.ts', "the exec shim's idmapped bind of a fork's inherited layer", ['--idmap-bind']),
   ...argv('providers/native/reachable-paths.ts', "mount(8)'s bind argument", ['--bind']),
 ];
 

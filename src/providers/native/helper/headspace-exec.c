@@ -44,6 +44,19 @@
  *       everything. The relay is poll-based, holds at most RELAY_PAIRS
  *       connections, and dies with the sandbox's pid namespace.
  *
+ *   headspace-exec --idmap-bind SRC DST FROM_UID TO_UID FROM_GID TO_GID
+ *       Host side, as root (#14, a fork's inherited layers): mounts an
+ *       idmapped bind of directory SRC at DST, on which an inode owned on
+ *       disk by FROM_UID (FROM_GID) shows as owned by TO_UID (TO_GID); root
+ *       (0) stays itself, every other id shows as the overflow id (65534).
+ *       The mapping is a user namespace made by a forked child that only
+ *       unshares and waits (the parent writes its uid_map and gid_map: the
+ *       line "FROM TO 1", inside FROM = outside TO, verified by experiment:
+ *       an idmapped mount presents disk id k as the outside id that the
+ *       namespace's inside k maps to), then open_tree(OPEN_TREE_CLONE),
+ *       mount_setattr(MOUNT_ATTR_IDMAP) and move_mount. Exit 0 when mounted,
+ *       125 otherwise (nothing mounted).
+ *
  * Exit 125 is this shim's own failure (bad arguments, a Landlock call that
  * failed on a kernel that has Landlock): it fails closed, never runs the job
  * unconfined when confinement was asked for and is available.
@@ -84,6 +97,28 @@
 #ifndef __NR_landlock_restrict_self
 #define __NR_landlock_restrict_self 446
 #endif
+
+/* The new mount API (Linux 5.2/5.12): one syscall number on every architecture but alpha; old headers lack them. */
+#ifndef __NR_open_tree
+#define __NR_open_tree 428
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr 442
+#endif
+#define HS_OPEN_TREE_CLONE 1
+#define HS_AT_EMPTY_PATH 0x1000
+#define HS_MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define HS_MOUNT_ATTR_IDMAP 0x00100000ULL
+
+struct hs_mount_attr {
+  uint64_t attr_set;
+  uint64_t attr_clr;
+  uint64_t propagation;
+  uint64_t userns_fd;
+};
 
 #define HS_CREATE_RULESET_VERSION (1U << 0)
 #define HS_RULE_PATH_BENEATH 1
@@ -532,8 +567,68 @@ static void start_relay(const char *path, int http_port, int socks_port) {
   close(listeners[1]);
 }
 
+static long parse_id(const char *text) {
+  char *end;
+  errno = 0;
+  long id = strtol(text, &end, 10);
+  /* 0 is refused: root always maps to itself, and mapping it elsewhere would hand the layer's root files to a job. */
+  if (errno != 0 || *end != '\0' || end == text || id < 1 || id > 4294967294L) usage("--idmap-bind ids are 1..4294967294");
+  return id;
+}
+
+static void write_map(pid_t pid, const char *which, long from, long to) {
+  char path[64], text[96];
+  snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, which);
+  /* inside FROM = outside TO: an idmapped mount shows disk id FROM as TO. Root keeps its own id. */
+  int len = from == to ? snprintf(text, sizeof text, "0 0 1\n") : snprintf(text, sizeof text, "0 0 1\n%ld %ld 1\n", from, to);
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0 || write(fd, text, (size_t)len) != len) die(path);
+  close(fd);
+}
+
+static int idmap_bind(const char *src, const char *dst, long from_uid, long to_uid, long from_gid, long to_gid) {
+  int ready[2], hold[2];
+  if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(hold, O_CLOEXEC) != 0) die("pipe2");
+  pid_t child = fork();
+  if (child < 0) die("fork");
+  if (child == 0) {
+    /* The child only owns the user namespace: unshare, say so, wait until the parent has what it needs. */
+    close(ready[0]);
+    close(hold[1]); /* else the read below never sees EOF */
+    char c = unshare(CLONE_NEWUSER) == 0 ? 'k' : 'e';
+    if (write(ready[1], &c, 1) != 1) _exit(1);
+    if (read(hold[0], &c, 1) < 0) _exit(0);
+    _exit(0);
+  }
+  close(ready[1]);
+  close(hold[0]);
+  char c = 0;
+  if (read(ready[0], &c, 1) != 1 || c != 'k') {
+    errno = EPERM;
+    die("unshare(CLONE_NEWUSER)");
+  }
+  write_map(child, "uid_map", from_uid, to_uid);
+  write_map(child, "gid_map", from_gid, to_gid);
+  char nspath[64];
+  snprintf(nspath, sizeof nspath, "/proc/%d/ns/user", (int)child);
+  int userns = open(nspath, O_RDONLY | O_CLOEXEC);
+  if (userns < 0) die(nspath);
+  close(hold[1]);
+  waitpid(child, NULL, 0);
+  int tree = (int)syscall(__NR_open_tree, AT_FDCWD, src, HS_OPEN_TREE_CLONE | O_CLOEXEC);
+  if (tree < 0) die("open_tree");
+  struct hs_mount_attr attr = {.attr_set = HS_MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)userns};
+  if (syscall(__NR_mount_setattr, tree, "", HS_AT_EMPTY_PATH, &attr, sizeof attr) != 0) die("mount_setattr(MOUNT_ATTR_IDMAP)");
+  if (syscall(__NR_move_mount, tree, "", AT_FDCWD, dst, HS_MOVE_MOUNT_F_EMPTY_PATH) != 0) die("move_mount");
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 3 && strcmp(argv[1], "--launch") == 0) launch(argc - 3, &argv[3]);
+  if (argc >= 2 && strcmp(argv[1], "--idmap-bind") == 0) {
+    if (argc != 8) usage("--idmap-bind takes SRC DST FROM_UID TO_UID FROM_GID TO_GID");
+    return idmap_bind(argv[2], argv[3], parse_id(argv[4]), parse_id(argv[5]), parse_id(argv[6]), parse_id(argv[7]));
+  }
 
   if (argc == 2 && strcmp(argv[1], "--abi") == 0) {
     long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, HS_CREATE_RULESET_VERSION);
