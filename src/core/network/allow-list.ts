@@ -44,6 +44,9 @@ export function parsePattern(raw: string): AllowPattern {
     new EngineError('BAD_ARGUMENT', `network allow-list pattern '${raw.slice(0, 80)}' ${why}`, {
       hint: 'give HOST, *.DOMAIN or an IP literal, each with an optional :PORT, e.g. allow=registry.npmjs.org,*.pythonhosted.org:443,127.0.0.1:8080',
     });
+  // A URL pasted in (`allow=$(npm config get registry)`) read as "a port that is not a number": name the mistake and the host to give instead.
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/.exec(text);
+  if (url) throw bad(`is a URL, not a host: give its host${url[1] ? `, e.g. allow=${url[1].replace(/^[^@]*@/, '')}` : ''}`);
   let hostPart = text;
   let port: number | null = null;
   const v6 = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(text);

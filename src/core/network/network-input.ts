@@ -16,6 +16,15 @@ export function networkPolicy(input: NetworkInput | undefined): Pick<Policy, 'ne
   if (specs.length === 0 || specs.some((s) => typeof s !== 'string')) throw badNetwork(String(specs[0]));
   if (specs.length === 1 && (specs[0] === 'disabled' || specs[0] === 'enabled')) return { network: specs[0] };
   if (specs.every((s) => s.startsWith('allow='))) return { network: 'allowlist', networkAllow: parseAllowList(specs) };
+  // `disabled` or `enabled` beside an allow-list is a contradiction, not an unknown word (it once read "takes disabled …, not 'disabled'").
+  if (specs.length > 1 && specs.some((s) => s === 'disabled' || s === 'enabled'))
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `network is one of disabled, enabled or allow-lists, not several: got ${specs.map((s) => `'${s.slice(0, 40)}'`).join(', ')}`,
+      {
+        hint: 'give either disabled (the default) or one or more allow=HOST[,HOST…]',
+      },
+    );
   throw badNetwork(specs.find((s) => !s.startsWith('allow=')) ?? specs.join(' '));
 }
 
