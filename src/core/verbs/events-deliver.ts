@@ -13,7 +13,8 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
-import type { ResultPackage } from '../result/result-package.js';
+import { attentionItem, type ResultPackage } from '../result/result-package.js';
+import { nextAction } from '../next-action.js';
 import type { Delivery } from '../store/event-queue.js';
 import { eventJson } from '../events/event-view.js';
 import { readWebhookSecret, retryDelayMs, signWebhook } from '../events/webhook.js';
@@ -81,6 +82,21 @@ export async function deliverEvents(ctx: EngineContext, input: EventsDeliverInpu
         dead: counts.dead,
       },
     ],
+    // A delivery loop that failed must not read as a clean success (a receiver down for 4 s sent events to dead silently, new-user review).
+    warnings: [
+      ...(failed > 0 ? [`${failed} POST attempt(s) to ${sub.webhookUrl} failed (refused, timed out or not 2xx)`] : []),
+      ...(counts.dead > 0
+        ? [`${counts.dead} event(s) of this subscription are dead: delivered the maximum number of times without a 2xx; they are not retried until requeued`]
+        : []),
+    ],
+    attention:
+      counts.dead > 0
+        ? [
+            attentionItem('dead-event', `${counts.dead} dead event(s): fix the receiver, then requeue them and deliver again`, {
+              action: nextAction('events-requeue', { subscriptionId: id }, ['eventIds']),
+            }),
+          ]
+        : [],
     provenance: provenanceFor(ctx, 'events-deliver', { startedAt, finishedAt: ctx.clock.now() }),
   });
 }

@@ -89,6 +89,8 @@ describe('webhook delivery', () => {
     const delivered = await cliAsync(home, ['events', 'deliver', 'down', '--for', '0.6']);
     expect(delivered.code, delivered.stderr).toBe(0);
     expect(received.length).toBeGreaterThanOrEqual(1);
+    // A loop whose POSTs failed says so; it is not a clean success.
+    expect(delivered.stdout).toMatch(/POST attempt\(s\) to http:\/\/127\.0\.0\.1:\d+\S* failed/);
     const claimed = JSON.parse(cli(home, ['events', 'claim', 'down', '--wait', '5', '--json']).stdout) as {
       key_findings: Array<{ kind: string; job_id: string; deliveries: number }>;
     };
