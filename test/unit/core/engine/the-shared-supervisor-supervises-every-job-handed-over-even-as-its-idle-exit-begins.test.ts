@@ -64,7 +64,9 @@ describe('the shared supervisor', () => {
     await Promise.all(
       jobs.map(async (jobId) => {
         await new Promise((r) => setTimeout(r, Math.floor(rng() * 200)));
-        for (let attempt = 0; attempt < 200; attempt++) {
+        // As detach-job.ts does: keep trying for up to 10 s (a count of tries ran out on a loaded machine while a supervisor was still starting).
+        const giveUpAt = Date.now() + 10_000;
+        while (Date.now() < giveUpAt) {
           if (await handOver(jobId)) return;
           ensureServing();
           await new Promise((r) => setTimeout(r, 2));
