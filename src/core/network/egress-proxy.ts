@@ -19,7 +19,7 @@ import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAddress, checkTarget, parsePattern, type AllowPattern, type DenyReason } from './allow-list.js';
+import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern, type DenyReason } from './allow-list.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
 
@@ -237,16 +237,15 @@ type Upstream = { socket: Socket; decision: EgressDecision } | { denied: string;
 /** The decision for one connection: allow-list, then lookup, then the address's range; records a denial. */
 async function decide(ctx: Context, target: Target): Promise<Upstream> {
   const at = ctx.now();
-  const host = target.host
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    // A host longer than any name is refused below; only its first 255 characters are kept as evidence.
-    .slice(0, 255);
+  // Strict syntax before anything else (#18 F1): a host that is not an LDH name or an IP literal is never matched,
+  // looked up or kept verbatim; the ledger keeps it escaped, so it shows exactly what the job sent and nothing it could forge.
+  const valid = strictHost(target.host);
+  const host = valid ?? hostEvidence(target.host);
   const deny = (reason: EgressDecision['reason'], status = 403, socksCode = 2): Upstream => {
     ctx.ledger.record({ at, verdict: 'denied', host, port: target.port, via: target.via, reason, bytesUp: 0, bytesDown: 0 });
     return { denied: `${host}:${target.port} denied (${reason})`, status, socksCode };
   };
+  if (valid === null) return deny('malformed host', 400, 2);
   const named = checkTarget(ctx.patterns, host, target.port);
   if (!named.allowed) return deny(named.reason);
   let address: string;

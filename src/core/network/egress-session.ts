@@ -9,7 +9,7 @@
  * around provider.run exactly as the run verb does.
  */
 import type { EgressChannel } from '../provider.js';
-import { checkTarget, normaliseHost, parsePattern } from './allow-list.js';
+import { checkTarget, hostEvidence, normaliseHost, parsePattern, strictHost } from './allow-list.js';
 import { EgressLedger } from './egress-ledger.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
@@ -48,7 +48,8 @@ export async function openEgressSession(
     channel: {
       socketPath: null,
       async simulate(rawHost, port) {
-        const host = normaliseHost(rawHost);
+        // The ledger keeps a host only as validated, or escaped when it is not one (#18 F1).
+        const host = strictHost(normaliseHost(rawHost)) ?? hostEvidence(rawHost);
         const at = now();
         const deny = (reason: NonNullable<ReturnType<typeof checkTarget>['reason']>) => {
           ledger.record({ at, verdict: 'denied', host, port, via: 'simulated', reason, bytesUp: 0, bytesDown: 0 });
