@@ -146,7 +146,6 @@ export function strictHost(raw: string): string | null {
 
 /** A host as the ledger may keep it: what the job sent, with every byte outside printable ASCII escaped, bounded. */
 export function hostEvidence(raw: string): string {
-  // eslint-disable-next-line no-control-regex
   const escaped = raw.slice(0, 255).replace(/[^\x21-\x7e]|\\/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return raw.length > 255 ? `${escaped}…` : escaped;
 }

@@ -75,6 +75,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const open = new Set<Socket>();
   let total = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
+    // First, before any write (#18 F2): a job that resets a connection the proxy is answering makes that write fail
+    // (EPIPE/ECONNRESET), and an 'error' event with no listener throws out of the event loop and kills the engine.
+    client.on('error', () => client.destroy());
     total += 1;
     if (open.size >= limits.connectionsAtOnce || total > limits.connectionsPerJob) {
       ledger.record({ at: now(), verdict: 'denied', host: '(any)', port: 0, via: 'http', reason: 'too many connections', bytesUp: 0, bytesDown: 0 });
@@ -84,7 +87,6 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     open.add(client);
     client.on('close', () => open.delete(client));
-    client.on('error', () => client.destroy());
     handleClient(client, { patterns, resolver, ledger, now, open, limits });
   });
   server.maxConnections = limits.connectionsAtOnce * 2;
@@ -92,6 +94,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
   });
+  // Once listening, a server error (an accept failing under a flood) must not throw out of the process either (#18 F2).
+  server.on('error', () => undefined);
   chmodSync(socketPath, 0o666);
   let closed: Promise<void> | null = null;
   return {
@@ -128,7 +132,7 @@ function handleClient(client: Socket, ctx: Context): void {
       client.off('data', onData);
       client.pause();
       client.unshift(buffered);
-      void socks5(client, ctx, headTimer);
+      socks5(client, ctx, headTimer).catch(() => client.destroy());
       return;
     }
     const end = buffered.indexOf('\r\n\r\n');
@@ -137,7 +141,8 @@ function handleClient(client: Socket, ctx: Context): void {
     client.pause();
     clearTimeout(headTimer);
     if (end < 0 || end + 4 > ctx.limits.headBytes) return malformed(client, ctx, 431, 'request head too large');
-    void httpRequest(client, ctx, buffered.subarray(0, end).toString('latin1'), buffered.subarray(end + 4));
+    // Nothing a job sends may throw out of the proxy (#18 F2): a failure handling one request ends that request only.
+    httpRequest(client, ctx, buffered.subarray(0, end).toString('latin1'), buffered.subarray(end + 4)).catch(() => client.destroy());
   };
   client.on('data', onData);
   client.on('close', () => clearTimeout(headTimer));
@@ -266,6 +271,8 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
     address = first;
   }
   const socket = connect({ host: address, port: target.port, allowHalfOpen: true });
+  // An 'error' listener the moment the upstream exists, for its whole life (#18 F2); the ones below only decide.
+  socket.on('error', () => socket.destroy());
   ctx.open.add(socket);
   socket.on('close', () => ctx.open.delete(socket));
   const ok = await new Promise<boolean>((resolve) => {
