@@ -15,11 +15,12 @@
  * allow-list before any lookup; the address found is checked again
  * (allow-list.ts), and the proxy connects to that address, never re-resolving.
  */
-import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
+import { mkdtempSync, chmodSync, chownSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern, type DenyReason } from './allow-list.js';
+import type { JobUser } from '../job-identity.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
 
@@ -44,8 +45,13 @@ export interface EgressProxyOptions {
   /** Normalised allow-list patterns (allow-list.ts parseAllowList). */
   allow: readonly string[];
   resolver?: EgressResolver;
-  /** Directory for the socket's private directory; default the OS temp dir. */
-  parentDir?: string;
+  /**
+   * The socket's private directory, made for this job (egress-dirs.ts makeEgressDir); removed on close.
+   * Without it (tests), a fresh 0700 directory under the OS temp dir.
+   */
+  dir?: string;
+  /** As root: the job's uid and gid, the only one (root aside) that may reach the socket (#18 F3). */
+  owner?: JobUser;
   now?: () => number;
   /** Tighter bounds for tests; never looser than a caller chose. */
   limits?: Partial<EgressLimits>;
@@ -68,9 +74,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const ledger = new EgressLedger();
   const now = options.now ?? Date.now;
   const limits: EgressLimits = { ...EGRESS_LIMITS, ...options.limits };
-  // A private directory per job; traversable (not listable) so the job's own uid can reach the socket.
-  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'hs-egress-'));
-  chmodSync(dir, 0o711);
+  // A private directory per job, 0700 and (as root) the job uid's: no other local user reaches the socket (#18 F3).
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hs-egress-'));
+  chmodSync(dir, 0o700);
   const socketPath = join(dir, 'egress.sock');
   const open = new Set<Socket>();
   let total = 0;
@@ -96,7 +102,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
   // Once listening, a server error (an accept failing under a flood) must not throw out of the process either (#18 F2).
   server.on('error', () => undefined);
-  chmodSync(socketPath, 0o666);
+  // The job's uid only: as root the socket is chowned to it, 0600; otherwise the job runs as ourselves.
+  chmodSync(socketPath, 0o600);
+  if (options.owner !== undefined && process.getuid?.() === 0) chownSync(socketPath, options.owner.uid, options.owner.gid);
   let closed: Promise<void> | null = null;
   return {
     socketPath,
