@@ -76,6 +76,6 @@ describe('the egress probe judges', () => {
   it('skip, never contain, when the allow-list workspace was refused or the provider lacks the feature', () => {
     expect(egressDisallowedDomain.judge(main, { side: { refused: 'POLICY_DENIED', at: 'create' }, received: 0 }).verdict).toBe('skipped');
     const caps = { provider: 'docker', enforces: { network: true }, reasons: {}, layers: [], features: [] } as unknown as ProviderCapabilities;
-    expect(whyNotApplicable(egressUdp, 'docker', caps)).toMatch(/does not offer network-allowlist/);
+    expect(whyNotApplicable(egressUdp, 'docker', caps)).toMatch(/has no network-allowlist, which this scenario tests/);
   });
 });
