@@ -8,6 +8,7 @@
  * and a later run under the same supervisor without the variable is not in
  * test mode.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
 import { jsonOf } from '../../helpers/detached.js';
@@ -23,6 +24,10 @@ describe("a detached run's test resolver mode", () => {
     // The first job keeps the shared supervisor (started with the variable in its caller's environment) busy while the second arrives.
     const first = cli(home, ['run', '--json', '--detach', '--job-id', 'with-map', 'net', 'sleep', '2', '&&', 'fetch', 'https://api.test/'], MAP);
     expect(first.code, first.stderr).toBe(0);
+    // The supervisor's own environment never holds the map, whoever started it.
+    const supervisorPid = /shared supervisor \(supervisor pid (\d+)\)/.exec(first.stdout)?.[1];
+    expect(supervisorPid, first.stdout).toBeDefined();
+    expect(readFileSync(`/proc/${supervisorPid}/environ`, 'latin1')).not.toContain('HEADSPACE_TEST_RESOLVER_MAP');
     const second = cli(home, ['run', '--json', '--detach', '--job-id', 'without-map', 'net', 'fetch', 'https://api.test/']);
     expect(second.code, second.stderr).toBe(0);
 
