@@ -139,8 +139,8 @@ export function strictHost(raw: string): string | null {
   if (/^[0-9a-f:.]+$/.test(h) && isIP(h) !== 0) return h;
   if (h.endsWith('.')) h = h.slice(0, -1);
   if (h.length === 0 || h.length > 253) return null;
-  // All-numeric dotted forms that are not a valid IPv4 literal (1.2.3, 0x7f.1) are refused: resolvers read them as addresses.
-  if (/^[0-9.]+$/.test(h) || /^0x/.test(h)) return null;
+  // Address-shaped forms that are not a valid IPv4 literal (1.2.3, 0x7f.1, 2130706433) are refused: inet_aton reads them as addresses.
+  if (/^(0x[0-9a-f]*|[0-9]+)(\.(0x[0-9a-f]*|[0-9]+))*$/.test(h)) return null;
   return h.split('.').every((l) => LABEL.test(l)) ? h : null;
 }
 

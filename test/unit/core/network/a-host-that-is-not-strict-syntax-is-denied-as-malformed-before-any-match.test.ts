@@ -89,6 +89,23 @@ describe('a host that is not strict syntax', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200[^]*hello$/);
   });
 
+  it.each([
+    ['0x.org', '0x.org'],
+    ['API.Example.COM.', 'api.example.com'],
+    ['1.2.3.4', '1.2.3.4'],
+    ['[::1]', '::1'],
+    ['0x7f.1', null],
+    ['2130706433', null],
+    ['127.1', null],
+    ['fe80::1%eth0', null],
+    ['a..b', null],
+    ['-a.com', null],
+    [`${'x'.repeat(64)}.com`, null],
+    ['.', null],
+  ])('is judged by strictHost without guessing: %s → %s', (raw, expected) => {
+    expect(strictHost(raw)).toBe(expected);
+  });
+
   it('is refused by strictHost for any string with a byte outside a-z, 0-9, dot and dash (seeded)', () => {
     const ldh = fc.stringMatching(/^[a-z]([a-z0-9-]{0,10}[a-z0-9])?$/);
     fc.assert(
