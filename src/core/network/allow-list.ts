@@ -106,7 +106,7 @@ export function allowListDigest(patterns: readonly string[]): string {
     .digest('hex')}`;
 }
 
-export type DenyReason = 'not in allow-list' | 'ip literal not in allow-list' | 'private address' | 'name did not resolve' | 'bad request';
+export type DenyReason = 'not in allow-list' | 'ip literal not in allow-list' | 'private address' | 'name did not resolve' | 'bad request' | 'malformed host';
 
 export interface TargetCheck {
   allowed: boolean;
@@ -123,14 +123,44 @@ export function normaliseHost(host: string): string {
   return h;
 }
 
+/**
+ * The one gate every host a job names passes before any matching or lookup
+ * (CONNECT target, absolute URI, SOCKS5 domain or address): an LDH host name
+ * (dot-separated labels of a-z, 0-9 and '-', 1-63 characters, not starting or
+ * ending with '-', 253 in all; one trailing dot dropped) or a valid IPv4/IPv6
+ * literal (brackets off). Anything else — a NUL, a control byte, a space, '%'
+ * zone, '_' — is null: a C resolver would read "evil.org\0.example.com" as
+ * "evil.org" while a suffix match reads it as under example.com (#18 F1).
+ * Returns the normalised host (lower case).
+ */
+export function strictHost(raw: string): string | null {
+  let h = raw.toLowerCase();
+  if (h.startsWith('[') && h.endsWith(']')) {
+    h = h.slice(1, -1);
+    return /^[0-9a-f:.]+$/.test(h) && isIP(h) === 6 ? h : null;
+  }
+  if (/^[0-9a-f:.]+$/.test(h) && isIP(h) !== 0) return h;
+  if (h.endsWith('.')) h = h.slice(0, -1);
+  if (h.length === 0 || h.length > 253) return null;
+  // Address-shaped forms that are not a valid IPv4 literal (1.2.3, 0x7f.1, 2130706433) are refused: inet_aton reads them as addresses.
+  if (/^(0x[0-9a-f]*|[0-9]+)(\.(0x[0-9a-f]*|[0-9]+))*$/.test(h)) return null;
+  return h.split('.').every((l) => LABEL.test(l)) ? h : null;
+}
+
+/** A host as the ledger may keep it: what the job sent, with every byte outside printable ASCII escaped, bounded. */
+export function hostEvidence(raw: string): string {
+  const escaped = raw.slice(0, 255).replace(/[^\x21-\x7e]|\\/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return raw.length > 255 ? `${escaped}…` : escaped;
+}
+
 function portMatches(p: AllowPattern, port: number): boolean {
   return p.port === null ? DEFAULT_PORTS.includes(port) : p.port === port;
 }
 
 /** Step one, before any lookup: is HOST:PORT named by the allow-list? */
 export function checkTarget(patterns: readonly AllowPattern[], rawHost: string, port: number): TargetCheck {
-  const host = normaliseHost(rawHost);
-  if (!Number.isInteger(port) || port < 1 || port > 65535 || host === '' || host.length > 253) return { allowed: false, reason: 'bad request', matched: [] };
+  const host = strictHost(rawHost.trim());
+  if (!Number.isInteger(port) || port < 1 || port > 65535 || host === null) return { allowed: false, reason: 'malformed host', matched: [] };
   const ip = isIP(host);
   const matched = patterns.filter((p) => {
     if (!portMatches(p, port)) return false;

@@ -7,7 +7,7 @@
  * engine's memory or the store without end. The first MAX_KEPT decisions are
  * kept one by one; past that only the counts grow (and the summary says so).
  */
-import type { DenyReason } from './allow-list.js';
+import { hostEvidence, type DenyReason } from './allow-list.js';
 
 export type EgressVia = 'http-connect' | 'http' | 'socks5' | 'simulated';
 
@@ -36,6 +36,8 @@ export class EgressLedger {
   dropped = 0;
 
   record(decision: EgressDecision): void {
+    // Last line of defence (#18 F1): whatever a caller passes, no control or non-ASCII byte of a job's host reaches a record.
+    if (!/^[\x21-\x7e]{1,1100}$/.test(decision.host)) decision = { ...decision, host: hostEvidence(decision.host) };
     if (decision.verdict === 'allowed') this.allowed += 1;
     else this.denied += 1;
     if (this.decisions.length < MAX_KEPT) this.decisions.push(decision);
@@ -45,7 +47,7 @@ export class EgressLedger {
 
 /** A host as a summary may print it: bounded, and only the characters a host name has. */
 function shown(host: string): string {
-  const clean = host.replace(/[^A-Za-z0-9.:\-_[\]*]/g, '?');
+  const clean = host.replace(/[^A-Za-z0-9.:\-_[\]*\\]/g, '?');
   return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
 }
 

@@ -15,11 +15,12 @@
  * allow-list before any lookup; the address found is checked again
  * (allow-list.ts), and the proxy connects to that address, never re-resolving.
  */
-import { mkdtempSync, chmodSync, rmSync } from 'node:fs';
+import { mkdtempSync, chmodSync, chownSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAddress, checkTarget, parsePattern, type AllowPattern } from './allow-list.js';
+import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern } from './allow-list.js';
+import type { JobUser } from '../job-identity.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
 
@@ -44,8 +45,13 @@ export interface EgressProxyOptions {
   /** Normalised allow-list patterns (allow-list.ts parseAllowList). */
   allow: readonly string[];
   resolver?: EgressResolver;
-  /** Directory for the socket's private directory; default the OS temp dir. */
-  parentDir?: string;
+  /**
+   * The socket's private directory, made for this job (egress-dirs.ts makeEgressDir); removed on close.
+   * Without it (tests), a fresh 0700 directory under the OS temp dir.
+   */
+  dir?: string;
+  /** As root: the job's uid and gid, the only one (root aside) that may reach the socket (#18 F3). */
+  owner?: JobUser;
   now?: () => number;
   /** Tighter bounds for tests; never looser than a caller chose. */
   limits?: Partial<EgressLimits>;
@@ -68,14 +74,17 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const ledger = new EgressLedger();
   const now = options.now ?? Date.now;
   const limits: EgressLimits = { ...EGRESS_LIMITS, ...options.limits };
-  // A private directory per job; traversable (not listable) so the job's own uid can reach the socket.
-  const dir = mkdtempSync(join(options.parentDir ?? tmpdir(), 'hs-egress-'));
-  chmodSync(dir, 0o711);
+  // A private directory per job, 0700 and (as root) the job uid's: no other local user reaches the socket (#18 F3).
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'hs-egress-'));
+  chmodSync(dir, 0o700);
   const socketPath = join(dir, 'egress.sock');
   const open = new Set<Socket>();
   const ctx: Context = { patterns, resolver, ledger, now, open, limits, closing: false, tunnels: new Set(), pending: new Set() };
   let total = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
+    // First, before any write (#18 F2): a job that resets a connection the proxy is answering makes that write fail
+    // (EPIPE/ECONNRESET), and an 'error' event with no listener throws out of the event loop and kills the engine.
+    client.on('error', () => client.destroy());
     total += 1;
     if (open.size >= limits.connectionsAtOnce || total > limits.connectionsPerJob) {
       ledger.record({ at: now(), verdict: 'denied', host: '(any)', port: 0, via: 'http', reason: 'too many connections', bytesUp: 0, bytesDown: 0 });
@@ -85,7 +94,6 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     open.add(client);
     client.on('close', () => open.delete(client));
-    client.on('error', () => client.destroy());
     handleClient(client, ctx);
   });
   server.maxConnections = limits.connectionsAtOnce * 2;
@@ -93,7 +101,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
   });
-  chmodSync(socketPath, 0o666);
+  // Once listening, a server error (an accept failing under a flood) must not throw out of the process either (#18 F2).
+  server.on('error', () => undefined);
+  // The job's uid only: as root the socket is chowned to it, 0600; otherwise the job runs as ourselves.
+  chmodSync(socketPath, 0o600);
+  if (options.owner !== undefined && process.getuid?.() === 0) chownSync(socketPath, options.owner.uid, options.owner.gid);
   let closed: Promise<void> | null = null;
   return {
     socketPath,
@@ -158,7 +170,7 @@ function handleClient(client: Socket, ctx: Context): void {
       client.off('data', onData);
       client.pause();
       client.unshift(buffered);
-      void socks5(client, ctx, headTimer);
+      socks5(client, ctx, headTimer).catch(() => client.destroy());
       return;
     }
     const end = buffered.indexOf('\r\n\r\n');
@@ -167,7 +179,8 @@ function handleClient(client: Socket, ctx: Context): void {
     client.pause();
     clearTimeout(headTimer);
     if (end < 0 || end + 4 > ctx.limits.headBytes) return malformed(client, ctx, 431, 'request head too large');
-    void httpRequest(client, ctx, buffered.subarray(0, end).toString('latin1'), buffered.subarray(end + 4));
+    // Nothing a job sends may throw out of the proxy (#18 F2): a failure handling one request ends that request only.
+    httpRequest(client, ctx, buffered.subarray(0, end).toString('latin1'), buffered.subarray(end + 4)).catch(() => client.destroy());
   };
   client.on('data', onData);
   client.on('close', () => clearTimeout(headTimer));
@@ -268,16 +281,15 @@ type Upstream = { socket: Socket; decision: EgressDecision } | { denied: string;
 /** The decision for one connection: allow-list, then lookup, then the address's range; records it, allowed or denied. */
 async function decide(ctx: Context, target: Target): Promise<Upstream> {
   const at = ctx.now();
-  const host = target.host
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    // A host longer than any name is refused below; only its first 255 characters are kept as evidence.
-    .slice(0, 255);
+  // Strict syntax before anything else (#18 F1): a host that is not an LDH name or an IP literal is never matched,
+  // looked up or kept verbatim; the ledger keeps it escaped, so it shows exactly what the job sent and nothing it could forge.
+  const valid = strictHost(target.host);
+  const host = valid ?? hostEvidence(target.host);
   const deny = (reason: EgressDecision['reason'], status = 403, socksCode = 2): Upstream => {
     ctx.ledger.record({ at, verdict: 'denied', host, port: target.port, via: target.via, reason, bytesUp: 0, bytesDown: 0 });
     return { denied: `${host}:${target.port} denied (${reason})`, status, socksCode };
   };
+  if (valid === null) return deny('malformed host', 400, 2);
   const named = checkTarget(ctx.patterns, host, target.port);
   if (!named.allowed) return deny(named.reason);
   // From here the decision awaits a lookup and a connect; close() may settle it first, and then it is recorded once, by close().
@@ -326,6 +338,8 @@ async function reach(ctx: Context, host: string, port: number, matched: AllowPat
   // The job ended during the lookup: no connection is opened for it.
   if (pending.settled) return { reason: 'job ended first', status: 503, socksCode: 1 };
   const socket = connect({ host: address, port, allowHalfOpen: true });
+  // An 'error' listener the moment the upstream exists, for its whole life (#18 F2); the ones below only decide.
+  socket.on('error', () => socket.destroy());
   ctx.open.add(socket);
   socket.on('close', () => ctx.open.delete(socket));
   const ok = await new Promise<boolean>((resolve) => {

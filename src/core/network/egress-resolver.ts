@@ -15,6 +15,9 @@ import { lookup } from 'node:dns/promises';
 
 export const TEST_RESOLVER_ENV = 'HEADSPACE_TEST_RESOLVER_MAP';
 
+/** Appended to a job's recorded network summary when its proxy ran in test mode (#18 F4). */
+export const TEST_MODE_NOTE = `[test mode: ${TEST_RESOLVER_ENV} answered names, loopback unchecked; never for real use]`;
+
 export interface Resolution {
   addresses: string[];
   /** True when the answer came from the test map (a stand-in public host). */

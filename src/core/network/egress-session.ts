@@ -8,8 +8,11 @@
  * Self-contained on purpose: a detached run's supervisor starts and stops it
  * around provider.run exactly as the run verb does.
  */
+import { rmSync } from 'node:fs';
+import type { JobUser } from '../job-identity.js';
 import type { EgressChannel } from '../provider.js';
-import { checkTarget, normaliseHost, parsePattern } from './allow-list.js';
+import { checkTarget, hostEvidence, normaliseHost, parsePattern, strictHost } from './allow-list.js';
+import { makeEgressDir } from './egress-dirs.js';
 import { EgressLedger } from './egress-ledger.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
@@ -23,12 +26,32 @@ export interface EgressSession {
 
 export async function openEgressSession(
   allow: readonly string[],
-  options: { simulated: boolean; now?: () => number; env?: NodeJS.ProcessEnv },
+  options: {
+    simulated: boolean;
+    now?: () => number;
+    env?: NodeJS.ProcessEnv;
+    /** Where the socket goes (egress-dirs.ts): this home, this workspace, and as root the job's uid, the only one that may reach it (#18 F3). */
+    socket?: { home: string; workspaceId: string; owner?: JobUser };
+  },
 ): Promise<EgressSession> {
   const resolver = createResolver(options.env);
   const now = options.now ?? Date.now;
   if (!options.simulated) {
-    const proxy: EgressProxy = await startEgressProxy({ allow, resolver, now });
+    const socket = options.socket;
+    const dir = socket === undefined ? undefined : makeEgressDir(socket.home, socket.workspaceId, socket.owner);
+    let proxy: EgressProxy;
+    try {
+      proxy = await startEgressProxy({
+        allow,
+        resolver,
+        now,
+        ...(dir === undefined ? {} : { dir }),
+        ...(socket?.owner === undefined ? {} : { owner: socket.owner }),
+      });
+    } catch (error) {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
     return {
       ledger: proxy.ledger,
       resolver,
@@ -48,7 +71,8 @@ export async function openEgressSession(
     channel: {
       socketPath: null,
       async simulate(rawHost, port) {
-        const host = normaliseHost(rawHost);
+        // The ledger keeps a host only as validated, or escaped when it is not one (#18 F1).
+        const host = strictHost(normaliseHost(rawHost)) ?? hostEvidence(rawHost);
         const at = now();
         const deny = (reason: NonNullable<ReturnType<typeof checkTarget>['reason']>) => {
           ledger.record({ at, verdict: 'denied', host, port, via: 'simulated', reason, bytesUp: 0, bytesDown: 0 });

@@ -46,20 +46,21 @@ def answer(s):
     return data.split(b'\\r\\n')[0].decode('latin1') or 'closed'
 for arg in sys.argv[1:]:
     kind, target = arg.split('=', 1)
+    target = target.encode('latin1').decode('unicode_escape')  # argv cannot carry a NUL: \\x00 spells one
     try:
         if kind == 'connect':
             s = socket.create_connection(('127.0.0.1', ${EGRESS_HTTP_PORT}), timeout=5)
-            s.sendall(('CONNECT %s HTTP/1.1\\r\\nHost: %s\\r\\n\\r\\n' % (target, target)).encode())
+            s.sendall(('CONNECT %s HTTP/1.1\\r\\n\\r\\n' % target).encode('latin1'))
             print('answer:', arg, answer(s)); s.close()
         elif kind == 'get':
             s = socket.create_connection(('127.0.0.1', ${EGRESS_HTTP_PORT}), timeout=5)
-            s.sendall(('GET http://%s/ HTTP/1.1\\r\\nHost: %s\\r\\n\\r\\n' % (target, target)).encode())
+            s.sendall(('GET http://%s/ HTTP/1.1\\r\\n\\r\\n' % target).encode('latin1'))
             print('answer:', arg, answer(s)); s.close()
         elif kind == 'socks':
             host, port = target.rsplit(':', 1)
             s = socket.create_connection(('127.0.0.1', ${EGRESS_SOCKS_PORT}), timeout=5)
             s.sendall(b'\\x05\\x01\\x00'); s.recv(2)
-            s.sendall(b'\\x05\\x01\\x00\\x03' + bytes([len(host)]) + host.encode() + int(port).to_bytes(2, 'big'))
+            s.sendall(b'\\x05\\x01\\x00\\x03' + bytes([len(host)]) + host.encode('latin1') + int(port).to_bytes(2, 'big'))
             r = s.recv(10); print('answer:', arg, 'socks-reply', r[1] if len(r) > 1 else 'closed'); s.close()
         elif kind == 'direct':
             host, port = target.rsplit(':', 1)
@@ -254,4 +255,38 @@ export const egressDirectConnect: Scenario<EgressFacts> = {
     return { argv: MAIN_ARGV, observe: async () => ({ side, received: listener.accepted() }) };
   },
   judge: judgeDenied,
+};
+
+/** #18 F1: what a job may put in a host besides an LDH name or an IP literal; a C resolver reads only up to a NUL. */
+const MALFORMED_HOSTS = (domain: string, port: number | string) => [
+  `connect=127.0.0.1\\x00.${domain}:${port}`,
+  `connect=localhost\\x00.${domain}:${port}`,
+  `get=127.0.0.1\\x00.${domain}:${port}`,
+  `socks=localhost\\x00.${domain}:${port}`,
+  `connect=localhost\\x01.${domain}:${port}`,
+  `connect=a_b.${domain}:${port}`,
+];
+
+export const egressMalformedHost: Scenario<EgressFacts> = {
+  ...EGRESS_BASE,
+  id: 'egress-malformed-host',
+  title: 'a NUL or control byte in a host under a wildcard',
+  attempts:
+    "ask the egress proxy (CONNECT, plain GET, SOCKS5) for 'localhost\\0.<allowed wildcard domain>' and other hosts with a NUL, a control byte or an underscore, aiming at a listener on the host's loopback: each must be denied as malformed, before any match or lookup",
+  async prepare(host) {
+    const domain = `hsprobe-${host.token().slice(0, 12)}.invalid`;
+    const listener = await openListener({ tcp: true }, `hsprobe-${host.token()}`);
+    host.defer(() => listener.close());
+    const side = await host.tryNetworkWorkspace([`*.${domain}`], ['python3', '-c', EGRESS_SCRIPT, ...MALFORMED_HOSTS(domain, listener.address)]);
+    return { argv: MAIN_ARGV, observe: async () => ({ side, received: listener.accepted() }) };
+  },
+  judge(job, facts) {
+    const judged = judgeDenied(job, facts);
+    if (judged.verdict !== 'contained' || facts.side === undefined || !('decisions' in facts.side)) return judged;
+    // Any other reason means the host went past the syntax gate: matched, looked up or connected.
+    const past = facts.side.decisions.filter((d) => d.reason !== 'malformed host');
+    if (past.length > 0) return { verdict: 'escaped', evidence: `the proxy judged a malformed host past its syntax check: ${past.map(describe).join('; ')}` };
+    if (facts.side.decisions.length === 0) return { verdict: 'skipped', evidence: 'the proxy recorded no decision: the attempts did not reach it' };
+    return judged;
+  },
 };

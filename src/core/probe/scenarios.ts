@@ -17,7 +17,7 @@ import { hostileNames } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
-import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressUdp } from './scenarios-egress.js';
+import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressMalformedHost, egressUdp } from './scenarios-egress.js';
 import { snapshotData } from './scenarios-snapshots.js';
 
 // Method syntax in Scenario makes `judge` bivariant, so each typed scenario fits the erased table.
@@ -52,6 +52,7 @@ export const SCENARIOS: readonly Scenario[] = [
   egressDnsExfiltration,
   egressUdp,
   egressDirectConnect,
+  egressMalformedHost,
   snapshotData,
   forkBomb,
   memoryHog,

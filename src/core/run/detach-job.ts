@@ -36,6 +36,7 @@ import type { WorkspaceRecord } from '../store/sqlite-store.js';
 import type { Declaration } from '../verbs/declare.js';
 import { recordJob } from './record-job.js';
 import { jobResult } from './job-result.js';
+import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
 import { encodeHandover } from './handover.js';
 import type { PlannedCheck } from '../verification/verification.js';
 import { parseLine, privateDirReady, readLines, socketIsOurs, socketPathFits, supervisorPaths, writeLine } from './supervisor-socket.js';
@@ -88,7 +89,9 @@ export async function runDetached(ctx: EngineContext, run: DetachedRun): Promise
   crashPoint('run', 'after-intent');
   // The answer is the job as accepted (running): read before the handover, as a warm supervisor may end a short job before the caller reads again.
   const job = store.getJob(jobId)!;
-  await link.handOver(encodeHandover({ jobId, intentId, env: run.env, checks: run.checks }));
+  // Test resolver mode travels with this job alone, never in the supervisor's environment (#18 F4).
+  const testMap = process.env[TEST_RESOLVER_ENV];
+  await link.handOver(encodeHandover({ jobId, intentId, env: run.env, checks: run.checks, ...(testMap ? { testResolverMap: testMap } : {}) }));
 
   const about = { workspace_id: ws.id, job_id: jobId };
   const under = link.shared ? `the home's shared supervisor (supervisor pid ${owner.pid})` : `a supervisor of its own (supervisor pid ${owner.pid})`;
@@ -118,7 +121,9 @@ interface SupervisorLink {
 
 function supervisorEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { HEADSPACE_HOME: home };
-  for (const [name, value] of Object.entries(process.env)) if (KEPT_ENV.test(name) && name !== 'HEADSPACE_HOME') env[name] = value;
+  // Never the test resolver map (#18 F4): a shared supervisor outlives its starter, and would answer test names for every later run.
+  for (const [name, value] of Object.entries(process.env))
+    if (KEPT_ENV.test(name) && name !== 'HEADSPACE_HOME' && name !== TEST_RESOLVER_ENV) env[name] = value;
   return env;
 }
 

@@ -17,8 +17,10 @@ import type { JobOutcome, Provider } from '../provider.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { factsOfOutcome, type AbortReason } from '../verbs/classify-outcome.js';
 import { settleRun } from './run-machine.js';
+import { LEGACY_JOB_UID, jobUserOfSlot } from '../job-identity.js';
 import { openEgressSession, type EgressSession } from '../network/egress-session.js';
 import { summariseEgress } from '../network/egress-ledger.js';
+import { TEST_MODE_NOTE } from '../network/egress-resolver.js';
 import type { AttentionItem } from '../result/result-package.js';
 import { issueJobReceipt } from '../receipts/job-receipt.js';
 import { judgeRulesAfterJob } from '../rules/supervise.js';
@@ -42,6 +44,8 @@ export interface ExecuteJob {
   canceller?: string;
   /** The run's verification contract (#16): judged after the job's process ends, before its terminal record. */
   checks: readonly PlannedCheck[];
+  /** Where the egress resolver reads test mode from (#18 F4): a supervisor passes the job's handover; default this process's environment. */
+  resolverEnv?: NodeJS.ProcessEnv;
   /** Which process runs this, for the crash points: 'run' or 'supervise'. */
   op: 'run' | 'supervise';
 }
@@ -84,7 +88,13 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
     // The egress proxy lives exactly as long as this job's run (#18), in whichever process runs it (the caller, or a detached run's supervisor).
     if (ws.policy.network === 'allowlist') {
       const caps = await request.provider.capabilities();
-      egress = await openEgressSession(ws.policy.networkAllow ?? [], { simulated: caps.simulated === true, now: () => ctx.clock.now() });
+      egress = await openEgressSession(ws.policy.networkAllow ?? [], {
+        simulated: caps.simulated === true,
+        now: () => ctx.clock.now(),
+        env: request.resolverEnv ?? process.env,
+        // The socket is the job uid's alone (#18 F3): the workspace's recorded identity, as the providers run its jobs.
+        socket: { home: ctx.home, workspaceId: ws.id, owner: ws.jobSlot === null ? { uid: LEGACY_JOB_UID, gid: LEGACY_JOB_UID } : jobUserOfSlot(ws.jobSlot) },
+      });
     }
     outcome = await request.provider.run({
       workspaceId: ws.id,
@@ -148,7 +158,11 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
     });
     if (request.checks.length > 0) store.recordVerification(jobId, verificationRecord(verification));
     // Every egress decision is evidence (#18 item 2), journalled with the terminal record so whoever reads the job finds it.
-    if (egress !== null) store.recordNetworkDecisions(jobId, ws.id, egress.ledger.decisions, summariseEgress(egress.ledger.decisions, egress.ledger));
+    if (egress !== null) {
+      const summary = summariseEgress(egress.ledger.decisions, egress.ledger);
+      // Test mode is part of the record (#18 F4), so wait and inspect show it, not only a foreground result.
+      store.recordNetworkDecisions(jobId, ws.id, egress.ledger.decisions, egress.resolver.testMode === true ? `${summary} ${TEST_MODE_NOTE}` : summary);
+    }
     issueJobReceipt(ctx, store, ws, finished, sink.keptSha256 === null ? null : { sha256: sink.keptSha256, kept_bytes: sink.storedBytes });
     return finished;
   });

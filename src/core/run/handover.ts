@@ -14,6 +14,11 @@ export interface Handover {
   env: Record<string, string>;
   /** The run's verification contract (#16): checked by the caller already, carried as planned. */
   checks: PlannedCheck[];
+  /**
+   * The caller's HEADSPACE_TEST_RESOLVER_MAP (#18 F4), for this job only: the supervisor never takes it from its own
+   * environment, which a shared supervisor inherits from whichever caller started it and keeps for later runs.
+   */
+  testResolverMap?: string;
 }
 
 /** A handover larger than this is not one a caller wrote: refused unread past it. */
@@ -38,7 +43,14 @@ export function decodeHandover(text: string, jobId: string): Handover | null {
   if (Object.values(env).some((value) => typeof value !== 'string')) return null;
   const checks = h.checks === undefined ? [] : h.checks;
   if (!Array.isArray(checks) || !checks.every(isPlannedCheck)) return null;
-  return { jobId, intentId: h.intentId, env: env as Record<string, string>, checks };
+  if (h.testResolverMap !== undefined && typeof h.testResolverMap !== 'string') return null;
+  return {
+    jobId,
+    intentId: h.intentId,
+    env: env as Record<string, string>,
+    checks,
+    ...(h.testResolverMap === undefined ? {} : { testResolverMap: h.testResolverMap }),
+  };
 }
 
 /** The shapes planChecks makes; anything else is not a handover a caller wrote. */

@@ -43,6 +43,7 @@ import { ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { ID_PATTERN } from '../../core/ids.js';
+import { egressParent, staleEgressDirs } from '../../core/network/egress-dirs.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { isAlive, liveJob, liveJobs, markerOwnerAlive, readJobMarker, removeQuietly, slotOfFile } from './job-marker.js';
@@ -63,6 +64,8 @@ export function nativeLeftovers(options: {
   mountBase: string;
   driver: () => Promise<CgroupDriver | undefined>;
   killTimeoutMs: number;
+  /** HEADSPACE_HOME: its egress socket directories (core/network/egress-dirs.ts) a dead process left are leftovers too. */
+  stateHome?: string;
 }): LeftoverSweeper {
   const { layout } = options;
   const tag = `${layout.cgroupName('')}`; // "<root tag>-"
@@ -174,6 +177,16 @@ export function nativeLeftovers(options: {
         });
       }
     }
+    // An egress socket directory whose proxy's process died (#18 F3): close() removes it otherwise.
+    const home = options.stateHome;
+    for (const stray of home === undefined ? [] : staleEgressDirs(home, isAlive)) {
+      found.push({
+        kind: 'directory',
+        workspaceId: stray.workspaceId,
+        target: stray.path,
+        detail: `egress socket directory ${stray.path} of a job in workspace ${stray.workspaceId}, whose process (pid ${stray.pid}) is gone`,
+      });
+    }
     for (const [sub, what] of [
       ['fs', 'layered filesystem (overlay) or loop mount of the storage image'],
       ['img', 'loop mount of the storage image'],
@@ -254,6 +267,10 @@ export function nativeLeftovers(options: {
         return;
       }
       case 'directory': {
+        if (options.stateHome !== undefined && dirname(leftover.target) === egressParent(options.stateHome)) {
+          if (staleEgressDirs(options.stateHome, isAlive).some((d) => d.path === leftover.target)) await rm(leftover.target, { recursive: true, force: true });
+          return;
+        }
         if (runtimeDirs.some((dir) => leftover.target === join(dir, id))) {
           if (!(await exists(layout.workspaceDir(id)))) await rm(leftover.target, { recursive: true, force: true });
           return;

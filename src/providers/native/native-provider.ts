@@ -62,7 +62,13 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
   };
   const { storage } = parts;
   // doctor / doctor --repair: this home's leftovers (leftovers.ts), and other homes' stale runtime folders (stale-bases.ts).
-  const sweeper = nativeLeftovers({ layout, mountBase, driver: host.driver, killTimeoutMs });
+  const sweeper = nativeLeftovers({
+    layout,
+    mountBase,
+    driver: host.driver,
+    killTimeoutMs,
+    ...(options.stateHome === undefined ? {} : { stateHome: options.stateHome }),
+  });
   const snapshotDebris = snapshotLeftovers(layout, storage.layered);
   const runtimeRoot = dirname(mountBase);
   const staleBases = staleBaseLeftovers(

@@ -13,6 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_MODE_NOTE } from '../../../src/core/network/egress-resolver.js';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
 import { makeTestCa, startUpstreams, type TestCa, type Upstreams } from '../../helpers/tls-upstream.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
@@ -64,7 +65,9 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native network allo
     expect(output(run.stdout)).toContain('got 1024 bytes');
     // Test mode never passes unnoticed.
     expect((JSON.parse(run.stdout) as { warnings: string[] }).warnings.join('\n')).toContain('HEADSPACE_TEST_RESOLVER_MAP is set');
-    expect(findings(run.stdout).find((f) => f.startsWith('network:'))).toMatch(/^network: 1 allowed to 1 host \(\d+ bytes sent, \d+ received\), 0 denied$/);
+    expect(findings(run.stdout).find((f) => f.startsWith('network:'))).toMatch(
+      /^network: 1 allowed to 1 host \(\d+ bytes sent, \d+ received\), 0 denied \[test mode: /,
+    );
   });
 
   it('summarises a detached run the same way: its supervisor opens and closes the proxy around the job', async () => {
@@ -79,7 +82,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native network allo
   it('denies a host not in the list, and says so in the result', async () => {
     const run = await cliAsync(home.home, ['run', '--json', 'net', 'curl', '-sS', '--cacert', 'ca.pem', `https://evil.test:${up.httpsPort}/`], env);
     expect(run.code).toBe(6);
-    expect(findings(run.stdout)).toContain(`network: 0 allowed to 0 hosts, 1 denied: evil.test:${up.httpsPort} (not in allow-list)`);
+    expect(findings(run.stdout)).toContain(`network: 0 allowed to 0 hosts, 1 denied: evil.test:${up.httpsPort} (not in allow-list) ${TEST_MODE_NOTE}`);
   });
 
   it('gives a tool that bypasses the proxy no DNS and no route', async () => {

@@ -9,7 +9,13 @@
 import { describe, expect, it } from 'vitest';
 import type { EgressDecision } from '../../../../src/core/network/egress-ledger.js';
 import { whyNotApplicable } from '../../../../src/core/probe/run-probe.js';
-import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressUdp } from '../../../../src/core/probe/scenarios-egress.js';
+import {
+  egressDirectConnect,
+  egressDisallowedDomain,
+  egressDnsExfiltration,
+  egressMalformedHost,
+  egressUdp,
+} from '../../../../src/core/probe/scenarios-egress.js';
 import type { ProviderCapabilities } from '../../../../src/core/provider.js';
 import { job } from './facts.js';
 
@@ -27,6 +33,15 @@ const denied = (host: string, reason: EgressDecision['reason'] = 'not in allow-l
 const side = (output: string, decisions: EgressDecision[] = []) => ({ output: `${output}probe-done\n`, exitCode: 0, decisions });
 
 describe('the egress probe judges', () => {
+  it('call a malformed host judged for any reason but its syntax an escape, and every one denied as malformed contained', () => {
+    const malformed = denied('localhost\\x00.hsprobe.invalid', 'malformed host');
+    expect(egressMalformedHost.judge(main, { side: side('', [malformed]), received: 0 }).verdict).toBe('contained');
+    expect(
+      egressMalformedHost.judge(main, { side: side('', [malformed, denied('localhost\\x00.hsprobe.invalid', 'private address')]), received: 0 }).verdict,
+    ).toBe('escaped');
+    expect(egressMalformedHost.judge(main, { side: side(''), received: 0 }).verdict).toBe('skipped');
+  });
+
   it('call every attempt denied by the proxy contained', () => {
     const facts = { side: side('answer: connect=localhost:1 HTTP/1.1 403 Forbidden\n', [denied('localhost')]), received: 0 };
     expect(egressDisallowedDomain.judge(main, facts).verdict).toBe('contained');
@@ -61,6 +76,6 @@ describe('the egress probe judges', () => {
   it('skip, never contain, when the allow-list workspace was refused or the provider lacks the feature', () => {
     expect(egressDisallowedDomain.judge(main, { side: { refused: 'POLICY_DENIED', at: 'create' }, received: 0 }).verdict).toBe('skipped');
     const caps = { provider: 'docker', enforces: { network: true }, reasons: {}, layers: [], features: [] } as unknown as ProviderCapabilities;
-    expect(whyNotApplicable(egressUdp, 'docker', caps)).toMatch(/does not offer network-allowlist/);
+    expect(whyNotApplicable(egressUdp, 'docker', caps)).toMatch(/does not offer network-allowlist, which this scenario tests/);
   });
 });
