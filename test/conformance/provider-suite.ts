@@ -16,6 +16,9 @@ import { openEgressSession } from '../../src/core/network/egress-session.js';
 import { TEST_RESOLVER_ENV } from '../../src/core/network/egress-resolver.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SnapshotOps } from '../../src/core/snapshots/snapshot-ops.js';
 
 export interface ConformanceCommands {
@@ -179,11 +182,12 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     const withWorkspace = async (policy: Policy = smallPolicy()) => {
       const made = await fresh();
       const workspaceId = `conf-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
-      await made.provider.create({ workspaceId, policy, profile: 'host', jobUser: jobUser() });
+      const user = jobUser();
+      await made.provider.create({ workspaceId, policy, profile: 'host', jobUser: user });
       cleanups.push(async () => {
         await made.provider.remove(workspaceId).catch(() => undefined);
       });
-      return { ...made, workspaceId };
+      return { ...made, workspaceId, jobUser: user };
     };
     const test = (title: ConformanceTest, body: () => Promise<void>, timeout = 30_000) => {
       const reason = skipped.get(title);
@@ -634,9 +638,16 @@ export function runProviderConformance(binding: ConformanceBinding): void {
         const policy = allowListPolicy([`up.test:${port}`]);
         const caps = await (await fresh()).provider.capabilities();
         if (lacksAllowList(caps, policy)) return;
-        const { provider, workspaceId } = await withWorkspace(policy);
+        const { provider, workspaceId, jobUser: owner } = await withWorkspace(policy);
         const map = JSON.stringify({ 'up.test': '127.0.0.1', 'other.test': '127.0.0.1' });
-        const session = await openEgressSession(policy.networkAllow!, { simulated: caps.simulated === true, env: { [TEST_RESOLVER_ENV]: map } });
+        // The socket as the engine places it: reachable by the workspace's job uid only (#18 F3).
+        const home = mkdtempSync(join(tmpdir(), 'hs-conf-egress-'));
+        cleanups.push(async () => rmSync(home, { recursive: true, force: true }));
+        const session = await openEgressSession(policy.networkAllow!, {
+          simulated: caps.simulated === true,
+          env: { [TEST_RESOLVER_ENV]: map },
+          socket: { home, workspaceId, owner },
+        });
         try {
           const allowed = await collect(provider, workspaceId, binding.commands.fetch(`http://up.test:${port}/`), { policy, egress: session.channel });
           expect(allowed.outcome.exitCode, allowed.stderr).toBe(0);
