@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { readRange } from '../core/files/read-range.js';
 import { EngineError } from '../core/errors.js';
 import { isEnvName, parseEnvFile } from '../core/files/env-file.js';
 
@@ -54,14 +55,7 @@ function readEnvFile(file: string): string {
       throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: ${info.size} bytes is more than an env file holds (at most ${ENV_FILE_MAX_BYTES})`, {
         hint: 'give a file of NAME=VALUE lines',
       });
-    const buffer = Buffer.alloc(info.size);
-    let at = 0;
-    while (at < buffer.length) {
-      const n = readSync(fd, buffer, at, buffer.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buffer.subarray(0, at).toString('utf8');
+    return readRange(fd, 0, info.size).toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readRange } from '../files/read-range.js';
 import { fullOutputOf } from '../next-action.js';
 import type { EngineContext } from '../context.js';
 import { findingLines, parseFindings } from './findings/index.js';
@@ -36,16 +37,7 @@ export function readLogForExcerpt(ctx: EngineContext, job: JobRecord): Buffer | 
   }
   try {
     const size = fstatSync(fd).size;
-    const read = (position: number, length: number) => {
-      const buffer = Buffer.alloc(length);
-      let at = 0;
-      while (at < length) {
-        const n = readSync(fd, buffer, at, length - at, position + at);
-        if (n === 0) break;
-        at += n;
-      }
-      return buffer.subarray(0, at);
-    };
+    const read = (position: number, length: number) => readRange(fd, position, length);
     if (size <= EXCERPT_SCAN_BYTES) return read(0, size);
     const tailBytes = EXCERPT_SCAN_BYTES - SCAN_HEAD_BYTES;
     const skipped = size - SCAN_HEAD_BYTES - tailBytes;

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { readRange } from '../files/read-range.js';
 import { basename, join } from 'node:path';
 import { EngineError } from '../errors.js';
 import { canonicalJson } from '../canonical-json.js';
@@ -158,14 +159,7 @@ function readBounded(path: string, max: number, what: string): Buffer {
       throw new EngineError('BAD_ARGUMENT', `${what} is ${info.size} bytes, more than a receipt holds (${max})`, {
         hint: 'give the file the receipt verb wrote (out)',
       });
-    const buffer = Buffer.alloc(info.size);
-    let at = 0;
-    while (at < buffer.length) {
-      const n = readSync(fd, buffer, at, buffer.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buffer.subarray(0, at);
+    return readRange(fd, 0, info.size);
   } finally {
     closeSync(fd);
   }

@@ -7,21 +7,13 @@
  * ancestors leaves the grandchild working and no idmapped mount behind.
  * The job's mountinfo names the binds relatively, never by a host path.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createNativeProvider } from '../../../src/providers/native/native-provider.js';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
+import { nativeFeatures, nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
-const probeRoot = mkdtempSync(join(tmpdir(), 'hs-native-caps-'));
-const features = await createNativeProvider({ root: probeRoot })
-  .capabilities()
-  .then((caps) => caps.features ?? [])
-  .catch(() => []);
-rmSync(probeRoot, { recursive: true, force: true });
+const features = await nativeFeatures();
 
 const home = makeHome();
 afterAll(() => home.cleanup());

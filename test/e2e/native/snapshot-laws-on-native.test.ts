@@ -7,21 +7,12 @@
  * fork. Runs once the native provider's capabilities list `snapshots` (the
  * native mechanism lands in its own branch), on a ready host as root.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createNativeProvider } from '../../../src/providers/native/native-provider.js';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
+import { nativeFeatures, nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
-const probeRoot = mkdtempSync(join(tmpdir(), 'hs-native-caps-'));
-const features = await createNativeProvider({ root: probeRoot })
-  .capabilities()
-  .then((caps) => caps.features ?? [])
-  .catch(() => []);
-rmSync(probeRoot, { recursive: true, force: true });
+const features = await nativeFeatures();
 const hasSnapshots = features.includes('snapshots');
 
 const home = makeHome();

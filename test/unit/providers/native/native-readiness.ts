@@ -38,3 +38,16 @@ export function nativeReadiness(): Promise<NativeReadiness> {
     }
   })());
 }
+
+/** The native provider's optional features on this host (`snapshots`, `network-allowlist`), read once from a throwaway root; none when it cannot tell. */
+export async function nativeFeatures(): Promise<string[]> {
+  const probeRoot = mkdtempSync(join(tmpdir(), 'hs-native-caps-'));
+  try {
+    return await createNativeProvider({ root: probeRoot })
+      .capabilities()
+      .then((caps) => caps.features ?? [])
+      .catch(() => []);
+  } finally {
+    rmSync(probeRoot, { recursive: true, force: true });
+  }
+}
