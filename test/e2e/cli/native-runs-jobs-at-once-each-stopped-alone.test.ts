@@ -46,8 +46,13 @@ describe.runIf(readiness.ready)('native --concurrency 2', () => {
     expect(s2).toBeLessThan(e1);
 
     const long = cliAsync(home, ['run', '--job-id', 'job-long', 'pair', 'sleep', '30'], NATIVE);
-    const short = cliAsync(home, ['run', '--job-id', 'job-short', 'pair', 'sh', '-c', 'sleep 2; echo finished'], NATIVE);
-    await new Promise((r) => setTimeout(r, 800));
+    const short = cliAsync(home, ['run', '--job-id', 'job-short', 'pair', 'sh', '-c', 'sleep 3; echo finished'], NATIVE);
+    // Stop only once both are recorded running: a fixed 800 ms wait raced the records on a loaded machine.
+    const running = (id: string) => {
+      const seen = cli(home, ['inspect', id, '--json'], NATIVE);
+      return seen.code === 0 && (JSON.parse(seen.stdout) as { status: string }).status === 'running';
+    };
+    for (let i = 0; i < 200 && !(running('job-long') && running('job-short')); i++) await new Promise((r) => setTimeout(r, 50));
     const stop = cli(home, ['stop', 'pair', '--job-id', 'job-long', '--apply', '--grace-seconds', '0'], NATIVE);
     expect(stop.code, stop.stderr).toBe(5);
     expect((await long).code).toBe(5);
