@@ -26,6 +26,8 @@ if [ "$(uname -s)" = "Linux" ]; then
 fi
 echo "setup-bench: building" >&2
 npx tsc -p tsconfig.json >&2 || { echo "setup-bench: the build failed; nothing can be benchmarked" >&2; exit 1; }
+# The verb manifest and the CLI bundle: without them the CLI falls back to slower paths and cli-startup measures those.
+node scripts/build-verb-manifest.mjs && node scripts/build-cli-bundle.mjs || { echo "setup-bench: the build failed; nothing can be benchmarked" >&2; exit 1; }
 
 missing=()
 command -v socat >/dev/null 2>&1 || missing+=(socat)

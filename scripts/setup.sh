@@ -3,7 +3,7 @@
 #  1. npm dependencies (better-sqlite3 compiles from source here: about 80 s once);
 #  2. system packages for the native provider (bubblewrap), through apt when
 #     root — otherwise it stops and prints the one command to run;
-#  3. the TypeScript build, then the native provider's exec shim (C, libc only).
+#  3. the TypeScript build, the CLI bundle, then the native provider's exec shim (C, libc only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,4 +19,5 @@ fi
 echo "setup: building" >&2
 npx tsc -p tsconfig.json >&2
 node scripts/build-verb-manifest.mjs
+node scripts/build-cli-bundle.mjs
 bash scripts/build-native-helper.sh

@@ -1,4 +1,5 @@
-import { Command, CommanderError, Option } from 'commander';
+import type * as CommanderModule from 'commander';
+import type { Command, CommanderError } from 'commander';
 import { shellQuote } from '../core/result/shell-quote.js';
 import { EngineError, toEngineError } from '../core/errors.js';
 import type { ResultPackage } from '../core/result/result-package.js';
@@ -30,12 +31,18 @@ type Opts = Record<string, unknown>;
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   // `headspace --version` (or -V) is the version verb: the same three versions, --json included (#12 item 16).
   if (argv[0] === '--version' || argv[0] === '-V') argv = ['version', ...argv.slice(1)];
+  // `version` needs no argument parser: answered before commander loads (it
+  // costs ~10 ms of child_process and streams, a third of a node start, #20).
+  if (argv[0] === 'version' && (argv.length === 1 || (argv.length === 2 && argv[1] === '--json'))) {
+    return render(io, introspect('version', [], {}), argv.length === 2, undefined, undefined);
+  }
+  const commander = await import('commander');
   let outcome: CliOutcome | null = null;
   let wantsJson = argv.includes('--json');
   let maxResultBytes: number | undefined;
   // The provider this command ran with: a suggested create/doctor/probe carries it.
   let provider: string | undefined;
-  const program = buildProgram(io, async (verb, args, opts) => {
+  const program = buildProgram(commander, io, async (verb, args, opts) => {
     wantsJson = opts.json === true;
     provider = opts.provider === undefined ? undefined : String(opts.provider);
     maxResultBytes = opts.maxResultBytes === undefined ? undefined : parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes));
@@ -49,7 +56,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof commander.CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') return 0;
       return fail(io, commanderToEngineError(error, argv), wantsJson, provider);
     }
@@ -149,7 +156,10 @@ async function fail(io: CliIo, error: EngineError, json: boolean, provider?: str
   return EXIT_CODES[error.category];
 }
 
-function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>): Command {
+type Commander = typeof CommanderModule;
+
+function buildProgram(commander: Commander, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>): Command {
+  const { Command } = commander;
   const program = new Command('headspace')
     .description('An ephemeral, isolated, budgeted workspace for AI agents: run work in a closed box, get back a compact, evidence-bearing result.')
     .enablePositionalOptions()
@@ -170,7 +180,7 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
   for (const spec of VERBS) {
     const [group, sub] = spec.name.split(' ');
     if (sub === undefined) {
-      program.addCommand(buildVerb(spec, io, onAction));
+      program.addCommand(buildVerb(commander, spec, io, onAction));
       continue;
     }
     let parent = groups.get(group!);
@@ -182,7 +192,7 @@ function buildProgram(io: CliIo, onAction: (verb: string, args: string[], opts: 
       groups.set(group!, parent);
       program.addCommand(parent);
     }
-    parent.addCommand(buildVerb(spec, io, onAction, sub));
+    parent.addCommand(buildVerb(commander, spec, io, onAction, sub));
   }
   return program;
 }
@@ -192,7 +202,13 @@ const GROUP_SUMMARIES: Readonly<Record<string, string>> = {
   events: 'durable job events: subscribe, claim, ack, requeue, prune, ls, unsubscribe, follow, deliver (`headspace explain events`)',
 };
 
-function buildVerb(spec: VerbSpec, io: CliIo, onAction: (verb: string, args: string[], opts: Opts) => Promise<void>, word = spec.name): Command {
+function buildVerb(
+  { Command, Option }: Commander,
+  spec: VerbSpec,
+  io: CliIo,
+  onAction: (verb: string, args: string[], opts: Opts) => Promise<void>,
+  word = spec.name,
+): Command {
   const command = new Command(word)
     .description(spec.summary)
     .exitOverride()

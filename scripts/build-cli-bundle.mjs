@@ -1,0 +1,98 @@
+// Bundles the CLI (dist/cli/main.js and everything it imports, statically or
+// lazily) into one file, dist/cli-bundle/main.cjs, and writes V8's code cache
+// for it beside it (main.cjs.cache). Run after tsc and build-verb-manifest.
+//
+// Why (#20, measured in bench/README.md): a CLI call paid Node's ES module
+// loader for ~40 files (`version`) to ~200 (`run`) before doing anything, and
+// then V8 compiled them. One CommonJS file is read with one read; the code
+// cache spares compiling it (bin/headspace loads both; a cache that this
+// Node rejects only costs the compile). The library (dist/api) is not
+// bundled: it stays the per-file tsc output that `exports` names.
+//
+// Nothing from node_modules is bundled, and no built-in is imported at the
+// top: each is `require`d from a stub that esbuild wraps like any CommonJS
+// module, so it loads when the code that needs it first runs. Hoisted to the
+// top, node:http, commander's node:child_process, the MCP SDK, zod and
+// dockerode would load on every call. better-sqlite3 is native and could not
+// be bundled anyway; zod loading through `require` stays visible to the
+// "the CLI never loads zod" test, which reads require's cache too.
+//
+// Source files that find their neighbours with `new URL('…', import.meta.url)`
+// (the exec shim, the verb manifest, package.json, the supervisor bin) would
+// resolve from the bundle's folder instead of their own: each one's
+// import.meta.url becomes the URL its tsc output has, computed from the
+// bundle's own (the bundle ships inside dist/, beside those files).
+import { build } from 'esbuild';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const dist = `${repo}dist`;
+const outdir = `${dist}/cli-bundle`;
+const outfile = `${outdir}/main.cjs`;
+
+const ownImportMetaUrl = {
+  name: 'own-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\/dist\/.*\.js$/ }, async (args) => {
+      let contents = await readFile(args.path, 'utf8');
+      if (contents.includes('import.meta.url')) {
+        const back = relative(outdir, args.path);
+        contents = contents.replaceAll('import.meta.url', `new URL(${JSON.stringify(back)}, __hsBundleUrl).href`);
+      }
+      return { contents, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+const lazyRequire = {
+  name: 'lazy-require',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      // The stub's own require() is Node's, left as written.
+      args.namespace === 'lazy-require' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-require' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+await rm(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [`${dist}/cli/main.js`],
+  outfile,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  banner: { js: "const __hsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyRequire, ownImportMetaUrl],
+  // Smaller source, less for V8 to scan when the cache is rejected; names are kept for readable traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+// The code cache, written once a few verbs have run in this process so the
+// functions they compiled lazily are in it too (a cache taken right after
+// compiling holds little more than the top level). Their output goes nowhere.
+const { loadCliBundle, writeCodeCache } = createRequire(import.meta.url)('../bin/load-cli-bundle.cjs');
+const loaded = loadCliBundle();
+if (loaded === null) throw new Error('build-cli-bundle: the bundle just written is older than dist/cli/main.js');
+const home = await mkdtemp(join(tmpdir(), 'hs-bundle-warm-'));
+const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+const io = { stdout: sink(), stderr: sink(), stdoutIsTty: false, stderrIsTty: false, env: { HEADSPACE_HOME: home } };
+try {
+  for (const argv of [['version'], ['ls', '--json'], ['ls'], ['inspect', 'ws-none'], ['run', '--help']]) await loaded.exports.main(argv, io);
+} finally {
+  await rm(home, { recursive: true, force: true });
+}
+writeCodeCache(loaded.script);
+process.stderr.write(`build-cli-bundle: built ${relative(repo, outfile)} and its code cache\n`);
