@@ -257,6 +257,20 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
     });
     return { kind: 'document', text: '', json: null, exitCode };
   }
+  if (verb === 'ui') {
+    // Long-running like mcp: resolves when Ctrl-C stops the server.
+    const { serveUi } = await import('../ui/serve-ui.js');
+    const exitCode = await serveUi({
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      ...(opts.port !== undefined && { port: String(opts.port) }),
+      ...(opts.open === true && { open: true }),
+      ...(opts.allowActions === true && { allowActions: true }),
+      ...(opts.provider !== undefined && { provider: String(opts.provider) }),
+    });
+    return { kind: 'document', text: '', json: null, exitCode };
+  }
   const spec = VERBS.find((v): v is EngineVerbSpec => v.name === verb && 'method' in v);
   if (!spec) throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
   const input = inputFromArgv(spec, args, opts, io);
