@@ -202,7 +202,7 @@ function usageChart(usage, policy) {
         'tr',
         {},
         el('td', {}, name),
-        el('td', {}, name.endsWith('_bytes') ? bytes(value) : String(value)),
+        el('td', {}, value === null || value === undefined ? '—' : name.endsWith('_bytes') ? bytes(value) : String(value)),
         el('td', {}, share === null ? '' : [bar(share), ` ${(share * 100).toFixed(1)} %`]),
       );
     }),
