@@ -98,12 +98,29 @@ function bytes(n) {
 }
 
 function table(headers, rows, testid) {
-  return el('table', { testid }, el('thead', {}, el('tr', {}, headers.map((h) => el('th', {}, h)))), el('tbody', {}, rows));
+  return el(
+    'table',
+    { testid },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        headers.map((h) => el('th', {}, h)),
+      ),
+    ),
+    el('tbody', {}, rows),
+  );
 }
 
 function list(items, testid) {
   if (items.length === 0) return el('p', { class: 'muted', testid }, '(none)');
-  return el('ul', { testid }, items.map((item) => el('li', {}, item)));
+  return el(
+    'ul',
+    { testid },
+    items.map((item) => el('li', {}, item)),
+  );
 }
 
 /** A flat record as "key: value" lines; nested values as JSON text. */
@@ -124,7 +141,9 @@ function fields(record) {
 function policyTable(summary) {
   return table(
     ['limit', 'value', 'label', 'by'],
-    (summary || []).map((limit) => el('tr', {}, el('td', {}, limit.name), el('td', {}, limit.value), el('td', {}, badge(limit.label, `l-${limit.label}`)), el('td', {}, limit.by || ''))),
+    (summary || []).map((limit) =>
+      el('tr', {}, el('td', {}, limit.name), el('td', {}, limit.value), el('td', {}, badge(limit.label, `l-${limit.label}`)), el('td', {}, limit.by || '')),
+    ),
     'policy',
   );
 }
@@ -241,7 +260,10 @@ async function destroyWorkspace(workspaceId) {
 }
 
 async function exportArtifact(workspaceId, name) {
-  const base = name.split('/').pop().replace(/[^A-Za-z0-9._-]/g, '_');
+  const base = name
+    .split('/')
+    .pop()
+    .replace(/[^A-Za-z0-9._-]/g, '_');
   const to = window.prompt(`Export ${name} to this host path:`, `${session.exportDir}/${workspaceId}-${base}`);
   if (!to) return;
   await confirmAndPost(`Export ${name} from ${workspaceId} to ${to}?`, '/api/actions/export', { workspaceId, name, to });
@@ -295,7 +317,9 @@ async function workspaceView(view, gen, id) {
   view.replaceChildren(
     el('h2', {}, 'Workspace ', el('span', { testid: 'workspace-id' }, id)),
     el('p', { testid: 'outcome' }, pkg.outcome_summary),
-    session.allowActions ? el('div', { class: 'row' }, el('button', { class: 'danger', testid: 'destroy', onclick: () => destroyWorkspace(id) }, 'destroy…')) : '',
+    session.allowActions
+      ? el('div', { class: 'row' }, el('button', { class: 'danger', testid: 'destroy', onclick: () => destroyWorkspace(id) }, 'destroy…'))
+      : '',
     el(
       'div',
       { class: 'grid' },
@@ -322,7 +346,10 @@ async function workspaceView(view, gen, id) {
     el('h3', {}, 'Artifacts'),
     artifactTable(pkg, id),
     el('h3', {}, 'Inputs'),
-    list((pkg.provenance.inputs || []).map((i) => (typeof i === 'object' ? JSON.stringify(i) : String(i))), 'inputs'),
+    list(
+      (pkg.provenance.inputs || []).map((i) => (typeof i === 'object' ? JSON.stringify(i) : String(i))),
+      'inputs',
+    ),
     el('h3', {}, 'Resource usage'),
     usageChart(pkg.resource_usage, pkg.provenance.policy_summary),
     el('h3', {}, 'Warnings'),

@@ -26,7 +26,14 @@ export interface HeadspaceOptions {
 
 /** Builds an engine wired with the registered providers. */
 /** Every option createHeadspace takes: a misspelt one (`defaultProvder`) is refused, not silently ignored (#12 item 15). */
-const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = { home: true, defaultProvider: true, providers: true, clock: true, ids: true, actor: true };
+const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = {
+  home: true,
+  defaultProvider: true,
+  providers: true,
+  clock: true,
+  ids: true,
+  actor: true,
+};
 
 export function createHeadspace(options: HeadspaceOptions = {}): Engine {
   const unknown = Object.keys(options).filter((key) => !Object.hasOwn(HEADSPACE_OPTION_KEYS, key));

@@ -35,8 +35,7 @@ export function isLoopbackOrigin(origin: string): boolean {
 export function foreignRequestReason(headers: IncomingHttpHeaders, checkHost: boolean): string | null {
   if (checkHost && !isLoopback(hostnameOf(headers.host))) return 'the Host header must name a loopback address';
   const origin = Array.isArray(headers.origin) ? headers.origin[0] : headers.origin;
-  if (origin !== undefined && !isLoopbackOrigin(origin))
-    return 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])';
+  if (origin !== undefined && !isLoopbackOrigin(origin)) return 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])';
   return null;
 }
 

@@ -118,4 +118,3 @@ function checkRootFlag(root: string, cwd: string): void {
       hint: 'name a folder the server may read and write host files under, e.g. --root ~/project',
     });
 }
-

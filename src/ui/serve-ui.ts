@@ -35,7 +35,9 @@ export async function serveUi(options: ServeUiOptions): Promise<number> {
     if (options.provider !== undefined) await engine.requireProvider(options.provider);
     const running = await startUiServer({ engine, port, allowActions: options.allowActions === true, exportDir: options.cwd ?? process.cwd(), log });
     options.stdout.write(`${running.url}\n`);
-    log(`headspace ui: serving the dashboard on 127.0.0.1:${running.port} (${options.allowActions === true ? 'actions on: stop, destroy, export' : 'read-only'}); Ctrl-C stops it`);
+    log(
+      `headspace ui: serving the dashboard on 127.0.0.1:${running.port} (${options.allowActions === true ? 'actions on: stop, destroy, export' : 'read-only'}); Ctrl-C stops it`,
+    );
     if (options.open === true) openInBrowser(running.url, log);
     await untilSignalled();
     log('headspace ui: stopping');

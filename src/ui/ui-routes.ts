@@ -79,7 +79,8 @@ function integer(q: Query, name: string, fallback: number, min = 1): number {
   const raw = q.get(name);
   if (raw === null || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) throw new EngineError('BAD_ARGUMENT', `${name} must be a whole number ≥ ${min}`, { hint: 'reload the page' });
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new EngineError('BAD_ARGUMENT', `${name} must be a whole number ≥ ${min}`, { hint: 'reload the page' });
   return value;
 }
 

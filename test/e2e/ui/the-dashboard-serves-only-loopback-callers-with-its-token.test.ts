@@ -50,7 +50,12 @@ describe('the dashboard server', () => {
   });
 
   it('refuses a foreign Host or Origin with 403, token or not', async () => {
-    for (const headers of [{ host: 'attacker.example' }, { host: `attacker.example:${new URL(ui.base).port}` }, { origin: 'http://attacker.example' }, { origin: 'null' }]) {
+    for (const headers of [
+      { host: 'attacker.example' },
+      { host: `attacker.example:${new URL(ui.base).port}` },
+      { origin: 'http://attacker.example' },
+      { origin: 'null' },
+    ]) {
       const answer = await get('/api/workspaces', { ...bearer(), ...headers });
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect((await get('/', headers)).status).toBe(403);
