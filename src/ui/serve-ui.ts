@@ -2,7 +2,8 @@
  * What `headspace ui [--port N] [--open] [--allow-actions]` runs: the
  * dashboard's server until SIGINT/SIGTERM (the returned promise settles only
  * then, because the bin exits as soon as main() resolves). The page's URL,
- * with its token, is the one line on stdout; diagnostics go to stderr.
+ * with its token, is the one line on stdout (a JSON document under --json);
+ * diagnostics go to stderr.
  */
 import { spawn } from 'node:child_process';
 import { createHeadspace } from '../api/index.js';
@@ -18,6 +19,8 @@ export interface ServeUiOptions {
   open?: boolean;
   allowActions?: boolean;
   provider?: string;
+  /** --json: the first line on stdout is `{"url", "port", "allow_actions"}` instead of the bare URL. */
+  json?: boolean;
   /** Default destination folder of an export (the directory the server started in). */
   cwd?: string;
 }
@@ -34,7 +37,9 @@ export async function serveUi(options: ServeUiOptions): Promise<number> {
   try {
     if (options.provider !== undefined) await engine.requireProvider(options.provider);
     const running = await startUiServer({ engine, port, allowActions: options.allowActions === true, exportDir: options.cwd ?? process.cwd(), log });
-    options.stdout.write(`${running.url}\n`);
+    options.stdout.write(
+      `${options.json === true ? JSON.stringify({ url: running.url, port: running.port, allow_actions: options.allowActions === true }) : running.url}\n`,
+    );
     log(
       `headspace ui: serving the dashboard on 127.0.0.1:${running.port} (${options.allowActions === true ? 'actions on: stop, destroy, export' : 'read-only'}); Ctrl-C stops it`,
     );

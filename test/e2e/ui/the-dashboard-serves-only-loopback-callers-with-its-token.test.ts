@@ -7,8 +7,9 @@
  * Ctrl-C ends it with exit 0.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { makeHome } from '../../helpers/cli.js';
+import { BIN, makeHome } from '../../helpers/cli.js';
 import { startUi, type UiHandle } from '../../helpers/dashboard.js';
 
 const home = makeHome();
@@ -74,6 +75,17 @@ describe('the dashboard server', () => {
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.body).not.toMatch(/https?:\/\/(?!127\.)/); // nothing from the network
+  });
+
+  it('prints one JSON document instead of the bare URL with --json', async () => {
+    const child = spawn(BIN, ['ui', '--port', '0', '--json'], { env: { ...process.env, HEADSPACE_HOME: home.home }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    await expect.poll(() => stdout.includes('\n'), { timeout: 10_000 }).toBe(true);
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const document = JSON.parse(stdout) as { url: string; port: number; allow_actions: boolean };
+    expect(document).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#token=/), port: expect.any(Number), allow_actions: false });
   });
 
   it('ends with exit 0 on Ctrl-C', async () => {
