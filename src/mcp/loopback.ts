@@ -59,7 +59,7 @@ function hostnameOf(hostHeader: string | undefined): string {
 export function parsePort(raw: string): number {
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
     throw new EngineError('BAD_ARGUMENT', `--port takes a whole number from 0 to 65535, not '${raw.slice(0, 40)}'`, {
-      hint: '0 picks a free port (printed on stderr)',
+      hint: '0 picks a free port (the server prints the one it took)',
     });
   return Number(raw);
 }
