@@ -96,5 +96,5 @@ describe.skipIf(missing !== '')(`the dashboard (${missing || 'chromium present'}
     await expect.poll(() => page.getByTestId('log-line').count()).toBe(100);
     await page.getByTestId('log-search').scrollIntoViewIfNeeded();
     await screenshot(page, 'job-log-search');
-  });
+  }, 60_000);
 });

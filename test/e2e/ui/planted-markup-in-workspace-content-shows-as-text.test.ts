@@ -67,5 +67,5 @@ describe.skipIf(missing !== '')(`hostile content in the dashboard (${missing || 
     expect(await page.getByTestId('log-line').first().textContent()).toBe(`1${SCRIPT} ${IMG}`);
     expect(await page.getByTestId('evidence-excerpt').first().textContent()).toContain(SCRIPT);
     await nothingRan();
-  });
+  }, 60_000);
 });
