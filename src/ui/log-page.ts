@@ -4,7 +4,7 @@
  * engine) from a line on. A page is bounded, so the browser never holds the
  * whole log; `next` is where the following page starts, or null at the end.
  */
-import type { Engine } from '../core/engine.js';
+import type { Engine } from '../api/index.js';
 
 /** Lines per page unless the page asks for fewer; the ceiling a page may ask for. */
 export const LOG_PAGE_LINES = 200;

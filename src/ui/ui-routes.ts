@@ -4,9 +4,7 @@
  * GET; the three actions are POST and exist only with --allow-actions.
  * Every answer is JSON data; the page renders it as text (never as HTML).
  */
-import type { Engine } from '../core/engine.js';
-import { EngineError } from '../core/errors.js';
-import type { ResultPackage, StructuredFinding } from '../core/result/result-package.js';
+import { EngineError, type Engine, type ResultPackage } from '../api/index.js';
 import { LOG_PAGE_LINES, readLogPage } from './log-page.js';
 
 /** Workspaces per page of the list unless the page asks for fewer; the ceiling it may ask for. */
@@ -63,7 +61,7 @@ export interface WorkspaceRow {
 /** One page of `ls`: the verb lists from the store alone, the page gets a slice of it. */
 async function workspacePage(engine: Engine, q: Query): Promise<{ total: number; offset: number; rows: WorkspaceRow[]; attention: unknown[] }> {
   const pkg = await engine.ls({ all: q.get('all') === '1' });
-  const rows = pkg.key_findings.filter((f): f is StructuredFinding => typeof f === 'object' && f.kind === 'workspace');
+  const rows = pkg.key_findings.filter((f) => typeof f === 'object' && f.kind === 'workspace');
   const offset = Math.min(integer(q, 'offset', 0, 0), rows.length);
   const limit = Math.min(integer(q, 'limit', WORKSPACE_PAGE), WORKSPACE_PAGE_MAX);
   return { total: rows.length, offset, rows: rows.slice(offset, offset + limit) as unknown as WorkspaceRow[], attention: pkg.attention };

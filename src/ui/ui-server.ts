@@ -17,8 +17,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Engine } from '../core/engine.js';
-import { EngineError } from '../core/errors.js';
+import { EngineError, type Engine } from '../api/index.js';
 import { bearerCheck, DEFAULT_HTTP_HOST, foreignRequestReason } from '../mcp/loopback.js';
 import { GET_ROUTES, POST_ROUTES, type RouteContext } from './ui-routes.js';
 
