@@ -47,7 +47,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
     });
   // grep may narrow to a range of lines: that is how a reader pages through the matches of a long log (#21).
   const selectors = [input.head, input.tail, input.grep === undefined ? input.lines : input.grep].filter((s) => s !== undefined).length;
-  if (selectors > 1 || (input.grep !== undefined && input.lines !== undefined && (input.head ?? input.tail) !== undefined))
+  if (selectors > 1)
     throw new EngineError('BAD_ARGUMENT', 'choose one of head, tail, grep or lines (grep may be given a range of lines to search)', {
       hint: 'run logs once per view',
     });
