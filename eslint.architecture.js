@@ -47,12 +47,18 @@ const zones = [
   // Between the folders: cli | mcp | api → core ← providers.
   {
     target: 'src/core',
-    from: ['src/cli', 'src/mcp', 'src/api', 'src/providers'],
+    from: ['src/cli', 'src/mcp', 'src/ui', 'src/api', 'src/providers'],
     message: `core imports nothing from the faces, the api or a provider: ${WHY}`,
   },
   { target: 'src/providers', from: 'src', except: ['./core', './providers'], message: `a provider imports only core and providers/: ${WHY}` },
-  { target: 'src/api', from: ['src/cli', 'src/mcp'], message: `the api is below the faces that use it: ${WHY}` },
+  { target: 'src/api', from: ['src/cli', 'src/mcp', 'src/ui'], message: `the api is below the faces that use it: ${WHY}` },
   { target: 'src/mcp', from: 'src', except: ['./api', './core', './mcp'], message: `the MCP server imports only api/, core/ and mcp/: ${WHY}` },
+  {
+    target: 'src/ui',
+    from: 'src',
+    except: ['./api', './ui', './mcp/loopback.ts'],
+    message: `the dashboard is a face over the library: it imports only api/ (never the store), ui/ and the HTTP guards it shares with the MCP server (mcp/loopback.ts): ${WHY}`,
+  },
   { target: 'src/cli', from: 'src/providers', message: `the CLI reaches providers only through api/: ${WHY}` },
   // Inside core, from the bottom up.
   {

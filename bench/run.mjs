@@ -20,6 +20,7 @@ import { benchDockerModes } from './docker-modes.mjs';
 import { benchEventLatency } from './event-latency.mjs';
 import { benchEgressOverhead } from './egress-overhead.mjs';
 import { benchSnapshots } from './snapshots.mjs';
+import { benchDashboard } from './dashboard.mjs';
 import { closeDockerEngine } from './lib/docker-engine.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +45,7 @@ benches.push(
   ['context-economy', () => benchContextEconomy({ repo })],
   ['event-latency', () => benchEventLatency({ repo })],
   ['snapshots', () => benchSnapshots({ repo })],
+  ['dashboard', () => benchDashboard({ repo })],
 );
 
 const load = (x) => x.map((v) => v.toFixed(2)).join(', ');

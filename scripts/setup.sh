@@ -3,7 +3,9 @@
 #  1. npm dependencies (better-sqlite3 compiles from source here: about 80 s once);
 #  2. system packages for the native provider (bubblewrap), through apt when
 #     root — otherwise it stops and prints the one command to run;
-#  3. the TypeScript build, the CLI bundle, then the native provider's exec shim (C, libc only).
+#  3. chromium for the dashboard's browser tests (scripts/setup-ui.sh: apt when
+#     root; without it those tests skip, except under CI=true);
+#  4. the TypeScript build, the CLI bundle, then the native provider's exec shim (C, libc only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,7 @@ fi
 
 if [ "$(uname -s)" = "Linux" ]; then
   bash scripts/setup-native.sh >&2
+  bash scripts/setup-ui.sh >&2
 fi
 
 echo "setup: building" >&2

@@ -20,11 +20,20 @@ export interface HeadspaceOptions {
   providers?: Record<string, ProviderFactory>;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Which face this engine serves, recorded on every journalled intent (the dashboard passes 'ui', #21). */
+  actor?: string;
 }
 
 /** Builds an engine wired with the registered providers. */
 /** Every option createHeadspace takes: a misspelt one (`defaultProvder`) is refused, not silently ignored (#12 item 15). */
-const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = { home: true, defaultProvider: true, providers: true, clock: true, ids: true };
+const HEADSPACE_OPTION_KEYS: Readonly<Record<keyof HeadspaceOptions, true>> = {
+  home: true,
+  defaultProvider: true,
+  providers: true,
+  clock: true,
+  ids: true,
+  actor: true,
+};
 
 export function createHeadspace(options: HeadspaceOptions = {}): Engine {
   const unknown = Object.keys(options).filter((key) => !Object.hasOwn(HEADSPACE_OPTION_KEYS, key));
@@ -54,6 +63,7 @@ export function createHeadspace(options: HeadspaceOptions = {}): Engine {
     version: packageVersion(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
+    ...(options.actor ? { actor: options.actor } : {}),
   });
   return engine;
 }

@@ -1,7 +1,7 @@
 /**
  * The CLI surface as data: every verb, its arguments and options, and its
  * explanation. The engine's verbs come from the verb table (through
- * verb-commands.ts); the CLI's own (mcp, learn, explain, cli, version) are
+ * verb-commands.ts); the CLI's own (mcp, ui, learn, explain, cli, version) are
  * written here. commander is configured from this list, and `cli overview`,
  * `explain` and `learn` print it, so help text and behaviour cannot drift.
  */
@@ -58,6 +58,19 @@ const CLI_VERBS: VerbSpec[] = [
     ],
     explain:
       "Runs an MCP server until stdin closes (stdio) or SIGINT/SIGTERM (HTTP). Every verb is a tool taking the library's arguments (run: {workspaceId, argv, env?, …}); each result is the result package as structuredContent plus its bounded markdown. A refused verb is a tool error naming its category and exit code; malformed arguments are JSON-RPC -32602. The learn text is a prompt; workspace files are resources headspace://workspace/{id}/file/{path} (at most 256 KiB). Host paths (put, export, run inputs, create hostPaths) must lie under the server's roots, checked on real paths so `..` and links cannot leave them: the client's roots when it offers them (narrowed to --root, which is a ceiling a client cannot widen), otherwise --root DIR (repeatable), otherwise the directory the server started in — and none when that is /, so every host-path call is refused until --root is given. Over HTTP every request needs `Authorization: Bearer <token>`: the token comes from HEADSPACE_MCP_TOKEN or is generated and printed on stderr; a foreign Origin is refused (403), sessions are capped and expire when idle, and each keeps a bounded event store so a dropped stream resumes with Last-Event-ID. A call carrying a progress token gets progress every 5 s (the SDK client needs onprogress and resetTimeoutOnProgress: true past its 60 s default); structuredContent is bounded by --max-structured-bytes. stdout carries only protocol messages.",
+  },
+  {
+    name: 'ui',
+    args: [],
+    group: 'operator',
+    summary: 'serve a local dashboard (127.0.0.1, token in the printed URL) to watch workspaces, jobs, logs and artifacts; read-only unless --allow-actions',
+    options: [
+      { flags: '--port <n>', description: 'port on 127.0.0.1 (default 7341; 0 picks a free one)' },
+      { flags: '--open', description: 'open the page in the default browser' },
+      { flags: '--allow-actions', description: 'offer stop, destroy and export in the page, each confirmed and journalled as done by the ui' },
+    ],
+    explain:
+      "Serves a page on 127.0.0.1 only and prints its URL, which carries a fresh token (in the fragment, so it never reaches a log or a Referer); runs until Ctrl-C. Every view comes from the engine's verbs: the workspaces (ls, paged), a workspace (inspect: jobs, artifacts with digests, inputs, attention, the policy with each limit's enforced/measured/simulated label), a job (inspect: its result package, all nine sections) and its log (logs: paged, searched with RE2 in linear time, never sent whole), doctor, the probe scenarios and event subscriptions. A running job's state and output follow live (the page polls). The same guards as `mcp --http`: a Host or Origin that is not loopback is refused (403), a request without the token is 401. With --allow-actions the page offers stop, destroy and export, each asking for confirmation first and each journalled with actor ui; without it they are refused (403). Everything from a workspace (output, file names, purposes) is shown as text, never as markup, and the page forbids inline script. Not an MCP tool.",
   },
   {
     name: 'learn',

@@ -20,7 +20,9 @@ export type CliOutcome =
   /** `exitCode` overrides the code of the package's status (inspect reports a job's status without taking it as its own). */
   | { kind: 'package'; pkg: ResultPackage; exitCode?: number; jsonLine?: boolean }
   | { kind: 'document'; text: string; json: unknown; exitCode?: number }
-  | { kind: 'files'; files: Array<{ header?: string; open(): NodeJS.ReadableStream }>; json: () => Promise<unknown>; raw?: boolean };
+  | { kind: 'files'; files: Array<{ header?: string; open(): NodeJS.ReadableStream }>; json: () => Promise<unknown>; raw?: boolean }
+  /** A long-running command that printed what it had to while it ran (`ui`): nothing is left to render. */
+  | { kind: 'done'; exitCode: number };
 
 type Opts = Record<string, unknown>;
 
@@ -105,6 +107,8 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
     case 'document':
       await writeAll(io.stdout, json ? `${JSON.stringify(outcome.json, null, 2)}\n` : forTerminal(io, outcome.text));
       return outcome.exitCode ?? 0;
+    case 'done':
+      return outcome.exitCode;
     case 'files':
       if (json) {
         await writeAll(io.stdout, `${JSON.stringify(await outcome.json(), null, 2)}\n`);
@@ -284,6 +288,21 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       stderr: io.stderr,
     });
     return { kind: 'document', text: '', json: null, exitCode };
+  }
+  if (verb === 'ui') {
+    // Long-running like mcp: resolves when Ctrl-C stops the server.
+    const { serveUi } = await import('../ui/serve-ui.js');
+    const exitCode = await serveUi({
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      ...(opts.port !== undefined && { port: String(opts.port) }),
+      ...(opts.open === true && { open: true }),
+      ...(opts.allowActions === true && { allowActions: true }),
+      ...(opts.provider !== undefined && { provider: String(opts.provider) }),
+      ...(opts.json === true && { json: true }),
+    });
+    return { kind: 'done', exitCode };
   }
   const spec = VERBS.find((v): v is EngineVerbSpec => v.name === verb && 'method' in v);
   if (!spec) throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });

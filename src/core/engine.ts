@@ -27,6 +27,8 @@ export interface EngineOptions {
   events?: EventBus;
   /** Providers a detached run's supervisor can rebuild from the home (the registered ones the caller did not replace). */
   detachableProviders?: readonly string[];
+  /** Which face this engine serves, recorded on every journalled intent ('ui': the dashboard, #21); absent for the others. */
+  actor?: string;
 }
 
 /** A verb's input as the library takes it: the schema's fields, plus the runtime-only keys (a signal, a callback). */
@@ -90,7 +92,7 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
     defaultProvider: options.defaultProvider,
     providerNames: () => Object.keys(options.providers),
     store() {
-      store ??= SqliteStore.open(home);
+      store ??= SqliteStore.open(home, options.actor === undefined ? {} : { actor: options.actor });
       return store;
     },
     provider(name: string) {

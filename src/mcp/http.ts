@@ -23,12 +23,12 @@
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EngineError } from '../core/errors.js';
 import { createEventStore } from './event-store.js';
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, isLoopback } from './loopback.js';
+import { bearerCheck, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, foreignRequestReason, isLoopback } from './loopback.js';
 import { createMcpServer, type EngineFactory, type HeadspaceMcpServer, type McpServerOptions } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -89,7 +89,7 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = (options.sessionIdleSeconds ?? DEFAULT_SESSION_IDLE_SECONDS) * 1000;
   const { token, generated } = resolveToken(options.token, options.env ?? process.env);
-  const expected = digest(`Bearer ${token}`);
+  const authorized = bearerCheck(token);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const checkHost = isLoopback(host);
   const sessions = new Map<string, Session>();
@@ -124,13 +124,11 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (checkHost && !isLoopback(hostnameOf(req.headers.host))) return refuse(res, 403, 'the Host header must name a loopback address');
-    const origin = header(req, 'origin');
-    if (origin !== undefined && !isLoopbackOrigin(origin))
-      return refuse(res, 403, 'the Origin must be a loopback origin (http://localhost, http://127.0.0.1, http://[::1])');
+    const foreign = foreignRequestReason(req.headers, checkHost);
+    if (foreign !== null) return refuse(res, 403, foreign);
     // The token first: nothing of a request is parsed for a caller without it (a malformed target used to
     // throw in URL parsing and print a stack with host paths, red team round 3). Constant-time digest compare.
-    if (!timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
+    if (!authorized(req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="headspace"');
       return refuse(res, 401, "unauthorized: send Authorization: Bearer <token> (printed on the server's stderr, or HEADSPACE_MCP_TOKEN)");
     }
@@ -229,29 +227,9 @@ interface Session {
   lastSeen: number;
 }
 
-/** `Origin: null` (a sandboxed page) and anything unparsable are not loopback. */
-function isLoopbackOrigin(origin: string): boolean {
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopback(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function hostnameOf(hostHeader: string | undefined): string {
-  if (hostHeader === undefined) return '';
-  const match = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(hostHeader);
-  return match?.[1] ?? '';
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EngineError } from '../core/errors.js';
 import { describeRoots, fallbackRoots } from './host-roots.js';
-import { DEFAULT_HTTP_PORT, isLoopback } from './loopback.js';
+import { DEFAULT_HTTP_PORT, isLoopback, parsePort } from './loopback.js';
 import type { EngineFactory } from './server.js';
 
 export interface ServeOptions {
@@ -117,12 +117,4 @@ function checkRootFlag(root: string, cwd: string): void {
     throw new EngineError('BAD_ARGUMENT', `--root ${root} is not an existing directory`, {
       hint: 'name a folder the server may read and write host files under, e.g. --root ~/project',
     });
-}
-
-function parsePort(raw: string): number {
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
-    throw new EngineError('BAD_ARGUMENT', `--port takes a whole number from 0 to 65535, not '${raw.slice(0, 40)}'`, {
-      hint: '0 picks a free port (printed on stderr)',
-    });
-  return Number(raw);
 }

@@ -282,6 +282,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE jobs ADD COLUMN network_summary TEXT;
   `,
+  // ui (#21): which face asked for a journalled operation. The dashboard's
+  // engine writes 'ui' on the intents of the stops, destroys and exports a
+  // person confirms in the page, so the journal tells them from an agent's;
+  // NULL for every other caller, as before.
+  `
+  ALTER TABLE intents ADD COLUMN actor TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

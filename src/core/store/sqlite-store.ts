@@ -93,9 +93,13 @@ export class SqliteStore {
   /** Job events, subscriptions and deliveries (#15), on this connection and in its transactions. */
   readonly events: EventQueue;
 
-  private constructor(path: string, db: Database.Database) {
+  /** Recorded on every intent this connection journals: 'ui' for the dashboard's engine (#21), null otherwise. */
+  private readonly actor: string | null;
+
+  private constructor(path: string, db: Database.Database, actor: string | null) {
     this.path = path;
     this.db = db;
+    this.actor = actor;
     this.events = new EventQueue(
       (text) => this.sql(text),
       (fn) => this.atomically(fn),
@@ -140,7 +144,7 @@ export class SqliteStore {
     return statement;
   }
 
-  static open(home: string): SqliteStore {
+  static open(home: string, options: { actor?: string } = {}): SqliteStore {
     try {
       mkdirSync(home, { recursive: true, mode: 0o700 });
     } catch (cause) {
@@ -178,7 +182,7 @@ export class SqliteStore {
         cause,
       });
     }
-    const store = new SqliteStore(path, db);
+    const store = new SqliteStore(path, db, options.actor ?? null);
     store.migrate();
     return store;
   }
@@ -608,7 +612,7 @@ export class SqliteStore {
     traceId: string | null;
   }): number {
     const info = this.sql(
-      'INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO intents (workspace_id, job_id, op, provider, owner_pid, owner_started, created_at, target, trace_id, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ).run(
       intent.workspaceId,
       intent.jobId,
@@ -619,6 +623,7 @@ export class SqliteStore {
       intent.createdAt,
       intent.target ?? null,
       intent.traceId ?? null,
+      this.actor,
     );
     return Number(info.lastInsertRowid);
   }

@@ -45,8 +45,12 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
     throw new EngineError('WORKSPACE_DESTROYED', `job ${job.id} belonged to destroyed workspace ${ws.id}; its output is gone`, {
       hint: 'a destroyed workspace keeps only its record (ls with all lists it); export what you need before destroy next time',
     });
-  const selectors = [input.head, input.tail, input.grep, input.lines].filter((s) => s !== undefined).length;
-  if (selectors > 1) throw new EngineError('BAD_ARGUMENT', 'choose one of head, tail, grep or lines', { hint: 'run logs once per view' });
+  // grep may narrow to a range of lines: that is how a reader pages through the matches of a long log (#21).
+  const selectors = [input.head, input.tail, input.grep === undefined ? input.lines : input.grep].filter((s) => s !== undefined).length;
+  if (selectors > 1)
+    throw new EngineError('BAD_ARGUMENT', 'choose one of head, tail, grep or lines (grep may be given a range of lines to search)', {
+      hint: 'run logs once per view',
+    });
   const maxLines = input.maxLines ?? 200;
   for (const [name, value] of [
     ['head', input.head],
@@ -124,9 +128,9 @@ async function selectLines(
       } else if (input.tail !== undefined) {
         picked.push([total, line]);
         if (picked.length > input.tail) picked.shift();
-      } else if (input.lines) {
+      } else if (input.lines && !pattern) {
         if (total >= input.lines.from && total <= input.lines.to) picked.push([total, line]);
-      } else if (pattern?.(line)) {
+      } else if ((!input.lines || (total >= input.lines.from && total <= input.lines.to)) && pattern?.(line)) {
         matched++;
         if (picked.length < maxLines) picked.push([total, line]);
       }
@@ -136,6 +140,7 @@ async function selectLines(
   }
   if (input.head !== undefined) return { picked, total, matched: picked.length, view: `first ${input.head} line(s)` };
   if (input.tail !== undefined) return { picked, total, matched: picked.length, view: `last ${input.tail} line(s)` };
-  if (input.lines) return { picked, total, matched: picked.length, view: `lines ${input.lines.from}:${input.lines.to}` };
-  return { picked, total, matched, view: `lines matching /${input.grep}/` };
+  if (input.lines && !pattern) return { picked, total, matched: picked.length, view: `lines ${input.lines.from}:${input.lines.to}` };
+  const range = input.lines ? ` in lines ${input.lines.from}:${input.lines.to}` : '';
+  return { picked, total, matched, view: `lines matching /${input.grep}/${range}` };
 }

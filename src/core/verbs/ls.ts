@@ -27,6 +27,7 @@ export async function listWorkspaces(ctx: EngineContext, input: LsInput = {}): P
       id: ws.id,
       state: ws.state,
       provider: ws.provider,
+      profile: ws.profile,
       created_at: isoTime(ws.createdAt),
       ...(ws.purpose ? { purpose: ws.purpose } : {}),
       ...(ws.owner ? { owner: ws.owner } : {}),

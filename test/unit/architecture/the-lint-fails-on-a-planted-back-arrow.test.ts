@@ -57,6 +57,11 @@ describe('the architecture lint', () => {
     expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*a provider imports only core/)]);
   });
 
+  it('reports the dashboard reading the store instead of going through the library', async () => {
+    const found = await problems('src/ui/planted.ts', "import { SqliteStore } from '../core/store/sqlite-store.js';\nexport const planted = SqliteStore;\n");
+    expect(found).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*the dashboard is a face over the library/)]);
+  });
+
   it('reports an import cycle', async () => {
     // ids.ts imports EngineError from errors.ts, so errors.ts importing ids.ts closes a cycle.
     const found = await problems('src/core/errors.ts', "import { validateId } from './ids.js';\nexport const planted = validateId;\n", withCycles);
