@@ -123,6 +123,24 @@ export class SqliteStore {
   }
 
   /**
+   * Runs `fn` in one DEFERRED (read) transaction: its reads see one snapshot,
+   * without taking the write lock or writing a commit to the WAL. For checks
+   * that refuse early and are repeated inside the write transaction that acts
+   * (beginJob, leaseWorkspace): an IMMEDIATE transaction there serialised
+   * readers behind writers and cost a commit per check (#20).
+   * Inside another transaction it joins that one.
+   */
+  readConsistently<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    this.sql('BEGIN DEFERRED').run();
+    try {
+      return fn();
+    } finally {
+      if (this.db.inTransaction) this.sql('COMMIT').run();
+    }
+  }
+
+  /**
    * A prepared statement for a store area kept in its own file (the snapshot
    * records, core/snapshots/snapshot-records.ts), so this file does not grow
    * with every area's queries. Cached like every other statement.
@@ -350,7 +368,7 @@ export class SqliteStore {
    * between them made a workspace look busy with no job running.
    */
   refuseIfFull(workspaceId: string): void {
-    this.atomically(() => {
+    this.readConsistently(() => {
       const ws = this.getWorkspace(workspaceId);
       if (ws && this.isFull(ws)) throw this.busyError(ws.id);
     });
@@ -358,7 +376,7 @@ export class SqliteStore {
 
   /** Refuses at once while any job runs (put, export, destroy), the state read with its jobs in one transaction. */
   refuseIfRunning(workspaceId: string): void {
-    this.atomically(() => {
+    this.readConsistently(() => {
       const ws = this.getWorkspace(workspaceId);
       if (ws?.state === 'running') throw this.busyError(ws.id);
     });
