@@ -108,6 +108,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   delete cliEnv.NODE_EXTRA_CA_CERTS;
   const bin = join(repo, 'bin', 'headspace');
 
+  const lifecycleIds = [];
   const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
   const tables = {};
   try {
@@ -168,9 +169,21 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
       ];
       tables[command.key] = await interleave(contenders, { rounds, warmup });
     }
+    // Create and destroy through the library (#20), interleaved with the raw bwrap `/bin/true` they are measured against:
+    // each round creates one workspace and destroys the one it just created.
+    const trueEntry = planJobEntry({ argv: ['/bin/true'], exposures, hostPaths: [], budget: policy.budget });
+    tables.lifecycle = await interleave(
+      [
+        { name: 'raw bwrap (closed profile, no cgroups)', run: () => runBwrap(bwrapPath, plan, trueEntry, seccomp, files, execHelper, []) },
+        { name: 'headspace library create (engine.create)', run: async () => void lifecycleIds.push((await engine.create({})).provenance.workspace_id) },
+        { name: 'headspace library destroy (engine.destroy)', run: () => engine.destroy({ workspaceId: lifecycleIds.shift() }) },
+      ],
+      { rounds, warmup },
+    );
   } finally {
     load.after = loadavg().map((x) => Number(x.toFixed(2)));
     await engine.destroy({ workspaceId: libWs }).catch(() => undefined);
+    for (const id of lifecycleIds) await engine.destroy({ workspaceId: id }).catch(() => undefined);
     engine.close();
     const cleanup = api.createHeadspace({ home: cliHome, defaultProvider: 'native' });
     await cleanup.destroy({ workspaceId: cliWs }).catch(() => undefined);
@@ -196,6 +209,19 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     }));
     sections.push(
       `${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain', 'x raw bwrap', 'x naive floor'])}`,
+    );
+  }
+  {
+    const life = tables.lifecycle;
+    const raw = life['raw bwrap (closed profile, no cgroups)'].median;
+    const rows = Object.entries(life).map(([name, s]) => ({
+      contender: name,
+      'median ms': ms(s.median),
+      'p90 ms': ms(s.p90),
+      'x raw bwrap': (s.median / raw).toFixed(2),
+    }));
+    sections.push(
+      `Create and destroy (one workspace per round, default policy), n=${rounds} interleaved after ${warmup} warm-ups; aim: each ≤ 5× raw bwrap \`/bin/true\`\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x raw bwrap'])}`,
     );
   }
   const notes = [

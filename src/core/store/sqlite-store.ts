@@ -295,20 +295,35 @@ export class SqliteStore {
 
   /** Moves a workspace through the lifecycle table (illegal moves throw), recording the path. */
   moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
+    return this.moveWorkspaceThrough(id, [to], now, extra);
+  }
+
+  /**
+   * Moves a workspace through several states in order, each move checked
+   * against the lifecycle table and each state recorded in its path, as that
+   * many moveWorkspace calls would: one read and one write instead of one of
+   * each per state (destroy's ready → cancelled → destroyed, #20).
+   */
+  moveWorkspaceThrough(id: string, states: readonly WorkspaceState[], now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
     return this.atomically(() => {
       const current = this.getWorkspace(id);
       if (!current) throw notFound(id);
+      if (states.length === 0) return current;
       refuseDestroyed(current);
-      transition(current.state, to);
-      const path = [...current.lifecyclePath, to];
+      let state = current.state;
+      for (const to of states) {
+        transition(state, to);
+        state = to;
+      }
+      const path = [...current.lifecyclePath, ...states];
       this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?').run(
-        to,
+        state,
         now,
         JSON.stringify(path),
         extra.environmentDigest ?? null,
         id,
       );
-      return { ...current, state: to, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
+      return { ...current, state, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
     });
   }
 

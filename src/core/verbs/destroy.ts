@@ -65,7 +65,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   }
   store.atomically(() => {
     store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
-    for (const state of path.slice(1)) store.moveWorkspace(ws.id, state, ctx.clock.now());
+    store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
   });
   const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
   let logsRemoved = 0;
