@@ -12,13 +12,13 @@
 // (provider.run on its own workspace, no store, log or result package).
 // Needs root, bwrap and cgroup v1 memory/pids/cpu; otherwise it skips and says why.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, chmodSync, chownSync, openSync, rmSync, rmdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, chownSync, rmSync, rmdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { interleave, ms, table } from './lib/stats.mjs';
+import { JOB_UID, prepareClosedBwrap } from './lib/closed-bwrap.mjs';
 
-const JOB_UID = 600_000;
 const COMMANDS = [
   { key: 'true', label: '`/bin/true`', argv: ['/bin/true'] },
   { key: 'python', label: '`python3 -c pass`', argv: ['python3', '-c', 'pass'] },
@@ -32,58 +32,9 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     return { name: 'native-overhead', result: { skipped: skip }, markdown: `Skipped: ${skip}` };
   }
   const mod = (p) => import(pathToFileURL(join(repo, 'dist', p)).href);
-  const [
-    { planBwrap },
-    { planJobEntry },
-    { defaultExecHelperPath, installExecHelper },
-    { existingProcMasks },
-    { seccompProgram },
-    { seccompArchOf },
-    { resolveHostProfile },
-    { generatedFileData, runtimeExposures },
-    { defaultPolicy },
-    api,
-    { createNativeProvider },
-  ] = await Promise.all([
-    mod('providers/native/plan-bwrap.js'),
-    mod('providers/native/plan-job-entry.js'),
-    mod('providers/native/exec-helper.js'),
-    mod('providers/native/proc-masks.js'),
-    mod('providers/native/seccomp-program.js'),
-    mod('providers/native/syscall-tables.js'),
-    mod('providers/native/host-profile.js'),
-    mod('providers/native/runtime-files.js'),
-    mod('core/policy/policy.js'),
-    mod('api/index.js'),
-    mod('providers/native/native-provider.js'),
-  ]);
-
-  // A scratch tree the job uid can search: runtime files (passwd, group, hosts) and a files dir.
-  const scratch = mkdtempSync(join(tmpdir(), 'hs-bench-native-'));
-  chmodSync(scratch, 0o711);
-  const filesDir = join(scratch, 'files');
-  mkdirSync(filesDir, { mode: 0o700 });
-  chownSync(filesDir, JOB_UID, JOB_UID);
-  const jobUser = { uid: JOB_UID, gid: JOB_UID };
-  const files = generatedFileData(jobUser);
-  const profile = await resolveHostProfile({ cacheFile: join(scratch, 'cache', 'host-profile.json'), hostPath: process.env.PATH ?? '/usr/bin:/bin', jobUser });
-  const policy = defaultPolicy();
-  // The exec shim (job entry point) is copied where the job uid can run it, as the provider does; bwrap runs it as /proc/self/fd/9.
-  const execHelper = await installExecHelper(defaultExecHelperPath(), join(scratch, 'runtime'));
-  const exposures = [...profile.exposures, ...runtimeExposures()];
-  const plan = planBwrap({
-    filesDir,
-    policy,
-    exposures,
-    extraPath: profile.extraPath,
-    cwd: '',
-    env: {},
-    seccompFd: 4,
-    procMasks: existingProcMasks(),
-    resolvedHostPaths: {},
-  });
-  const seccomp = seccompProgram(seccompArchOf(process.arch));
-  const bwrapPath = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
+  const [api, { createNativeProvider }] = await Promise.all([mod('api/index.js'), mod('providers/native/native-provider.js')]);
+  const closed = await prepareClosedBwrap(repo);
+  const { scratch, filesDir, policy, plan } = closed;
 
   // Naive per-job cgroups live under their own parent, removed at the end.
   const naiveParent = `headspace-bench-${process.pid}`;
@@ -108,14 +59,15 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   delete cliEnv.NODE_EXTRA_CA_CERTS;
   const bin = join(repo, 'bin', 'headspace');
 
+  const lifecycleIds = [];
   const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
   const tables = {};
   try {
     for (const command of COMMANDS) {
-      const inner = planJobEntry({ argv: command.argv, exposures, hostPaths: [], budget: policy.budget });
+      const inner = closed.entry(command.argv);
       const contenders = [
         { name: 'plain spawn', run: () => runChild(command.argv[0], command.argv.slice(1), { env: plan.env, cwd: filesDir, uid: JOB_UID, gid: JOB_UID }) },
-        { name: 'raw bwrap (closed profile, no cgroups)', run: () => runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, []) },
+        { name: 'raw bwrap (closed profile, no cgroups)', run: () => closed.run(inner) },
         {
           name: 'bwrap in fresh cgroups (naive floor)',
           run: async () => {
@@ -123,13 +75,8 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
             naiveSeq++;
             createNaiveGroups(dirs, policy.budget);
             try {
-              await runBwrap(
-                bwrapPath,
-                plan,
+              await closed.run(
                 inner,
-                seccomp,
-                files,
-                execHelper,
                 dirs.map((d) => join(d, 'cgroup.procs')),
               );
             } finally {
@@ -168,9 +115,21 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
       ];
       tables[command.key] = await interleave(contenders, { rounds, warmup });
     }
+    // Create and destroy through the library (#20), interleaved with the raw bwrap `/bin/true` they are measured against:
+    // each round creates one workspace and destroys the one it just created.
+    const trueEntry = closed.entry(['/bin/true']);
+    tables.lifecycle = await interleave(
+      [
+        { name: 'raw bwrap (closed profile, no cgroups)', run: () => closed.run(trueEntry) },
+        { name: 'headspace library create (engine.create)', run: async () => void lifecycleIds.push((await engine.create({})).provenance.workspace_id) },
+        { name: 'headspace library destroy (engine.destroy)', run: () => engine.destroy({ workspaceId: lifecycleIds.shift() }) },
+      ],
+      { rounds, warmup },
+    );
   } finally {
     load.after = loadavg().map((x) => Number(x.toFixed(2)));
     await engine.destroy({ workspaceId: libWs }).catch(() => undefined);
+    for (const id of lifecycleIds) await engine.destroy({ workspaceId: id }).catch(() => undefined);
     engine.close();
     const cleanup = api.createHeadspace({ home: cliHome, defaultProvider: 'native' });
     await cleanup.destroy({ workspaceId: cliWs }).catch(() => undefined);
@@ -196,6 +155,19 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
     }));
     sections.push(
       `${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain', 'x raw bwrap', 'x naive floor'])}`,
+    );
+  }
+  {
+    const life = tables.lifecycle;
+    const raw = life['raw bwrap (closed profile, no cgroups)'].median;
+    const rows = Object.entries(life).map(([name, s]) => ({
+      contender: name,
+      'median ms': ms(s.median),
+      'p90 ms': ms(s.p90),
+      'x raw bwrap': (s.median / raw).toFixed(2),
+    }));
+    sections.push(
+      `Create and destroy (one workspace per round, default policy), n=${rounds} interleaved after ${warmup} warm-ups; aim: each ≤ 5× raw bwrap \`/bin/true\`\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x raw bwrap'])}`,
     );
   }
   const notes = [
@@ -245,38 +217,6 @@ function runChild(cmd, args, options) {
     child.stderr.on('data', (c) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 400)}`))));
-  });
-}
-
-// The same placement trick as the provider's launcher: write our own pid into each procs file, then exec.
-const PLACE_AND_EXEC = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
-
-/** The provider's descriptor layout (launcher-fds.ts): 3 args, 4 seccomp, 6–8 the generated /etc files, 9 the exec shim. */
-function runBwrap(bwrapPath, plan, inner, seccomp, files, execHelper, procsFiles) {
-  const bwrap = [bwrapPath, '--args', '3', '--', ...inner];
-  const [cmd, args] =
-    procsFiles.length === 0 ? [bwrapPath, bwrap.slice(1)] : ['/bin/sh', ['-c', PLACE_AND_EXEC, 'launch', String(procsFiles.length), ...procsFiles, ...bwrap]];
-  const helperFd = openSync(execHelper, 'r');
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {
-      cwd: '/',
-      env: plan.env,
-      uid: JOB_UID,
-      gid: JOB_UID,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'ignore', 'pipe', 'pipe', 'pipe', helperFd],
-    });
-    closeSync(helperFd);
-    const [, stdout, stderr, argsPipe, seccompPipe, , ...rest] = child.stdio;
-    const filePipes = rest.slice(0, 3);
-    for (const p of [argsPipe, seccompPipe, ...filePipes]) p.on('error', () => undefined);
-    argsPipe.end(Buffer.from(plan.args.map((a) => `${a}\0`).join('')));
-    seccompPipe.end(seccomp);
-    filePipes.forEach((p, i) => p.end(files[i]));
-    let err = '';
-    stdout.resume();
-    stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bwrap exited ${code}: ${err.slice(0, 400)}`))));
   });
 }
 

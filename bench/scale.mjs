@@ -19,6 +19,9 @@ import { pathToFileURL } from 'node:url';
 import { interleave, ms, table } from './lib/stats.mjs';
 import { cliEnv, loadAverage, nativeNotReady, runChild, startDocker, startSandboxRuntimeLibrary } from './lib/peers.mjs';
 import { startDockerProviderLibrary } from './lib/docker-engine.mjs';
+import { prepareClosedBwrap } from './lib/closed-bwrap.mjs';
+
+const RAW_BWRAP = 'raw bwrap (closed profile, no cgroups)';
 
 const FAN_OUT_JOBS = Number(process.env.HS_BENCH_FANOUT_JOBS ?? 200);
 const SLOW_PEER_JOBS = Number(process.env.HS_BENCH_FANOUT_SLOW_JOBS ?? 40);
@@ -49,6 +52,15 @@ async function benchFanOut({ repo, api, notReady, rounds }) {
   const skips = {};
   const closers = [];
   try {
+    // The raw floor (#20): bwrap with the provider's closed profile as the job uid, no cgroups; the aim is headspace ≥ 0.6× its throughput.
+    if (notReady) skips[RAW_BWRAP] = notReady;
+    else if (process.getuid?.() !== 0) skips[RAW_BWRAP] = 'needs root: its jobs switch to a dedicated uid';
+    else {
+      const closed = await prepareClosedBwrap(repo);
+      closers.push(async () => closed.close());
+      const inner = closed.entry(argv);
+      contenders.push({ name: RAW_BWRAP, jobs: FAN_OUT_JOBS, worker: () => () => closed.run(inner) });
+    }
     if (notReady) skips['headspace library (native)'] = notReady;
     else {
       const home = mkdtempSync(join(tmpdir(), 'hs-bench-fanout-'));
@@ -288,18 +300,20 @@ function render({ load, fanOut, store, memory }) {
     const plain = fanOut.rows['plain spawn'];
     const srt = fanOut.rows['sandbox-runtime library'];
     const docker = fanOut.rows['docker run --rm'];
+    const raw = fanOut.rows[RAW_BWRAP];
     const rows = Object.entries(fanOut.rows).map(([name, r]) => ({
       contender: name,
       jobs: r.jobs,
       'jobs/s (median batch)': r.jobsPerSecond.toFixed(1),
       'jobs/s (p90 batch)': r.jobsPerSecondAtP90.toFixed(1),
       'x plain spawn': (r.jobsPerSecond / plain.jobsPerSecond).toFixed(3),
+      'x raw bwrap': raw ? (r.jobsPerSecond / raw.jobsPerSecond).toFixed(2) : 'n/a',
       'x sandbox-runtime lib': srt ? (r.jobsPerSecond / srt.jobsPerSecond).toFixed(2) : 'n/a',
       'x docker run': docker ? (r.jobsPerSecond / docker.jobsPerSecond).toFixed(1) : 'n/a',
     }));
     for (const [name, reason] of Object.entries(fanOut.skips)) rows.push({ contender: name, jobs: 'skipped', 'jobs/s (median batch)': reason });
     parts.push(
-      `### Fan-out: \`/bin/true\` at concurrency ${fanOut.concurrency}, ${fanOut.rounds} interleaved batches per contender\n\n${table(rows, ['contender', 'jobs', 'jobs/s (median batch)', 'jobs/s (p90 batch)', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}\n\nRatios are of throughput (higher is better). docker run and the docker provider run ${SLOW_PEER_JOBS} jobs per batch (${FAN_OUT_JOBS} would take minutes), the others ${FAN_OUT_JOBS}.`,
+      `### Fan-out: \`/bin/true\` at concurrency ${fanOut.concurrency}, ${fanOut.rounds} interleaved batches per contender\n\n${table(rows, ['contender', 'jobs', 'jobs/s (median batch)', 'jobs/s (p90 batch)', 'x plain spawn', 'x raw bwrap', 'x sandbox-runtime lib', 'x docker run'])}\n\nRatios are of throughput (higher is better); aim: headspace library (native) ≥ 0.6× raw bwrap. docker run and the docker provider run ${SLOW_PEER_JOBS} jobs per batch (${FAN_OUT_JOBS} would take minutes), the others ${FAN_OUT_JOBS}.`,
     );
   }
   {

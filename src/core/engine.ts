@@ -128,15 +128,20 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
    * first (a misspelt option was silently ignored: #12 item 15), then its
    * handler's module loads.
    */
-  const verb =
-    (definition: AnyVerb) =>
-    (input: unknown = {}) =>
+  const verb = (definition: AnyVerb) => {
+    // The handler's module is looked up once per engine: a dynamic import per call went through the module loader every time (#20).
+    let handler: Promise<(c: EngineContext, input: unknown) => Promise<ResultPackage>> | null = null;
+    return (input: unknown = {}) =>
       call(async (c) => {
         const entry = manifestEntry(definition.name);
         if (entry) refuseUnknownKeys(entry, input);
-        const handler = (await definition.handler()) as (c: EngineContext, input: unknown) => Promise<ResultPackage>;
-        return handler(c, input);
+        handler ??= definition.handler().catch((error: unknown) => {
+          handler = null;
+          throw error;
+        }) as Promise<(c: EngineContext, input: unknown) => Promise<ResultPackage>>;
+        return (await handler)(c, input);
       });
+  };
 
   const methods = Object.fromEntries(VERB_TABLE.map((definition) => [definition.method, verb(definition)])) as unknown as VerbMethods;
 

@@ -17,7 +17,25 @@ export function validateId(kind: 'workspace' | 'job' | 'checkpoint' | 'output', 
 /** `trace`: the id of one engine call (provenance.trace_id, and its journal rows); `cp` a checkpoint, `out` a sealed output (#14). */
 export type IdGenerator = (prefix: 'ws' | 'job' | 'trace' | 'cp' | 'out') => string;
 
-export const randomIds: IdGenerator = (prefix) => `${prefix}-${randomBytes(6).toString('hex')}`;
+/**
+ * Random bytes drawn from the CSPRNG a page at a time: one randomBytes call
+ * per id cost more than the rest of minting it, and every verb mints a trace
+ * id (#20). Each byte is handed out once.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = POOL_BYTES;
+function randomHex(bytes: number): string {
+  if (poolAt + bytes > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  const hex = pool.toString('hex', poolAt, poolAt + bytes);
+  poolAt += bytes;
+  return hex;
+}
+
+export const randomIds: IdGenerator = (prefix) => `${prefix}-${randomHex(6)}`;
 
 /** Deterministic ids for tests: ws-000001, job-000001, trace-000001, … */
 export function sequentialIds(): IdGenerator {

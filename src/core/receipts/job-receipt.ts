@@ -85,8 +85,9 @@ export function receiptDigest(receipt: JobReceipt): string {
   return canonicalDigest(receipt);
 }
 
-export function envelopeText(receipt: JobReceipt): string {
-  return canonicalJson({ receipt, sha256: receiptDigest(receipt) });
+/** The envelope's canonical text; pass the receipt's digest when it is already computed (issuing digests once, #20). */
+export function envelopeText(receipt: JobReceipt, sha256: string = receiptDigest(receipt)): string {
+  return canonicalJson({ receipt, sha256 });
 }
 
 /**
@@ -181,7 +182,7 @@ function storeReceipt(ctx: EngineContext, store: SqliteStore, receipt: JobReceip
     workspaceId: receipt.workspace_id,
     version: receipt.version,
     sha256,
-    document: envelopeText(receipt),
+    document: envelopeText(receipt, sha256),
     createdAt: ctx.clock.now(),
   });
   return sha256;

@@ -28,8 +28,22 @@ export function policySummary(policy: Policy, caps: ProviderCapabilities | null)
  * markdown name the policy in one line instead of repeating every limit.
  */
 export function policyDigest(policy: Policy): string {
-  return canonicalDigest(policy);
+  let digest = policyDigests.get(policy);
+  if (digest === undefined) {
+    digest = canonicalDigest(policy);
+    policyDigests.set(policy, digest);
+  }
+  return digest;
 }
+
+/**
+ * A run digests its workspace's policy for the provenance and again for the
+ * receipt, from the same record (#20). Keyed by the object: a policy read
+ * again from the store is a new object and is digested afresh, so an edited
+ * policy is never served a stale digest unless the same object was mutated
+ * in place, which no code path does (records are rebuilt, never patched).
+ */
+const policyDigests = new WeakMap<Policy, string>();
 
 export function provenanceFor(
   ctx: EngineContext,

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import { jobOutputView } from '../output/job-evidence.js';
 import type { Provider } from '../provider.js';
-import { artifactEntries, unexportedAttention } from '../result/artifact-view.js';
+import { toEntry, unexportedAttention } from '../result/artifact-view.js';
 import { buildResult } from '../result/build-result.js';
 import { measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
 import type { AttentionItem, KeyFinding, ResultPackage } from '../result/result-package.js';
@@ -56,30 +56,42 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   const job = withBytesSoFar(parts.job, ctx.logPath(parts.job.id));
   const caps = provider ? await provider.capabilities().catch(() => null) : null;
   const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
-  const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });
-  const output = jobOutputView(ctx, job);
-  // Verification (#16) comes from the store, as everything here: its verdict first, the deciding check's evidence first.
-  const stored = (store.verificationOf(job.id) as VerificationBlock | undefined) ?? null;
+  // Every store read of the result in one read transaction: one snapshot, and one read lock instead of one per query (#20).
+  const read = store.readConsistently(() => {
+    const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });
+    const output = jobOutputView(ctx, job);
+    const artifacts = store.listArtifacts(ws.id);
+    return {
+      summary,
+      output,
+      // Verification (#16) comes from the store, as everything here: its verdict first, the deciding check's evidence first.
+      stored: (store.verificationOf(job.id) as VerificationBlock | undefined) ?? null,
+      receipt: store.receiptOf(job.id),
+      // What the job's egress proxy allowed and denied (#18), as journalled with its terminal record.
+      network: store.networkSummary(job.id),
+      envNames: store.envNames(job.id),
+      inputs: store.listInputs(ws.id, job.id),
+      artifacts,
+      unexported: unexportedAttention(store, ws.id),
+    };
+  });
+  const { summary, output, stored } = read;
   const verification = parts.verification && parts.verification.outcome !== 'none' ? parts.verification : stored;
   const verdict = verification === null ? null : verificationFinding(verification);
   const findings: KeyFinding[] = [...(verdict === null ? [] : [verdict]), ...output.findings, ...jobFindings(job, ws.policy.budget)];
   const checkEvidence = verification === null ? null : verificationEvidence(verification, job.id);
   if (checkEvidence) output.evidence.unshift(checkEvidence);
   if (verification !== null) summary.verification = verificationRecord(verification);
-  const receipt = store.receiptOf(job.id);
-  if (receipt) summary.receipt_sha256 = receipt.sha256;
-  // What the job's egress proxy allowed and denied (#18), as journalled with its terminal record.
-  const network = store.networkSummary(job.id);
-  if (network !== null) findings.push(network);
-  const envNames = store.envNames(job.id);
-  if (envNames.length) findings.push(`environment given: ${envNames.join(', ')} (names only; values are never recorded)`);
+  if (read.receipt) summary.receipt_sha256 = read.receipt.sha256;
+  if (read.network !== null) findings.push(read.network);
+  if (read.envNames.length) findings.push(`environment given: ${read.envNames.join(', ')} (names only; values are never recorded)`);
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
-  summary.inputs = provenanceInputs(store.listInputs(ws.id, job.id));
+  summary.inputs = provenanceInputs(read.inputs);
   const warnings = [...measuredLimitWarnings(summary.policy_summary), ...(parts.warnings ?? [])];
   const failure = parts.failureMessage ?? null;
   if (failure !== null) warnings.unshift(failure);
   else if (provider && job.state === 'finished') {
-    const declared = store.listArtifacts(ws.id).filter((a) => a.declaredByJob === job.id);
+    const declared = read.artifacts.filter((a) => a.declaredByJob === job.id);
     warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declared, job.cwd ?? '')));
   }
   // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).
@@ -97,11 +109,11 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
     status: job.state === 'running' ? 'running' : (job.status ?? 'infrastructure_failure'),
     key_findings: findings,
     evidence: output.evidence,
-    artifacts: artifactEntries(store, ws.id),
+    artifacts: read.artifacts.map(toEntry),
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...parts.attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
+    attention: [...parts.attention.filter((a) => a.kind !== 'unexported-artifact'), ...read.unexported],
   });
 }
 

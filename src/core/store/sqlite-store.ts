@@ -127,6 +127,24 @@ export class SqliteStore {
   }
 
   /**
+   * Runs `fn` in one DEFERRED (read) transaction: its reads see one snapshot,
+   * without taking the write lock or writing a commit to the WAL. For checks
+   * that refuse early and are repeated inside the write transaction that acts
+   * (beginJob, leaseWorkspace): an IMMEDIATE transaction there serialised
+   * readers behind writers and cost a commit per check (#20).
+   * Inside another transaction it joins that one.
+   */
+  readConsistently<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    this.sql('BEGIN DEFERRED').run();
+    try {
+      return fn();
+    } finally {
+      if (this.db.inTransaction) this.sql('COMMIT').run();
+    }
+  }
+
+  /**
    * A prepared statement for a store area kept in its own file (the snapshot
    * records, core/snapshots/snapshot-records.ts), so this file does not grow
    * with every area's queries. Cached like every other statement.
@@ -281,20 +299,35 @@ export class SqliteStore {
 
   /** Moves a workspace through the lifecycle table (illegal moves throw), recording the path. */
   moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
+    return this.moveWorkspaceThrough(id, [to], now, extra);
+  }
+
+  /**
+   * Moves a workspace through several states in order, each move checked
+   * against the lifecycle table and each state recorded in its path, as that
+   * many moveWorkspace calls would: one read and one write instead of one of
+   * each per state (destroy's ready → cancelled → destroyed, #20).
+   */
+  moveWorkspaceThrough(id: string, states: readonly WorkspaceState[], now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
     return this.atomically(() => {
       const current = this.getWorkspace(id);
       if (!current) throw notFound(id);
+      if (states.length === 0) return current;
       refuseDestroyed(current);
-      transition(current.state, to);
-      const path = [...current.lifecyclePath, to];
+      let state = current.state;
+      for (const to of states) {
+        transition(state, to);
+        state = to;
+      }
+      const path = [...current.lifecyclePath, ...states];
       this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?').run(
-        to,
+        state,
         now,
         JSON.stringify(path),
         extra.environmentDigest ?? null,
         id,
       );
-      return { ...current, state: to, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
+      return { ...current, state, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
     });
   }
 
@@ -354,7 +387,7 @@ export class SqliteStore {
    * between them made a workspace look busy with no job running.
    */
   refuseIfFull(workspaceId: string): void {
-    this.atomically(() => {
+    this.readConsistently(() => {
       const ws = this.getWorkspace(workspaceId);
       if (ws && this.isFull(ws)) throw this.busyError(ws.id);
     });
@@ -362,7 +395,7 @@ export class SqliteStore {
 
   /** Refuses at once while any job runs (put, export, destroy), the state read with its jobs in one transaction. */
   refuseIfRunning(workspaceId: string): void {
-    this.atomically(() => {
+    this.readConsistently(() => {
       const ws = this.getWorkspace(workspaceId);
       if (ws?.state === 'running') throw this.busyError(ws.id);
     });

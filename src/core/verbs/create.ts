@@ -16,6 +16,7 @@ import { currentOwner } from '../store/owner.js';
 import { reconcile } from '../reconcile.js';
 import { notReadyError } from '../infrastructure-errors.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
+import { transition } from '../lifecycle/transitions.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
@@ -100,10 +101,12 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       const storage = { ...capacity.storage, committedBytes: Math.max(capacity.storage.committedBytes, promised) };
       assertWithinCapacity(policy.budget, { ...capacity, storage }, providerName);
     }
+    // Recorded as requested and moved on to provisioning in the same write: the path says both (#20: one row write, not two).
+    transition('requested', 'provisioning');
     const recorded = store.insertWorkspace({
       id: workspaceId,
       provider: providerName,
-      state: 'requested',
+      state: 'provisioning',
       profile,
       policy,
       environmentDigest: null,
@@ -112,9 +115,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
       createdAt: now,
       updatedAt: now,
       expiresAt: input.ttlSeconds === undefined ? null : now + Math.round(input.ttlSeconds * 1000),
-      lifecyclePath: ['requested'],
+      lifecyclePath: ['requested', 'provisioning'],
     });
-    store.moveWorkspace(workspaceId, 'provisioning', now);
     if (reviewPolicy) new SnapshotRecords(store).setReviewPolicy(workspaceId, reviewPolicy);
     return {
       intent: store.openIntent({ workspaceId, jobId: null, op: 'create', provider: providerName, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }),

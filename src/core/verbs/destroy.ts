@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { nextAction } from '../next-action.js';
 import type { EngineContext } from '../context.js';
 import { removalPath } from '../lifecycle/transitions.js';
@@ -65,12 +65,12 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   }
   store.atomically(() => {
     store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
-    for (const state of path.slice(1)) store.moveWorkspace(ws.id, state, ctx.clock.now());
+    store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
   });
   const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
   let logsRemoved = 0;
   for (const job of store.listJobs(ws.id)) {
-    rmSync(ctx.logPath(job.id), { force: true });
+    removeLog(ctx.logPath(job.id));
     logsRemoved++;
   }
   ctx.events.emit({ type: 'workspace.destroyed', workspaceId: ws.id });
@@ -100,4 +100,13 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     }),
     attention,
   });
+}
+
+/** A job's log file, gone: one unlink (rmSync's lstat-then-unlink walk cost more than the unlink, #20); already gone is fine. */
+function removeLog(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }

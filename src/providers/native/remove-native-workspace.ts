@@ -19,7 +19,7 @@ export async function removeNativeWorkspace(parts: NativeParts, id: string): Pro
   const driver = await host.driver();
   for (const live of await liveJobs(layout.workspaceDir(id)))
     await writeFile(layout.stopSentinelPath(id, live.jobId), `${process.pid}\n`).catch(() => undefined);
-  parts.standbys.drop(layout.cgroupName(id));
+  await parts.standbys.drop(layout.cgroupName(id));
   parts.execHelper.forget(id);
   sorted[driver === undefined ? 'unverified' : await parts.cgroups.remove(driver, id)].push('runtime');
   const paths = await host.reachable();

@@ -22,8 +22,11 @@ export interface StandbyPool {
    * the job is asked for; never for a workspace that is gone meanwhile.
    */
   jobEnded(cgroup: string, placement: () => Placement, workspaceStillThere: () => boolean): void;
-  /** Drops the standbys of the workspace whose cgroup is `workspaceCgroup`: its own and its job slots'. */
-  drop(workspaceCgroup: string): void;
+  /**
+   * Drops the standbys of the workspace whose cgroup is `workspaceCgroup`: its own and its job slots'.
+   * Resolves once the ones it killed have exited (at most a second): their cgroup can be removed at the first try then.
+   */
+  drop(workspaceCgroup: string): Promise<void>;
 }
 
 /** How a launcher places itself in `cgroup` before it starts anything (cgroup-driver.ts `placement`). */
@@ -64,14 +67,25 @@ export function standbyPool(): StandbyPool {
       ranIn.add(cgroup);
     },
 
-    drop(workspaceCgroup) {
+    async drop(workspaceCgroup) {
       const ofWorkspace = (key: string) => key === workspaceCgroup || key.startsWith(`${workspaceCgroup}/`);
       for (const key of [...ranIn]) if (ofWorkspace(key)) ranIn.delete(key);
+      const killed: Array<Promise<unknown>> = [];
       for (const [key, standby] of [...standbys]) {
         if (!ofWorkspace(key)) continue;
         standbys.delete(key);
-        if (standby.idle()) standby.child.kill('SIGKILL');
+        if (standby.idle()) {
+          // Referenced again: an unref'd child's exit would not keep node alive while we wait for it.
+          standby.ref();
+          standby.child.kill('SIGKILL');
+          killed.push(standby.exited);
+        }
       }
+      // Waiting for the exit event beats polling rmdir's EBUSY (#20); bounded, since the cgroup removal retries anyway.
+      if (killed.length === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(killed), new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+      clearTimeout(timer);
     },
   };
 }
