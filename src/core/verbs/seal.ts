@@ -4,13 +4,14 @@ import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
-import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, type AttentionItem, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { requireSnapshots, requireUsableCheckpoint, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
 import type { OutputRecord } from '../snapshots/snapshot-records.js';
 import { displayName } from '../result/visible-text.js';
 import type { TreeChange } from '../snapshots/snapshot-ops.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { outputFinding } from '../snapshots/snapshot-findings.js';
 import { describeChange } from './diff.js';
 
 export interface SealInput {
@@ -131,8 +132,8 @@ function sealedResult(
       action: nextAction('settle', { outputId: id, decision: 'select' }),
     }),
   );
-  const findings = [
-    `output: ${id}`,
+  const findings: KeyFinding[] = [
+    outputFinding(`output: ${id}`, out),
     `parent: ${parentId}`,
     `proposal digest: ${digest}`,
     `${changes.length} change(s)`,
