@@ -405,7 +405,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     args: [['<workspace>', 'workspaceId']],
     flags: { label: { flags: '--label <text>', description: 'one line saying what state this is' } },
     explain:
-      "Freezes the workspace's files as a checkpoint and prints its id (cp-…), recorded with its label, time, file count, bytes and content digest; inspect lists a workspace's checkpoints. Refused while a job runs (exit 2 naming it). Needs a provider whose capabilities list snapshots (native, fake); on any other it is refused with exit 3 naming the capability, before anything is done.",
+      "Freezes the workspace's files as a checkpoint and prints its id (cp-…), recorded with its label, time, file count, bytes and content digest; inspect lists a workspace's checkpoints. Refused while a job runs (exit 2 naming it). Needs a provider whose capabilities list snapshots (native, fake); on any other it is refused with exit 3 naming the capability, before anything is done. On native, rename(2) of a directory that came from a checkpoint answers EXDEV (Invalid cross-device link): mv falls back to copying it, and diff then lists the move as the old paths deleted and the new ones created.",
   },
   restore: {
     args: [
@@ -426,7 +426,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       offset: { flags: '--offset <n>', description: 'skip this many changes first (the marker of a longer diff gives it)' },
     },
     explain:
-      'Lists each created, modified and deleted path since --from CHECKPOINT (default: the fork baseline of a fork, else the latest checkpoint) with its size, sha256 and mode, in path order. The list is bounded (--limit); when more follow, a marker says so and suggests the call for the next page. --patch adds a unified diff of each changed text file, at most 16,000 characters in all (a file over 256 KiB or a binary file is named, not shown).',
+      'Lists each created, modified and deleted path since --from CHECKPOINT (default: the fork baseline of a fork, else the latest checkpoint) with its size, sha256 and mode, in path order. The list is bounded (--limit); when more follow, a marker says so and suggests the call for the next page. --patch adds a unified diff of each changed text file, at most 16,000 characters in all (a file over 256 KiB or a binary file is named, not shown). The summary and a diff-totals finding count the whole diff (changes by kind, bytes of new content) on every page, and say which changes the page shows.',
   },
   fork: {
     args: [['<workspace>', 'workspaceId']],
@@ -447,7 +447,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   seal: {
     args: [['<workspace>', 'workspaceId']],
     explain:
-      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. Refused while a job runs in the fork.",
+      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. A fork holds one unsettled output: sealing again unchanged returns it, changed since is refused (exit 2) until that output is settled or released. Refused while a job runs in the fork.",
   },
   settle: {
     args: [
