@@ -18,7 +18,7 @@ import { provenanceInputs } from '../verbs/put.js';
 import { commandLabel, jobFindings, jobSummary } from './job-words.js';
 import { unproducedDeclarationWarnings } from '../verbs/run-paths.js';
 import type { VerificationBlock } from '../verification/verification.js';
-import { verificationEvidence, verificationFinding, verificationRecord, verifiedSummary } from '../verification/verification-view.js';
+import { verificationAttention, verificationEvidence, verificationFinding, verificationRecord, verifiedSummary } from '../verification/verification-view.js';
 
 export interface JobResultParts {
   verb: string;
@@ -101,7 +101,18 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...parts.attention.filter((a) => a.kind !== 'unexported-artifact'), ...unexportedAttention(store, ws.id)],
+    attention: [
+      ...(verification === null
+        ? []
+        : verificationAttention(verification, {
+            jobId: job.id,
+            workspaceId: ws.id,
+            wallClockSeconds: ws.policy.budget.wallClockSeconds,
+            hasReceipt: receipt !== undefined && receipt !== null,
+          })),
+      ...parts.attention.filter((a) => a.kind !== 'unexported-artifact'),
+      ...unexportedAttention(store, ws.id),
+    ],
   });
 }
 

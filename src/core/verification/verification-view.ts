@@ -5,7 +5,8 @@
  * check, its outcome, the digest of its evidence) for JSON readers in
  * provenance.verification.
  */
-import type { Evidence } from '../result/result-package.js';
+import { fullOutputOf, nextAction } from '../next-action.js';
+import { attentionItem, type AttentionItem, type Evidence } from '../result/result-package.js';
 import type { CheckResult, VerificationBlock } from './verification.js';
 
 /** The check that decided a failed, faulted or cancelled verdict: the first with that outcome. */
@@ -79,4 +80,62 @@ export function verificationRecord(block: VerificationBlock): VerificationBlock 
       ...(c.exit_code === undefined ? {} : { exit_code: c.exit_code }),
     })),
   };
+}
+
+/** Why a fault could not answer and what would let it, from the facts run-checks records (its exit code, and its own detail wording). */
+function faultRemedy(check: CheckResult, wallClockSeconds: number): string {
+  if (check.exit_code === 127)
+    return "its program is not on the workspace's PATH: check the command's spelling, or use a profile that has it (plan lists what a profile offers)";
+  if (check.exit_code === 126) return 'its program is not executable: make it executable (chmod +x) or run it through its interpreter (sh FILE, python3 FILE)';
+  if (/time allowance/.test(check.detail))
+    return `the checks share one time allowance, the workspace's wall clock (${wallClockSeconds} s): run them in a workspace created with a longer wall clock, or make the check faster`;
+  if (/never searched/.test(check.detail))
+    return 'the output budget cut the kept output before the pattern was found: run again in a workspace with a larger output budget, or print less';
+  if (/memory budget/.test(check.detail)) return 'the check needs more memory than the workspace allows: run it in a workspace with a larger memory budget';
+  return 'nothing judged it: run it again once the cause in its detail is fixed';
+}
+
+/**
+ * What to do next about a failed or inconclusive verdict (#16 review): look
+ * at the evidence the deciding check's verdict rests on, read every check's
+ * outcome and evidence digest in the job's receipt, and, for a fault, what
+ * would let the check answer.
+ */
+export function verificationAttention(
+  block: VerificationBlock,
+  about: { jobId: string; workspaceId: string; wallClockSeconds: number; hasReceipt: boolean },
+): AttentionItem[] {
+  const deciding = decidingCheck(block);
+  if (deciding === null || (block.outcome !== 'failed' && block.outcome !== 'fault')) return [];
+  const { check, index } = deciding;
+  const named = label(check, index, block.checks.length);
+  const ids = { workspace_id: about.workspaceId, job_id: about.jobId };
+  const items: AttentionItem[] = [];
+  if (check.kind === 'expect-output')
+    items.push(attentionItem('next-step', `to read the whole output ${named} searched`, { ...ids, action: fullOutputOf(about.jobId) }));
+  else if (check.kind === 'expect-file') {
+    const dir = check.check
+      .replace(/=sha256:[0-9a-f]+$/, '')
+      .split('/')
+      .slice(0, -1)
+      .join('/');
+    items.push(
+      attentionItem('next-step', `to see what is where ${named} looked`, {
+        ...ids,
+        action: nextAction('ls-files', { workspaceId: about.workspaceId, ...(dir === '' ? {} : { path: dir }) }),
+      }),
+    );
+  } else
+    items.push(
+      attentionItem('next-step', `the output of ${named} is the first evidence; to read the job's own output`, { ...ids, action: fullOutputOf(about.jobId) }),
+    );
+  if (about.hasReceipt)
+    items.push(
+      attentionItem('next-step', "to see every check's outcome and evidence digest, as the job's receipt binds them", {
+        ...ids,
+        action: nextAction('receipt', { jobId: about.jobId }),
+      }),
+    );
+  if (block.outcome === 'fault') items.push(attentionItem('remedy', `${named} reached no verdict: ${faultRemedy(check, about.wallClockSeconds)}`, ids));
+  return items;
 }
