@@ -126,7 +126,9 @@ export const VerificationSchema = z
           })
           .describe('one check'),
       )
-      .describe('in the order judged: output patterns, files, commands'),
+      .describe(
+        'in the order judged: output patterns, files, commands, each kind in the order given; the text names a check by that number and its place among its kind',
+      ),
   })
   .describe("the run's verification contract and its verdict; absent when the run asked for no check");
 

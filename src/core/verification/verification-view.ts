@@ -17,9 +17,29 @@ export function decidingCheck(block: VerificationBlock): { check: CheckResult; i
   return index < 0 ? null : { check: block.checks[index]!, index };
 }
 
-function label(check: CheckResult, index: number, total: number): string {
+/**
+ * The order checks are numbered in: the order they are judged (planChecks),
+ * each kind in the order given. The faces take the three kinds as separate
+ * lists (the CLI's parser keeps no order across --verify, --expect-file and
+ * --expect-output), so a check is also named by its place among its own
+ * kind, which is the order the caller gave: "verify 2 of 2" is the second
+ * --verify whatever came between.
+ */
+export const CHECK_ORDER = 'numbered as judged: expect-output, then expect-file, then verify checks, each kind in the order given';
+
+function label(checks: readonly CheckResult[], index: number): string {
+  const check = checks[index]!;
   const shown = check.check.length > 80 ? `${check.check.slice(0, 80)}…` : check.check;
-  return `check ${index + 1} of ${total} (${check.kind} ${shown})`;
+  const ofKind = checks.filter((c) => c.kind === check.kind).length;
+  // One kind only: the numbering is already the order given.
+  if (ofKind === checks.length) return `check ${index + 1} of ${checks.length} (${check.kind} ${shown})`;
+  const nth = checks.slice(0, index + 1).filter((c) => c.kind === check.kind).length;
+  return `check ${index + 1} of ${checks.length} (${check.kind} ${nth} of ${ofKind}: ${shown})`;
+}
+
+/** The order note, where a check is named and several kinds make the numbering differ from a kind's own. */
+function orderNote(checks: readonly CheckResult[]): string {
+  return new Set(checks.map((c) => c.kind)).size > 1 ? ` (${CHECK_ORDER})` : '';
 }
 
 /** One line: the verdict and its reason. */
@@ -38,7 +58,7 @@ export function verificationFinding(block: VerificationBlock): string | null {
     case 'failed':
     case 'fault':
     case 'cancelled':
-      return `verification ${block.outcome === 'fault' ? 'reached no verdict (verifier fault)' : block.outcome}: ${label(deciding!.check, deciding!.index, total)}: ${deciding!.check.detail}; ${passed} of ${total} passed`;
+      return `verification ${block.outcome === 'fault' ? 'reached no verdict (verifier fault)' : block.outcome}: ${label(block.checks, deciding!.index)}: ${deciding!.check.detail}; ${passed} of ${total} passed${orderNote(block.checks)}`;
   }
 }
 
@@ -49,7 +69,7 @@ export function verificationEvidence(block: VerificationBlock, jobId: string): E
   const { check, index } = deciding;
   const excerpt = check.excerpt ?? '';
   return {
-    label: `${label(check, index, block.checks.length)}: ${check.outcome}`,
+    label: `${label(block.checks, index)}: ${check.outcome}`,
     kind: excerpt === '' ? 'fact' : 'excerpt',
     source: jobId,
     truncated: false,
@@ -61,7 +81,7 @@ export function verificationEvidence(block: VerificationBlock, jobId: string): E
 export function verifiedSummary(what: string, block: VerificationBlock): string | null {
   const deciding = decidingCheck(block);
   if (deciding === null) return null;
-  const named = label(deciding.check, deciding.index, block.checks.length);
+  const named = label(block.checks, deciding.index);
   if (block.outcome === 'failed') return `${what} and exited 0, but ${named} failed: ${deciding.check.detail}`;
   if (block.outcome === 'fault') return `${what} and exited 0, but ${named} could not reach a verdict: ${deciding.check.detail} (inconclusive)`;
   return null;
@@ -108,7 +128,7 @@ export function verificationAttention(
   const deciding = decidingCheck(block);
   if (deciding === null || (block.outcome !== 'failed' && block.outcome !== 'fault')) return [];
   const { check, index } = deciding;
-  const named = label(check, index, block.checks.length);
+  const named = label(block.checks, index);
   const ids = { workspace_id: about.workspaceId, job_id: about.jobId };
   const items: AttentionItem[] = [];
   if (check.kind === 'expect-output')
