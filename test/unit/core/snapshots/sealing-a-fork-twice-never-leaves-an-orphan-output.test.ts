@@ -31,14 +31,19 @@ function unsettledOutputs(home: string, childId: string): string[] {
   }
 }
 
+/** A fork c of p with one change, sealed once: the engine and the first output. */
+async function sealedOnce() {
+  t = makeTestEngine();
+  const { engine, home } = t;
+  await engine.create({ workspaceId: 'p' });
+  await engine.fork({ workspaceId: 'p', workspaceIds: ['c'] });
+  await write(engine, 'c', 'a.txt', 'one');
+  return { engine, home, first: idAfter((await engine.seal({ workspaceId: 'c' })).key_findings, 'output') };
+}
+
 describe('sealing a fork twice', () => {
   it('returns the first output when the fork did not change since it was sealed', async () => {
-    t = makeTestEngine();
-    const { engine, home } = t;
-    await engine.create({ workspaceId: 'p' });
-    await engine.fork({ workspaceId: 'p', workspaceIds: ['c'] });
-    await write(engine, 'c', 'a.txt', 'one');
-    const first = idAfter((await engine.seal({ workspaceId: 'c' })).key_findings, 'output');
+    const { engine, home, first } = await sealedOnce();
     const again = await engine.seal({ workspaceId: 'c' });
     expect(idAfter(again.key_findings, 'output')).toBe(first);
     expect(again.key_findings.join('\n')).toContain('no new one was made');
@@ -46,12 +51,7 @@ describe('sealing a fork twice', () => {
   });
 
   it('is refused, naming the first output and how to release it, when the fork changed since', async () => {
-    t = makeTestEngine();
-    const { engine, home } = t;
-    await engine.create({ workspaceId: 'p' });
-    await engine.fork({ workspaceId: 'p', workspaceIds: ['c'] });
-    await write(engine, 'c', 'a.txt', 'one');
-    const first = idAfter((await engine.seal({ workspaceId: 'c' })).key_findings, 'output');
+    const { engine, home, first } = await sealedOnce();
     await write(engine, 'c', 'b.txt', 'two');
     const error = await refusal(engine.seal({ workspaceId: 'c' }));
     expect(error.code).toBe('ALREADY_SEALED');
