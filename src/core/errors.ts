@@ -37,6 +37,7 @@ export type EngineErrorCode =
   | 'CHECKPOINT_CONSUMED'
   | 'CHECKPOINT_INVALID'
   | 'ALREADY_SETTLED'
+  | 'ALREADY_SEALED'
   | 'PARENT_MOVED'
   | 'SETTLE_CONFLICT'
   | 'REVIEW_DENIED'
@@ -86,6 +87,8 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   CHECKPOINT_INVALID: 'environment_error',
   /** An output settles exactly once; the message names the first decision. */
   ALREADY_SETTLED: 'environment_error',
+  /** A fork holds an unsettled output and changed since it was sealed: settle (or release) that one before sealing again, so no output is left orphaned. */
+  ALREADY_SEALED: 'environment_error',
   /** select needs the parent unchanged since the fork baseline; apply is the way onto a moved parent. */
   PARENT_MOVED: 'environment_error',
   /** apply: the parent and the output changed the same paths (named); nothing was consumed. */

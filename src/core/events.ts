@@ -10,6 +10,8 @@ export type EngineEvent =
   | { type: 'workspace.destroyed'; workspaceId: string }
   | { type: 'job.started'; workspaceId: string; jobId: string }
   | { type: 'job.output'; jobId: string; bytes: number }
+  /** How much output a job another process runs has kept so far, as a reader of its log sees it (wait, #15 review): the total, not an increment. */
+  | { type: 'job.output-size'; jobId: string; bytes: number }
   | { type: 'job.finished'; workspaceId: string; jobId: string; status: string }
   | { type: 'job.stop-requested'; workspaceId: string; jobId: string };
 

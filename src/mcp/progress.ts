@@ -7,7 +7,8 @@
  * that prints nothing for minutes was cancelled at 60 s before this.
  *
  * What is sent comes from the engine's own typed events (job.started,
- * job.output) on the call's engine, which serves this call alone: no side
+ * job.output; job.output-size from wait, whose jobs run in a supervisor) on
+ * the call's engine, which serves this call alone: no side
  * channel. `progress` is the elapsed seconds (strictly increasing, as the
  * spec requires); `message` says what runs and how much it printed so far.
  * A heartbeat goes out every HEARTBEAT_MS whatever happens, and an extra one
@@ -42,6 +43,9 @@ export function reportProgress(
   let lastSent = started;
   let jobId: string | undefined;
   let outputBytes = 0;
+  // wait (#15 review): each waited job's kept output, reported as totals by the engine; a job run here reports increments (job.output).
+  const sizes = new Map<string, number>();
+  const totalBytes = () => outputBytes + [...sizes.values()].reduce((a, b) => a + b, 0);
   let nextMilestone = FIRST_MILESTONE;
   let failed = false;
 
@@ -50,13 +54,20 @@ export function reportProgress(
     const progress = Math.max(Math.round((at - started) / 100) / 10, lastProgress + 0.1);
     lastProgress = Math.round(progress * 10) / 10;
     lastSent = at;
-    const what = jobId === undefined ? 'working' : `job ${jobId} running`;
-    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${outputBytes} bytes of output so far` }).catch(
+    const what = sizes.size > 1 ? `${sizes.size} jobs running` : jobId === undefined ? 'working' : `job ${jobId} running`;
+    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${totalBytes()} bytes of output so far` }).catch(
       (error: unknown) => {
         if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
         failed = true;
       },
     );
+  };
+
+  const milestone = () => {
+    const total = totalBytes();
+    if (total < nextMilestone) return;
+    while (nextMilestone <= total) nextMilestone *= 4;
+    if (now() - lastSent >= MIN_GAP_MS) emit();
   };
 
   const unsubscribe = events.subscribe((event: EngineEvent) => {
@@ -65,10 +76,11 @@ export function reportProgress(
       emit();
     } else if (event.type === 'job.output' && event.jobId === jobId) {
       outputBytes += event.bytes;
-      if (outputBytes >= nextMilestone) {
-        while (nextMilestone <= outputBytes) nextMilestone *= 4;
-        if (now() - lastSent >= MIN_GAP_MS) emit();
-      }
+      milestone();
+    } else if (event.type === 'job.output-size') {
+      jobId ??= event.jobId;
+      sizes.set(event.jobId, event.bytes);
+      milestone();
     }
   });
   const timer = setInterval(emit, HEARTBEAT_MS);

@@ -109,6 +109,7 @@ export const CONFORMANCE_TESTS = [
   'snapshots: a fork has identical files, writes apart from its parent, and changes only its own',
   'snapshots: verify holds for a checkpoint and fails once it is damaged or dropped',
   'snapshots: a fork keeps working after its checkpoint is dropped and its parent removed',
+  'snapshots: a tree digest is written sha256:<64 hex>, the one notation of every digest',
 ] as const;
 
 export type ConformanceTest = (typeof CONFORMANCE_TESTS)[number];
@@ -325,6 +326,11 @@ export function runProviderConformance(binding: ConformanceBinding): void {
         'DIGEST_MISMATCH',
       ]);
       await expectEngineError(provider.read(workspaceId, 'checked.txt'), ['FILE_NOT_FOUND']);
+      // One digest notation on every provider: the refusal names both digests as sha256:<hex>.
+      const refused = await provider
+        .write(workspaceId, 'checked.txt', data, { expectedSha256: sha256('other bytes'), overwrite: false })
+        .catch((e: Error) => e);
+      expect((refused as Error).message).toContain(`have sha256:${sha256(data)}, not the expected sha256:${sha256('other bytes')}`);
     });
 
     test('refuses to overwrite unless asked', async () => {
@@ -578,6 +584,14 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       expect(await readText(provider, childId, 'a.txt')).toBe('one');
       await expectEngineError(provider.read(workspaceId, 'child.txt'), ['FILE_NOT_FOUND']);
       expect((await ops.changes(childId, 'cp-base', 100)).changes.map((c) => `${c.kind} ${c.path}`)).toEqual(['create child.txt']);
+    });
+
+    snapshotTest('snapshots: a tree digest is written sha256:<64 hex>, the one notation of every digest', async ({ ops, provider, workspaceId }) => {
+      const empty = await ops.checkpoint(workspaceId, 'cp-empty');
+      await seed(provider, workspaceId);
+      const seeded = await ops.checkpoint(workspaceId, 'cp-seed');
+      for (const facts of [empty, seeded]) expect(facts.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(seeded.digest).not.toBe(empty.digest);
     });
 
     snapshotTest('snapshots: verify holds for a checkpoint and fails once it is damaged or dropped', async (made) => {

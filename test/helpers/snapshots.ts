@@ -24,11 +24,12 @@ export async function treeOf(engine: Engine, workspaceId: string): Promise<Recor
   return tree;
 }
 
-/** The id a result's key findings name after `prefix: ` (checkpoint: cp-…, output: out-…). */
-export function idAfter(findings: unknown[], prefix: string): string {
-  const line = findings.find((f): f is string => typeof f === 'string' && f.startsWith(`${prefix}: `));
-  if (!line) throw new Error(`no '${prefix}:' finding in ${JSON.stringify(findings)}`);
-  return line.slice(prefix.length + 2).split(' ')[0]!;
+/** The id a result's structured finding carries: a `checkpoint` finding's checkpoint_id, an `output` finding's output_id (the first one). */
+export function idAfter(findings: unknown[], kind: 'checkpoint' | 'output'): string {
+  const found = findings.find((f): f is StructuredFinding => typeof f === 'object' && f !== null && (f as StructuredFinding).kind === kind);
+  const id = found?.[`${kind}_id`];
+  if (typeof id !== 'string') throw new Error(`no ${kind} finding with a ${kind}_id in ${JSON.stringify(findings)}`);
+  return id;
 }
 
 /** The EngineError a call is refused with (fails the test when it succeeds). */

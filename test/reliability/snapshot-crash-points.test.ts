@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/core/engine.js';
 import { createFakeProvider } from '../../src/providers/fake/fake-provider.js';
 import { cli, makeHome } from '../helpers/cli.js';
+import { idAfter } from '../helpers/snapshots.js';
 
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
@@ -24,8 +25,7 @@ const crash = (point: string, args: string[]) => {
   expect(out.code, `${point} did not crash: ${out.stdout}${out.stderr}`).toBe(-1);
 };
 const json = (args: string[]) => JSON.parse(ok([...args, '--json'])) as { key_findings: unknown[]; outcome_summary: string };
-const finding = (findings: unknown[], prefix: string) =>
-  (findings.find((f) => typeof f === 'string' && f.startsWith(prefix)) as string | undefined)?.slice(prefix.length).split(' ')[0];
+const finding = (findings: unknown[], prefix: 'checkpoint: ' | 'output: ') => idAfter(findings, prefix === 'checkpoint: ' ? 'checkpoint' : 'output');
 const files = (ws: string) => (JSON.parse(ok(['run', '--json', ws, 'ls'])) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt;
 /**
  * doctor --repair --apply through an engine that knows the fake provider only

@@ -137,7 +137,7 @@ export async function exportFile(
         { hint: 'export it again once nothing writes to it' },
       );
     if (expected !== undefined && sha256 !== expected) {
-      throw new EngineError('DIGEST_MISMATCH', `${path} has sha256 ${sha256}, not the expected ${expected}; nothing was published`, {
+      throw new EngineError('DIGEST_MISMATCH', `${path} has sha256:${sha256}, not the expected sha256:${expected}; nothing was published`, {
         hint: 'check which version of the file you expect',
       });
     }

@@ -126,7 +126,9 @@ export const VerificationSchema = z
           })
           .describe('one check'),
       )
-      .describe('in the order judged: output patterns, files, commands'),
+      .describe(
+        'in the order judged: output patterns, files, commands, each kind in the order given; the text names a check by that number and its place among its kind',
+      ),
   })
   .describe("the run's verification contract and its verdict; absent when the run asked for no check");
 
@@ -181,7 +183,7 @@ export const StructuredFindingSchema = z
     kind: z
       .string()
       .describe(
-        'test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files), job (inspect); violation, watch-sample or watch-record (watch); event or subscription (events verbs)',
+        'test-summary, diagnostics or exception (lifted from the output); workspace (ls), file (ls-files), job (inspect); violation, watch-sample or watch-record (watch); event or subscription (events verbs); diff-totals (diff: counts and bytes of the whole diff, and the page shown); checkpoint, output or fork-baseline (snapshot verbs and inspect: their ids as fields, e.g. checkpoint_id, output_id)',
       ),
     text: z.string().describe('the finding as markdown shows it, one line per fact'),
     tool: z.string().optional().describe('test-summary and diagnostics: the tool that printed it, e.g. pytest, tsc, gcc/clang'),

@@ -18,7 +18,7 @@ import { provenanceInputs } from '../verbs/put.js';
 import { commandLabel, jobFindings, jobSummary } from './job-words.js';
 import { unproducedDeclarationWarnings } from '../verbs/run-paths.js';
 import type { VerificationBlock } from '../verification/verification.js';
-import { verificationEvidence, verificationFinding, verificationRecord, verifiedSummary } from '../verification/verification-view.js';
+import { verificationAttention, verificationEvidence, verificationFinding, verificationRecord, verifiedSummary } from '../verification/verification-view.js';
 
 export interface JobResultParts {
   verb: string;
@@ -113,7 +113,18 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
     warnings,
     resource_usage: usageOfJob(job, view?.storageBytes ?? null),
     provenance: summary,
-    attention: [...parts.attention.filter((a) => a.kind !== 'unexported-artifact'), ...read.unexported],
+    attention: [
+      ...(verification === null
+        ? []
+        : verificationAttention(verification, {
+            jobId: job.id,
+            workspaceId: ws.id,
+            wallClockSeconds: ws.policy.budget.wallClockSeconds,
+            hasReceipt: read.receipt !== undefined && read.receipt !== null,
+          })),
+      ...parts.attention.filter((a) => a.kind !== 'unexported-artifact'),
+      ...read.unexported,
+    ],
   });
 }
 

@@ -32,7 +32,23 @@ export interface SharedSupervisorOptions {
   /** Runs one handed-over job to its terminal record (supervise-job.ts); '' is "the caller died before handing it over". */
   supervise: (jobId: string, handover: string) => Promise<void>;
   idleMs: number;
+  /** Read timeouts for a connection's two lines (LINE_TIMEOUTS by default); tests shorten them. */
+  lineTimeouts?: { jobLineMs: number; handoverMs: number };
 }
+
+/**
+ * How long a connected caller may take to send each complete line. A caller
+ * that connects and sends nothing, or half a line, would otherwise hold a
+ * connection open for ever, and with it the supervisor, which never idles
+ * out while a connection is open. Only a complete line moves the clock on:
+ * trickling bytes does not. The job line comes at once (detach-job.ts sends
+ * it on connect); the handover follows the caller's recording of the job,
+ * which may wait on the store's busy timeout (10 s), hence the longer bound.
+ * A caller cut off after its job line is treated as one that died before
+ * handing over: the job, if it was recorded with this owner, is settled as
+ * never launched, as the close handler below does for any such caller.
+ */
+export const LINE_TIMEOUTS = { jobLineMs: 5_000, handoverMs: 60_000 } as const;
 
 /** 'served' once it has run and gone idle; 'another' when a live supervisor already serves the home; 'unusable' when its directory is not private. */
 export async function serveSharedSupervisor(options: SharedSupervisorOptions): Promise<'served' | 'another' | 'unusable'> {
@@ -45,7 +61,7 @@ export async function serveSharedSupervisor(options: SharedSupervisorOptions): P
   return 'served';
 }
 
-function serve(server: Server, { supervise, idleMs }: SharedSupervisorOptions): Promise<void> {
+function serve(server: Server, { supervise, idleMs, lineTimeouts = LINE_TIMEOUTS }: SharedSupervisorOptions): Promise<void> {
   const owner = currentOwner();
   const running = new Set<string>();
   const connections = new Map<Socket, string | null>();
@@ -83,14 +99,17 @@ function serve(server: Server, { supervise, idleMs }: SharedSupervisorOptions): 
       connections.set(socket, null);
       settle();
       let handed = false;
+      let readTimer = setTimeout(() => socket.destroy(), lineTimeouts.jobLineMs);
       socket.on('error', () => undefined);
       readLines(socket, (line) => {
         const message = parseLine(line);
         const jobId = connections.get(socket);
+        clearTimeout(readTimer);
         if (jobId === null || jobId === undefined) {
           if (typeof message?.job !== 'string' || message.job === '') return void socket.destroy();
           connections.set(socket, message.job);
           writeLine(socket, { v: 1, owner });
+          readTimer = setTimeout(() => socket.destroy(), lineTimeouts.handoverMs);
           return;
         }
         if (handed) return;
@@ -100,6 +119,7 @@ function serve(server: Server, { supervise, idleMs }: SharedSupervisorOptions): 
         socket.end();
       });
       socket.on('close', () => {
+        clearTimeout(readTimer);
         const jobId = connections.get(socket);
         connections.delete(socket);
         // The caller ended after naming its job but before handing it over: if it recorded the job with us, it is settled as never launched.

@@ -16,6 +16,9 @@
  *   caller records the job with that owner, then sends the handover
  *   (handover.ts) or `{"v":1,"none":true}` when the record was refused;
  *   supervisor → `{"v":1,"accepted":true}` once the job is in its hands.
+ * The supervisor bounds each read (shared-supervisor.ts LINE_TIMEOUTS: 5 s
+ * for the job line, 60 s for the handover); a caller silent past it is cut
+ * off, as one that died would be.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

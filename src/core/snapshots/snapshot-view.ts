@@ -6,6 +6,8 @@
  * only: inspect asks the provider nothing more for it.
  */
 import type { SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
+import type { KeyFinding } from '../result/result-package.js';
+import { checkpointFinding, forkBaselineFinding, outputFinding } from './snapshot-findings.js';
 import type { SnapshotOps } from './snapshot-ops.js';
 import { SnapshotRecords, type CheckpointRecord } from './snapshot-records.js';
 
@@ -18,20 +20,21 @@ function describeCheckpoint(c: CheckpointRecord): string {
 }
 
 /** With `ops`, each shown valid checkpoint is verified first: one whose data is gone or does not verify is recorded and listed invalid. */
-export async function snapshotFindings(store: SqliteStore, ws: WorkspaceRecord, ops: SnapshotOps | undefined): Promise<string[]> {
+export async function snapshotFindings(store: SqliteStore, ws: WorkspaceRecord, ops: SnapshotOps | undefined): Promise<KeyFinding[]> {
   const records = new SnapshotRecords(store);
-  const out: string[] = [];
+  const out: KeyFinding[] = [];
   const checkpoints = records.checkpointsOf(ws.id, ['user']);
   for (const c of checkpoints.slice(-SHOWN)) {
     if (ops && c.state === 'valid' && !(await ops.verify(ws.id, c.id, c.digest ?? '').catch(() => false))) {
       records.markCheckpoint(c.id, 'invalid');
       c.state = 'invalid';
     }
-    out.push(describeCheckpoint(c));
+    out.push(checkpointFinding(describeCheckpoint(c), c));
   }
   if (checkpoints.length > SHOWN) out.push(`… and ${checkpoints.length - SHOWN} earlier checkpoint(s)`);
   const fork = records.forkOf(ws.id);
-  if (fork) out.push(`fork of ${fork.parentId}: baseline checkpoint ${fork.parentCheckpointId} of the parent, digest ${fork.parentDigest}`);
+  if (fork)
+    out.push(forkBaselineFinding(`fork of ${fork.parentId}: baseline checkpoint ${fork.parentCheckpointId} of the parent, digest ${fork.parentDigest}`, fork));
   const children = records.childrenOf(ws.id);
   if (children.length) out.push(`forks: ${children.map((c) => `${c.childId} (${store.getWorkspace(c.childId)?.state ?? 'gone'})`).join(', ')}`);
   for (const o of records.outputsOf(ws.id).slice(-SHOWN)) {
@@ -41,7 +44,7 @@ export async function snapshotFindings(store: SqliteStore, ws: WorkspaceRecord, 
         : o.state === 'applying'
           ? `${o.decision} interrupted (doctor's repair settles it)`
           : `settled by ${o.decision}`;
-    out.push(`output ${o.id} of ${o.childId} into ${o.parentId}: ${o.changes.length} change(s), ${how}`);
+    out.push(outputFinding(`output ${o.id} of ${o.childId} into ${o.parentId}: ${o.changes.length} change(s), ${how}`, o));
   }
   return out;
 }

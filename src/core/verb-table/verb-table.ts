@@ -218,7 +218,7 @@ export const destroyVerb = defineVerb({
   effect: 'destroys',
   idempotent: false,
   title: 'Destroy a workspace',
-  summary: 'remove a workspace; refuses while a job runs or while declared artifacts are unexported',
+  summary: 'remove a workspace; refuses while a job runs, while declared artifacts are unexported or while sealed outputs of it are unsettled',
   description: 'Remove a workspace and everything in it when the task is done; irreversible, and refused while a job runs (stop it first).',
   input: (z: Zod) =>
     z.strictObject({

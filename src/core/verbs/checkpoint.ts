@@ -8,6 +8,7 @@ import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { requireSnapshots, requireUsableCheckpoint } from '../snapshots/snapshot-guards.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { checkpointFinding } from '../snapshots/snapshot-findings.js';
 import { currentOwner } from '../store/owner.js';
 
 export interface CheckpointInput {
@@ -41,7 +42,13 @@ export async function checkpointWorkspace(ctx: EngineContext, input: CheckpointI
   return buildResult({
     outcome_summary: `checkpoint ${cp.id} of workspace ${target.ws.id} holds ${cp.fileCount} file(s), ${cp.bytes} bytes`,
     status: 'success',
-    key_findings: [`checkpoint: ${cp.id}`, ...(cp.label ? [`label: ${cp.label}`] : []), `files: ${cp.fileCount}`, `bytes: ${cp.bytes}`, `digest: ${cp.digest}`],
+    key_findings: [
+      checkpointFinding(`checkpoint: ${cp.id}`, cp),
+      ...(cp.label ? [`label: ${cp.label}`] : []),
+      `files: ${cp.fileCount}`,
+      `bytes: ${cp.bytes}`,
+      `digest: ${cp.digest}`,
+    ],
     provenance: provenanceFor(ctx, 'checkpoint', { workspace: target.ws, startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });
@@ -96,7 +103,7 @@ export async function restoreCheckpoint(ctx: EngineContext, input: RestoreInput)
     outcome_summary: `workspace ${target.ws.id} holds exactly checkpoint ${cp.id} again (${cp.fileCount} file(s), ${cp.bytes} bytes)`,
     status: 'success',
     key_findings: [
-      `checkpoint: ${cp.id}${cp.label ? ` (${cp.label})` : ''}`,
+      checkpointFinding(`checkpoint: ${cp.id}${cp.label ? ` (${cp.label})` : ''}`, { ...cp, state: input.consume === true ? 'consumed' : 'valid' }),
       `digest: ${cp.digest}`,
       input.consume === true ? 'the checkpoint is consumed: a second restore of it is refused' : 'the checkpoint stays usable',
     ],

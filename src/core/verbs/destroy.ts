@@ -13,6 +13,10 @@ import { requireLiveWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
 import { toEntry } from '../result/artifact-view.js';
 import { displayHostPath, quotedName } from '../result/visible-text.js';
+import { snapshotRecords } from '../snapshots/snapshot-guards.js';
+import type { OutputRecord } from '../snapshots/snapshot-records.js';
+
+const describeOutput = (o: OutputRecord) => `${o.id} (fork ${o.childId} of ${o.parentId})`;
 
 export interface DestroyInput {
   workspaceId: string;
@@ -36,6 +40,19 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
       {
         hint: 'export them first, or discard them deliberately with force',
         action: nextAction('destroy', { workspaceId: ws.id, force: true }),
+      },
+    );
+  }
+  // Sealed outputs this workspace is the parent or the fork of: destroying either side leaves them unsettleable (#14 review).
+  const records = snapshotRecords(ctx);
+  const unsettled = records.outputsOf(ws.id).filter((o) => o.state === 'sealed');
+  if (unsettled.length > 0 && input.force !== true) {
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `workspace ${ws.id} has sealed outputs not settled yet: ${unsettled.map(describeOutput).join(', ')}; destroying it would leave them unsettleable; nothing was removed`,
+      {
+        hint: 'settle them first (select or apply takes one into its parent, release lets it go), or destroy with force, which releases them',
+        action: nextAction('settle', { outputId: unsettled[0]!.id, decision: unsettled[0]!.parentId === ws.id ? 'select' : 'release' }),
       },
     );
   }
@@ -66,6 +83,8 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   store.atomically(() => {
     store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
     store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
+    // Released with the destroy, in one commit: forced, they are let go rather than left sealed against a workspace that is gone.
+    for (const o of unsettled) if (records.beginSettle(o.id, 'release')) records.finishSettle(o.id, ctx.clock.now());
   });
   const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
   let logsRemoved = 0;
@@ -88,6 +107,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
       `unverified: ${list(disposition.unverified)}`,
       `lifecycle path: ${path.join(' -> ')}`,
       ...discarded,
+      ...unsettled.map((o) => `released unsettled output ${describeOutput(o)}: its changes were not taken into ${o.parentId}`),
       ...survivors,
     ],
     artifacts: artifacts.map(toEntry),

@@ -26,6 +26,8 @@ export interface DiffInput {
 }
 
 const DEFAULT_LIMIT = 50;
+/** The totals count at most this many changes (then they say "at least"): the same bound settle reads a moved parent with. */
+const TOTALS_CAP = 100_000;
 const MAX_LIMIT = 1000;
 /** A file larger than this on either side is named, not diffed. */
 const PATCH_FILE_BYTES = 256 * 1024;
@@ -68,6 +70,20 @@ export function describeChange(c: TreeChange): string {
   return `${verb} ${name}${type}: ${c.size} bytes${digest}${c.mode !== null && c.type !== 'symlink' ? `, mode ${c.mode.toString(8).padStart(4, '0')}` : ''}`;
 }
 
+/** The whole diff's counts and bytes, however it is paged. */
+function diffTotals(all: readonly TreeChange[], beyond: boolean): { create: number; modify: number; delete: number; bytes: number; text: string } {
+  const t = { create: 0, modify: 0, delete: 0, bytes: 0 };
+  for (const c of all) {
+    t[c.kind]++;
+    if (c.kind !== 'delete') t.bytes += c.size;
+  }
+  const atLeast = beyond ? 'at least ' : '';
+  return {
+    ...t,
+    text: `${atLeast}${all.length} change(s): ${t.create} created, ${t.modify} modified, ${t.delete} deleted; ${atLeast}${t.bytes} bytes of new content`,
+  };
+}
+
 const isText = (bytes: Buffer) => !bytes.subarray(0, 8192).includes(0) && Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
 
 /** Created, modified and deleted paths since a checkpoint, with sizes and digests; a page at a time, and with patch the text diffs. */
@@ -82,8 +98,10 @@ export async function diffWorkspace(ctx: EngineContext, input: DiffInput): Promi
   const attention = await reconcile(ctx, { workspaceId: target.ws.id });
   const startedAt = ctx.clock.now();
   const base = await baseOf(target, input);
-  const { changes: all, truncated } = await target.ops.changes(target.ws.id, base.id, offset + limit);
-  const page = all.slice(offset);
+  // The whole list, not the page: the totals describe the whole diff (a page's counts read as the diff's were wrong). O(changed), bounded.
+  const { changes: all, truncated: beyond } = await target.ops.changes(target.ws.id, base.id, TOTALS_CAP);
+  const page = all.slice(offset, offset + limit);
+  const truncated = offset + page.length < all.length || beyond;
   const findings: KeyFinding[] = page.map(describeChange);
   const again = (args: Record<string, string | number | boolean>): NextAction =>
     nextAction('diff', { workspaceId: target.ws.id, ...(input.from ? { from: base.id } : {}), ...(input.sinceFork ? { sinceFork: true } : {}), ...args });
@@ -131,13 +149,27 @@ export async function diffWorkspace(ctx: EngineContext, input: DiffInput): Promi
       ...(cutAt === null ? {} : { retrieval_action: again({ offset: cutAt, limit, patch: true }) }),
     });
   }
-  const counts = { create: 0, modify: 0, delete: 0 };
-  for (const c of page) counts[c.kind]++;
+  const totals = diffTotals(all, beyond);
+  const shown = page.length === 0 ? `no change at offset ${offset}` : `changes ${offset + 1}–${offset + page.length}`;
+  findings.push({
+    kind: 'diff-totals',
+    text: `whole diff: ${totals.text}; this page: ${shown}${truncated ? ', more follow' : ''}`,
+    base_checkpoint_id: base.id,
+    total_changes: all.length,
+    totals_complete: !beyond,
+    created: totals.create,
+    modified: totals.modify,
+    deleted: totals.delete,
+    total_bytes: totals.bytes,
+    page_offset: offset,
+    page_changes: page.length,
+    has_more: truncated,
+  });
   return buildResult({
     outcome_summary:
       all.length === 0
         ? `workspace ${target.ws.id} has not changed since ${base.what}`
-        : `workspace ${target.ws.id} since ${base.what}: ${counts.create} created, ${counts.modify} modified, ${counts.delete} deleted${truncated ? ' (more follow)' : ''}`,
+        : `workspace ${target.ws.id} since ${base.what}: ${totals.text}${all.length > page.length ? ` (this page: ${shown})` : ''}`,
     status: 'success',
     key_findings: findings,
     evidence,

@@ -13,6 +13,7 @@ import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { requireSnapshots, requireUsableCheckpoint } from '../snapshots/snapshot-guards.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { forkBaselineFinding } from '../snapshots/snapshot-findings.js';
 import { currentOwner } from '../store/owner.js';
 
 export interface ForkInput {
@@ -167,7 +168,11 @@ export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promi
     status: 'success',
     key_findings: [
       ...made.map((id) => ({ kind: 'workspace', text: `fork ${id}: ready`, id, state: 'ready' })),
-      `fork baseline: checkpoint ${source.id} of ${parent.id}, digest ${source.digest}`,
+      forkBaselineFinding(`fork baseline: checkpoint ${source.id} of ${parent.id}, digest ${source.digest}`, {
+        parentId: parent.id,
+        parentCheckpointId: source.id,
+        parentDigest: source.digest,
+      }),
       `files: ${source.fileCount ?? 0}, bytes: ${source.bytes ?? 0}`,
     ],
     provenance: provenanceFor(ctx, 'fork', { workspace: parent, startedAt, finishedAt: ctx.clock.now() }),

@@ -4,11 +4,14 @@ import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
-import { attentionItem, type ResultPackage } from '../result/result-package.js';
+import { attentionItem, type AttentionItem, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { requireSnapshots, requireUsableCheckpoint } from '../snapshots/snapshot-guards.js';
+import { requireSnapshots, requireUsableCheckpoint, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
+import type { OutputRecord } from '../snapshots/snapshot-records.js';
+import { displayName } from '../result/visible-text.js';
 import type { TreeChange } from '../snapshots/snapshot-ops.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { outputFinding } from '../snapshots/snapshot-findings.js';
 import { describeChange } from './diff.js';
 
 export interface SealInput {
@@ -44,6 +47,8 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
   const attention = await reconcile(ctx, { workspaceId: target.ws.id });
   const startedAt = ctx.clock.now();
   await requireUsableCheckpoint(target, fork.childBaseId);
+  const open = unsettledOutputOf(target);
+  if (open) return resealed(ctx, target, open, attention, startedAt);
   const sealed = await takeCheckpoint(ctx, target, 'seal', null);
   // Against the seal checkpoint, not the live files: what the list names is what the checkpoint holds.
   const { changes, truncated } = await target.ops.changes(target.ws.id, fork.childBaseId, MAX_OUTPUT_CHANGES);
@@ -61,33 +66,83 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
         )
       : new EngineError('WORKSPACE_BUSY', `workspace ${target.ws.id} changed while it was being sealed; nothing was sealed`, { hint: 'seal it again' });
   }
-  const id = ctx.ids('out');
-  const digest = proposalDigest(changes);
-  target.records.addOutput({
-    id,
+  const output = {
+    id: ctx.ids('out'),
     childId: target.ws.id,
     parentId: fork.parentId,
     sealCheckpointId: sealed.id,
     changes,
-    proposalDigest: digest,
+    proposalDigest: proposalDigest(changes),
     createdAt: ctx.clock.now(),
+  };
+  // Checked again in the insert's transaction: two seals racing must not both leave an output.
+  const raced = ctx.store().atomically(() => {
+    const first = unsettledOutputOf(target);
+    if (!first) target.records.addOutput(output);
+    return first;
   });
+  if (raced) {
+    target.records.deleteCheckpoint(sealed.id);
+    await target.ops.drop(target.ws.id, sealed.id).catch(() => undefined);
+    return resealed(ctx, target, raced, attention, startedAt);
+  }
+  return sealedResult(ctx, target, { ...output, state: 'sealed', decision: null, settledAt: null }, attention, startedAt, false);
+}
+
+/** The fork's output not settled yet, if any: a fork holds at most one, so none is left behind unsettled (orphaned) by a second seal. */
+function unsettledOutputOf(target: SnapshotTarget): OutputRecord | undefined {
+  return target.records.outputsOf(target.ws.id).find((o) => o.childId === target.ws.id && o.state !== 'settled');
+}
+
+/**
+ * A second seal while the first output is unsettled. Unchanged since then, it
+ * is the same proposal: the first output is returned (seal is idempotent
+ * there). Changed since, a new output would leave the first one unsettled
+ * forever beside it, so it is refused, naming it and how to let it go.
+ */
+async function resealed(ctx: EngineContext, target: SnapshotTarget, out: OutputRecord, attention: AttentionItem[], startedAt: number): Promise<ResultPackage> {
+  const letGo = nextAction('settle', { outputId: out.id, decision: 'release' });
+  if (out.state !== 'sealed')
+    throw new EngineError('ALREADY_SEALED', `workspace ${target.ws.id} is sealed as output ${out.id}, whose settling was interrupted; nothing was sealed`, {
+      hint: "doctor's repair finishes or rolls back the settle; seal again after",
+      action: nextAction('doctor', { repair: true }),
+    });
+  const since = await target.ops.changes(target.ws.id, out.sealCheckpointId, 1);
+  if (since.changes.length > 0)
+    throw new EngineError(
+      'ALREADY_SEALED',
+      `workspace ${target.ws.id} was sealed as output ${out.id}, not settled yet, and changed since (${since.changes[0]!.kind} ${displayName(since.changes[0]!.path)}${since.truncated ? ', …' : ''}); nothing was sealed`,
+      { hint: 'settle that output first (release lets it go without touching the parent), then seal again', action: letGo },
+    );
+  return sealedResult(ctx, target, out, attention, startedAt, true);
+}
+
+function sealedResult(
+  ctx: EngineContext,
+  target: SnapshotTarget,
+  out: OutputRecord,
+  attention: AttentionItem[],
+  startedAt: number,
+  again: boolean,
+): ResultPackage {
+  const { id, changes, parentId, proposalDigest: digest } = out;
   attention.push(
-    attentionItem('next-step', `to take it into ${fork.parentId} (select: only while the parent is unchanged; apply: onto a moved parent)`, {
-      workspace_id: fork.parentId,
+    attentionItem('next-step', `to take it into ${parentId} (select: only while the parent is unchanged; apply: onto a moved parent)`, {
+      workspace_id: parentId,
       action: nextAction('settle', { outputId: id, decision: 'select' }),
     }),
   );
-  const findings = [
-    `output: ${id}`,
-    `parent: ${fork.parentId}`,
+  const findings: KeyFinding[] = [
+    outputFinding(`output: ${id}`, out),
+    `parent: ${parentId}`,
     `proposal digest: ${digest}`,
     `${changes.length} change(s)`,
     ...changes.slice(0, SHOWN).map(describeChange),
   ];
   if (changes.length > SHOWN) findings.push(`… and ${changes.length - SHOWN} more (diff shows them all)`);
+  if (again) findings.push(`already sealed at ${new Date(out.createdAt).toISOString()} and unchanged since: this is that output; no new one was made`);
   return buildResult({
-    outcome_summary: `the changes of ${target.ws.id} since its fork are sealed as output ${id} (${changes.length} change(s)); settle it once`,
+    outcome_summary: `the changes of ${target.ws.id} since its fork are sealed as output ${id} (${changes.length} change(s))${again ? ', sealed before' : ''}; settle it once`,
     status: 'success',
     key_findings: findings,
     provenance: provenanceFor(ctx, 'seal', { workspace: target.ws, startedAt, finishedAt: ctx.clock.now() }),

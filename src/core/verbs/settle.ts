@@ -12,6 +12,7 @@ import { requireOutput, requireSnapshots, requireUsableCheckpoint, snapshotRecor
 import type { TreeChange } from '../snapshots/snapshot-ops.js';
 import type { OutputRecord, ReviewDecision, SettleDecision } from '../snapshots/snapshot-records.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { outputFinding } from '../snapshots/snapshot-findings.js';
 import { currentOwner } from '../store/owner.js';
 import { destroyWorkspace } from './destroy.js';
 
@@ -151,7 +152,13 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
   return buildResult({
     outcome_summary: `output ${out.id} is settled by ${decision}: ${steps} change(s) of ${out.childId} are now in ${parent.ws.id}`,
     status: 'success',
-    key_findings: [`decision: ${decision}`, `proposal digest: ${out.proposalDigest}`, ...reviewFindings(decisions), `changes carried: ${steps}`],
+    key_findings: [
+      settledFinding(out, decision),
+      `decision: ${decision}`,
+      `proposal digest: ${out.proposalDigest}`,
+      ...reviewFindings(decisions),
+      `changes carried: ${steps}`,
+    ],
     warnings: skipped.length
       ? [`directory entries carry nothing themselves (a file write makes its directories): ${skipped.map((c) => c.path).join(', ')}`]
       : [],
@@ -203,7 +210,12 @@ async function letGo(ctx: EngineContext, out: OutputRecord, decision: 'release' 
         ? `output ${out.id} is discarded and workspace ${out.childId} ${destroyed ? 'destroyed' : 'was already gone'}; ${out.parentId} was not touched`
         : `output ${out.id} is released; ${out.parentId} was not touched and ${out.childId} stays as it is`,
     status: 'success',
-    key_findings: [`decision: ${decision}`, `proposal digest: ${out.proposalDigest}`, `${out.changes.length} change(s) not taken into ${out.parentId}`],
+    key_findings: [
+      settledFinding(out, decision),
+      `decision: ${decision}`,
+      `proposal digest: ${out.proposalDigest}`,
+      `${out.changes.length} change(s) not taken into ${out.parentId}`,
+    ],
     provenance: provenanceFor(ctx, 'settle', { workspace: child, startedAt, finishedAt: ctx.clock.now() }),
   });
 }
@@ -215,6 +227,9 @@ export async function finishDiscard(ctx: EngineContext, childId: string): Promis
   await destroyWorkspace(ctx, { workspaceId: childId, force: true });
   return true;
 }
+
+const settledFinding = (out: OutputRecord, decision: SettleDecision) =>
+  outputFinding(`output: ${out.id} (fork ${out.childId} of ${out.parentId})`, { ...out, state: 'settled', decision });
 
 function reviewFindings(decisions: ReviewDecision[]): KeyFinding[] {
   return decisions.map((d) => `reviewer ${d.reviewer}: ${d.verdict} — ${d.reason}`);

@@ -8,7 +8,7 @@ import { buildResult } from '../result/build-result.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
 import { attentionItem, type AttentionItem, type Evidence, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { commandLabel } from '../run/job-words.js';
-import { jobResult, recordedFailure } from '../run/job-result.js';
+import { jobResult, recordedFailure, withBytesSoFar } from '../run/job-result.js';
 import { isOwnerAlive } from '../store/owner.js';
 import type { JobRecord } from '../store/sqlite-store.js';
 
@@ -66,10 +66,13 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
   const orphans = () => jobs.filter((j) => j.state === 'running' && !isOwnerAlive(j.owner));
   let polls = 0;
   let orphaned: JobRecord[] = [];
+  const sizes = new Map<string, number>();
+  reportOutputSizes(ctx, jobs, sizes);
   while (!done() && Date.now() < deadline && input.signal?.aborted !== true) {
     await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), input.signal);
     jobs = read();
     if (++polls % ORPHAN_CHECK_EVERY === 0 && !done()) {
+      reportOutputSizes(ctx, jobs, sizes);
       orphaned = orphans();
       if (orphaned.length > 0) break;
     }
@@ -90,6 +93,22 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
     return jobResult(ctx, { verb: 'wait', workspace: ws, job, provider, failureMessage: recordedFailure(job), attention });
   }
   return allEnded(ctx, jobs, waited);
+}
+
+/**
+ * The output each running job has kept so far, as an event when it grew: the
+ * job runs in another process (a supervisor), so no job.output event reaches
+ * this engine, and a progress reader (MCP) would otherwise say 0 bytes while
+ * the job prints. One stat of the log per running job, every third of a second.
+ */
+function reportOutputSizes(ctx: EngineContext, jobs: readonly JobRecord[], sizes: Map<string, number>): void {
+  for (const job of jobs) {
+    if (job.state !== 'running') continue;
+    const bytes = withBytesSoFar(job, ctx.logPath(job.id)).outputBytes ?? 0;
+    if (bytes === (sizes.get(job.id) ?? 0)) continue;
+    sizes.set(job.id, bytes);
+    ctx.events.emit({ type: 'job.output-size', jobId: job.id, bytes });
+  }
 }
 
 /** Several jobs, all ended: each one's status in a line; the first that did not succeed decides the package's status. */

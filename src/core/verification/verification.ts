@@ -71,7 +71,8 @@ export const MAX_CHECKS = 32;
 /**
  * Validates the request before anything is recorded (a bad pattern or path
  * is exit 1 with nothing run). Order: output patterns, then files, then
- * commands — the cheap reads first; a result lists them in this order.
+ * commands — the cheap reads first; a result lists and numbers them in this
+ * order, each kind in the order given (verification-view.ts CHECK_ORDER).
  */
 export function planChecks(request: VerificationRequest): PlannedCheck[] {
   const checks: PlannedCheck[] = [];

@@ -56,7 +56,7 @@ export function writeFakeFile(
   if (digest !== writeOptions.expectedSha256.toLowerCase()) {
     throw new EngineError(
       'DIGEST_MISMATCH',
-      `the bytes for ${key} have sha256 ${digest}, not the expected ${writeOptions.expectedSha256}; nothing was written`,
+      `the bytes for ${key} have sha256:${digest}, not the expected sha256:${writeOptions.expectedSha256.slice(0, 64)}; nothing was written`,
       { hint: 'the source changed while it was copied; copy it again' },
     );
   }

@@ -42,7 +42,20 @@ export interface LayerStack {
 
 /** The digest of an empty tree: the sum of no entries. */
 export const EMPTY_SUM = '0'.repeat(64);
-const DIGEST_PREFIX = 'sha256-sum:';
+/**
+ * One digest notation everywhere (`sha256:<64 hex>`), like the fake's tree
+ * digest and every other digest headspace prints. Checkpoints recorded before
+ * that carry `sha256-sum:`; they are still read (and verify against their own
+ * recorded digest), never written.
+ */
+const DIGEST_PREFIX = 'sha256:';
+const LEGACY_PREFIX = 'sha256-sum:';
+
+/** The 256-bit sum a tree digest holds, from either notation. */
+function sumOf(digest: string): bigint {
+  const hex = digest.startsWith(LEGACY_PREFIX) ? digest.slice(LEGACY_PREFIX.length) : digest.slice(DIGEST_PREFIX.length);
+  return BigInt(`0x${hex}`);
+}
 const MOD = 1n << 256n;
 
 export const EMPTY_FACTS: TreeFacts = { fileCount: 0, bytes: 0, digest: `${DIGEST_PREFIX}${EMPTY_SUM}` };
@@ -73,7 +86,7 @@ export function entryHash(entry: DigestEntry): bigint {
 
 /** The facts of a tree after replacing the entries `before` (as they were) with `after` (as they are). */
 export function applyDelta(facts: TreeFacts, before: readonly DigestEntry[], after: readonly DigestEntry[]): TreeFacts {
-  let sum = BigInt(`0x${facts.digest.slice(DIGEST_PREFIX.length)}`);
+  let sum = sumOf(facts.digest);
   let fileCount = facts.fileCount;
   let bytes = facts.bytes;
   for (const entry of before) {

@@ -217,7 +217,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     if (actual !== options.expectedSha256.toLowerCase()) {
       throw new EngineError(
         'DIGEST_MISMATCH',
-        `the bytes for '${shown(rel)}' have sha256 ${actual}, not ${options.expectedSha256.slice(0, 64)}; nothing was written`,
+        `the bytes for '${shown(rel)}' have sha256:${actual}, not the expected sha256:${options.expectedSha256.slice(0, 64)}; nothing was written`,
         { hint: 'the source changed while it was copied; copy it again' },
       );
     }

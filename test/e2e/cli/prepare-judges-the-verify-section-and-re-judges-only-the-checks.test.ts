@@ -75,7 +75,7 @@ describe('prepare with a verify section', () => {
     expect(failed.code).toBe(6);
     expect(failed.pkg!.status).toBe('failure');
     expect(failed.pkg!.outcome_summary).toMatch(
-      /the verify section changed: verification failed: check 2 of 2 \(verify cat missing\.txt\): exited 1; .*nothing was recreated, setup was not run again/,
+      /the verify section changed: verification failed: check 2 of 2 \(verify 1 of 1: cat missing\.txt\): exited 1; .*nothing was recreated, setup was not run again/,
     );
     expect(receipt()).toMatchObject({ setup_jobs: made, verification: { outcome: 'failed' } });
 

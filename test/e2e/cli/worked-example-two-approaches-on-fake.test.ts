@@ -31,7 +31,7 @@ describe('try two approaches, keep the better one', () => {
     step(['run', 'try-exact', 'write', 'notes/exact.md', 'branch and bound']);
 
     const diff = step(['diff', 'try-exact', '--patch']);
-    expect(diff).toContain('since the fork baseline (from app): 1 created, 1 modified, 0 deleted');
+    expect(diff).toContain('since the fork baseline (from app): 2 change(s): 1 created, 1 modified, 0 deleted; 41 bytes of new content');
     expect(diff).toContain('-approach: none yet');
     expect(diff).toContain('+approach: exact, score 98');
 

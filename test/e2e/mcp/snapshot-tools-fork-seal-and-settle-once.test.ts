@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../src/core/result/result-package.js';
 import { connectStdio, textOf, type McpHandle } from '../../helpers/mcp.js';
+import { idAfter as idOf } from '../../helpers/snapshots.js';
 
 let mcp: McpHandle;
 beforeAll(async () => {
@@ -19,8 +20,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<Result
   expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
   return result.structuredContent as unknown as ResultPackage;
 }
-const idAfter = (pkg: ResultPackage, prefix: string) =>
-  (pkg.key_findings.find((f) => typeof f === 'string' && f.startsWith(`${prefix}: `)) as string).slice(prefix.length + 2);
+const idAfter = (pkg: ResultPackage, kind: 'checkpoint' | 'output') => idOf(pkg.key_findings, kind);
 
 describe('the snapshot tools', () => {
   it('checkpoint, restore, fork, diff, seal and settle once, as tool calls', async () => {

@@ -61,7 +61,9 @@ describe('restore refusals', () => {
     expect(error.code).toBe('CHECKPOINT_INVALID');
     expect(await treeOf(engine, 'w')).toEqual({ 'a.txt': 'two' });
     const inspected = await engine.inspect({ handle: 'w' });
-    expect(inspected.key_findings.some((f) => typeof f === 'string' && f.startsWith(`checkpoint ${id}: invalid`))).toBe(true);
+    expect(inspected.key_findings).toContainEqual(
+      expect.objectContaining({ kind: 'checkpoint', checkpoint_id: id, state: 'invalid', text: expect.stringMatching(`^checkpoint ${id}: invalid`) }),
+    );
   });
 
   it('refuses a checkpoint id of another workspace as not found', async () => {

@@ -53,6 +53,6 @@ describe('the tree digest', () => {
       { ...file, path: 'b' },
     ])
       expect(applyDelta(EMPTY_FACTS, [], [changed]).digest).not.toBe(base.digest);
-    expect(base).toEqual({ fileCount: 1, bytes: 1, digest: expect.stringMatching(/^sha256-sum:[0-9a-f]{64}$/) });
+    expect(base).toEqual({ fileCount: 1, bytes: 1, digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
   });
 });
