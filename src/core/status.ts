@@ -26,7 +26,9 @@ export type ResultStatus =
   | 'policy_denied'
   | 'infrastructure_failure'
   /** The job ran, but a verification check could not reach a verdict (a verifier fault, #16): neither success nor failure. */
-  | 'inconclusive';
+  | 'inconclusive'
+  /** A batch with strategy any (#16) in which no job succeeded: a batch's status, never a job's. */
+  | 'any_exhausted';
 
 /** Why a verb ended the way it did; one category per exit code. */
 export type Category =
@@ -89,6 +91,8 @@ const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze(
   policy_denied: 'policy_denied',
   infrastructure_failure: 'infrastructure_failure',
   inconclusive: 'inconclusive',
+  // A failed join is a computation that failed (exit 6): no new code, the taxonomy's meaning holds.
+  any_exhausted: 'computation_failed',
 });
 
 export function categoryOfStatus(status: ResultStatus): Category {

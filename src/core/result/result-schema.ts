@@ -255,7 +255,7 @@ export const ResultPackageSchema = z
     status: z
       .enum(RESULT_STATUSES)
       .describe(
-        'success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, inconclusive (a verification check reached no verdict), or running (inspect of an unfinished job)',
+        'success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, inconclusive (a verification check reached no verdict), any_exhausted (a batch any: no job succeeded), or running (inspect of an unfinished job)',
       ),
     key_findings: z
       .array(KeyFindingSchema)
