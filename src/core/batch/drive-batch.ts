@@ -122,12 +122,13 @@ function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[]): Joi
   const now = ctx.clock.now();
   const pending = views.length - ended.length;
   if (group.cancelRequestedAt !== null)
-    return { status: 'cancelled', winners: [], decider: { ...last, finishedAt: now }, summary: `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished` };
+    return { status: 'cancelled', winners: [], decider: { ...last, finishedAt: now }, cause: 'cancel', summary: `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished` };
   if (group.timeoutMs !== null && now - group.createdAt >= group.timeoutMs)
     return {
       status: 'timeout',
       winners: [],
       decider: { ...last, finishedAt: now },
+      cause: 'timeout',
       summary: `the batch's timeout (${group.timeoutMs / 1000} s) ran out with ${pending} of ${views.length} jobs unfinished`,
     };
   return null;
@@ -187,7 +188,7 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
   const store = ctx.store();
   const members = settleMembers(ctx, records, group);
   let neverStarted = 0;
-  const why = decision.status === 'cancelled' ? 'the batch was cancelled' : decision.status === 'timeout' && decision.winners.length === 0 && group.timeoutMs !== null && !decideJoin(group.strategy, group.quorum, []) ? "the batch's timeout ran out" : 'the join had decided';
+  const why = decision.cause === 'cancel' ? 'the batch was cancelled' : decision.cause === 'timeout' ? "the batch's timeout ran out" : 'the join had decided';
   for (const m of members.filter((x) => x.state === 'queued' || x.state === 'launching')) {
     records.setMember(group.id, m.index, { state: 'skipped', status: 'cancelled', endedAt: ctx.clock.now(), note: `cancelled before it started: ${why}` });
     neverStarted++;
