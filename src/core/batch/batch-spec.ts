@@ -28,7 +28,7 @@ export interface BatchJobSpec {
 export async function readBatchSpec(source: { spec?: string; jobs?: unknown }): Promise<NewMember[]> {
   if ((source.spec === undefined) === (source.jobs === undefined))
     throw new EngineError('BAD_ARGUMENT', 'a batch needs its jobs: a spec (YAML or JSON text) or jobs, exactly one', {
-      hint: 'for example --spec batch.yml, whose jobs: lists { workspace, command } entries',
+      hint: 'give a spec whose jobs: lists { workspace, command } entries',
     });
   let data: unknown = source.jobs === undefined ? undefined : { jobs: source.jobs };
   if (source.spec !== undefined) {

@@ -121,7 +121,7 @@ function startDetachedDriver(given: string, groupId: string): void {
   const env: NodeJS.ProcessEnv = { HEADSPACE_HOME: home };
   for (const [name, value] of Object.entries(process.env))
     if (/^(PATH|HOME|LANG|LC_[A-Z]+|TMPDIR|TZ|DOCKER_HOST|HEADSPACE_[A-Z0-9_]+)$/.test(name) && name !== 'HEADSPACE_HOME') env[name] = value;
-  const child = spawn(process.execPath, [HEADSPACE_BIN, 'batch', 'wait', groupId, '--json'], { detached: true, stdio: 'ignore', cwd: '/', env });
+  const child = spawn(process.execPath, [HEADSPACE_BIN, 'batch', 'wait', groupId], { detached: true, stdio: 'ignore', cwd: '/', env });
   child.once('error', () => {});
   child.unref();
 }

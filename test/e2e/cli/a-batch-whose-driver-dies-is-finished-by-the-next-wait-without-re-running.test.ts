@@ -13,7 +13,7 @@ import { groupIdOf, memberLines, runBatch, type BatchPackage } from '../../helpe
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
 
-/** The detached driver: `headspace batch wait GROUP --json`. */
+/** The detached driver: `headspace batch wait GROUP`. */
 function driverPid(group: string): number | undefined {
   for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
     try {
