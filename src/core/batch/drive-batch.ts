@@ -28,6 +28,8 @@ import { byFinish, decideJoin, type JoinDecision, type MemberView } from './join
 
 /** Between looks at the members' job records: a job's end is seen within this (one indexed read per running member). */
 const POLL_MS = 10;
+/** A loser's TERM grace before the kill: its work is unwanted, so short. */
+const LOSER_GRACE_SECONDS = 0.25;
 
 export type DriveEnd = 'finished' | 'timeout' | 'aborted' | 'not-driver';
 
@@ -201,8 +203,9 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
   const stops = running.map(async (m) => {
     const job = store.getJob(m.jobId!)!;
     try {
-      // No grace: a loser's work is unwanted, and the cleanup is bounded.
-      await stopJob(ctx, { workspaceId: job.workspaceId, jobId: job.id, apply: true, graceSeconds: 0, settleTimeoutMs: timeoutMs });
+      // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling; a kill with no grace goes straight
+      // to the freezer path, which on a loaded host waited out its whole kill timeout (5 s) for a job already exiting.
+      await stopJob(ctx, { workspaceId: job.workspaceId, jobId: job.id, apply: true, graceSeconds: Math.min(LOSER_GRACE_SECONDS, timeoutMs / 4000), settleTimeoutMs: timeoutMs });
     } catch (error) {
       errors.push(`job ${job.id}: the stop failed: ${error instanceof Error ? error.message : String(error)}`);
     }
