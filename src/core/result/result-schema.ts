@@ -238,7 +238,7 @@ export const AttentionItemSchema = z
     kind: z
       .string()
       .describe(
-        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation, dead-event',
+        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation, dead-event, orphaned-batch',
       ),
     text: z.string().describe('the item as markdown shows it'),
     workspace_id: z.string().optional().describe('the workspace it is about'),

@@ -1,6 +1,6 @@
 /**
  * A batch whose driving process is killed (kill -9) mid-way (#16) is not
- * lost and nothing is silently re-run: batch status names the dead driver,
+ * lost and nothing is silently re-run: batch status and doctor name the dead driver,
  * the next batch wait adopts the batch and finishes it, the job already
  * started is watched to its end (the same job, one record) and only the
  * queued one is started.
@@ -52,6 +52,8 @@ describe('a batch whose driver died', () => {
 
     const orphan = cli(home, ['batch', 'status', group]);
     expect(orphan.stdout).toContain('no live process drives this batch');
+    const doctor = cli(home, ['doctor']);
+    expect(doctor.stdout).toContain(`batch ${group} (all) has no live driver (pid ${pid} is gone)`);
 
     const waited = cli(home, ['batch', 'wait', group, '--json']);
     expect(waited.code, waited.stderr).toBe(0);
