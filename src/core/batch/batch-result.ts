@@ -69,13 +69,19 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
       attentionItem('next-step', 'to cancel it (losers stopped, queued jobs never started)', { action: nextAction('batch-cancel', { groupId }) }),
     );
   }
+  // Forks made for the batch are kept: a winner's holds its work (seal it to bring it back), a loser's is only to be removed.
   for (const m of members)
-    if (m.forkOf !== null && m.workspaceId !== null && !winners.has(m.index) && finished)
+    if (m.forkOf !== null && m.workspaceId !== null && finished)
       attention.push(
-        attentionItem('next-step', `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept; destroy it when done`, {
-          workspace_id: m.workspaceId,
-          action: nextAction('destroy', { workspaceId: m.workspaceId }),
-        }),
+        winners.has(m.index)
+          ? attentionItem('next-step', `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept and holds a winner's work; seal it to propose it`, {
+              workspace_id: m.workspaceId,
+              action: nextAction('seal', { workspaceId: m.workspaceId }),
+            })
+          : attentionItem('next-step', `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept; destroy it when done`, {
+              workspace_id: m.workspaceId,
+              action: nextAction('destroy', { workspaceId: m.workspaceId }),
+            }),
       );
   const status: ResultStatus = options.status ?? (finished ? group.status! : 'running');
   const ended = views.filter((v) => v.done).length;
