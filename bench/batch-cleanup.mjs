@@ -86,7 +86,16 @@ export async function benchBatchCleanup({ repo, reps = Number(process.env.HEADSP
     const quorum = summarize(samples.quorum);
     return {
       name: 'batch-cleanup',
-      result: { provider, jobsPerBatch: 100, concurrency: 2, race, quorum, raceSamples: samples.race, quorumSamples: samples.quorum, loserProcessesLeft: leftOver },
+      result: {
+        provider,
+        jobsPerBatch: 100,
+        concurrency: 2,
+        race,
+        quorum,
+        raceSamples: samples.race,
+        quorumSamples: samples.quorum,
+        loserProcessesLeft: leftOver,
+      },
       markdown: [
         `Provider ${provider}, 100 jobs per batch at concurrency 2, ${reps} batches per strategy after one warm-up; the deciding job's recorded end → every loser gone (the running one stopped, the queued ones never started), as the batch reports it.`,
         '',

@@ -27,10 +27,17 @@ export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   batch: {
     args: [],
     flags: {
-      spec: { flags: '--spec <file>', description: 'the jobs: a YAML or JSON file (- reads stdin) with jobs: [{workspace|fork, command, name?}]', parse: readSpec },
+      spec: {
+        flags: '--spec <file>',
+        description: 'the jobs: a YAML or JSON file (- reads stdin) with jobs: [{workspace|fork, command, name?}]',
+        parse: readSpec,
+      },
       jobs: null,
       timeoutSeconds: { flags: '--timeout <seconds>', description: 'the whole batch: past it, status timeout and the unfinished jobs cancelled' },
-      cleanupTimeoutSeconds: { flags: '--cleanup-timeout <seconds>', description: 'how long stopping the losers may take before it is a cleanup error (default 10)' },
+      cleanupTimeoutSeconds: {
+        flags: '--cleanup-timeout <seconds>',
+        description: 'how long stopping the losers may take before it is a cleanup error (default 10)',
+      },
     },
     explain: `Runs the spec's jobs as one batch with a durable group id (bg-…) and joins them by --strategy: all (every job must succeed; the first failure decides and the rest are cancelled), allSettled (wait for every job; one failure makes the batch fail, never disguised), race (the first job to end decides, success or not), any (the first success; none: status any_exhausted), quorum --quorum K (K successes; failing once K is out of reach). The spec (YAML or JSON) lists jobs: each { workspace: ID, command: [ARGV…] or "WORDS" } or { fork: ID, command } to run in a fresh fork of ID (needs snapshots; the forks are kept, named in the result), with an optional name. Everything is checked before anything starts (no jobs, a quorum missing or above the job count, an unknown workspace, a fork without snapshots). --concurrency N runs at most N jobs at once; a slot is held until its job has ENDED, not merely started. Each job is a detached run (explain run) so it outlives the caller. Winners are ordered by their recorded end time (ties by job id). Once the join decides, the losers are cancelled: queued jobs never start, running ones are stopped through stop (TERM, a 0.25 s grace, then a kill), bounded by --cleanup-timeout (default 10 s); the result reports how long until every loser was gone and names any cleanup error. The result lists each job's status in one line and carries the winners' output as evidence (inspect JOB gives a winner's whole result). Without --detach the call blocks until the batch ends (Ctrl-C cancels it); --detach returns the group id at once and a background process (headspace batch wait GROUP) drives it. A batch whose driving process died is finished by the next batch wait (jobs already started are watched, never run again); batch status names it. ${EXIT_CODES_LINE}`,
   },

@@ -65,7 +65,8 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
   timeout: "the wall-clock budget was hit, or wait's timeout ran out (the jobs run on)",
   cancelled: "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which",
-  computation_failed: "the job ran and failed (non-zero exit, 126 not executable, 127 not found); or a batch's join failed (any_exhausted: no job succeeded; a quorum out of reach)",
+  computation_failed:
+    "the job ran and failed (non-zero exit, 126 not executable, 127 not found); or a batch's join failed (any_exhausted: no job succeeded; a quorum out of reach)",
   infrastructure_failure: "the engine or the host broke: not the command's fault",
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
   inconclusive:

@@ -114,7 +114,11 @@ export class BatchRecords {
   }
 
   /** The group and every member in one commit: a batch is either wholly recorded or not at all. */
-  insertGroup(group: Omit<GroupRecord, 'state' | 'status' | 'summary' | 'cancelRequestedAt' | 'decidedAt' | 'finishedAt' | 'cleanup'>, members: NewMember[], traceId: string): void {
+  insertGroup(
+    group: Omit<GroupRecord, 'state' | 'status' | 'summary' | 'cancelRequestedAt' | 'decidedAt' | 'finishedAt' | 'cleanup'>,
+    members: NewMember[],
+    traceId: string,
+  ): void {
     this.store.atomically(() => {
       this.store
         .statement(

@@ -55,7 +55,10 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   });
   const attention: AttentionItem[] = [...(options.attention ?? [])];
   for (const v of ordered.slice(0, 3))
-    if (v.jobId) attention.push(attentionItem('next-step', `winner ${v.name}: its whole job result`, { job_id: v.jobId, action: nextAction('inspect', { handle: v.jobId }) }));
+    if (v.jobId)
+      attention.push(
+        attentionItem('next-step', `winner ${v.name}: its whole job result`, { job_id: v.jobId, action: nextAction('inspect', { handle: v.jobId }) }),
+      );
   if (!finished) {
     const driven = group.driver !== null && isOwnerAlive(group.driver);
     attention.push(

@@ -43,7 +43,10 @@ export async function readBatchSpec(source: { spec?: string; jobs?: unknown }): 
   }
   const { z } = await import('zod');
   const job = z.strictObject({
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/).optional(),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)
+      .optional(),
     workspace: z.string().optional(),
     fork: z.string().optional(),
     command: z.union([z.string().min(1), z.array(z.string()).min(1)]),
@@ -67,7 +70,8 @@ export async function readBatchSpec(source: { spec?: string; jobs?: unknown }): 
         hint: 'workspace: runs in that workspace; fork: runs in a fresh fork of it',
       });
     const argv = typeof j.command === 'string' ? splitCommandWords(j.command, `${at}.command`) : j.command;
-    if (argv.some((a) => a.includes('\0'))) throw new EngineError('BAD_ARGUMENT', `${at}.command holds a NUL byte`, { hint: 'pass binary data through a file' });
+    if (argv.some((a) => a.includes('\0')))
+      throw new EngineError('BAD_ARGUMENT', `${at}.command holds a NUL byte`, { hint: 'pass binary data through a file' });
     const name = j.name ?? `job-${i + 1}`;
     if (names.has(name)) throw new EngineError('BAD_ARGUMENT', `two jobs are named ${name}`, { hint: 'give each job its own name, or none' });
     names.add(name);

@@ -57,7 +57,14 @@ export function tryAdopt(ctx: EngineContext, group: GroupRecord, me: Owner = cur
 export function memberView(m: MemberRecord, job: JobRecord | undefined): MemberView {
   if (m.state === 'skipped') return { index: m.index, name: m.name, jobId: m.jobId, done: true, status: m.status, finishedAt: m.endedAt };
   const done = job?.state === 'finished';
-  return { index: m.index, name: m.name, jobId: m.jobId, done, status: done ? (job.status ?? 'infrastructure_failure') : null, finishedAt: done ? job.finishedAt : null };
+  return {
+    index: m.index,
+    name: m.name,
+    jobId: m.jobId,
+    done,
+    status: done ? (job.status ?? 'infrastructure_failure') : null,
+    finishedAt: done ? job.finishedAt : null,
+  };
 }
 
 /** Drives the group until it is finished, the caller's `until` passes, or the signal aborts. The caller must hold the seat (tryAdopt). */
@@ -106,7 +113,8 @@ function settleMembers(ctx: EngineContext, records: BatchRecords, group: GroupRe
     if (m.state !== 'running' && m.state !== 'launching') continue;
     const job = m.jobId ? store.getJob(m.jobId) : undefined;
     if (!job) {
-      if (m.state === 'launching') records.setMember(group.id, m.index, { state: 'queued', note: 'its launch was cut short before a job was recorded: started anew' });
+      if (m.state === 'launching')
+        records.setMember(group.id, m.index, { state: 'queued', note: 'its launch was cut short before a job was recorded: started anew' });
       continue;
     }
     records.setMember(group.id, m.index, { state: job.state === 'finished' ? 'ended' : 'running' });
@@ -124,7 +132,13 @@ function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[]): Joi
   const now = ctx.clock.now();
   const pending = views.length - ended.length;
   if (group.cancelRequestedAt !== null)
-    return { status: 'cancelled', winners: [], decider: { ...last, finishedAt: now }, cause: 'cancel', summary: `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished` };
+    return {
+      status: 'cancelled',
+      winners: [],
+      decider: { ...last, finishedAt: now },
+      cause: 'cancel',
+      summary: `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished`,
+    };
   if (group.timeoutMs !== null && now - group.createdAt >= group.timeoutMs)
     return {
       status: 'timeout',
@@ -205,7 +219,13 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
     try {
       // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling; a kill with no grace goes straight
       // to the freezer path, which on a loaded host waited out its whole kill timeout (5 s) for a job already exiting.
-      await stopJob(ctx, { workspaceId: job.workspaceId, jobId: job.id, apply: true, graceSeconds: Math.min(LOSER_GRACE_SECONDS, timeoutMs / 4000), settleTimeoutMs: timeoutMs });
+      await stopJob(ctx, {
+        workspaceId: job.workspaceId,
+        jobId: job.id,
+        apply: true,
+        graceSeconds: Math.min(LOSER_GRACE_SECONDS, timeoutMs / 4000),
+        settleTimeoutMs: timeoutMs,
+      });
     } catch (error) {
       errors.push(`job ${job.id}: the stop failed: ${error instanceof Error ? error.message : String(error)}`);
     }

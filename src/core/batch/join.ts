@@ -72,7 +72,8 @@ export function decideJoin(strategy: Strategy, quorum: number | null, members: r
     }
     case 'all': {
       const failed = failures[0];
-      if (failed) return { status: failed.status!, winners: [], decider: failed, summary: `all: ${name(failed)} ended ${failed.status}; the rest were cancelled` };
+      if (failed)
+        return { status: failed.status!, winners: [], decider: failed, summary: `all: ${name(failed)} ended ${failed.status}; the rest were cancelled` };
       if (pending === 0) return { status: 'success', winners: successes, decider: ended[ended.length - 1]!, summary: `all: every one of ${n} jobs succeeded` };
       return null;
     }

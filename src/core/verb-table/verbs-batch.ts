@@ -29,11 +29,20 @@ export const batchVerb = defineVerb<'batch', 'batch', ReturnType<typeof batchInp
 
 function batchInput(z: Zod) {
   return z.strictObject({
-    strategy: z.enum(STRATEGIES).describe('all: every job must succeed (the first failure cancels the rest); allSettled: wait for all; race: the first to end decides; any: the first success; quorum: K successes'),
+    strategy: z
+      .enum(STRATEGIES)
+      .describe(
+        'all: every job must succeed (the first failure cancels the rest); allSettled: wait for all; race: the first to end decides; any: the first success; quorum: K successes',
+      ),
     quorum: z.int().min(1).optional().describe('quorum: how many successes decide'),
     concurrency: z.int().min(1).max(64).optional().describe('jobs at once (default 1); a slot frees when its job ends'),
     timeoutSeconds: z.number().positive().max(86_400).optional().describe('the whole batch: past it, status timeout and the unfinished jobs cancelled'),
-    cleanupTimeoutSeconds: z.number().positive().max(3600).optional().describe('how long stopping the losers may take before it is a cleanup error (default 10)'),
+    cleanupTimeoutSeconds: z
+      .number()
+      .positive()
+      .max(3600)
+      .optional()
+      .describe('how long stopping the losers may take before it is a cleanup error (default 10)'),
     jobs: z
       .array(
         z.strictObject({
@@ -72,7 +81,8 @@ export const batchWaitVerb = defineVerb<'batch-wait', 'batchWait', ReturnType<ty
   idempotent: true,
   title: 'Wait for a batch',
   summary: "block until a batch's join decides and its losers are cleaned up; a timeout (exit 4) leaves it running",
-  description: "Wait until a batch's join decides and its losers are cleaned up, and get its result: each job's status, the winners' evidence. timeoutSeconds ends the wait (status timeout); the batch runs on.",
+  description:
+    "Wait until a batch's join decides and its losers are cleaned up, and get its result: each job's status, the winners' evidence. timeoutSeconds ends the wait (status timeout); the batch runs on.",
   input: (z: Zod) => batchWaitInput(z),
   runtimeKeys: ['signal'],
   mcpMaximum: { timeoutSeconds: 300 },

@@ -128,8 +128,7 @@ function startDetachedDriver(given: string, groupId: string): void {
 
 export function requireGroup(ctx: EngineContext, groupId: string): GroupRecord {
   const group = typeof groupId === 'string' ? batchRecords(ctx).group(groupId) : undefined;
-  if (!group)
-    throw new EngineError('BAD_ID', `no batch ${String(groupId).slice(0, 70)}`, { hint: 'give the group id batch returned (bg-…)' });
+  if (!group) throw new EngineError('BAD_ID', `no batch ${String(groupId).slice(0, 70)}`, { hint: 'give the group id batch returned (bg-…)' });
   return group;
 }
 
@@ -153,15 +152,19 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
   let adoptedFrom: string | null = null;
   for (;;) {
     const group = records.group(input.groupId)!;
-    if (group.state === 'finished')
-      return batchResult(ctx, input.groupId, { verb: 'batch-wait', ...(adoptedFrom ? { lead: adoptedFrom } : {}) });
-    if (input.signal?.aborted) return batchResult(ctx, input.groupId, { verb: 'batch-wait', status: 'cancelled', lead: 'the wait was interrupted; the batch runs on' });
+    if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-wait', ...(adoptedFrom ? { lead: adoptedFrom } : {}) });
+    if (input.signal?.aborted)
+      return batchResult(ctx, input.groupId, { verb: 'batch-wait', status: 'cancelled', lead: 'the wait was interrupted; the batch runs on' });
     if (until !== undefined && Date.now() >= until)
       return batchResult(ctx, input.groupId, { verb: 'batch-wait', status: 'timeout', lead: `the wait timed out after ${timeout} s; the batch runs on` });
     const previous = group.driver;
     if (tryAdopt(ctx, group)) {
       if (previous !== null && previous.pid !== process.pid) adoptedFrom = `its driver (pid ${previous.pid}) was gone: this call finished the batch`;
-      await driveBatch(ctx, input.groupId, { onAbort: 'release', ...(input.signal ? { signal: input.signal } : {}), ...(until !== undefined ? { until } : {}) });
+      await driveBatch(ctx, input.groupId, {
+        onAbort: 'release',
+        ...(input.signal ? { signal: input.signal } : {}),
+        ...(until !== undefined ? { until } : {}),
+      });
       continue;
     }
     await new Promise((r) => setTimeout(r, POLL_MS));

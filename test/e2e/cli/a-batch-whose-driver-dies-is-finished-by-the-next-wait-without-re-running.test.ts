@@ -31,10 +31,14 @@ const status = (group: string) => JSON.parse(cli(home, ['batch', 'status', group
 describe('a batch whose driver died', () => {
   it('is reported, then finished by batch wait with the started job watched, not run again', async () => {
     expect(cli(home, ['create', '--workspace-id', 'pool']).code).toBe(0);
-    const started = runBatch(home, ['--strategy', 'all', '--detach'], [
-      { workspace: 'pool', command: 'sleep 1.5', name: 'first' },
-      { workspace: 'pool', command: 'true', name: 'second' },
-    ]);
+    const started = runBatch(
+      home,
+      ['--strategy', 'all', '--detach'],
+      [
+        { workspace: 'pool', command: 'sleep 1.5', name: 'first' },
+        { workspace: 'pool', command: 'true', name: 'second' },
+      ],
+    );
     expect(started.code, started.stderr).toBe(0);
     const group = groupIdOf(started.pkg!);
     let first: string | undefined;

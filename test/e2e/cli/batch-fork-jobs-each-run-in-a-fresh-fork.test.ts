@@ -14,10 +14,14 @@ describe('batch fork jobs', () => {
   it('run each in its own fresh fork of the parent', () => {
     expect(cli(home, ['create', '--workspace-id', 'parent']).code).toBe(0);
     expect(cli(home, ['run', 'parent', 'write', 'seed.txt', 'from-parent']).code).toBe(0);
-    const run = runBatch(home, ['--strategy', 'allSettled', '--concurrency', '2'], [
-      { fork: 'parent', command: ['cat', 'seed.txt', '&&', 'write', 'mine.txt', 'one'], name: 'one' },
-      { fork: 'parent', command: ['cat', 'seed.txt', '&&', 'write', 'mine.txt', 'two'], name: 'two' },
-    ]);
+    const run = runBatch(
+      home,
+      ['--strategy', 'allSettled', '--concurrency', '2'],
+      [
+        { fork: 'parent', command: ['cat', 'seed.txt', '&&', 'write', 'mine.txt', 'one'], name: 'one' },
+        { fork: 'parent', command: ['cat', 'seed.txt', '&&', 'write', 'mine.txt', 'two'], name: 'two' },
+      ],
+    );
     expect(run.code, run.stderr).toBe(0);
     const lines = memberLines(run.pkg!);
     expect(lines.map((l) => l.status)).toEqual(['success', 'success']);

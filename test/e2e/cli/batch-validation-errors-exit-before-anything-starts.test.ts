@@ -26,10 +26,26 @@ describe('batch validation', () => {
   it.each([
     ['no jobs', ['--strategy', 'all'], [], /no jobs/],
     ['a quorum strategy without a quorum', ['--strategy', 'quorum'], [{ workspace: 'pool', command: 'true' }], /needs quorum/],
-    ['a quorum above the job count', ['--strategy', 'quorum', '--quorum', '3'], [{ workspace: 'pool', command: 'true' }, { workspace: 'pool', command: 'true' }], /quorum takes a whole number from 1 to 2/],
+    [
+      'a quorum above the job count',
+      ['--strategy', 'quorum', '--quorum', '3'],
+      [
+        { workspace: 'pool', command: 'true' },
+        { workspace: 'pool', command: 'true' },
+      ],
+      /quorum takes a whole number from 1 to 2/,
+    ],
     ['a quorum for another strategy', ['--strategy', 'any', '--quorum', '1'], [{ workspace: 'pool', command: 'true' }], /only for the quorum strategy/],
     ['a job with neither workspace nor fork', ['--strategy', 'all'], [{ command: 'true' }], /exactly one of workspace and fork/],
-    ['an unknown workspace after a good one', ['--strategy', 'all'], [{ workspace: 'pool', command: 'true' }, { workspace: 'nowhere', command: 'true' }], /no workspace nowhere/],
+    [
+      'an unknown workspace after a good one',
+      ['--strategy', 'all'],
+      [
+        { workspace: 'pool', command: 'true' },
+        { workspace: 'nowhere', command: 'true' },
+      ],
+      /no workspace nowhere/,
+    ],
     ['an unknown strategy', ['--strategy', 'first'], [{ workspace: 'pool', command: 'true' }], /strategy/],
   ])('refuses %s with exit 1 and starts no job', (_name, args, jobs, message) => {
     const run = runBatch(home, args as string[], jobs as never);
@@ -37,7 +53,6 @@ describe('batch validation', () => {
     expect(run.stderr).toMatch(message as RegExp);
     expect(jobCount()).toBe(0);
   });
-
 });
 
 describe('the same look', () => {
