@@ -11,7 +11,7 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import { attentionItem, type ResultPackage } from '../result/result-package.js';
-import { refuseUndetachable } from '../run/detach-job.js';
+import { refuseUndetachable, supervisorEnv } from '../run/detach-job.js';
 import { currentOwner } from '../store/owner.js';
 import { requireSnapshots } from '../snapshots/snapshot-guards.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
@@ -118,10 +118,8 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
 /** `headspace batch wait GROUP` in a session of its own, no stdio of the caller's: it adopts the free seat and drives to the end. */
 function startDetachedDriver(given: string, groupId: string): void {
   const home = absolutePath(given);
-  const env: NodeJS.ProcessEnv = { HEADSPACE_HOME: home };
-  for (const [name, value] of Object.entries(process.env))
-    if (/^(PATH|HOME|LANG|LC_[A-Z]+|TMPDIR|TZ|DOCKER_HOST|HEADSPACE_[A-Z0-9_]+)$/.test(name) && name !== 'HEADSPACE_HOME') env[name] = value;
-  const child = spawn(process.execPath, [HEADSPACE_BIN, 'batch', 'wait', groupId], { detached: true, stdio: 'ignore', cwd: '/', env });
+  // The supervisor's environment: where things are and headspace's settings, never the caller's other values.
+  const child = spawn(process.execPath, [HEADSPACE_BIN, 'batch', 'wait', groupId], { detached: true, stdio: 'ignore', cwd: '/', env: supervisorEnv(home) });
   child.once('error', () => {});
   child.unref();
 }
