@@ -1,5 +1,5 @@
 /** Helpers for the batch tests (#16): write a spec, run a batch through the built bin, read its JSON result. */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, type CliRun } from './cli.js';
 
@@ -93,3 +93,17 @@ export function strategyCases(home: string, ws: string, env: Record<string, stri
 }
 
 export type StrategyCases = ReturnType<typeof strategyCases>;
+
+/** Host processes whose argv `match` accepts (from /proc; a process gone meanwhile is skipped). */
+export function hostProcesses(match: (argv: string[]) => boolean): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return match(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

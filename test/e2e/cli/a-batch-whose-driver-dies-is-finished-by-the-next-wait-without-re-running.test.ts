@@ -5,26 +5,16 @@
  * started is watched to its end (the same job, one record) and only the
  * queued one is started.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { groupIdOf, memberLines, runBatch, type BatchPackage } from '../../helpers/batch.js';
+import { groupIdOf, hostProcesses, memberLines, runBatch, type BatchPackage } from '../../helpers/batch.js';
 
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
 
 /** The detached driver: `headspace batch wait GROUP`. */
-function driverPid(group: string): number | undefined {
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (argv.includes('batch') && argv.includes('wait') && argv.includes(group)) return Number(pid);
-    } catch {
-      // gone
-    }
-  }
-  return undefined;
-}
+const driverPid = (group: string): number | undefined => hostProcesses((argv) => argv.includes('batch') && argv.includes('wait') && argv.includes(group))[0];
 
 const status = (group: string) => JSON.parse(cli(home, ['batch', 'status', group, '--json']).stdout) as BatchPackage;
 

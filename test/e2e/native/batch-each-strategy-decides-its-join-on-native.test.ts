@@ -3,10 +3,9 @@
  * with real processes — and a cancelled loser is gone: no process of its
  * command is left on the host once the batch has returned.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { strategyCases } from '../../helpers/batch.js';
+import { hostProcesses, strategyCases } from '../../helpers/batch.js';
 import { strategySuite } from '../../helpers/batch-strategy-suite.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
@@ -19,18 +18,7 @@ afterAll(async () => {
 });
 
 /** Host processes running the losers' command (`sleep 29.7`, used by no other test). */
-function loserProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === 'sleep\u000029.7\u0000';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const loserProcesses = () => hostProcesses((argv) => argv.join(' ') === 'sleep 29.7 ');
 
 describe.runIf(readiness.ready)(`each batch strategy on native${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   beforeAll(() => {
@@ -40,5 +28,16 @@ describe.runIf(readiness.ready)(`each batch strategy on native${readiness.ready 
   strategySuite(() => strategyCases(home, 'pool', env));
   it('leaves no process of a cancelled loser behind', () => {
     expect(loserProcesses()).toEqual([]);
+  });
+  it('sees a running loser command with the same look, so the empty list above is not blindness', async () => {
+    const started = cli(home, ['run', '--detach', '--job-id', 'seen', 'pool', 'sleep', '29.7'], env);
+    expect(started.code, started.stderr).toBe(0);
+    let seen: number[] = [];
+    for (let i = 0; i < 200 && seen.length === 0; i++) {
+      seen = loserProcesses();
+      if (seen.length === 0) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    expect(cli(home, ['stop', 'pool', '--job-id', 'seen', '--apply', '--grace-seconds', '0'], env).code).toBe(5);
   });
 });
