@@ -23,7 +23,7 @@ export type GroupState = 'running' | 'finished';
 export type MemberState = 'queued' | 'launching' | 'running' | 'ended' | 'skipped';
 
 export interface CleanupReport {
-  /** Milliseconds from the deciding job's recorded end to the last loser's terminal record (null: nothing had to be stopped). */
+  /** Milliseconds from the deciding job's recorded end until every stop returned with its job's record terminal (null: nothing had to be stopped, or a loser outlived the cleanup timeout). */
   gone_ms: number | null;
   stopped: string[];
   never_started: number;
@@ -42,6 +42,8 @@ export interface GroupRecord {
   state: GroupState;
   status: ResultStatus | null;
   summary: string | null;
+  /** The winners' member indices in finish order, fixed when the join decided (null before). */
+  winners: number[] | null;
   driver: Owner | null;
   cancelRequestedAt: number | null;
   decidedAt: number | null;
@@ -83,6 +85,7 @@ function groupOf(row: Row): GroupRecord {
     state: row.state as GroupState,
     status: (row.status as ResultStatus | null) ?? null,
     summary: (row.summary as string | null) ?? null,
+    winners: row.winners === null || row.winners === undefined ? null : (JSON.parse(row.winners as string) as number[]),
     driver: row.driver_pid === null ? null : { pid: row.driver_pid as number, started: (row.driver_started as string | null) ?? null },
     cancelRequestedAt: (row.cancel_requested_at as number | null) ?? null,
     decidedAt: (row.decided_at as number | null) ?? null,
@@ -115,7 +118,7 @@ export class BatchRecords {
 
   /** The group and every member in one commit: a batch is either wholly recorded or not at all. */
   insertGroup(
-    group: Omit<GroupRecord, 'state' | 'status' | 'summary' | 'cancelRequestedAt' | 'decidedAt' | 'finishedAt' | 'cleanup'>,
+    group: Omit<GroupRecord, 'state' | 'status' | 'summary' | 'winners' | 'cancelRequestedAt' | 'decidedAt' | 'finishedAt' | 'cleanup'>,
     members: NewMember[],
     traceId: string,
   ): void {
@@ -184,10 +187,11 @@ export class BatchRecords {
     this.store.statement(`UPDATE batch_groups SET cancel_requested_at = COALESCE(cancel_requested_at, ?) WHERE id = ?`).run(at, groupId);
   }
 
-  markDecided(groupId: string, status: ResultStatus, summary: string, at: number): void {
+  /** The decision, once: status, summary and winners are fixed here, so every later reader (and a successor driver) sees the same. */
+  markDecided(groupId: string, decision: { status: ResultStatus; summary: string; winners: number[] }, at: number): void {
     this.store
-      .statement(`UPDATE batch_groups SET status = ?, summary = ?, decided_at = ? WHERE id = ? AND decided_at IS NULL`)
-      .run(status, summary, at, groupId);
+      .statement(`UPDATE batch_groups SET status = ?, summary = ?, winners = ?, decided_at = ? WHERE id = ? AND decided_at IS NULL`)
+      .run(decision.status, decision.summary, JSON.stringify(decision.winners), at, groupId);
   }
 
   finish(groupId: string, cleanup: CleanupReport, at: number): void {

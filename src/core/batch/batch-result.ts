@@ -16,7 +16,6 @@ import { isOwnerAlive } from '../store/owner.js';
 import type { ResultStatus } from '../status.js';
 import type { GroupRecord, MemberRecord } from './batch-records.js';
 import { batchRecords, memberView } from './drive-batch.js';
-import { decideJoin } from './join.js';
 
 export interface BatchResultOptions {
   verb: string;
@@ -35,9 +34,9 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   const jobs = new Map(members.flatMap((m) => (m.jobId ? [[m.index, store.getJob(m.jobId)] as const] : [])));
   const views = members.map((m) => memberView(m, jobs.get(m.index)));
   const finished = group.state === 'finished';
-  // Winners are re-derived from the records by the same pure join (finish order, ties by job id): nothing is stored that could disagree.
-  const decision = finished && group.status !== 'cancelled' && group.status !== 'timeout' ? decideJoin(group.strategy, group.quorum, views) : null;
-  const winners = new Set((decision?.winners ?? []).map((w) => w.index));
+  // The winners as the join fixed them when it decided (a job whose end was committed later cannot displace one).
+  const ordered = (group.winners ?? []).map((i) => views[i]!).filter(Boolean);
+  const winners = new Set(ordered.map((w) => w.index));
   const lines: KeyFinding[] = [groupLine(group, members.length), ...members.map((m) => memberLine(ctx, m, winners.has(m.index)))];
   const cleanup = group.cleanup;
   if (cleanup) {
@@ -46,7 +45,6 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
     );
     for (const error of cleanup.errors) lines.push(`cleanup error: ${error}`);
   }
-  const ordered = [...(decision?.winners ?? [])];
   const firstFailure = views.filter((v) => v.done && v.status !== 'success' && v.jobId).sort((a, b) => (a.finishedAt ?? 0) - (b.finishedAt ?? 0))[0];
   const evidenceFrom = ordered.length > 0 ? ordered.slice(0, 2) : firstFailure && group.status !== 'success' ? [firstFailure] : [];
   const evidence: Evidence[] = evidenceFrom.flatMap((v) => {

@@ -91,7 +91,7 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
     const views = members.map((m) => memberView(m, m.jobId ? store.getJob(m.jobId) : undefined));
     const decision = judge(ctx, group, views);
     if (decision) {
-      records.markDecided(groupId, decision.status, decision.summary, ctx.clock.now());
+      records.markDecided(groupId, { status: decision.status, summary: decision.summary, winners: decision.winners.map((w) => w.index) }, ctx.clock.now());
       const cleanup = await cancelLosers(ctx, records, records.group(groupId)!, decision);
       records.finish(groupId, cleanup, ctx.clock.now());
       return 'finished';

@@ -300,6 +300,7 @@ export const MIGRATIONS: readonly string[] = [
     state TEXT NOT NULL,
     status TEXT,
     summary TEXT,
+    winners TEXT,
     driver_pid INTEGER,
     driver_started TEXT,
     cancel_requested_at INTEGER,
