@@ -14,8 +14,7 @@
 import { EngineError } from '../errors.js';
 import { splitCommandWords } from '../verification/command-words.js';
 import type { NewMember } from './batch-records.js';
-
-export const MAX_BATCH_JOBS = 1000;
+import { MAX_BATCH_JOBS } from './join.js';
 
 export interface BatchJobSpec {
   name?: string;

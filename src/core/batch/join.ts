@@ -8,6 +8,8 @@ import type { ResultStatus } from '../status.js';
 
 export const STRATEGIES = ['all', 'allSettled', 'race', 'any', 'quorum'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
+/** The most jobs one batch lists (so a quorum is at most this too). */
+export const MAX_BATCH_JOBS = 1000;
 
 export interface MemberView {
   index: number;

@@ -5,7 +5,7 @@
  * the group id at once) and batch-wait; status and cancel stay on the CLI
  * and the library.
  */
-import { STRATEGIES } from '../batch/join.js';
+import { MAX_BATCH_JOBS, STRATEGIES } from '../batch/join.js';
 import { defineVerb, type Zod } from './define-verb.js';
 
 const groupIdField = (z: Zod) => z.string().describe('the batch group id (bg-…) batch returned');
@@ -34,7 +34,7 @@ function batchInput(z: Zod) {
       .describe(
         'all: every job must succeed (the first failure cancels the rest); allSettled: wait for all; race: the first to end decides; any: the first success; quorum: K successes',
       ),
-    quorum: z.int().min(1).optional().describe('quorum: how many successes decide'),
+    quorum: z.int().min(1).max(MAX_BATCH_JOBS).optional().describe('quorum: how many successes decide'),
     concurrency: z.int().min(1).max(64).optional().describe('jobs at once (default 1); a slot frees when its job ends'),
     timeoutSeconds: z.number().positive().max(86_400).optional().describe('the whole batch: past it, status timeout and the unfinished jobs cancelled'),
     cleanupTimeoutSeconds: z
@@ -52,6 +52,7 @@ function batchInput(z: Zod) {
           command: z.union([z.array(z.string()), z.string()]).describe('argv, or words split without a shell'),
         }),
       )
+      .max(MAX_BATCH_JOBS)
       .optional()
       .describe('the jobs; each has workspace or fork, and command'),
     spec: z.string().optional().describe('the jobs as YAML or JSON text ({jobs: [...]}), instead of jobs'),
