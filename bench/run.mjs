@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchCliStartup } from './cli-startup.mjs';
 import { benchLibraryThroughput } from './library-throughput.mjs';
 import { benchDetachedThroughput } from './detached-throughput.mjs';
+import { benchBatchCleanup } from './batch-cleanup.mjs';
 import { benchExportThroughput } from './export-throughput.mjs';
 import { benchPeerOverhead } from './peer-overhead.mjs';
 import { benchScale } from './scale.mjs';
@@ -30,6 +31,7 @@ const benches = [
   ['library-throughput', () => benchLibraryThroughput({ repo })],
   ['export-throughput', () => benchExportThroughput({ repo })],
   ['detached-throughput', () => benchDetachedThroughput({ repo })],
+  ['batch-cleanup', () => benchBatchCleanup({ repo })],
 ];
 const nativeBench = join(repo, 'bench', 'native-overhead.mjs');
 if (existsSync(nativeBench)) {

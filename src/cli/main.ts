@@ -196,7 +196,10 @@ function buildProgram(
   for (const spec of named.length > 0 ? named : VERBS) {
     const [group, sub] = spec.name.split(' ');
     if (sub === undefined) {
-      program.addCommand(buildVerb(commander, spec, io, onAction));
+      const command = buildVerb(commander, spec, io, onAction);
+      program.addCommand(command);
+      // A verb that is also a group's word (`batch` and `batch wait`, #16): its sub-verbs hang under it, its options stay its own.
+      if (VERBS.some((v) => v.name.startsWith(`${spec.name} `))) groups.set(spec.name, command.enablePositionalOptions());
       continue;
     }
     let parent = groups.get(group!);
@@ -322,9 +325,11 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
   const method = (engine as unknown as Record<string, (input: unknown) => Promise<ResultPackage>>)[spec.method]!.bind(engine);
   switch (spec.name) {
     case 'run':
-    case 'wait': {
+    case 'wait':
+    case 'batch':
+    case 'batch wait': {
       const controller = new AbortController();
-      // Ctrl-C ends the job as cancelled instead of orphaning it (a wait: ends the wait, the jobs run on).
+      // Ctrl-C ends the job as cancelled instead of orphaning it (a wait: ends the wait, the jobs run on; a batch: cancelled, its losers stopped).
       const onSignal = () => controller.abort();
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);

@@ -14,6 +14,7 @@ import type { OptionSpec } from './catalog.js';
 import type { CliIo } from './io.js';
 import { envFromFlags, splitAssignment } from './run-inputs.js';
 import { EVENTS_CLI_ADAPTERS } from './verb-adapters-events.js';
+import { BATCH_CLI_ADAPTERS } from './verb-adapters-batch.js';
 import { splitCommandWords } from '../core/verification/command-words.js';
 
 export type Opts = Record<string, unknown>;
@@ -483,6 +484,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       "The only verb that materialises a manifest: it creates the workspace, copies each input in, declares the artifacts and runs the setup commands in order, then records a receipt (manifest digest, input digests) under HEADSPACE_HOME/receipts. Every refusal comes before anything is made: a bad manifest (exit 1, naming the key path and line), a readiness check that fails (the check's own exit code: a missing input 1, a policy the provider cannot enforce 3, a provider not ready 2 or 7). Again with nothing changed it does nothing and says so by digest. A repository whose ref moved forward (a fast-forward) is updated in place, untracked files kept and setup not run again; a clone a job left dirty (a tracked file changed or gone, HEAD moved) is refused (exit 1) naming the files. Any other change is refused (exit 1) naming what changed, unless --recreate. A remote URL's password is never shown or recorded (***). A setup command that fails ends prepare with its status and exit code, leaving the workspace for inspection and no receipt: prepare --recreate starts over. The verify section (command:, file: with an optional sha256:, output:, as run's --verify, --expect-file, --expect-output) is the verification contract of the last setup command's job (of a no-op job, true, when there is none; an output check then is refused): prepare succeeds only when every check passes, exits 6 (failure) when one fails and 9 (inconclusive) when one reaches no verdict; either way setup is done, the receipt records each check's outcome and evidence digest, and the workspace stays. A second prepare with nothing changed does not judge the checks again; when only the verify section changed, or the recorded verdict did not pass, it judges them again after a no-op job, recreating nothing and not running setup (a section with an output check needs --recreate then, since only setup makes that output). Env values come from your environment (the manifest's env names) and env files; they reach the setup jobs and are never recorded.",
   },
   ...EVENTS_CLI_ADAPTERS,
+  ...BATCH_CLI_ADAPTERS,
   receipt: {
     args: [
       ['[job]', 'jobId'],

@@ -43,6 +43,7 @@ const SHARED_RULES = [
   'Never put a secret on the command line: argv is recorded verbatim.',
   'Every limit says whether it is enforced or only measured.',
   'Exit 0 is not task success: give a run checks (verify commands, expected files, expected output) and read its verification verdict; inconclusive (exit 9) means a check could not answer, not that the job passed.',
+  "A batch (several jobs joined by all, allSettled, race, any or quorum) exits with its join's status: 0 when it succeeded, 6 for a failed join (any_exhausted: no job of an any batch succeeded; a quorum out of reach), else the status of the job that decided; the losers are stopped and named.",
 ];
 
 export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface): LearnData {

@@ -26,7 +26,9 @@ export type ResultStatus =
   | 'policy_denied'
   | 'infrastructure_failure'
   /** The job ran, but a verification check could not reach a verdict (a verifier fault, #16): neither success nor failure. */
-  | 'inconclusive';
+  | 'inconclusive'
+  /** A batch with strategy any (#16) in which no job succeeded: a batch's status, never a job's. */
+  | 'any_exhausted';
 
 /** Why a verb ended the way it did; one category per exit code. */
 export type Category =
@@ -63,7 +65,8 @@ export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.free
   policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
   timeout: "the wall-clock budget was hit, or wait's timeout ran out (the jobs run on)",
   cancelled: "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which",
-  computation_failed: 'the job ran and failed (non-zero exit, 126 not executable, 127 not found)',
+  computation_failed:
+    "the job ran and failed (non-zero exit, 126 not executable, 127 not found); or a batch's join failed (any_exhausted: no job succeeded; a quorum out of reach)",
   infrastructure_failure: "the engine or the host broke: not the command's fault",
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
   inconclusive:
@@ -89,6 +92,8 @@ const STATUS_CATEGORY: Readonly<Record<ResultStatus, Category>> = Object.freeze(
   policy_denied: 'policy_denied',
   infrastructure_failure: 'infrastructure_failure',
   inconclusive: 'inconclusive',
+  // A failed join is a computation that failed (exit 6): no new code, the taxonomy's meaning holds.
+  any_exhausted: 'computation_failed',
 });
 
 export function categoryOfStatus(status: ResultStatus): Category {

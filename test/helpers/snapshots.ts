@@ -1,5 +1,7 @@
 /** Small steps the snapshot tests share: write, remove and read a workspace's whole tree through the public engine. */
-import type { Engine } from '../../src/core/engine.js';
+import { join } from 'node:path';
+import { createEngine, type Engine } from '../../src/core/engine.js';
+import { createFakeProvider } from '../../src/providers/fake/fake-provider.js';
 import type { EngineError } from '../../src/core/errors.js';
 import type { StructuredFinding } from '../../src/core/result/result-package.js';
 
@@ -40,4 +42,14 @@ export async function refusal(call: Promise<unknown>): Promise<EngineError> {
     return error as EngineError;
   }
   throw new Error('expected a refusal, but the call succeeded');
+}
+
+/** An engine whose default provider, `plain`, is a fake without the snapshots capability (the exit-3 refusals). */
+export function engineWithoutSnapshots(home: string): Engine {
+  return createEngine({
+    home,
+    version: '0.0.0-test',
+    defaultProvider: 'plain',
+    providers: { plain: () => createFakeProvider({ persistPath: join(home, 'fake.json'), snapshots: false }) },
+  });
 }

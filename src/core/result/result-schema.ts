@@ -240,7 +240,7 @@ export const AttentionItemSchema = z
     kind: z
       .string()
       .describe(
-        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation, dead-event',
+        'what needs a decision: unexported-artifact, orphaned-job, unsettled-intent, expired, missing-workspace, unverified-workspace, leftover, judgement, next-step, escape, remedy, note, watch-violation, dead-event, orphaned-batch',
       ),
     text: z.string().describe('the item as markdown shows it'),
     workspace_id: z.string().optional().describe('the workspace it is about'),
@@ -257,7 +257,7 @@ export const ResultPackageSchema = z
     status: z
       .enum(RESULT_STATUSES)
       .describe(
-        'success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, inconclusive (a verification check reached no verdict), or running (inspect of an unfinished job)',
+        'success, failure, timeout, cancelled, resource_exhausted, policy_denied, infrastructure_failure, inconclusive (a verification check reached no verdict), any_exhausted (a batch any: no job succeeded), or running (inspect of an unfinished job)',
       ),
     key_findings: z
       .array(KeyFindingSchema)

@@ -119,7 +119,8 @@ interface SupervisorLink {
   handOver(text: string | null): Promise<void>;
 }
 
-function supervisorEnv(home: string): NodeJS.ProcessEnv {
+/** The environment of a background process headspace starts for a home: its supervisor, or a batch's driver (#16). */
+export function supervisorEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { HEADSPACE_HOME: home };
   // Never the test resolver map (#18 F4): a shared supervisor outlives its starter, and would answer test names for every later run.
   for (const [name, value] of Object.entries(process.env))

@@ -43,6 +43,7 @@ export function jobSummary(job: JobRecord, failure: string | null = null): strin
       return `${what} and exited 0, but its verification reached no verdict (inconclusive)`;
     case 'policy_denied':
       return `job ${job.id} was refused by policy`;
+    case 'any_exhausted': // a batch's status, never a job's
     case 'running':
     case null:
       return `job ${job.id} is still running in workspace ${job.workspaceId}`;

@@ -33,7 +33,7 @@ export type EventName =
  * although a job refused by policy is refused before it is recorded today:
  * a record that ever carries it still ends in exactly one event.
  */
-const EVENT_NAMES: Readonly<Record<Exclude<ResultStatus, 'running'>, EventName>> = Object.freeze({
+const EVENT_NAMES: Readonly<Record<Exclude<ResultStatus, 'running' | 'any_exhausted'>, EventName>> = Object.freeze({
   success: 'job.succeeded',
   failure: 'job.failed',
   timeout: 'job.timed_out',
@@ -48,7 +48,7 @@ const EVENT_NAMES: Readonly<Record<Exclude<ResultStatus, 'running'>, EventName>>
 export const EVENT_NAME_LIST: readonly EventName[] = Object.values(EVENT_NAMES);
 
 export function eventNameOf(status: ResultStatus): EventName {
-  if (status === 'running')
+  if (status === 'running' || status === 'any_exhausted')
     throw new EngineError('INTERNAL', 'a running job has no terminal event', { hint: 'this is a bug in headspace: finishJob was given a non-terminal status' });
   return EVENT_NAMES[status];
 }

@@ -289,6 +289,48 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE intents ADD COLUMN actor TEXT;
   `,
+  // batch (#16): a batch's durable group (strategy, bounds, its driver's
+  // identity, the join's decision and cleanup report) and its members (each
+  // job's spec, where it stands, the job it became). A driver that dies
+  // leaves the rows as they were: the next batch wait adopts the group and
+  // finishes it; a member that never reached a job record never ran, and a
+  // member with a job is only watched, never launched again.
+  `
+  CREATE TABLE batch_groups (
+    id TEXT PRIMARY KEY,
+    strategy TEXT NOT NULL,
+    quorum INTEGER,
+    concurrency INTEGER NOT NULL,
+    timeout_ms INTEGER,
+    cleanup_timeout_ms INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    status TEXT,
+    summary TEXT,
+    winners TEXT,
+    driver_pid INTEGER,
+    driver_started TEXT,
+    cancel_requested_at INTEGER,
+    decided_at INTEGER,
+    finished_at INTEGER,
+    cleanup TEXT,
+    trace_id TEXT
+  );
+  CREATE TABLE batch_members (
+    group_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    workspace_id TEXT,
+    fork_of TEXT,
+    argv TEXT NOT NULL,
+    state TEXT NOT NULL,
+    job_id TEXT,
+    status TEXT,
+    ended_at INTEGER,
+    note TEXT,
+    PRIMARY KEY (group_id, idx)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,6 +9,7 @@ import { PROFILES } from '../policy/profiles.js';
 import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
 import { waitVerb } from './verbs-detach.js';
+import { batchCancelVerb, batchStatusVerb, batchVerb, batchWaitVerb } from './verbs-batch.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
 import {
   eventsAckVerb,
@@ -509,6 +510,10 @@ export const VERB_TABLE = [
   reviewPolicyVerb,
   receiptVerb,
   rulesVerb,
+  batchVerb,
+  batchStatusVerb,
+  batchWaitVerb,
+  batchCancelVerb,
 ] as const;
 
 export type VerbTable = typeof VERB_TABLE;

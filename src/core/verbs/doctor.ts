@@ -9,6 +9,7 @@ import { describeRepair } from '../repair/describe-repair.js';
 import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
 import { planRepairs, type Repair } from '../repair/plan-repairs.js';
 import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
+import { diagnoseBatches } from '../batch/diagnose-batches.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
@@ -64,6 +65,10 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   const events = diagnoseEvents(store);
   findings.push(...events.findings);
   attention.push(...events.attention);
+  // Batches whose driver died (#16): reported with the call that finishes them.
+  const batches = diagnoseBatches(store);
+  findings.push(...batches.findings);
+  attention.push(...batches.attention);
   for (const ws of store.listWorkspaces()) {
     try {
       const provider = await ctx.provider(ws.provider);

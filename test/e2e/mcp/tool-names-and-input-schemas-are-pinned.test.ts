@@ -50,6 +50,8 @@ describe('the MCP tool surface', () => {
       'seal',
       'settle',
       'receipt',
+      'batch',
+      'batch-wait',
     ]);
   });
 

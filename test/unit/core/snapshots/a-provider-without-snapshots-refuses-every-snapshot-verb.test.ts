@@ -6,22 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../../../src/core/engine.js';
 import { exitCodeOf } from '../../../../src/core/errors.js';
-import { createFakeProvider } from '../../../../src/providers/fake/fake-provider.js';
-import { refusal } from '../../../helpers/snapshots.js';
+import { engineWithoutSnapshots, refusal } from '../../../helpers/snapshots.js';
 
 const home = mkdtempSync(join(tmpdir(), 'hs-nosnap-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('a provider without snapshots', () => {
   it('refuses checkpoint, restore, diff, fork and seal with exit 3 naming the capability', async () => {
-    const engine = createEngine({
-      home,
-      version: '0.0.0-test',
-      defaultProvider: 'plain',
-      providers: { plain: () => createFakeProvider({ persistPath: join(home, 'fake.json'), snapshots: false }) },
-    });
+    const engine = engineWithoutSnapshots(home);
     await engine.create({ workspaceId: 'w' });
     const calls = [
       () => engine.checkpoint({ workspaceId: 'w' }),

@@ -37,6 +37,8 @@ describe('the verb table', () => {
         plan: ['env'],
         prepare: ['env'],
         doctor: ['env'],
+        // A batch's jobs reach the CLI as --spec FILE|- (its text: the engine parses it), the same jobs the library and MCP give as data.
+        batch: ['jobs'],
       } as Record<string, string[]>;
       for (const key of filledByAdapter[verb.name] ?? []) covered.add(key);
       expect(

@@ -1,0 +1,60 @@
+/**
+ * The CLI shape of the batch verbs (#16): `headspace batch --strategy S
+ * --spec FILE|-`, and `headspace batch status|wait|cancel GROUP` (each
+ * sub-verb's `words`, as the events verbs).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EngineError } from '../core/errors.js';
+import type { CliAdapter } from './verb-adapters.js';
+
+/** The spec's text: a file, or stdin for `-`. Read here, parsed and validated by the engine. */
+function readSpec(raw: never, flag: string): string {
+  const given = String(raw);
+  try {
+    return readFileSync(given === '-' ? 0 : resolve(given), 'utf8');
+  } catch (error) {
+    throw new EngineError('BAD_ARGUMENT', `${flag} ${given.slice(0, 80)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
+      hint: 'give a YAML or JSON file listing jobs:, or - to read it from stdin',
+    });
+  }
+}
+
+const EXIT_CODES_LINE =
+  "Exit codes: 0 the join succeeded; otherwise the batch's status decides — 6 a failed join (all's first failure was a failure, quorum out of reach, any_exhausted: no job of any succeeded), or the status of the job that decided (race's first, all's first failure, allSettled's first failure: 4 wall clock, 5 cancelled, 8 memory, 9 inconclusive, 7 the engine broke); 4 the batch's --timeout ran out; 5 cancelled (batch cancel, Ctrl-C); 1 a bad spec, strategy or quorum, or an unknown workspace, and 3 a fork on a provider without snapshots, both before anything starts.";
+
+export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
+  batch: {
+    args: [],
+    flags: {
+      spec: {
+        flags: '--spec <file>',
+        description: 'the jobs: a YAML or JSON file (- reads stdin) with jobs: [{workspace|fork, command, name?}]',
+        parse: readSpec,
+      },
+      jobs: null,
+      timeoutSeconds: { flags: '--timeout <seconds>', description: 'the whole batch: past it, status timeout and the unfinished jobs cancelled' },
+      cleanupTimeoutSeconds: {
+        flags: '--cleanup-timeout <seconds>',
+        description: 'how long stopping the losers may take before it is a cleanup error (default 10)',
+      },
+    },
+    explain: `Runs the spec's jobs as one batch with a durable group id (bg-…) and joins them by --strategy: all (every job must succeed; the first failure decides and the rest are cancelled), allSettled (wait for every job; one failure makes the batch fail, never disguised), race (the first job to end decides, success or not), any (the first success; none: status any_exhausted), quorum --quorum K (K successes; failing once K is out of reach). The spec (YAML or JSON) lists jobs: each { workspace: ID, command: [ARGV…] or "WORDS" } or { fork: ID, command } to run in a fresh fork of ID (needs snapshots; the forks are kept, named in the result), with an optional name. Everything is checked before anything starts (no jobs, a quorum missing or above the job count, an unknown workspace, a fork without snapshots). --concurrency N runs at most N jobs at once; a slot is held until its job has ENDED, not merely started. Each job is a detached run (explain run) so it outlives the caller. Winners are ordered by their recorded end time (ties by job id). Once the join decides, the losers are cancelled: queued jobs never start, running ones are stopped through stop (TERM, a 0.25 s grace, then a kill), bounded by --cleanup-timeout (default 10 s); the result reports how long until every loser was gone and names any cleanup error. The result lists each job's status in one line and carries the winners' output as evidence (inspect JOB gives a winner's whole result). Without --detach the call blocks until the batch ends (Ctrl-C cancels it); --detach returns the group id at once and a background process (headspace batch wait GROUP) drives it. A batch whose driving process died is finished by the next batch wait (jobs already started are watched, never run again); batch status names it. ${EXIT_CODES_LINE}`,
+  },
+  'batch-status': {
+    words: ['batch', 'status'],
+    args: [['<group>', 'groupId']],
+    explain: `Shows a batch: its strategy and bounds, each job's status in one line (winners marked), the cleanup report, and whether a live process drives it. Read-only: it never launches or cancels anything. Exit codes: those of the batch's status once it has finished (0 while it runs), 1 an unknown group id.`,
+  },
+  'batch-wait': {
+    words: ['batch', 'wait'],
+    args: [['<group>', 'groupId']],
+    flags: { timeoutSeconds: { flags: '--timeout <seconds>', description: 'give up after this many seconds: exit 4, the batch runs on' } },
+    explain: `Blocks until the batch has finished (the join decided and the losers are gone) and returns its result. When no live process drives the batch (its driver died, or the batch was started by a call that gave up), this call drives it: jobs already started are watched, never started again. --timeout S gives up after S seconds (status timeout, exit 4) and leaves the batch as it is; Ctrl-C ends the wait the same way (exit 5). ${EXIT_CODES_LINE}`,
+  },
+  'batch-cancel': {
+    words: ['batch', 'cancel'],
+    args: [['<group>', 'groupId']],
+    explain: `Cancels a batch: its queued jobs never start, its running jobs are stopped (bounded by its cleanup timeout), and it ends with status cancelled (exit 5). A batch that had already finished is left as it is and its status returned.`,
+  },
+};

@@ -1,0 +1,252 @@
+/**
+ * The batch driver (#16): the one loop that launches a group's members,
+ * watches their jobs' durable records, asks the join (join.ts) whether it has
+ * decided, and then cancels the losers. Whoever holds the group's driver seat
+ * runs it: the caller of a foreground batch, or the detached process a
+ * non-blocking batch starts (`batch wait` on the group, which adopts a seat
+ * whose holder is gone).
+ *
+ * Every member's job is a detached run (the home's shared supervisor owns
+ * it), so the jobs outlive the driver; the driver owns only the join. Why it
+ * is safe to lose the driver at any point:
+ *  - a member is marked `launching` with its job id BEFORE the run is made:
+ *    a successor finds the job by that id and watches it; no record means
+ *    nothing ran, and only then is the member started (a first start, never
+ *    a re-run);
+ *  - the decision is recorded before cleanup, so a successor finishes the
+ *    cleanup of the same decision instead of judging again.
+ * A concurrency slot is a member whose job is not terminal: it is freed by
+ * the job's terminal record, never by the launch returning.
+ */
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { currentOwner, isOwnerAlive, type Owner } from '../store/owner.js';
+import type { JobRecord } from '../store/sqlite-store.js';
+import type { ResultStatus } from '../status.js';
+import { BatchRecords, type CleanupReport, type GroupRecord, type MemberRecord } from './batch-records.js';
+import { byFinish, decideJoin, type JoinDecision, type MemberView } from './join.js';
+
+/** Between looks at the members' job records: a job's end is seen within this (one indexed read per running member). */
+const POLL_MS = 10;
+/** A loser's TERM grace before the kill: its work is unwanted, so short. */
+const LOSER_GRACE_SECONDS = 0.25;
+
+export type DriveEnd = 'finished' | 'timeout' | 'aborted' | 'not-driver';
+
+export interface DriveOptions {
+  /** Aborting it: `cancel` cancels the batch (a foreground batch's Ctrl-C); `release` gives the seat up, the batch runs on undriven until the next wait. */
+  signal?: AbortSignal;
+  onAbort: 'cancel' | 'release';
+  /** Epoch ms after which the caller stops driving (a wait's timeout): the seat is released, the batch is left as it is. */
+  until?: number;
+}
+
+export function batchRecords(ctx: EngineContext): BatchRecords {
+  return new BatchRecords(ctx.store());
+}
+
+/** Takes the driver's seat when it is free or its holder is dead; true when this process now drives. */
+export function tryAdopt(ctx: EngineContext, group: GroupRecord, me: Owner = currentOwner()): boolean {
+  if (group.state !== 'running') return false;
+  if (group.driver && group.driver.pid === me.pid && group.driver.started === me.started) return true;
+  if (group.driver && isOwnerAlive(group.driver)) return false;
+  return batchRecords(ctx).adopt(group.id, group.driver, me);
+}
+
+/** A member as the join sees it, from its row and its job's record. */
+export function memberView(m: MemberRecord, job: JobRecord | undefined): MemberView {
+  if (m.state === 'skipped') return { index: m.index, name: m.name, jobId: m.jobId, done: true, status: m.status, finishedAt: m.endedAt };
+  const done = job?.state === 'finished';
+  return {
+    index: m.index,
+    name: m.name,
+    jobId: m.jobId,
+    done,
+    status: done ? (job.status ?? 'infrastructure_failure') : null,
+    finishedAt: done ? job.finishedAt : null,
+  };
+}
+
+/** Drives the group until it is finished, the caller's `until` passes, or the signal aborts. The caller must hold the seat (tryAdopt). */
+export async function driveBatch(ctx: EngineContext, groupId: string, options: DriveOptions): Promise<DriveEnd> {
+  const records = batchRecords(ctx);
+  const store = ctx.store();
+  const me = currentOwner();
+  for (;;) {
+    const group = records.group(groupId)!;
+    if (group.state === 'finished') return 'finished';
+    if (!group.driver || group.driver.pid !== me.pid || group.driver.started !== me.started) return 'not-driver';
+    if (options.signal?.aborted) {
+      if (options.onAbort === 'release') {
+        records.release(groupId, me);
+        return 'aborted';
+      }
+      records.requestCancel(groupId, ctx.clock.now());
+    }
+    if (options.until !== undefined && Date.now() >= options.until && group.cancelRequestedAt === null) {
+      records.release(groupId, me);
+      return 'timeout';
+    }
+    const members = settleMembers(ctx, records, group);
+    const views = members.map((m) => memberView(m, m.jobId ? store.getJob(m.jobId) : undefined));
+    const decision = judge(ctx, group, views);
+    if (decision) {
+      records.markDecided(groupId, { status: decision.status, summary: decision.summary, winners: decision.winners.map((w) => w.index) }, ctx.clock.now());
+      const cleanup = await cancelLosers(ctx, records, records.group(groupId)!, decision);
+      records.finish(groupId, cleanup, ctx.clock.now());
+      return 'finished';
+    }
+    await launchIntoFreeSlots(ctx, records, group, members);
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Brings each member's row up to its job's record: a running job that ended
+ * is `ended`; a `launching` member (a launch cut short by a driver that died)
+ * is `running` if its job was recorded, and `queued` again if not: no record
+ * means nothing ran.
+ */
+function settleMembers(ctx: EngineContext, records: BatchRecords, group: GroupRecord): MemberRecord[] {
+  const store = ctx.store();
+  for (const m of records.members(group.id)) {
+    if (m.state !== 'running' && m.state !== 'launching') continue;
+    const job = m.jobId ? store.getJob(m.jobId) : undefined;
+    if (!job) {
+      if (m.state === 'launching')
+        records.setMember(group.id, m.index, { state: 'queued', note: 'its launch was cut short before a job was recorded: started anew' });
+      continue;
+    }
+    records.setMember(group.id, m.index, { state: job.state === 'finished' ? 'ended' : 'running' });
+  }
+  return records.members(group.id);
+}
+
+/** A recorded decision (a driver that died mid-cleanup), a cancel, the batch's own timeout, or the strategy's join. */
+function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[]): JoinDecision | null {
+  const ended = views.filter((v) => v.done).sort(byFinish);
+  const last = ended[ended.length - 1] ?? { index: -1, name: 'none', jobId: null, done: true, status: null, finishedAt: ctx.clock.now() };
+  if (group.status !== null) return { status: group.status, winners: [], decider: { ...last, finishedAt: group.decidedAt }, summary: group.summary ?? '' };
+  const joined = decideJoin(group.strategy, group.quorum, views);
+  if (joined) return joined;
+  const now = ctx.clock.now();
+  const pending = views.length - ended.length;
+  if (group.cancelRequestedAt !== null)
+    return {
+      status: 'cancelled',
+      winners: [],
+      decider: { ...last, finishedAt: now },
+      cause: 'cancel',
+      summary: `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished`,
+    };
+  if (group.timeoutMs !== null && now - group.createdAt >= group.timeoutMs)
+    return {
+      status: 'timeout',
+      winners: [],
+      decider: { ...last, finishedAt: now },
+      cause: 'timeout',
+      summary: `the batch's timeout (${group.timeoutMs / 1000} s) ran out with ${pending} of ${views.length} jobs unfinished`,
+    };
+  return null;
+}
+
+async function launchIntoFreeSlots(ctx: EngineContext, records: BatchRecords, group: GroupRecord, members: MemberRecord[]): Promise<void> {
+  let held = members.filter((m) => m.state === 'running' || m.state === 'launching').length;
+  for (const m of members) {
+    if (held >= group.concurrency) return;
+    if (m.state !== 'queued') continue;
+    if (await launch(ctx, records, group, m)) held++;
+  }
+}
+
+/** Starts one member as a detached run; false when it did not take a slot (its workspace is busy: it stays queued). */
+async function launch(ctx: EngineContext, records: BatchRecords, group: GroupRecord, m: MemberRecord): Promise<boolean> {
+  const { runJob } = await import('../verbs/run.js');
+  const jobId = m.jobId ?? ctx.ids('job');
+  // The job id is durable before the run is made: a successor finds the job by it, and never starts it twice.
+  records.setMember(group.id, m.index, { state: 'launching', jobId });
+  try {
+    let workspaceId = m.workspaceId;
+    if (workspaceId === null && m.forkOf !== null) {
+      workspaceId = ctx.ids('ws');
+      const { forkWorkspace } = await import('../verbs/fork.js');
+      records.setMember(group.id, m.index, { state: 'launching', workspaceId });
+      await forkWorkspace(ctx, { workspaceId: m.forkOf, workspaceIds: [workspaceId] });
+    }
+    await runJob(ctx, { workspaceId: workspaceId!, argv: m.argv, jobId, detach: true });
+    records.setMember(group.id, m.index, { state: 'running' });
+    return true;
+  } catch (error) {
+    const code = error instanceof EngineError ? error.code : 'INTERNAL';
+    // Another job holds the workspace's last slot: try again on a later look, as a slot frees.
+    if (code === 'WORKSPACE_BUSY' && !ctx.store().getJob(jobId)) {
+      records.setMember(group.id, m.index, { state: 'queued' });
+      return false;
+    }
+    if (ctx.store().getJob(jobId)) {
+      records.setMember(group.id, m.index, { state: 'running' });
+      return true;
+    }
+    const status: ResultStatus = code === 'POLICY_DENIED' ? 'policy_denied' : 'infrastructure_failure';
+    const message = error instanceof Error ? error.message : String(error);
+    records.setMember(group.id, m.index, { state: 'skipped', status, endedAt: ctx.clock.now(), note: `its launch was refused (${code}): ${message}` });
+    return false;
+  }
+}
+
+/**
+ * Cancels what the decision left: queued members are never started;
+ * running ones are stopped through the stop verb (the engine's one stop
+ * path: recorded, then the provider kills the job's processes, then its
+ * record reads cancelled), all at once, each bounded by the cleanup timeout.
+ */
+async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: GroupRecord, decision: JoinDecision): Promise<CleanupReport> {
+  const store = ctx.store();
+  const members = settleMembers(ctx, records, group);
+  let neverStarted = 0;
+  const why = decision.cause === 'cancel' ? 'the batch was cancelled' : decision.cause === 'timeout' ? "the batch's timeout ran out" : 'the join had decided';
+  for (const m of members.filter((x) => x.state === 'queued' || x.state === 'launching')) {
+    records.setMember(group.id, m.index, { state: 'skipped', status: 'cancelled', endedAt: ctx.clock.now(), note: `cancelled before it started: ${why}` });
+    neverStarted++;
+  }
+  const running = members.filter((m) => m.state === 'running' && m.jobId !== null);
+  const errors: string[] = [];
+  if (running.length === 0) return { gone_ms: null, stopped: [], never_started: neverStarted, errors };
+  const { stopJob } = await import('../verbs/stop.js');
+  const timeoutMs = group.cleanupTimeoutMs;
+  const stops = running.map(async (m) => {
+    const job = store.getJob(m.jobId!)!;
+    try {
+      // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling; a kill with no grace goes straight
+      // to the freezer path, which on a loaded host waited out its whole kill timeout (5 s) for a job already exiting.
+      await stopJob(ctx, {
+        workspaceId: job.workspaceId,
+        jobId: job.id,
+        apply: true,
+        graceSeconds: Math.min(LOSER_GRACE_SECONDS, timeoutMs / 4000),
+        settleTimeoutMs: timeoutMs,
+      });
+    } catch (error) {
+      errors.push(`job ${job.id}: the stop failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(stops), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+  clearTimeout(timer);
+  // Gone means the stops returned (the provider found the job's processes gone) and the records read terminal: timed when both hold.
+  const goneAt = ctx.clock.now();
+  let allGone = true;
+  for (const m of running) {
+    const job = store.getJob(m.jobId!)!;
+    if (job.state !== 'finished') {
+      allGone = false;
+      errors.push(`job ${job.id}: still running when the cleanup timeout (${timeoutMs / 1000} s) ran out`);
+    } else records.setMember(group.id, m.index, { state: 'ended' });
+  }
+  const from = decision.decider.finishedAt ?? goneAt;
+  return { gone_ms: allGone ? Math.max(0, goneAt - from) : null, stopped: running.map((m) => m.jobId!), never_started: neverStarted, errors };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

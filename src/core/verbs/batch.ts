@@ -1,0 +1,188 @@
+/**
+ * The batch verbs (#16): batch, batch-status, batch-wait, batch-cancel. The
+ * join and its driver are core/batch/; these validate, record, and decide
+ * who drives (see drive-batch.ts and "Batches" in docs/ARCHITECTURE.md).
+ */
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { resolve as absolutePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EngineContext } from '../context.js';
+import { EngineError } from '../errors.js';
+import { nextAction } from '../next-action.js';
+import { attentionItem, type ResultPackage } from '../result/result-package.js';
+import { refuseUndetachable, supervisorEnv } from '../run/detach-job.js';
+import { currentOwner } from '../store/owner.js';
+import { requireSnapshots } from '../snapshots/snapshot-guards.js';
+import { requireLiveWorkspace } from './workspace-guards.js';
+import type { GroupRecord } from '../batch/batch-records.js';
+import { batchResult } from '../batch/batch-result.js';
+import { readBatchSpec } from '../batch/batch-spec.js';
+import { batchRecords, driveBatch, tryAdopt } from '../batch/drive-batch.js';
+import { STRATEGIES, type Strategy } from '../batch/join.js';
+
+/** The detached driver is `headspace batch wait GROUP`, which adopts the seat: a bin, as only a bin exits. */
+const HEADSPACE_BIN = fileURLToPath(new URL('../../../bin/headspace', import.meta.url));
+
+export const DEFAULT_CLEANUP_TIMEOUT_SECONDS = 10;
+export const MAX_BATCH_CONCURRENCY = 64;
+
+export interface BatchInput {
+  strategy: Strategy;
+  /** quorum: how many successes decide. */
+  quorum?: number;
+  /** Jobs at once (default 1): a slot is held until its job's terminal record. */
+  concurrency?: number;
+  /** The whole batch's limit: past it, status timeout and every unfinished job cancelled. */
+  timeoutSeconds?: number;
+  /** How long cancelling the losers may take before it is reported as a cleanup error (default 10). */
+  cleanupTimeoutSeconds?: number;
+  /** The spec as YAML or JSON text (the CLI's --spec FILE|-). */
+  spec?: string;
+  /** The jobs as data. */
+  jobs?: unknown;
+  /** Return the group id at once; a detached process drives the batch. */
+  detach?: boolean;
+  /** Aborting it cancels the batch (a foreground batch's Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+function seconds(value: unknown, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw new EngineError('BAD_ARGUMENT', `${name} takes a number from ${min} to ${max}`, { hint: `for example ${Math.max(min, 1)}` });
+  return value;
+}
+
+function wholeNumber(value: unknown, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from ${min} to ${max}`, { hint: `for example ${min}` });
+  return value;
+}
+
+/** Validates everything, records the group and its members in one commit, then drives it here or in a detached process. */
+export async function startBatch(ctx: EngineContext, input: BatchInput): Promise<ResultPackage> {
+  if (!STRATEGIES.includes(input.strategy))
+    throw new EngineError('BAD_ARGUMENT', `strategy takes one of ${STRATEGIES.join(', ')}`, { hint: 'for example race: the first job to end decides' });
+  const members = await readBatchSpec(input);
+  const n = members.length;
+  const quorum = wholeNumber(input.quorum, 'quorum', 1, n);
+  if (input.strategy === 'quorum' && quorum === undefined)
+    throw new EngineError('BAD_ARGUMENT', 'the quorum strategy needs quorum: how many successes decide', { hint: `for example quorum ${Math.min(2, n)}` });
+  if (input.strategy !== 'quorum' && input.quorum !== undefined)
+    throw new EngineError('BAD_ARGUMENT', 'quorum is only for the quorum strategy', { hint: 'omit it, or use strategy quorum' });
+  const concurrency = wholeNumber(input.concurrency, 'concurrency', 1, MAX_BATCH_CONCURRENCY) ?? 1;
+  const timeout = seconds(input.timeoutSeconds, 'timeoutSeconds', 0.001, 86_400);
+  const cleanup = seconds(input.cleanupTimeoutSeconds, 'cleanupTimeoutSeconds', 0.001, 3600) ?? DEFAULT_CLEANUP_TIMEOUT_SECONDS;
+  // Every workspace is checked before anything is recorded: an unknown one, or a fork on a provider without snapshots, refuses the whole batch.
+  const checked = new Set<string>();
+  for (const m of members) {
+    const id = m.workspaceId ?? m.forkOf!;
+    const key = `${m.forkOf !== null ? 'fork' : 'run'}:${id}`;
+    if (checked.has(key)) continue;
+    checked.add(key);
+    const ws = m.forkOf !== null ? (await requireSnapshots(ctx, id, 'a batch job with fork')).ws : requireLiveWorkspace(ctx, id);
+    // Each job is a detached run (it outlives the batch's driver): refused now if its provider cannot be.
+    refuseUndetachable(ctx, ws.provider);
+  }
+  const groupId = `bg-${randomBytes(6).toString('hex')}`;
+  const detach = input.detach === true;
+  const me = currentOwner();
+  batchRecords(ctx).insertGroup(
+    {
+      id: groupId,
+      strategy: input.strategy,
+      quorum: quorum ?? null,
+      concurrency,
+      timeoutMs: timeout === undefined ? null : Math.round(timeout * 1000),
+      cleanupTimeoutMs: Math.round(cleanup * 1000),
+      createdAt: ctx.clock.now(),
+      driver: detach ? null : me,
+    },
+    members,
+    ctx.traceId,
+  );
+  if (detach) {
+    startDetachedDriver(ctx.home, groupId);
+    return batchResult(ctx, groupId, {
+      verb: 'batch',
+      lead: `batch ${groupId} started: a detached driver runs it`,
+      attention: [attentionItem('next-step', 'its result, once the join decides', { action: nextAction('batch-wait', { groupId }) })],
+    });
+  }
+  await driveBatch(ctx, groupId, { onAbort: 'cancel', ...(input.signal ? { signal: input.signal } : {}) });
+  return batchResult(ctx, groupId, { verb: 'batch' });
+}
+
+/** `headspace batch wait GROUP` in a session of its own, no stdio of the caller's: it adopts the free seat and drives to the end. */
+function startDetachedDriver(given: string, groupId: string): void {
+  const home = absolutePath(given);
+  // The supervisor's environment: where things are and headspace's settings, never the caller's other values.
+  const child = spawn(process.execPath, [HEADSPACE_BIN, 'batch', 'wait', groupId], { detached: true, stdio: 'ignore', cwd: '/', env: supervisorEnv(home) });
+  child.once('error', () => {});
+  child.unref();
+}
+
+export function requireGroup(ctx: EngineContext, groupId: string): GroupRecord {
+  const group = typeof groupId === 'string' ? batchRecords(ctx).group(groupId) : undefined;
+  if (!group) throw new EngineError('BAD_ID', `no batch ${String(groupId).slice(0, 70)}`, { hint: 'give the group id batch returned (bg-…)' });
+  return group;
+}
+
+export async function batchStatus(ctx: EngineContext, input: { groupId: string }): Promise<ResultPackage> {
+  requireGroup(ctx, input.groupId);
+  return batchResult(ctx, input.groupId, { verb: 'batch-status' });
+}
+
+const POLL_MS = 15;
+
+/**
+ * Blocks until the batch has finished, driving it when no live process does
+ * (the detached driver's way in, and how a batch whose driver died is
+ * finished). A timeout (exit 4) leaves the batch as it is.
+ */
+export async function waitForBatch(ctx: EngineContext, input: { groupId: string; timeoutSeconds?: number; signal?: AbortSignal }): Promise<ResultPackage> {
+  requireGroup(ctx, input.groupId);
+  const timeout = seconds(input.timeoutSeconds, 'timeoutSeconds', 0, 86_400);
+  const until = timeout === undefined ? undefined : Date.now() + timeout * 1000;
+  const records = batchRecords(ctx);
+  let adoptedFrom: string | null = null;
+  for (;;) {
+    const group = records.group(input.groupId)!;
+    if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-wait', ...(adoptedFrom ? { lead: adoptedFrom } : {}) });
+    if (input.signal?.aborted)
+      return batchResult(ctx, input.groupId, { verb: 'batch-wait', status: 'cancelled', lead: 'the wait was interrupted; the batch runs on' });
+    if (until !== undefined && Date.now() >= until)
+      return batchResult(ctx, input.groupId, { verb: 'batch-wait', status: 'timeout', lead: `the wait timed out after ${timeout} s; the batch runs on` });
+    const previous = group.driver;
+    if (tryAdopt(ctx, group)) {
+      if (previous !== null && previous.pid !== process.pid) adoptedFrom = `its driver (pid ${previous.pid}) was gone: this call finished the batch`;
+      await driveBatch(ctx, input.groupId, {
+        onAbort: 'release',
+        ...(input.signal ? { signal: input.signal } : {}),
+        ...(until !== undefined ? { until } : {}),
+      });
+      continue;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** Cancels the batch: queued jobs are never started, running ones are stopped; returns the batch as it ended (status cancelled, exit 5, unless it had finished already). */
+export async function cancelBatch(ctx: EngineContext, input: { groupId: string }): Promise<ResultPackage> {
+  const group = requireGroup(ctx, input.groupId);
+  if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-cancel', lead: 'the batch had already finished; nothing to cancel' });
+  const records = batchRecords(ctx);
+  records.requestCancel(input.groupId, ctx.clock.now());
+  // The driver sees the request on its next look; with none alive, this call drives the cancellation itself.
+  const until = Date.now() + group.cleanupTimeoutMs + 10_000;
+  for (;;) {
+    const now = records.group(input.groupId)!;
+    if (now.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-cancel' });
+    if (tryAdopt(ctx, now)) await driveBatch(ctx, input.groupId, { onAbort: 'release' });
+    else if (Date.now() > until)
+      return batchResult(ctx, input.groupId, { verb: 'batch-cancel', lead: 'the cancel is recorded; the batch has not finished its cleanup yet' });
+    else await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
