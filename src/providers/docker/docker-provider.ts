@@ -64,7 +64,6 @@ import {
   LABEL_ROOT,
   LABEL_WORKSPACE,
   planContainer,
-  planVolumeOwner,
 } from './plan-container.js';
 import { planJobExec, planStopExec } from './plan-job.js';
 import { hostNoPressurePages } from '../native/socket-memory.js';
@@ -75,6 +74,7 @@ import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
+import { giveVolumeToJobUser } from './own-volume.js';
 import { openSafeFs } from '../native/safe-fs.js';
 import { dockerSeccompProfile } from './seccomp-profile.js';
 
@@ -83,6 +83,12 @@ export interface DockerProviderOptions {
   root: string;
   /** Engine address (`unix:///path`); default DOCKER_HOST, else the default socket. */
   dockerHost?: string;
+  /**
+   * The name or id of a workspace's container on this engine; default
+   * `hs-<root tag>-<id>`. The swarm provider (#22) runs this provider against
+   * the engine of the node holding a task, whose container Swarm named.
+   */
+  containerOf?: (workspaceId: string) => string;
 }
 
 /** stop's grace between SIGTERM and the kill when the caller names none. */
@@ -98,9 +104,14 @@ function signalName(number: number): string | null {
   return null;
 }
 
+/** Tags every engine object a provider root makes (labels, names): two homes on one engine never see each other's. */
+export function rootTagOf(root: string): string {
+  return createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12);
+}
+
 export function createDockerProvider(options: DockerProviderOptions): Provider {
   const engine: Engine = connectEngine(options.dockerHost);
-  const rootTag = createHash('sha256').update(resolve(options.root)).digest('hex').slice(0, 12);
+  const rootTag = rootTagOf(options.root);
   const markers = jobMarkers(options.root);
   const nameOf = (id: string) => `hs-${rootTag}-${id}`;
   let probing: Promise<EngineProbe> | undefined;
@@ -127,7 +138,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     if (cached !== undefined) return cached;
     let info;
     try {
-      info = await engine.getContainer(nameOf(id)).inspect();
+      info = await engine.getContainer((options.containerOf ?? nameOf)(id)).inspect();
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw engineFailure('inspecting the workspace container', error);
@@ -378,7 +389,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       try {
         await engine.createVolume({ Name: name, Labels: labels });
         volumeMade = true;
-        await ownVolume(name, imageId, spec.jobUser, labels);
+        await giveVolumeToJobUser(engine, { volumeName: name, imageId, user: spec.jobUser, labels });
         const container = await engine.createContainer(plan as unknown as ContainerCreateOptions);
         await container.start();
         await boundSockets(container.id);
@@ -637,29 +648,6 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       return await (await openSafeFs(volume.Mountpoint, user)).measure();
     } catch {
       return undefined;
-    }
-  }
-
-  /**
-   * The new volume's root belongs to root; the job user must own it. The
-   * archive API cannot chown a mount point, and the workspace container
-   * holds no capability, so a one-shot helper container with CAP_CHOWN alone
-   * (no network, read-only rootfs, our own fixed command) does it, before any
-   * job could run.
-   */
-  async function ownVolume(volumeName: string, imageId: string, user: JobUser, labels: Record<string, string>): Promise<void> {
-    const helper = await engine.createContainer(
-      planVolumeOwner({ name: `${volumeName}-own`, imageId, volumeName, user, labels }) as unknown as ContainerCreateOptions,
-    );
-    try {
-      await helper.start();
-      const { StatusCode } = (await helper.wait()) as { StatusCode: number };
-      if (StatusCode !== 0)
-        throw new ProviderError(`giving the workspace volume to its job user failed (chown exited ${StatusCode})`, {
-          hint: 'the profile image needs /bin/chown (busybox or coreutils)',
-        });
-    } finally {
-      await helper.remove({ force: true }).catch(() => undefined);
     }
   }
 

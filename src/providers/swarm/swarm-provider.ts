@@ -1,0 +1,461 @@
+/**
+ * The swarm provider (#22): a workspace is a Swarm service with one replica
+ * (restart condition none) plus a local volume on the node Swarm placed its
+ * task on. Placement is Swarm's (spread, and the operator's constraints from
+ * HEADSPACE_SWARM_CONSTRAINTS), never ours.
+ *
+ * Everything after placement is the docker provider's: jobs, files and stop
+ * act on the task's container through the Engine API of the node that runs
+ * it, by a docker provider instance bound to that node's engine (its
+ * `containerOf` names Swarm's container). The manager's API cannot exec into
+ * a task, so each node carries the label dev.headspace.engine=<its Engine API
+ * address> (scripts/setup-swarm.sh sets it; an operator sets it with
+ * `docker node update --label-add`); the probe refuses a swarm with a ready
+ * node that lacks it (Swarm cannot constrain on a label's presence).
+ *
+ * State: the engine's store stays where the CLI runs; the provider's own
+ * view lives in the service's labels (workspace id, root tag, policy, job
+ * user, profile), so another process, or doctor after a controller crash,
+ * reads it back from the manager.
+ *
+ * Node loss: a task whose node is down, or whose container is gone, is not
+ * re-run (restart condition none): the workspace is reported lost with the
+ * node's name (its files were on that node), and a job running there ends
+ * with a ProviderError (infrastructure_failure, one terminal record).
+ */
+import { EngineError, ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
+import { notReadyError } from '../../core/infrastructure-errors.js';
+import { validateId } from '../../core/ids.js';
+import { LIMIT_NAMES, type LimitName } from '../../core/policy/policy.js';
+import type {
+  JobOutcome,
+  LiveUsage,
+  ProbeCheck,
+  ProbeResult,
+  Provider,
+  ProviderCapabilities,
+  RemovableResource,
+  RemovalDisposition,
+  RunRequest,
+  WorkspaceDescriptor,
+  WorkspacePlan,
+  WorkspaceSpec,
+} from '../../core/provider.js';
+import { createDockerProvider, rootTagOf } from '../docker/docker-provider.js';
+import { connectEngine, statusOf, type Engine } from '../docker/engine-client.js';
+import { giveVolumeToJobUser } from '../docker/own-volume.js';
+import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer } from '../docker/plan-container.js';
+import { imageOfProfile } from '../docker/profiles.js';
+import { planService } from './plan-service.js';
+
+export const SWARM_PROVIDER_NAME = 'swarm';
+/** The node label naming the node's own Engine API address (unix:// or tcp://). */
+export const LABEL_NODE_ENGINE = 'dev.headspace.engine';
+
+const REMEDY =
+  'point HEADSPACE_SWARM_HOST at a Swarm manager whose nodes carry the label dev.headspace.engine=<their Engine API address> and run dockerd with --bridge none (as root, for a test swarm on this machine: eval "$(bash scripts/setup-swarm.sh)")';
+
+/** How long a new task may take to reach running before create gives up (image present on every node: a few seconds). */
+const TASK_START_MS = 60_000;
+
+export interface SwarmProviderOptions {
+  /** State directory (job markers, as the docker provider keeps them); its path also tags our services. */
+  root: string;
+  /** The manager's Engine API address; default HEADSPACE_SWARM_HOST. */
+  managerHost?: string;
+  /** Extra placement constraints (Swarm's syntax, e.g. `node.labels.pool==agents`); default HEADSPACE_SWARM_CONSTRAINTS, comma-separated. */
+  constraints?: string[];
+}
+
+interface Placement {
+  /** The node's hostname and address, for messages. */
+  node: string;
+  /** Null when the workspace is lost, with why in `lost`. */
+  engine: string | null;
+  containerId: string | null;
+  lost: string | null;
+}
+
+function message(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 240);
+}
+
+export function createSwarmProvider(options: SwarmProviderOptions): Provider {
+  const managerHost = options.managerHost ?? process.env.HEADSPACE_SWARM_HOST ?? '';
+  const manager: Engine = connectEngine(managerHost === '' ? 'unix:///nonexistent/headspace-swarm-manager.sock' : managerHost);
+  const rootTag = rootTagOf(options.root);
+  const nameOf = (id: string) => `hs-${rootTag}-${id}`;
+  // The operator's placement constraints; Swarm places within them. (Swarm cannot constrain on a label's presence,
+  // so the probe instead refuses a swarm with a ready node that lacks the engine label.)
+  const constraints = options.constraints ?? (process.env.HEADSPACE_SWARM_CONSTRAINTS ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
+  /** Workspace id → its task's container id, for the per-node docker providers' `containerOf`. */
+  const containers = new Map<string, string>();
+  const perNode = new Map<string, Provider>();
+  const nodeProvider = (engine: string): Provider => {
+    let p = perNode.get(engine);
+    if (p === undefined) {
+      p = createDockerProvider({ root: options.root, dockerHost: engine, containerOf: (id) => containers.get(id) ?? nameOf(id) });
+      perNode.set(engine, p);
+    }
+    return p;
+  };
+  const nodeEngines = new Map<string, Engine>();
+  const nodeEngine = (address: string): Engine => {
+    let e = nodeEngines.get(address);
+    if (e === undefined) nodeEngines.set(address, (e = connectEngine(address)));
+    return e;
+  };
+
+  function managerFailure(what: string, error: unknown): ProviderError {
+    return new ProviderError(`the Swarm manager failed ${what}: ${message(error)}`, {
+      hint: `${REMEDY}; doctor checks the swarm provider`,
+      action: nextAction('doctor', { provider: SWARM_PROVIDER_NAME }),
+      cause: error,
+    });
+  }
+
+  async function serviceLabels(id: string): Promise<Record<string, string> | undefined> {
+    try {
+      const info = (await manager.getService(nameOf(id)).inspect()) as { Spec: { Labels?: Record<string, string> } };
+      const labels = info.Spec.Labels ?? {};
+      return labels[LABEL_ROOT] === rootTag && labels[LABEL_WORKSPACE] === id ? labels : undefined;
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw managerFailure('inspecting the workspace service', error);
+    }
+  }
+
+  /** Where the workspace's one task runs, or why it is lost; undefined when there is no such workspace. */
+  async function locate(id: string): Promise<Placement | undefined> {
+    validateId('workspace', id);
+    if ((await serviceLabels(id)) === undefined) return undefined;
+    let tasks: Array<{ NodeID?: string; DesiredState?: string; CreatedAt?: string; Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } } }>;
+    try {
+      tasks = (await manager.listTasks({ filters: { service: [nameOf(id)] } })) as typeof tasks;
+    } catch (error) {
+      throw managerFailure('listing the workspace task', error);
+    }
+    // One replica, never restarted: the newest task is the workspace's only one.
+    const task = tasks.sort((a, b) => (a.CreatedAt ?? '').localeCompare(b.CreatedAt ?? '')).at(-1);
+    if (task === undefined || task.NodeID === undefined || task.NodeID === '')
+      return { node: '?', engine: null, containerId: null, lost: 'Swarm has not placed its task on any node' };
+    let node: { Description?: { Hostname?: string }; Spec?: { Labels?: Record<string, string> }; Status?: { State?: string; Addr?: string } };
+    try {
+      node = (await manager.getNode(task.NodeID).inspect()) as typeof node;
+    } catch (error) {
+      if (statusOf(error) === 404) return { node: task.NodeID, engine: null, containerId: null, lost: `its node ${task.NodeID} has left the swarm` };
+      throw managerFailure('inspecting the workspace node', error);
+    }
+    const name = `${node.Description?.Hostname ?? task.NodeID} (${node.Status?.Addr ?? '?'})`;
+    const engine = node.Spec?.Labels?.[LABEL_NODE_ENGINE] ?? null;
+    const containerId = task.Status?.ContainerStatus?.ContainerID ?? null;
+    let lost: string | null = null;
+    if (node.Status?.State !== 'ready') lost = `its node ${name} is ${node.Status?.State ?? 'unknown'}; its files were on that node`;
+    else if (task.Status?.State !== 'running') lost = `its task on node ${name} is ${task.Status?.State ?? 'unknown'}${task.Status?.Err ? ` (${task.Status.Err})` : ''}`;
+    else if (engine === null) lost = `its node ${name} has no ${LABEL_NODE_ENGINE} label`;
+    if (containerId !== null) containers.set(id, containerId);
+    return { node: name, engine, containerId, lost };
+  }
+
+  /** The docker provider bound to the node running the workspace; a lost workspace throws (exit 7), naming its node. */
+  async function onNode(id: string): Promise<{ provider: Provider; placement: Placement }> {
+    const placement = await locate(id);
+    if (placement === undefined)
+      throw new EngineError('WORKSPACE_NOT_FOUND', `no swarm workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
+    if (placement.lost !== null || placement.engine === null)
+      throw new ProviderError(`swarm workspace ${id} is lost: ${placement.lost ?? 'no engine'}`, {
+        hint: 'Swarm does not move a workspace: destroy it and create it again (its files are gone with its node)',
+        action: nextAction('destroy', { workspaceId: id }),
+      });
+    return { provider: nodeProvider(placement.engine), placement };
+  }
+
+  let probing: Promise<{ result: ProbeResult; nodes: Array<{ engine: string; name: string }> }> | undefined;
+  async function probeSwarm(): Promise<{ result: ProbeResult; nodes: Array<{ engine: string; name: string }> }> {
+    const checks: ProbeCheck[] = [];
+    const nodes: Array<{ engine: string; name: string }> = [];
+    const done = () => ({ result: { provider: SWARM_PROVIDER_NAME, ready: checks.every((c) => c.ok || c.advisory === true), checks }, nodes });
+    if (managerHost === '') {
+      checks.push({ name: 'swarm-manager', ok: false, detail: 'HEADSPACE_SWARM_HOST is not set', remedy: REMEDY });
+      return done();
+    }
+    let info: { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; Nodes?: number } };
+    try {
+      info = (await manager.info()) as typeof info;
+    } catch (error) {
+      checks.push({ name: 'swarm-manager', ok: false, detail: `no engine answers at ${managerHost}: ${message(error)}`, remedy: REMEDY });
+      return done();
+    }
+    const isManager = info.Swarm?.LocalNodeState === 'active' && info.Swarm.ControlAvailable === true;
+    checks.push({
+      name: 'swarm-manager',
+      ok: isManager,
+      detail: isManager ? `a manager of a swarm of ${info.Swarm?.Nodes ?? '?'} nodes` : `the engine at ${managerHost} is not a swarm manager (${info.Swarm?.LocalNodeState ?? 'inactive'})`,
+      remedy: REMEDY,
+    });
+    if (!isManager) return done();
+    const listed = (await manager.listNodes()) as Array<{ Description?: { Hostname?: string }; Spec?: { Labels?: Record<string, string> }; Status?: { State?: string } }>;
+    const image = imageOfProfile('host');
+    const problems: string[] = [];
+    for (const node of listed) {
+      const name = node.Description?.Hostname ?? '?';
+      const engine = node.Spec?.Labels?.[LABEL_NODE_ENGINE];
+      if (node.Status?.State !== 'ready') continue;
+      if (engine === undefined) {
+        problems.push(`${name} has no ${LABEL_NODE_ENGINE} label, so a job placed there could not be run`);
+        continue;
+      }
+      try {
+        const e = nodeEngine(engine);
+        // Fail closed on the network: a task with no network gets the node's default bridge if it has one.
+        const networks = (await e.listNetworks()) as Array<{ Name: string }>;
+        if (networks.some((n) => n.Name === 'bridge')) problems.push(`${name} has a default bridge network (run its dockerd with --bridge none)`);
+        else if (image !== undefined && !(await e.getImage(image).inspect().then(() => true, () => false))) problems.push(`${name} lacks the image ${image}`);
+        else nodes.push({ engine, name });
+      } catch (error) {
+        problems.push(`${name}'s engine at ${engine} does not answer: ${message(error)}`);
+      }
+    }
+    checks.push({
+      name: 'swarm-nodes',
+      ok: nodes.length > 0 && problems.length === 0,
+      detail: `${nodes.length} usable node(s) of ${listed.length}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
+      remedy: REMEDY,
+    });
+    return done();
+  }
+  const probe = () => (probing ??= probeSwarm());
+
+  async function checkPlan(plan: WorkspacePlan): Promise<void> {
+    validateId('workspace', plan.workspaceId);
+    if (imageOfProfile(plan.profile) === undefined)
+      throw new EngineError('BAD_ARGUMENT', `the swarm provider has no profile '${plan.profile.slice(0, 40)}'`, {
+        hint: 'map the profile to an image present on every node with HEADSPACE_DOCKER_IMAGE_<PROFILE>=<image>, or use profile host',
+      });
+    const refusal =
+      plan.policy.network !== 'disabled'
+        ? 'the swarm provider gives workspaces no network (a task with no network on a node without a default bridge: loopback only)'
+        : plan.policy.hostPaths.length > 0
+          ? 'the swarm provider mounts no host paths: which host would they come from'
+          : plan.policy.budget.concurrency > 1
+            ? 'the swarm provider runs one job at a time per workspace, as the docker provider does'
+            : null;
+    if (refusal !== null) throw new EngineError('POLICY_DENIED', refusal, { hint: 'create it with network disabled, no host paths and a concurrency of 1' });
+  }
+
+  const provider: Provider = {
+    name: SWARM_PROVIDER_NAME,
+
+    async probe() {
+      return (await probe()).result;
+    },
+
+    async capabilities(): Promise<ProviderCapabilities> {
+      const { result } = await probe();
+      const ready = result.ready;
+      const notReady = result.checks
+        .filter((c) => !c.ok)
+        .map((c) => `${c.name}: ${c.detail}`)
+        .join('; ');
+      const enforces = Object.fromEntries(LIMIT_NAMES.map((n) => [n, false])) as Record<LimitName, boolean>;
+      const reasons: Partial<Record<LimitName, string>> = {};
+      for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) {
+        enforces[name] = ready;
+        if (!ready) reasons[name] = notReady || 'not ready';
+      }
+      reasons.storage = 'measured, not enforced: the workspace is a local volume on its node, which no volume driver the engine ships can cap';
+      reasons.wall_clock = "enforced by the engine, which aborts the job; the provider ends every process of the workspace's uid in its task container";
+      reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
+      reasons.concurrency = 'one job at a time per workspace, as on the docker provider';
+      const layers = ready ? ['namespaces', 'seccomp-engine-default', 'cap-drop', 'read-only-rootfs', 'non-root-uid', 'cgroup-v1'] : [];
+      return { provider: SWARM_PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: false, layers, durable: true, jobsAtOnce: 1 };
+    },
+
+    checkPlan,
+
+    async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
+      const id = validateId('workspace', spec.workspaceId);
+      await checkPlan(spec);
+      const { result } = await probe();
+      if (!result.ready) throw notReadyError(SWARM_PROVIDER_NAME, result.checks);
+      if (spec.jobUser.uid <= 0 || spec.jobUser.gid <= 0) throw new ProviderError(`refusing job identity ${spec.jobUser.uid}:${spec.jobUser.gid}`, { hint: 'this is a headspace bug' });
+      if ((await serviceLabels(id)) !== undefined) throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+      const imageRef = imageOfProfile(spec.profile)!;
+      let imageId: string;
+      try {
+        // By id: the service then never makes a node pull (no registry needed), and a moved tag never changes a workspace.
+        imageId = (await manager.getImage(imageRef).inspect()).Id;
+      } catch (error) {
+        throw new EngineError('PROVIDER_UNAVAILABLE', `the image of profile ${spec.profile} (${imageRef}) is not on the manager: ${message(error)}`, {
+          hint: 'load the image on every node (docker save | docker load), as scripts/setup-swarm.sh does',
+        });
+      }
+      const name = nameOf(id);
+      const labels = labelsOf({ workspaceId: id, rootTag });
+      const container = planContainer({
+        workspaceId: id,
+        rootTag,
+        profile: spec.profile,
+        imageRef,
+        imageId,
+        policy: spec.policy,
+        jobUser: spec.jobUser,
+        name,
+        volumeName: name,
+        // Swarm cannot carry KernelMemoryTCP (plan-service.ts): plan as for v2 so no field pretends to it.
+        cgroupVersion: '2',
+      });
+      container.Labels[LABEL_POLICY] = JSON.stringify(spec.policy);
+      const serviceLabels_ = { ...labels, [LABEL_POLICY]: JSON.stringify(spec.policy), [LABEL_JOB_USER]: `${spec.jobUser.uid}:${spec.jobUser.gid}`, [LABEL_PROFILE]: spec.profile };
+      const { spec: serviceSpec } = planService(container, { serviceLabels: serviceLabels_, constraints });
+      try {
+        await manager.createService(serviceSpec as never);
+      } catch (error) {
+        if (statusOf(error) === 409) throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+        throw managerFailure('creating the workspace service', error);
+      }
+      try {
+        const deadline = Date.now() + TASK_START_MS;
+        let placement = await locate(id);
+        while (placement !== undefined && placement.lost !== null && Date.now() < deadline && !/failed|rejected|shutdown|complete|orphaned/.test(placement.lost)) {
+          await new Promise((r) => setTimeout(r, 100));
+          placement = await locate(id);
+        }
+        if (placement === undefined || placement.lost !== null || placement.engine === null || placement.containerId === null)
+          throw new ProviderError(`the workspace task did not start: ${placement?.lost ?? 'the service vanished'}`, { hint: REMEDY });
+        const engine = nodeEngine(placement.engine);
+        // Fail closed: the container must hold exactly what was asked (an engine that drops a field makes a weaker box).
+        const info = await engine.getContainer(placement.containerId).inspect();
+        const host = info.HostConfig as { Memory?: number; PidsLimit?: number; NanoCpus?: number; ReadonlyRootfs?: boolean; CapDrop?: string[] };
+        const attached = Object.values(info.NetworkSettings.Networks ?? {}).filter((n) => (n as { EndpointID?: string }).EndpointID);
+        const wrong = [
+          host.Memory !== spec.policy.budget.memoryBytes ? 'memory' : '',
+          host.PidsLimit !== spec.policy.budget.pidsLimit ? 'pids' : '',
+          host.NanoCpus !== Math.round(spec.policy.budget.cpuLimit * 1e9) ? 'cpu' : '',
+          host.ReadonlyRootfs !== true ? 'read-only root' : '',
+          !(host.CapDrop ?? []).includes('ALL') ? 'cap-drop' : '',
+          attached.length > 0 ? 'network (the task has an interface beyond loopback)' : '',
+        ].filter((w) => w !== '');
+        if (wrong.length > 0) throw new ProviderError(`the task container on ${placement.node} does not hold the policy's ${wrong.join(', ')}`, { hint: REMEDY });
+        await giveVolumeToJobUser(engine, { volumeName: name, imageId, user: spec.jobUser, labels });
+      } catch (error) {
+        await provider.remove(id).catch(() => undefined);
+        throw error instanceof EngineError ? error : managerFailure('starting the workspace task', error);
+      }
+      return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: imageId, storageBytes: 0 };
+    },
+
+    async inspect(workspaceId: string): Promise<WorkspaceDescriptor> {
+      validateId('workspace', workspaceId);
+      const labels = await serviceLabels(workspaceId);
+      if (labels === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
+      const placement = await locate(workspaceId);
+      // A lost workspace is one the provider no longer holds: its files went with its node.
+      if (placement === undefined || placement.lost !== null) return { workspaceId, state: 'missing', profile: labels[LABEL_PROFILE] ?? '', environmentDigest: '' };
+      return nodeProvider(placement.engine!).inspect(workspaceId);
+    },
+
+    async liveUsage(workspaceId: string): Promise<LiveUsage> {
+      const placement = await locate(workspaceId);
+      if (placement === undefined || placement.lost !== null || placement.engine === null) return {};
+      return (await nodeProvider(placement.engine).liveUsage?.(workspaceId)) ?? {};
+    },
+
+    async run(request: RunRequest): Promise<JobOutcome> {
+      validateId('job', request.jobId);
+      const { provider: node, placement } = await onNode(request.workspaceId);
+      try {
+        return await node.run(request);
+      } catch (error) {
+        // The node's engine went away mid-job: say so with the node's name (the job is not re-run anywhere).
+        const alive = await nodeEngine(placement.engine!)
+          .ping()
+          .then(
+            () => true,
+            () => false,
+          );
+        if (!alive)
+          throw new ProviderError(`the node holding swarm workspace ${request.workspaceId}, ${placement.node}, went away during the job: the workspace is lost`, {
+            hint: 'Swarm does not move a workspace: destroy it and create it again',
+            action: nextAction('destroy', { workspaceId: request.workspaceId }),
+            cause: error,
+          });
+        throw error;
+      }
+    },
+
+    async read(workspaceId, path, chunkBytes) {
+      return (await onNode(workspaceId)).provider.read(workspaceId, path, chunkBytes);
+    },
+    async write(workspaceId, path, data, writeOptions) {
+      await (await onNode(workspaceId)).provider.write(workspaceId, path, data, writeOptions);
+    },
+    async removePath(workspaceId, path) {
+      await (await onNode(workspaceId)).provider.removePath(workspaceId, path);
+    },
+    async list(workspaceId, path, limit) {
+      return (await onNode(workspaceId)).provider.list(workspaceId, path, limit);
+    },
+    async stop(workspaceId, stopOptions) {
+      const placement = await locate(workspaceId);
+      if (placement === undefined)
+        throw new EngineError('WORKSPACE_NOT_FOUND', `no swarm workspace ${workspaceId}`, { hint: 'list the workspaces', action: nextAction('ls') });
+      // Nothing runs on a lost node: nothing to stop, and nothing of it remains here.
+      if (placement.lost !== null || placement.engine === null) return { stopped: false, empty: true };
+      return nodeProvider(placement.engine).stop(workspaceId, stopOptions);
+    },
+
+    async remove(workspaceId: string): Promise<RemovalDisposition> {
+      validateId('workspace', workspaceId);
+      const removed: RemovableResource[] = [];
+      const retained: RemovableResource[] = [];
+      const unverified: RemovableResource[] = [];
+      const placement = await locate(workspaceId).catch(() => undefined);
+      try {
+        await manager.getService(nameOf(workspaceId)).remove();
+        removed.push('runtime');
+      } catch (error) {
+        if (statusOf(error) === 404) removed.push('runtime');
+        else unverified.push('runtime');
+      }
+      containers.delete(workspaceId);
+      if (placement === undefined || placement.engine === null || (placement.lost !== null && /is (down|unknown|disconnected)|left the swarm/.test(placement.lost))) {
+        // Nothing to reach: the volume is on a node that is gone (or never made).
+        (placement === undefined ? removed : unverified).push('storage');
+        return { removed, retained, unverified };
+      }
+      // The volume is in use until the node has removed the task's container.
+      const engine = nodeEngine(placement.engine);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await engine.getVolume(nameOf(workspaceId)).remove();
+          removed.push('storage');
+          break;
+        } catch (error) {
+          if (statusOf(error) === 404) {
+            removed.push('storage');
+            break;
+          }
+          if (statusOf(error) === 409 && attempt < 150) {
+            await new Promise((r) => setTimeout(r, 100));
+            continue;
+          }
+          (statusOf(error) === 409 ? retained : unverified).push('storage');
+          break;
+        }
+      }
+      return { removed, retained, unverified };
+    },
+
+    async listWorkspaces(): Promise<string[]> {
+      const services = (await manager.listServices({ filters: { label: [`${LABEL_ROOT}=${rootTag}`] } })) as Array<{ Spec?: { Labels?: Record<string, string> } }>;
+      return services
+        .map((s) => s.Spec?.Labels?.[LABEL_WORKSPACE])
+        .filter((id): id is string => id !== undefined)
+        .sort();
+    },
+  };
+  return provider;
+}
+
