@@ -282,6 +282,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE jobs ADD COLUMN network_summary TEXT;
   `,
+  // scale-out (#22): why a workspace failed after it was ready (its swarm node
+  // went down, its files with it), as the provider said it; null otherwise.
+  `
+  ALTER TABLE workspaces ADD COLUMN failure_reason TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -220,7 +220,7 @@ export class SqliteStore {
    * second live holder regardless). The lowest free slot is taken, so a
    * destroyed workspace's slot is reused first. Returns the record.
    */
-  insertWorkspace(record: Omit<WorkspaceRecord, 'jobSlot'>, slots = JOB_SLOT_COUNT): WorkspaceRecord & { jobSlot: number } {
+  insertWorkspace(record: Omit<WorkspaceRecord, 'jobSlot' | 'failureReason'>, slots = JOB_SLOT_COUNT): WorkspaceRecord & { jobSlot: number } {
     return this.atomically(() => {
       const existing = this.sql('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
       if (existing && existing.state === 'destroyed') {
@@ -241,7 +241,7 @@ export class SqliteStore {
         `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path, job_slot)
            VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath, @jobSlot)`,
       ).run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath), jobSlot });
-      return { ...record, jobSlot };
+      return { ...record, jobSlot, failureReason: null };
     });
   }
 
@@ -276,21 +276,24 @@ export class SqliteStore {
   }
 
   /** Moves a workspace through the lifecycle table (illegal moves throw), recording the path. */
-  moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
+  moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string; failureReason?: string } = {}): WorkspaceRecord {
     return this.atomically(() => {
       const current = this.getWorkspace(id);
       if (!current) throw notFound(id);
       refuseDestroyed(current);
       transition(current.state, to);
       const path = [...current.lifecyclePath, to];
-      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?').run(
-        to,
-        now,
-        JSON.stringify(path),
-        extra.environmentDigest ?? null,
-        id,
-      );
-      return { ...current, state: to, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
+      this.sql(
+        'UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest), failure_reason = COALESCE(?, failure_reason) WHERE id = ?',
+      ).run(to, now, JSON.stringify(path), extra.environmentDigest ?? null, extra.failureReason ?? null, id);
+      return {
+        ...current,
+        state: to,
+        updatedAt: now,
+        lifecyclePath: path,
+        environmentDigest: extra.environmentDigest ?? current.environmentDigest,
+        failureReason: extra.failureReason ?? current.failureReason,
+      };
     });
   }
 

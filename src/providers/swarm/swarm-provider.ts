@@ -23,7 +23,7 @@
  * node's name (its files were on that node), and a job running there ends
  * with a ProviderError (infrastructure_failure, one terminal record).
  */
-import { EngineError, ProviderError } from '../../core/errors.js';
+import { EngineError, ProviderError, WorkspaceLostError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
@@ -55,6 +55,12 @@ export const LABEL_NODE_ENGINE = 'dev.headspace.engine';
 
 const REMEDY =
   'point HEADSPACE_SWARM_HOST at a Swarm manager whose nodes carry the label dev.headspace.engine=<their Engine API address> and run dockerd with --bridge none (as root, for a test swarm on this machine: eval "$(bash scripts/setup-swarm.sh)")';
+
+/** What a caller does about a lost workspace: Swarm moves nothing, so only a new one helps. */
+const LOST_NEXT = (id: string) => ({
+  hint: 'Swarm does not move a workspace: destroy it and create it again (its files went with its node)',
+  action: nextAction('destroy', { workspaceId: id }),
+});
 
 /** How long a new task may take to reach running before create gives up (image present on every node: a few seconds). */
 const TASK_START_MS = 60_000;
@@ -163,11 +169,10 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     const placement = await locate(id);
     if (placement === undefined)
       throw new EngineError('WORKSPACE_NOT_FOUND', `no swarm workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
-    if (placement.lost !== null || placement.engine === null)
-      throw new ProviderError(`swarm workspace ${id} is lost: ${placement.lost ?? 'no engine'}`, {
-        hint: 'Swarm does not move a workspace: destroy it and create it again (its files are gone with its node)',
-        action: nextAction('destroy', { workspaceId: id }),
-      });
+    if (placement.lost !== null || placement.engine === null) {
+      const reason = placement.lost ?? 'no engine';
+      throw new WorkspaceLostError(`swarm workspace ${id} is lost: ${reason}`, reason, LOST_NEXT(id));
+    }
     return { provider: nodeProvider(placement.engine), placement };
   }
 
@@ -375,12 +380,10 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
             () => true,
             () => false,
           );
-        if (!alive)
-          throw new ProviderError(`the node holding swarm workspace ${request.workspaceId}, ${placement.node}, went away during the job: the workspace is lost`, {
-            hint: 'Swarm does not move a workspace: destroy it and create it again',
-            action: nextAction('destroy', { workspaceId: request.workspaceId }),
-            cause: error,
-          });
+        if (!alive) {
+          const reason = `its node ${placement.node} went away during job ${request.jobId}; its files were on that node`;
+          throw new WorkspaceLostError(`swarm workspace ${request.workspaceId} is lost: ${reason}`, reason, { ...LOST_NEXT(request.workspaceId), cause: error });
+        }
         throw error;
       }
     },
