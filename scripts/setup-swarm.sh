@@ -85,64 +85,21 @@ ip -n "$hub" link set lo up
 ip -n "$hub" link add br0 type bridge || unavailable "no bridge support in this kernel"
 ip -n "$hub" link set br0 up
 for n in "${nodes[@]}"; do
-  ns="hs${tag}-$n"
-  ip netns add "$ns"
-  echo "$ns" >>"$state/netns"
-  ip -n "$ns" link set lo up
-  ip link add "hs${tag}$n" netns "$ns" type veth peer name "$n" netns "$hub" || unavailable "no veth support in this kernel"
-  ip -n "$ns" link set "hs${tag}$n" name eth0
-  ip -n "$ns" addr add "$(addr "$n")/24" dev eth0
-  ip -n "$ns" link set eth0 up
-  ip -n "$hub" link set "$n" master br0 up
-done
-
-answers() { timeout 10 "$client" -H "$1" version --format '{{.Server.Version}}' >/dev/null 2>&1; }
-for n in "${nodes[@]}"; do
-  dir="$state/$n"
-  mkdir -p "$dir"
-  # The same layout as scripts/setup-docker.sh's state dir, so
-  # scripts/stop-docker.sh stops each node by its pid.
-  echo "/headspace-swarm-$tag-$n" >"$dir/cgroup-parent"
-  setsid nsenter --net="/run/netns/hs${tag}-$n" unshare --uts sh -c 'hostname "$0" && exec "$@"' "hs-$n" \
-    "$dockerd" --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" \
-    -H "unix://$dir/docker.sock" --bridge none --iptables=false --ip6tables=false --ip-masq=false \
-    --cgroup-parent "$(cat "$dir/cgroup-parent")" --log-level warn \
-    </dev/null >"$dir/dockerd.log" 2>&1 &
-  echo "$!" >"$dir/dockerd.started-pid"
-done
-for n in "${nodes[@]}"; do
-  dir="$state/$n"
-  for _ in $(seq 1 150); do
-    answers "unix://$dir/docker.sock" && break
-    kill -0 "$(cat "$dir/dockerd.started-pid")" 2>/dev/null || break
-    sleep 0.2
-  done
-  answers "unix://$dir/docker.sock" || unavailable "dockerd on $n did not answer: $(tail -n 3 "$dir/dockerd.log" | tr '\n' ' ' | cut -c1-300)"
+  if [ "$n" = n1 ]; then
+    err="$(bash scripts/add-swarm-node.sh "$state" n1 --init 2>&1 >/dev/null)" || unavailable "n1: $err"
+    say "swarm initialised on n1; images built there, then n2 n3 join"
+    DOCKER_HOST="unix://$state/n1/docker.sock" CI=false bash scripts/setup-docker.sh >/dev/null || unavailable "building the images on n1 failed"
+  else
+    err="$(bash scripts/add-swarm-node.sh "$state" "$n" 2>&1 >/dev/null)" || unavailable "$n: $err"
+  fi
 done
 node() { local n="$1"; shift; "$client" -H "unix://$state/$n/docker.sock" "$@"; }
-
-say "swarm init on n1, join n2 n3"
-out="$(node n1 swarm init --advertise-addr "$(addr n1)" --listen-addr "$(addr n1):2377" 2>&1)" || unavailable "swarm init failed: $out"
-token="$(node n1 swarm join-token -q worker)"
-for n in n2 n3; do
-  out="$(node "$n" swarm join --token "$token" --advertise-addr "$(addr "$n")" --listen-addr "$(addr "$n"):2377" "$(addr n1):2377" 2>&1)" || unavailable "swarm join of $n failed: $out"
-done
-for n in "${nodes[@]}"; do
-  id="$(node "$n" info --format '{{.Swarm.NodeID}}')"
-  node n1 node update --label-add "dev.headspace.engine=unix://$state/$n/docker.sock" --label-add "dev.headspace.test-node=$n" "$id" >/dev/null
-done
 for _ in $(seq 1 100); do
   ready="$(node n1 node ls --format '{{.Status}}' | grep -c '^Ready$' || true)"
   [ "$ready" = 3 ] && break
   sleep 0.2
 done
 [ "$ready" = 3 ] || unavailable "only $ready of 3 nodes are Ready: $(node n1 node ls 2>&1 | tr '\n' ' ')"
-
-say "images: built on n1, copied to n2 n3"
-DOCKER_HOST="unix://$state/n1/docker.sock" CI=false bash scripts/setup-docker.sh >/dev/null || unavailable "building the images on n1 failed"
-for n in n2 n3; do
-  node n1 save headspace/minimal:local headspace/python:local | node "$n" load -q >/dev/null || unavailable "docker load on $n failed"
-done
 
 rss=0
 for n in "${nodes[@]}"; do

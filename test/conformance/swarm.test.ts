@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSwarmProvider } from '../../src/providers/swarm/swarm-provider.js';
 import { swarmReadiness } from '../helpers/swarm-readiness.js';
+import { NOT_DISPOSABLE } from '../helpers/swarm-nodes.js';
 import { CONFORMANCE_TESTS, runProviderConformance } from './provider-suite.js';
 import { POSIX_COMMANDS } from './posix-commands.js';
 
@@ -13,8 +14,8 @@ runProviderConformance({
   async make() {
     const dir = mkdtempSync(join(tmpdir(), 'hs-swarm-conf-'));
     return {
-      provider: createSwarmProvider({ root: dir, managerHost: readiness.host }),
-      peer: async () => createSwarmProvider({ root: dir, managerHost: readiness.host }),
+      provider: createSwarmProvider({ root: dir, managerHost: readiness.host, constraints: [NOT_DISPOSABLE] }),
+      peer: async () => createSwarmProvider({ root: dir, managerHost: readiness.host, constraints: [NOT_DISPOSABLE] }),
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     };
   },
