@@ -10,7 +10,7 @@ n="${2:?usage: remove-swarm-node.sh STATE_DIR nN}"
 [ -f "$state/tag" ] && [ "$n" != n1 ] || { echo "remove-swarm-node: not a removable node of a test swarm: $state $n" >&2; exit 1; }
 tag="$(cat "$state/tag")"
 client="$(command -v docker)"
-id="$("$client" -H "unix://$state/n1/docker.sock" node ls --filter "label=dev.headspace.test-node=$n" --format '{{.ID}}' 2>/dev/null)"
+id="$("$client" -H "unix://$state/n1/docker.sock" node ls --filter "node.label=dev.headspace.test-node=$n" --format '{{.ID}}' 2>/dev/null)"
 [ -z "$id" ] || "$client" -H "unix://$state/n1/docker.sock" node rm --force "$id" >/dev/null 2>&1
 [ -d "$state/$n" ] && bash scripts/stop-docker.sh "$state/$n"
 ip netns del "hs${tag}-$n" 2>/dev/null
