@@ -55,16 +55,7 @@ import type {
 import { connectEngine, controlExec, engineAddress, runExec, statusOf, type Engine } from './engine-client.js';
 import { jobMarkers } from './job-markers.js';
 import { dockerLeftovers } from './leftovers.js';
-import {
-  labelsOf,
-  LABEL_HELPER,
-  LABEL_JOB_USER,
-  LABEL_POLICY,
-  LABEL_PROFILE,
-  LABEL_ROOT,
-  LABEL_WORKSPACE,
-  planContainer,
-} from './plan-container.js';
+import { labelsOf, LABEL_HELPER, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer } from './plan-container.js';
 import { planJobExec, planStopExec } from './plan-job.js';
 import { hostNoPressurePages } from '../native/socket-memory.js';
 import { containerCgroupUsage } from './container-usage.js';

@@ -17,7 +17,13 @@ export async function giveVolumeToJobUser(
   input: { volumeName: string; imageId: string; user: JobUser; labels: Record<string, string> },
 ): Promise<void> {
   const helper = await engine.createContainer(
-    planVolumeOwner({ name: `${input.volumeName}-own`, imageId: input.imageId, volumeName: input.volumeName, user: input.user, labels: input.labels }) as unknown as ContainerCreateOptions,
+    planVolumeOwner({
+      name: `${input.volumeName}-own`,
+      imageId: input.imageId,
+      volumeName: input.volumeName,
+      user: input.user,
+      labels: input.labels,
+    }) as unknown as ContainerCreateOptions,
   );
   try {
     await helper.start();

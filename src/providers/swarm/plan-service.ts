@@ -133,7 +133,8 @@ export function planService(plan: ContainerPlan, input: { serviceLabels: Record<
     if (value !== undefined) notCarried[key] = instead;
   }
   const host = plan.HostConfig;
-  if (host.Binds.length > 0 || host.Devices.length > 0 || host.CapAdd.length > 0) throw new RangeError('a workspace service takes no binds, devices or capabilities');
+  if (host.Binds.length > 0 || host.Devices.length > 0 || host.CapAdd.length > 0)
+    throw new RangeError('a workspace service takes no binds, devices or capabilities');
   const mounts: ServiceMount[] = host.Mounts.map((m) => ({
     Type: 'volume',
     Source: m.Source,

@@ -94,7 +94,12 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
   const nameOf = (id: string) => `hs-${rootTag}-${id}`;
   // The operator's placement constraints; Swarm places within them. (Swarm cannot constrain on a label's presence,
   // so the probe instead refuses a swarm with a ready node that lacks the engine label.)
-  const constraints = options.constraints ?? (process.env.HEADSPACE_SWARM_CONSTRAINTS ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const constraints =
+    options.constraints ??
+    (process.env.HEADSPACE_SWARM_CONSTRAINTS ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== '');
   /** Workspace id → its task's container id, for the per-node docker providers' `containerOf`. */
   const containers = new Map<string, string>();
   const perNode = new Map<string, Provider>();
@@ -136,7 +141,12 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
   async function locate(id: string): Promise<Placement | undefined> {
     validateId('workspace', id);
     if ((await serviceLabels(id)) === undefined) return undefined;
-    let tasks: Array<{ NodeID?: string; DesiredState?: string; CreatedAt?: string; Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } } }>;
+    let tasks: Array<{
+      NodeID?: string;
+      DesiredState?: string;
+      CreatedAt?: string;
+      Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } };
+    }>;
     try {
       tasks = (await manager.listTasks({ filters: { service: [nameOf(id)] } })) as typeof tasks;
     } catch (error) {
@@ -158,7 +168,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     const containerId = task.Status?.ContainerStatus?.ContainerID ?? null;
     let lost: string | null = null;
     if (node.Status?.State !== 'ready') lost = `its node ${name} is ${node.Status?.State ?? 'unknown'}; its files were on that node`;
-    else if (task.Status?.State !== 'running') lost = `its task on node ${name} is ${task.Status?.State ?? 'unknown'}${task.Status?.Err ? ` (${task.Status.Err})` : ''}`;
+    else if (task.Status?.State !== 'running')
+      lost = `its task on node ${name} is ${task.Status?.State ?? 'unknown'}${task.Status?.Err ? ` (${task.Status.Err})` : ''}`;
     else if (engine === null) lost = `its node ${name} has no ${LABEL_NODE_ENGINE} label`;
     if (containerId !== null) containers.set(id, containerId);
     return { node: name, engine, containerId, lost };
@@ -196,11 +207,17 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     checks.push({
       name: 'swarm-manager',
       ok: isManager,
-      detail: isManager ? `a manager of a swarm of ${info.Swarm?.Nodes ?? '?'} nodes` : `the engine at ${managerHost} is not a swarm manager (${info.Swarm?.LocalNodeState ?? 'inactive'})`,
+      detail: isManager
+        ? `a manager of a swarm of ${info.Swarm?.Nodes ?? '?'} nodes`
+        : `the engine at ${managerHost} is not a swarm manager (${info.Swarm?.LocalNodeState ?? 'inactive'})`,
       remedy: REMEDY,
     });
     if (!isManager) return done();
-    const listed = (await manager.listNodes()) as Array<{ Description?: { Hostname?: string }; Spec?: { Labels?: Record<string, string> }; Status?: { State?: string } }>;
+    const listed = (await manager.listNodes()) as Array<{
+      Description?: { Hostname?: string };
+      Spec?: { Labels?: Record<string, string> };
+      Status?: { State?: string };
+    }>;
     const image = imageOfProfile('host');
     const problems: string[] = [];
     for (const node of listed) {
@@ -216,7 +233,17 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         // Fail closed on the network: a task with no network gets the node's default bridge if it has one.
         const networks = (await e.listNetworks()) as Array<{ Name: string }>;
         if (networks.some((n) => n.Name === 'bridge')) problems.push(`${name} has a default bridge network (run its dockerd with --bridge none)`);
-        else if (image !== undefined && !(await e.getImage(image).inspect().then(() => true, () => false))) problems.push(`${name} lacks the image ${image}`);
+        else if (
+          image !== undefined &&
+          !(await e
+            .getImage(image)
+            .inspect()
+            .then(
+              () => true,
+              () => false,
+            ))
+        )
+          problems.push(`${name} lacks the image ${image}`);
         else nodes.push({ engine, name });
       } catch (error) {
         problems.push(`${name}'s engine at ${engine} does not answer: ${message(error)}`);
@@ -284,8 +311,10 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       await checkPlan(spec);
       const { result } = await probe();
       if (!result.ready) throw notReadyError(SWARM_PROVIDER_NAME, result.checks);
-      if (spec.jobUser.uid <= 0 || spec.jobUser.gid <= 0) throw new ProviderError(`refusing job identity ${spec.jobUser.uid}:${spec.jobUser.gid}`, { hint: 'this is a headspace bug' });
-      if ((await serviceLabels(id)) !== undefined) throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+      if (spec.jobUser.uid <= 0 || spec.jobUser.gid <= 0)
+        throw new ProviderError(`refusing job identity ${spec.jobUser.uid}:${spec.jobUser.gid}`, { hint: 'this is a headspace bug' });
+      if ((await serviceLabels(id)) !== undefined)
+        throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
       const imageRef = imageOfProfile(spec.profile)!;
       let imageId: string;
       try {
@@ -312,18 +341,29 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         cgroupVersion: '2',
       });
       container.Labels[LABEL_POLICY] = JSON.stringify(spec.policy);
-      const serviceLabels_ = { ...labels, [LABEL_POLICY]: JSON.stringify(spec.policy), [LABEL_JOB_USER]: `${spec.jobUser.uid}:${spec.jobUser.gid}`, [LABEL_PROFILE]: spec.profile };
+      const serviceLabels_ = {
+        ...labels,
+        [LABEL_POLICY]: JSON.stringify(spec.policy),
+        [LABEL_JOB_USER]: `${spec.jobUser.uid}:${spec.jobUser.gid}`,
+        [LABEL_PROFILE]: spec.profile,
+      };
       const { spec: serviceSpec } = planService(container, { serviceLabels: serviceLabels_, constraints });
       try {
         await manager.createService(serviceSpec as never);
       } catch (error) {
-        if (statusOf(error) === 409) throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
+        if (statusOf(error) === 409)
+          throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
         throw managerFailure('creating the workspace service', error);
       }
       try {
         const deadline = Date.now() + TASK_START_MS;
         let placement = await locate(id);
-        while (placement !== undefined && placement.lost !== null && Date.now() < deadline && !/failed|rejected|shutdown|complete|orphaned/.test(placement.lost)) {
+        while (
+          placement !== undefined &&
+          placement.lost !== null &&
+          Date.now() < deadline &&
+          !/failed|rejected|shutdown|complete|orphaned/.test(placement.lost)
+        ) {
           await new Promise((r) => setTimeout(r, 100));
           placement = await locate(id);
         }
@@ -342,7 +382,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
           !(host.CapDrop ?? []).includes('ALL') ? 'cap-drop' : '',
           attached.length > 0 ? 'network (the task has an interface beyond loopback)' : '',
         ].filter((w) => w !== '');
-        if (wrong.length > 0) throw new ProviderError(`the task container on ${placement.node} does not hold the policy's ${wrong.join(', ')}`, { hint: REMEDY });
+        if (wrong.length > 0)
+          throw new ProviderError(`the task container on ${placement.node} does not hold the policy's ${wrong.join(', ')}`, { hint: REMEDY });
         await giveVolumeToJobUser(engine, { volumeName: name, imageId, user: spec.jobUser, labels });
       } catch (error) {
         await provider.remove(id).catch(() => undefined);
@@ -357,7 +398,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       if (labels === undefined) return { workspaceId, state: 'missing', profile: '', environmentDigest: '' };
       const placement = await locate(workspaceId);
       // A lost workspace is one the provider no longer holds: its files went with its node.
-      if (placement === undefined || placement.lost !== null) return { workspaceId, state: 'missing', profile: labels[LABEL_PROFILE] ?? '', environmentDigest: '' };
+      if (placement === undefined || placement.lost !== null)
+        return { workspaceId, state: 'missing', profile: labels[LABEL_PROFILE] ?? '', environmentDigest: '' };
       return nodeProvider(placement.engine!).inspect(workspaceId);
     },
 
@@ -382,7 +424,10 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
           );
         if (!alive) {
           const reason = `its node ${placement.node} went away during job ${request.jobId}; its files were on that node`;
-          throw new WorkspaceLostError(`swarm workspace ${request.workspaceId} is lost: ${reason}`, reason, { ...LOST_NEXT(request.workspaceId), cause: error });
+          throw new WorkspaceLostError(`swarm workspace ${request.workspaceId} is lost: ${reason}`, reason, {
+            ...LOST_NEXT(request.workspaceId),
+            cause: error,
+          });
         }
         throw error;
       }
@@ -423,7 +468,11 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         else unverified.push('runtime');
       }
       containers.delete(workspaceId);
-      if (placement === undefined || placement.engine === null || (placement.lost !== null && /is (down|unknown|disconnected)|left the swarm/.test(placement.lost))) {
+      if (
+        placement === undefined ||
+        placement.engine === null ||
+        (placement.lost !== null && /is (down|unknown|disconnected)|left the swarm/.test(placement.lost))
+      ) {
         // Nothing to reach: the volume is on a node that is gone (or never made).
         (placement === undefined ? removed : unverified).push('storage');
         return { removed, retained, unverified };
@@ -452,7 +501,9 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     },
 
     async listWorkspaces(): Promise<string[]> {
-      const services = (await manager.listServices({ filters: { label: [`${LABEL_ROOT}=${rootTag}`] } })) as Array<{ Spec?: { Labels?: Record<string, string> } }>;
+      const services = (await manager.listServices({ filters: { label: [`${LABEL_ROOT}=${rootTag}`] } })) as Array<{
+        Spec?: { Labels?: Record<string, string> };
+      }>;
       return services
         .map((s) => s.Spec?.Labels?.[LABEL_WORKSPACE])
         .filter((id): id is string => id !== undefined)
@@ -461,4 +512,3 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
   };
   return provider;
 }
-

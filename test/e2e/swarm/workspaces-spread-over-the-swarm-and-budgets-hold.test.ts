@@ -37,7 +37,10 @@ describe.runIf(readiness.ready)(`workspaces on a three-node swarm${readiness.rea
     }
     const manager = new Docker({ socketPath: readiness.host.slice('unix://'.length) });
     const nodes = new Set<string>();
-    for (const task of (await manager.listTasks({ filters: { 'desired-state': ['running'] } })) as Array<{ NodeID: string; Spec: { ContainerSpec: { Labels?: Record<string, string> } } }>) {
+    for (const task of (await manager.listTasks({ filters: { 'desired-state': ['running'] } })) as Array<{
+      NodeID: string;
+      Spec: { ContainerSpec: { Labels?: Record<string, string> } };
+    }>) {
       if (ids.includes(task.Spec.ContainerSpec.Labels?.['dev.headspace.workspace'] ?? '')) nodes.add(task.NodeID);
     }
     expect(nodes.size).toBeGreaterThanOrEqual(2);
