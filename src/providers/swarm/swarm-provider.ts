@@ -54,7 +54,7 @@ export const SWARM_PROVIDER_NAME = 'swarm';
 export const LABEL_NODE_ENGINE = 'dev.headspace.engine';
 
 const REMEDY =
-  'point HEADSPACE_SWARM_HOST at a Swarm manager whose nodes carry the label dev.headspace.engine=<their Engine API address> and run dockerd with --bridge none (as root, for a test swarm on this machine: eval "$(bash scripts/setup-swarm.sh)")';
+  'point HEADSPACE_SWARM_HOST at a Swarm manager whose nodes carry the label dev.headspace.engine=<their Engine API address> and run dockerd with no default bridge ("bridge": "none" in daemon.json) (as root, for a test swarm on this machine: eval "$(bash scripts/setup-swarm.sh)")';
 
 /** What a caller does about a lost workspace: Swarm moves nothing, so only a new one helps. */
 const LOST_NEXT = (id: string) => ({
@@ -232,7 +232,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         const e = nodeEngine(engine);
         // Fail closed on the network: a task with no network gets the node's default bridge if it has one.
         const networks = (await e.listNetworks()) as Array<{ Name: string }>;
-        if (networks.some((n) => n.Name === 'bridge')) problems.push(`${name} has a default bridge network (run its dockerd with --bridge none)`);
+        if (networks.some((n) => n.Name === 'bridge'))
+          problems.push(`${name} has a default bridge network (run its dockerd with "bridge": "none" in daemon.json)`);
         else if (
           image !== undefined &&
           !(await e
