@@ -55,7 +55,17 @@ import type {
 import { connectEngine, controlExec, engineAddress, runExec, statusOf, type Engine } from './engine-client.js';
 import { jobMarkers } from './job-markers.js';
 import { dockerLeftovers } from './leftovers.js';
-import { labelsOf, LABEL_HELPER, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer } from './plan-container.js';
+import {
+  labelsOf,
+  LABEL_HELPER,
+  LABEL_JOB_USER,
+  LABEL_POLICY,
+  LABEL_PROFILE,
+  LABEL_ROOT,
+  LABEL_WORKSPACE,
+  planContainer,
+  planVolumeOwner,
+} from './plan-container.js';
 import { planJobExec, planStopExec } from './plan-job.js';
 import { hostNoPressurePages } from '../native/socket-memory.js';
 import { containerCgroupUsage } from './container-usage.js';
@@ -65,7 +75,6 @@ import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
-import { giveVolumeToJobUser } from './own-volume.js';
 import { openSafeFs } from '../native/safe-fs.js';
 import { dockerSeccompProfile } from './seccomp-profile.js';
 
@@ -74,12 +83,6 @@ export interface DockerProviderOptions {
   root: string;
   /** Engine address (`unix:///path`); default DOCKER_HOST, else the default socket. */
   dockerHost?: string;
-  /**
-   * The name or id of a workspace's container on this engine; default
-   * `hs-<root tag>-<id>`. The swarm provider (#22) runs this provider against
-   * the engine of the node holding a task, whose container Swarm named.
-   */
-  containerOf?: (workspaceId: string) => string;
 }
 
 /** stop's grace between SIGTERM and the kill when the caller names none. */
@@ -95,7 +98,7 @@ function signalName(number: number): string | null {
   return null;
 }
 
-/** Tags every engine object a provider root makes (labels, names): two homes on one engine never see each other's. */
+/** Tags every engine object a provider root makes (labels, names): two homes on one engine never see each other's. The swarm provider names its services by it too. */
 export function rootTagOf(root: string): string {
   return createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12);
 }
@@ -129,7 +132,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     if (cached !== undefined) return cached;
     let info;
     try {
-      info = await engine.getContainer((options.containerOf ?? nameOf)(id)).inspect();
+      info = await engine.getContainer(nameOf(id)).inspect();
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw engineFailure('inspecting the workspace container', error);
@@ -380,7 +383,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       try {
         await engine.createVolume({ Name: name, Labels: labels });
         volumeMade = true;
-        await giveVolumeToJobUser(engine, { volumeName: name, imageId, user: spec.jobUser, labels });
+        await ownVolume(name, imageId, spec.jobUser, labels);
         const container = await engine.createContainer(plan as unknown as ContainerCreateOptions);
         await container.start();
         await boundSockets(container.id);
@@ -639,6 +642,29 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       return await (await openSafeFs(volume.Mountpoint, user)).measure();
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * The new volume's root belongs to root; the job user must own it. The
+   * archive API cannot chown a mount point, and the workspace container
+   * holds no capability, so a one-shot helper container with CAP_CHOWN alone
+   * (no network, read-only rootfs, our own fixed command) does it, before any
+   * job could run.
+   */
+  async function ownVolume(volumeName: string, imageId: string, user: JobUser, labels: Record<string, string>): Promise<void> {
+    const helper = await engine.createContainer(
+      planVolumeOwner({ name: `${volumeName}-own`, imageId, volumeName, user, labels }) as unknown as ContainerCreateOptions,
+    );
+    try {
+      await helper.start();
+      const { StatusCode } = (await helper.wait()) as { StatusCode: number };
+      if (StatusCode !== 0)
+        throw new ProviderError(`giving the workspace volume to its job user failed (chown exited ${StatusCode})`, {
+          hint: 'the profile image needs /bin/chown (busybox or coreutils)',
+        });
+    } finally {
+      await helper.remove({ force: true }).catch(() => undefined);
     }
   }
 

@@ -1,37 +1,52 @@
 /**
- * The docker provider's container plan (plan-container.ts, the one place the
- * policy becomes an isolation boundary) → a Swarm service spec with one
- * replica. Pure, and tested on its output: every field of the container plan
- * is either carried into the service or named in `notCarried` with what
- * stands in for it, so a field the docker provider adds later cannot vanish
- * silently on swarm (the unit test fails on an unknown field).
+ * A swarm workspace's service: one replica, never restarted, whose task
+ * anchors the workspace on the node Swarm chose. Pure, and tested on its
+ * output.
  *
- * What Swarm's service API (Engine 20.10, API 1.41) cannot carry: a custom
- * seccomp profile and no-new-privileges (ContainerSpec.Privileges has them
- * only from API 1.44/1.46), masked paths, MemorySwap and KernelMemoryTCP.
- * What stands in: the engine's default seccomp profile and masked paths,
- * CapDrop ALL (an empty bounding set, so even a setuid binary gains no
- * capability) and a non-root init; the swap and socket gaps are named in the
- * provider's capabilities.
+ * Why the task anchors the workspace instead of being it: a Swarm service on
+ * Engine 20.10 (API 1.41) cannot carry the isolation the docker provider
+ * gives a workspace container — its own seccomp profile, no-new-privileges,
+ * masked /proc paths, MemorySwap, KernelMemoryTCP. `headspace probe` on a
+ * worker measured what that costs when the task container runs the jobs:
+ * ptrace, vsock, netlink and raw-ish sockets, modify_ldt, memfd_secret,
+ * io_setup and sync() allowed, /proc/kallsyms, /proc/config.gz and the boot
+ * id readable, 512 MiB of socket buffers past a 128 MiB budget. So the
+ * workspace container is the docker provider's own, made on the task's node
+ * through that node's engine (swarm-provider.ts), and the task holds
+ * everything Swarm is for:
+ *  - placement: Swarm's spread within the operator's constraints;
+ *  - capacity: it reserves the workspace's memory budget, so Swarm places no
+ *    workspace on a node without room for it, and none that no node can hold
+ *    (cpu is a ceiling, not reserved: it is overcommitted as on one machine —
+ *    reserving it let only two 1-cpu workspaces onto a 2-core node);
+ *  - the volume: it mounts the workspace volume, so the volume lives on its
+ *    node as long as the service does;
+ *  - liveness: the manager reports the task's node down when it goes, and the
+ *    restart condition none means Swarm never re-creates it elsewhere.
+ * The anchor itself runs `sleep infinity` with nothing: no network, a
+ * read-only root, every capability dropped, a non-root uid, 16 MiB and 8 pids.
  */
-import type { ContainerPlan } from '../docker/plan-container.js';
+import type { Policy } from '../../core/policy/policy.js';
 
-/** The task container's own processes (docker-init and `sleep infinity`): non-root, and never a job uid (600001+). */
-export const SERVICE_USER = '65534:65534';
-
-/** Restart condition none: a task that ends (its node lost, its init killed) is never replaced by an empty one elsewhere. */
+/** The anchor's own processes: non-root, and never a job uid (600001+). */
+export const ANCHOR_USER = '65534:65534';
+/** What the anchor itself may use; the workspace's budget is reserved, not given to it. */
+export const ANCHOR_LIMITS = { MemoryBytes: 16 * 1024 * 1024, Pids: 8, NanoCPUs: 100_000_000 } as const;
+/** Restart condition none: a task that ends (its node lost) is never replaced by an empty one elsewhere. */
 export const RESTART_NONE = { Condition: 'none', MaxAttempts: 0 } as const;
 
-export interface ServiceMount {
-  Type: 'volume' | 'tmpfs';
-  Target: string;
-  Source?: string;
-  ReadOnly: boolean;
-  VolumeOptions?: { NoCopy: true; Labels: Record<string, string> };
-  TmpfsOptions?: { SizeBytes: number; Mode: number };
+export interface AnchorInput {
+  /** The service name, also the workspace volume's and the workspace container's (hs-<root tag>-<id>). */
+  name: string;
+  /** The image by id (`sha256:…`): no node ever pulls, and a moved tag changes nothing. */
+  imageId: string;
+  policy: Policy;
+  /** The provider's view of the workspace, kept on the service (Swarm labels) for other processes and doctor. */
+  labels: Record<string, string>;
+  constraints: readonly string[];
 }
 
-export interface ServiceSpec {
+export interface AnchorSpec {
   Name: string;
   Labels: Record<string, string>;
   TaskTemplate: {
@@ -40,136 +55,51 @@ export interface ServiceSpec {
       Command: string[];
       Args: string[];
       User: string;
-      Dir: string;
-      Env: string[];
       Labels: Record<string, string>;
       ReadOnly: true;
       Init: true;
-      CapabilityDrop: string[];
-      CapabilityAdd: string[];
-      Mounts: ServiceMount[];
-      Ulimits: ContainerPlan['HostConfig']['Ulimits'];
+      CapabilityDrop: ['ALL'];
+      Mounts: [{ Type: 'volume'; Source: string; Target: '/workspace'; ReadOnly: true; VolumeOptions: { NoCopy: true; Labels: Record<string, string> } }];
     };
-    Resources: { Limits: { NanoCPUs: number; MemoryBytes: number; Pids: number } };
+    Resources: {
+      Limits: typeof ANCHOR_LIMITS;
+      Reservations: { MemoryBytes: number };
+    };
     RestartPolicy: typeof RESTART_NONE;
     Placement: { Constraints: string[] };
-    /** None: a task with no network gets the engine's default bridge, which nodes run without (`--bridge none`): loopback only. */
+    /** None: a task with no network gets the engine's default bridge, which the nodes run without: loopback only. */
     Networks: [];
   };
   Mode: { Replicated: { Replicas: 1 } };
 }
 
-export interface ServicePlan {
-  spec: ServiceSpec;
-  /** Container plan fields the service cannot carry, each with what stands in for it. */
-  notCarried: Record<string, string>;
-}
-
-/** Fields of the container plan and where each goes; a field not listed here makes planService throw. */
-const CARRIED = new Set([
-  'name',
-  'Image',
-  'Cmd',
-  'Entrypoint',
-  'User',
-  'WorkingDir',
-  'Env',
-  'Labels',
-  'NetworkDisabled',
-  'AttachStdin',
-  'AttachStdout',
-  'AttachStderr',
-  'Tty',
-  'OpenStdin',
-]);
-const HOST_CARRIED = new Set([
-  'NetworkMode',
-  'Memory',
-  'NanoCpus',
-  'PidsLimit',
-  'Privileged',
-  'CapDrop',
-  'CapAdd',
-  'ReadonlyRootfs',
-  'Tmpfs',
-  'Mounts',
-  'Binds',
-  'Devices',
-  'VolumesFrom',
-  'Init',
-  'AutoRemove',
-  'RestartPolicy',
-  'IpcMode',
-  'PidMode',
-  'UsernsMode',
-  'OomKillDisable',
-  'Ulimits',
-]);
-const HOST_NOT_CARRIED: Record<string, string> = {
-  SecurityOpt: "the engine's default seccomp profile, without no-new-privileges (API 1.41 services take neither); CapDrop ALL leaves the bounding set empty",
-  MaskedPaths: "the engine's default masked paths",
-  MemorySwap: "the engine's default: swap up to the memory limit again on a node that has swap",
-  KernelMemoryTCP: 'none: on cgroup v1 socket buffers are not charged to the workspace',
-};
-
-/** `rw,nosuid,nodev,size=N,mode=1777` → a tmpfs mount; the engine mounts service tmpfs nosuid,nodev. */
-function tmpfsMount(target: string, options: string): ServiceMount {
-  const parts = options.split(',');
-  const sizeText = parts.find((p) => p.startsWith('size='))?.slice(5) ?? '';
-  const unit = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[sizeText.slice(-1).toLowerCase()];
-  const size = unit === undefined ? Number(sizeText) : Number(sizeText.slice(0, -1)) * unit;
-  const mode = parseInt(parts.find((p) => p.startsWith('mode='))?.slice(5) ?? '755', 8);
-  if (!Number.isSafeInteger(size) || size <= 0) throw new RangeError(`tmpfs ${target} has no size`);
-  return { Type: 'tmpfs', Target: target, ReadOnly: parts.includes('ro'), TmpfsOptions: { SizeBytes: size, Mode: mode } };
-}
-
-export function planService(plan: ContainerPlan, input: { serviceLabels: Record<string, string>; constraints: readonly string[] }): ServicePlan {
-  for (const key of Object.keys(plan)) if (!CARRIED.has(key) && key !== 'HostConfig') throw new RangeError(`planService does not know container field ${key}`);
-  const notCarried: Record<string, string> = {};
-  for (const [key, value] of Object.entries(plan.HostConfig)) {
-    if (HOST_CARRIED.has(key)) continue;
-    const instead = HOST_NOT_CARRIED[key];
-    if (instead === undefined) throw new RangeError(`planService does not know HostConfig field ${key}`);
-    if (value !== undefined) notCarried[key] = instead;
-  }
-  const host = plan.HostConfig;
-  if (host.Binds.length > 0 || host.Devices.length > 0 || host.CapAdd.length > 0)
-    throw new RangeError('a workspace service takes no binds, devices or capabilities');
-  const mounts: ServiceMount[] = host.Mounts.map((m) => ({
-    Type: 'volume',
-    Source: m.Source,
-    Target: m.Target,
-    ReadOnly: false,
-    VolumeOptions: { NoCopy: true, Labels: { ...input.serviceLabels } },
-  }));
-  for (const [target, options] of Object.entries(host.Tmpfs)) mounts.push(tmpfsMount(target, options));
+export function planAnchor(input: AnchorInput): AnchorSpec {
+  if (!/^sha256:[0-9a-f]{64}$/.test(input.imageId)) throw new RangeError('a workspace service names its image by id');
+  const { budget } = input.policy;
   return {
-    spec: {
-      Name: plan.name,
-      Labels: { ...input.serviceLabels },
-      TaskTemplate: {
-        ContainerSpec: {
-          Image: plan.Image,
-          Command: plan.Entrypoint,
-          Args: plan.Cmd,
-          User: SERVICE_USER,
-          Dir: plan.WorkingDir,
-          Env: plan.Env,
-          Labels: { ...plan.Labels },
-          ReadOnly: true,
-          Init: true,
-          CapabilityDrop: [...host.CapDrop],
-          CapabilityAdd: [],
-          Mounts: mounts,
-          Ulimits: host.Ulimits,
-        },
-        Resources: { Limits: { NanoCPUs: host.NanoCpus, MemoryBytes: host.Memory, Pids: host.PidsLimit } },
-        RestartPolicy: RESTART_NONE,
-        Placement: { Constraints: [...input.constraints] },
-        Networks: [],
+    Name: input.name,
+    Labels: { ...input.labels },
+    TaskTemplate: {
+      ContainerSpec: {
+        Image: input.imageId,
+        Command: ['sleep'],
+        Args: ['infinity'],
+        User: ANCHOR_USER,
+        Labels: { ...input.labels },
+        ReadOnly: true,
+        Init: true,
+        CapabilityDrop: ['ALL'],
+        // Read-only here: the anchor only keeps the volume on its node; NoCopy keeps the image's /workspace out of it.
+        Mounts: [{ Type: 'volume', Source: input.name, Target: '/workspace', ReadOnly: true, VolumeOptions: { NoCopy: true, Labels: { ...input.labels } } }],
       },
-      Mode: { Replicated: { Replicas: 1 } },
+      Resources: {
+        Limits: ANCHOR_LIMITS,
+        Reservations: { MemoryBytes: budget.memoryBytes },
+      },
+      RestartPolicy: RESTART_NONE,
+      Placement: { Constraints: [...input.constraints] },
+      Networks: [],
     },
-    notCarried,
+    Mode: { Replicated: { Replicas: 1 } },
   };
 }

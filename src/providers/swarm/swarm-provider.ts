@@ -1,27 +1,29 @@
 /**
  * The swarm provider (#22): a workspace is a Swarm service with one replica
- * (restart condition none) plus a local volume on the node Swarm placed its
- * task on. Placement is Swarm's (spread, and the operator's constraints from
+ * (restart condition none) whose task anchors it on the node Swarm chose
+ * (plan-service.ts: placement, the reservation of its memory and cpu, its
+ * volume, liveness), plus the docker provider's own workspace container on
+ * that node, made and used through that node's Engine API by a docker
+ * provider bound to it: the same HostConfig, seccomp profile, masked paths,
+ * socket-buffer bound and job handling as on docker, nothing copied.
+ * Placement is Swarm's (spread, and the operator's constraints from
  * HEADSPACE_SWARM_CONSTRAINTS), never ours.
  *
- * Everything after placement is the docker provider's: jobs, files and stop
- * act on the task's container through the Engine API of the node that runs
- * it, by a docker provider instance bound to that node's engine (its
- * `containerOf` names Swarm's container). The manager's API cannot exec into
- * a task, so each node carries the label dev.headspace.engine=<its Engine API
- * address> (scripts/setup-swarm.sh sets it; an operator sets it with
- * `docker node update --label-add`); the probe refuses a swarm with a ready
- * node that lacks it (Swarm cannot constrain on a label's presence).
+ * The manager's API cannot reach a node's engine, so each node carries the
+ * label dev.headspace.engine=<its Engine API address> (scripts/setup-swarm.sh
+ * sets it; an operator sets it with `docker node update --label-add`); the
+ * probe refuses a swarm with a ready node that lacks it (Swarm cannot
+ * constrain on a label's presence).
  *
  * State: the engine's store stays where the CLI runs; the provider's own
  * view lives in the service's labels (workspace id, root tag, policy, job
  * user, profile), so another process, or doctor after a controller crash,
  * reads it back from the manager.
  *
- * Node loss: a task whose node is down, or whose container is gone, is not
- * re-run (restart condition none): the workspace is reported lost with the
- * node's name (its files were on that node), and a job running there ends
- * with a ProviderError (infrastructure_failure, one terminal record).
+ * Node loss: a task whose node is down, or which is no longer running, is
+ * not re-run (restart condition none): the workspace is lost with the node's
+ * name (its files were on that node), and a job meeting it ends with a
+ * WorkspaceLostError (the job infrastructure_failure, the workspace failed).
  */
 import { EngineError, ProviderError, WorkspaceLostError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
@@ -44,10 +46,9 @@ import type {
 } from '../../core/provider.js';
 import { createDockerProvider, rootTagOf } from '../docker/docker-provider.js';
 import { connectEngine, statusOf, type Engine } from '../docker/engine-client.js';
-import { giveVolumeToJobUser } from '../docker/own-volume.js';
-import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE, planContainer } from '../docker/plan-container.js';
+import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE } from '../docker/plan-container.js';
 import { imageOfProfile } from '../docker/profiles.js';
-import { planService } from './plan-service.js';
+import { planAnchor } from './plan-service.js';
 
 export const SWARM_PROVIDER_NAME = 'swarm';
 /** The node label naming the node's own Engine API address (unix:// or tcp://). */
@@ -100,13 +101,11 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       .split(',')
       .map((c) => c.trim())
       .filter((c) => c !== '');
-  /** Workspace id → its task's container id, for the per-node docker providers' `containerOf`. */
-  const containers = new Map<string, string>();
   const perNode = new Map<string, Provider>();
   const nodeProvider = (engine: string): Provider => {
     let p = perNode.get(engine);
     if (p === undefined) {
-      p = createDockerProvider({ root: options.root, dockerHost: engine, containerOf: (id) => containers.get(id) ?? nameOf(id) });
+      p = createDockerProvider({ root: options.root, dockerHost: engine });
       perNode.set(engine, p);
     }
     return p;
@@ -171,7 +170,6 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     else if (task.Status?.State !== 'running')
       lost = `its task on node ${name} is ${task.Status?.State ?? 'unknown'}${task.Status?.Err ? ` (${task.Status.Err})` : ''}`;
     else if (engine === null) lost = `its node ${name} has no ${LABEL_NODE_ENGINE} label`;
-    if (containerId !== null) containers.set(id, containerId);
     return { node: name, engine, containerId, lost };
   }
 
@@ -284,25 +282,30 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       return (await probe()).result;
     },
 
+    /**
+     * A node's docker provider's, under this provider's name: the workspace container is that provider's on
+     * whichever node Swarm picks, and every node runs the same engine set-up (the probe checks each answers).
+     */
     async capabilities(): Promise<ProviderCapabilities> {
-      const { result } = await probe();
-      const ready = result.ready;
-      const notReady = result.checks
-        .filter((c) => !c.ok)
-        .map((c) => `${c.name}: ${c.detail}`)
-        .join('; ');
+      const { result, nodes } = await probe();
       const enforces = Object.fromEntries(LIMIT_NAMES.map((n) => [n, false])) as Record<LimitName, boolean>;
-      const reasons: Partial<Record<LimitName, string>> = {};
-      for (const name of ['network', 'filesystem', 'memory', 'pids', 'cpu'] as const) {
-        enforces[name] = ready;
-        if (!ready) reasons[name] = notReady || 'not ready';
+      if (!result.ready || nodes[0] === undefined) {
+        const notReady = result.checks
+          .filter((c) => !c.ok)
+          .map((c) => `${c.name}: ${c.detail}`)
+          .join('; ');
+        const reasons = Object.fromEntries(LIMIT_NAMES.map((n) => [n, notReady || 'not ready'])) as Record<LimitName, string>;
+        return { provider: SWARM_PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: false, layers: [], durable: true, jobsAtOnce: 1 };
       }
-      reasons.storage = 'measured, not enforced: the workspace is a local volume on its node, which no volume driver the engine ships can cap';
-      reasons.wall_clock = "enforced by the engine, which aborts the job; the provider ends every process of the workspace's uid in its task container";
-      reasons.output_bytes = 'enforced by the engine as a capture cap: past it output is counted, not kept, and the job runs on';
-      reasons.concurrency = 'one job at a time per workspace, as on the docker provider';
-      const layers = ready ? ['namespaces', 'seccomp-engine-default', 'cap-drop', 'read-only-rootfs', 'non-root-uid', 'cgroup-v1'] : [];
-      return { provider: SWARM_PROVIDER_NAME, enforces, reasons, networkAccess: false, hostPaths: false, layers, durable: true, jobsAtOnce: 1 };
+      const node = await nodeProvider(nodes[0].engine).capabilities();
+      return {
+        ...node,
+        provider: SWARM_PROVIDER_NAME,
+        reasons: {
+          ...node.reasons,
+          storage: 'measured, not enforced: the workspace is a local volume on the node Swarm placed it on, which no volume driver the engine ships can cap',
+        },
+      };
     },
 
     checkPlan,
@@ -326,31 +329,14 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
           hint: 'load the image on every node (docker save | docker load), as scripts/setup-swarm.sh does',
         });
       }
-      const name = nameOf(id);
-      const labels = labelsOf({ workspaceId: id, rootTag });
-      const container = planContainer({
-        workspaceId: id,
-        rootTag,
-        profile: spec.profile,
-        imageRef,
-        imageId,
-        policy: spec.policy,
-        jobUser: spec.jobUser,
-        name,
-        volumeName: name,
-        // Swarm cannot carry KernelMemoryTCP (plan-service.ts): plan as for v2 so no field pretends to it.
-        cgroupVersion: '2',
-      });
-      container.Labels[LABEL_POLICY] = JSON.stringify(spec.policy);
-      const serviceLabels_ = {
-        ...labels,
+      const labels = {
+        ...labelsOf({ workspaceId: id, rootTag }),
         [LABEL_POLICY]: JSON.stringify(spec.policy),
         [LABEL_JOB_USER]: `${spec.jobUser.uid}:${spec.jobUser.gid}`,
         [LABEL_PROFILE]: spec.profile,
       };
-      const { spec: serviceSpec } = planService(container, { serviceLabels: serviceLabels_, constraints });
       try {
-        await manager.createService(serviceSpec as never);
+        await manager.createService(planAnchor({ name: nameOf(id), imageId, policy: spec.policy, labels, constraints }) as never);
       } catch (error) {
         if (statusOf(error) === 409)
           throw new EngineError('WORKSPACE_EXISTS', `swarm workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
@@ -363,29 +349,24 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
           placement !== undefined &&
           placement.lost !== null &&
           Date.now() < deadline &&
-          !/failed|rejected|shutdown|complete|orphaned/.test(placement.lost)
+          !/failed|rejected|shutdown|complete|orphaned|no suitable node/.test(placement.lost)
         ) {
           await new Promise((r) => setTimeout(r, 100));
           placement = await locate(id);
         }
-        if (placement === undefined || placement.lost !== null || placement.engine === null || placement.containerId === null)
+        // The task reserves the workspace's memory: a budget no node has room for is never placed.
+        if (placement?.lost?.includes('no suitable node'))
+          throw new EngineError('POLICY_DENIED', `no node of the swarm can hold this workspace's budget: ${placement.lost}`, {
+            hint: 'ask for less memory, or add a node with room for it',
+          });
+        if (placement === undefined || placement.lost !== null || placement.engine === null)
           throw new ProviderError(`the workspace task did not start: ${placement?.lost ?? 'the service vanished'}`, { hint: REMEDY });
-        const engine = nodeEngine(placement.engine);
-        // Fail closed: the container must hold exactly what was asked (an engine that drops a field makes a weaker box).
-        const info = await engine.getContainer(placement.containerId).inspect();
-        const host = info.HostConfig as { Memory?: number; PidsLimit?: number; NanoCpus?: number; ReadonlyRootfs?: boolean; CapDrop?: string[] };
-        const attached = Object.values(info.NetworkSettings.Networks ?? {}).filter((n) => (n as { EndpointID?: string }).EndpointID);
-        const wrong = [
-          host.Memory !== spec.policy.budget.memoryBytes ? 'memory' : '',
-          host.PidsLimit !== spec.policy.budget.pidsLimit ? 'pids' : '',
-          host.NanoCpus !== Math.round(spec.policy.budget.cpuLimit * 1e9) ? 'cpu' : '',
-          host.ReadonlyRootfs !== true ? 'read-only root' : '',
-          !(host.CapDrop ?? []).includes('ALL') ? 'cap-drop' : '',
-          attached.length > 0 ? 'network (the task has an interface beyond loopback)' : '',
-        ].filter((w) => w !== '');
-        if (wrong.length > 0)
-          throw new ProviderError(`the task container on ${placement.node} does not hold the policy's ${wrong.join(', ')}`, { hint: REMEDY });
-        await giveVolumeToJobUser(engine, { volumeName: name, imageId, user: spec.jobUser, labels });
+        // The workspace container: the docker provider's own, on the task's node, in the volume the task holds there.
+        const made = await nodeProvider(placement.engine).create(spec);
+        if (made.environmentDigest !== imageId)
+          throw new ProviderError(`the image of profile ${spec.profile} on ${placement.node} is not the manager's (${made.environmentDigest} ≠ ${imageId})`, {
+            hint: 'load the same image on every node (docker save | docker load), as scripts/setup-swarm.sh does',
+          });
       } catch (error) {
         await provider.remove(id).catch(() => undefined);
         throw error instanceof EngineError ? error : managerFailure('starting the workspace task', error);
@@ -461,14 +442,23 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       const retained: RemovableResource[] = [];
       const unverified: RemovableResource[] = [];
       const placement = await locate(workspaceId).catch(() => undefined);
+      // The workspace container first, through its node's docker provider (which also ends its jobs); on a lost
+      // node it went with the node. Its volume stays while the anchor task holds it, and goes below.
+      let containerGone = true;
+      if (placement?.engine != null && placement.lost === null) {
+        const inner = await nodeProvider(placement.engine)
+          .remove(workspaceId)
+          .catch(() => null);
+        containerGone = inner?.removed.includes('runtime') === true;
+      }
+      let serviceGone: boolean;
       try {
         await manager.getService(nameOf(workspaceId)).remove();
-        removed.push('runtime');
+        serviceGone = true;
       } catch (error) {
-        if (statusOf(error) === 404) removed.push('runtime');
-        else unverified.push('runtime');
+        serviceGone = statusOf(error) === 404;
       }
-      containers.delete(workspaceId);
+      (containerGone && serviceGone ? removed : unverified).push('runtime');
       if (
         placement === undefined ||
         placement.engine === null ||
