@@ -31,6 +31,7 @@ import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
 import { LIMIT_NAMES, type LimitName } from '../../core/policy/policy.js';
 import type {
+  HostCapacity,
   JobOutcome,
   LiveUsage,
   ProbeCheck,
@@ -309,6 +310,35 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     },
 
     checkPlan,
+
+    /**
+     * The smallest node's, over the usable nodes (each node's docker provider measures its own engine): Swarm
+     * picks the node after create is asked, so a budget is held to what every node can give (storage above all,
+     * which Swarm does not account for; memory is also reserved, which Swarm does).
+     */
+    async capacity(): Promise<HostCapacity> {
+      const { nodes } = await probe();
+      const each = await Promise.all(nodes.map((n) => nodeProvider(n.engine).capacity?.() ?? Promise.resolve({} as HostCapacity)));
+      const least = <T>(values: Array<T | undefined>, by: (v: T) => number): T | undefined =>
+        values.some((v) => v === undefined) ? undefined : (values as T[]).sort((a, b) => by(a) - by(b))[0];
+      const memoryBytes = least(
+        each.map((c) => c.memoryBytes),
+        (v) => v,
+      );
+      const cpus = least(
+        each.map((c) => c.cpus),
+        (v) => v,
+      );
+      const storage = least(
+        each.map((c) => c.storage),
+        (v) => v.freeBytes - v.committedBytes,
+      );
+      return {
+        ...(memoryBytes === undefined ? {} : { memoryBytes }),
+        ...(cpus === undefined ? {} : { cpus }),
+        ...(storage === undefined ? {} : { storage }),
+      };
+    },
 
     async create(spec: WorkspaceSpec): Promise<WorkspaceDescriptor> {
       const id = validateId('workspace', spec.workspaceId);
