@@ -18,6 +18,7 @@ import { benchScale } from './scale.mjs';
 import { benchContextEconomy } from './context-economy.mjs';
 import { benchHardeningCost } from './hardening-cost.mjs';
 import { benchDockerModes } from './docker-modes.mjs';
+import { benchSwarmScaleOut } from './swarm-scale-out.mjs';
 import { benchEventLatency } from './event-latency.mjs';
 import { benchEgressOverhead } from './egress-overhead.mjs';
 import { benchSnapshots } from './snapshots.mjs';
@@ -42,6 +43,7 @@ benches.push(
   ['hardening-cost', () => benchHardeningCost({ repo })],
   ['peer-overhead', () => benchPeerOverhead({ repo })],
   ['docker-modes', () => benchDockerModes({ repo })],
+  ['swarm-scale-out', () => benchSwarmScaleOut({ repo })],
   ['egress-overhead', () => benchEgressOverhead({ repo })],
   ['scale', () => benchScale({ repo })],
   ['context-economy', () => benchContextEconomy({ repo })],

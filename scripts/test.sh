@@ -11,6 +11,13 @@ bash scripts/setup.sh
 docker_env="$(bash scripts/setup-docker.sh)"
 eval "$docker_env"
 trap 'bash scripts/stop-docker.sh "${HEADSPACE_DOCKER_STATE:-}"' EXIT
+# A three-node test swarm for the swarm suites (#22): three more dockerd in
+# network namespaces of their own (scripts/setup-swarm.sh, about 15 s and
+# 380 MiB), torn down by pid on exit. Without root the swarm suites skip with
+# the reason in HEADSPACE_SWARM_SKIP, except under CI=true.
+swarm_env="$(bash scripts/setup-swarm.sh)" # on failure it tears down what it made itself
+eval "$swarm_env"
+trap 'bash scripts/stop-swarm.sh "${HEADSPACE_SWARM_STATE:-}"; bash scripts/stop-docker.sh "${HEADSPACE_DOCKER_STATE:-}"' EXIT
 echo "test: lint (eslint src)" >&2
 npx eslint src
 echo "test: format (prettier --check; npm run format fixes it)" >&2

@@ -27,7 +27,11 @@ export interface VerbSpec {
 
 export const COMMON_OPTIONS: OptionSpec[] = [
   { flags: '--json', description: 'print the result as one JSON document (errors as JSON on stderr)' },
-  { flags: '--provider <name>', description: 'backend: native (Linux default), docker (a container on a Docker Engine) or fake (in memory, no isolation)' },
+  {
+    flags: '--provider <name>',
+    description:
+      'backend: native (Linux default), docker (a container on a Docker Engine), swarm (a Swarm service on HEADSPACE_SWARM_HOST) or fake (in memory, no isolation)',
+  },
   { flags: '--max-result-bytes <n>', description: 'bound of the markdown result (default 8192, floor 512)' },
 ];
 

@@ -137,6 +137,21 @@ export class ProviderError extends EngineError {
   }
 }
 
+/**
+ * The provider lost the workspace itself, not just the job: what held its
+ * files is gone (a swarm node went down, #22). A run that meets it ends the
+ * job infrastructure_failure and moves the workspace to `failed` with
+ * `reason`, both in the job's one terminal commit; nothing is re-run.
+ */
+export class WorkspaceLostError extends ProviderError {
+  readonly reason: string;
+  constructor(message: string, reason: string, options: EngineErrorOptions = {}) {
+    super(message, options);
+    this.name = 'WorkspaceLostError';
+    this.reason = reason;
+  }
+}
+
 export function isEngineError(value: unknown): value is EngineError {
   return value instanceof EngineError;
 }

@@ -8,6 +8,8 @@
 export type EngineEvent =
   | { type: 'workspace.created'; workspaceId: string; provider: string }
   | { type: 'workspace.destroyed'; workspaceId: string }
+  /** Its provider lost it after it was ready (a swarm node went down, #22). */
+  | { type: 'workspace.failed'; workspaceId: string; reason: string }
   | { type: 'job.started'; workspaceId: string; jobId: string }
   | { type: 'job.output'; jobId: string; bytes: number }
   /** How much output a job another process runs has kept so far, as a reader of its log sees it (wait, #15 review): the total, not an increment. */

@@ -18,6 +18,11 @@ export const PROVIDERS: Record<string, ProviderFactory> = {
     const { createDockerProvider } = await import('./docker/docker-provider.js');
     return createDockerProvider({ root: join(home, 'docker') });
   },
+  // Workspaces as Swarm services on the manager at HEADSPACE_SWARM_HOST (#22); not ready (and says why) without one.
+  swarm: async ({ home }) => {
+    const { createSwarmProvider } = await import('./swarm/swarm-provider.js');
+    return createSwarmProvider({ root: join(home, 'swarm') });
+  },
 };
 
 export function defaultProviderName(): string {

@@ -22,7 +22,8 @@ export const WORKSPACE_STATES: readonly WorkspaceState[] = [
 export const TRANSITIONS: Readonly<Record<WorkspaceState, readonly WorkspaceState[]>> = Object.freeze({
   requested: ['provisioning', 'failed', 'cancelled'],
   provisioning: ['ready', 'failed', 'cancelled'],
-  ready: ['running', 'completed', 'cancelled', 'expired'],
+  // ready → failed: the provider lost what held the workspace (a swarm node went down, #22).
+  ready: ['running', 'completed', 'cancelled', 'expired', 'failed'],
   running: ['ready', 'failed', 'cancelled'],
   completed: ['destroyed'],
   failed: ['destroyed'],

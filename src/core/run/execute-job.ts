@@ -10,7 +10,7 @@
  */
 import type { EngineContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
-import { toEngineError, type EngineError } from '../errors.js';
+import { toEngineError, WorkspaceLostError, type EngineError } from '../errors.js';
 import { callerFacing } from '../infrastructure-errors.js';
 import { openOutputSink } from '../output/output-sink.js';
 import type { JobOutcome, Provider } from '../provider.js';
@@ -82,6 +82,9 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
 
   let outcome: JobOutcome | null = null;
   let failure: EngineError | null = null;
+  /** The provider lost the workspace itself (#22): it moves to failed with this reason, in the job's own terminal commit. */
+  let lost: string | null = null;
+  let failedNow = false;
   let firstOutput = true;
   let egress: EgressSession | null = null;
   try {
@@ -115,6 +118,7 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
       ...(egress === null ? {} : { egress: egress.channel }),
     });
   } catch (error) {
+    if (error instanceof WorkspaceLostError) lost = error.reason;
     failure = callerFacing(toEngineError(error), ws.provider);
   } finally {
     await egress?.close();
@@ -164,8 +168,14 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
       store.recordNetworkDecisions(jobId, ws.id, egress.ledger.decisions, egress.resolver.testMode === true ? `${summary} ${TEST_MODE_NOTE}` : summary);
     }
     issueJobReceipt(ctx, store, ws, finished, sink.keptSha256 === null ? null : { sha256: sink.keptSha256, kept_bytes: sink.storedBytes });
+    // Once: only a workspace still ready moves (a second job meeting the same loss finds it failed already).
+    if (lost !== null && store.getWorkspace(ws.id)?.state === 'ready') {
+      store.moveWorkspace(ws.id, 'failed', finishedAt, { failureReason: lost });
+      failedNow = true;
+    }
     return finished;
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
+  if (failedNow && lost !== null) ctx.events.emit({ type: 'workspace.failed', workspaceId: ws.id, reason: lost });
   return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job), verification, egressTestMode: egress?.resolver.testMode === true };
 }

@@ -331,6 +331,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (group_id, idx)
   );
   `,
+  // scale-out (#22): why a workspace failed after it was ready (its swarm node
+  // went down, its files with it), as the provider said it; null otherwise.
+  `
+  ALTER TABLE workspaces ADD COLUMN failure_reason TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,6 +25,8 @@ export interface WorkspaceRecord {
   lifecyclePath: WorkspaceState[];
   /** Job identity slot (job uid 600000 + slot, core/job-identity.ts); null for workspaces made before slots. */
   jobSlot: number | null;
+  /** Why it failed once ready (its provider lost it, #22); null otherwise. */
+  failureReason: string | null;
 }
 
 /** The limit that ended a job. `output_bytes` only in records from before the output budget became a capture cap (#12 item 2). */
@@ -129,6 +131,7 @@ export function toWorkspace(row: Row): WorkspaceRecord {
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     lifecyclePath: JSON.parse(String(row.lifecycle_path)) as WorkspaceState[],
     jobSlot: row.job_slot === null || row.job_slot === undefined ? null : Number(row.job_slot),
+    failureReason: row.failure_reason === null || row.failure_reason === undefined ? null : String(row.failure_reason),
   };
 }
 

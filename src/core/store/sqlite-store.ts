@@ -242,7 +242,7 @@ export class SqliteStore {
    * second live holder regardless). The lowest free slot is taken, so a
    * destroyed workspace's slot is reused first. Returns the record.
    */
-  insertWorkspace(record: Omit<WorkspaceRecord, 'jobSlot'>, slots = JOB_SLOT_COUNT): WorkspaceRecord & { jobSlot: number } {
+  insertWorkspace(record: Omit<WorkspaceRecord, 'jobSlot' | 'failureReason'>, slots = JOB_SLOT_COUNT): WorkspaceRecord & { jobSlot: number } {
     return this.atomically(() => {
       const existing = this.sql('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
       if (existing && existing.state === 'destroyed') {
@@ -263,7 +263,7 @@ export class SqliteStore {
         `INSERT INTO workspaces (id, provider, state, profile, policy, environment_digest, purpose, owner, created_at, updated_at, expires_at, lifecycle_path, job_slot)
            VALUES (@id, @provider, @state, @profile, @policy, @environmentDigest, @purpose, @owner, @createdAt, @updatedAt, @expiresAt, @lifecyclePath, @jobSlot)`,
       ).run({ ...record, policy: JSON.stringify(record.policy), lifecyclePath: JSON.stringify(record.lifecyclePath), jobSlot });
-      return { ...record, jobSlot };
+      return { ...record, jobSlot, failureReason: null };
     });
   }
 
@@ -298,7 +298,7 @@ export class SqliteStore {
   }
 
   /** Moves a workspace through the lifecycle table (illegal moves throw), recording the path. */
-  moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
+  moveWorkspace(id: string, to: WorkspaceState, now: number, extra: { environmentDigest?: string; failureReason?: string } = {}): WorkspaceRecord {
     return this.moveWorkspaceThrough(id, [to], now, extra);
   }
 
@@ -308,7 +308,12 @@ export class SqliteStore {
    * many moveWorkspace calls would: one read and one write instead of one of
    * each per state (destroy's ready → cancelled → destroyed, #20).
    */
-  moveWorkspaceThrough(id: string, states: readonly WorkspaceState[], now: number, extra: { environmentDigest?: string } = {}): WorkspaceRecord {
+  moveWorkspaceThrough(
+    id: string,
+    states: readonly WorkspaceState[],
+    now: number,
+    extra: { environmentDigest?: string; failureReason?: string } = {},
+  ): WorkspaceRecord {
     return this.atomically(() => {
       const current = this.getWorkspace(id);
       if (!current) throw notFound(id);
@@ -320,14 +325,17 @@ export class SqliteStore {
         state = to;
       }
       const path = [...current.lifecyclePath, ...states];
-      this.sql('UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest) WHERE id = ?').run(
+      this.sql(
+        'UPDATE workspaces SET state = ?, updated_at = ?, lifecycle_path = ?, environment_digest = COALESCE(?, environment_digest), failure_reason = COALESCE(?, failure_reason) WHERE id = ?',
+      ).run(state, now, JSON.stringify(path), extra.environmentDigest ?? null, extra.failureReason ?? null, id);
+      return {
+        ...current,
         state,
-        now,
-        JSON.stringify(path),
-        extra.environmentDigest ?? null,
-        id,
-      );
-      return { ...current, state, updatedAt: now, lifecyclePath: path, environmentDigest: extra.environmentDigest ?? current.environmentDigest };
+        updatedAt: now,
+        lifecyclePath: path,
+        environmentDigest: extra.environmentDigest ?? current.environmentDigest,
+        failureReason: extra.failureReason ?? current.failureReason,
+      };
     });
   }
 

@@ -104,6 +104,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const findings: KeyFinding[] = [
     `lifecycle state: ${ws.state}`,
     `lifecycle path: ${ws.lifecyclePath.join(' -> ')}`,
+    ...(ws.failureReason === null ? [] : [`failed because: ${ws.failureReason}`]),
     `provider view: ${view ? view.state : 'unverified (the provider could not be asked)'}`,
     `${jobs.length} job(s)`,
   ];

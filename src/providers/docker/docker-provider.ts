@@ -98,9 +98,14 @@ function signalName(number: number): string | null {
   return null;
 }
 
+/** Tags every engine object a provider root makes (labels, names): two homes on one engine never see each other's. The swarm provider names its services by it too. */
+export function rootTagOf(root: string): string {
+  return createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12);
+}
+
 export function createDockerProvider(options: DockerProviderOptions): Provider {
   const engine: Engine = connectEngine(options.dockerHost);
-  const rootTag = createHash('sha256').update(resolve(options.root)).digest('hex').slice(0, 12);
+  const rootTag = rootTagOf(options.root);
   const markers = jobMarkers(options.root);
   const nameOf = (id: string) => `hs-${rootTag}-${id}`;
   let probing: Promise<EngineProbe> | undefined;
