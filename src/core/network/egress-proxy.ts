@@ -23,6 +23,10 @@ import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type
 import type { JobUser } from '../job-identity.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
+import { parseHead } from './egress-head.js';
+import type { WorkspaceCa } from './egress-ca.js';
+import { interceptTunnel, relayScanned, type SecretTunnel } from './egress-intercept.js';
+import { blockedReason, placeholdersIn, type JobSecret } from './egress-secrets.js';
 
 export const EGRESS_LIMITS = Object.freeze({
   /** Connections from the job open at once; more are refused (503 / SOCKS failure) and recorded. */
@@ -55,6 +59,15 @@ export interface EgressProxyOptions {
   now?: () => number;
   /** Tighter bounds for tests; never looser than a caller chose. */
   limits?: Partial<EgressLimits>;
+  /** The job's secrets (#18 item 3) and the workspace CA that terminates its TLS; none: tunnels are spliced blind. */
+  secrets?: EgressSecrets;
+}
+
+export interface EgressSecrets {
+  list: readonly JobSecret[];
+  ca: WorkspaceCa;
+  /** Roots an upstream certificate must chain to; undefined: Node's default roots (test mode adds a test CA, egress-session.ts). */
+  upstreamCa: string[] | undefined;
 }
 
 export type EgressLimits = { -readonly [K in keyof typeof EGRESS_LIMITS]: number };
@@ -79,7 +92,18 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   chmodSync(dir, 0o700);
   const socketPath = join(dir, 'egress.sock');
   const open = new Set<Socket>();
-  const ctx: Context = { patterns, resolver, ledger, now, open, limits, closing: false, tunnels: new Set(), pending: new Set() };
+  const ctx: Context = {
+    patterns,
+    resolver,
+    ledger,
+    now,
+    open,
+    limits,
+    closing: false,
+    tunnels: new Set(),
+    pending: new Set(),
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+  };
   let total = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     // First, before any write (#18 F2): a job that resets a connection the proxy is answering makes that write fail
@@ -140,6 +164,7 @@ interface Context {
   tunnels: Set<() => void>;
   /** Connections whose decision awaits a lookup or a connect: close() records each as denied (the job ended first). */
   pending: Set<Pending>;
+  secrets?: EgressSecrets;
 }
 
 interface Pending {
@@ -210,32 +235,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const HEADER_LINES = EGRESS_LIMITS.headerLines;
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-interface ParsedHead {
-  method: string;
-  target: string;
-  version: string;
-  headers: Array<[string, string]>;
-}
-
-/** Strict: CRLF lines, no obsolete folding, token header names, bounded count. Null when malformed. */
-export function parseHead(head: string): ParsedHead | null {
-  const lines = head.split('\r\n');
-  const requestLine = /^([A-Z]{1,16}) (\S{1,8000}) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
-  if (!requestLine || lines.length - 1 > HEADER_LINES) return null;
-  const headers: Array<[string, string]> = [];
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0 || /[\r\n\0]/.test(line)) return null;
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return null; // also refuses a folded line (leading space) and "Name :"
-    headers.push([name, line.slice(colon + 1).trim()]);
-  }
-  return { method: requestLine[1]!, target: requestLine[2]!, version: requestLine[3]!, headers };
-}
+export { parseHead } from './egress-head.js';
 
 async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buffer): Promise<void> {
   const parsed = parseHead(head);
@@ -246,7 +246,7 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
     const upstream = await decide(ctx, { ...hostPort, via: 'http-connect' });
     if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    return splice(client, upstream.socket, rest, ctx, upstream.decision);
+    return splice(client, upstream.socket, rest, ctx, upstream.decision, true);
   }
   // Plain HTTP: only an absolute http:// URI (a proxy request); https:// goes through CONNECT.
   const url = /^http:\/\/(\[[0-9A-Fa-f:.]+\]|[^/:?#@\s]+)(?::(\d{1,5}))?([/?][^\s#]*)?$/.exec(parsed.target);
@@ -258,6 +258,13 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
     return malformed(client, ctx, 400, 'ambiguous request framing');
   const host = url[1]!;
   const port = url[2] === undefined ? 80 : Number(url[2]);
+  // Plain text is never substituted (#18 item 3): the value would cross the network readable. A placeholder in the head is blocked before any decision.
+  const carried = ctx.secrets === undefined ? [] : placeholdersIn(ctx.secrets.list, head);
+  if (carried.length > 0) {
+    const shownHost = strictHost(host) ?? hostEvidence(host);
+    ctx.ledger.record({ at: ctx.now(), verdict: 'denied', host: shownHost, port, via: 'http', reason: blockedReason(carried[0]!.name, true), bytesUp: 0, bytesDown: 0 });
+    return reject(client, 403, 'a secret placeholder over plain HTTP is never sent: use https:// (the value is substituted only over TLS)');
+  }
   const upstream = await decide(ctx, { host, port, via: 'http' });
   if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
   const path = url[3] === undefined ? '/' : url[3].startsWith('?') ? `/${url[3]}` : url[3];
@@ -268,7 +275,7 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
     '\r\n',
   );
   upstream.socket.write(out, 'latin1');
-  return splice(client, upstream.socket, rest, ctx, upstream.decision);
+  return splice(client, upstream.socket, rest, ctx, upstream.decision, false);
 }
 
 function splitHostPort(target: string): { host: string; port: number } | null {
@@ -362,11 +369,11 @@ async function reach(ctx: Context, host: string, port: number, matched: AllowPat
 
 /**
  * Relays both ways until both sides end (or either fails, or both stay silent too long, or close() ends it);
- * fills in the recorded decision's byte counts, once, when it finishes.
+ * fills in the recorded decision's byte counts, once, when it finishes. A job with secrets (#18 item 3) never
+ * gets a blind splice: its tunnels go through egress-intercept.ts, which must see the bytes.
  */
-function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, decision: EgressDecision): void {
+function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, decision: EgressDecision, tunnel: boolean): void {
   const headBytes = upstream.bytesWritten;
-  if (rest.length > 0) upstream.write(rest);
   const finish = () => {
     if (!ctx.tunnels.delete(finish)) return;
     decision.bytesUp = Math.max(0, upstream.bytesWritten - headBytes) + (decision.via === 'http' ? headBytes : 0);
@@ -382,6 +389,29 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
     s.on('error', finish);
     s.on('close', finish);
   }
+  const secrets = ctx.secrets;
+  if (secrets !== undefined && secrets.list.length > 0) {
+    const { host, port, via } = decision;
+    const record = (reason: NonNullable<EgressDecision['reason']>) =>
+      ctx.ledger.record({ at: ctx.now(), verdict: 'denied', host, port, via, reason, bytesUp: 0, bytesDown: 0 });
+    const t: SecretTunnel = {
+      host,
+      port,
+      secrets: secrets.list,
+      ca: secrets.ca,
+      upstreamCa: secrets.upstreamCa,
+      headBytes: ctx.limits.headBytes,
+      blocked: (name, plain) => record(blockedReason(name, plain)),
+      upstreamRefused: (why) => record(`upstream TLS refused (${why.replace(/[^A-Z0-9_]/gi, '').slice(0, 40)})`),
+      substituted: (name) => ctx.ledger.substituted(name, host),
+      finish,
+    };
+    // A plain HTTP request's own head was already checked (httpRequest); what follows it is scanned like any non-TLS stream.
+    if (tunnel) interceptTunnel(client, upstream, rest, t);
+    else relayScanned(client, upstream, rest, t);
+    return;
+  }
+  if (rest.length > 0) upstream.write(rest);
   client.pipe(upstream);
   upstream.pipe(client);
   client.resume();
@@ -414,7 +444,7 @@ async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): 
     if ('denied' in upstream) return fail(upstream.socksCode);
     clearTimeout(headTimer);
     client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
-    splice(client, upstream.socket, reader.rest(), ctx, upstream.decision);
+    splice(client, upstream.socket, reader.rest(), ctx, upstream.decision, true);
   } catch {
     client.destroy();
   }
