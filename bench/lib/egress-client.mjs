@@ -41,7 +41,9 @@ const ca = readFileSync(caFile, 'utf8');
 async function get() {
   const socket = await open();
   return new Promise((resolve, reject) => {
-    const tls = tlsConnect({ socket, servername: host, ca }, () => tls.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    // BENCH_HEADER (secrets at egress, #18 item 3): one extra header line, e.g. a placeholder the proxy substitutes.
+    const extra = process.env.BENCH_HEADER ? `${process.env.BENCH_HEADER}\r\n` : '';
+    const tls = tlsConnect({ socket, servername: host, ca }, () => tls.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`));
     let bytes = 0;
     tls.on('data', (c) => (bytes += c.length));
     tls.on('error', reject);
