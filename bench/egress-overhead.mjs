@@ -81,7 +81,11 @@ export async function benchEgressOverhead({
   const hostCa = loadWorkspaceCa(home, 'bench-host');
   const hostCaFile = join(scratch, 'workspace-ca.pem');
   writeFileSync(hostCaFile, hostCa.certPem);
-  const secrets = planSecrets([{ name: 'BENCH_TOKEN', value: 'bench-secret-value', host: `${NAME}:${port}` }], { network: 'allowlist', networkAllow: [`${NAME}:${port}`] }, {});
+  const secrets = planSecrets(
+    [{ name: 'BENCH_TOKEN', value: 'bench-secret-value', host: `${NAME}:${port}` }],
+    { network: 'allowlist', networkAllow: [`${NAME}:${port}`] },
+    {},
+  );
   const benchCa = (await import('node:fs')).readFileSync(join(scratch, 'ca.pem'), 'utf8');
   const terminating = await startEgressProxy({ allow: [`${NAME}:${port}`], secrets: { list: secrets, ca: hostCa, upstreamCa: [benchCa] } });
   const withHeader = { BENCH_HEADER: `Authorization: Bearer ${secrets[0].placeholder}` };
@@ -114,7 +118,11 @@ export async function benchEgressOverhead({
         workspaceId: 'bench-egress',
         // With a secret the job trusts the workspace CA (its bundle, SSL_CERT_FILE), and sends the placeholder it was given.
         argv: secret
-          ? ['sh', '-c', `BENCH_HEADER="Authorization: Bearer $BENCH_TOKEN" exec node client.mjs proxy 127.0.0.1 3128 ${NAME} ${port} ${path} ${gets} "$SSL_CERT_FILE"`]
+          ? [
+              'sh',
+              '-c',
+              `BENCH_HEADER="Authorization: Bearer $BENCH_TOKEN" exec node client.mjs proxy 127.0.0.1 3128 ${NAME} ${port} ${path} ${gets} "$SSL_CERT_FILE"`,
+            ]
           : ['node', 'client.mjs', 'proxy', '127.0.0.1', '3128', NAME, String(port), path, String(gets), 'ca.pem'],
         ...(secret ? { secrets: [{ name: 'BENCH_TOKEN', value: 'bench-secret-value', host: `${NAME}:${port}` }] } : {}),
       });

@@ -12,8 +12,7 @@ import { BUDGET_FIELDS, parseBudgetValue } from '../core/policy/budget-fields.js
 import { EngineError } from '../core/errors.js';
 import type { OptionSpec } from './catalog.js';
 import type { CliIo } from './io.js';
-import { secretFromFlag } from '../core/network/egress-secrets.js';
-import { envFromFlags, splitAssignment } from './run-inputs.js';
+import { envFromFlags, secretFromFlag, splitAssignment } from './run-inputs.js';
 import { EVENTS_CLI_ADAPTERS } from './verb-adapters-events.js';
 import { splitCommandWords } from '../core/verification/command-words.js';
 

@@ -125,7 +125,11 @@ export function trustBundle(caCertPem: string, systemBundle = '/etc/ssl/certs/ca
 }
 
 function rsaKeys() {
-  return generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 }
 
 function serial(): string {

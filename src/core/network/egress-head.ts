@@ -30,4 +30,3 @@ export function parseHead(head: string): ParsedHead | null {
   }
   return { method: requestLine[1]!, target: requestLine[2]!, version: requestLine[3]!, headers };
 }
-

@@ -23,7 +23,7 @@ import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type
 import type { JobUser } from '../job-identity.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
-import { parseHead } from './egress-head.js';
+import { HEADER_LINES, parseHead } from './egress-head.js';
 import type { WorkspaceCa } from './egress-ca.js';
 import { interceptTunnel, relayScanned, type SecretTunnel } from './egress-intercept.js';
 import { blockedReason, placeholdersIn, type JobSecret } from './egress-secrets.js';
@@ -36,7 +36,7 @@ export const EGRESS_LIMITS = Object.freeze({
   /** Bytes of a request head (request line + headers), the CONNECT line included. */
   headBytes: 16 * 1024,
   /** Header lines in a head. */
-  headerLines: 100,
+  headerLines: HEADER_LINES,
   /** Milliseconds to send a whole request head or SOCKS handshake (slowloris). */
   headTimeoutMs: 10_000,
   /** Milliseconds an established connection may stay silent both ways. */
@@ -262,7 +262,16 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
   const carried = ctx.secrets === undefined ? [] : placeholdersIn(ctx.secrets.list, head);
   if (carried.length > 0) {
     const shownHost = strictHost(host) ?? hostEvidence(host);
-    ctx.ledger.record({ at: ctx.now(), verdict: 'denied', host: shownHost, port, via: 'http', reason: blockedReason(carried[0]!.name, true), bytesUp: 0, bytesDown: 0 });
+    ctx.ledger.record({
+      at: ctx.now(),
+      verdict: 'denied',
+      host: shownHost,
+      port,
+      via: 'http',
+      reason: blockedReason(carried[0]!.name, true),
+      bytesUp: 0,
+      bytesDown: 0,
+    });
     return reject(client, 403, 'a secret placeholder over plain HTTP is never sent: use https:// (the value is substituted only over TLS)');
   }
   const upstream = await decide(ctx, { host, port, via: 'http' });

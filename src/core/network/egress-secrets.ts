@@ -12,7 +12,7 @@ import { EngineError } from '../errors.js';
 import type { Policy } from '../policy/policy.js';
 import { DEFAULT_PORTS, checkTarget, formatPattern, parsePattern, type AllowPattern } from './allow-list.js';
 
-/** What a caller gives (`run --secret NAME@HOST[:PORT][:body]`): the value travels like an env value, never recorded. */
+/** What a caller gives (NAME, its value, the host it is for): the value travels like an env value, never recorded. */
 export interface SecretInput {
   name: string;
   value: string;
@@ -41,30 +41,8 @@ export const SECRET_VALUE_MAX_BYTES = 8 * 1024;
 /** The largest request body the proxy holds to substitute in (opt-in); a larger one passes unsubstituted, scanned. */
 export const SECRET_BODY_MAX_BYTES = 1024 * 1024;
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-
-/** `NAME@HOST[:PORT][:body]`, as the CLI's --secret gives it; the value comes from `callerEnv`. */
-export function secretFromFlag(spec: string, callerEnv: NodeJS.ProcessEnv): SecretInput {
-  const at = spec.indexOf('@');
-  const bad = (why: string) =>
-    new EngineError('BAD_ARGUMENT', `--secret '${spec.slice(0, 80)}' ${why}`, {
-      hint: 'give NAME@HOST, e.g. --secret API_TOKEN@api.example.com (add :body to substitute in request bodies too)',
-    });
-  if (at <= 0) throw bad('needs NAME@HOST');
-  const name = spec.slice(0, at);
-  let host = spec.slice(at + 1);
-  const body = host.endsWith(':body');
-  if (body) host = host.slice(0, -':body'.length);
-  if (!NAME.test(name)) throw bad('has a NAME that is not a variable name (letters, digits and _, not starting with a digit)');
-  if (host === '') throw bad('has no HOST after @');
-  const value = callerEnv[name];
-  // Fail closed before anything runs: an unset secret would reach the job as an empty placeholder's promise.
-  if (value === undefined)
-    throw new EngineError('POLICY_DENIED', `--secret ${name}: the variable is not set in your environment, so there is no value to keep from the job`, {
-      hint: `export ${name}=… first, or drop the flag`,
-    });
-  return { name, value, host, ...(body ? { body: true } : {}) };
-}
+/** A secret's name: an environment variable name, bounded (it is part of the placeholder and of every record naming it). */
+export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /**
  * Checks a run's secrets against its workspace's policy and makes each one's placeholder.
@@ -78,20 +56,31 @@ export function planSecrets(
   random: (bytes: number) => string = (n) => randomBytes(n).toString('hex'),
 ): JobSecret[] {
   if (secrets === undefined || secrets.length === 0) return [];
-  if (!Array.isArray(secrets)) throw new EngineError('BAD_ARGUMENT', 'secrets is a list of {name, value, host}', { hint: 'e.g. [{"name": "API_TOKEN", "value": "…", "host": "api.example.com"}]' });
-  if (secrets.length > MAX_SECRETS)
-    throw new EngineError('BAD_ARGUMENT', `at most ${MAX_SECRETS} secrets per run, not ${secrets.length}`, { hint: 'pass the rest with --env, or split the work' });
-  if (policy.network !== 'allowlist')
-    throw new EngineError('POLICY_DENIED', 'a secret needs a workspace with a network allow-list: only its egress proxy can put the value in the job’s requests', {
-      hint: 'create the workspace with --network allow=HOST (the secret’s host), or pass the value with --env NAME (the job then holds the real value)',
+  if (!Array.isArray(secrets))
+    throw new EngineError('BAD_ARGUMENT', 'secrets is a list of {name, value, host}', {
+      hint: 'e.g. [{"name": "API_TOKEN", "value": "…", "host": "api.example.com"}]',
     });
+  if (secrets.length > MAX_SECRETS)
+    throw new EngineError('BAD_ARGUMENT', `at most ${MAX_SECRETS} secrets per run, not ${secrets.length}`, {
+      hint: 'pass the rest as env variables (the job then holds their values), or split the work',
+    });
+  if (policy.network !== 'allowlist')
+    throw new EngineError(
+      'POLICY_DENIED',
+      'a secret needs a workspace with a network allow-list: only its egress proxy can put the value in the job’s requests',
+      {
+        hint: 'create the workspace with network allow=HOST (the secret’s host), or pass the value as an env variable (the job then holds the real value)',
+      },
+    );
   const allow = (policy.networkAllow ?? []).map(parsePattern);
   const seen = new Set<string>();
   return secrets.map((s) => {
     if (typeof s !== 'object' || s === null || typeof s.name !== 'string' || typeof s.value !== 'string' || typeof s.host !== 'string')
       throw new EngineError('BAD_ARGUMENT', 'a secret is {name, value, host}', { hint: 'e.g. {"name": "API_TOKEN", "value": "…", "host": "api.example.com"}' });
-    if (!NAME.test(s.name))
-      throw new EngineError('BAD_ARGUMENT', `secret name '${s.name.slice(0, 40)}' is not a variable name`, { hint: 'letters, digits and _, not starting with a digit, e.g. API_TOKEN' });
+    if (!SECRET_NAME.test(s.name))
+      throw new EngineError('BAD_ARGUMENT', `secret name '${s.name.slice(0, 40)}' is not a variable name`, {
+        hint: 'letters, digits and _, not starting with a digit, e.g. API_TOKEN',
+      });
     if (seen.has(s.name) || Object.hasOwn(env, s.name))
       throw new EngineError('BAD_ARGUMENT', `${s.name} is given twice (as a secret and again as a secret or an env variable)`, { hint: 'give each name once' });
     seen.add(s.name);

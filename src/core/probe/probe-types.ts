@@ -111,8 +111,7 @@ export interface ProbeHost {
 }
 
 export type NetworkSideOutcome =
-  | { refused: string; at: 'create' | 'run' }
-  | { output: string; exitCode: number | null; decisions: EgressDecision[]; caKeySha256?: string[] };
+  { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null; decisions: EgressDecision[]; caKeySha256?: string[] };
 
 /** A job running in a sibling workspace (see ProbeHost.startSibling). */
 export interface SiblingJob {

@@ -1,6 +1,6 @@
 /**
  * Secrets at egress probes (#18 item 3). Each runs in a side workspace whose
- * job carries a secret (run --secret) for a host that does not exist, so the
+ * job carries a secret for a host that does not exist, so the
  * job holds only a placeholder and the proxy terminates its TLS:
  *
  *  - the placeholder sent to another allowed host (a listener on the host's
@@ -110,7 +110,7 @@ function sideFirst(job: JobFacts, side: NetworkSideOutcome | undefined): Judgeme
   const unrun = notAttempted(job, DONE);
   if (unrun) return unrun;
   if (side === undefined) return { verdict: 'skipped', evidence: 'the attempt did not run' };
-  // The code before secrets refused run --secret: nothing was attempted, which is not containment.
+  // The code before secrets refused a run with a secret: nothing was attempted, which is not containment.
   if ('refused' in side) return { verdict: 'skipped', evidence: `the secret-carrying workspace was refused at ${side.at}: ${side.refused}` };
   const sideUnrun = notAttempted({ status: 'success', exitCode: side.exitCode, output: side.output }, DONE);
   if (sideUnrun) return sideUnrun;
@@ -141,7 +141,7 @@ export const egressSecretPlaceholder: Scenario<SecretProbeFacts> = {
   id: 'egress-secret-placeholder',
   title: "a secret's placeholder sent to another host",
   attempts:
-    "with a secret for a host that does not exist, send its placeholder to another allowed host (a listener on the host's loopback) by plain GET, a CONNECT tunnel, a SOCKS5 tunnel, TLS in a tunnel and split across writes: the listener must receive neither the placeholder nor the value. The code before secrets refused run --secret (skipped, never contained); a proxy that splices a secret-carrying job's tunnels blind, as it did before, reads escaped",
+    "with a secret for a host that does not exist, send its placeholder to another allowed host (a listener on the host's loopback) by plain GET, a CONNECT tunnel, a SOCKS5 tunnel, TLS in a tunnel and split across writes: the listener must receive neither the placeholder nor the value. The code before secrets refused a run with a secret (skipped, never contained); a proxy that splices a secret-carrying job's tunnels blind, as it did before, reads escaped",
   async prepare(host: ProbeHost) {
     const listener = await openRecordingListener();
     host.defer(() => listener.close());
@@ -181,7 +181,7 @@ export const egressCaKey: Scenario<SecretProbeFacts> = {
   id: 'egress-ca-key',
   title: "the workspace CA's private key",
   attempts:
-    "with a secret in force (the CA's certificate trusted inside), open the CA keys' host paths and walk /run, /etc, /tmp, /workspace, the homes, /var and /opt for any file holding a PRIVATE KEY: none may be the CA's or its leaf key. The code before secrets had no CA and refused run --secret (skipped); a bundle built from the key file, or the home bound inside, reads escaped",
+    "with a secret in force (the CA's certificate trusted inside), open the CA keys' host paths and walk /run, /etc, /tmp, /workspace, the homes, /var and /opt for any file holding a PRIVATE KEY: none may be the CA's or its leaf key. The code before secrets had no CA and refused a run with a secret (skipped); a bundle built from the key file, or the home bound inside, reads escaped",
   async prepare(host: ProbeHost) {
     const own = `secret-${host.token().slice(0, 12)}.invalid`;
     const side = await host.tryNetworkWorkspace([own], ['python3', '-c', CA_KEY_SCRIPT], {

@@ -64,5 +64,14 @@ export function planJobEntry(input: JobEntryInput): string[] {
   if (input.argv.length === 0) throw new EngineError('BAD_ARGUMENT', 'the command is empty', { hint: 'give a command to run, e.g. python3 main.py' });
   const relay = input.egress === true ? ['--relay', SANDBOX_EGRESS_SOCKET, String(EGRESS_HTTP_PORT), String(EGRESS_SOCKS_PORT)] : [];
   const bundle = input.caBundle === true ? ['--read', SANDBOX_CA_BUNDLE] : [];
-  return [EXEC_HELPER_ENTRY, ...rlimitArgs(input.budget), ...relay, '--landlock', ...planLandlockRules(input.exposures, input.hostPaths), ...bundle, '--', ...input.argv];
+  return [
+    EXEC_HELPER_ENTRY,
+    ...rlimitArgs(input.budget),
+    ...relay,
+    '--landlock',
+    ...planLandlockRules(input.exposures, input.hostPaths),
+    ...bundle,
+    '--',
+    ...input.argv,
+  ];
 }

@@ -20,7 +20,7 @@ it('refuses a secret in a workspace without an allow-list, pointing at one', () 
   const run = cli(home, ['run', '--secret', 'TOKEN@api.test', 'closed', 'echo', 'ran'], env);
   expect(run.code).toBe(3);
   expect(run.stderr).toContain('a secret needs a workspace with a network allow-list');
-  expect(run.stderr).toContain('--network allow=HOST');
+  expect(run.stderr).toContain('network allow=HOST');
   expect(run.stderr).not.toContain(VALUE);
   expect(jobsOf('closed')).not.toMatch(/job-/);
 });
@@ -35,7 +35,8 @@ it('refuses a secret for a host the allow-list does not cover, naming the list',
     expect(run.stderr).not.toContain(VALUE);
   }
   // Covered: an exact host, a host under a listed wildcard, a narrower wildcard.
-  for (const host of ['api.test', 'api.example.com', '*.eu.example.com']) expect(cli(home, ['run', '--secret', `TOKEN@${host}`, 'net', 'true'], env).code, host).toBe(0);
+  for (const host of ['api.test', 'api.example.com', '*.eu.example.com'])
+    expect(cli(home, ['run', '--secret', `TOKEN@${host}`, 'net', 'true'], env).code, host).toBe(0);
 });
 
 it('refuses a secret whose variable is not set, before anything runs', () => {

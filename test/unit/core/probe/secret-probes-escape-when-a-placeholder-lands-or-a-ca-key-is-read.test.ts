@@ -50,9 +50,9 @@ describe('the secret probe judges', () => {
     const facts = (output: string, keys: string[] | undefined = [KEY]) => ({ side: side(`bundle: present\n${output}`, [], keys), received: '', value: '' });
     expect(egressCaKey.judge(main, facts('opened: /root/.headspace/ca/ws/ca-key.pem\n')).verdict).toBe('escaped');
     expect(egressCaKey.judge(main, facts(`key: /run/stray.pem ${KEY}\n`)).verdict).toBe('escaped');
-    expect(egressCaKey.judge(main, facts(`failed: /root/.headspace/ca/ws/ca-key.pem Permission denied\nkey: /etc/ssl/other.pem ${'b'.repeat(64)}\n`)).verdict).toBe(
-      'contained',
-    );
+    expect(
+      egressCaKey.judge(main, facts(`failed: /root/.headspace/ca/ws/ca-key.pem Permission denied\nkey: /etc/ssl/other.pem ${'b'.repeat(64)}\n`)).verdict,
+    ).toBe('contained');
     expect(egressCaKey.judge(main, facts('', [])).verdict).toBe('skipped');
     expect(egressCaKey.judge(main, { side: side('bundle: absent\n', [], [KEY]), received: '', value: '' }).verdict).toBe('skipped');
   });
