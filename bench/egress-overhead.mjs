@@ -121,7 +121,7 @@ export async function benchEgressOverhead({
           ? [
               'sh',
               '-c',
-              `BENCH_HEADER="Authorization: Bearer $BENCH_TOKEN" exec node client.mjs proxy 127.0.0.1 3128 ${NAME} ${port} ${path} ${gets} "$SSL_CERT_FILE"`,
+              `BENCH_CA_LAST=1 BENCH_HEADER="Authorization: Bearer $BENCH_TOKEN" exec node client.mjs proxy 127.0.0.1 3128 ${NAME} ${port} ${path} ${gets} "$SSL_CERT_FILE"`,
             ]
           : ['node', 'client.mjs', 'proxy', '127.0.0.1', '3128', NAME, String(port), path, String(gets), 'ca.pem'],
         ...(secret ? { secrets: [{ name: 'BENCH_TOKEN', value: 'bench-secret-value', host: `${NAME}:${port}` }] } : {}),

@@ -36,7 +36,10 @@ if (mode === 'direct') {
       s.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`);
     });
 }
-const ca = readFileSync(caFile, 'utf8');
+// BENCH_CA_LAST: only the file's last certificate (a job's trust bundle ends with its workspace CA), so a
+// contender that reads a whole system bundle does not pay for parsing it on every connection.
+const caText = readFileSync(caFile, 'utf8');
+const ca = process.env.BENCH_CA_LAST ? caText.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g).at(-1) : caText;
 
 async function get() {
   const socket = await open();

@@ -189,18 +189,23 @@ type Target = { host: string; port: number; via: EgressVia };
 function handleClient(client: Socket, ctx: Context): void {
   let buffered = Buffer.alloc(0);
   const headTimer = setTimeout(() => client.destroy(), ctx.limits.headTimeoutMs);
+  // A job that half-closes before its head is complete will never send one: its slot is freed now, not at the
+  // head timeout (half-open sockets are allowed for tunnels, so nothing else would end it sooner).
+  const endedEarly = () => client.destroy();
+  client.once('end', endedEarly);
   const onData = (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
     if (buffered[0] === 0x05) {
       client.off('data', onData);
       client.pause();
       client.unshift(buffered);
-      socks5(client, ctx, headTimer).catch(() => client.destroy());
+      socks5(client, ctx, headTimer, () => client.off('end', endedEarly)).catch(() => client.destroy());
       return;
     }
     const end = buffered.indexOf('\r\n\r\n');
     if (end < 0 && buffered.length <= ctx.limits.headBytes) return;
     client.off('data', onData);
+    client.off('end', endedEarly);
     client.pause();
     clearTimeout(headTimer);
     if (end < 0 || end + 4 > ctx.limits.headBytes) return malformed(client, ctx, 431, 'request head too large');
@@ -426,7 +431,7 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
   client.resume();
 }
 
-async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): Promise<void> {
+async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout, handshakeDone: () => void): Promise<void> {
   const reader = boundedReader(client);
   const fail = (code: number) => {
     clearTimeout(headTimer);
@@ -452,6 +457,7 @@ async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): 
     const upstream = await decide(ctx, { host, port: portBytes.readUInt16BE(0), via: 'socks5' });
     if ('denied' in upstream) return fail(upstream.socksCode);
     clearTimeout(headTimer);
+    handshakeDone();
     client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
     splice(client, upstream.socket, reader.rest(), ctx, upstream.decision, true);
   } catch {
