@@ -358,7 +358,8 @@ async function reach(ctx: Context, host: string, port: number, matched: AllowPat
   }
   // The job ended during the lookup: no connection is opened for it.
   if (pending.settled) return { reason: 'job ended first', status: 503, socksCode: 1 };
-  const socket = connect({ host: address, port, allowHalfOpen: true });
+  // No Nagle: the proxy forwards what arrives as it arrives (a TLS flight in pieces would otherwise wait on delayed ACKs).
+  const socket = connect({ host: address, port, allowHalfOpen: true, noDelay: true });
   // An 'error' listener the moment the upstream exists, for its whole life (#18 F2); the ones below only decide.
   socket.on('error', () => socket.destroy());
   ctx.open.add(socket);
