@@ -20,7 +20,7 @@ if (mode === 'direct') {
   [host, port, path, n, caFile] = rest.slice(2);
   open = () =>
     new Promise((resolve, reject) => {
-      const s = proxyPort.startsWith('unix:') ? connect(proxyPort.slice(5)) : connect({ host: proxyHost, port: Number(proxyPort) });
+      const s = proxyPort.startsWith('unix:') ? connect(proxyPort.slice(5)) : connect({ host: proxyHost, port: Number(proxyPort), noDelay: true }); // as curl does (TCP_NODELAY)
       let head = Buffer.alloc(0);
       const onData = (c) => {
         head = Buffer.concat([head, c]);

@@ -23,8 +23,7 @@
  * scanned, so no bytes after it are ever taken for a head they are not.
  */
 import { isIP, type Socket } from 'node:net';
-import { TLSSocket, connect as tlsConnect, createSecureContext } from 'node:tls';
-import type { WorkspaceCa } from './egress-ca.js';
+import { TLSSocket, connect as tlsConnect, type SecureContext } from 'node:tls';
 import { parseHead } from './egress-head.js';
 import { PlaceholderScanner, SECRET_BODY_MAX_BYTES, placeholdersIn, secretIsFor, type JobSecret } from './egress-secrets.js';
 
@@ -32,9 +31,10 @@ export interface SecretTunnel {
   host: string;
   port: number;
   secrets: readonly JobSecret[];
-  ca: WorkspaceCa;
-  /** Roots the upstream's certificate must chain to; undefined: Node's default roots. */
-  upstreamCa: string[] | undefined;
+  /** The upstream side's TLS context when it trusts other roots than Node's default (test mode), made once per proxy. */
+  upstreamContext: SecureContext | undefined;
+  /** The job side's TLS context for a host (the leaf the workspace CA signed for it), made once per host per proxy. */
+  jobContext(host: string): SecureContext;
   headBytes: number;
   /** A placeholder was blocked: recorded by the proxy as a denial naming the secret. */
   blocked(name: string, plain: boolean): void;
@@ -84,7 +84,8 @@ function terminateTls(client: Socket, upstream: Socket, first: Buffer, t: Secret
     socket: upstream,
     host: t.host,
     ...(isIP(t.host) === 0 ? { servername: t.host } : {}),
-    ...(t.upstreamCa === undefined ? {} : { ca: t.upstreamCa }),
+    // Made once per proxy: a context built per connection from a whole root bundle cost tens of ms a connection (bench).
+    ...(t.upstreamContext === undefined ? {} : { secureContext: t.upstreamContext }),
     ALPNProtocols: ['http/1.1'],
   });
   let ready = false;
@@ -94,9 +95,8 @@ function terminateTls(client: Socket, upstream: Socket, first: Buffer, t: Secret
   });
   upTls.once('secureConnect', () => {
     ready = true;
-    const leaf = t.ca.leafFor(t.host);
     client.unshift(first);
-    const job = new TLSSocket(client, { isServer: true, secureContext: createSecureContext({ cert: leaf.cert, key: leaf.key }), ALPNProtocols: ['http/1.1'] });
+    const job = new TLSSocket(client, { isServer: true, secureContext: t.jobContext(t.host), ALPNProtocols: ['http/1.1'] });
     job.on('error', () => t.finish());
     job.on('end', () => upTls.end());
     upTls.on('end', () => job.end());

@@ -17,6 +17,7 @@
  */
 import { mkdtempSync, chmodSync, chownSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern } from './allow-list.js';
@@ -68,6 +69,21 @@ export interface EgressSecrets {
   ca: WorkspaceCa;
   /** Roots an upstream certificate must chain to; undefined: Node's default roots (test mode adds a test CA, egress-session.ts). */
   upstreamCa: string[] | undefined;
+  /** Made from upstreamCa on first use, then kept for the proxy's life. */
+  upstreamContext?: SecureContext;
+  /** Each host's job-side context (its leaf), made on first use. */
+  jobContexts?: Map<string, SecureContext>;
+}
+
+function jobContext(secrets: EgressSecrets, host: string): SecureContext {
+  secrets.jobContexts ??= new Map();
+  let context = secrets.jobContexts.get(host);
+  if (context === undefined) {
+    const leaf = secrets.ca.leafFor(host);
+    context = createSecureContext({ cert: leaf.cert, key: leaf.key });
+    secrets.jobContexts.set(host, context);
+  }
+  return context;
 }
 
 export type EgressLimits = { -readonly [K in keyof typeof EGRESS_LIMITS]: number };
@@ -413,8 +429,8 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
       host,
       port,
       secrets: secrets.list,
-      ca: secrets.ca,
-      upstreamCa: secrets.upstreamCa,
+      upstreamContext: secrets.upstreamCa === undefined ? undefined : (secrets.upstreamContext ??= createSecureContext({ ca: secrets.upstreamCa })),
+      jobContext: (name) => jobContext(secrets, name),
       headBytes: ctx.limits.headBytes,
       blocked: (name, plain) => record(blockedReason(name, plain)),
       upstreamRefused: (why) => record(`upstream TLS refused (${why.replace(/[^A-Z0-9_]/gi, '').slice(0, 40)})`),

@@ -30,6 +30,7 @@ it('keeps the keys 0600 in a 0700 directory under the home, made once', () => {
 });
 
 it('signs a leaf for the host asked for, cached, that verifies against the CA and names that host only', () => {
+  ensureWorkspaceCa(home, 'ws-ca');
   const ca = loadWorkspaceCa(home, 'ws-ca');
   const leaf = ca.leafFor('api.test');
   expect(ca.leafFor('api.test')).toBe(leaf);
