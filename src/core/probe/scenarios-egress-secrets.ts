@@ -28,7 +28,7 @@ port = int(sys.argv[1]); ph = os.environ.get('HSPROBE_SECRET', '')
 if not ph.startswith('${PLACEHOLDER_PREFIX}'):
     print('no placeholder in the environment'); print('${DONE}'); sys.exit(0)
 req = ('GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nX-Key: %s\\r\\n\\r\\n' % ph).encode()
-def proxy(): return socket.create_connection(('127.0.0.1', ${EGRESS_HTTP_PORT}), timeout=5)
+def proxy(): return socket.create_connection(('127.0.0.1', ${EGRESS_HTTP_PORT}), timeout=2)
 def drain(s):
     try: return (s.recv(200).split(b'\\r\\n')[0].decode('latin1')) or 'closed'
     except OSError as e: return 'error ' + (e.strerror or type(e).__name__)
@@ -43,7 +43,7 @@ def split():
     s = proxy(); s.sendall(('CONNECT 127.0.0.1:%d HTTP/1.1\\r\\n\\r\\n' % port).encode()); drain(s)
     s.sendall(req[:40]); s.sendall(req[40:]); return drain(s)
 def socks():
-    s = socket.create_connection(('127.0.0.1', ${EGRESS_SOCKS_PORT}), timeout=5)
+    s = socket.create_connection(('127.0.0.1', ${EGRESS_SOCKS_PORT}), timeout=2)
     s.sendall(b'\\x05\\x01\\x00'); s.recv(2)
     s.sendall(b'\\x05\\x01\\x00\\x01' + bytes([127, 0, 0, 1]) + port.to_bytes(2, 'big')); s.recv(10); s.sendall(req); return drain(s)
 def tls():
@@ -121,16 +121,17 @@ const shown = (d: EgressDecision) => `${d.host}:${d.port}${d.reason ? ` (${d.rea
 
 /** Escaped when the listener got the placeholder or the value; contained only when the proxy recorded blocking it. */
 export function judgePlaceholder(job: JobFacts, facts: SecretProbeFacts): Judgement {
+  // What the host's listener received is an escape whether or not the job lived to report (a blind splice left it waiting on answers).
+  const lines = facts.side !== undefined && 'output' in facts.side ? linesStartingWith(facts.side.output, 'answer:') : [];
+  if (facts.value !== '' && facts.received.includes(facts.value))
+    return { verdict: 'escaped', evidence: "the secret's VALUE reached a host it is not for (the probe's loopback listener)", lines };
+  if (facts.received.includes(PLACEHOLDER_PREFIX))
+    return { verdict: 'escaped', evidence: "the secret's placeholder reached a host it is not for (the probe's loopback listener)", lines };
   const first = sideFirst(job, facts.side);
   if ('verdict' in first) return first;
   const { side } = first;
   if (side.output.includes('no placeholder in the environment'))
     return { verdict: 'skipped', evidence: 'the job held no placeholder: the run carried no secret' };
-  const lines = linesStartingWith(side.output, 'answer:');
-  if (facts.value !== '' && facts.received.includes(facts.value))
-    return { verdict: 'escaped', evidence: "the secret's VALUE reached a host it is not for (the probe's loopback listener)", lines };
-  if (facts.received.includes(PLACEHOLDER_PREFIX))
-    return { verdict: 'escaped', evidence: "the secret's placeholder reached a host it is not for (the probe's loopback listener)", lines };
   const blocked = side.decisions.filter((d) => d.reason?.startsWith('placeholder of ') === true);
   if (blocked.length === 0) return { verdict: 'skipped', evidence: 'the proxy recorded no blocked placeholder: the attempts did not reach it' };
   return { verdict: 'contained', evidence: `the proxy blocked ${blocked.length} attempt(s): ${blocked.map(shown).join('; ')}` };

@@ -37,6 +37,13 @@ describe('the secret probe judges', () => {
     expect(egressSecretPlaceholder.judge(main, facts('X-Key: hsprobe-value-x\r\n')).verdict).toBe('escaped');
     expect(egressSecretPlaceholder.judge(main, facts('\x16\x03\x01')).verdict).toBe('contained');
     expect(egressSecretPlaceholder.judge(main, facts('', [])).verdict).toBe('skipped');
+    // The job never reported (it waited on answers a blind splice never gave): what landed is still an escape.
+    const unreported = {
+      side: { output: 'answer: get closed\n', exitCode: null, decisions: [] },
+      received: 'X-Key: hs-secret-HSPROBE_SECRET-1\r\n',
+      value: 'v',
+    };
+    expect(egressSecretPlaceholder.judge(job('probe-done\n', 'timeout', null), unreported).verdict).toBe('escaped');
   });
 
   it('skip a refused run and a job that held no placeholder, never contain them', () => {
