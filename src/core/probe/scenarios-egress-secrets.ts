@@ -122,12 +122,14 @@ const shown = (d: EgressDecision) => `${d.host}:${d.port}${d.reason ? ` (${d.rea
 /** Escaped when the listener got the placeholder or the value; contained only when the proxy recorded blocking it. */
 export function judgePlaceholder(job: JobFacts, facts: SecretProbeFacts): Judgement {
   // What the host's listener received is an escape whether or not the job lived to report (a blind splice left it waiting on answers).
-  const lines = facts.side !== undefined && 'output' in facts.side ? linesStartingWith(facts.side.output, 'answer:') : [];
-  if (facts.value !== '' && facts.received.includes(facts.value))
+  const received = facts?.received ?? '';
+  const value = facts?.value ?? '';
+  const lines = facts?.side !== undefined && 'output' in facts.side ? linesStartingWith(facts.side.output, 'answer:') : [];
+  if (value !== '' && received.includes(value))
     return { verdict: 'escaped', evidence: "the secret's VALUE reached a host it is not for (the probe's loopback listener)", lines };
-  if (facts.received.includes(PLACEHOLDER_PREFIX))
+  if (received.includes(PLACEHOLDER_PREFIX))
     return { verdict: 'escaped', evidence: "the secret's placeholder reached a host it is not for (the probe's loopback listener)", lines };
-  const first = sideFirst(job, facts.side);
+  const first = sideFirst(job, facts?.side);
   if ('verdict' in first) return first;
   const { side } = first;
   if (side.output.includes('no placeholder in the environment'))
