@@ -9,6 +9,13 @@
 //     workspace with `network allow=up.bench.test:PORT`, through
 //     HTTPS_PROXY's port (the in-sandbox relay, the unix socket, the proxy):
 //     what a job pays.
+//   - host → egress proxy, TLS terminated: as the second, for a job with a
+//     secret (#18 item 3): the proxy answers the client's TLS with a leaf
+//     certificate from the workspace CA, verifies the server's own, reads
+//     each request head and puts the secret's value in place of the
+//     placeholder header the client sends, and scans the rest.
+//   - workspace → … TLS terminated: the same from inside a native workspace
+//     run with --secret (the CA trusted through NODE_EXTRA_CA_CERTS).
 // The server is named through the proxy's test resolver map
 // (HEADSPACE_TEST_RESOLVER_MAP, test-only), with a throwaway test CA.
 // Aim: the workspace ≤ 1.3× direct for 10 MiB.
@@ -59,17 +66,34 @@ export async function benchEgressOverhead({
     server.once('exit', () => reject(new Error('the bench upstream exited')));
   });
   process.env.HEADSPACE_TEST_RESOLVER_MAP = JSON.stringify({ [NAME]: '127.0.0.1' });
+  // The workspace's TLS-terminated runs verify the bench server against its own test CA (test mode, #18 item 3).
+  process.env.HEADSPACE_TEST_UPSTREAM_CA = (await import('node:fs')).readFileSync(join(scratch, 'ca.pem'), 'utf8');
   const client = join(repo, 'bench', 'lib', 'egress-client.mjs');
   const caFile = join(scratch, 'ca.pem');
   const api = await import(join(repo, 'dist', 'api', 'index.js'));
   const { PROVIDERS } = await import(join(repo, 'dist', 'providers', 'registry.js'));
   const { startEgressProxy } = await import(join(repo, 'dist', 'core', 'network', 'egress-proxy.js'));
+  const { ensureWorkspaceCa, loadWorkspaceCa } = await import(join(repo, 'dist', 'core', 'network', 'egress-ca.js'));
+  const { planSecrets } = await import(join(repo, 'dist', 'core', 'network', 'egress-secrets.js'));
   const home = join(scratch, 'home');
+  // The TLS-terminating proxy: a workspace CA of its own, the bench server's CA as the upstream's trusted issuer (test mode).
+  ensureWorkspaceCa(home, 'bench-host');
+  const hostCa = loadWorkspaceCa(home, 'bench-host');
+  const hostCaFile = join(scratch, 'workspace-ca.pem');
+  writeFileSync(hostCaFile, hostCa.certPem);
+  const secrets = planSecrets(
+    [{ name: 'BENCH_TOKEN', value: 'bench-secret-value', host: `${NAME}:${port}` }],
+    { network: 'allowlist', networkAllow: [`${NAME}:${port}`] },
+    {},
+  );
+  const benchCa = (await import('node:fs')).readFileSync(join(scratch, 'ca.pem'), 'utf8');
+  const terminating = await startEgressProxy({ allow: [`${NAME}:${port}`], secrets: { list: secrets, ca: hostCa, upstreamCa: [benchCa] } });
+  const withHeader = { BENCH_HEADER: `Authorization: Bearer ${secrets[0].placeholder}` };
   const engine = api.createEngine({ home, providers: PROVIDERS, defaultProvider: 'native', version: 'bench' });
   const hostProxy = await startEgressProxy({ allow: [`${NAME}:${port}`] });
   // Asynchronous: the server runs in this very process, so a synchronous child would deadlock it.
-  const hostNode = async (args) =>
-    elapsed((await promisify(execFile)(process.execPath, [client, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH } })).stdout);
+  const hostNode = async (args, extraEnv = {}) =>
+    elapsed((await promisify(execFile)(process.execPath, [client, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, ...extraEnv } })).stdout);
   try {
     const probe = await (await engine.provider('native')).probe();
     const nativeReady = probe.ready;
@@ -89,10 +113,18 @@ export async function benchEgressOverhead({
       });
       if (put.status !== 'success') throw new Error(`staging job: ${put.status}`);
     }
-    const inWorkspace = async (path) => {
+    const inWorkspace = async (path, secret = false) => {
       const ran = await engine.run({
         workspaceId: 'bench-egress',
-        argv: ['node', 'client.mjs', 'proxy', '127.0.0.1', '3128', NAME, String(port), path, String(gets), 'ca.pem'],
+        // With a secret the job trusts the workspace CA (its bundle, SSL_CERT_FILE), and sends the placeholder it was given.
+        argv: secret
+          ? [
+              'sh',
+              '-c',
+              `BENCH_CA_LAST=1 BENCH_HEADER="Authorization: Bearer $BENCH_TOKEN" exec node client.mjs proxy 127.0.0.1 3128 ${NAME} ${port} ${path} ${gets} "$SSL_CERT_FILE"`,
+            ]
+          : ['node', 'client.mjs', 'proxy', '127.0.0.1', '3128', NAME, String(port), path, String(gets), 'ca.pem'],
+        ...(secret ? { secrets: [{ name: 'BENCH_TOKEN', value: 'bench-secret-value', host: `${NAME}:${port}` }] } : {}),
       });
       if (ran.status !== 'success') throw new Error(`workspace client: ${ran.status}: ${JSON.stringify(ran.evidence).slice(0, 300)}`);
       return elapsed(JSON.stringify(ran.evidence));
@@ -107,6 +139,11 @@ export async function benchEgressOverhead({
         ['direct (host → server)', () => hostNode(['direct', NAME, String(port), path, String(gets), caFile])],
         ['host → egress proxy', () => hostNode(['proxy', '-', `unix:${hostProxy.socketPath}`, NAME, String(port), path, String(gets), caFile])],
         ...(nativeReady ? [['workspace → relay → egress proxy', () => inWorkspace(path)]] : []),
+        [
+          'host → egress proxy, TLS terminated',
+          () => hostNode(['proxy', '-', `unix:${terminating.socketPath}`, NAME, String(port), path, String(gets), hostCaFile], withHeader),
+        ],
+        ...(nativeReady ? [['workspace → … TLS terminated (--secret)', () => inWorkspace(path, true)]] : []),
       ];
       const samples = Object.fromEntries(contenders.map(([name]) => [name, []]));
       for (const [, run] of contenders) await run(); // warm-up
@@ -137,10 +174,12 @@ export async function benchEgressOverhead({
     };
   } finally {
     await hostProxy.close();
+    await terminating.close();
     await engine.destroy({ workspaceId: 'bench-egress', force: true }).catch(() => undefined);
     engine.close();
     server.kill();
     delete process.env.HEADSPACE_TEST_RESOLVER_MAP;
+    delete process.env.HEADSPACE_TEST_UPSTREAM_CA;
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { readRange } from '../core/files/read-range.js';
 import { EngineError } from '../core/errors.js';
 import { isEnvName, parseEnvFile } from '../core/files/env-file.js';
+import { SECRET_NAME, type SecretInput } from '../core/network/egress-secrets.js';
 
 /**
  * Turns run's --input, --env, --env-file and --declare flags into engine
@@ -69,4 +70,27 @@ export function splitAssignment(flag: string, raw: string, what: [string, string
     });
   }
   return [raw.slice(0, eq), raw.slice(eq + 1)];
+}
+
+/** `NAME@HOST[:PORT][:body]`, as the CLI's --secret gives it; the value comes from `callerEnv`. */
+export function secretFromFlag(spec: string, callerEnv: NodeJS.ProcessEnv): SecretInput {
+  const at = spec.indexOf('@');
+  const bad = (why: string) =>
+    new EngineError('BAD_ARGUMENT', `--secret '${spec.slice(0, 80)}' ${why}`, {
+      hint: 'give NAME@HOST, e.g. --secret API_TOKEN@api.example.com (add :body to substitute in request bodies too)',
+    });
+  if (at <= 0) throw bad('needs NAME@HOST');
+  const name = spec.slice(0, at);
+  let host = spec.slice(at + 1);
+  const body = host.endsWith(':body');
+  if (body) host = host.slice(0, -':body'.length);
+  if (!SECRET_NAME.test(name)) throw bad('has a NAME that is not a variable name (letters, digits and _, not starting with a digit)');
+  if (host === '') throw bad('has no HOST after @');
+  const value = callerEnv[name];
+  // Fail closed before anything runs: an unset secret would reach the job as an empty placeholder's promise.
+  if (value === undefined)
+    throw new EngineError('POLICY_DENIED', `--secret ${name}: the variable is not set in your environment, so there is no value to keep from the job`, {
+      hint: `export ${name}=… first, or drop the flag`,
+    });
+  return { name, value, host, ...(body ? { body: true } : {}) };
 }

@@ -12,7 +12,7 @@ import { BUDGET_FIELDS, parseBudgetValue } from '../core/policy/budget-fields.js
 import { EngineError } from '../core/errors.js';
 import type { OptionSpec } from './catalog.js';
 import type { CliIo } from './io.js';
-import { envFromFlags, splitAssignment } from './run-inputs.js';
+import { envFromFlags, secretFromFlag, splitAssignment } from './run-inputs.js';
 import { EVENTS_CLI_ADAPTERS } from './verb-adapters-events.js';
 import { BATCH_CLI_ADAPTERS } from './verb-adapters-batch.js';
 import { splitCommandWords } from '../core/verification/command-words.js';
@@ -89,21 +89,6 @@ function parseTtl(raw: never, flag: string): number {
     });
   }
   return value;
-}
-
-/**
- * `run --secret NAME@HOST` (#18 item 3: the job holding only a placeholder the
- * egress proxy swaps for the value) is not built. Refused before anything
- * runs, so no caller believes a secret is hidden from the job when it is not.
- */
-function secretsNotBuilt(): EngineError {
-  return new EngineError(
-    'POLICY_DENIED',
-    'run --secret is not built: headspace cannot yet keep a secret from the job while letting it use the secret at egress',
-    {
-      hint: 'pass the value with --env NAME (the job then holds the real value; the name is recorded, the value never), or leave it out',
-    },
-  );
 }
 
 function parseRange(raw: never, flag: string): { from: number; to: number } {
@@ -193,6 +178,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
         repeatable: true,
         parse: (raw: never) => raw,
       },
+      // Filled by complete from --secret NAME@HOST: the value comes from the caller's environment, never a flag.
+      secrets: null,
       inputs: {
         flags: '--input <name=host-path>',
         description: 'copy a host file or directory in before the job (never overwrites; repeatable)',
@@ -219,17 +206,20 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       { flags: '--env-file <path>', description: 'pass NAME=VALUE lines from a file (strict: no quotes, no export; repeatable)', repeatable: true },
       {
         flags: '--secret <name@host>',
-        description: 'not built yet: refused (exit 3); secrets substituted at egress are planned (#18 item 3)',
+        description:
+          'NAME@HOST[:body]: the job gets a placeholder in NAME; the egress proxy puts the value (read from your environment) in its place only in HTTPS requests to HOST (repeatable; needs an allow-list)',
         repeatable: true,
       },
     ],
     // --env NAME takes the value from the caller's environment; the names and --env-file become the job's env.
     complete: (input, opts, io) => {
-      if (opts.secret !== undefined) throw secretsNotBuilt();
-      return { ...input, env: envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env) };
+      const env = envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env);
+      // --secret NAME@HOST (#18 item 3): the value is read here, from the caller's environment, as --env NAME's is.
+      const secrets = ((opts.secret as string[] | undefined) ?? []).map((spec) => secretFromFlag(spec, io.env));
+      return { ...input, env, ...(secrets.length > 0 ? { secrets } : {}) };
     },
     explain:
-      "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. Verification (exit 0 is not task success): --verify 'CMD' (repeatable) runs CMD after the job in the same workspace, cwd, env and policy — split into words WITHOUT a shell (quotes only; an unquoted | & ; < > ( ) ` or $ is refused: write --verify \"sh -c '…'\" for a shell, which the profile must have) — and it must exit 0; --expect-file PATH[=sha256:HEX] needs a regular file there (with that digest); --expect-output REGEX needs a match in the job's kept output (RE2, linear time). Checks run only after a job that exited 0, and all of them share one time allowance equal to the workspace's wall clock, apart from the job's own. The job is success only when every check passes; a check that fails makes it failure (exit 6) with that check's evidence first; a check that cannot answer — its command not found (127) or not executable (126), killed by its time allowance, the memory budget or a signal, or a pattern not found in output that was only partly kept — is a verifier fault: status inconclusive, exit 9. Verdicts come from exit statuses, file bytes and the caller's patterns, never from what the job printed about itself. Checks are numbered as judged (--expect-output, then --expect-file, then --verify, each kind in the order given; mixed kinds also name a check's place among its kind, e.g. verify 2 of 2), and a verdict that did not pass suggests its next actions. The result carries provenance.verification (each check, its outcome, its evidence digest) and provenance.receipt_sha256 (see explain receipt). --detach returns at once with status running (exit 0) once the job is recorded: the home's shared supervisor (one background process per HEADSPACE_HOME, started by the first detached run, gone after HEADSPACE_SUPERVISOR_IDLE_MS, default 30000, with no job) runs it under the same budgets and writes its one terminal record, whatever happens to the caller (kill -9 included); the result names the job and the calls that follow it (wait, logs, stop), and env values travel to the supervisor over a private unix socket, never in a record. Exit codes: 0 success, 6 the command or a check failed (126 not executable, 127 not found), 9 inconclusive (a verifier fault), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 3 refused by a supervision rule (explain rules), 7 the engine broke.",
+      "Runs one command, with no shell, in the workspace, under its budgets. --cwd DIR runs it in /workspace/DIR (recorded in provenance; a DIR that is not a directory is refused, exit 1, before anything is recorded); --input and --declare paths stay relative to the workspace root whatever --cwd says, so an artifact has one name from run to export, and a declared artifact the job did not leave as a file is a warning naming where it was looked for. The wall clock and the output budget are enforced by headspace itself; memory, cpu and pids by the provider. The output budget caps capture, not the job: past it output is counted but not kept, the evidence is marked truncated, and the job runs on to its own exit status, which decides its status (the wall clock still bounds it). The result carries an excerpt of the output chosen for an agent (errors, failures, summaries, the final lines) and a command that returns the rest. The command line is recorded verbatim: never put a secret in it. Secrets go in with --env NAME (the value is read from your environment) or --env-file PATH: names are recorded, values never — in the result, the state store, the journal and the logs headspace writes. The edge: a job that prints its own environment (env, printenv, a traceback dumping os.environ) puts the value into its own captured output, which is kept and shown as evidence; that is the job's doing, and nothing here can unsee it. Values reach only this job; the next job does not see them. --secret NAME@HOST (repeatable) keeps a value from the job altogether: NAME is read from your environment as --env NAME is, the job gets a placeholder hs-secret-NAME-<random> instead, and the workspace's egress proxy puts the value in its place only in the header values of HTTPS requests to HOST (an allow-list pattern; NAME@HOST:body also in Content-Length request bodies up to 1 MiB). For that the proxy terminates the job's TLS to every allowed host with the workspace's own CA (its key never leaves HEADSPACE_HOME; the job trusts its certificate through SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE) and verifies each upstream's certificate normally; the placeholder sent to any other host, or over plain http, is blocked and reported by NAME in the result's network line, as are the substitutions. Refused with exit 3 before anything runs when the workspace has no allow-list, the allow-list does not cover HOST, or NAME is unset. The value is never recorded, and a detached run hands it over like an env value. The edge: HOST may echo the value back in a response. Verification (exit 0 is not task success): --verify 'CMD' (repeatable) runs CMD after the job in the same workspace, cwd, env and policy — split into words WITHOUT a shell (quotes only; an unquoted | & ; < > ( ) ` or $ is refused: write --verify \"sh -c '…'\" for a shell, which the profile must have) — and it must exit 0; --expect-file PATH[=sha256:HEX] needs a regular file there (with that digest); --expect-output REGEX needs a match in the job's kept output (RE2, linear time). Checks run only after a job that exited 0, and all of them share one time allowance equal to the workspace's wall clock, apart from the job's own. The job is success only when every check passes; a check that fails makes it failure (exit 6) with that check's evidence first; a check that cannot answer — its command not found (127) or not executable (126), killed by its time allowance, the memory budget or a signal, or a pattern not found in output that was only partly kept — is a verifier fault: status inconclusive, exit 9. Verdicts come from exit statuses, file bytes and the caller's patterns, never from what the job printed about itself. Checks are numbered as judged (--expect-output, then --expect-file, then --verify, each kind in the order given; mixed kinds also name a check's place among its kind, e.g. verify 2 of 2), and a verdict that did not pass suggests its next actions. The result carries provenance.verification (each check, its outcome, its evidence digest) and provenance.receipt_sha256 (see explain receipt). --detach returns at once with status running (exit 0) once the job is recorded: the home's shared supervisor (one background process per HEADSPACE_HOME, started by the first detached run, gone after HEADSPACE_SUPERVISOR_IDLE_MS, default 30000, with no job) runs it under the same budgets and writes its one terminal record, whatever happens to the caller (kill -9 included); the result names the job and the calls that follow it (wait, logs, stop), and env values travel to the supervisor over a private unix socket, never in a record. Exit codes: 0 success, 6 the command or a check failed (126 not executable, 127 not found), 9 inconclusive (a verifier fault), 4 wall clock, 5 cancelled by stop, 8 killed for memory, 3 refused by a supervision rule (explain rules), 7 the engine broke.",
   },
   stop: {
     args: [['<workspace>', 'workspaceId']],

@@ -175,8 +175,18 @@ export interface RunRequest {
  */
 export interface EgressChannel {
   socketPath: string | null;
-  /** The decision the proxy takes for HOST:PORT, recorded as evidence; a simulation's only way out. */
-  simulate(host: string, port: number): Promise<{ allowed: boolean; reason?: string }>;
+  /**
+   * Secrets at egress (#18 item 3): the host path of the trust bundle (the system's roots and the
+   * workspace CA's certificate, never its key) that a real provider binds read-only at SANDBOX_CA_BUNDLE
+   * and names in the job's TLS variables (egress-sandbox.ts caBundleEnv). Absent: the job has no secrets.
+   */
+  caBundlePath?: string;
+  /**
+   * The decision the proxy takes for HOST:PORT, recorded as evidence; a simulation's only way out.
+   * `sent`: a header value the simulated request carries, and whether it goes over TLS, so the
+   * secrets decision (substituted, or blocked) is simulated too.
+   */
+  simulate(host: string, port: number, sent?: { header: string; tls: boolean }): Promise<{ allowed: boolean; reason?: string; substituted?: string[] }>;
 }
 
 export interface JobUsage {

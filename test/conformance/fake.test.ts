@@ -44,6 +44,7 @@ runProviderConformance({
     symlink: (target: string, path: string) => ['ln', '-s', target, path],
     chmod: (mode: string, path: string) => ['chmod', mode, path],
     fetch: (url) => ['fetch', url],
+    fetchWithHeaderFrom: (url, name) => ['fetch', url, name],
   },
   skip: [
     {

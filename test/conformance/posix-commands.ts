@@ -25,6 +25,7 @@ export const POSIX_COMMANDS: ConformanceCommands = {
   printEnv: (name) => ['printenv', name],
   // curl reads http_proxy from the environment the provider set for an allow-list job.
   fetch: (url) => ['curl', '-sS', '-f', '-m', '10', url],
+  fetchWithHeaderFrom: (url, name) => ['sh', '-c', `curl -sS -f -m 10 -H "X-Key: $${name}" "$0"`, url],
   symlink: (target, path) => ['ln', '-s', target, path],
   chmod: (mode, path) => ['chmod', mode, path],
   writeRawName: (name, text) => ['python3', '-c', 'import sys; open(bytes.fromhex(sys.argv[1]), "w").write(sys.argv[2])', name.toString('hex'), text],

@@ -13,6 +13,7 @@ import { defaultPolicy, LIMIT_NAMES, type Policy } from '../../src/core/policy/p
 import type { EgressChannel, JobOutcome, Provider, ProviderCapabilities } from '../../src/core/provider.js';
 import { labelLimit } from '../../src/core/policy/label-limit.js';
 import { openEgressSession } from '../../src/core/network/egress-session.js';
+import { planSecrets } from '../../src/core/network/egress-secrets.js';
 import { TEST_RESOLVER_ENV } from '../../src/core/network/egress-resolver.js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +51,8 @@ export interface ConformanceCommands {
    * when denied. Used only when the provider lists `network-allowlist`.
    */
   fetch(url: string): string[];
+  /** As fetch, sending the value of the job's environment variable `name` in a request header (secrets at egress, #18 item 3). */
+  fetchWithHeaderFrom(url: string, name: string): string[];
   /** Makes a symbolic link at workspace path `path` pointing at `target` (snapshot cases, #14). */
   symlink?(target: string, path: string): string[];
   /** Sets the permission bits of workspace path `path` to the octal `mode`, e.g. `700` (snapshot cases, #14). */
@@ -677,6 +680,49 @@ export function runProviderConformance(binding: ConformanceBinding): void {
           ['denied', 'other.test', port],
         ]);
         expect(session.ledger.decisions[1]!.reason).toBe('not in allow-list');
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+    });
+
+    test("with network-allowlist and a secret, the job holds its placeholder only, and the placeholder over plain http is blocked and recorded by the secret's name", async () => {
+      const server = createServer((_req, res) => res.end('reached'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+      const port = (server.address() as AddressInfo).port;
+      let requests = 0;
+      server.on('request', () => requests++);
+      try {
+        const policy = allowListPolicy([`up.test:${port}`]);
+        const caps = await (await fresh()).provider.capabilities();
+        if (lacksAllowList(caps, policy)) return;
+        const { provider, workspaceId, jobUser: owner } = await withWorkspace(policy);
+        const home = mkdtempSync(join(tmpdir(), 'hs-conf-secret-'));
+        cleanups.push(async () => rmSync(home, { recursive: true, force: true }));
+        const value = `conformance-secret-${randomBytes(6).toString('hex')}`;
+        const secrets = planSecrets([{ name: 'CONF_TOKEN', value, host: `up.test:${port}` }], policy, {});
+        const session = await openEgressSession(policy.networkAllow!, {
+          simulated: caps.simulated === true,
+          env: { [TEST_RESOLVER_ENV]: JSON.stringify({ 'up.test': '127.0.0.1' }) },
+          socket: { home, workspaceId, owner },
+          secrets,
+        });
+        const env = { CONF_TOKEN: secrets[0]!.placeholder };
+        try {
+          const shown = await collect(provider, workspaceId, binding.commands.printEnv('CONF_TOKEN'), { policy, env, egress: session.channel });
+          expect(shown.stdout).toContain(secrets[0]!.placeholder);
+          const sent = await collect(provider, workspaceId, binding.commands.fetchWithHeaderFrom(`http://up.test:${port}/`, 'CONF_TOKEN'), {
+            policy,
+            env,
+            egress: session.channel,
+          });
+          expect(sent.outcome.exitCode).not.toBe(0);
+          expect(sent.stdout + sent.stderr).not.toContain(value);
+        } finally {
+          await session.close();
+        }
+        expect(requests).toBe(0);
+        expect(session.ledger.decisions.filter((d) => d.verdict === 'denied').map((d) => d.reason)).toEqual(['placeholder of CONF_TOKEN over plain text']);
       } finally {
         server.closeAllConnections();
         server.close();

@@ -39,14 +39,27 @@ export interface Upstreams {
   httpsPort: number;
   /** Requests each server saw, as "METHOD path host". */
   seen: string[];
+  /** Each request's headers and body as the server got them (secrets at egress, #18 item 3: what reached the upstream). */
+  heard: Array<{ url: string; headers: Record<string, string | string[] | undefined>; body: string }>;
   close(): Promise<void>;
 }
 
 /** GET /size/N answers N bytes of 'x'; anything else answers `hello from upstream`. */
 export async function startUpstreams(ca: TestCa): Promise<Upstreams> {
   const seen: string[] = [];
+  const heard: Upstreams['heard'] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${req.url} ${req.headers.host}`);
+    if (req.method === 'POST') {
+      const parts: Buffer[] = [];
+      req.on('data', (c: Buffer) => parts.push(c));
+      req.on('end', () => {
+        heard.push({ url: req.url ?? '', headers: { ...req.headers }, body: Buffer.concat(parts).toString('utf8') });
+        res.end('posted\n');
+      });
+      return;
+    }
+    heard.push({ url: req.url ?? '', headers: { ...req.headers }, body: '' });
     const size = /^\/size\/(\d+)$/.exec(req.url ?? '');
     if (size) {
       res.writeHead(200, { 'content-length': size[1] });
@@ -61,6 +74,7 @@ export async function startUpstreams(ca: TestCa): Promise<Upstreams> {
     httpPort,
     httpsPort,
     seen,
+    heard,
     close: async () => {
       for (const s of [http, https]) {
         s.closeAllConnections();

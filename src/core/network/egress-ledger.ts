@@ -19,7 +19,14 @@ export interface EgressDecision {
   port: number;
   via: EgressVia;
   /** 'job ended first': the job's run ended while the proxy was still looking the name up or connecting. */
-  reason?: DenyReason | 'too many connections' | 'upstream unreachable' | 'job ended first';
+  reason?:
+    | DenyReason
+    | 'too many connections'
+    | 'upstream unreachable'
+    | 'job ended first'
+    // Secrets at egress (#18 item 3): the secret's NAME, never its value or placeholder.
+    | `placeholder of ${string}`
+    | `upstream TLS refused (${string})`;
   /** Job → upstream bytes (allowed connections only). */
   bytesUp: number;
   /** Upstream → job bytes. */
@@ -34,6 +41,13 @@ export class EgressLedger {
   denied = 0;
   /** Decisions past MAX_KEPT: counted, not kept. */
   dropped = 0;
+  /** Secrets at egress (#18 item 3): requests (or bodies) each secret's value was put into, by `NAME → host`. Never a value. */
+  readonly substitutions = new Map<string, number>();
+
+  substituted(name: string, host: string): void {
+    const key = `${name} → ${host}`;
+    if (this.substitutions.has(key) || this.substitutions.size < 64) this.substitutions.set(key, (this.substitutions.get(key) ?? 0) + 1);
+  }
 
   record(decision: EgressDecision): void {
     // Last line of defence (#18 F1): whatever a caller passes, no control or non-ASCII byte of a job's host reaches a record.
@@ -52,7 +66,10 @@ function shown(host: string): string {
 }
 
 /** `network: 3 allowed to 1 host, 2 denied: evil.test (not in allow-list)` */
-export function summariseEgress(decisions: readonly EgressDecision[], counts: { allowed: number; denied: number; dropped: number }): string {
+export function summariseEgress(
+  decisions: readonly EgressDecision[],
+  counts: { allowed: number; denied: number; dropped: number; substitutions?: ReadonlyMap<string, number> },
+): string {
   const hosts = new Set(decisions.filter((d) => d.verdict === 'allowed').map((d) => d.host));
   const up = decisions.reduce((s, d) => s + d.bytesUp, 0);
   const down = decisions.reduce((s, d) => s + d.bytesDown, 0);
@@ -71,5 +88,6 @@ export function summariseEgress(decisions: readonly EgressDecision[], counts: { 
     parts.push(`${counts.denied} denied: ${named.join(', ')}${more}`);
   } else parts.push('0 denied');
   const dropped = counts.dropped > 0 ? ` (only the first ${decisions.length} decisions are itemised)` : '';
-  return `network: ${parts.join(', ')}${dropped}`;
+  const secrets = [...(counts.substitutions ?? new Map<string, number>()).entries()].map(([what, n]) => `${what} ×${n}`);
+  return `network: ${parts.join(', ')}${dropped}${secrets.length > 0 ? `; secrets substituted: ${secrets.join(', ')}` : ''}`;
 }

@@ -17,12 +17,17 @@
  */
 import { mkdtempSync, chmodSync, chownSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern } from './allow-list.js';
 import type { JobUser } from '../job-identity.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
+import { HEADER_LINES, parseHead } from './egress-head.js';
+import type { WorkspaceCa } from './egress-ca.js';
+import { interceptTunnel, relayScanned, type SecretTunnel } from './egress-intercept.js';
+import { blockedReason, placeholdersIn, type JobSecret } from './egress-secrets.js';
 
 export const EGRESS_LIMITS = Object.freeze({
   /** Connections from the job open at once; more are refused (503 / SOCKS failure) and recorded. */
@@ -32,7 +37,7 @@ export const EGRESS_LIMITS = Object.freeze({
   /** Bytes of a request head (request line + headers), the CONNECT line included. */
   headBytes: 16 * 1024,
   /** Header lines in a head. */
-  headerLines: 100,
+  headerLines: HEADER_LINES,
   /** Milliseconds to send a whole request head or SOCKS handshake (slowloris). */
   headTimeoutMs: 10_000,
   /** Milliseconds an established connection may stay silent both ways. */
@@ -55,6 +60,30 @@ export interface EgressProxyOptions {
   now?: () => number;
   /** Tighter bounds for tests; never looser than a caller chose. */
   limits?: Partial<EgressLimits>;
+  /** The job's secrets (#18 item 3) and the workspace CA that terminates its TLS; none: tunnels are spliced blind. */
+  secrets?: EgressSecrets;
+}
+
+export interface EgressSecrets {
+  list: readonly JobSecret[];
+  ca: WorkspaceCa;
+  /** Roots an upstream certificate must chain to; undefined: Node's default roots (test mode adds a test CA, egress-session.ts). */
+  upstreamCa: string[] | undefined;
+  /** Made from upstreamCa on first use, then kept for the proxy's life. */
+  upstreamContext?: SecureContext;
+  /** Each host's job-side context (its leaf), made on first use. */
+  jobContexts?: Map<string, SecureContext>;
+}
+
+function jobContext(secrets: EgressSecrets, host: string): SecureContext {
+  secrets.jobContexts ??= new Map();
+  let context = secrets.jobContexts.get(host);
+  if (context === undefined) {
+    const leaf = secrets.ca.leafFor(host);
+    context = createSecureContext({ cert: leaf.cert, key: leaf.key });
+    secrets.jobContexts.set(host, context);
+  }
+  return context;
 }
 
 export type EgressLimits = { -readonly [K in keyof typeof EGRESS_LIMITS]: number };
@@ -79,7 +108,18 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   chmodSync(dir, 0o700);
   const socketPath = join(dir, 'egress.sock');
   const open = new Set<Socket>();
-  const ctx: Context = { patterns, resolver, ledger, now, open, limits, closing: false, tunnels: new Set(), pending: new Set() };
+  const ctx: Context = {
+    patterns,
+    resolver,
+    ledger,
+    now,
+    open,
+    limits,
+    closing: false,
+    tunnels: new Set(),
+    pending: new Set(),
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+  };
   let total = 0;
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     // First, before any write (#18 F2): a job that resets a connection the proxy is answering makes that write fail
@@ -140,6 +180,7 @@ interface Context {
   tunnels: Set<() => void>;
   /** Connections whose decision awaits a lookup or a connect: close() records each as denied (the job ended first). */
   pending: Set<Pending>;
+  secrets?: EgressSecrets;
 }
 
 interface Pending {
@@ -164,18 +205,23 @@ type Target = { host: string; port: number; via: EgressVia };
 function handleClient(client: Socket, ctx: Context): void {
   let buffered = Buffer.alloc(0);
   const headTimer = setTimeout(() => client.destroy(), ctx.limits.headTimeoutMs);
+  // A job that half-closes before its head is complete will never send one: its slot is freed now, not at the
+  // head timeout (half-open sockets are allowed for tunnels, so nothing else would end it sooner).
+  const endedEarly = () => client.destroy();
+  client.once('end', endedEarly);
   const onData = (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
     if (buffered[0] === 0x05) {
       client.off('data', onData);
       client.pause();
       client.unshift(buffered);
-      socks5(client, ctx, headTimer).catch(() => client.destroy());
+      socks5(client, ctx, headTimer, () => client.off('end', endedEarly)).catch(() => client.destroy());
       return;
     }
     const end = buffered.indexOf('\r\n\r\n');
     if (end < 0 && buffered.length <= ctx.limits.headBytes) return;
     client.off('data', onData);
+    client.off('end', endedEarly);
     client.pause();
     clearTimeout(headTimer);
     if (end < 0 || end + 4 > ctx.limits.headBytes) return malformed(client, ctx, 431, 'request head too large');
@@ -210,32 +256,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-const HEADER_LINES = EGRESS_LIMITS.headerLines;
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-interface ParsedHead {
-  method: string;
-  target: string;
-  version: string;
-  headers: Array<[string, string]>;
-}
-
-/** Strict: CRLF lines, no obsolete folding, token header names, bounded count. Null when malformed. */
-export function parseHead(head: string): ParsedHead | null {
-  const lines = head.split('\r\n');
-  const requestLine = /^([A-Z]{1,16}) (\S{1,8000}) (HTTP\/1\.[01])$/.exec(lines[0] ?? '');
-  if (!requestLine || lines.length - 1 > HEADER_LINES) return null;
-  const headers: Array<[string, string]> = [];
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0 || /[\r\n\0]/.test(line)) return null;
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) return null; // also refuses a folded line (leading space) and "Name :"
-    headers.push([name, line.slice(colon + 1).trim()]);
-  }
-  return { method: requestLine[1]!, target: requestLine[2]!, version: requestLine[3]!, headers };
-}
+export { parseHead } from './egress-head.js';
 
 async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buffer): Promise<void> {
   const parsed = parseHead(head);
@@ -246,7 +267,7 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
     const upstream = await decide(ctx, { ...hostPort, via: 'http-connect' });
     if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    return splice(client, upstream.socket, rest, ctx, upstream.decision);
+    return splice(client, upstream.socket, rest, ctx, upstream.decision, true);
   }
   // Plain HTTP: only an absolute http:// URI (a proxy request); https:// goes through CONNECT.
   const url = /^http:\/\/(\[[0-9A-Fa-f:.]+\]|[^/:?#@\s]+)(?::(\d{1,5}))?([/?][^\s#]*)?$/.exec(parsed.target);
@@ -258,6 +279,22 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
     return malformed(client, ctx, 400, 'ambiguous request framing');
   const host = url[1]!;
   const port = url[2] === undefined ? 80 : Number(url[2]);
+  // Plain text is never substituted (#18 item 3): the value would cross the network readable. A placeholder in the head is blocked before any decision.
+  const carried = ctx.secrets === undefined ? [] : placeholdersIn(ctx.secrets.list, head);
+  if (carried.length > 0) {
+    const shownHost = strictHost(host) ?? hostEvidence(host);
+    ctx.ledger.record({
+      at: ctx.now(),
+      verdict: 'denied',
+      host: shownHost,
+      port,
+      via: 'http',
+      reason: blockedReason(carried[0]!.name, true),
+      bytesUp: 0,
+      bytesDown: 0,
+    });
+    return reject(client, 403, 'a secret placeholder over plain HTTP is never sent: use https:// (the value is substituted only over TLS)');
+  }
   const upstream = await decide(ctx, { host, port, via: 'http' });
   if ('denied' in upstream) return reject(client, upstream.status, upstream.denied);
   const path = url[3] === undefined ? '/' : url[3].startsWith('?') ? `/${url[3]}` : url[3];
@@ -268,7 +305,7 @@ async function httpRequest(client: Socket, ctx: Context, head: string, rest: Buf
     '\r\n',
   );
   upstream.socket.write(out, 'latin1');
-  return splice(client, upstream.socket, rest, ctx, upstream.decision);
+  return splice(client, upstream.socket, rest, ctx, upstream.decision, false);
 }
 
 function splitHostPort(target: string): { host: string; port: number } | null {
@@ -337,7 +374,8 @@ async function reach(ctx: Context, host: string, port: number, matched: AllowPat
   }
   // The job ended during the lookup: no connection is opened for it.
   if (pending.settled) return { reason: 'job ended first', status: 503, socksCode: 1 };
-  const socket = connect({ host: address, port, allowHalfOpen: true });
+  // No Nagle: the proxy forwards what arrives as it arrives (a TLS flight in pieces would otherwise wait on delayed ACKs).
+  const socket = connect({ host: address, port, allowHalfOpen: true, noDelay: true });
   // An 'error' listener the moment the upstream exists, for its whole life (#18 F2); the ones below only decide.
   socket.on('error', () => socket.destroy());
   ctx.open.add(socket);
@@ -362,11 +400,11 @@ async function reach(ctx: Context, host: string, port: number, matched: AllowPat
 
 /**
  * Relays both ways until both sides end (or either fails, or both stay silent too long, or close() ends it);
- * fills in the recorded decision's byte counts, once, when it finishes.
+ * fills in the recorded decision's byte counts, once, when it finishes. A job with secrets (#18 item 3) never
+ * gets a blind splice: its tunnels go through egress-intercept.ts, which must see the bytes.
  */
-function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, decision: EgressDecision): void {
+function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, decision: EgressDecision, tunnel: boolean): void {
   const headBytes = upstream.bytesWritten;
-  if (rest.length > 0) upstream.write(rest);
   const finish = () => {
     if (!ctx.tunnels.delete(finish)) return;
     decision.bytesUp = Math.max(0, upstream.bytesWritten - headBytes) + (decision.via === 'http' ? headBytes : 0);
@@ -382,12 +420,35 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
     s.on('error', finish);
     s.on('close', finish);
   }
+  const secrets = ctx.secrets;
+  if (secrets !== undefined && secrets.list.length > 0) {
+    const { host, port, via } = decision;
+    const record = (reason: NonNullable<EgressDecision['reason']>) =>
+      ctx.ledger.record({ at: ctx.now(), verdict: 'denied', host, port, via, reason, bytesUp: 0, bytesDown: 0 });
+    const t: SecretTunnel = {
+      host,
+      port,
+      secrets: secrets.list,
+      upstreamContext: secrets.upstreamCa === undefined ? undefined : (secrets.upstreamContext ??= createSecureContext({ ca: secrets.upstreamCa })),
+      jobContext: (name) => jobContext(secrets, name),
+      headBytes: ctx.limits.headBytes,
+      blocked: (name, plain) => record(blockedReason(name, plain)),
+      upstreamRefused: (why) => record(`upstream TLS refused (${why.replace(/[^A-Z0-9_]/gi, '').slice(0, 40)})`),
+      substituted: (name) => ctx.ledger.substituted(name, host),
+      finish,
+    };
+    // A plain HTTP request's own head was already checked (httpRequest); what follows it is scanned like any non-TLS stream.
+    if (tunnel) interceptTunnel(client, upstream, rest, t);
+    else relayScanned(client, upstream, rest, t);
+    return;
+  }
+  if (rest.length > 0) upstream.write(rest);
   client.pipe(upstream);
   upstream.pipe(client);
   client.resume();
 }
 
-async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): Promise<void> {
+async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout, handshakeDone: () => void): Promise<void> {
   const reader = boundedReader(client);
   const fail = (code: number) => {
     clearTimeout(headTimer);
@@ -413,8 +474,9 @@ async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout): 
     const upstream = await decide(ctx, { host, port: portBytes.readUInt16BE(0), via: 'socks5' });
     if ('denied' in upstream) return fail(upstream.socksCode);
     clearTimeout(headTimer);
+    handshakeDone();
     client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
-    splice(client, upstream.socket, reader.rest(), ctx, upstream.decision);
+    splice(client, upstream.socket, reader.rest(), ctx, upstream.decision, true);
   } catch {
     client.destroy();
   }

@@ -15,6 +15,14 @@ import { lookup } from 'node:dns/promises';
 
 export const TEST_RESOLVER_ENV = 'HEADSPACE_TEST_RESOLVER_MAP';
 
+/**
+ * TEST MODE for secrets at egress (#18 item 3): a PEM certificate the proxy trusts, besides Node's roots, as
+ * the issuer of an upstream's certificate (a loopback HTTPS test server playing a public host). Read and
+ * carried exactly as the resolver map is (the engine's own environment, a detached job's handover, never the
+ * supervisor's environment). Verification itself stays on: NODE_TLS_REJECT_UNAUTHORIZED is never involved.
+ */
+export const TEST_UPSTREAM_CA_ENV = 'HEADSPACE_TEST_UPSTREAM_CA';
+
 /** Appended to a job's recorded network summary when its proxy ran in test mode (#18 F4). */
 export const TEST_MODE_NOTE = `[test mode: ${TEST_RESOLVER_ENV} answered names, loopback unchecked; never for real use]`;
 

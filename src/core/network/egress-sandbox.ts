@@ -20,3 +20,17 @@ export function egressEnv(): Record<string, string> {
   const vars: Record<string, string> = { HTTP_PROXY: http, HTTPS_PROXY: http, ALL_PROXY: socks, NO_PROXY: 'localhost,127.0.0.1,::1' };
   return { ...vars, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [k.toLowerCase(), v])) };
 }
+
+/** Where the trust bundle (system roots + the workspace CA) appears inside the sandbox when the job has secrets (#18 item 3). */
+export const SANDBOX_CA_BUNDLE = '/run/headspace-ca-bundle.pem';
+
+/** The variables that point the common TLS stacks at the bundle: OpenSSL (curl, Python ssl), Node, requests, curl, git. */
+export function caBundleEnv(): Record<string, string> {
+  return {
+    SSL_CERT_FILE: SANDBOX_CA_BUNDLE,
+    NODE_EXTRA_CA_CERTS: SANDBOX_CA_BUNDLE,
+    REQUESTS_CA_BUNDLE: SANDBOX_CA_BUNDLE,
+    CURL_CA_BUNDLE: SANDBOX_CA_BUNDLE,
+    GIT_SSL_CAINFO: SANDBOX_CA_BUNDLE,
+  };
+}

@@ -15,6 +15,7 @@
 import type { Budget, LimitName } from '../policy/policy.js';
 import type { ProviderFeature } from '../provider.js';
 import type { ResultStatus } from '../status.js';
+import type { SecretInput } from '../network/egress-secrets.js';
 import type { EgressDecision } from '../network/egress-ledger.js';
 
 export type Verdict = 'contained' | 'escaped' | 'skipped';
@@ -94,9 +95,11 @@ export interface ProbeHost {
    * `network allow=…` (the probe's budget), runs one job in it through the
    * run verb (so the engine's egress proxy stands between it and the host),
    * and always destroys it. The outcome carries the job's egress decisions
-   * as the engine journalled them.
+   * as the engine journalled them. `options.secrets` (#18 item 3): the job runs with them (run --secret);
+   * `options.caKeyPaths` appends the host paths of the side workspace's CA keys to argv, and the outcome
+   * then carries their digests (read before the workspace goes), for a job that tries to read them.
    */
-  tryNetworkWorkspace(allow: string[], argv: string[]): Promise<NetworkSideOutcome>;
+  tryNetworkWorkspace(allow: string[], argv: string[], options?: { secrets?: SecretInput[]; caKeyPaths?: boolean }): Promise<NetworkSideOutcome>;
   /**
    * Snapshots (#14): writes a canary into the probe workspace, checkpoints
    * it and deletes it (the token then lives only in the checkpoint's data),
@@ -107,7 +110,8 @@ export interface ProbeHost {
   plantSnapshotCanaries(): Promise<{ checkpointToken: string; forkToken: string; where: string }>;
 }
 
-export type NetworkSideOutcome = { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null; decisions: EgressDecision[] };
+export type NetworkSideOutcome =
+  { refused: string; at: 'create' | 'run' } | { output: string; exitCode: number | null; decisions: EgressDecision[]; caKeySha256?: string[] };
 
 /** A job running in a sibling workspace (see ProbeHost.startSibling). */
 export interface SiblingJob {

@@ -5,9 +5,12 @@
  * canary, listener and variable removed in `finally`, whatever happened.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
+import { caDir } from '../network/egress-ca.js';
+import type { SecretInput } from '../network/egress-secrets.js';
 import { isEngineError } from '../errors.js';
 import { jobUserOfSlot } from '../job-identity.js';
 import { labelLimit } from '../policy/label-limit.js';
@@ -186,7 +189,7 @@ async function runScenario(
       cleanups.push(() => sibling.finish());
       return sibling;
     },
-    tryNetworkWorkspace: (allow, argv) => tryNetworkWorkspace(ctx, input.provider, allow, argv),
+    tryNetworkWorkspace: (allow, argv, options) => tryNetworkWorkspace(ctx, input.provider, allow, argv, options),
     async plantSnapshotCanaries() {
       const ops = provider.snapshots;
       if (ops === undefined) throw new Error(`the ${input.provider} provider has no snapshots`);
@@ -299,7 +302,13 @@ async function trySideWorkspace(
 }
 
 /** See ProbeHost.tryNetworkWorkspace. */
-async function tryNetworkWorkspace(ctx: EngineContext, provider: string, allow: string[], argv: string[]): Promise<NetworkSideOutcome> {
+async function tryNetworkWorkspace(
+  ctx: EngineContext,
+  provider: string,
+  allow: string[],
+  argv: string[],
+  options: { secrets?: SecretInput[]; caKeyPaths?: boolean } = {},
+): Promise<NetworkSideOutcome> {
   const workspaceId = `probe-${randomToken().slice(0, 12)}-net`;
   try {
     await createWorkspace(ctx, {
@@ -314,9 +323,17 @@ async function tryNetworkWorkspace(ctx: EngineContext, provider: string, allow: 
   }
   try {
     const jobId = ctx.ids('job');
-    const ran = await runJob(ctx, { workspaceId, argv, jobId });
+    // The CA keys' host paths (#18 item 3): what a job that hunts for them would most want to open.
+    const keyPaths = options.caKeyPaths === true ? ['ca-key.pem', 'leaf-key.pem'].map((f) => join(caDir(ctx.home, workspaceId), f)) : [];
+    const ran = await runJob(ctx, { workspaceId, argv: [...argv, ...keyPaths], jobId, ...(options.secrets === undefined ? {} : { secrets: options.secrets }) });
     if (ran.status === 'infrastructure_failure') return { refused: (ran.warnings[0] ?? 'the run failed').slice(0, 200), at: 'run' };
-    return { output: readJobLog(ctx, jobId)?.toString('utf8') ?? '', exitCode: ran.provenance.exit_code, decisions: ctx.store().networkDecisions(jobId) };
+    const caKeySha256 = keyPaths.flatMap((path) => (existsSync(path) ? [createHash('sha256').update(readFileSync(path)).digest('hex')] : []));
+    return {
+      output: readJobLog(ctx, jobId)?.toString('utf8') ?? '',
+      exitCode: ran.provenance.exit_code,
+      decisions: ctx.store().networkDecisions(jobId),
+      ...(options.caKeyPaths === true ? { caKeySha256 } : {}),
+    };
   } catch (error) {
     return { refused: isEngineError(error) ? error.code : (error as Error).message.slice(0, 120), at: 'run' };
   } finally {

@@ -17,6 +17,7 @@ import { hostileNames } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
+import { egressCaKey, egressSecretPlaceholder } from './scenarios-egress-secrets.js';
 import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressMalformedHost, egressUdp } from './scenarios-egress.js';
 import { snapshotData } from './scenarios-snapshots.js';
 
@@ -53,6 +54,8 @@ export const SCENARIOS: readonly Scenario[] = [
   egressUdp,
   egressDirectConnect,
   egressMalformedHost,
+  egressSecretPlaceholder,
+  egressCaKey,
   snapshotData,
   forkBomb,
   memoryHog,

@@ -36,7 +36,8 @@ import type { WorkspaceRecord } from '../store/sqlite-store.js';
 import type { Declaration } from '../verbs/declare.js';
 import { recordJob } from './record-job.js';
 import { jobResult } from './job-result.js';
-import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
+import { TEST_RESOLVER_ENV, TEST_UPSTREAM_CA_ENV } from '../network/egress-resolver.js';
+import type { JobSecret } from '../network/egress-secrets.js';
 import { encodeHandover } from './handover.js';
 import type { PlannedCheck } from '../verification/verification.js';
 import { parseLine, privateDirReady, readLines, socketIsOurs, socketPathFits, supervisorPaths, writeLine } from './supervisor-socket.js';
@@ -68,6 +69,8 @@ export interface DetachedRun {
   declarations: Declaration[];
   /** The run's verification contract (#16), run by the supervisor after the job. */
   checks: PlannedCheck[];
+  /** Secrets at egress (#18 item 3): handed over with the env values, never recorded. */
+  secrets: JobSecret[];
   attention: AttentionItem[];
 }
 
@@ -91,7 +94,19 @@ export async function runDetached(ctx: EngineContext, run: DetachedRun): Promise
   const job = store.getJob(jobId)!;
   // Test resolver mode travels with this job alone, never in the supervisor's environment (#18 F4).
   const testMap = process.env[TEST_RESOLVER_ENV];
-  await link.handOver(encodeHandover({ jobId, intentId, env: run.env, checks: run.checks, ...(testMap ? { testResolverMap: testMap } : {}) }));
+  const testCa = process.env[TEST_UPSTREAM_CA_ENV];
+  await link.handOver(
+    encodeHandover({
+      jobId,
+      intentId,
+      env: run.env,
+      checks: run.checks,
+      ...(testMap ? { testResolverMap: testMap } : {}),
+      ...(testCa ? { testUpstreamCa: testCa } : {}),
+      // Secret values travel as env values do (#18 item 3): over the supervisor's socket only.
+      ...(run.secrets.length > 0 ? { secrets: run.secrets } : {}),
+    }),
+  );
 
   const about = { workspace_id: ws.id, job_id: jobId };
   const under = link.shared ? `the home's shared supervisor (supervisor pid ${owner.pid})` : `a supervisor of its own (supervisor pid ${owner.pid})`;
@@ -124,7 +139,7 @@ export function supervisorEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { HEADSPACE_HOME: home };
   // Never the test resolver map (#18 F4): a shared supervisor outlives its starter, and would answer test names for every later run.
   for (const [name, value] of Object.entries(process.env))
-    if (KEPT_ENV.test(name) && name !== 'HEADSPACE_HOME' && name !== TEST_RESOLVER_ENV) env[name] = value;
+    if (KEPT_ENV.test(name) && name !== 'HEADSPACE_HOME' && name !== TEST_RESOLVER_ENV && name !== TEST_UPSTREAM_CA_ENV) env[name] = value;
   return env;
 }
 

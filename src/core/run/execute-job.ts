@@ -21,6 +21,7 @@ import { LEGACY_JOB_UID, jobUserOfSlot } from '../job-identity.js';
 import { openEgressSession, type EgressSession } from '../network/egress-session.js';
 import { summariseEgress } from '../network/egress-ledger.js';
 import { TEST_MODE_NOTE } from '../network/egress-resolver.js';
+import type { JobSecret } from '../network/egress-secrets.js';
 import type { AttentionItem } from '../result/result-package.js';
 import { issueJobReceipt } from '../receipts/job-receipt.js';
 import { judgeRulesAfterJob } from '../rules/supervise.js';
@@ -44,6 +45,8 @@ export interface ExecuteJob {
   canceller?: string;
   /** The run's verification contract (#16): judged after the job's process ends, before its terminal record. */
   checks: readonly PlannedCheck[];
+  /** Secrets at egress (#18 item 3): the proxy substitutes each one's value for its placeholder (already in `env`) on its own host only. */
+  secrets?: readonly JobSecret[];
   /** Where the egress resolver reads test mode from (#18 F4): a supervisor passes the job's handover; default this process's environment. */
   resolverEnv?: NodeJS.ProcessEnv;
   /** Which process runs this, for the crash points: 'run' or 'supervise'. */
@@ -97,6 +100,7 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
         env: request.resolverEnv ?? process.env,
         // The socket is the job uid's alone (#18 F3): the workspace's recorded identity, as the providers run its jobs.
         socket: { home: ctx.home, workspaceId: ws.id, owner: ws.jobSlot === null ? { uid: LEGACY_JOB_UID, gid: LEGACY_JOB_UID } : jobUserOfSlot(ws.jobSlot) },
+        ...(request.secrets === undefined || request.secrets.length === 0 ? {} : { secrets: request.secrets }),
       });
     }
     outcome = await request.provider.run({

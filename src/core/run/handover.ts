@@ -7,6 +7,7 @@
  * no handover.
  */
 import type { PlannedCheck } from '../verification/verification.js';
+import type { JobSecret } from '../network/egress-secrets.js';
 
 export interface Handover {
   jobId: string;
@@ -19,6 +20,10 @@ export interface Handover {
    * environment, which a shared supervisor inherits from whichever caller started it and keeps for later runs.
    */
   testResolverMap?: string;
+  /** The caller's HEADSPACE_TEST_UPSTREAM_CA (#18 item 3), carried like the resolver map. */
+  testUpstreamCa?: string;
+  /** Secrets at egress (#18 item 3): values and placeholders, carried here only, like env values. */
+  secrets?: JobSecret[];
 }
 
 /** A handover larger than this is not one a caller wrote: refused unread past it. */
@@ -44,12 +49,17 @@ export function decodeHandover(text: string, jobId: string): Handover | null {
   const checks = h.checks === undefined ? [] : h.checks;
   if (!Array.isArray(checks) || !checks.every(isPlannedCheck)) return null;
   if (h.testResolverMap !== undefined && typeof h.testResolverMap !== 'string') return null;
+  if (h.testUpstreamCa !== undefined && typeof h.testUpstreamCa !== 'string') return null;
+  const secrets = h.secrets === undefined ? [] : h.secrets;
+  if (!Array.isArray(secrets) || !secrets.every(isJobSecret)) return null;
   return {
     jobId,
     intentId: h.intentId,
     env: env as Record<string, string>,
     checks,
     ...(h.testResolverMap === undefined ? {} : { testResolverMap: h.testResolverMap }),
+    ...(h.testUpstreamCa === undefined ? {} : { testUpstreamCa: h.testUpstreamCa }),
+    ...(secrets.length === 0 ? {} : { secrets }),
   };
 }
 
@@ -61,4 +71,10 @@ function isPlannedCheck(value: unknown): value is PlannedCheck {
   if (c.kind === 'expect-file') return typeof c.path === 'string' && (c.sha256 === null || typeof c.sha256 === 'string');
   if (c.kind === 'expect-output') return typeof c.pattern === 'string';
   return false;
+}
+
+function isJobSecret(value: unknown): value is JobSecret {
+  if (typeof value !== 'object' || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return ['name', 'value', 'host', 'placeholder'].every((k) => typeof s[k] === 'string') && typeof s.body === 'boolean';
 }

@@ -14,7 +14,7 @@ import { crashPoint } from '../crash-points.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { executeJob } from './execute-job.js';
 import { decodeHandover } from './handover.js';
-import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
+import { TEST_RESOLVER_ENV, TEST_UPSTREAM_CA_ENV } from '../network/egress-resolver.js';
 import { issuingReceipt } from '../receipts/job-receipt.js';
 import { settleRun } from './run-machine.js';
 
@@ -85,7 +85,11 @@ export async function superviseJob(ctx: EngineContext, jobId: string, handoverTe
       intentId: handover.intentId,
       checks: handover.checks,
       // The job's own test mode, from its handover only (#18 F4); the supervisor's environment never sets it.
-      resolverEnv: handover.testResolverMap === undefined ? {} : { [TEST_RESOLVER_ENV]: handover.testResolverMap },
+      resolverEnv: {
+        ...(handover.testResolverMap === undefined ? {} : { [TEST_RESOLVER_ENV]: handover.testResolverMap }),
+        ...(handover.testUpstreamCa === undefined ? {} : { [TEST_UPSTREAM_CA_ENV]: handover.testUpstreamCa }),
+      },
+      secrets: handover.secrets ?? [],
       signal: stopped.signal,
       canceller: CANCELLED_BY_STOP,
       op: 'supervise',

@@ -83,6 +83,8 @@ export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { s
     'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait; the result gives the status and an excerpt of the output chosen for you (logs for more). argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded.',
   input: (z: Zod) => runInput(z),
   runtimeKeys: ['signal', 'canceller'],
+  // A secret's value would pass through the agent that calls the tool, the party it is kept from (#18 item 3): CLI and library only.
+  mcpOmits: ['secrets'],
   handler: async () => (await import('../verbs/run.js')).runJob,
 });
 
@@ -98,6 +100,17 @@ function runInput(z: Zod) {
       .record(z.string(), z.string().describe('the value; never recorded'))
       .optional()
       .describe('environment variables for the job; names are recorded, values never: the place for secrets'),
+    secrets: z
+      .array(
+        z.strictObject({
+          name: z.string().describe('the variable name; the job gets hs-secret-NAME-<random> in it'),
+          value: z.string().describe('the real value; never given to the job, never recorded'),
+          host: z.string().describe('the allow-listed host (or *.domain, :port) whose HTTPS requests get the value in place of the placeholder'),
+          body: z.boolean().optional().describe('also substitute in request bodies (Content-Length, up to 1 MiB)'),
+        }),
+      )
+      .optional()
+      .describe('secrets used at egress, never seen by the job (needs a network allow-list covering each host)'),
     inputs: z
       .array(
         z.strictObject({

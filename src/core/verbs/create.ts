@@ -9,6 +9,7 @@ import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { openNetworkRefused } from '../policy/open-network.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
 import { networkPolicy, type NetworkInput } from '../network/network-input.js';
+import { ensureWorkspaceCa } from '../network/egress-ca.js';
 import type { ProviderCapabilities } from '../provider.js';
 import { crashPoint } from '../crash-points.js';
 import { jobUserOfSlot } from '../job-identity.js';
@@ -128,6 +129,8 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   try {
     descriptor = await provider.create({ workspaceId, policy, profile, jobUser: jobUserOfSlot(jobSlot) });
     crashPoint('create', 'after-provider-call');
+    // Secrets at egress (#18 item 3): the workspace's own CA, made once here, its keys under the home only (egress-ca.ts).
+    if (policy.network === 'allowlist' && caps.simulated !== true) ensureWorkspaceCa(ctx.home, workspaceId);
   } catch (error) {
     store.atomically(() => {
       store.settleIntent(intent, 'failed', ctx.clock.now());

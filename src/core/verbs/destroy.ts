@@ -1,4 +1,5 @@
 import { unlinkSync } from 'node:fs';
+import { removeWorkspaceCa } from '../network/egress-ca.js';
 import { nextAction } from '../next-action.js';
 import type { EngineContext } from '../context.js';
 import { removalPath } from '../lifecycle/transitions.js';
@@ -87,6 +88,8 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     for (const o of unsettled) if (records.beginSettle(o.id, 'release')) records.finishSettle(o.id, ctx.clock.now());
   });
   const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
+  // The workspace's egress CA (#18 item 3) goes with it: its keys serve no other workspace.
+  removeWorkspaceCa(ctx.home, ws.id);
   let logsRemoved = 0;
   for (const job of store.listJobs(ws.id)) {
     removeLog(ctx.logPath(job.id));

@@ -17,6 +17,7 @@ import { refuseUndetachable, runDetached } from '../run/detach-job.js';
 import { planChecks, type VerificationRequest } from '../verification/verification.js';
 import { checkRulesBeforeJob } from '../rules/supervise.js';
 import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
+import { planSecrets, type SecretInput } from '../network/egress-secrets.js';
 
 /** A run's verification contract (#16) is part of its input: verify, expectFiles, expectOutput. */
 export interface RunInput extends VerificationRequest {
@@ -25,6 +26,12 @@ export interface RunInput extends VerificationRequest {
   jobId?: string;
   /** The job's environment: names are recorded, values never. */
   env?: Record<string, string>;
+  /**
+   * Secrets at egress (#18 item 3): the job's environment gets NAME=hs-secret-NAME-<random>, and the
+   * workspace's egress proxy puts the value in its place only in requests to `host`, over TLS. Names are
+   * recorded (with the env names), values never. Needs a network allow-list that covers `host`.
+   */
+  secrets?: SecretInput[];
   cwd?: string;
   /** Aborting it cancels the job (e.g. the CLI's SIGINT). */
   signal?: AbortSignal;
@@ -80,6 +87,9 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   // Refused before anything is copied in: a second run with the same id would have copied its inputs under the first job's name.
   if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
   const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+  // Secrets (#18 item 3): refused before anything is recorded or runs when the workspace's egress cannot keep them.
+  const secrets = planSecrets(input.secrets, ws.policy, env);
+  const jobEnv = secrets.length === 0 ? env : { ...env, ...Object.fromEntries(secrets.map((s) => [s.name, s.placeholder])) };
   // Supervision rules (#16): a refusal here comes before anything is recorded or started (no job, no process, no cgroup).
   const ruleWarnings = checkRulesBeforeJob(
     ctx,
@@ -110,10 +120,10 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     await copyIn(ctx, ws, provider, { hostPath: item.hostPath, destination: item.destination, overwrite: false, jobId });
   }
 
-  if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env, cwd, declarations, checks, attention });
+  if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env: jobEnv, cwd, declarations, checks, secrets, attention });
 
   // One commit: the workspace is taken and the intent is journalled together, this process the job's owner.
-  const intentId = recordJob(ctx, { workspace: ws, jobId, argv: input.argv, cwd, env, declarations, owner: currentOwner() });
+  const intentId = recordJob(ctx, { workspace: ws, jobId, argv: input.argv, cwd, env: jobEnv, declarations, owner: currentOwner() });
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
 
@@ -122,7 +132,8 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     provider,
     jobId,
     argv: input.argv,
-    env,
+    env: jobEnv,
+    secrets,
     ...(cwd === undefined ? {} : { cwd }),
     intentId,
     checks,

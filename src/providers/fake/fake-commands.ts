@@ -27,6 +27,10 @@
  *                      `fetch: 200 from HOST (simulated)`, denied prints the reason to
  *                      stderr and exits 56 (curl's "failure receiving"); without a
  *                      network allow-list there is no network: exit 6 (could not resolve)
+ *   fetch URL NAME     the same, sending the value of the job's NAME as a header: the
+ *                      secrets decision (#18 item 3) is simulated too: a placeholder to
+ *                      its own host over https prints `(simulated; NAME substituted)`,
+ *                      to another host or over http it is blocked (exit 56)
  * Anything else: 126 when it names an existing workspace file (fake files are
  * never executable), otherwise 127 (command not found).
  */

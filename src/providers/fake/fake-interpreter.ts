@@ -184,7 +184,7 @@ export async function runFakeCommand(job: FakeJobRun, command: string[]): Promis
       });
     }
     case 'fetch':
-      return fakeFetch(job, args[0] ?? '');
+      return fakeFetch(job, args[0] ?? '', args[1]);
     case 'env':
       out(job, 'stdout', `${job.request.env[args[0] ?? ''] ?? ''}\n`);
       return 0;
@@ -237,7 +237,7 @@ function inCwd(job: FakeJobRun, path: string): string {
  * for the URL's host and port, recorded by the engine as evidence. Nothing
  * leaves the process; an allowed request gets a canned answer.
  */
-async function fakeFetch(job: FakeJobRun, raw: string): Promise<number> {
+async function fakeFetch(job: FakeJobRun, raw: string, headerFrom?: string): Promise<number> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -255,11 +255,13 @@ async function fakeFetch(job: FakeJobRun, raw: string): Promise<number> {
     return 6;
   }
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  const decision = await egress.simulate(url.hostname, port);
+  const header = headerFrom === undefined ? undefined : { header: job.request.env[headerFrom] ?? '', tls: url.protocol === 'https:' };
+  const decision = await egress.simulate(url.hostname, port, header);
   if (!decision.allowed) {
     out(job, 'stderr', `fetch: ${url.hostname}:${port} denied by the egress proxy (${decision.reason ?? 'denied'})\n`);
     return 56;
   }
-  out(job, 'stdout', `fetch: 200 from ${url.hostname} (simulated)\n`);
+  const substituted = decision.substituted ?? [];
+  out(job, 'stdout', `fetch: 200 from ${url.hostname} (simulated${substituted.length > 0 ? `; ${substituted.join(', ')} substituted` : ''})\n`);
   return 0;
 }

@@ -18,7 +18,7 @@ import { EngineError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import type { Policy } from '../../core/policy/policy.js';
 import { JOB_DEVICES } from './plan-job-entry.js';
-import { egressEnv, SANDBOX_EGRESS_SOCKET } from '../../core/network/egress-sandbox.js';
+import { caBundleEnv, egressEnv, SANDBOX_CA_BUNDLE, SANDBOX_EGRESS_SOCKET } from '../../core/network/egress-sandbox.js';
 import type { ProcMask } from './proc-masks.js';
 
 /** One read-only view of a host path (or of generated data) inside the sandbox. */
@@ -58,6 +58,8 @@ export interface BwrapPlanInput {
    * and the proxy variables set. The network namespace stays the job's own.
    */
   egressSocket?: string;
+  /** Secrets at egress (#18 item 3): the host trust bundle bound read-only at SANDBOX_CA_BUNDLE and named by the TLS variables. */
+  caBundle?: string;
 }
 
 export interface BwrapPlan {
@@ -160,11 +162,14 @@ export function planBwrap(input: BwrapPlanInput): BwrapPlan {
   }
   // A socket on a read-only bind still accepts connect(); its host directory is a random temporary one.
   if (allowList) args.push('--ro-bind', input.egressSocket!, SANDBOX_EGRESS_SOCKET);
+  // The CA's certificate only (with the system roots): its key stays under HEADSPACE_HOME, which no job sees.
+  if (allowList && input.caBundle !== undefined) args.push('--ro-bind', input.caBundle, SANDBOX_CA_BUNDLE);
   args.push('--chdir', input.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${input.cwd}`);
   args.push('--seccomp', String(input.seccompFd));
   args.push('--remount-ro', '/');
   // The proxy variables come before the caller's env, which may override them (NO_PROXY, say).
-  return { args, env: planEnv(allowList ? { ...egressEnv(), ...input.env } : input.env, input.extraPath) };
+  const tls = allowList && input.caBundle !== undefined ? caBundleEnv() : {};
+  return { args, env: planEnv(allowList ? { ...egressEnv(), ...tls, ...input.env } : input.env, input.extraPath) };
 }
 
 /**

@@ -20,7 +20,7 @@ import type { Budget } from '../../core/policy/policy.js';
 import { EXEC_HELPER_ENTRY } from './launcher-fds.js';
 import type { Exposure } from './plan-bwrap.js';
 import { rlimitArgs } from './plan-rlimits.js';
-import { EGRESS_HTTP_PORT, EGRESS_SOCKS_PORT, SANDBOX_EGRESS_SOCKET } from '../../core/network/egress-sandbox.js';
+import { EGRESS_HTTP_PORT, EGRESS_SOCKS_PORT, SANDBOX_CA_BUNDLE, SANDBOX_EGRESS_SOCKET } from '../../core/network/egress-sandbox.js';
 
 /**
  * Device nodes a job reads and writes: all of /dev there is (plan-bwrap.ts
@@ -42,6 +42,8 @@ export interface JobEntryInput {
   budget: Pick<Budget, 'pidsLimit'>;
   /** A network allow-list (#18): the shim starts the loopback relay to the egress socket. */
   egress?: boolean;
+  /** Secrets at egress (#18 item 3): the trust bundle at SANDBOX_CA_BUNDLE is readable (a data file: read, never executed). */
+  caBundle?: boolean;
 }
 
 /** `--rx`/`--rw`/`--dev`/`--read`/`--list` PATH pairs for the shim, most general first. */
@@ -61,5 +63,15 @@ export function planLandlockRules(exposures: readonly Exposure[], hostPaths: rea
 export function planJobEntry(input: JobEntryInput): string[] {
   if (input.argv.length === 0) throw new EngineError('BAD_ARGUMENT', 'the command is empty', { hint: 'give a command to run, e.g. python3 main.py' });
   const relay = input.egress === true ? ['--relay', SANDBOX_EGRESS_SOCKET, String(EGRESS_HTTP_PORT), String(EGRESS_SOCKS_PORT)] : [];
-  return [EXEC_HELPER_ENTRY, ...rlimitArgs(input.budget), ...relay, '--landlock', ...planLandlockRules(input.exposures, input.hostPaths), '--', ...input.argv];
+  const bundle = input.caBundle === true ? ['--read', SANDBOX_CA_BUNDLE] : [];
+  return [
+    EXEC_HELPER_ENTRY,
+    ...rlimitArgs(input.budget),
+    ...relay,
+    '--landlock',
+    ...planLandlockRules(input.exposures, input.hostPaths),
+    ...bundle,
+    '--',
+    ...input.argv,
+  ];
 }

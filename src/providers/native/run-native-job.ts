@@ -68,6 +68,7 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     procMasks: host.procMasks(),
     resolvedHostPaths,
     ...(request.egress?.socketPath ? { egressSocket: request.egress.socketPath } : {}),
+    ...(request.egress?.caBundlePath === undefined ? {} : { caBundle: request.egress.caBundlePath }),
   });
   const command = planJobEntry({
     argv: request.argv,
@@ -75,6 +76,7 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     hostPaths: request.policy.hostPaths,
     budget: request.policy.budget,
     egress: request.policy.network === 'allowlist',
+    caBundle: request.policy.network === 'allowlist' && request.egress?.caBundlePath !== undefined,
   });
   if (request.signal.aborted) return { exitCode: null, signal: null, oomKilled: false, stopped: false, aborted: true, durationMs: 0, usage: {} };
 

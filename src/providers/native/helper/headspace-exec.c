@@ -72,6 +72,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/personality.h>
@@ -483,6 +484,11 @@ static void relay_loop(const char *path, int listeners[2], int max_pairs) {
       if (!(fds[l].revents & POLLIN)) continue;
       int client = accept4(listeners[l], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
       if (client < 0) continue;
+      /* The relay forwards whatever arrives, often a TLS record in several pieces: with Nagle on, each
+       * piece after the first waits for the client's delayed ACK (40 ms), a stall per handshake flight
+       * that a TLS-terminating proxy (secrets at egress, #18) made visible. Best effort. */
+      int nodelay = 1;
+      setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &nodelay, sizeof nodelay);
       int host = relay_connect_host(path);
       char *a = malloc(RELAY_BUF), *b = malloc(RELAY_BUF);
       if (host < 0 || a == NULL || b == NULL) {

@@ -1,0 +1,266 @@
+/**
+ * An allowed tunnel of a job that carries secrets (#18 item 3). The proxy
+ * must see the bytes to keep the promise both ways (the value reaches only
+ * its own host; a placeholder going anywhere else is blocked and reported),
+ * so for such a job it never splices blind:
+ *
+ *   TLS (the job's first byte is a handshake record): the proxy first
+ *   connects to the upstream with TLS and verifies its certificate normally
+ *   (a failure ends the tunnel, recorded); then it answers the job's
+ *   handshake with a leaf certificate for the host, signed by the
+ *   workspace's CA (egress-ca.ts), and reads the job's HTTP/1.1 requests one
+ *   by one: in a request to the secret's own host its placeholder in a
+ *   header value becomes the value (in a Content-Length body too, when the
+ *   secret opted in); a placeholder of any secret not for this host, in
+ *   the head or the body, ends the tunnel with a 403, recorded. Only
+ *   http/1.1 is offered (ALPN) on both sides.
+ *   Anything else: relayed as it is, scanned; a placeholder in it (plain
+ *   text is never substituted: it would send the value unencrypted) ends
+ *   the tunnel, recorded.
+ *
+ * A chunked body or an upgraded connection (WebSocket) is not parsed as
+ * requests: the head goes with `Connection: close` and the rest is relayed
+ * scanned, so no bytes after it are ever taken for a head they are not.
+ */
+import { isIP, type Socket } from 'node:net';
+import { TLSSocket, connect as tlsConnect, type SecureContext } from 'node:tls';
+import { parseHead } from './egress-head.js';
+import { PlaceholderScanner, SECRET_BODY_MAX_BYTES, placeholdersIn, secretIsFor, type JobSecret } from './egress-secrets.js';
+
+export interface SecretTunnel {
+  host: string;
+  port: number;
+  secrets: readonly JobSecret[];
+  /** The upstream side's TLS context when it trusts other roots than Node's default (test mode), made once per proxy. */
+  upstreamContext: SecureContext | undefined;
+  /** The job side's TLS context for a host (the leaf the workspace CA signed for it), made once per host per proxy. */
+  jobContext(host: string): SecureContext;
+  headBytes: number;
+  /** A placeholder was blocked: recorded by the proxy as a denial naming the secret. */
+  blocked(name: string, plain: boolean): void;
+  /** The upstream's TLS failed (its certificate refused, most often): recorded. */
+  upstreamRefused(why: string): void;
+  substituted(name: string): void;
+  /** Ends both sides and records the tunnel's bytes (the proxy's finish). */
+  finish(): void;
+}
+
+/** Takes over an allowed, connected tunnel; `first` is whatever the job sent after its CONNECT or SOCKS request. */
+export function interceptTunnel(client: Socket, upstream: Socket, first: Buffer, t: SecretTunnel): void {
+  const start = (chunk: Buffer) => {
+    if (chunk[0] === 0x16) terminateTls(client, upstream, chunk, t);
+    else relayScanned(client, upstream, chunk, t);
+  };
+  if (first.length > 0) return start(first);
+  client.once('data', (chunk: Buffer) => {
+    client.pause();
+    start(chunk);
+  });
+  client.resume();
+}
+
+/** Not TLS (a tunnel's, or what follows a plain HTTP request's head): relayed as it is both ways; a placeholder in what the job sends ends it. */
+export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t: SecretTunnel): void {
+  const scanner = new PlaceholderScanner(t.secrets);
+  const send = (chunk: Buffer) => {
+    const found = scanner.push(chunk);
+    if (found.length > 0) {
+      t.blocked(found[0]!.name, true);
+      if (t.port === 80 || t.port === 8080) client.end(forbidden('a secret placeholder over plain HTTP is never sent (use https)'));
+      return t.finish();
+    }
+    if (!upstream.write(chunk)) client.pause();
+  };
+  upstream.on('drain', () => client.resume());
+  client.on('data', send);
+  client.on('end', () => upstream.end());
+  upstream.pipe(client);
+  if (first.length > 0) send(first);
+  client.resume();
+}
+
+function terminateTls(client: Socket, upstream: Socket, first: Buffer, t: SecretTunnel): void {
+  const upTls = tlsConnect({
+    socket: upstream,
+    host: t.host,
+    ...(isIP(t.host) === 0 ? { servername: t.host } : {}),
+    // Made once per proxy: a context built per connection from a whole root bundle cost tens of ms a connection (bench).
+    ...(t.upstreamContext === undefined ? {} : { secureContext: t.upstreamContext }),
+    ALPNProtocols: ['http/1.1'],
+  });
+  let ready = false;
+  upTls.on('error', (error: NodeJS.ErrnoException) => {
+    if (!ready) t.upstreamRefused(error.code ?? 'tls failed');
+    t.finish();
+  });
+  upTls.once('secureConnect', () => {
+    ready = true;
+    client.unshift(first);
+    const job = new TLSSocket(client, { isServer: true, secureContext: t.jobContext(t.host), ALPNProtocols: ['http/1.1'] });
+    job.on('error', () => t.finish());
+    job.on('end', () => upTls.end());
+    upTls.on('end', () => job.end());
+    upTls.pipe(job);
+    relayRequests(job, upTls, t);
+  });
+}
+
+type Mode = { kind: 'head' } | { kind: 'body'; left: number } | { kind: 'collect'; left: number; head: string; parts: Buffer[] } | { kind: 'opaque' };
+
+/** The job's decrypted requests, one head at a time; see the file's comment for what each part may carry. */
+function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel): void {
+  let buffered: Buffer = Buffer.alloc(0);
+  let mode: Mode = { kind: 'head' };
+  let scanner = new PlaceholderScanner(t.secrets);
+  let done = false;
+  let collectHeaders: Array<[string, string]> = [];
+  const mine = (s: JobSecret) => secretIsFor(s, t.host, t.port);
+  const block = (name: string) => {
+    done = true;
+    t.blocked(name, false);
+    job.end(forbidden(`a secret placeholder (${name}) may go only to its own host`));
+    t.finish();
+  };
+  const refuse = (why: string) => {
+    done = true;
+    job.end(`HTTP/1.1 400 Bad Request\r\nContent-Length: ${why.length + 1}\r\nConnection: close\r\n\r\n${why}\n`);
+    t.finish();
+  };
+  const send = (bytes: Buffer | string) => {
+    // Heads are latin1 text here (each char one byte, as they came), so a value's UTF-8 bytes go as they are.
+    if (!upTls.write(typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes)) job.pause();
+  };
+  upTls.on('drain', () => job.resume());
+  /** A piece of a body or an opaque stream: blocked on another host's placeholder, else sent. */
+  const passScanned = (chunk: Buffer): boolean => {
+    const foreign = scanner.push(chunk).find((s) => !mine(s));
+    if (foreign) {
+      block(foreign.name);
+      return false;
+    }
+    send(chunk);
+    return true;
+  };
+  const onHead = (headText: string): boolean => {
+    const parsed = parseHead(headText);
+    if (!parsed) {
+      refuse('malformed request head');
+      return false;
+    }
+    const found = placeholdersIn(t.secrets, headText);
+    const foreign = found.find((s) => !mine(s));
+    if (foreign) {
+      block(foreign.name);
+      return false;
+    }
+    const headers = parsed.headers.map(([n, v]): [string, string] => {
+      let value = v;
+      for (const s of found)
+        if (value.includes(s.placeholder)) {
+          value = value.split(s.placeholder).join(latin1(s.value));
+          t.substituted(s.name);
+        }
+      return [n, value];
+    });
+    const lengths = headers.filter(([n]) => n.toLowerCase() === 'content-length');
+    const chunked = headers.some(([n]) => n.toLowerCase() === 'transfer-encoding');
+    const upgrade = headers.some(([n]) => n.toLowerCase() === 'upgrade');
+    if (lengths.length > 1 || (lengths.length === 1 && (chunked || !/^\d{1,15}$/.test(lengths[0]![1])))) {
+      refuse('ambiguous request framing');
+      return false;
+    }
+    scanner = new PlaceholderScanner(t.secrets);
+    const line = `${parsed.method} ${parsed.target} ${parsed.version}`;
+    if (chunked || upgrade) {
+      // Not parsed past this head: the upstream closes after its answer, and the rest is only scanned.
+      const kept = headers.filter(([n]) => n.toLowerCase() !== 'connection');
+      send(serialise(line, [...kept, ['Connection', upgrade ? 'Upgrade' : 'close']]));
+      mode = { kind: 'opaque' };
+      return true;
+    }
+    const length = lengths.length === 1 ? Number(lengths[0]![1]) : 0;
+    const substitutes = t.secrets.some((s) => s.body && mine(s));
+    if (length > 0 && substitutes && length <= SECRET_BODY_MAX_BYTES) {
+      mode = { kind: 'collect', left: length, head: line, parts: [] };
+      collectHeaders = headers;
+      return true;
+    }
+    send(serialise(line, headers));
+    mode = length > 0 ? { kind: 'body', left: length } : { kind: 'head' };
+    return true;
+  };
+  const pump = () => {
+    while (!done && buffered.length > 0) {
+      if (mode.kind === 'head') {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) {
+          if (buffered.length > t.headBytes) refuse('request head too large');
+          return;
+        }
+        if (end + 4 > t.headBytes) return refuse('request head too large');
+        const headText = buffered.subarray(0, end).toString('latin1');
+        buffered = buffered.subarray(end + 4);
+        if (!onHead(headText)) return;
+      } else if (mode.kind === 'body' || mode.kind === 'collect') {
+        const piece = buffered.subarray(0, mode.left);
+        buffered = buffered.subarray(piece.length);
+        mode.left -= piece.length;
+        if (mode.kind === 'body') {
+          if (!passScanned(piece)) return;
+          if (mode.left === 0) mode = { kind: 'head' };
+        } else {
+          mode.parts.push(piece);
+          if (mode.left === 0) {
+            if (!sendCollected(mode.head, Buffer.concat(mode.parts))) return;
+            mode = { kind: 'head' };
+          }
+        }
+      } else {
+        const chunk = buffered;
+        buffered = Buffer.alloc(0) as Buffer;
+        if (!passScanned(chunk)) return;
+      }
+    }
+  };
+  /** An opted-in body, whole: another host's placeholder blocks it; this host's become values, and Content-Length follows. */
+  const sendCollected = (line: string, body: Buffer): boolean => {
+    const text = body.toString('latin1');
+    const found = placeholdersIn(t.secrets, text);
+    const foreign = found.find((s) => !mine(s));
+    if (foreign) {
+      block(foreign.name);
+      return false;
+    }
+    let out = body;
+    const optedIn = found.filter((s) => s.body);
+    if (optedIn.length > 0) {
+      let replaced = text;
+      for (const s of optedIn) {
+        replaced = replaced.split(s.placeholder).join(latin1(s.value));
+        t.substituted(s.name);
+      }
+      out = Buffer.from(replaced, 'latin1');
+    }
+    const headers = collectHeaders.map(([n, v]): [string, string] => (n.toLowerCase() === 'content-length' ? [n, String(out.length)] : [n, v]));
+    send(Buffer.concat([Buffer.from(serialise(line, headers), 'latin1'), out]));
+    return true;
+  };
+  job.on('data', (chunk: Buffer) => {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    pump();
+  });
+}
+
+/** A value as the latin1 text of its UTF-8 bytes: how a head is held here. */
+function latin1(value: string): string {
+  return Buffer.from(value, 'utf8').toString('latin1');
+}
+
+function serialise(line: string, headers: ReadonlyArray<readonly [string, string]>): string {
+  return `${line}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
+}
+
+function forbidden(why: string): string {
+  const body = `headspace egress proxy: ${why}\n`;
+  return `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
