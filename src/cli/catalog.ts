@@ -82,11 +82,12 @@ const CLI_VERBS: VerbSpec[] = [
   },
   {
     name: 'explain',
-    args: ['<path...>'],
+    args: ['[path...]'],
     group: 'introspection',
-    summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`',
+    summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`; alone, lists what it can explain',
     options: [],
-    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names, fake, events).',
+    explain:
+      'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names, fake, events). Without a path it lists every verb and topic it can explain.',
   },
   {
     name: 'cli',
