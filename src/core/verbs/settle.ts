@@ -45,13 +45,12 @@ function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
   // The remedy shown must be the one the words name, and one that can work: sealing again needs both sides alive.
   const store = ctx.store();
   const gone = [out.childId, out.parentId].filter((id) => store.getWorkspace(id)?.state !== 'destroyed').length < 2;
-  throw new EngineError(
-    'ALREADY_SETTLED',
-    `output ${out.id} was already settled: ${out.decision} ${when}; an output settles exactly once`,
-    gone
-      ? { hint: `fork ${out.childId} or its parent ${out.parentId} is destroyed: no new output can be sealed from it; there is nothing left to settle` }
-      : { hint: `seal the child (${out.childId}) again for a new output`, action: nextAction('seal', { workspaceId: out.childId }) },
-  );
+  throw new EngineError('ALREADY_SETTLED', `output ${out.id} was already settled: ${out.decision} ${when}; an output settles exactly once`, {
+    hint: gone
+      ? `fork ${out.childId} or its parent ${out.parentId} is destroyed: no new output can be sealed from it; there is nothing left to settle`
+      : `seal the child (${out.childId}) again for a new output`,
+    ...(gone ? {} : { action: nextAction('seal', { workspaceId: out.childId }) }),
+  });
 }
 
 /** Two changes touch the same thing: the same path (directories both kept are no clash), or one deletes a directory the other writes under. */
