@@ -33,6 +33,10 @@ describe('a server on a busy port', () => {
     expect(error.remediation).toContain(`sport = :${port}`);
   });
 
+  it('is documented under exit code 2 in explain exit-codes', () => {
+    expect(cli(home, ['explain', 'exit-codes']).stdout).toContain('PORT_IN_USE');
+  });
+
   it('mcp --http exits 2 the same way', () => {
     const out = cli(home, ['mcp', '--http', '--port', String(port)], { HEADSPACE_MCP_TOKEN: 'a-token-long-enough-for-the-check-0123456789' });
     expect(out.code, out.stderr).toBe(2);

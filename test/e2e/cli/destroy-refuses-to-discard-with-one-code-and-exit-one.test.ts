@@ -48,5 +48,6 @@ describe('destroy refusing to discard', () => {
     const help = cli(home, ['destroy', '--help']).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--force discard unexported declared artifacts and release sealed, unsettled outputs');
     expect(ok(['explain', 'destroy'])).toContain('releases those outputs');
+    expect(ok(['explain', 'exit-codes'])).toContain('WOULD_DISCARD');
   });
 });
