@@ -86,11 +86,12 @@ const CLI_VERBS: VerbSpec[] = [
   },
   {
     name: 'explain',
-    args: ['<path...>'],
+    args: ['[path...]'],
     group: 'introspection',
-    summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`',
+    summary: 'documentation for a verb, e.g. `explain run` or `explain exit-codes`; alone, lists what it can explain',
     options: [],
-    explain: 'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names, fake, events).',
+    explain:
+      'Prints the documentation of a verb or topic (exit-codes, result, policy, state, names, fake, events). Without a path it lists every verb and topic it can explain.',
   },
   {
     name: 'cli',
@@ -115,7 +116,7 @@ export const VERBS: VerbSpec[] = [...engineVerbSpecs(loadVerbManifest()), ...CLI
 
 export const TOPICS: Record<string, string> = {
   'exit-codes':
-    'Exit codes are stable and only ever added to: 0 success, 1 user_error (bad flag, argument, id or illegal move), 2 environment_error (set-up problem, or the workspace is busy: the running job is named), 3 policy_denied (refused before anything ran: a policy the host cannot back, such as a memory budget without a cgroup), 4 timeout (wall clock), 5 cancelled (stop --apply), 6 computation_failed (the command failed; 126 not executable, 127 not found; or a failed batch join: any_exhausted, a quorum out of reach), 7 infrastructure_failure (the engine broke: bubblewrap missing, a mount failing; the error names no host path and carries a remediation), 8 resource_exhausted (killed by the kernel for memory), 9 inconclusive (added for verification contracts: the job exited 0 but a verification check could not reach a verdict — its command missing or not executable, or out of time; a verifier fault, neither pass nor fail).',
+    'Exit codes are stable and only ever added to: 0 success, 1 user_error (bad flag, argument, id or illegal move; destroy refusing to discard unexported artifacts or unsettled outputs, code WOULD_DISCARD), 2 environment_error (set-up problem, or the workspace is busy: the running job is named; ui or mcp --http on a port another process holds, code PORT_IN_USE), 3 policy_denied (refused before anything ran: a policy the host cannot back, such as a memory budget without a cgroup), 4 timeout (wall clock), 5 cancelled (stop --apply), 6 computation_failed (the command failed; 126 not executable, 127 not found; or a failed batch join: any_exhausted, a quorum out of reach), 7 infrastructure_failure (the engine broke: bubblewrap missing, a mount failing; the error names no host path and carries a remediation), 8 resource_exhausted (killed by the kernel for memory), 9 inconclusive (added for verification contracts: the job exited 0 but a verification check could not reach a verdict — its command missing or not executable, or out of time; a verifier fault, neither pass nor fail).',
   result:
     'Every verb returns a result package with nine sections in a fixed order: outcome_summary, status, key_findings, evidence, artifacts, warnings, resource_usage, provenance, attention. Markdown (default) is bounded to 8 KiB (--max-result-bytes) and keeps all nine headings; --json is the same structure, never clipped. Output enters only as evidence excerpts; a cut ends with a marker giving the true size and a command that returns everything (no command is printed when nothing was cut). Markdown prints what a reader can use: an empty section is one (none) line, ids and the command are not repeated once the summary names them, and the policy is listed limit by limit at create and inspect, elsewhere as one line of what differs from the closed defaults with the policy digest (provenance.policy_digest). Under a tight bound, provenance and usage detail go first, then warnings and attention, then excerpt lines, then key findings. In JSON a field that is absent means unknown (null fields are left out); every other field is always there.',
   policy:

@@ -62,6 +62,8 @@ function overviewText(): string {
 
 function explain(path: string[]): CliOutcome {
   const key = path.join(' ');
+  // `explain` alone is the question "what can you explain?": answer it rather than refuse.
+  if (key === '') return explainIndex();
   const verb = VERBS.find((v) => v.name === key || (v.name === 'cli' && key === 'cli overview'));
   if (verb) {
     const text = [
@@ -82,4 +84,20 @@ function explain(path: string[]): CliOutcome {
   throw new EngineError('BAD_ARGUMENT', `nothing to explain at '${key.slice(0, 60)}'`, {
     hint: `try one of: ${[...VERBS.map((v) => v.name), ...Object.keys(TOPICS)].join(', ')}`,
   });
+}
+
+function explainIndex(): CliOutcome {
+  const verbs = VERBS.map((v) => ({ name: v.name, summary: v.summary }));
+  const topics = Object.keys(TOPICS);
+  const text = [
+    '# headspace explain <verb or topic>',
+    '',
+    'Topics:',
+    ...topics.map((t) => `  ${t}`),
+    '',
+    'Verbs:',
+    ...verbs.map((v) => `  ${v.name}  ${v.summary}`),
+    '',
+  ].join('\n');
+  return { kind: 'document', text, json: { path: '', topics, verbs } };
 }

@@ -258,9 +258,9 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   ls: { args: [], explain: 'Lists workspaces from the state store (no provider calls), with state, provider, purpose, owner and expiry.' },
   destroy: {
     args: [['<workspace>', 'workspaceId']],
-    flags: { force: { description: 'discard unexported declared artifacts, naming each' } },
+    flags: { force: { description: 'discard unexported declared artifacts and release sealed, unsettled outputs, naming each' } },
     explain:
-      'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified, and the exports that survive it. It refuses, removing nothing, while declared artifacts are unexported (--force discards them and names each). A running job must be stopped first (there is no running -> destroyed edge).',
+      'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified, and the exports that survive it. It refuses (exit 1, WOULD_DISCARD), removing nothing, while declared artifacts are unexported or while sealed outputs it is the parent or the fork of are unsettled (--force discards those artifacts and releases those outputs, naming each). A running job must be stopped first (there is no running -> destroyed edge).',
   },
   gc: { args: [], explain: 'Marks every workspace past its expiry as expired and destroys it; a workspace with a running job is left alone and reported.' },
   doctor: {

@@ -24,6 +24,7 @@ export type EngineErrorCode =
   | 'FILE_NOT_FOUND'
   | 'NOT_A_REGULAR_FILE'
   | 'DESTINATION_EXISTS'
+  | 'WOULD_DISCARD'
   | 'DIGEST_MISMATCH'
   | 'WORKSPACE_BUSY'
   | 'WORKSPACE_EXPIRED'
@@ -32,6 +33,7 @@ export type EngineErrorCode =
   | 'STORE_SCHEMA_NEWER'
   | 'PROVIDER_UNAVAILABLE'
   | 'HOST_NO_SPACE'
+  | 'PORT_IN_USE'
   | 'CHECKPOINT_NOT_FOUND'
   | 'OUTPUT_NOT_FOUND'
   | 'CHECKPOINT_CONSUMED'
@@ -68,6 +70,12 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   FILE_NOT_FOUND: 'user_error',
   NOT_A_REGULAR_FILE: 'user_error',
   DESTINATION_EXISTS: 'user_error',
+  /**
+   * destroy refused, removing nothing: it would discard work not saved elsewhere (declared artifacts never
+   * exported, sealed outputs not settled). A state conflict the caller resolves (export, settle, or force), like
+   * DESTINATION_EXISTS: user_error, exit 1, the same for both kinds so a program branches on one code.
+   */
+  WOULD_DISCARD: 'user_error',
   DIGEST_MISMATCH: 'user_error',
   WORKSPACE_BUSY: 'environment_error',
   /** Past its TTL: it takes no new job; gc destroys it (#12 item 7). */
@@ -78,6 +86,8 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   PROVIDER_UNAVAILABLE: 'environment_error',
   /** The host filesystem an export writes to has too little free space (#10 item 5). */
   HOST_NO_SPACE: 'environment_error',
+  /** A server (`ui`, `mcp --http`) cannot listen: another process holds the port. The host's state, not a bad flag. */
+  PORT_IN_USE: 'environment_error',
   /** Snapshots (#14): a checkpoint or output id this store does not hold for the workspace. */
   CHECKPOINT_NOT_FOUND: 'user_error',
   OUTPUT_NOT_FOUND: 'user_error',

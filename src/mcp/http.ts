@@ -28,7 +28,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { EngineError } from '../core/errors.js';
 import { createEventStore } from './event-store.js';
-import { bearerCheck, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, foreignRequestReason, isLoopback } from './loopback.js';
+import { bearerCheck, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, foreignRequestReason, isLoopback, listenRefusal } from './loopback.js';
 import { createMcpServer, type EngineFactory, type HeadspaceMcpServer, type McpServerOptions } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -187,13 +187,7 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new EngineError('BAD_ARGUMENT', `cannot listen on ${host}:${options.port ?? DEFAULT_HTTP_PORT}: ${error.code ?? error.message}`, {
-          hint: 'choose another --port (0 picks a free one) or --host',
-        }),
-      ),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(host, options.port ?? DEFAULT_HTTP_PORT, error, ' or --host')));
     server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
   });
   const address = server.address() as AddressInfo;

@@ -63,3 +63,21 @@ export function parsePort(raw: string): number {
     });
   return Number(raw);
 }
+
+/**
+ * Why a server (`ui`, `mcp --http`) could not listen. A port another process
+ * holds is the host's state (PORT_IN_USE: environment_error, exit 2), not a bad
+ * flag: the remedy names a free port and how to see who holds it (asking the
+ * kernel here would cost a scan of every process's descriptors, so the hint
+ * names the command instead).
+ */
+export function listenRefusal(host: string, port: number, error: NodeJS.ErrnoException, orElse: string): EngineError {
+  const where = `${host}:${port}`;
+  if (error.code === 'EADDRINUSE')
+    return new EngineError('PORT_IN_USE', `cannot listen on ${where}: another process holds the port (EADDRINUSE)`, {
+      hint: `choose another --port (0 picks a free one)${orElse}; \`ss -ltnp 'sport = :${port}'\` names the process that holds it (perhaps another headspace server)`,
+    });
+  return new EngineError('BAD_ARGUMENT', `cannot listen on ${where}: ${error.code ?? error.message}`, {
+    hint: `choose another --port (0 picks a free one)${orElse}`,
+  });
+}

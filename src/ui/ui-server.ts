@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { EngineError, type Engine } from '../api/index.js';
-import { bearerCheck, DEFAULT_HTTP_HOST, foreignRequestReason } from '../mcp/loopback.js';
+import { bearerCheck, DEFAULT_HTTP_HOST, foreignRequestReason, listenRefusal } from '../mcp/loopback.js';
 import { GET_ROUTES, POST_ROUTES, type RouteContext } from './ui-routes.js';
 
 export const DEFAULT_UI_PORT = 7341;
@@ -96,13 +96,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new EngineError('BAD_ARGUMENT', `cannot listen on ${DEFAULT_HTTP_HOST}:${options.port ?? DEFAULT_UI_PORT}: ${error.code ?? error.message}`, {
-          hint: 'choose another --port (0 picks a free one)',
-        }),
-      ),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(DEFAULT_HTTP_HOST, options.port ?? DEFAULT_UI_PORT, error, '')));
     server.listen(options.port ?? DEFAULT_UI_PORT, DEFAULT_HTTP_HOST, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

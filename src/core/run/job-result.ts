@@ -121,6 +121,8 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
             workspaceId: ws.id,
             wallClockSeconds: ws.policy.budget.wallClockSeconds,
             hasReceipt: read.receipt !== undefined && read.receipt !== null,
+            // No output, or all of it in the excerpt: nothing more for a log read to show.
+            outputShownWhole: !output.evidence.some((e) => e.label === 'captured output' && e.source === job.id && e.truncated),
           })),
       ...parts.attention.filter((a) => a.kind !== 'unexported-artifact'),
       ...read.unexported,

@@ -74,6 +74,15 @@ export async function requireUsableCheckpoint(target: SnapshotTarget, checkpoint
   return { ...cp, digest: cp.digest };
 }
 
+/**
+ * Whether a fork's parent is gone (destroy --force does not wait for its forks):
+ * an output sealed or settled against it could never land, so seal and settle
+ * ask this first and refuse with a remedy that works, not "create a new one".
+ */
+export function parentIsDestroyed(ctx: EngineContext, parentId: string): boolean {
+  return ctx.store().getWorkspace(parentId)?.state === 'destroyed';
+}
+
 export function requireOutput(ctx: EngineContext, outputId: string): OutputRecord {
   validateId('output', outputId);
   const out = snapshotRecords(ctx).getOutput(outputId);

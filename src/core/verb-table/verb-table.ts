@@ -237,7 +237,7 @@ export const destroyVerb = defineVerb({
   input: (z: Zod) =>
     z.strictObject({
       workspaceId: workspaceIdField(z),
-      force: z.boolean().optional().describe('true to discard what would otherwise make destroy refuse'),
+      force: z.boolean().optional().describe('true to discard unexported artifacts and release unsettled outputs, which otherwise make destroy refuse'),
     }),
   handler: async () => (await import('../verbs/destroy.js')).destroyWorkspace,
 });

@@ -36,7 +36,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
     throw new EngineError(
-      'BAD_ARGUMENT',
+      'WOULD_DISCARD',
       `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`,
       {
         hint: 'export them first, or discard them deliberately with force',
@@ -49,7 +49,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const unsettled = records.outputsOf(ws.id).filter((o) => o.state === 'sealed');
   if (unsettled.length > 0 && input.force !== true) {
     throw new EngineError(
-      'BAD_ARGUMENT',
+      'WOULD_DISCARD',
       `workspace ${ws.id} has sealed outputs not settled yet: ${unsettled.map(describeOutput).join(', ')}; destroying it would leave them unsettleable; nothing was removed`,
       {
         hint: 'settle them first (select or apply takes one into its parent, release lets it go), or destroy with force, which releases them',

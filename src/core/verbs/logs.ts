@@ -140,7 +140,18 @@ async function selectLines(
   }
   if (input.head !== undefined) return { picked, total, matched: picked.length, view: `first ${input.head} line(s)` };
   if (input.tail !== undefined) return { picked, total, matched: picked.length, view: `last ${input.tail} line(s)` };
-  if (input.lines && !pattern) return { picked, total, matched: picked.length, view: `lines ${input.lines.from}:${input.lines.to}` };
-  const range = input.lines ? ` in lines ${input.lines.from}:${input.lines.to}` : '';
-  return { picked, total, matched, view: `lines matching /${input.grep}/${range}` };
+  if (input.lines && !pattern) return { picked, total, matched: picked.length, view: describeLineRange(input.lines, total) };
+  const range = input.lines ? describeLineRange(input.lines, total) : 'the whole log';
+  return { picked, total, matched, view: `lines matching /${input.grep}/ in ${range}` };
+}
+
+/**
+ * A range in words, bounded by the log's real length: callers (the dashboard
+ * pages searches with `to` = the largest line number taken) pass an open end as
+ * a huge number, and that internal sentinel must never reach the reader as
+ * "lines 1:2147483647".
+ */
+export function describeLineRange(lines: { from: number; to: number }, total: number): string {
+  if (lines.to < total) return `lines ${lines.from}:${lines.to}`;
+  return lines.from <= 1 ? 'the whole log' : `lines ${lines.from} to the end`;
 }

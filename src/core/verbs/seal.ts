@@ -6,7 +6,7 @@ import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
 import { attentionItem, type AttentionItem, type KeyFinding, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { requireSnapshots, requireUsableCheckpoint, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
+import { parentIsDestroyed, requireSnapshots, requireUsableCheckpoint, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
 import type { OutputRecord } from '../snapshots/snapshot-records.js';
 import { displayName } from '../result/visible-text.js';
 import type { TreeChange } from '../snapshots/snapshot-ops.js';
@@ -43,6 +43,15 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
       hint: 'fork a workspace first',
       action: nextAction('fork', { workspaceId: target.ws.id }),
     });
+  if (parentIsDestroyed(ctx, fork.parentId))
+    throw new EngineError(
+      'WORKSPACE_DESTROYED',
+      `workspace ${target.ws.id} is a fork of ${fork.parentId}, which was destroyed: an output sealed now could never be settled into it; nothing was sealed`,
+      {
+        hint: `export what you need from ${target.ws.id} (declare, then export), then destroy the fork`,
+        action: nextAction('destroy', { workspaceId: target.ws.id }),
+      },
+    );
   ctx.store().refuseIfRunning(target.ws.id);
   const attention = await reconcile(ctx, { workspaceId: target.ws.id });
   const startedAt = ctx.clock.now();

@@ -8,7 +8,14 @@ import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { carryChanges, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
 import { reviewProposal } from '../snapshots/review-gate.js';
-import { requireOutput, requireSnapshots, requireUsableCheckpoint, snapshotRecords, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
+import {
+  parentIsDestroyed,
+  requireOutput,
+  requireSnapshots,
+  requireUsableCheckpoint,
+  snapshotRecords,
+  type SnapshotTarget,
+} from '../snapshots/snapshot-guards.js';
 import type { TreeChange } from '../snapshots/snapshot-ops.js';
 import type { OutputRecord, ReviewDecision, SettleDecision } from '../snapshots/snapshot-records.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
@@ -32,12 +39,17 @@ export interface SettleTarget {
 
 const MOVED_SHOWN = 10;
 
-function refuseSettled(out: OutputRecord): void {
+function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
   if (out.state === 'sealed') return;
   const when = out.settledAt === null ? 'was interrupted (doctor’s repair finishes or rolls it back)' : `at ${new Date(out.settledAt).toISOString()}`;
+  // The remedy shown must be the one the words name, and one that can work: sealing again needs both sides alive.
+  const store = ctx.store();
+  const gone = [out.childId, out.parentId].filter((id) => store.getWorkspace(id)?.state !== 'destroyed').length < 2;
   throw new EngineError('ALREADY_SETTLED', `output ${out.id} was already settled: ${out.decision} ${when}; an output settles exactly once`, {
-    hint: 'seal the child again for a new output',
-    action: nextAction('inspect', { handle: out.childId }),
+    hint: gone
+      ? `fork ${out.childId} or its parent ${out.parentId} is destroyed: no new output can be sealed from it; there is nothing left to settle`
+      : `seal the child (${out.childId}) again for a new output`,
+    ...(gone ? {} : { action: nextAction('seal', { workspaceId: out.childId }) }),
   });
 }
 
@@ -63,12 +75,17 @@ export async function settleOutput(ctx: EngineContext, input: SettleInput): Prom
       hint: 'select to take the output into an unchanged parent, apply onto a moved one, release to let it go, discard to destroy the child too',
     });
   const out = requireOutput(ctx, input.outputId);
-  refuseSettled(out);
+  refuseSettled(ctx, out);
   return input.decision === 'select' || input.decision === 'apply' ? settleIntoParent(ctx, out, input.decision) : letGo(ctx, out, input.decision);
 }
 
 async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision: 'select' | 'apply'): Promise<ResultPackage> {
   const store = ctx.store();
+  if (parentIsDestroyed(ctx, out.parentId))
+    throw new EngineError('WORKSPACE_DESTROYED', `output ${out.id} cannot be taken into ${out.parentId}: that workspace was destroyed; nothing was consumed`, {
+      hint: `release lets the output go (keeping fork ${out.childId}; export what you need from it), discard also destroys the fork`,
+      action: nextAction('settle', { outputId: out.id, decision: 'release' }),
+    });
   const parent = await requireSnapshots(ctx, out.parentId, 'settle');
   const fork = parent.records.forkOf(out.childId)!;
   store.refuseIfRunning(parent.ws.id);
@@ -124,7 +141,7 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
       target: JSON.stringify(target),
       traceId: ctx.traceId,
     });
-    if (!parent.records.beginSettle(out.id, decision)) refuseSettled(parent.records.getOutput(out.id)!);
+    if (!parent.records.beginSettle(out.id, decision)) refuseSettled(ctx, parent.records.getOutput(out.id)!);
     return lease;
   });
   crashPoint('settle', 'after-intent');
@@ -186,7 +203,7 @@ async function letGo(ctx: EngineContext, out: OutputRecord, decision: 'release' 
   const target: SettleTarget = { output: out.id, decision };
   const records = snapshotRecords(ctx);
   const intent = store.atomically(() => {
-    if (!records.beginSettle(out.id, decision)) refuseSettled(records.getOutput(out.id)!);
+    if (!records.beginSettle(out.id, decision)) refuseSettled(ctx, records.getOutput(out.id)!);
     return store.openIntent({
       workspaceId: out.childId,
       jobId: null,

@@ -5,7 +5,7 @@
  * check, its outcome, the digest of its evidence) for JSON readers in
  * provenance.verification.
  */
-import { fullOutputOf, nextAction } from '../next-action.js';
+import { nextAction } from '../next-action.js';
 import { attentionItem, type AttentionItem, type Evidence } from '../result/result-package.js';
 import type { CheckResult, VerificationBlock } from './verification.js';
 
@@ -115,6 +115,9 @@ function faultRemedy(check: CheckResult, wallClockSeconds: number): string {
   return 'nothing judged it: run it again once the cause in its detail is fixed';
 }
 
+/** How much of a job's log a verdict's next action reads: bounded, as the logs verb's default page. */
+const LOG_TAIL_LINES = 200;
+
 /**
  * What to do next about a failed or inconclusive verdict (#16 review): look
  * at the evidence the deciding check's verdict rests on, read every check's
@@ -123,7 +126,7 @@ function faultRemedy(check: CheckResult, wallClockSeconds: number): string {
  */
 export function verificationAttention(
   block: VerificationBlock,
-  about: { jobId: string; workspaceId: string; wallClockSeconds: number; hasReceipt: boolean },
+  about: { jobId: string; workspaceId: string; wallClockSeconds: number; hasReceipt: boolean; outputShownWhole: boolean },
 ): AttentionItem[] {
   const deciding = decidingCheck(block);
   if (deciding === null || (block.outcome !== 'failed' && block.outcome !== 'fault')) return [];
@@ -131,9 +134,14 @@ export function verificationAttention(
   const named = label(block.checks, index);
   const ids = { workspace_id: about.workspaceId, job_id: about.jobId };
   const items: AttentionItem[] = [];
-  if (check.kind === 'expect-output')
-    items.push(attentionItem('next-step', `to read the whole output ${named} searched`, { ...ids, action: fullOutputOf(about.jobId) }));
-  else if (check.kind === 'expect-file') {
+  // Reading the log is offered only when the result did not already show all of it, and as a bounded read.
+  const readLog = about.outputShownWhole ? undefined : nextAction('logs', { jobId: about.jobId, tail: LOG_TAIL_LINES });
+  if (check.kind === 'expect-output') {
+    if (readLog)
+      items.push(
+        attentionItem('next-step', `the output ${named} searched is cut above; to read its last ${LOG_TAIL_LINES} lines`, { ...ids, action: readLog }),
+      );
+  } else if (check.kind === 'expect-file') {
     const dir = check.check
       .replace(/=sha256:[0-9a-f]+$/, '')
       .split('/')
@@ -145,9 +153,12 @@ export function verificationAttention(
         action: nextAction('ls-files', { workspaceId: about.workspaceId, ...(dir === '' ? {} : { path: dir }) }),
       }),
     );
-  } else
+  } else if (readLog)
     items.push(
-      attentionItem('next-step', `the output of ${named} is the first evidence; to read the job's own output`, { ...ids, action: fullOutputOf(about.jobId) }),
+      attentionItem('next-step', `the output of ${named} is the first evidence; the job's own output is cut above, to read its last ${LOG_TAIL_LINES} lines`, {
+        ...ids,
+        action: readLog,
+      }),
     );
   if (about.hasReceipt)
     items.push(

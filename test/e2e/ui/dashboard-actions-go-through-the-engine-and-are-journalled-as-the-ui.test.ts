@@ -60,7 +60,7 @@ describe('dashboard actions', () => {
   it('refuses to destroy while a declared artifact is unexported, then exports it and destroys, journalled as the ui', async () => {
     const refused = await post('destroy', { workspaceId: workspace });
     expect(refused.status).toBe(400); // the verb's user_error, as the CLI's exit 1
-    expect(refused.body.error?.code).toBe('BAD_ARGUMENT');
+    expect(refused.body.error?.code).toBe('WOULD_DISCARD');
 
     const to = join(out, 'report.txt');
     const exported = await post('export', { workspaceId: workspace, name: 'report.txt', to });

@@ -1,7 +1,7 @@
 /**
  * A verdict that did not pass carries its next actions (#16 review): the
- * call that shows the evidence the deciding check rests on (the job's whole
- * output for a pattern, the files where a file check looked, the job's own
+ * call that shows the evidence the deciding check rests on (a bounded read of
+ * the job's output for a pattern, when the result cut it, the files where a file check looked, the job's own
  * output beside a check command's), the job's receipt with every check's
  * outcome and evidence digest, and for an inconclusive one why the check
  * could not answer and what would let it. A passing verdict adds none.
@@ -22,13 +22,13 @@ const actions = (pkg: ResultPackage) => pkg.attention.filter((a) => a.action).ma
 const remedies = (pkg: ResultPackage) => pkg.attention.filter((a) => a.kind === 'remedy').map((a) => a.text);
 
 describe('a verdict that did not pass', () => {
-  it('points a failed pattern at the whole output and the receipt', async () => {
-    const pkg = await run({ argv: ['echo', 'answer=41'], expectOutput: ['^answer=42$'] });
+  it('points a failed pattern over a cut output at a bounded read of the log, and at the receipt', async () => {
+    const pkg = await run({ argv: ['flood', '100000'], expectOutput: ['^answer=42$'] });
     expect(pkg.status).toBe('failure');
     const job = pkg.provenance.job_id!;
     expect(actions(pkg)).toEqual(
       expect.arrayContaining([
-        ['logs', { jobId: job }],
+        ['logs', { jobId: job, tail: 200 }],
         ['receipt', { jobId: job }],
       ]),
     );
