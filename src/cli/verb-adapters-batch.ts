@@ -14,7 +14,9 @@ function readSpec(raw: never, flag: string): string {
   try {
     return readFileSync(given === '-' ? 0 : resolve(given), 'utf8');
   } catch (error) {
-    throw new EngineError('BAD_ARGUMENT', `${flag} ${given.slice(0, 80)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'not readable (permission denied)' : code === 'EISDIR' ? 'a directory, not a file' : 'unreadable';
+    throw new EngineError('BAD_ARGUMENT', `${flag} ${given.slice(0, 80)}: ${why}`, {
       hint: 'give a YAML or JSON file listing jobs:, or - to read it from stdin',
     });
   }
