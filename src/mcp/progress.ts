@@ -65,12 +65,10 @@ export function reportProgress(
             ? 'working'
             : `job ${jobId} running`;
     const bytes = batch !== undefined ? batch.bytes : totalBytes();
-    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${bytes} bytes of output so far` }).catch(
-      (error: unknown) => {
-        if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-        failed = true;
-      },
-    );
+    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${bytes} bytes of output so far` }).catch((error: unknown) => {
+      if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+      failed = true;
+    });
   };
 
   const milestone = () => {

@@ -4,9 +4,7 @@
  */
 import { plainAction, type RenderAction } from '../core/next-action.js';
 import { VERB_TABLE } from '../core/verb-table/verb-table.js';
-import { cliActionRenderer } from '../cli/render-action.js';
-
-const CLI_RENDER = cliActionRenderer();
+import { commandWords } from '../core/verb-table/command-words.js';
 
 /** Verbs this server has no tool for (rules, review-policy, most events-*, gc): kept off MCP on purpose, an operator's to run. */
 const NOT_TOOLS: ReadonlySet<string> = new Set(VERB_TABLE.filter((verb) => verb.onMcp === false).map((verb) => verb.name));
@@ -25,8 +23,9 @@ export const mcpActionRenderer: RenderAction = (action) => {
     return `logs ${JSON.stringify({ jobId: action.args.jobId, lines: { from: 1, to: PAGE_LINES } })} (then the next ${PAGE_LINES} lines)`;
   }
   // A call the model cannot make must not read as one (a rule refusal once suggested `rules`, answered -32602 unknown tool).
-  // The operator's command is the CLI's own rendering (its verb words, positionals and flags: `headspace batch cancel bg-…`),
-  // never a verb name spelled by hand here, which once named a command that did not exist (`headspace batch-cancel`).
-  if (NOT_TOOLS.has(action.verb)) return `not an MCP tool: ask the operator to run \`${CLI_RENDER(action)}\``;
+  // The command as the shell spells it (commandWords: `headspace batch cancel`), never the verb name, which once named a
+  // command that did not exist (`headspace batch-cancel`); its arguments as the library names them.
+  if (NOT_TOOLS.has(action.verb))
+    return `not an MCP tool: ask the operator to run \`headspace ${commandWords(action.verb)}\` with ${JSON.stringify(action.args)}`;
   return plainAction(action);
 };

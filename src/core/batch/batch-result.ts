@@ -87,9 +87,7 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   for (const v of [...failed, ...omitted.filter((o) => o.status === 'success')].slice(0, LOGS_ACTIONS))
     if (!named.has(v.index) || v.status !== 'success') {
       named.add(v.index);
-      attention.push(
-        attentionItem('next-step', `${v.name} (${v.status}): all of its output`, { job_id: v.jobId!, action: fullOutputOf(v.jobId!) }),
-      );
+      attention.push(attentionItem('next-step', `${v.name} (${v.status}): all of its output`, { job_id: v.jobId!, action: fullOutputOf(v.jobId!) }));
     }
   if (!finished) {
     const driven = group.driver !== null && isOwnerAlive(group.driver);

@@ -77,9 +77,13 @@ export async function readBatchSpec(source: { spec?: string; jobs?: unknown }): 
   return jobs.map((j, i) => {
     const at = `job ${i + 1}`;
     if ((j.workspace === undefined) === (j.fork === undefined))
-      throw new EngineError('BAD_ARGUMENT', `${at} ${j.workspace === undefined ? 'names no workspace' : 'names both a workspace and a fork'}: it needs exactly one`, {
-        hint: 'workspace: ID runs in that workspace; fork: ID runs in a fresh fork of it',
-      });
+      throw new EngineError(
+        'BAD_ARGUMENT',
+        `${at} ${j.workspace === undefined ? 'names no workspace' : 'names both a workspace and a fork'}: it needs exactly one`,
+        {
+          hint: 'workspace: ID runs in that workspace; fork: ID runs in a fresh fork of it',
+        },
+      );
     const argv = typeof j.command === 'string' ? splitCommandWords(j.command, `${at}'s command`) : j.command;
     if (argv.some((a) => a.includes('\0')))
       throw new EngineError('BAD_ARGUMENT', `${at}'s command holds a NUL byte`, { hint: 'pass binary data through a file' });
@@ -127,8 +131,7 @@ function specIssueError(issue: { code: string; path: PropertyKey[]; message: str
   }
   if (key === 'command')
     return new EngineError('BAD_ARGUMENT', `${where} is missing or empty`, { hint: 'command is a list of words (argv) or one string of words' });
-  if (top === 'jobs' && job === null)
-    return new EngineError('BAD_ARGUMENT', 'jobs: is missing or not a list', { hint: `the shape is ${SPEC_SHAPE}` });
+  if (top === 'jobs' && job === null) return new EngineError('BAD_ARGUMENT', 'jobs: is missing or not a list', { hint: `the shape is ${SPEC_SHAPE}` });
   if (job !== null && key === undefined) return new EngineError('BAD_ARGUMENT', `${job} is not a mapping`, { hint: `each job is ${SPEC_SHAPE.slice(17)}` });
   return new EngineError('BAD_ARGUMENT', `${where} is not a ${issue.expected ?? 'valid value'}`, { hint: `the shape is ${SPEC_SHAPE}` });
 }

@@ -228,7 +228,12 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
   const after = decision.cause ?? 'decider';
   for (const m of members.filter((x) => x.state === 'queued' || x.state === 'launching')) {
     const waited = m.note?.startsWith(WAITING) ? ` (it was ${m.note.replace(WAITING, 'waiting because')})` : '';
-    records.setMember(group.id, m.index, { state: 'skipped', status: 'cancelled', endedAt: ctx.clock.now(), note: `cancelled before it started: ${why}${waited}` });
+    records.setMember(group.id, m.index, {
+      state: 'skipped',
+      status: 'cancelled',
+      endedAt: ctx.clock.now(),
+      note: `cancelled before it started: ${why}${waited}`,
+    });
     neverStarted++;
   }
   const running = members.filter((m) => m.state === 'running' && m.jobId !== null);

@@ -66,7 +66,9 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
   if (!STRATEGIES.includes(input.strategy))
     throw new EngineError(
       'BAD_ARGUMENT',
-      input.strategy === undefined ? `a batch needs a strategy: one of ${STRATEGIES.join(', ')}` : `unknown strategy ${JSON.stringify(String(input.strategy)).slice(0, 40)}: it is one of ${STRATEGIES.join(', ')}`,
+      input.strategy === undefined
+        ? `a batch needs a strategy: one of ${STRATEGIES.join(', ')}`
+        : `unknown strategy ${JSON.stringify(String(input.strategy)).slice(0, 40)}: it is one of ${STRATEGIES.join(', ')}`,
       { hint: 'all: every job must succeed; allSettled: wait for all; race: the first to end decides; any: the first success; quorum: that many successes' },
     );
   const members = await readBatchSpec(input);

@@ -15,10 +15,14 @@ afterAll(cleanup);
 describe("a batch's JSON findings", () => {
   it('are objects with the group id, the cleanup and the deciding job as fields', () => {
     expect(cli(home, ['create', '--workspace-id', 'w', '--concurrency', '2']).code).toBe(0);
-    const run = runBatch(home, ['--strategy', 'race', '--concurrency', '2'], [
-      { workspace: 'w', command: 'fail 2', name: 'quick' },
-      { workspace: 'w', command: 'block', name: 'slow' },
-    ]);
+    const run = runBatch(
+      home,
+      ['--strategy', 'race', '--concurrency', '2'],
+      [
+        { workspace: 'w', command: 'fail 2', name: 'quick' },
+        { workspace: 'w', command: 'block', name: 'slow' },
+      ],
+    );
     expect(run.code, run.stderr).toBe(6);
     const findings = run.pkg!.key_findings as Array<Record<string, unknown>>;
     for (const f of findings) expect(typeof f).toBe('object');

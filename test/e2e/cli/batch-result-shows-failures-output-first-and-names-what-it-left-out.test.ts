@@ -27,10 +27,14 @@ describe("a batch's evidence", () => {
   });
 
   it("puts an allSettled batch's failed job first, with a logs call for it", () => {
-    const run = runBatch(home, ['--strategy', 'allSettled'], [
-      { workspace: 'w', command: 'echo fine', name: 'good' },
-      { workspace: 'w', command: 'fail 3', name: 'bad' },
-    ]);
+    const run = runBatch(
+      home,
+      ['--strategy', 'allSettled'],
+      [
+        { workspace: 'w', command: 'echo fine', name: 'good' },
+        { workspace: 'w', command: 'fail 3', name: 'bad' },
+      ],
+    );
     expect(run.code, run.stderr).toBe(6);
     const pkg = JSON.parse(run.stdout) as Pkg;
     expect(pkg.evidence[0]!.label).toMatch(/^bad \(failure\)/);
@@ -40,15 +44,23 @@ describe("a batch's evidence", () => {
     expect(logsFor(pkg)).toContain(bad.id);
   });
 
-  it("shows every failure of an exhausted any, each with a logs call", () => {
-    const run = runBatch(home, ['--strategy', 'any'], [
-      { workspace: 'w', command: 'fail 3', name: 'one' },
-      { workspace: 'w', command: 'fail 4', name: 'two' },
-    ]);
+  it('shows every failure of an exhausted any, each with a logs call', () => {
+    const run = runBatch(
+      home,
+      ['--strategy', 'any'],
+      [
+        { workspace: 'w', command: 'fail 3', name: 'one' },
+        { workspace: 'w', command: 'fail 4', name: 'two' },
+      ],
+    );
     expect(run.pkg!.status).toBe('any_exhausted');
     const pkg = JSON.parse(run.stdout) as Pkg;
     expect(pkg.evidence.map((e) => e.label.split(' ')[0])).toEqual(['one', 'two']);
-    expect(logsFor(pkg).sort()).toEqual(memberLines(run.pkg!).map((l) => l.id).sort());
+    expect(logsFor(pkg).sort()).toEqual(
+      memberLines(run.pkg!)
+        .map((l) => l.id)
+        .sort(),
+    );
   });
 
   it('names the jobs whose output it left out, with a logs call for each', () => {
@@ -63,7 +75,9 @@ describe("a batch's evidence", () => {
     const warning = pkg.warnings.find((w) => w.includes('2 more job(s) is not shown'));
     expect(warning).toBeDefined();
     for (const name of left) expect(warning).toContain(name);
-    const ids = memberLines(run.pkg!).filter((l) => left.includes(l.text.split(/[: ]/)[0]!)).map((l) => l.id);
+    const ids = memberLines(run.pkg!)
+      .filter((l) => left.includes(l.text.split(/[: ]/)[0]!))
+      .map((l) => l.id);
     for (const id of ids) expect(logsFor(pkg)).toContain(id);
   });
 });

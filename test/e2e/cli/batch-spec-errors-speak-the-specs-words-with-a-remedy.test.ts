@@ -35,7 +35,7 @@ describe("a batch spec's refusals", () => {
     ['a misspelt key', 'jobs:\n - {workspace: w, commnd: ls}\n', /job 1 has a key it does not know: commnd/],
     ['a bare list', '- {workspace: w, command: ls}\n', /a bare list, not a mapping with jobs:/],
     ['too many jobs', `jobs:\n${' - {workspace: w, command: ls}\n'.repeat(1001)}`, /lists 1001 jobs; one batch runs at most 1000/],
-  ])('names %s in the spec\'s words, with a hint', (_name, text, message) => {
+  ])("names %s in the spec's words, with a hint", (_name, text, message) => {
     const run = batchWithText(text);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(message);
@@ -50,10 +50,14 @@ describe("a batch spec's refusals", () => {
   });
 
   it('gives a job without a name one no other job was given', () => {
-    const run = runBatch(home, ['--strategy', 'all'], [
-      { workspace: 'w', command: 'true' },
-      { workspace: 'w', command: 'true', name: 'job-1' },
-    ]);
+    const run = runBatch(
+      home,
+      ['--strategy', 'all'],
+      [
+        { workspace: 'w', command: 'true' },
+        { workspace: 'w', command: 'true', name: 'job-1' },
+      ],
+    );
     expect(run.code, run.stderr).toBe(0);
     const names = memberLines(run.pkg!).map((l) => l.text.split(/[: ]/)[0]);
     expect(new Set(names).size).toBe(2);
@@ -61,10 +65,14 @@ describe("a batch spec's refusals", () => {
   });
 
   it('names both jobs that were given the same name', () => {
-    const run = runBatch(home, ['--strategy', 'all'], [
-      { workspace: 'w', command: 'true', name: 'twin' },
-      { workspace: 'w', command: 'true', name: 'twin' },
-    ]);
+    const run = runBatch(
+      home,
+      ['--strategy', 'all'],
+      [
+        { workspace: 'w', command: 'true', name: 'twin' },
+        { workspace: 'w', command: 'true', name: 'twin' },
+      ],
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('jobs 1 and 2 are both named twin');
   });

@@ -33,7 +33,8 @@ describe("batch-wait's progress over MCP", () => {
     expect((ended.structuredContent as unknown as ResultPackage).status).toBe('success');
     const messages = updates.map((u) => u.message!);
     expect(messages.length).toBeGreaterThan(0);
-    for (const m of messages) expect(m).toMatch(new RegExp(`^batch ${group}: \\d done, \\d running, \\d queued: \\d+\\.\\d s elapsed, \\d+ bytes of output so far$`));
+    for (const m of messages)
+      expect(m).toMatch(new RegExp(`^batch ${group}: \\d done, \\d running, \\d queued: \\d+\\.\\d s elapsed, \\d+ bytes of output so far$`));
     // Once the first job is done and the second runs, both jobs' output is counted.
     const later = messages.find((m) => m.includes('1 done, 1 running'));
     expect(later).toBeDefined();

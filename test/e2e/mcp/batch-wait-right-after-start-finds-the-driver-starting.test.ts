@@ -2,8 +2,8 @@
  * Over MCP the batch tool returns while its detached driver is still
  * starting: neither that result nor a batch-wait that times out right after
  * it says the batch has no live driver; both name the driver. Suggested
- * operator commands read as the CLI spells them (`headspace batch cancel
- * bg-…`), never a `headspace batch-cancel` that does not exist.
+ * operator commands read as the CLI spells them (`headspace batch cancel`),
+ * never a `headspace batch-cancel` that does not exist.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ResultPackage } from '../../../src/core/result/result-package.js';
@@ -24,7 +24,7 @@ describe('batch-wait right after the batch tool', () => {
     for (const text of [started, early]) {
       expect(text).not.toContain('driver is gone');
       expect(text).toMatch(/driver pid \d+/);
-      expect(text).toContain(`headspace batch cancel ${group}`);
+      expect(text).toContain(`headspace batch cancel\` with {"groupId":"${group}"}`);
       expect(text).not.toContain('headspace batch-cancel');
     }
     await call('batch-wait', { groupId: group });
