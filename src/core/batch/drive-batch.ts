@@ -133,7 +133,18 @@ function settleMembers(ctx: EngineContext, records: BatchRecords, group: GroupRe
 function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[], interrupted: boolean): JoinDecision | null {
   const ended = views.filter((v) => v.done).sort(byFinish);
   const last = ended[ended.length - 1] ?? { index: -1, name: 'none', jobId: null, done: true, status: null, finishedAt: ctx.clock.now() };
-  if (group.status !== null) return { status: group.status, winners: [], decider: { ...last, finishedAt: group.decidedAt }, summary: group.summary ?? '' };
+  if (group.status !== null) {
+    // A successor finishing a recorded decision's cleanup keeps what decided it (the summary says), so gone_ms is named right.
+    const summary = group.summary ?? '';
+    const cause = summary.startsWith('interrupted')
+      ? 'signal'
+      : summary.startsWith('cancelled by')
+        ? 'cancel'
+        : summary.startsWith("the batch's timeout")
+          ? 'timeout'
+          : undefined;
+    return { status: group.status, winners: [], decider: { ...last, finishedAt: group.decidedAt }, summary, ...(cause ? { cause } : {}) };
+  }
   const joined = decideJoin(group.strategy, group.quorum, views);
   if (joined) return joined;
   const now = ctx.clock.now();

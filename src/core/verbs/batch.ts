@@ -50,14 +50,19 @@ export interface BatchInput {
 function seconds(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-    throw new EngineError('BAD_ARGUMENT', `${name} takes a number from ${min} to ${max}`, { hint: `for example ${Math.max(min, 1)}` });
+    throw new EngineError('BAD_ARGUMENT', `${name} takes a number of seconds from ${min} to ${max}`, {
+      hint: `give a number in that range, e.g. ${Math.max(min, 1)}`,
+    });
   return value;
 }
 
 function wholeNumber(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from ${min} to ${max}`, { hint: `for example ${min}` });
+    throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from ${min} to ${max}`, {
+      hint:
+        name === 'quorum' ? `the quorum is how many jobs must succeed: at most the number of jobs (${max})` : `give a whole number in that range, e.g. ${min}`,
+    });
   return value;
 }
 
