@@ -422,8 +422,11 @@ function refuseMissingFlags(spec: EngineVerbSpec, input: Record<string, unknown>
     if (!option.required || input[option.key] !== undefined) continue;
     const [flag, placeholder] = option.flags.split(' ');
     const words = spec.args.filter((a) => a.startsWith('<')).map((a) => a.replace(/[<>.]/g, '').toUpperCase());
-    throw new EngineError('BAD_ARGUMENT', `${spec.name} needs ${option.flags}`, {
-      hint: `for example: headspace ${[spec.name, ...words, flag, placeholder?.replace(/[<>]/g, '').toUpperCase()].filter(Boolean).join(' ')}`,
+    // A flag with a fixed set of values names them all, and the example uses the first (batch --strategy).
+    const choices = option.choices === undefined ? '' : `: one of ${option.choices.join(', ')}`;
+    const value = option.choices?.[0] ?? placeholder?.replace(/[<>]/g, '').toUpperCase();
+    throw new EngineError('BAD_ARGUMENT', `${spec.name} needs ${option.choices === undefined ? option.flags : flag}${choices}`, {
+      hint: `for example: headspace ${[spec.name, ...words, flag, value].filter(Boolean).join(' ')}`,
     });
   }
 }
@@ -459,8 +462,27 @@ function commanderToEngineError(error: CommanderError, argv: string[]): EngineEr
   // A two-word verb (`events claim`) is named whole in the hint.
   const verb = VERBS.some((v) => v.name === `${words[0]} ${words[1]}`) ? `${words[0]} ${words[1]}` : words[0];
   const known = VERBS.some((v) => v.name === verb || v.name.startsWith(`${verb} `));
+  // A group's word with a second word that is none of its verbs (`batch frob`): name the ones it has, not commander's arity.
+  const subVerbs = VERBS.filter((v) => v.name.startsWith(`${words[0]} `)).map((v) => `headspace ${v.name}`);
+  const stray = subVerbs.length > 0 && verb === words[0] ? strayWord(argv, words[0]!) : undefined;
+  if (stray !== undefined && /excessArguments|unknownCommand/.test(error.code))
+    return new EngineError('BAD_ARGUMENT', `${words[0]} has no sub-command ${JSON.stringify(stray.slice(0, 40))}`, {
+      hint: `it is one of ${subVerbs.join(', ')}${VERBS.some((v) => v.name === words[0]) ? `, or headspace ${words[0]} with its flags` : ''} (see headspace ${words[0]} --help)`,
+    });
   const hint = error.code === 'commander.unknownCommand' || !known ? 'run `headspace --help` for the verbs' : `run \`headspace ${verb} --help\``;
   return new EngineError(error.code === 'commander.unknownCommand' ? 'UNKNOWN_VERB' : 'BAD_ARGUMENT', message, { hint });
+}
+
+/** The first word after a group's word that is not a flag's value (`batch --strategy all frob` → frob), from the group verb's own flags. */
+function strayWord(argv: string[], group: string): string | undefined {
+  const options = [...(VERBS.find((v) => v.name === group)?.options ?? []), ...COMMON_OPTIONS];
+  const takesValue = (flag: string) => options.some((o) => o.flags.split(/[ ,]+/).includes(flag) && o.flags.includes('<'));
+  for (let i = argv.indexOf(group) + 1; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith('-')) return word;
+    if (!word.includes('=') && takesValue(word)) i++;
+  }
+  return undefined;
 }
 
 /** Human text bound for a terminal: nothing in it may act on the terminal (a net under the markdown renderer's own cleaning). */

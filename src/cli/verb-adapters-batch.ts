@@ -14,14 +14,23 @@ function readSpec(raw: never, flag: string): string {
   try {
     return readFileSync(given === '-' ? 0 : resolve(given), 'utf8');
   } catch (error) {
-    throw new EngineError('BAD_ARGUMENT', `${flag} ${given.slice(0, 80)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'not readable (permission denied)'
+          : code === 'EISDIR'
+            ? 'a directory, not a file'
+            : 'unreadable';
+    throw new EngineError('BAD_ARGUMENT', `${flag} ${given.slice(0, 80)}: ${why}`, {
       hint: 'give a YAML or JSON file listing jobs:, or - to read it from stdin',
     });
   }
 }
 
 const EXIT_CODES_LINE =
-  "Exit codes: 0 the join succeeded; otherwise the batch's status decides — 6 a failed join (all's first failure was a failure, quorum out of reach, any_exhausted: no job of any succeeded), or the status of the job that decided (race's first, all's first failure, allSettled's first failure: 4 wall clock, 5 cancelled, 8 memory, 9 inconclusive, 7 the engine broke); 4 the batch's --timeout ran out; 5 cancelled (batch cancel, Ctrl-C); 1 a bad spec, strategy or quorum, or an unknown workspace, and 3 a fork on a provider without snapshots, both before anything starts.";
+  "Exit codes: 0 the join succeeded; otherwise the batch's status decides — 6 a failed join (all's first failure was a failure, quorum out of reach, any_exhausted: no job of any succeeded), or the status of the job that decided (race's first, all's first failure, allSettled's first failure: 4 wall clock, 5 cancelled, 8 memory, 9 inconclusive, 7 the engine broke); 4 the batch's --timeout ran out; 5 cancelled (batch cancel, or Ctrl-C/SIGTERM: interrupted by a signal); 1 a bad spec, strategy or quorum, or an unknown workspace, and 3 a fork on a provider without snapshots, both before anything starts.";
 
 export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   batch: {
@@ -39,7 +48,7 @@ export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
         description: 'how long stopping the losers may take before it is a cleanup error (default 10)',
       },
     },
-    explain: `Runs the spec's jobs as one batch with a durable group id (bg-…) and joins them by --strategy: all (every job must succeed; the first failure decides and the rest are cancelled), allSettled (wait for every job; one failure makes the batch fail, never disguised), race (the first job to end decides, success or not), any (the first success; none: status any_exhausted), quorum --quorum K (K successes; failing once K is out of reach). The spec (YAML or JSON) lists jobs: each { workspace: ID, command: [ARGV…] or "WORDS" } or { fork: ID, command } to run in a fresh fork of ID (needs snapshots; the forks are kept, named in the result), with an optional name. Everything is checked before anything starts (no jobs, a quorum missing or above the job count, an unknown workspace, a fork without snapshots). --concurrency N runs at most N jobs at once; a slot is held until its job has ENDED, not merely started. Each job is a detached run (explain run) so it outlives the caller. Winners are ordered by their recorded end time (ties by job id). Once the join decides, the losers are cancelled: queued jobs never start, running ones are stopped through stop (TERM, a 0.25 s grace, then a kill), bounded by --cleanup-timeout (default 10 s); the result reports how long until every loser was gone and names any cleanup error. The result lists each job's status in one line and carries the winners' output as evidence (inspect JOB gives a winner's whole result). Without --detach the call blocks until the batch ends (Ctrl-C cancels it); --detach returns the group id at once and a background process (headspace batch wait GROUP) drives it. A batch whose driving process died is finished by the next batch wait (jobs already started are watched, never run again); batch status names it. ${EXIT_CODES_LINE}`,
+    explain: `Runs the spec's jobs as one batch with a durable group id (bg-…) and joins them by --strategy: all (every job must succeed; the first failure decides and the rest are cancelled), allSettled (wait for every job; one failure makes the batch fail, never disguised), race (the first job to end decides, success or not), any (the first success; none: status any_exhausted), quorum --quorum K (K successes; failing once K is out of reach). The spec (YAML or JSON) lists jobs: each { workspace: ID, command: [ARGV…] or "WORDS" } or { fork: ID, command } to run in a fresh fork of ID (needs snapshots; the forks are kept, named in the result), with an optional name. Everything is checked before anything starts (no jobs, a quorum missing or above the job count, an unknown workspace, a fork without snapshots). --concurrency N runs at most N jobs at once; a slot is held until its job has ENDED, not merely started; a workspace's own jobs-at-once budget still holds (a job whose workspace is busy, or whose fork: parent runs a job, waits queued, its line naming the busy job; a --concurrency above a workspace's budget is a warning). Each job is a detached run (explain run) so it outlives the caller. Winners are ordered by their recorded end time (ties by job id). Once the join decides, the losers are cancelled: queued jobs never start, running ones are stopped through stop (TERM, a 0.25 s grace, then a kill), bounded by --cleanup-timeout (default 10 s); the result reports how long until every loser was gone and names any cleanup error. The result lists each job's status in one line ([winner], or [deciding job] for one that decided without succeeding) and carries up to 5 jobs' output as evidence, a failed batch's failures first; the jobs left out are named, and each failed job has a logs next action (inspect JOB gives a winner's whole result). Under --json every finding is an object: the group's has group_id, each job's job_id, the cleanup's its counts. Without --detach the call blocks until the batch ends (Ctrl-C or SIGTERM cancels it, reported as interrupted by a signal); --detach returns the group id at once and a background process (headspace batch wait GROUP), recorded as the driver before the call returns, drives it. A batch whose driving process died is finished by the next batch wait (jobs already started are watched, never run again); batch status names it. ${EXIT_CODES_LINE}`,
   },
   'batch-status': {
     words: ['batch', 'status'],
@@ -55,6 +64,6 @@ export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   'batch-cancel': {
     words: ['batch', 'cancel'],
     args: [['<group>', 'groupId']],
-    explain: `Cancels a batch: its queued jobs never start, its running jobs are stopped (bounded by its cleanup timeout), and it ends with status cancelled (exit 5). A batch that had already finished is left as it is and its status returned.`,
+    explain: `Cancels a batch: its queued jobs never start, its running jobs are stopped (bounded by its cleanup timeout), and it ends with status cancelled (exit 5). A batch that had already finished is left as it is: its result, status and exit code are returned, saying this cancel changed nothing.`,
   },
 };

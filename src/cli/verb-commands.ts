@@ -18,6 +18,8 @@ export interface InputOption extends OptionSpec {
   /** The schema requires it (export's `to`): refused before the engine opens when missing. */
   required: boolean;
   parse: (raw: unknown, flag: string) => unknown;
+  /** The values the schema allows (batch's --strategy), named when the flag is missing. */
+  choices?: string[];
 }
 
 export interface EngineVerbSpec extends VerbSpec {
@@ -94,6 +96,7 @@ function inputOption(verb: string, key: string, schema: JsonSchema, override: Fl
     description: override?.description ?? (schema.description ?? '').replace(/^true to /, ''),
     ...((override?.repeatable ?? kind === 'strings') ? { repeatable: true } : {}),
     parse: (override?.parse as InputOption['parse'] | undefined) ?? parserFor(kind, schema),
+    ...(Array.isArray(schema.enum) ? { choices: schema.enum.map(String) } : {}),
   };
 }
 

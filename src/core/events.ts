@@ -14,6 +14,8 @@ export type EngineEvent =
   | { type: 'job.output'; jobId: string; bytes: number }
   /** How much output a job another process runs has kept so far, as a reader of its log sees it (wait, #15 review): the total, not an increment. */
   | { type: 'job.output-size'; jobId: string; bytes: number }
+  /** Where a batch stands (batch-wait, #16 review): its jobs by state and the output they kept so far, as totals. */
+  | { type: 'batch.progress'; groupId: string; done: number; running: number; queued: number; bytes: number }
   | { type: 'job.finished'; workspaceId: string; jobId: string; status: string }
   | { type: 'job.stop-requested'; workspaceId: string; jobId: string };
 

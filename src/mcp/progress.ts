@@ -46,6 +46,8 @@ export function reportProgress(
   // wait (#15 review): each waited job's kept output, reported as totals by the engine; a job run here reports increments (job.output).
   const sizes = new Map<string, number>();
   const totalBytes = () => outputBytes + [...sizes.values()].reduce((a, b) => a + b, 0);
+  // batch-wait (#16 review): the batch as a whole, never its first job alone.
+  let batch: Extract<EngineEvent, { type: 'batch.progress' }> | undefined;
   let nextMilestone = FIRST_MILESTONE;
   let failed = false;
 
@@ -54,13 +56,19 @@ export function reportProgress(
     const progress = Math.max(Math.round((at - started) / 100) / 10, lastProgress + 0.1);
     lastProgress = Math.round(progress * 10) / 10;
     lastSent = at;
-    const what = sizes.size > 1 ? `${sizes.size} jobs running` : jobId === undefined ? 'working' : `job ${jobId} running`;
-    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${totalBytes()} bytes of output so far` }).catch(
-      (error: unknown) => {
-        if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-        failed = true;
-      },
-    );
+    const what =
+      batch !== undefined
+        ? `batch ${batch.groupId}: ${batch.done} done, ${batch.running} running, ${batch.queued} queued`
+        : sizes.size > 1
+          ? `${sizes.size} jobs running`
+          : jobId === undefined
+            ? 'working'
+            : `job ${jobId} running`;
+    const bytes = batch !== undefined ? batch.bytes : totalBytes();
+    send({ progress: lastProgress, message: `${what}: ${lastProgress.toFixed(1)} s elapsed, ${bytes} bytes of output so far` }).catch((error: unknown) => {
+      if (!failed) log(`headspace mcp: a progress notification could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+      failed = true;
+    });
   };
 
   const milestone = () => {
@@ -77,6 +85,11 @@ export function reportProgress(
     } else if (event.type === 'job.output' && event.jobId === jobId) {
       outputBytes += event.bytes;
       milestone();
+    } else if (event.type === 'batch.progress') {
+      const changed = batch === undefined || batch.done !== event.done || batch.running !== event.running;
+      batch = event;
+      // A job starting or ending is news: sent at once (at most one per MIN_GAP_MS), not at the next heartbeat.
+      if (changed && now() - lastSent >= MIN_GAP_MS) emit();
     } else if (event.type === 'job.output-size') {
       jobId ??= event.jobId;
       sizes.set(event.jobId, event.bytes);

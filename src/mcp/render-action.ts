@@ -4,6 +4,7 @@
  */
 import { plainAction, type RenderAction } from '../core/next-action.js';
 import { VERB_TABLE } from '../core/verb-table/verb-table.js';
+import { commandWords } from '../core/verb-table/command-words.js';
 
 /** Verbs this server has no tool for (rules, review-policy, most events-*, gc): kept off MCP on purpose, an operator's to run. */
 const NOT_TOOLS: ReadonlySet<string> = new Set(VERB_TABLE.filter((verb) => verb.onMcp === false).map((verb) => verb.name));
@@ -22,9 +23,9 @@ export const mcpActionRenderer: RenderAction = (action) => {
     return `logs ${JSON.stringify({ jobId: action.args.jobId, lines: { from: 1, to: PAGE_LINES } })} (then the next ${PAGE_LINES} lines)`;
   }
   // A call the model cannot make must not read as one (a rule refusal once suggested `rules`, answered -32602 unknown tool).
-  if (NOT_TOOLS.has(action.verb)) {
-    const words = action.verb.startsWith('events-') ? `events ${action.verb.slice('events-'.length)}` : action.verb;
-    return `not an MCP tool: ask the operator to run \`headspace ${words}\` with ${JSON.stringify(action.args)}`;
-  }
+  // The command as the shell spells it (commandWords: `headspace batch cancel`), never the verb name, which once named a
+  // command that did not exist (`headspace batch-cancel`); its arguments as the library names them.
+  if (NOT_TOOLS.has(action.verb))
+    return `not an MCP tool: ask the operator to run \`headspace ${commandWords(action.verb)}\` with ${JSON.stringify(action.args)}`;
   return plainAction(action);
 };

@@ -27,6 +27,8 @@ export interface CleanupReport {
   gone_ms: number | null;
   stopped: string[];
   never_started: number;
+  /** What gone_ms counts from: the deciding job's end (the default, and older records), or the cancel, timeout or signal that ended the batch. */
+  after?: 'decider' | 'cancel' | 'timeout' | 'signal';
   /** A loser still running when the cleanup timeout ran out, or a stop that failed: named with why. */
   errors: string[];
 }

@@ -6,7 +6,7 @@
  * its whole job result).
  */
 import type { EngineContext } from '../context.js';
-import { nextAction } from '../next-action.js';
+import { fullOutputOf, nextAction } from '../next-action.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
 import { buildResult } from '../result/build-result.js';
 import { isoTime, provenanceFor } from '../result/package-parts.js';
@@ -14,8 +14,17 @@ import { attentionItem, type AttentionItem, type Evidence, type KeyFinding, type
 import { commandLabel } from '../run/job-words.js';
 import { isOwnerAlive } from '../store/owner.js';
 import type { ResultStatus } from '../status.js';
-import type { GroupRecord, MemberRecord } from './batch-records.js';
-import { batchRecords, memberView } from './drive-batch.js';
+import type { CleanupReport, GroupRecord, MemberRecord } from './batch-records.js';
+import { batchRecords, memberView, WAITING } from './drive-batch.js';
+import { byFinish } from './join.js';
+
+/** At most this many jobs' output is shown as evidence; the rest are named with the call that returns each. */
+const EVIDENCE_JOBS = 5;
+/** The bytes of excerpt shared among the jobs shown (each gets at least MIN_EXCERPT_BYTES). */
+const EVIDENCE_BUDGET_BYTES = 6000;
+const MIN_EXCERPT_BYTES = 1200;
+/** At most this many `logs` calls are suggested, one per failed (or left-out) job. */
+const LOGS_ACTIONS = 10;
 
 export interface BatchResultOptions {
   verb: string;
@@ -40,23 +49,46 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   const lines: KeyFinding[] = [groupLine(group, members.length), ...members.map((m) => memberLine(ctx, m, winners.has(m.index)))];
   const cleanup = group.cleanup;
   if (cleanup) {
-    lines.push(
-      `cleanup: ${cleanup.stopped.length} running job(s) stopped, ${cleanup.never_started} never started${cleanup.gone_ms !== null ? `; every loser gone ${cleanup.gone_ms} ms after the deciding job ended` : ''}${cleanup.errors.length ? `; ${cleanup.errors.length} error(s)` : ''}`,
-    );
-    for (const error of cleanup.errors) lines.push(`cleanup error: ${error}`);
+    lines.push(cleanupFinding(cleanup));
+    for (const error of cleanup.errors) lines.push({ kind: 'cleanup-error', text: `cleanup error: ${error}` });
   }
-  const firstFailure = views.filter((v) => v.done && v.status !== 'success' && v.jobId).sort((a, b) => (a.finishedAt ?? 0) - (b.finishedAt ?? 0))[0];
-  const evidenceFrom = ordered.length > 0 ? ordered.slice(0, 2) : firstFailure && group.status !== 'success' ? [firstFailure] : [];
-  const evidence: Evidence[] = evidenceFrom.flatMap((v) => {
-    const job = v.jobId ? store.getJob(v.jobId) : undefined;
-    return job && job.state === 'finished' ? [jobOutputEvidence(ctx, job, 1500)] : [];
-  });
+  const warnings = concurrencyWarnings(ctx, group, members);
+  // Whose output is shown: when the batch did not succeed, its failures first (the deciding one leads), then the winners,
+  // then every other job that ended; at most EVIDENCE_JOBS of them, and what is left out is said, with the call for each.
+  const endedJobs = views.filter((v) => v.done && v.jobId !== null && store.getJob(v.jobId)?.state === 'finished').sort(byFinish);
+  const failed = endedJobs.filter((v) => v.status !== 'success');
+  const failing = finished && group.status !== 'success';
+  const order = [...(failing ? failed : []), ...ordered, ...endedJobs];
+  const shown = [...new Map(order.map((v) => [v.index, v])).values()];
+  const excerptBytes = Math.max(MIN_EXCERPT_BYTES, Math.floor(EVIDENCE_BUDGET_BYTES / Math.min(shown.length, EVIDENCE_JOBS) || 1));
+  const evidence: Evidence[] = shown.slice(0, EVIDENCE_JOBS).map((v) => ({
+    ...jobOutputEvidence(ctx, store.getJob(v.jobId!)!, excerptBytes),
+    label: `${v.name}${winners.has(v.index) ? (v.status === 'success' ? ' (winner)' : ' (the deciding job)') : v.status !== 'success' ? ` (${v.status})` : ''}: captured output`,
+  }));
+  const omitted = shown.slice(EVIDENCE_JOBS);
+  if (omitted.length > 0)
+    warnings.push(
+      `the output of ${omitted.length} more job(s) is not shown here (${omitted
+        .slice(0, 10)
+        .map((v) => v.name)
+        .join(', ')}${omitted.length > 10 ? ', …' : ''}): logs JOB returns each`,
+    );
   const attention: AttentionItem[] = [...(options.attention ?? [])];
   for (const v of ordered.slice(0, 3))
     if (v.jobId)
       attention.push(
-        attentionItem('next-step', `winner ${v.name}: its whole job result`, { job_id: v.jobId, action: nextAction('inspect', { handle: v.jobId }) }),
+        attentionItem('next-step', `${v.status === 'success' ? 'winner' : 'the deciding job'} ${v.name}: its whole job result`, {
+          job_id: v.jobId,
+          action: nextAction('inspect', { handle: v.jobId }),
+        }),
       );
+  // Every failed job (bounded) gets the call that returns its whole output; the jobs whose output was left out too.
+  const named = new Set(ordered.slice(0, 3).map((v) => v.index));
+  for (const v of [...failed, ...omitted.filter((o) => o.status === 'success')].slice(0, LOGS_ACTIONS))
+    if (!named.has(v.index) || v.status !== 'success') {
+      named.add(v.index);
+      attention.push(attentionItem('next-step', `${v.name} (${v.status}): all of its output`, { job_id: v.jobId!, action: fullOutputOf(v.jobId!) }));
+    }
   if (!finished) {
     const driven = group.driver !== null && isOwnerAlive(group.driver);
     attention.push(
@@ -64,7 +96,7 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
         'next-step',
         driven
           ? `the batch runs on (driver pid ${group.driver!.pid}); its result once the join decides`
-          : 'no live process drives this batch (its driver is gone): batch-wait adopts it and finishes it; jobs already started are watched, never run again',
+          : 'no live process drives this batch (its driver is gone): waiting on it adopts it and finishes it; jobs already started are watched, never run again',
         { action: nextAction('batch-wait', { groupId }) },
       ),
       attentionItem('next-step', 'to cancel it (losers stopped, queued jobs never started)', { action: nextAction('batch-cancel', { groupId }) }),
@@ -93,6 +125,7 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
     status,
     key_findings: lines,
     evidence,
+    warnings,
     attention,
     provenance: provenanceFor(ctx, options.verb, {
       ...(soleWinner ? { job: soleWinner, workspace: store.getWorkspace(soleWinner.workspaceId) } : {}),
@@ -113,6 +146,7 @@ function groupLine(group: GroupRecord, n: number): KeyFinding {
     kind: 'batch',
     text: `group ${group.id}: ${group.strategy} of ${n} jobs, ${bounds.join(', ')}: ${group.state === 'finished' ? group.status : 'running'}`,
     id: group.id,
+    group_id: group.id,
     status: group.state === 'finished' ? (group.status ?? 'unknown') : 'running',
   };
 }
@@ -123,14 +157,56 @@ function memberLine(ctx: EngineContext, m: MemberRecord, winner: boolean): KeyFi
   const status = m.state === 'skipped' ? (m.status ?? 'cancelled') : job?.state === 'finished' ? (job.status ?? 'unknown') : m.state;
   const where = m.workspaceId ?? `a fork of ${m.forkOf}`;
   const exit = job?.exitCode !== null && job?.exitCode !== undefined ? ` (exit ${job.exitCode})` : '';
-  const note = m.state === 'skipped' && m.note ? `; ${m.note}` : '';
+  // A skipped member says why; a queued one says what it waits for (a busy workspace).
+  const note = m.note && (m.state === 'skipped' || (m.state === 'queued' && m.note.startsWith(WAITING))) ? `; ${m.note}` : '';
+  const label = winner ? (status === 'success' ? ' [winner]' : ' [deciding job]') : '';
   return {
     kind: 'job',
-    text: `${m.name}${winner ? ' [winner]' : ''}: ${status}${exit} — ${commandLabel(m.argv)} in ${where}${m.jobId && job ? `, job ${m.jobId}` : ''}${note}`,
-    ...(m.jobId && job ? { id: m.jobId } : {}),
+    text: `${m.name}${label}: ${status}${exit} — ${commandLabel(m.argv)} in ${where}${m.jobId && job ? `, job ${m.jobId}` : ''}${note}`,
+    ...(m.jobId && job ? { id: m.jobId, job_id: m.jobId } : {}),
+    ...(winner ? { role: status === 'success' ? 'winner' : 'deciding' } : {}),
     status,
     ...(job?.exitCode !== null && job?.exitCode !== undefined ? { exit_code: job.exitCode } : {}),
     ...(job ? { started_at: isoTime(job.startedAt) } : {}),
     ...(job?.finishedAt ? { finished_at: isoTime(job.finishedAt) } : {}),
   };
+}
+
+/** From what the losers' gone time is counted: the deciding job's end, or the cancel, timeout or signal that ended the batch. */
+const GONE_AFTER = {
+  decider: 'the deciding job ended',
+  cancel: 'the cancel',
+  timeout: "the batch's timeout ran out",
+  signal: 'the interrupt',
+} as const;
+
+function cleanupFinding(cleanup: CleanupReport): KeyFinding {
+  const after = GONE_AFTER[cleanup.after ?? 'decider'];
+  return {
+    kind: 'cleanup',
+    text: `cleanup: ${cleanup.stopped.length} running job(s) stopped, ${cleanup.never_started} never started${cleanup.gone_ms !== null ? `; every loser gone ${cleanup.gone_ms} ms after ${after}` : ''}${cleanup.errors.length ? `; ${cleanup.errors.length} error(s)` : ''}`,
+    stopped: cleanup.stopped,
+    never_started: cleanup.never_started,
+    gone_ms: cleanup.gone_ms,
+    gone_after: cleanup.after ?? 'decider',
+    errors: cleanup.errors.length,
+  };
+}
+
+/**
+ * A batch whose --concurrency exceeds what a workspace allows at once runs that workspace's jobs fewer at a time:
+ * said, never silently (the workspace's own budget is enforced, the batch's concurrency is only a ceiling).
+ */
+function concurrencyWarnings(ctx: EngineContext, group: GroupRecord, members: MemberRecord[]): string[] {
+  const perWorkspace = new Map<string, number>();
+  for (const m of members) if (m.forkOf === null && m.workspaceId !== null) perWorkspace.set(m.workspaceId, (perWorkspace.get(m.workspaceId) ?? 0) + 1);
+  const warnings: string[] = [];
+  for (const [id, count] of perWorkspace) {
+    const allowed = ctx.store().getWorkspace(id)?.policy.budget.concurrency ?? 1;
+    if (group.concurrency > allowed && count > allowed)
+      warnings.push(
+        `workspace ${id} allows ${allowed} job(s) at once, so its ${count} jobs run at most ${allowed} at a time, not ${group.concurrency}: the others wait queued (raise its concurrency budget, or give the jobs fork: to run each in a fork of its own)`,
+      );
+  }
+  return warnings;
 }

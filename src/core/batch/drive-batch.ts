@@ -22,12 +22,15 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { currentOwner, isOwnerAlive, type Owner } from '../store/owner.js';
 import type { JobRecord } from '../store/sqlite-store.js';
+import { withBytesSoFar } from '../run/job-result.js';
 import type { ResultStatus } from '../status.js';
 import { BatchRecords, type CleanupReport, type GroupRecord, type MemberRecord } from './batch-records.js';
 import { byFinish, decideJoin, type JoinDecision, type MemberView } from './join.js';
 
 /** Between looks at the members' job records: a job's end is seen within this (one indexed read per running member). */
 const POLL_MS = 10;
+/** How a queued member's note starts when it waits for a busy workspace (batch-result.ts shows it while queued). */
+export const WAITING = 'waiting:';
 /** A loser's TERM grace before the kill: its work is unwanted, so short. */
 const LOSER_GRACE_SECONDS = 0.25;
 
@@ -72,6 +75,8 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
   const records = batchRecords(ctx);
   const store = ctx.store();
   const me = currentOwner();
+  // A cancel this driver asked for because its signal aborted (Ctrl-C, SIGTERM): said as an interrupt, not as batch cancel.
+  let interrupted = false;
   for (;;) {
     const group = records.group(groupId)!;
     if (group.state === 'finished') return 'finished';
@@ -81,6 +86,7 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
         records.release(groupId, me);
         return 'aborted';
       }
+      if (group.cancelRequestedAt === null) interrupted = true;
       records.requestCancel(groupId, ctx.clock.now());
     }
     if (options.until !== undefined && Date.now() >= options.until && group.cancelRequestedAt === null) {
@@ -89,7 +95,7 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
     }
     const members = settleMembers(ctx, records, group);
     const views = members.map((m) => memberView(m, m.jobId ? store.getJob(m.jobId) : undefined));
-    const decision = judge(ctx, group, views);
+    const decision = judge(ctx, records.group(groupId)!, views, interrupted);
     if (decision) {
       records.markDecided(groupId, { status: decision.status, summary: decision.summary, winners: decision.winners.map((w) => w.index) }, ctx.clock.now());
       const cleanup = await cancelLosers(ctx, records, records.group(groupId)!, decision);
@@ -97,6 +103,7 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
       return 'finished';
     }
     await launchIntoFreeSlots(ctx, records, group, members);
+    reportBatchProgress(ctx, groupId);
     await sleep(POLL_MS);
   }
 }
@@ -123,10 +130,21 @@ function settleMembers(ctx: EngineContext, records: BatchRecords, group: GroupRe
 }
 
 /** A recorded decision (a driver that died mid-cleanup), a cancel, the batch's own timeout, or the strategy's join. */
-function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[]): JoinDecision | null {
+function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[], interrupted: boolean): JoinDecision | null {
   const ended = views.filter((v) => v.done).sort(byFinish);
   const last = ended[ended.length - 1] ?? { index: -1, name: 'none', jobId: null, done: true, status: null, finishedAt: ctx.clock.now() };
-  if (group.status !== null) return { status: group.status, winners: [], decider: { ...last, finishedAt: group.decidedAt }, summary: group.summary ?? '' };
+  if (group.status !== null) {
+    // A successor finishing a recorded decision's cleanup keeps what decided it (the summary says), so gone_ms is named right.
+    const summary = group.summary ?? '';
+    const cause = summary.startsWith('interrupted')
+      ? 'signal'
+      : summary.startsWith('cancelled by')
+        ? 'cancel'
+        : summary.startsWith("the batch's timeout")
+          ? 'timeout'
+          : undefined;
+    return { status: group.status, winners: [], decider: { ...last, finishedAt: group.decidedAt }, summary, ...(cause ? { cause } : {}) };
+  }
   const joined = decideJoin(group.strategy, group.quorum, views);
   if (joined) return joined;
   const now = ctx.clock.now();
@@ -136,8 +154,10 @@ function judge(ctx: EngineContext, group: GroupRecord, views: MemberView[]): Joi
       status: 'cancelled',
       winners: [],
       decider: { ...last, finishedAt: now },
-      cause: 'cancel',
-      summary: `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished`,
+      cause: interrupted ? 'signal' : 'cancel',
+      summary: interrupted
+        ? `interrupted by a signal (Ctrl-C or SIGTERM) with ${pending} of ${views.length} jobs unfinished`
+        : `cancelled by batch cancel with ${pending} of ${views.length} jobs unfinished`,
     };
   if (group.timeoutMs !== null && now - group.createdAt >= group.timeoutMs)
     return {
@@ -167,8 +187,10 @@ async function launch(ctx: EngineContext, records: BatchRecords, group: GroupRec
   records.setMember(group.id, m.index, { state: 'launching', jobId });
   try {
     let workspaceId = m.workspaceId;
-    if (workspaceId === null && m.forkOf !== null) {
-      workspaceId = ctx.ids('ws');
+    // A fork's id is recorded before the fork is made, so a recorded id with no workspace means the fork never happened
+    // (its parent was busy, or a driver died mid-launch): it is forked now, never run in as if it existed.
+    if (m.forkOf !== null && (workspaceId === null || !ctx.store().getWorkspace(workspaceId))) {
+      workspaceId ??= ctx.ids('ws');
       const { forkWorkspace } = await import('../verbs/fork.js');
       records.setMember(group.id, m.index, { state: 'launching', workspaceId });
       await forkWorkspace(ctx, { workspaceId: m.forkOf, workspaceIds: [workspaceId] });
@@ -178,9 +200,11 @@ async function launch(ctx: EngineContext, records: BatchRecords, group: GroupRec
     return true;
   } catch (error) {
     const code = error instanceof EngineError ? error.code : 'INTERNAL';
-    // Another job holds the workspace's last slot: try again on a later look, as a slot frees.
+    // Another job holds the workspace's last slot (or, for a fork, runs in its parent): try again on a later look, as a slot
+    // frees. The reason is kept, so a queued job, and one cancelled before it started, names what it waited for.
     if (code === 'WORKSPACE_BUSY' && !ctx.store().getJob(jobId)) {
-      records.setMember(group.id, m.index, { state: 'queued' });
+      const message = error instanceof Error ? error.message : String(error);
+      records.setMember(group.id, m.index, { state: 'queued', note: `${WAITING} ${message}` });
       return false;
     }
     if (ctx.store().getJob(jobId)) {
@@ -204,14 +228,28 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
   const store = ctx.store();
   const members = settleMembers(ctx, records, group);
   let neverStarted = 0;
-  const why = decision.cause === 'cancel' ? 'the batch was cancelled' : decision.cause === 'timeout' ? "the batch's timeout ran out" : 'the join had decided';
+  const why =
+    decision.cause === 'cancel'
+      ? 'the batch was cancelled'
+      : decision.cause === 'signal'
+        ? 'the batch was interrupted by a signal'
+        : decision.cause === 'timeout'
+          ? "the batch's timeout ran out"
+          : 'the join had decided';
+  const after = decision.cause ?? 'decider';
   for (const m of members.filter((x) => x.state === 'queued' || x.state === 'launching')) {
-    records.setMember(group.id, m.index, { state: 'skipped', status: 'cancelled', endedAt: ctx.clock.now(), note: `cancelled before it started: ${why}` });
+    const waited = m.note?.startsWith(WAITING) ? ` (it was ${m.note.replace(WAITING, 'waiting because')})` : '';
+    records.setMember(group.id, m.index, {
+      state: 'skipped',
+      status: 'cancelled',
+      endedAt: ctx.clock.now(),
+      note: `cancelled before it started: ${why}${waited}`,
+    });
     neverStarted++;
   }
   const running = members.filter((m) => m.state === 'running' && m.jobId !== null);
   const errors: string[] = [];
-  if (running.length === 0) return { gone_ms: null, stopped: [], never_started: neverStarted, errors };
+  if (running.length === 0) return { gone_ms: null, stopped: [], never_started: neverStarted, errors, after };
   const { stopJob } = await import('../verbs/stop.js');
   const timeoutMs = group.cleanupTimeoutMs;
   const stops = running.map(async (m) => {
@@ -244,7 +282,37 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
     } else records.setMember(group.id, m.index, { state: 'ended' });
   }
   const from = decision.decider.finishedAt ?? goneAt;
-  return { gone_ms: allGone ? Math.max(0, goneAt - from) : null, stopped: running.map((m) => m.jobId!), never_started: neverStarted, errors };
+  return { gone_ms: allGone ? Math.max(0, goneAt - from) : null, stopped: running.map((m) => m.jobId!), never_started: neverStarted, errors, after };
+}
+
+/** Between batch.progress events: one stat of each running job's log per look, as wait's output sizes. */
+const PROGRESS_MS = 300;
+const lastProgress = new WeakMap<EngineContext, { at: number; key: string }>();
+
+/**
+ * Where the batch stands, as an event for a progress reader (MCP batch-wait): its jobs done, running and queued, and the
+ * output they kept so far. The jobs run in the supervisor, so no job.output reaches this engine; their logs are measured.
+ */
+export function reportBatchProgress(ctx: EngineContext, groupId: string): void {
+  const previous = lastProgress.get(ctx);
+  const now = Date.now();
+  if (previous !== undefined && now - previous.at < PROGRESS_MS) return;
+  const store = ctx.store();
+  let done = 0;
+  let running = 0;
+  let queued = 0;
+  let bytes = 0;
+  for (const m of batchRecords(ctx).members(groupId)) {
+    const job = m.jobId ? store.getJob(m.jobId) : undefined;
+    if (m.state === 'skipped' || job?.state === 'finished') done++;
+    else if (job) running++;
+    else queued++;
+    if (job) bytes += (job.state === 'finished' ? job.outputBytes : withBytesSoFar(job, ctx.logPath(job.id)).outputBytes) ?? 0;
+  }
+  const key = `${done}/${running}/${queued}/${bytes}`;
+  lastProgress.set(ctx, { at: now, key });
+  if (previous?.key === key) return;
+  ctx.events.emit({ type: 'batch.progress', groupId, done, running, queued, bytes });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -29,8 +29,8 @@ export interface JoinDecision {
   /** The member whose end decided the join (cleanup is timed from its recorded end). */
   decider: MemberView;
   summary: string;
-  /** Set by the driver when the join did not decide by itself: a cancel, or the batch's own timeout. */
-  cause?: 'cancel' | 'timeout';
+  /** Set by the driver when the join did not decide by itself: a cancel, a signal to the foreground batch, or the batch's own timeout. */
+  cause?: 'cancel' | 'timeout' | 'signal';
 }
 
 /** Finish order: recorded end, then job id (then name, for members that never had a job). */

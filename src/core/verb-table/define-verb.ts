@@ -48,6 +48,8 @@ export interface VerbDefinition<
   runtimeKeys?: readonly NoInfer<keyof Runtime & string>[];
   /** Keys of the input a face that is not trusted to apply changes leaves out (MCP's doctor never applies repairs). */
   mcpOmits?: readonly string[];
+  /** Optional keys a face that omits their alternative makes required (batch's jobs, once MCP omits spec). */
+  mcpRequires?: readonly string[];
   /** Numeric input keys bounded lower over MCP than on the CLI and the library (watch's duration: a tool call must return). */
   mcpMaximum?: Readonly<Record<string, number>>;
   /** false: not offered as an MCP tool (an operator's verb, not a model's). */

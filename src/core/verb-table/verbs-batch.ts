@@ -24,6 +24,7 @@ export const batchVerb = defineVerb<'batch', 'batch', ReturnType<typeof batchInp
   runtimeKeys: ['signal'],
   // A tool call returns at once: the batch is always driven by a detached process over MCP.
   mcpOmits: ['detach', 'spec'],
+  mcpRequires: ['jobs'],
   handler: async () => (await import('../verbs/batch.js')).startBatch,
 });
 

@@ -12,13 +12,13 @@ import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { refuseUndetachable, supervisorEnv } from '../run/detach-job.js';
-import { currentOwner } from '../store/owner.js';
+import { currentOwner, processStartTime, type Owner } from '../store/owner.js';
 import { requireSnapshots } from '../snapshots/snapshot-guards.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import type { GroupRecord } from '../batch/batch-records.js';
 import { batchResult } from '../batch/batch-result.js';
 import { readBatchSpec } from '../batch/batch-spec.js';
-import { batchRecords, driveBatch, tryAdopt } from '../batch/drive-batch.js';
+import { batchRecords, driveBatch, reportBatchProgress, tryAdopt } from '../batch/drive-batch.js';
 import { STRATEGIES, type Strategy } from '../batch/join.js';
 
 /** The detached driver is `headspace batch wait GROUP`, which adopts the seat: a bin, as only a bin exits. */
@@ -50,28 +50,43 @@ export interface BatchInput {
 function seconds(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-    throw new EngineError('BAD_ARGUMENT', `${name} takes a number from ${min} to ${max}`, { hint: `for example ${Math.max(min, 1)}` });
+    throw new EngineError('BAD_ARGUMENT', `${name} takes a number of seconds from ${min} to ${max}`, {
+      hint: `give a number in that range, e.g. ${Math.max(min, 1)}`,
+    });
   return value;
 }
 
 function wholeNumber(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from ${min} to ${max}`, { hint: `for example ${min}` });
+    throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from ${min} to ${max}`, {
+      hint:
+        name === 'quorum' ? `the quorum is how many jobs must succeed: at most the number of jobs (${max})` : `give a whole number in that range, e.g. ${min}`,
+    });
   return value;
 }
 
 /** Validates everything, records the group and its members in one commit, then drives it here or in a detached process. */
 export async function startBatch(ctx: EngineContext, input: BatchInput): Promise<ResultPackage> {
   if (!STRATEGIES.includes(input.strategy))
-    throw new EngineError('BAD_ARGUMENT', `strategy takes one of ${STRATEGIES.join(', ')}`, { hint: 'for example race: the first job to end decides' });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      input.strategy === undefined
+        ? `a batch needs a strategy: one of ${STRATEGIES.join(', ')}`
+        : `unknown strategy ${JSON.stringify(String(input.strategy)).slice(0, 40)}: it is one of ${STRATEGIES.join(', ')}`,
+      { hint: 'all: every job must succeed; allSettled: wait for all; race: the first to end decides; any: the first success; quorum: that many successes' },
+    );
   const members = await readBatchSpec(input);
   const n = members.length;
   const quorum = wholeNumber(input.quorum, 'quorum', 1, n);
   if (input.strategy === 'quorum' && quorum === undefined)
-    throw new EngineError('BAD_ARGUMENT', 'the quorum strategy needs quorum: how many successes decide', { hint: `for example quorum ${Math.min(2, n)}` });
+    throw new EngineError('BAD_ARGUMENT', 'the quorum strategy needs a quorum: how many successes decide', {
+      hint: `give a quorum from 1 to ${n} (the number of jobs), e.g. ${Math.min(2, n)}`,
+    });
   if (input.strategy !== 'quorum' && input.quorum !== undefined)
-    throw new EngineError('BAD_ARGUMENT', 'quorum is only for the quorum strategy', { hint: 'omit it, or use strategy quorum' });
+    throw new EngineError('BAD_ARGUMENT', `a quorum is only for the quorum strategy, not ${input.strategy}`, {
+      hint: 'leave the quorum out, or choose the quorum strategy',
+    });
   const concurrency = wholeNumber(input.concurrency, 'concurrency', 1, MAX_BATCH_CONCURRENCY) ?? 1;
   const timeout = seconds(input.timeoutSeconds, 'timeoutSeconds', 0.001, 86_400);
   const cleanup = seconds(input.cleanupTimeoutSeconds, 'cleanupTimeoutSeconds', 0.001, 3600) ?? DEFAULT_CLEANUP_TIMEOUT_SECONDS;
@@ -104,7 +119,10 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
     ctx.traceId,
   );
   if (detach) {
-    startDetachedDriver(ctx.home, groupId);
+    const driver = startDetachedDriver(ctx.home, groupId);
+    // The spawned driver holds the seat from now (the same compare-and-set it would make itself, a no-op if it was first),
+    // so the result, and any wait or status before the driver's first look, sees a live driver starting, never one gone.
+    if (driver) batchRecords(ctx).adopt(groupId, null, driver);
     return batchResult(ctx, groupId, {
       verb: 'batch',
       lead: `batch ${groupId} started: a detached driver runs it`,
@@ -116,12 +134,14 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
 }
 
 /** `headspace batch wait GROUP` in a session of its own, no stdio of the caller's: it adopts the free seat and drives to the end. */
-function startDetachedDriver(given: string, groupId: string): void {
+function startDetachedDriver(given: string, groupId: string): Owner | null {
   const home = absolutePath(given);
   // The supervisor's environment: where things are and headspace's settings, never the caller's other values.
   const child = spawn(process.execPath, [HEADSPACE_BIN, 'batch', 'wait', groupId], { detached: true, stdio: 'ignore', cwd: '/', env: supervisorEnv(home) });
   child.once('error', () => {});
   child.unref();
+  // exec keeps the pid and its start time: this is the owner the driver will find itself to be.
+  return child.pid === undefined ? null : { pid: child.pid, started: processStartTime(child.pid) };
 }
 
 export function requireGroup(ctx: EngineContext, groupId: string): GroupRecord {
@@ -165,6 +185,7 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
       });
       continue;
     }
+    reportBatchProgress(ctx, input.groupId);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -172,7 +193,12 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
 /** Cancels the batch: queued jobs are never started, running ones are stopped; returns the batch as it ended (status cancelled, exit 5, unless it had finished already). */
 export async function cancelBatch(ctx: EngineContext, input: { groupId: string }): Promise<ResultPackage> {
   const group = requireGroup(ctx, input.groupId);
-  if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-cancel', lead: 'the batch had already finished; nothing to cancel' });
+  // A finished batch is left as it is: its own result and status (and so its exit code), said to be unchanged by this call.
+  if (group.state === 'finished')
+    return batchResult(ctx, input.groupId, {
+      verb: 'batch-cancel',
+      lead: `the batch had already finished (${group.status}) before this cancel, which changed nothing`,
+    });
   const records = batchRecords(ctx);
   records.requestCancel(input.groupId, ctx.clock.now());
   // The driver sees the request on its next look; with none alive, this call drives the cancellation itself.

@@ -74,7 +74,7 @@ export function toolFor(verb: AnyVerb): ToolSpec {
   const schema = verb.input(z) as z.ZodObject;
   const omit = Object.fromEntries((verb.mcpOmits ?? []).map((key) => [key, true as const]));
   const prepare = PREPARE[verb.name];
-  const omitted = verb.mcpOmits ? schema.omit(omit as never) : schema;
+  const omitted = required(verb.mcpOmits ? schema.omit(omit as never) : schema, verb.mcpRequires ?? []);
   return {
     name: verb.name,
     title: verb.title,
@@ -87,6 +87,17 @@ export function toolFor(verb: AnyVerb): ToolSpec {
       return method(prepare ? await prepare(args as Args, ctx) : (args as Args));
     },
   };
+}
+
+/** Keys optional on a face with an alternative to them, required over MCP where the alternative is omitted (batch's jobs). */
+function required(schema: z.ZodObject, keys: readonly string[]): z.ZodObject {
+  if (keys.length === 0) return schema;
+  const shape: Record<string, z.ZodType> = {};
+  for (const key of keys) {
+    const declared = schema.shape[key] as z.ZodType;
+    shape[key] = declared instanceof z.ZodOptional ? (declared.unwrap() as z.ZodType).describe(declared.description ?? '') : declared;
+  }
+  return schema.extend(shape);
 }
 
 /** A numeric key bounded lower over MCP (watch's duration), its description kept. */

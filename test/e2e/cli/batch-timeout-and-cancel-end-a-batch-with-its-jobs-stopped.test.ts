@@ -2,7 +2,9 @@
  * A batch's own --timeout ends it with status timeout (exit 4) and
  * `batch cancel` with status cancelled (exit 5) (#16): either way its running
  * jobs are stopped (their records read cancelled) and its queued jobs never
- * start.
+ * start. The cleanup's gone time counts from the timeout or the cancel (no
+ * job decided), and a second cancel of the finished batch returns its result
+ * as it stands, with its exit code, saying that it changed nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
@@ -27,6 +29,9 @@ describe('a batch ended from outside its join', () => {
     expect(run.pkg!.status).toBe('timeout');
     expect(memberLines(run.pkg!).map((l) => l.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     expect(run.stdout).toContain("cancelled before it started: the batch's timeout ran out");
+    // No job decided a timeout: the losers' gone time counts from the timeout, never from "the deciding job".
+    expect(run.stdout).not.toContain('deciding job');
+    expect(run.stdout).toMatch(/every loser gone \d+ ms after the batch's timeout ran out/);
   });
 
   it('is cancelled by batch cancel with exit 5, its running jobs stopped and its queued job never started', async () => {
@@ -43,8 +48,11 @@ describe('a batch ended from outside its join', () => {
     expect(lines.map((l) => l.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     for (const line of lines.slice(0, 2)) expect(JSON.parse(cli(home, ['inspect', line.id!, '--json']).stdout).status).toBe('cancelled');
     expect(lines[2]!.text).toContain('cancelled before it started: the batch was cancelled');
-    // A second cancel changes nothing and says so.
+    expect(cancelled.stdout).toMatch(/every loser gone \d+ ms after the cancel/);
+    // A second cancel changes nothing and says so: the finished batch's own result, status and exit code (cancelled, 5).
     const again = cli(home, ['batch', 'cancel', group]);
-    expect(again.stdout).toContain('already finished');
+    expect(again.code).toBe(5);
+    expect(again.stdout).toContain('the batch had already finished (cancelled) before this cancel, which changed nothing');
+    expect(again.stdout).not.toContain('nothing to cancel');
   });
 });

@@ -25,7 +25,7 @@ describe('batch validation', () => {
 
   it.each([
     ['no jobs', ['--strategy', 'all'], [], /no jobs/],
-    ['a quorum strategy without a quorum', ['--strategy', 'quorum'], [{ workspace: 'pool', command: 'true' }], /needs quorum/],
+    ['a quorum strategy without a quorum', ['--strategy', 'quorum'], [{ workspace: 'pool', command: 'true' }], /needs a quorum/],
     [
       'a quorum above the job count',
       ['--strategy', 'quorum', '--quorum', '3'],
@@ -36,7 +36,7 @@ describe('batch validation', () => {
       /quorum takes a whole number from 1 to 2/,
     ],
     ['a quorum for another strategy', ['--strategy', 'any', '--quorum', '1'], [{ workspace: 'pool', command: 'true' }], /only for the quorum strategy/],
-    ['a job with neither workspace nor fork', ['--strategy', 'all'], [{ command: 'true' }], /exactly one of workspace and fork/],
+    ['a job with neither workspace nor fork', ['--strategy', 'all'], [{ command: 'true' }], /names no workspace: it needs exactly one/],
     [
       'an unknown workspace after a good one',
       ['--strategy', 'all'],
