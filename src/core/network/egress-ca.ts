@@ -49,7 +49,7 @@ export function ensureWorkspaceCa(home: string, workspaceId: string): void {
   const leaf = rsaKeys();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(ca.publicKey);
-  cert.serialNumber = serial();
+  cert.serialNumber = certificateSerial();
   cert.validity.notBefore = new Date(Date.now() - 3600_000);
   cert.validity.notAfter = new Date(Date.now() + CA_DAYS * 86400_000);
   const subject = [
@@ -87,7 +87,7 @@ export function loadWorkspaceCa(home: string, workspaceId: string): WorkspaceCa 
       if (known) return known;
       const cert = forge.pki.createCertificate();
       cert.publicKey = leafPublic;
-      cert.serialNumber = serial();
+      cert.serialNumber = certificateSerial();
       cert.validity.notBefore = new Date(Date.now() - 3600_000);
       cert.validity.notAfter = new Date(Date.now() + LEAF_DAYS * 86400_000);
       cert.setSubject([{ name: 'commonName', value: host.slice(0, 64) }]);
@@ -132,7 +132,11 @@ function rsaKeys() {
   });
 }
 
-function serial(): string {
-  // Positive (a leading 0 nibble) and unique per certificate, so a client's cache never mixes two leaves.
-  return `0${randomBytes(15).toString('hex')}`;
+export function certificateSerial(): string {
+  // Unique per certificate, so a client's cache never mixes two leaves, and a DER INTEGER that parses: its
+  // first byte 0x01..0x7f is positive and never a leading zero. A random first byte let node-forge write a
+  // padded integer ("illegal padding") about once in a thousand leaves, which crashed the proxy's host (red team).
+  const bytes = randomBytes(16);
+  bytes[0] = 1 + (bytes[0]! % 0x7f);
+  return bytes.toString('hex');
 }

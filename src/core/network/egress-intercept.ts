@@ -96,7 +96,17 @@ function terminateTls(client: Socket, upstream: Socket, first: Buffer, t: Secret
   upTls.once('secureConnect', () => {
     ready = true;
     client.unshift(first);
-    const job = new TLSSocket(client, { isServer: true, secureContext: t.jobContext(t.host), ALPNProtocols: ['http/1.1'] });
+    // A leaf that cannot be made (a name node-forge refuses as a SAN, a certificate it cannot encode) ends this
+    // tunnel only: thrown here, in a socket handler, it would take down the engine or the shared supervisor.
+    let secureContext: SecureContext;
+    try {
+      secureContext = t.jobContext(t.host);
+    } catch (error) {
+      t.upstreamRefused(`leaf ${(error as Error).name}`);
+      upTls.destroy();
+      return t.finish();
+    }
+    const job = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
     job.on('error', () => t.finish());
     job.on('end', () => upTls.end());
     upTls.on('end', () => job.end());
@@ -115,10 +125,10 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel): void 
   let done = false;
   let collectHeaders: Array<[string, string]> = [];
   const mine = (s: JobSecret) => secretIsFor(s, t.host, t.port);
-  const block = (name: string) => {
+  const block = (name: string, why = `a secret placeholder (${name}) may go only to its own host`) => {
     done = true;
     t.blocked(name, false);
-    job.end(forbidden(`a secret placeholder (${name}) may go only to its own host`));
+    job.end(forbidden(why));
     t.finish();
   };
   const refuse = (why: string) => {
@@ -152,6 +162,16 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel): void 
     if (foreign) {
       block(foreign.name);
       return false;
+    }
+    // Domain fronting (red team): a value goes only in a request whose target and Host name the tunnel's own
+    // host, and never in Host itself — a front end routing by Host would hand it to another origin.
+    const own = found.find((s) => mine(s));
+    if (own) {
+      const elsewhere = requestElsewhere(parsed.target, parsed.headers, t.host, t.port);
+      if (elsewhere !== null) {
+        block(own.name, `a secret placeholder (${own.name}) goes only in a request to ${t.host} itself: ${elsewhere}`);
+        return false;
+      }
     }
     const headers = parsed.headers.map(([n, v]): [string, string] => {
       let value = v;
@@ -263,4 +283,24 @@ function serialise(line: string, headers: ReadonlyArray<readonly [string, string
 function forbidden(why: string): string {
   const body = `headspace egress proxy: ${why}\n`;
   return `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/**
+ * Why a request on a tunnel to host:port is addressed elsewhere, or null: the target must be origin-form
+ * (or `*`), there must be exactly one Host header naming the tunnel's host (and its port, when it names one),
+ * and Host must not carry a placeholder.
+ */
+export function requestElsewhere(target: string, headers: ReadonlyArray<readonly [string, string]>, host: string, port: number): string | null {
+  if (!target.startsWith('/') && target !== '*') return 'an absolute-form request target is refused';
+  const hosts = headers.filter(([n]) => n.toLowerCase() === 'host').map(([, v]) => v.trim().toLowerCase());
+  if (hosts.length !== 1) return 'the request needs exactly one Host header';
+  const value = hosts[0]!;
+  if (value.includes('hs-secret-')) return 'a placeholder is never put in Host';
+  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(value);
+  const plain = /^([^:[\]]+)(?::(\d+))?$/.exec(value);
+  const named = bracket ?? plain;
+  const want = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (!named || named[1] !== want) return `Host names ${JSON.stringify(value.slice(0, 80))}`;
+  if (named[2] !== undefined && Number(named[2]) !== port) return `Host names port ${named[2]}`;
+  return null;
 }

@@ -39,6 +39,8 @@ describe('the verb table', () => {
         doctor: ['env'],
         // A batch's jobs reach the CLI as --spec FILE|- (its text: the engine parses it), the same jobs the library and MCP give as data.
         batch: ['jobs'],
+        // --secret NAME@HOST reads the value from the caller's environment, as --env NAME does (#18 item 3).
+        run: ['secrets'],
       } as Record<string, string[]>;
       for (const key of filledByAdapter[verb.name] ?? []) covered.add(key);
       expect(
