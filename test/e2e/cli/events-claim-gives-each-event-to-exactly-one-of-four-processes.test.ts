@@ -17,30 +17,49 @@ afterAll(cleanup);
 
 const JOBS = 40;
 
-/** One claimer: claims (max 3, waiting) until the producer is done and a claim comes back empty; prints each id it got. */
-function claimer(kind: 'cli' | 'library', sub: string, doneFile: string): Promise<string[]> {
+async function waitUntil(ready: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error('the four claimers did not all start claiming within the time allowed');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * One claimer: claims (max 3, waiting) until the producer is done and a claim
+ * comes back empty; prints each id it got. After its first claim it writes
+ * `readyFile`, so the producer starts only once all four are claiming (a
+ * claimer that started late used to find every event already taken, and the
+ * race this test is about never happened). After a non-empty claim it pauses
+ * briefly, so no one claimer can drain a burst before the others call again.
+ */
+function claimer(kind: 'cli' | 'library', sub: string, doneFile: string, readyFile: string): Promise<string[]> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' };
   const script =
     kind === 'library'
       ? `const { createHeadspace } = await import(${JSON.stringify(join(REPO, 'dist', 'api', 'index.js'))});
-         const { existsSync } = await import('node:fs');
+         const { existsSync, writeFileSync } = await import('node:fs');
          const engine = createHeadspace({ defaultProvider: 'fake' });
          for (;;) {
            const done = existsSync(${JSON.stringify(doneFile)});
            const pkg = await engine.claimEvents({ subscriptionId: ${JSON.stringify(sub)}, max: 3, waitSeconds: 0.5 });
            const ids = pkg.key_findings.filter((f) => f.kind === 'event').map((f) => f.id);
            for (const id of ids) console.log(id);
-           if (ids.length) await engine.ackEvents({ subscriptionId: ${JSON.stringify(sub)}, eventIds: ids });
-           else if (done) break;
+           writeFileSync(${JSON.stringify(readyFile)}, '');
+           if (ids.length) {
+             await engine.ackEvents({ subscriptionId: ${JSON.stringify(sub)}, eventIds: ids });
+             await new Promise((r) => setTimeout(r, 30));
+           } else if (done) break;
          }
          engine.close();`
       : `const { execFileSync } = await import('node:child_process');
-         const { existsSync } = await import('node:fs');
+         const { existsSync, writeFileSync } = await import('node:fs');
          for (;;) {
            const done = existsSync(${JSON.stringify(doneFile)});
            const out = JSON.parse(execFileSync(${JSON.stringify(BIN)}, ['events', 'claim', ${JSON.stringify(sub)}, '--max', '3', '--wait', '0.5', '--json'], { encoding: 'utf8' }));
            const ids = out.key_findings.filter((f) => f.kind === 'event').map((f) => f.id);
            for (const id of ids) console.log(id);
+           writeFileSync(${JSON.stringify(readyFile)}, '');
            if (!ids.length && done) break;
          }`;
   return new Promise((resolve, reject) => {
@@ -60,7 +79,10 @@ describe('four processes claiming at once', () => {
       await engine.create({ workspaceId: 'w', budget: { concurrency: 4 } });
       const sub = subscriptionIdOf(await engine.subscribeEvents({ workspaceId: 'w' }));
       const doneFile = join(home, 'producer-done');
-      const claimers = [claimer('cli', sub, doneFile), claimer('cli', sub, doneFile), claimer('library', sub, doneFile), claimer('library', sub, doneFile)];
+      const readyFiles = [0, 1, 2, 3].map((i) => join(home, `claimer-ready-${i}`));
+      const kinds = ['cli', 'cli', 'library', 'library'] as const;
+      const claimers = kinds.map((kind, i) => claimer(kind, sub, doneFile, readyFiles[i]!));
+      await waitUntil(() => readyFiles.every((f) => existsSync(f)), 60_000);
       const jobIds: string[] = [];
       for (let i = 0; i < JOBS; i++) jobIds.push((await engine.run({ workspaceId: 'w', argv: ['echo', String(i)] })).provenance.job_id!);
       writeFileSync(doneFile, '');
