@@ -1,8 +1,9 @@
 /**
  * `headspace probe --all --provider native` runs every containment scenario
  * as a real escape attempt in a real workspace, through the built bin, and
- * reports each one contained. Each scenario is bounded, so the whole run
- * stays well under a minute on a 2-core machine.
+ * reports each one contained. Each scenario is bounded; the run's wall time
+ * is not asserted (tests never assert a speed: under CI load a 60 s bound
+ * failed at 60.85 s), only that the hook's own timeout is not reached.
  *
  * Escapes the native provider is known to have are listed below with their
  * reason, and the all-contained expectation runs as `it.fails` while the list
@@ -57,13 +58,10 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
   let run: CliRun;
   let result: ProbeJson;
   let verdicts: Map<string, string>;
-  let seconds = 0;
 
   beforeAll(() => {
     home = makeHome();
-    const started = Date.now();
     run = cliLeakingDescriptors(home.home, ['probe', '--all', '--provider', 'native', '--json']);
-    seconds = (Date.now() - started) / 1000;
     result = JSON.parse(run.stdout) as ProbeJson;
     verdicts = new Map(
       result.key_findings
@@ -74,11 +72,10 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
   }, 120_000);
   afterAll(() => home?.cleanup());
 
-  it('runs every registered scenario within a minute', () => {
+  it('runs every registered scenario', () => {
     expect(run.stderr).toBe('');
     // The registry, not a literal: each slice of #10 adds scenarios (#10 items 5, 8, 12 added three).
     expect([...verdicts.keys()].sort()).toEqual([...SCENARIO_IDS].sort());
-    expect(seconds).toBeLessThan(60);
   });
 
   it('contains every scenario except the known escapes, and skips none', () => {
