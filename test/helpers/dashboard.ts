@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { assertBuilt, BIN, REPO } from './cli.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createHeadspace, type Engine } from '../../src/api/index.js';
+import { assertBuilt, BIN, makeHome, REPO } from './cli.js';
 
 export const CHROMIUM = process.env.HEADSPACE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -122,4 +124,42 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.HEADSPACE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'screenshots') : join(tmpdir(), 'hs-screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+export interface DashboardInBrowser {
+  /** Why the browser tests cannot run here ('' when they can): pass to describe.skipIf. */
+  missing: string;
+  home: string;
+  /** Set once beforeAll ran (and chromium is present). */
+  ui: UiHandle;
+  browser: BrowserHandle;
+}
+
+/**
+ * The set-up every browser test of the dashboard shares: a fresh home, seeded
+ * through the engine (fake provider) by `seed` before the server starts,
+ * `headspace ui …args` on it and one headless Chromium, all torn down after
+ * the file. Nothing starts when chromium is missing (the tests skip).
+ */
+export function dashboardInBrowser(options: { seed?: (engine: Engine, home: string) => Promise<void>; args?: string[] } = {}): DashboardInBrowser {
+  const home = makeHome();
+  const suite = { missing: chromiumMissing(), home: home.home } as DashboardInBrowser;
+  beforeAll(async () => {
+    if (suite.missing) return;
+    if (options.seed) {
+      const engine = createHeadspace({ home: home.home, defaultProvider: 'fake' });
+      try {
+        await options.seed(engine, home.home);
+      } finally {
+        engine.close();
+      }
+    }
+    [suite.ui, suite.browser] = await Promise.all([startUi(home.home, options.args ?? []), launchBrowser()]);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.ui?.stop();
+    await home.cleanup();
+  });
+  return suite;
 }
