@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createHeadspace, type Engine } from '../../src/api/index.js';
 import { assertBuilt, BIN, makeHome, REPO } from './cli.js';
 
@@ -34,11 +34,11 @@ export interface UiHandle {
   stop(): Promise<number | null>;
 }
 
-/** Starts `headspace ui --port 0 …args` on `home` and resolves once it printed its URL (10 s at most). */
-export function startUi(home: string, args: string[] = []): Promise<UiHandle> {
+/** Starts `headspace ui --port 0 …args` on `home` (`env` over the default PATH and HOME) and resolves once it printed its URL (10 s at most). */
+export function startUi(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<UiHandle> {
   assertBuilt();
   const child: ChildProcess = spawn(BIN, ['ui', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env, HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -162,4 +162,13 @@ export function dashboardInBrowser(options: { seed?: (engine: Engine, home: stri
     await home.cleanup();
   });
   return suite;
+}
+
+/** What planted markup would leave behind had it been parsed: a global, an element in the view, a script beyond app.js, a dialog. */
+export async function nothingRan(browser: BrowserHandle): Promise<void> {
+  const { page, dialogs } = browser;
+  expect(await page.evaluate(() => (window as unknown as { __planted?: string }).__planted)).toBeUndefined();
+  expect(await page.locator('main img, main b, main i').count()).toBe(0);
+  expect(await page.locator('script').count()).toBe(1); // app.js alone
+  expect(dialogs).toEqual([]);
 }

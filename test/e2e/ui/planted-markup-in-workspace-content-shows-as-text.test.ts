@@ -5,7 +5,7 @@
  * planted element exists, no dialog opens.
  */
 import { describe, expect, it } from 'vitest';
-import { dashboardInBrowser } from '../../helpers/dashboard.js';
+import { dashboardInBrowser, nothingRan as checkNothingRan } from '../../helpers/dashboard.js';
 
 const SCRIPT = '<script>window.__planted = "script"</script>';
 const IMG = '<img src=x onerror="window.__planted = \'img\'; alert(1)">';
@@ -21,14 +21,7 @@ const suite = dashboardInBrowser({
   },
 });
 
-/** What planted markup would leave behind if it were parsed: a global, an element, a dialog. */
-async function nothingRan(): Promise<void> {
-  const { page, dialogs } = suite.browser;
-  expect(await page.evaluate(() => (window as unknown as { __planted?: string }).__planted)).toBeUndefined();
-  expect(await page.locator('main img').count()).toBe(0);
-  expect(await page.locator('script').count()).toBe(1); // app.js alone
-  expect(dialogs).toEqual([]);
-}
+const nothingRan = () => checkNothingRan(suite.browser);
 
 describe.skipIf(suite.missing !== '')(`hostile content in the dashboard (${suite.missing || 'chromium present'})`, () => {
   it('shows planted script and image markup as text in the list, the workspace and the job', async () => {
