@@ -164,6 +164,10 @@ export function dashboardInBrowser(options: { seed?: (engine: Engine, home: stri
   return suite;
 }
 
+/** Markup planted in workspace content: were it parsed, it would set window.__planted or open a dialog (nothingRan looks). */
+export const PLANTED_SCRIPT = '<script>window.__planted = "script"</script>';
+export const PLANTED_IMG = '<img src=x onerror="window.__planted = \'img\'; alert(1)">';
+
 /** What planted markup would leave behind had it been parsed: a global, an element in the view, a script beyond app.js, a dialog. */
 export async function nothingRan(browser: BrowserHandle): Promise<void> {
   const { page, dialogs } = browser;

@@ -5,10 +5,9 @@
  * planted element exists, no dialog opens.
  */
 import { describe, expect, it } from 'vitest';
-import { dashboardInBrowser, nothingRan as checkNothingRan } from '../../helpers/dashboard.js';
+import { dashboardInBrowser, PLANTED_IMG, PLANTED_SCRIPT, nothingRan as checkNothingRan } from '../../helpers/dashboard.js';
 
-const SCRIPT = '<script>window.__planted = "script"</script>';
-const IMG = '<img src=x onerror="window.__planted = \'img\'; alert(1)">';
+const [SCRIPT, IMG] = [PLANTED_SCRIPT, PLANTED_IMG];
 const FILE = '<img src=x onerror=alert(2)>.txt';
 let workspace: string;
 let job: string;
