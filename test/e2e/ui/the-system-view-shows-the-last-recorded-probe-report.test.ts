@@ -34,9 +34,9 @@ describe.skipIf(suite.missing !== '')(`the last probe report in the dashboard ($
     expect(await page.getByTestId('probe-last-outcome').textContent()).toBe('31 of 31 scenarios contained on native');
     const facts = await page.getByTestId('probe-last').locator('table').first().textContent();
     expect(facts).toMatch(/^recorded\d{4}-\d\d-\d\dT[\d:.]+Zprovidernativebuildheadspace 0\.0\.0-test, node v\d+\.\d+\.\d+, \w+-\w+$/);
+    await screenshot(page, 'system');
     await page.getByText('the whole report').click();
     expect(await page.getByTestId('probe-last').getByTestId('findings').textContent()).toBe('contained: pid-namespace — pid 1 is the job’s init');
-    await screenshot(page, 'system');
 
     // The buttons still run their reports.
     await page.getByRole('button', { name: 'probe scenarios' }).click();
