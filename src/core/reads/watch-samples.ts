@@ -53,13 +53,13 @@ export async function readWatchSamples(ctx: EngineContext, input: WatchSamplesIn
   if (!ws) throw new EngineError('WORKSPACE_NOT_FOUND', `no workspace or job ${input.handle}`, { hint: 'list the workspaces', action: nextAction('ls') });
   // A job's samples may sit in a watch of its workspace too; a workspace's, in a watch of any of its jobs.
   // A file name only narrows the search (<handle>-<trace id>.jsonl); each sample's own ids decide.
-  const handles = new Set(job ? [job.id, ws.id] : [ws.id, ...store.listJobs(ws.id).map((j) => j.id)]);
+  const prefixes = (job ? [job.id, ws.id] : [ws.id, ...store.listJobs(ws.id).map((j) => j.id)]).map((h) => `${h}-`);
   const keep = (s: WatchSample) => (job ? s.job_id === job.id : s.workspace_id === ws.id);
   const dir = join(ctx.home, 'watch');
   let names: string[];
   try {
     names = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.jsonl') && [...handles].some((h) => e.name.startsWith(`${h}-`)))
+      .filter((e) => e.isFile() && e.name.endsWith('.jsonl') && prefixes.some((p) => e.name.startsWith(p)))
       .map((e) => e.name);
   } catch {
     names = [];
