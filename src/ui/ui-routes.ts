@@ -1,6 +1,8 @@
 /**
- * What the dashboard's page may ask, each answered by an engine verb: the
- * page never sees the store, a path of the home or a provider. Reads are
+ * What the dashboard's page may ask, each answered by an engine verb or one
+ * of the engine's reads (workspaceFacts, watchSamples, lastProbeReport,
+ * listBatches): the page never sees the store, a path of the home or a
+ * provider. Every route sits behind ui-server.ts's guards. Reads are
  * GET; the three actions are POST and exist only with --allow-actions.
  * Every answer is JSON data; the page renders it as text (never as HTML).
  */
