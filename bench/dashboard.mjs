@@ -1,7 +1,9 @@
 // The dashboard (#21) on a store of 1,000 workspaces (FAKE provider, real
 // SQLite store on disk), as ratios to `headspace ls --json` on the same store:
 //  - the workspace list's first page from the running `headspace ui` server
-//    (GET /api/workspaces, the engine's ls sliced to 100 rows);
+//    (GET /api/workspaces, the engine's ls sliced to 100 rows, with the
+//    page's policy labels), and then that page's storage, which the page
+//    asks for once the rows are shown (a list page plus the storage request);
 //  - a page load in headless Chromium until the first 100 rows are in the
 //    DOM ("list shown"), and the page's own first-contentful-paint.
 // Interleaved rounds (A B C A B C …), medians and p90s. Without chromium the
@@ -39,6 +41,16 @@ export async function benchDashboard({ repo, rounds = Number(process.env.HS_BENC
           const response = await fetch(`${ui.base}/api/workspaces?offset=0&limit=100`, { headers: { authorization: `Bearer ${ui.token}` } });
           const page = await response.json();
           if (page.total !== WORKSPACES) throw new Error(`the list has ${page.total} workspaces`);
+        },
+      },
+      {
+        // The list's storage column, asked once the rows are shown (#21): the provider measures each of the page's workspaces.
+        name: "ui: the first page's storage (GET /api/workspace-storage, 100 ids)",
+        run: async () => {
+          const page = await (await fetch(`${ui.base}/api/workspaces?offset=0&limit=100`, { headers: { authorization: `Bearer ${ui.token}` } })).json();
+          const ids = page.rows.map((r) => r.id).join(',');
+          const response = await fetch(`${ui.base}/api/workspace-storage?ids=${ids}`, { headers: { authorization: `Bearer ${ui.token}` } });
+          if ((await response.json()).length !== 100) throw new Error('the storage of 100 workspaces was not measured');
         },
       },
     ];

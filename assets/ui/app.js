@@ -287,6 +287,10 @@ async function workspacesView(view, gen, params) {
       el('td', {}, w.profile || ''),
       el('td', { testid: 'workspace-purpose' }, w.purpose || ''),
       el('td', {}, w.owner || ''),
+      el('td', { testid: 'workspace-network' }, networkCell(w.policy)),
+      el('td', { testid: 'workspace-secrets', title: 'secrets at egress need a network allow-list' }, w.secrets_at_egress ? 'at egress' : '—'),
+      el('td', { testid: 'workspace-limits' }, limitCounts(w.policy)),
+      storageCell(w.id),
       el('td', {}, ttlLeft(w.expires_at)),
       el('td', {}, w.created_at || ''),
     ),
@@ -302,10 +306,72 @@ async function workspacesView(view, gen, params) {
       page.offset + page.rows.length < page.total ? pageLink(page.offset + WORKSPACE_PAGE, 'next →') : '',
       el('a', { href: all ? '#/' : '#/?all=1' }, all ? 'hide destroyed' : 'show destroyed'),
     ),
-    table(['workspace', 'state', 'provider', 'profile', 'purpose', 'owner', 'TTL left', 'created'], rows, 'workspaces'),
+    table(
+      ['workspace', 'state', 'provider', 'profile', 'purpose', 'owner', 'network', 'secrets', 'limits', 'storage', 'TTL left', 'created'],
+      rows,
+      'workspaces',
+    ),
     page.attention.length ? [el('h3', {}, 'Attention'), list(page.attention.map(findingText))] : '',
   );
   timer = setTimeout(route, 5000);
+  await fillStorage(
+    gen,
+    page.rows.map((w) => w.id),
+  );
+}
+
+/** The network limit's value (shortened; whole in its tooltip) and its label, as the workspace view shows it. */
+function networkCell(policy) {
+  const network = (policy || []).find((l) => l.name === 'network');
+  if (!network) return '';
+  const value = network.value.length > 36 ? `${network.value.slice(0, 35)}…` : network.value;
+  return el('span', { title: network.value }, value, ' ', labelBadge(network.label));
+}
+
+/** How many limits are enforced, measured or simulated: the workspace view's table in one cell. */
+function limitCounts(policy) {
+  const counts = new Map();
+  for (const limit of policy || []) counts.set(limit.label, (counts.get(limit.label) || 0) + 1);
+  const title = (policy || []).map((l) => `${l.name}: ${l.value} (${l.label})`).join('\n');
+  return el(
+    'span',
+    { title },
+    [...counts].map(([label, n]) => labelBadge(label, `${n} ${label}`)),
+  );
+}
+
+function labelBadge(label, text) {
+  return badge(text ?? label, `l-${String(label).replace(/[^a-z_]/g, '')}`);
+}
+
+/** Storage is measured by each workspace's provider: asked once the rows are shown, kept a while, so the list paints first. */
+const storageCache = new Map();
+const STORAGE_FRESH_MS = 15000;
+
+function storageCell(id) {
+  const known = storageCache.get(id);
+  return el('td', { testid: 'workspace-storage', 'data-ws': id }, known ? storageText(known.bytes) : '…');
+}
+
+function storageText(value) {
+  return value === null ? 'unknown' : bytes(value);
+}
+
+async function fillStorage(gen, ids) {
+  const stale = ids.filter((id) => !storageCache.has(id) || Date.now() - storageCache.get(id).at > STORAGE_FRESH_MS);
+  if (stale.length > 0) {
+    try {
+      for (const row of await api(`/api/workspace-storage?ids=${stale.map(encodeURIComponent).join(',')}`))
+        storageCache.set(row.id, { bytes: row.storage_bytes, at: Date.now() });
+    } catch {
+      return; // the cells keep their '…'; the next refresh asks again
+    }
+  }
+  if (gen !== generation) return;
+  for (const cell of document.querySelectorAll('[data-testid="workspace-storage"]')) {
+    const known = storageCache.get(cell.dataset.ws);
+    if (known) cell.textContent = storageText(known.bytes);
+  }
 }
 
 async function workspaceView(view, gen, id) {
@@ -352,11 +418,14 @@ async function workspaceView(view, gen, id) {
     ),
     el('h3', {}, 'Resource usage'),
     usageChart(pkg.resource_usage, pkg.provenance.policy_summary),
+    el('h3', {}, 'Watch samples'),
+    el('div', { id: 'samples' }),
     el('h3', {}, 'Warnings'),
     list(pkg.warnings, 'warnings'),
     el('h3', {}, 'Attention'),
     list(pkg.attention.map(findingText), 'attention'),
   );
+  await showSamples(gen, id);
   timer = setTimeout(route, running ? 1000 : 5000);
 }
 
@@ -376,6 +445,8 @@ async function jobView(view, gen, id) {
       el('p', {}, 'workspace ', link('ws', pkg.provenance.workspace_id)),
       el('div', { id: 'job-actions', class: 'row' }),
       el('div', { id: 'job-package' }),
+      el('h3', {}, 'Watch samples'),
+      el('div', { id: 'samples' }),
       el('h3', {}, 'Log'),
       panel,
     );
@@ -385,6 +456,8 @@ async function jobView(view, gen, id) {
   }
   if (gen !== generation) return;
   document.getElementById('job-package').replaceChildren(resultPackage(pkg));
+  await showSamples(gen, id);
+  if (gen !== generation) return;
   document
     .getElementById('job-actions')
     .replaceChildren(
@@ -460,6 +533,184 @@ async function loadLog(gen, explicit) {
   document.getElementById('log-more').hidden = page.next === null;
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+/** The figures a watch sample carries, each drawn as a small line over the samples, with its range as text beside it. */
+const FIGURES = [
+  ['memory_bytes', 'memory', bytes],
+  ['cpu_seconds', 'cpu', (v) => `${v.toFixed(1)} s`],
+  ['pids', 'pids', String],
+  ['storage_bytes', 'storage', bytes],
+  ['output_bytes', 'output', bytes],
+];
+
+/** A job's or a workspace's recorded `watch` samples: a small chart per figure, its range in words, and every sample as text. */
+async function showSamples(gen, id) {
+  let data;
+  try {
+    data = await api(`/api/samples?id=${encodeURIComponent(id)}`);
+  } catch (error) {
+    data = { error: error.message };
+  }
+  const box = document.getElementById('samples');
+  if (gen !== generation || !box) return;
+  if (data.error) return void box.replaceChildren(el('p', { class: 'muted' }, `could not read the samples: ${data.error}`));
+  if (data.samples.length === 0)
+    return void box.replaceChildren(
+      el('p', { class: 'muted', testid: 'no-samples' }, `no watch samples recorded: \`headspace watch ${id} --for 60\` records some while it runs`),
+    );
+  const rows = FIGURES.map(([key, name, show]) => {
+    const points = data.samples.map((s) => s[key]).filter((v) => typeof v === 'number');
+    if (points.length === 0) return el('tr', {}, el('td', {}, name), el('td', {}), el('td', { class: 'muted' }, 'not measured'));
+    const [lo, hi, last] = [Math.min(...points), Math.max(...points), points[points.length - 1]];
+    const words = `${lo === hi ? show(hi) : `${show(lo)} – ${show(hi)}`}, last ${show(last)}`;
+    return el(
+      'tr',
+      { testid: 'sample-figure' },
+      el('td', {}, name),
+      el('td', {}, sparkline(points, `${name}: ${words}`)),
+      el('td', { testid: 'sample-range' }, words),
+    );
+  });
+  const first = data.samples[0];
+  const last = data.samples[data.samples.length - 1];
+  box.replaceChildren(
+    el(
+      'p',
+      { testid: 'samples-summary' },
+      `${data.samples.length} sample(s)${data.total > data.samples.length ? ` (the newest of ${data.total})` : ''} from ${data.watches} watch(es), ${first.at} → ${last.at}`,
+    ),
+    table(['figure', 'over the samples', 'range'], rows, 'samples'),
+    el(
+      'details',
+      {},
+      el('summary', {}, 'every sample as text'),
+      table(
+        ['at', 'state', ...FIGURES.map((f) => f[1])],
+        data.samples.map((sample) =>
+          el(
+            'tr',
+            { testid: 'sample-row' },
+            el('td', {}, sample.at),
+            el('td', {}, sample.state),
+            FIGURES.map(([key, , show]) => el('td', {}, typeof sample[key] === 'number' ? show(sample[key]) : '—')),
+          ),
+        ),
+        'sample-table',
+      ),
+    ),
+  );
+}
+
+/** A line through the values, built as SVG elements (never markup); its label says the same in words for a screen reader. */
+function sparkline(values, label) {
+  const [w, h] = [180, 28];
+  const lo = Math.min(...values);
+  const span = Math.max(...values) - lo || 1;
+  const step = values.length > 1 ? w / (values.length - 1) : 0;
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [key, value] of [
+    ['viewBox', `0 0 ${w} ${h}`],
+    ['width', String(w)],
+    ['height', String(h)],
+    ['role', 'img'],
+    ['aria-label', label],
+    ['class', 'spark'],
+  ])
+    svg.setAttribute(key, value);
+  svg.dataset.testid = 'sparkline';
+  const line = document.createElementNS(SVG, 'polyline');
+  line.setAttribute('points', values.map((v, i) => `${(i * step).toFixed(1)},${(h - 2 - ((v - lo) / span) * (h - 4)).toFixed(1)}`).join(' '));
+  svg.append(line);
+  return svg;
+}
+
+async function batchesView(view, gen) {
+  const page = await api('/api/batches');
+  if (gen !== generation) return;
+  const running = page.batches.some((b) => b.state === 'running');
+  view.replaceChildren(
+    el('h2', {}, 'Batches'),
+    el('p', { testid: 'batch-count' }, page.total === 0 ? 'no batches' : `${page.batches.length} of ${page.total}, newest first`),
+    table(
+      ['batch', 'strategy', 'jobs', 'outcome', 'created', 'summary'],
+      page.batches.map((b) =>
+        el(
+          'tr',
+          { testid: 'batch-row' },
+          el('td', {}, link('batch', b.id)),
+          el('td', {}, b.strategy + (b.quorum ? ` (${b.quorum})` : '')),
+          el('td', {}, String(b.members)),
+          el('td', {}, statusBadge(b.status || b.state)),
+          el('td', {}, b.created_at),
+          el('td', { testid: 'batch-summary' }, b.summary || ''),
+        ),
+      ),
+      'batches',
+    ),
+  );
+  timer = setTimeout(route, running ? 2000 : 10000);
+}
+
+async function batchView(view, gen, id) {
+  const pkg = await api(`/api/batch?id=${encodeURIComponent(id)}`);
+  if (gen !== generation) return;
+  const group = structured(pkg, 'batch')[0] || {};
+  const members = structured(pkg, 'job');
+  const cleanup = structured(pkg, 'cleanup')[0];
+  view.replaceChildren(
+    el('h2', {}, 'Batch ', el('span', { testid: 'batch-id' }, id)),
+    el('p', { testid: 'outcome' }, pkg.outcome_summary),
+    el(
+      'p',
+      {},
+      'strategy ',
+      el('strong', { testid: 'batch-strategy' }, `${group.strategy || '?'}${group.quorum ? ` (quorum ${group.quorum})` : ''}`),
+      ' · outcome ',
+      statusBadge(pkg.status),
+    ),
+    el('h3', {}, `Jobs (${members.length})`),
+    table(
+      ['name', 'role', 'status', 'exit', 'job', 'workspace', 'command'],
+      members.map((m) =>
+        el(
+          'tr',
+          { testid: 'member-row' },
+          el('td', { testid: 'member-name' }, m.name || ''),
+          el('td', {}, m.role || ''),
+          el('td', {}, statusBadge(m.status)),
+          el('td', {}, m.exit_code ?? ''),
+          el('td', {}, m.job_id ? link('job', m.job_id) : 'not started'),
+          el('td', {}, m.workspace_id ? link('ws', m.workspace_id) : m.fork_of ? ['fork of ', link('ws', m.fork_of)] : ''),
+          el('td', { testid: 'member-command' }, (m.command || []).join(' ')),
+        ),
+      ),
+      'members',
+    ),
+    cleanup ? el('p', { testid: 'cleanup' }, cleanup.text) : '',
+    el('details', {}, el('summary', {}, 'the whole result package'), resultPackage(pkg)),
+  );
+  if (pkg.status === 'running') timer = setTimeout(route, 2000);
+}
+
+/** The last `probe --all` this home ran, as it was recorded: when, on which provider, by which build. */
+async function probeLast(gen) {
+  const box = el('div', { testid: 'probe-last' }, el('p', { class: 'muted' }, 'reading…'));
+  api('/api/probe-last').then(
+    ({ last }) => {
+      if (gen !== generation) return;
+      if (!last)
+        return void box.replaceChildren(el('p', { class: 'muted' }, 'no `probe --all` has run on this home: `headspace probe --all` records its report here'));
+      box.replaceChildren(
+        fields({ recorded: last.recorded_at, provider: last.provider, build: last.build }),
+        el('p', {}, statusBadge(last.status), ' ', el('span', { testid: 'probe-last-outcome' }, last.report.outcome_summary)),
+        el('details', {}, el('summary', {}, 'the whole report'), resultPackage(last.report)),
+      );
+    },
+    (error) => box.replaceChildren(el('p', {}, `could not read it: ${error.message}`)),
+  );
+  return box;
+}
+
 async function systemView(view, gen) {
   const out = el('div', { testid: 'system-report' });
   const show = (path) => async () => {
@@ -481,6 +732,8 @@ async function systemView(view, gen) {
       el('button', { onclick: show('/api/subscriptions') }, 'event subscriptions'),
     ),
     out,
+    el('h3', {}, 'Last probe --all'),
+    await probeLast(gen),
   );
 }
 
@@ -495,6 +748,8 @@ async function route() {
     if (parts[0] === 'ws' && parts[1]) await workspaceView(view, gen, parts[1]);
     else if (parts[0] === 'job' && parts[1]) await jobView(view, gen, parts[1]);
     else if (parts[0] === 'system') await systemView(view, gen);
+    else if (parts[0] === 'batches') await batchesView(view, gen);
+    else if (parts[0] === 'batch' && parts[1]) await batchView(view, gen, parts[1]);
     else await workspacesView(view, gen, new URLSearchParams(query || ''));
   } catch (error) {
     if (gen === generation) view.replaceChildren(el('p', { testid: 'error' }, `could not load: ${error.message}`));

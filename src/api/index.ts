@@ -129,3 +129,8 @@ export type { ReceiptInput } from '../core/verbs/receipt.js';
 export type { RulesInput } from '../core/verbs/rules.js';
 export type { VerificationRequest, VerificationBlock, CheckResult } from '../core/verification/verification.js';
 export type { JobReceipt, ReceiptEnvelope } from '../core/receipts/job-receipt.js';
+// The dashboard's reads (#21): workspace facts, watch samples, the stored probe report, the batch list.
+export type { WorkspaceFacts, WorkspaceFactsInput } from '../core/reads/workspace-facts.js';
+export type { WatchSamples, WatchSamplesInput } from '../core/reads/watch-samples.js';
+export type { StoredProbeReport } from '../core/reads/probe-reports.js';
+export type { BatchSummary } from '../core/reads/batch-list.js';

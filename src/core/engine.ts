@@ -15,6 +15,10 @@ import { VERB_TABLE, type AnyVerb } from './verb-table/verb-table.js';
 import type { InspectInput, LogsDump } from './verbs/inspect.js';
 import type { FileBytes, ReadFileInput } from './verbs/read-file.js';
 import type { ClaimedEvent, SubscriptionIteratorInput } from './events/subscription-iterator.js';
+import type { BatchSummary } from './reads/batch-list.js';
+import type { StoredProbeReport } from './reads/probe-reports.js';
+import type { WatchSamples, WatchSamplesInput } from './reads/watch-samples.js';
+import type { WorkspaceFacts, WorkspaceFactsInput } from './reads/workspace-facts.js';
 
 export interface EngineOptions {
   /** State directory; default $HEADSPACE_HOME or ~/.headspace. */
@@ -57,6 +61,14 @@ export interface Engine extends VerbMethods {
   readFile(input: ReadFileInput): Promise<FileBytes>;
   /** A subscription's events, claimed in batches, one at a time; acknowledged when you move on (or ack()), put back if you throw or break (#15). */
   subscription(input: SubscriptionIteratorInput): AsyncGenerator<ClaimedEvent, void, undefined>;
+  /** The dashboard's reads (#21), plain data: a page of workspaces' policy labels and storage, */
+  workspaceFacts(input: WorkspaceFactsInput): Promise<WorkspaceFacts[]>;
+  /** a job's or a workspace's recorded watch samples, */
+  watchSamples(input: WatchSamplesInput): Promise<WatchSamples>;
+  /** the last `probe --all` report (with when and which build), */
+  lastProbeReport(input?: { provider?: string }): Promise<StoredProbeReport | null>;
+  /** and the batches, newest first (one in full: batchStatus). */
+  listBatches(input?: { limit?: number }): Promise<{ total: number; batches: BatchSummary[] }>;
   /** Refuses an unknown provider name (UNKNOWN_PROVIDER) before any work, building it once. */
   requireProvider(name: string): Promise<void>;
   close(): void;
@@ -156,6 +168,10 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
       const { iterateSubscription } = await import('./events/subscription-iterator.js');
       yield* iterateSubscription({ ...ctx, traceId: ids('trace') }, input);
     },
+    workspaceFacts: (input) => call(async (c) => (await import('./reads/workspace-facts.js')).workspaceFacts(c, input)),
+    watchSamples: (input) => call(async (c) => (await import('./reads/watch-samples.js')).readWatchSamples(c, input)),
+    lastProbeReport: (input = {}) => call(async (c) => (await import('./reads/probe-reports.js')).lastProbeReport(c, input)),
+    listBatches: (input = {}) => call(async (c) => (await import('./reads/batch-list.js')).listBatches(c, input)),
     requireProvider: async (name) => void (await ctx.provider(name)),
     provider: (name) => ctx.provider(name),
     superviseJob: (jobId, handover) => call(async (c) => (await import('./run/supervise-job.js')).superviseJob(c, jobId, handover)),

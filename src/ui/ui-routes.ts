@@ -1,6 +1,8 @@
 /**
- * What the dashboard's page may ask, each answered by an engine verb: the
- * page never sees the store, a path of the home or a provider. Reads are
+ * What the dashboard's page may ask, each answered by an engine verb or one
+ * of the engine's reads (workspaceFacts, watchSamples, lastProbeReport,
+ * listBatches): the page never sees the store, a path of the home or a
+ * provider. Every route sits behind ui-server.ts's guards. Reads are
  * GET; the three actions are POST and exist only with --allow-actions.
  * Every answer is JSON data; the page renders it as text (never as HTML).
  */
@@ -33,6 +35,13 @@ export const GET_ROUTES: Record<string, (c: RouteContext, q: Query) => Promise<u
       count: integer(q, 'count', LOG_PAGE_LINES),
       ...(q.get('grep') ? { grep: q.get('grep')! } : {}),
     }),
+  // Asked by the list once its rows are shown: measuring storage may walk a workspace's files on some providers.
+  '/api/workspace-storage': async (c, q) =>
+    (await c.engine.workspaceFacts({ ids: idList(q, 'ids'), storage: true })).map((f) => ({ id: f.id, storage_bytes: f.storage_bytes ?? null })),
+  '/api/samples': (c, q) => c.engine.watchSamples({ handle: required(q, 'id') }),
+  '/api/batches': (c) => c.engine.listBatches({}),
+  '/api/batch': (c, q) => c.engine.batchStatus({ groupId: required(q, 'id') }),
+  '/api/probe-last': async (c) => ({ last: await c.engine.lastProbeReport() }),
   '/api/doctor': (c) => c.engine.doctor({}),
   '/api/probe-scenarios': (c) => c.engine.probe({ list: true }),
   '/api/subscriptions': (c) => c.engine.listSubscriptions({}),
@@ -56,6 +65,9 @@ export interface WorkspaceRow {
   created_at?: string;
   expires_at?: string;
   expired?: boolean;
+  /** Each limit with its label, as the workspace view shows them (engine.workspaceFacts). */
+  policy?: unknown[];
+  secrets_at_egress?: boolean;
 }
 
 /** One page of `ls`: the verb lists from the store alone, the page gets a slice of it. */
@@ -64,7 +76,18 @@ async function workspacePage(engine: Engine, q: Query): Promise<{ total: number;
   const rows = pkg.key_findings.filter((f) => typeof f === 'object' && f.kind === 'workspace');
   const offset = Math.min(integer(q, 'offset', 0, 0), rows.length);
   const limit = Math.min(integer(q, 'limit', WORKSPACE_PAGE), WORKSPACE_PAGE_MAX);
-  return { total: rows.length, offset, rows: rows.slice(offset, offset + limit) as unknown as WorkspaceRow[], attention: pkg.attention };
+  const page = rows.slice(offset, offset + limit) as unknown as WorkspaceRow[];
+  // The page's rows only: labels cost a page, never the whole store (storage comes after, from /api/workspace-storage).
+  const facts = new Map((await engine.workspaceFacts({ ids: page.map((r) => r.id) })).map((f) => [f.id, f]));
+  const labelled = page.map((r) => ({ ...r, policy: facts.get(r.id)?.policy ?? [], secrets_at_egress: facts.get(r.id)?.secrets_at_egress ?? false }));
+  return { total: rows.length, offset, rows: labelled, attention: pkg.attention };
+}
+
+/** A comma-separated list of ids, at most a page of the list. */
+function idList(q: Query, name: string): string[] {
+  const ids = required(q, name).split(',').filter(Boolean);
+  if (ids.length > WORKSPACE_PAGE_MAX) throw new EngineError('BAD_ARGUMENT', `at most ${WORKSPACE_PAGE_MAX} ${name} at once`, { hint: 'reload the page' });
+  return ids;
 }
 
 function required(q: Query, name: string): string {

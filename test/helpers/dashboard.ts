@@ -9,7 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { assertBuilt, BIN, REPO } from './cli.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createHeadspace, type Engine } from '../../src/api/index.js';
+import { assertBuilt, BIN, makeHome, REPO } from './cli.js';
 
 export const CHROMIUM = process.env.HEADSPACE_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -32,11 +34,11 @@ export interface UiHandle {
   stop(): Promise<number | null>;
 }
 
-/** Starts `headspace ui --port 0 …args` on `home` and resolves once it printed its URL (10 s at most). */
-export function startUi(home: string, args: string[] = []): Promise<UiHandle> {
+/** Starts `headspace ui --port 0 …args` on `home` (`env` over the default PATH and HOME) and resolves once it printed its URL (10 s at most). */
+export function startUi(home: string, args: string[] = [], env: Record<string, string> = {}): Promise<UiHandle> {
   assertBuilt();
   const child: ChildProcess = spawn(BIN, ['ui', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...env, HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -122,4 +124,55 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.HEADSPACE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'screenshots') : join(tmpdir(), 'hs-screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+export interface DashboardInBrowser {
+  /** Why the browser tests cannot run here ('' when they can): pass to describe.skipIf. */
+  missing: string;
+  home: string;
+  /** Set once beforeAll ran (and chromium is present). */
+  ui: UiHandle;
+  browser: BrowserHandle;
+}
+
+/**
+ * The set-up every browser test of the dashboard shares: a fresh home, seeded
+ * through the engine (fake provider) by `seed` before the server starts,
+ * `headspace ui …args` on it and one headless Chromium, all torn down after
+ * the file. Nothing starts when chromium is missing (the tests skip).
+ */
+export function dashboardInBrowser(options: { seed?: (engine: Engine, home: string) => Promise<void>; args?: string[] } = {}): DashboardInBrowser {
+  const home = makeHome();
+  const suite = { missing: chromiumMissing(), home: home.home } as DashboardInBrowser;
+  beforeAll(async () => {
+    if (suite.missing) return;
+    if (options.seed) {
+      const engine = createHeadspace({ home: home.home, defaultProvider: 'fake' });
+      try {
+        await options.seed(engine, home.home);
+      } finally {
+        engine.close();
+      }
+    }
+    [suite.ui, suite.browser] = await Promise.all([startUi(home.home, options.args ?? []), launchBrowser()]);
+  }, 60_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.ui?.stop();
+    await home.cleanup();
+  });
+  return suite;
+}
+
+/** Markup planted in workspace content: were it parsed, it would set window.__planted or open a dialog (nothingRan looks). */
+export const PLANTED_SCRIPT = '<script>window.__planted = "script"</script>';
+export const PLANTED_IMG = '<img src=x onerror="window.__planted = \'img\'; alert(1)">';
+
+/** What planted markup would leave behind had it been parsed: a global, an element in the view, a script beyond app.js, a dialog. */
+export async function nothingRan(browser: BrowserHandle): Promise<void> {
+  const { page, dialogs } = browser;
+  expect(await page.evaluate(() => (window as unknown as { __planted?: string }).__planted)).toBeUndefined();
+  expect(await page.locator('main img, main b, main i').count()).toBe(0);
+  expect(await page.locator('script').count()).toBe(1); // app.js alone
+  expect(dialogs).toEqual([]);
 }

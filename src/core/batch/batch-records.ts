@@ -158,6 +158,17 @@ export class BatchRecords {
     return (this.store.statement('SELECT * FROM batch_members WHERE group_id = ? ORDER BY idx').all(groupId) as Row[]).map(memberOf);
   }
 
+  /** The newest `limit` groups with their member counts, and how many there are in all (the dashboard's list, #21). */
+  recentGroups(limit: number): { total: number; groups: Array<GroupRecord & { members: number }> } {
+    const total = (this.store.statement('SELECT COUNT(*) AS n FROM batch_groups').get() as { n: number }).n;
+    const rows = this.store
+      .statement(
+        'SELECT g.*, (SELECT COUNT(*) FROM batch_members m WHERE m.group_id = g.id) AS member_count FROM batch_groups g ORDER BY g.created_at DESC, g.id LIMIT ?',
+      )
+      .all(limit) as Row[];
+    return { total, groups: rows.map((row) => ({ ...groupOf(row), members: row.member_count as number })) };
+  }
+
   /** Groups not finished: doctor and status name the ones whose driver is gone. */
   unfinishedGroups(): GroupRecord[] {
     return (this.store.statement(`SELECT * FROM batch_groups WHERE state = 'running' ORDER BY created_at`).all() as Row[]).map(groupOf);

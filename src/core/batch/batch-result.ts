@@ -147,6 +147,8 @@ function groupLine(group: GroupRecord, n: number): KeyFinding {
     text: `group ${group.id}: ${group.strategy} of ${n} jobs, ${bounds.join(', ')}: ${group.state === 'finished' ? group.status : 'running'}`,
     id: group.id,
     group_id: group.id,
+    strategy: group.strategy,
+    ...(group.quorum !== null ? { quorum: group.quorum } : {}),
     status: group.state === 'finished' ? (group.status ?? 'unknown') : 'running',
   };
 }
@@ -164,6 +166,10 @@ function memberLine(ctx: EngineContext, m: MemberRecord, winner: boolean): KeyFi
     kind: 'job',
     text: `${m.name}${label}: ${status}${exit} — ${commandLabel(m.argv)} in ${where}${m.jobId && job ? `, job ${m.jobId}` : ''}${note}`,
     ...(m.jobId && job ? { id: m.jobId, job_id: m.jobId } : {}),
+    name: m.name,
+    command: m.argv,
+    ...(m.workspaceId !== null ? { workspace_id: m.workspaceId } : {}),
+    ...(m.forkOf !== null ? { fork_of: m.forkOf } : {}),
     ...(winner ? { role: status === 'success' ? 'winner' : 'deciding' } : {}),
     status,
     ...(job?.exitCode !== null && job?.exitCode !== undefined ? { exit_code: job.exitCode } : {}),

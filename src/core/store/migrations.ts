@@ -336,6 +336,20 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE workspaces ADD COLUMN failure_reason TEXT;
   `,
+  // dashboard (#21): each `probe --all` report as it returned (JSON), with
+  // when, on which provider and by which build, so the dashboard's System view
+  // shows the last one without running the probe again (a run takes a minute).
+  `
+  CREATE TABLE probe_reports (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    provider TEXT NOT NULL,
+    recorded_at INTEGER NOT NULL,
+    headspace_version TEXT NOT NULL,
+    build TEXT NOT NULL,
+    status TEXT NOT NULL,
+    report TEXT NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@ import { SCENARIOS, selectScenarios } from '../probe/scenarios.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { attentionItem, type Evidence, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
+import { recordProbeReport } from '../reads/probe-reports.js';
 
 export interface ProbeInput {
   /** One scenario id; exclusive with `all`. */
@@ -63,7 +64,7 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
     .filter((r) => r.verdict !== 'contained' && r.excerpt !== null)
     .map((r) => ({ label: `${r.verdict}: ${r.id}`, kind: 'excerpt', source: r.jobId ?? r.id, truncated: false, excerpt: r.excerpt! }));
   const state = run.workspace?.state ?? 'unknown';
-  return buildResult({
+  const result = buildResult({
     outcome_summary: summary.join('; '),
     status: contained === total ? 'success' : 'infrastructure_failure',
     key_findings: [
@@ -76,6 +77,15 @@ export async function probeContainment(ctx: EngineContext, input: ProbeInput): P
     provenance: provenanceFor(ctx, 'probe', { workspace: run.workspace, caps, startedAt: run.startedAt, finishedAt: run.finishedAt }),
     attention,
   });
+  // Every scenario's run is kept for the dashboard's System view (#21); a store that cannot take it costs the record, not the report.
+  if (input.all === true) {
+    try {
+      recordProbeReport(ctx, providerName, result);
+    } catch (error) {
+      result.warnings.push(`this report was not recorded for the dashboard: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return result;
 }
 
 function listScenarios(ctx: EngineContext): ResultPackage {

@@ -22,6 +22,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHeadspace } from '../../../src/api/index.js';
 import { SCENARIO_IDS } from '../../../src/core/probe/scenarios.js';
 import { assertBuilt, BIN, cli, makeHome, type CliRun } from '../../helpers/cli.js';
 import { spawnLeakingDescriptors } from '../../helpers/leaked-descriptors.js';
@@ -101,6 +102,18 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`probe --all on nati
       expect(run.code).toBe(0);
     },
   );
+
+  it('records its report in the home, as it returned it, for the dashboard (#21)', async () => {
+    const engine = createHeadspace({ home: home.home });
+    try {
+      const last = await engine.lastProbeReport();
+      expect(last).toMatchObject({ provider: 'native', status: result.status, build: expect.stringMatching(/^headspace \S+, node v/) });
+      expect(last!.report.key_findings).toEqual(result.key_findings);
+      expect(Date.now() - Date.parse(last!.recorded_at)).toBeLessThan(10 * 60_000);
+    } finally {
+      engine.close();
+    }
+  });
 
   it('destroys its workspace and leaves no canary in HEADSPACE_HOME', () => {
     const id = result.provenance.workspace_id!;

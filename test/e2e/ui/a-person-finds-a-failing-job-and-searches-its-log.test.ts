@@ -4,42 +4,26 @@
  * log read a page at a time and searched (RE2, in the engine) without the
  * whole log ever reaching the browser. Screenshots of the three views.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadspace } from '../../../src/api/index.js';
-import { makeHome } from '../../helpers/cli.js';
-import { chromiumMissing, launchBrowser, screenshot, startUi, type BrowserHandle, type UiHandle } from '../../helpers/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardInBrowser, screenshot } from '../../helpers/dashboard.js';
 
-const missing = chromiumMissing();
-const home = makeHome();
-let ui: UiHandle;
-let browser: BrowserHandle;
 let failing: string;
 let nightly: string;
 
-beforeAll(async () => {
-  if (missing) return;
-  const engine = createHeadspace({ home: home.home, defaultProvider: 'fake' });
-  try {
+const suite = dashboardInBrowser({
+  seed: async (engine) => {
     nightly = (await engine.create({ purpose: 'nightly checksum run', owner: 'data-team', ttlSeconds: 7200 })).provenance.workspace_id!;
     await engine.run({ workspaceId: nightly, argv: ['echo', 'warming', 'up'] });
     // 403 lines: a trace with an ERROR at step 250 (402 lines), then a failing step (1).
     failing = (await engine.run({ workspaceId: nightly, argv: ['trace', '400', '250', '&&', 'fail', '3'] })).provenance.job_id!;
     await engine.create({ purpose: 'scratch', owner: 'alice' });
-  } finally {
-    engine.close();
-  }
-  [ui, browser] = await Promise.all([startUi(home.home), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await home.cleanup();
+  },
 });
 
-describe.skipIf(missing !== '')(`the dashboard (${missing || 'chromium present'})`, () => {
+describe.skipIf(suite.missing !== '')(`the dashboard (${suite.missing || 'chromium present'})`, () => {
   it('lists the workspaces, opens one, opens its failing job and pages and searches its log', async () => {
-    const { page } = browser;
+    const { page } = suite.browser;
+    const { ui } = suite;
     await page.goto(ui.url);
     // The token left the address bar once taken.
     await expect.poll(() => page.url()).not.toContain('token=');

@@ -6,26 +6,17 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHeadspace } from '../../../src/api/index.js';
-import { makeHome } from '../../helpers/cli.js';
-import { chromiumMissing, launchBrowser, screenshot, startUi, type BrowserHandle, type UiHandle } from '../../helpers/dashboard.js';
+import { dashboardInBrowser, screenshot } from '../../helpers/dashboard.js';
 
-const missing = chromiumMissing();
-const home = makeHome();
-let ui: UiHandle;
-let browser: BrowserHandle;
+const suite = dashboardInBrowser({ args: ['--allow-actions'] });
 let workspace: string;
 let job: string;
 
-beforeAll(async () => {
-  if (missing) return;
-  [ui, browser] = await Promise.all([startUi(home.home, ['--allow-actions']), launchBrowser()]);
-}, 60_000);
-
 /** Started once the page can watch: it prints a line, a second one 8 s later, then runs until stopped. */
 async function startJob(): Promise<void> {
-  const engine = createHeadspace({ home: home.home, defaultProvider: 'fake' });
+  const engine = createHeadspace({ home: suite.home, defaultProvider: 'fake' });
   try {
     workspace = (await engine.create({ purpose: 'a long job' })).provenance.workspace_id!;
     // Detached: the home's supervisor runs it, another process than the page's server.
@@ -36,16 +27,10 @@ async function startJob(): Promise<void> {
   }
 }
 
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await home.cleanup();
-});
-
-describe.skipIf(missing !== '')(`a running job in the dashboard (${missing || 'chromium present'})`, () => {
+describe.skipIf(suite.missing !== '')(`a running job in the dashboard (${suite.missing || 'chromium present'})`, () => {
   it("follows the job's output live and stops it after confirmation, journalled as the ui's", async () => {
-    const { page, dialogs } = browser;
-    await page.goto(ui.url);
+    const { page, dialogs } = suite.browser;
+    await page.goto(suite.ui.url);
     await page.getByTestId('workspace-count').waitFor();
     await startJob();
     await page.evaluate((id) => (location.hash = `#/job/${encodeURIComponent(id)}`), job);
@@ -64,7 +49,7 @@ describe.skipIf(missing !== '')(`a running job in the dashboard (${missing || 'c
     expect(dialogs).toEqual([`confirm: Stop job ${job}? It ends as cancelled.`]);
     expect(await page.getByTestId('live').count()).toBe(0);
 
-    const db = new Database(join(home.home, 'state.db'), { readonly: true });
+    const db = new Database(join(suite.home, 'state.db'), { readonly: true });
     try {
       const rows = db.prepare("SELECT op, job_id, actor FROM intents WHERE op = 'stop'").all();
       expect(rows).toEqual([{ op: 'stop', job_id: job, actor: 'ui' }]);

@@ -4,53 +4,28 @@
  * shown in the real browser as the text it is. No planted script runs, no
  * planted element exists, no dialog opens.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadspace } from '../../../src/api/index.js';
-import { makeHome } from '../../helpers/cli.js';
-import { chromiumMissing, launchBrowser, startUi, type BrowserHandle, type UiHandle } from '../../helpers/dashboard.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardInBrowser, PLANTED_IMG, PLANTED_SCRIPT, nothingRan as checkNothingRan } from '../../helpers/dashboard.js';
 
-const missing = chromiumMissing();
-const home = makeHome();
-const SCRIPT = '<script>window.__planted = "script"</script>';
-const IMG = '<img src=x onerror="window.__planted = \'img\'; alert(1)">';
+const [SCRIPT, IMG] = [PLANTED_SCRIPT, PLANTED_IMG];
 const FILE = '<img src=x onerror=alert(2)>.txt';
-let ui: UiHandle;
-let browser: BrowserHandle;
 let workspace: string;
 let job: string;
 
-beforeAll(async () => {
-  if (missing) return;
-  const engine = createHeadspace({ home: home.home, defaultProvider: 'fake' });
-  try {
+const suite = dashboardInBrowser({
+  seed: async (engine) => {
     workspace = (await engine.create({ purpose: `${SCRIPT} ${IMG}`, owner: IMG })).provenance.workspace_id!;
     job = (await engine.run({ workspaceId: workspace, argv: ['echo', SCRIPT, IMG, '&&', 'write', FILE, SCRIPT] })).provenance.job_id!;
     await engine.declare({ workspaceId: workspace, name: FILE, purpose: `${IMG} ${SCRIPT}` });
-  } finally {
-    engine.close();
-  }
-  [ui, browser] = await Promise.all([startUi(home.home), launchBrowser()]);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await ui?.stop();
-  await home.cleanup();
+  },
 });
 
-/** What planted markup would leave behind if it were parsed: a global, an element, a dialog. */
-async function nothingRan(): Promise<void> {
-  const { page, dialogs } = browser;
-  expect(await page.evaluate(() => (window as unknown as { __planted?: string }).__planted)).toBeUndefined();
-  expect(await page.locator('main img').count()).toBe(0);
-  expect(await page.locator('script').count()).toBe(1); // app.js alone
-  expect(dialogs).toEqual([]);
-}
+const nothingRan = () => checkNothingRan(suite.browser);
 
-describe.skipIf(missing !== '')(`hostile content in the dashboard (${missing || 'chromium present'})`, () => {
+describe.skipIf(suite.missing !== '')(`hostile content in the dashboard (${suite.missing || 'chromium present'})`, () => {
   it('shows planted script and image markup as text in the list, the workspace and the job', async () => {
-    const { page } = browser;
-    await page.goto(ui.url);
+    const { page } = suite.browser;
+    await page.goto(suite.ui.url);
     await page.getByTestId('workspace-purpose').waitFor();
     expect(await page.getByTestId('workspace-purpose').textContent()).toBe(`${SCRIPT} ${IMG}`);
     await nothingRan();

@@ -2,7 +2,7 @@
  * `headspace ui` keeps the MCP HTTP face's rules (#21): it listens on
  * 127.0.0.1, refuses a Host or an Origin that is not loopback (403, DNS
  * rebinding and other sites), answers no data without the token from its URL
- * (401), refuses the actions unless started with --allow-actions (403), and
+ * (401) on any read, refuses the actions unless started with --allow-actions (403), and
  * serves its page with a policy that forbids inline script and framing.
  * Ctrl-C ends it with exit 0.
  */
@@ -48,6 +48,16 @@ describe('the dashboard server', () => {
     expect((await get('/api/workspaces', bearer())).status).toBe(200);
     expect((await get('/api/workspaces', {})).status).toBe(401);
     expect((await get('/api/workspaces', { authorization: `Bearer ${ui.token}x` })).status).toBe(401);
+  });
+
+  it('guards every read the same way, the storage, samples, batches and probe report too', async () => {
+    for (const path of ['/api/workspace-storage?ids=ws-x', '/api/samples?id=ws-x', '/api/batches', '/api/batch?id=bg-x', '/api/probe-last']) {
+      expect((await get(path, {})).status, path).toBe(401);
+      expect((await get(path, { ...bearer(), origin: 'http://attacker.example' })).status, path).toBe(403);
+      expect((await get(path, { ...bearer(), host: 'attacker.example' })).status, path).toBe(403);
+    }
+    expect((await get('/api/batches', bearer())).status).toBe(200);
+    expect((await get('/api/probe-last', bearer())).body).toBe('{"last":null}');
   });
 
   it('refuses a foreign Host or Origin with 403, token or not', async () => {
