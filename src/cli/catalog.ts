@@ -77,6 +77,18 @@ const CLI_VERBS: VerbSpec[] = [
       "Serves a page on 127.0.0.1 only and prints its URL, which carries a fresh token (in the fragment, so it never reaches a log or a Referer); runs until Ctrl-C. Every view comes from the engine's verbs: the workspaces (ls, paged), a workspace (inspect: jobs, artifacts with digests, inputs, attention, the policy with each limit's enforced/measured/simulated label), a job (inspect: its result package, all nine sections) and its log (logs: paged, searched with RE2 in linear time, never sent whole), doctor, the probe scenarios and event subscriptions. A running job's state and output follow live (the page polls). The same guards as `mcp --http`: a Host or Origin that is not loopback is refused (403), a request without the token is 401. With --allow-actions the page offers stop, destroy and export, each asking for confirmation first and each journalled with actor ui; without it they are refused (403). Everything from a workspace (output, file names, purposes) is shown as text, never as markup, and the page forbids inline script. Not an MCP tool.",
   },
   {
+    name: 'serve',
+    args: [],
+    group: 'operator',
+    summary: 'keep an engine resident for this user and home, so CLI calls with HEADSPACE_SERVE=auto cost little more than a node start',
+    options: [
+      { flags: '--idle <seconds>', description: 'exit after this many seconds with no request (default 300)' },
+      { flags: '--stop', description: "stop the home's server: it stops accepting, finishes what it is answering and exits" },
+    ],
+    explain:
+      "Runs in the foreground, answering CLI calls made with HEADSPACE_SERVE=auto (the CLI connects, and starts a detached server when none listens; if that fails it runs the call itself) or HEADSPACE_SERVE=require (no fallback: exit 2 naming the remedy); unset or off, the CLI runs every call in its own process, as always. A call through the server has the same result, exit code, stdout and stderr as in-process: the server runs it with the caller's argv, working directory, environment, stdin and terminal facts, and Ctrl-C (SIGINT/SIGTERM) reaches the call (a foreground run ends as cancelled). The engine stays open across calls; all state stays in the home's SQLite store, shared with every other process. The socket is HEADSPACE_HOME/serve/sock, mode 0600 in a 0700 directory of this user's: only this user (and root) can connect; a directory or socket of another user, or a link, is refused (exit 2), and a socket left by a killed server is replaced. A client of another build, or whose HEADSPACE_*, PATH, HOME, TMPDIR, DOCKER_* or locale variables differ from the server's, is not answered: the server exits and the client starts one of its own. Not through the server: serve, mcp and ui themselves. --idle S exits after S seconds with no request (default 300); --stop stops the home's server; --json prints the listening status (socket, pid, idle_seconds, build) as one JSON line.",
+  },
+  {
     name: 'learn',
     args: [],
     group: 'introspection',
