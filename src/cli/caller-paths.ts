@@ -28,5 +28,7 @@ export function withCallerPaths(verb: string, input: Record<string, unknown>, cw
 function withAbsolute(input: Record<string, unknown>, key: string, cwd: string): Record<string, unknown> {
   const value = input[key];
   if (typeof value !== 'string' || value === '' || value.includes('\0')) return input;
-  return { ...input, [key]: resolve(cwd, value) };
+  // resolve() drops a trailing slash, which says "into this directory" (export --to DIR/): kept.
+  const absolute = resolve(cwd, value);
+  return { ...input, [key]: value.endsWith('/') && !absolute.endsWith('/') ? `${absolute}/` : absolute };
 }
