@@ -10,27 +10,15 @@
 // code, so only the time differs). Under HEADSPACE_SERVE=require it never
 // falls back: exit 2 with the remedy, written as the CLI writes errors.
 'use strict';
-const { lstatSync, readFileSync, statSync } = require('node:fs');
+const { lstatSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { buildInfo } = require('./build-info.cjs');
 
 /** Commands that are not calls: they run in the caller's own process (a server, or a long-lived one). */
 const IN_PROCESS = new Set(['serve', 'mcp', 'ui']);
 /** How long a started server may take to listen (node start and bundle load, on a loaded machine). */
 const START_MS = 15_000;
 const MAX_SOCKET_PATH_BYTES = 107;
-const dist = join(__dirname, '..', 'dist');
-
-/** build.json, when no older than the per-file build (the same rule as the bundle's); null otherwise. */
-function buildInfo() {
-  const file = join(dist, 'cli-bundle', 'build.json');
-  const mtime = (path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? -1;
-  if (mtime(file) < mtime(join(dist, 'cli', 'main.js'))) return null;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-}
 
 function frame(type, payload) {
   const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload, 'utf8');
@@ -219,4 +207,4 @@ async function callThroughServer(argv, mode) {
   }
 }
 
-module.exports = { callThroughServer, buildInfo, frame, frameReader };
+module.exports = { callThroughServer, frame, frameReader };
