@@ -173,6 +173,12 @@ function refuse(argv, message, hint) {
  */
 async function callThroughServer(argv, mode) {
   if (argv.length > 0 && IN_PROCESS.has(argv[0])) return null;
+  // A working directory that was removed cannot be sent; in-process, only a relative path would need it (and fail as it always has).
+  try {
+    process.cwd();
+  } catch {
+    return null;
+  }
   const require_ = mode === 'require';
   const info = buildInfo();
   if (!info) {

@@ -20,8 +20,9 @@ const HOST_PATH_KEYS: Readonly<Record<string, (input: Record<string, unknown>, c
       : input,
 };
 
-export function withCallerPaths(verb: string, input: Record<string, unknown>, cwd: string): Record<string, unknown> {
-  return HOST_PATH_KEYS[verb]?.(input, cwd) ?? input;
+/** `io.cwd` is read only for a verb with host paths (a process whose directory was removed still answers the others). */
+export function withCallerPaths(verb: string, input: Record<string, unknown>, io: { cwd: string }): Record<string, unknown> {
+  return HOST_PATH_KEYS[verb]?.(input, io.cwd) ?? input;
 }
 
 /** A non-empty string without NUL made absolute; anything else is left for the verb to refuse with its own message. */

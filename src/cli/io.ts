@@ -40,7 +40,10 @@ export function processIo(): CliIo {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
-    cwd: process.cwd(),
+    // Read when a relative path is resolved, as before: a process whose directory was removed still answers calls that name none.
+    get cwd() {
+      return process.cwd();
+    },
     readStdin: () => readFileSync(0),
     onInterrupt: processInterrupts,
     stderrIsTty: Boolean(process.stderr.isTTY),

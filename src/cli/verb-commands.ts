@@ -82,7 +82,7 @@ export function inputFromArgv(spec: EngineVerbSpec, args: string[], opts: Opts, 
     input[option.key] = option.parse(opts[attribute], longFlag(option.flags), io);
   }
   const adapter = CLI_ADAPTERS[spec.tableName];
-  return withCallerPaths(spec.tableName, adapter?.complete ? adapter.complete(input, opts, io) : input, io.cwd);
+  return withCallerPaths(spec.tableName, adapter?.complete ? adapter.complete(input, opts, io) : input, io);
 }
 
 function inputOption(verb: string, key: string, schema: JsonSchema, override: FlagOverride | undefined): Omit<InputOption, 'required'> {
