@@ -114,7 +114,8 @@ function refuseUnsafeSocket(paths: { dir: string; socket: string }): void {
 type Answer = (argv: string[], io: CliIo) => Promise<number>;
 
 function acceptUntilDone(server: Server, io: CliIo, options: ServeOptions, build: string | null, answer: Answer): Promise<void> {
-  const open = new Set<Socket>();
+  /** Each open connection, with what interrupts its call. */
+  const open = new Map<Socket, () => void>();
   let idle: NodeJS.Timeout | null = null;
   let closing = false;
   return new Promise<void>((resolve) => {
@@ -133,24 +134,24 @@ function acceptUntilDone(server: Server, io: CliIo, options: ServeOptions, build
       if (idle) clearTimeout(idle);
       idle = open.size === 0 ? setTimeout(stop, options.idleSeconds * 1000) : null;
     };
-    const offInterrupt = io.onInterrupt(stop, true);
+    // Ctrl-C (or SIGTERM) stops accepting and lets the calls in hand finish; a second one interrupts them as their callers' Ctrl-C would.
+    const offInterrupt = io.onInterrupt(() => (closing ? [...open.values()].forEach((interrupt) => interrupt()) : stop()), true);
     server.on('close', () => offInterrupt());
     server.on('connection', (socket) => {
-      open.add(socket);
+      open.set(socket, handle(socket, build, answer, stop));
       settle();
       socket.on('error', () => undefined);
       socket.on('close', () => {
         open.delete(socket);
         settle();
       });
-      handle(socket, build, answer, stop);
     });
     settle();
   });
 }
 
-/** One connection: a request answered, a stop, or a refusal. */
-function handle(socket: Socket, build: string | null, answer: Answer, stop: () => void): void {
+/** One connection: a request answered, a stop, or a refusal. Returns what interrupts its call (as its caller's SIGTERM would). */
+function handle(socket: Socket, build: string | null, answer: Answer, stop: () => void): () => void {
   let request: ServeRequest | null = null;
   let stdin: Buffer | null = null;
   let started = false;
@@ -206,6 +207,9 @@ function handle(socket: Socket, build: string | null, answer: Answer, stop: () =
     if (started) for (const handler of [...interrupts]) handler();
     interrupts.clear();
   });
+  return () => {
+    for (const handler of [...interrupts]) handler();
+  };
 }
 
 function requestIo(
