@@ -23,7 +23,8 @@
 // import.meta.url becomes the URL its tsc output has, computed from the
 // bundle's own (the bundle ships inside dist/, beside those files).
 import { build } from 'esbuild';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -88,11 +89,40 @@ const loaded = loadCliBundle();
 if (loaded === null) throw new Error('build-cli-bundle: the bundle just written is older than dist/cli/main.js');
 const home = await mkdtemp(join(tmpdir(), 'hs-bundle-warm-'));
 const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
-const io = { stdout: sink(), stderr: sink(), stdoutIsTty: false, stderrIsTty: false, env: { HEADSPACE_HOME: home } };
+const io = {
+  stdout: sink(),
+  stderr: sink(),
+  stdoutIsTty: false,
+  stderrIsTty: false,
+  env: { HEADSPACE_HOME: home },
+  cwd: home,
+  readStdin: () => Buffer.alloc(0),
+  onInterrupt: () => () => undefined,
+};
 try {
   for (const argv of [['version'], ['ls', '--json'], ['ls'], ['inspect', 'ws-none'], ['run', '--help']]) await loaded.exports.main(argv, io);
 } finally {
   await rm(home, { recursive: true, force: true });
 }
 writeCodeCache(loaded.script);
+
+// build.json (#20): this build's identity, which the thin client of
+// `headspace serve` sends so that a server of another build never answers
+// it, and what `version` prints (text and --json), captured from main()
+// itself, so the bin answers `version` without loading the bundle and
+// byte-identically. Written last: the bin trusts it only when it is no older
+// than the per-file build, as it does the bundle.
+const captured = async (argv) => {
+  const chunks = [];
+  const out = new Writable({ write: (chunk, _encoding, done) => (chunks.push(Buffer.from(chunk)), done()) });
+  const code = await loaded.exports.main(argv, { ...io, stdout: out, env: {} });
+  if (code !== 0) throw new Error(`build-cli-bundle: ${argv.join(' ')} exited ${code}`);
+  return Buffer.concat(chunks).toString('utf8');
+};
+const buildInfo = {
+  build: `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`,
+  version: { text: await captured(['version']), json: await captured(['version', '--json']) },
+};
+await writeFile(`${outdir}/build.json.tmp`, `${JSON.stringify(buildInfo)}\n`);
+await rename(`${outdir}/build.json.tmp`, `${outdir}/build.json`);
 process.stderr.write(`build-cli-bundle: built ${relative(repo, outfile)} and its code cache\n`);

@@ -180,8 +180,7 @@ function buildProgram(
     .enablePositionalOptions()
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      ...outputFor(io),
       outputError: () => {
         // Rendered by fail() in our own error:/hint: form instead.
       },
@@ -207,13 +206,38 @@ function buildProgram(
       parent = new Command(group!)
         .description(GROUP_SUMMARIES[group!] ?? group!)
         .exitOverride()
-        .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text), outputError: () => {} });
+        .configureOutput({ ...outputFor(io), outputError: () => {} });
       groups.set(group!, parent);
       program.addCommand(parent);
     }
     parent.addCommand(buildVerb(commander, spec, io, onAction, sub));
   }
   return program;
+}
+
+/**
+ * Where commander writes, and the terminal facts it would otherwise read
+ * from this process's own streams (help width, colour): under `headspace
+ * serve` those are the server's, not the caller's (#20).
+ */
+function outputFor(io: CliIo) {
+  const colors = colorFromEnv(io.env);
+  return {
+    writeOut: (text: string) => io.stdout.write(text),
+    writeErr: (text: string) => io.stderr.write(text),
+    // undefined is what commander's own default returns off a terminal (its types say number): its default width then.
+    getOutHelpWidth: () => io.terminal?.stdoutColumns as number,
+    getErrHelpWidth: () => io.terminal?.stderrColumns as number,
+    getOutHasColors: () => colors ?? io.terminal?.stdoutHasColors === true,
+    getErrHasColors: () => colors ?? io.terminal?.stderrHasColors === true,
+  };
+}
+
+/** commander's own reading of NO_COLOR / FORCE_COLOR / CLICOLOR_FORCE (its useColor), from the caller's environment. */
+function colorFromEnv(env: NodeJS.ProcessEnv): boolean | undefined {
+  if (env.NO_COLOR || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR || env.CLICOLOR_FORCE !== undefined) return true;
+  return undefined;
 }
 
 /** The one line `--help` shows for a group of two-word verbs. */
@@ -231,11 +255,7 @@ function buildVerb(
   const command = new Command(word)
     .description(spec.summary)
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      outputError: () => {},
-    });
+    .configureOutput({ ...outputFor(io), outputError: () => {} });
   for (const arg of spec.args) command.argument(arg);
   for (const opt of [...spec.options, ...COMMON_OPTIONS]) {
     const option = new Option(opt.flags, opt.description);
@@ -292,6 +312,17 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
     });
     return { kind: 'document', text: '', json: null, exitCode };
   }
+  if (verb === 'serve') {
+    // Long-running like ui: resolves when the server idles out, is stopped or interrupted (#20).
+    const { serveCli, stopServer } = await import('./serve/serve-server.js');
+    if (opts.stop === true) {
+      const stopped = await stopServer(io.env);
+      const text = stopped ? 'headspace serve: stopped\n' : 'headspace serve: none was running\n';
+      return { kind: 'document', text, json: { stopped } };
+    }
+    const idleSeconds = opts.idle === undefined ? 300 : parsePositiveInt('--idle', String(opts.idle));
+    return { kind: 'done', exitCode: await serveCli(io, { idleSeconds, json: opts.json === true, main }) };
+  }
   if (verb === 'ui') {
     // Long-running like mcp: resolves when Ctrl-C stops the server.
     const { serveUi } = await import('../ui/serve-ui.js');
@@ -311,12 +342,12 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
   if (!spec) throw new EngineError('UNKNOWN_VERB', `unknown verb '${verb}'`, { hint: 'run `headspace --help`' });
   const input = inputFromArgv(spec, args, opts, io);
   refuseMissingFlags(spec, input);
-  const { openEngineForCli } = await import('./open-engine.js');
-  const engine = await openEngineForCli(io.env, opts.provider as string | undefined);
+  const provider = opts.provider as string | undefined;
+  const lease = io.engines ? await io.engines.lease(io.env, provider) : await (await import('./open-engine.js')).ownEngine(io.env, provider);
   try {
-    return await callVerb(engine, spec, input, opts, io);
+    return await callVerb(lease.engine, spec, input, opts, io);
   } finally {
-    engine.close();
+    lease.release();
   }
 }
 
@@ -330,22 +361,17 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
     case 'batch wait': {
       const controller = new AbortController();
       // Ctrl-C ends the job as cancelled instead of orphaning it (a wait: ends the wait, the jobs run on; a batch: cancelled, its losers stopped).
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      const off = io.onInterrupt(() => controller.abort());
       try {
         return pkg(await method({ ...input, signal: controller.signal }));
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
+        off();
       }
     }
     case 'watch': {
       const controller = new AbortController();
       // Ctrl-C ends the watch with the report so far.
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      const off = io.onInterrupt(() => controller.abort());
       const { sampleLine } = await import('../core/verbs/watch.js');
       const onSample =
         opts.json === true
@@ -357,8 +383,7 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
         // Under --json the samples are JSON lines: the report is one more line, the last.
         return { kind: 'package', pkg: await method({ ...input, signal: controller.signal, ...(onSample ? { onSample } : {}) }), jsonLine: true };
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
+        off();
       }
     }
     case 'export':
@@ -376,7 +401,7 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
     case 'events follow':
     case 'events deliver':
       // Ctrl-C ends the wait or the loop with its report, never mid-transaction.
-      return untilInterrupted(async (signal) => {
+      return untilInterrupted(io, async (signal) => {
         if (spec.name !== 'events follow') return pkg(await method({ ...input, signal }));
         const { eventJson } = await import('../core/events/event-view.js');
         const onEvent = (event: Parameters<typeof eventJson>[0]) => void io.stdout.write(`${JSON.stringify(eventJson(event))}\n`);
@@ -387,14 +412,14 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
     case 'probe': {
       // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its
       // workspace): hold the signal and let the run finish and tidy up.
-      const onSignal = () => void io.stderr.write('headspace: interrupt received; the probe finishes and removes its canaries and workspace first\n');
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+      const off = io.onInterrupt(
+        () => void io.stderr.write('headspace: interrupt received; the probe finishes and removes its canaries and workspace first\n'),
+        true,
+      );
       try {
         return pkg(await method(input));
       } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
+        off();
       }
     }
     default:
@@ -403,16 +428,13 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
 }
 
 /** Runs `work` with a signal that SIGINT or SIGTERM aborts, for as long as it runs. */
-async function untilInterrupted(work: (signal: AbortSignal) => Promise<CliOutcome>): Promise<CliOutcome> {
+async function untilInterrupted(io: CliIo, work: (signal: AbortSignal) => Promise<CliOutcome>): Promise<CliOutcome> {
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const off = io.onInterrupt(() => controller.abort());
   try {
     return await work(controller.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    off();
   }
 }
 
@@ -489,3 +511,4 @@ function strayWord(argv: string[], group: string): string | undefined {
 function forTerminal(io: CliIo, text: string): string {
   return io.stdoutIsTty ? escapeForTerminal(text) : text;
 }
+export { processIo } from './io.js';

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { readRange } from '../core/files/read-range.js';
 import { EngineError } from '../core/errors.js';
 import { isEnvName, parseEnvFile } from '../core/files/env-file.js';
@@ -10,10 +11,10 @@ import { SECRET_NAME, type SecretInput } from '../core/network/egress-secrets.js
  * never travels through argv (which is recorded verbatim). Error messages
  * name variables and files, never values or file lines.
  */
-export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS.ProcessEnv): Record<string, string> {
+export function envFromFlags(names: string[], files: string[], callerEnv: NodeJS.ProcessEnv, cwd: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const file of files) {
-    Object.assign(env, parseEnvFile(readEnvFile(file), file));
+    Object.assign(env, parseEnvFile(readEnvFile(file, resolve(cwd, file)), file));
   }
   for (const name of names) {
     if (name.includes('=')) {
@@ -42,10 +43,10 @@ const ENV_FILE_MAX_BYTES = 1024 * 1024;
  * opened non-blocking so a FIFO cannot hang the CLI and /dev/zero cannot
  * crash it out of memory (red team round 3: exit 134). Never echoes content.
  */
-function readEnvFile(file: string): string {
+function readEnvFile(file: string, path: string): string {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     throw new EngineError('BAD_ARGUMENT', `--env-file ${file}: cannot be read`, { hint: 'check the path and its permissions' });
   }

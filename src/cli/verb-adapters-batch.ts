@@ -3,16 +3,17 @@
  * --spec FILE|-`, and `headspace batch status|wait|cancel GROUP` (each
  * sub-verb's `words`, as the events verbs).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { EngineError } from '../core/errors.js';
+import type { CliIo } from './io.js';
 import type { CliAdapter } from './verb-adapters.js';
 
 /** The spec's text: a file, or stdin for `-`. Read here, parsed and validated by the engine. */
-function readSpec(raw: never, flag: string): string {
+function readSpec(raw: never, flag: string, io: CliIo): string {
   const given = String(raw);
   try {
-    return readFileSync(given === '-' ? 0 : resolve(given), 'utf8');
+    return given === '-' ? io.readStdin().toString('utf8') : readFileSync(resolve(io.cwd, given), 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =

@@ -24,7 +24,8 @@ export interface FlagOverride {
   flags?: string;
   description?: string;
   /** The flag's value (a list for a repeatable flag) → the input value. */
-  parse?: (raw: never, flag: string) => unknown;
+  /** `io` gives the caller's directory and stdin (a spec read from `-`). */
+  parse?: (raw: never, flag: string, io: CliIo) => unknown;
   repeatable?: boolean;
 }
 
@@ -100,7 +101,7 @@ function parseRange(raw: never, flag: string): { from: number; to: number } {
 /** plan and prepare: the manifest's path made absolute here (the engine never reads the process's directory), and the caller's environment for the manifest's env names. */
 function manifestCall(input: Record<string, unknown>, _opts: Opts, io: CliIo): Record<string, unknown> {
   const env = Object.fromEntries(Object.entries(io.env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  return { ...input, file: resolve(String(input.file ?? 'headspace.yml')), env };
+  return { ...input, file: resolve(io.cwd, String(input.file ?? 'headspace.yml')), env };
 }
 
 /** run's verification contract (#16): a --verify command is split into words here (no shell: see command-words.ts). */
@@ -213,7 +214,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     ],
     // --env NAME takes the value from the caller's environment; the names and --env-file become the job's env.
     complete: (input, opts, io) => {
-      const env = envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env);
+      const env = envFromFlags((input.env as string[] | undefined) ?? [], (opts.envFile as string[] | undefined) ?? [], io.env, io.cwd);
       // --secret NAME@HOST (#18 item 3): the value is read here, from the caller's environment, as --env NAME's is.
       const secrets = ((opts.secret as string[] | undefined) ?? []).map((spec) => secretFromFlag(spec, io.env));
       return { ...input, env, ...(secrets.length > 0 ? { secrets } : {}) };
@@ -366,7 +367,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       },
     },
     // The engine never reads the process's directory: the CLI passes its own.
-    complete: (input) => (input.workspaceId === undefined ? { ...input, manifestDir: resolve(String(input.manifestDir ?? '.')) } : input),
+    complete: (input, _opts, io) => (input.workspaceId === undefined ? { ...input, manifestDir: resolve(io.cwd, String(input.manifestDir ?? '.')) } : input),
     explain:
       'Answers "where am I" in a few lines: the workspace\'s state and provider, how many jobs it has and how many run, its latest job (status, exit code, start) with the last lines of its output, and what needs attention. Without WORKSPACE it first looks for headspace.yml in the current directory (or --manifest-dir) and its parents: the nearest directory with a manifest, or with manifests workspaces were prepared from, decides; one live workspace there is the answer, several are refused listing them (exit 1), and a manifest not yet prepared says so. With no manifest anywhere up the tree it picks the live workspace used most recently (its latest job, else its creation) and says how many others are live; with none, it says so and suggests create. It reads the state store only (no provider call), so it is cheap to ask often; inspect gives the whole picture.',
   },
@@ -488,7 +489,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       version: { flags: '--version-number <n>', description: 'an earlier version of the receipt (each export issues the next)' },
     },
     // `receipt verify FILE` is the offline check; `receipt JOB` the job's receipt. Host paths are made absolute here: the engine never reads the process's directory.
-    complete: (input) => {
+    complete: (input, _opts, io) => {
       const out: Record<string, unknown> = { ...input };
       if (out.jobId === 'verify' && out.verifyFile === undefined)
         throw new EngineError('BAD_ARGUMENT', 'receipt verify needs the receipt FILE', { hint: 'receipt verify FILE [--artifacts DIR] [--expect-sha256 HEX]' });
@@ -497,7 +498,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
         throw new EngineError('BAD_ARGUMENT', 'receipt takes one job id, or verify FILE', {
           hint: 'receipt JOB [--out FILE], or receipt verify FILE [--artifacts DIR]',
         });
-      for (const key of RECEIPT_PATHS) if (typeof out[key] === 'string') out[key] = resolve(out[key]);
+      for (const key of RECEIPT_PATHS) if (typeof out[key] === 'string') out[key] = resolve(io.cwd, out[key]);
       return out;
     },
     explain:

@@ -10,6 +10,7 @@ import { EngineError } from '../core/errors.js';
 import type { JsonSchema, VerbManifestEntry } from '../core/verb-table/verb-manifest.js';
 import type { OptionSpec, VerbSpec } from './catalog.js';
 import type { CliIo } from './io.js';
+import { withCallerPaths } from './caller-paths.js';
 import { CLI_ADAPTERS, type FlagOverride, type Opts } from './verb-adapters.js';
 
 /** An option that fills an input key, with the parse from its text. */
@@ -17,7 +18,7 @@ export interface InputOption extends OptionSpec {
   key: string;
   /** The schema requires it (export's `to`): refused before the engine opens when missing. */
   required: boolean;
-  parse: (raw: unknown, flag: string) => unknown;
+  parse: (raw: unknown, flag: string, io: CliIo) => unknown;
   /** The values the schema allows (batch's --strategy), named when the flag is missing. */
   choices?: string[];
 }
@@ -78,10 +79,10 @@ export function inputFromArgv(spec: EngineVerbSpec, args: string[], opts: Opts, 
   for (const option of spec.inputOptions) {
     const attribute = attributeName(option.flags);
     if (opts[attribute] === undefined) continue;
-    input[option.key] = option.parse(opts[attribute], longFlag(option.flags));
+    input[option.key] = option.parse(opts[attribute], longFlag(option.flags), io);
   }
   const adapter = CLI_ADAPTERS[spec.tableName];
-  return adapter?.complete ? adapter.complete(input, opts, io) : input;
+  return withCallerPaths(spec.tableName, adapter?.complete ? adapter.complete(input, opts, io) : input, io);
 }
 
 function inputOption(verb: string, key: string, schema: JsonSchema, override: FlagOverride | undefined): Omit<InputOption, 'required'> {

@@ -34,6 +34,7 @@ export type EngineErrorCode =
   | 'PROVIDER_UNAVAILABLE'
   | 'HOST_NO_SPACE'
   | 'PORT_IN_USE'
+  | 'SERVE_UNAVAILABLE'
   | 'CHECKPOINT_NOT_FOUND'
   | 'OUTPUT_NOT_FOUND'
   | 'CHECKPOINT_CONSUMED'
@@ -88,6 +89,8 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
   HOST_NO_SPACE: 'environment_error',
   /** A server (`ui`, `mcp --http`) cannot listen: another process holds the port. The host's state, not a bad flag. */
   PORT_IN_USE: 'environment_error',
+  /** `headspace serve` (#20): its socket cannot be made or reached safely here (not this user's, path too long, another server), or HEADSPACE_SERVE=require found none. */
+  SERVE_UNAVAILABLE: 'environment_error',
   /** Snapshots (#14): a checkpoint or output id this store does not hold for the workspace. */
   CHECKPOINT_NOT_FOUND: 'user_error',
   OUTPUT_NOT_FOUND: 'user_error',

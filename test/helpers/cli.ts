@@ -37,6 +37,9 @@ export async function removeHome(home: string): Promise<void> {
       await provider.remove(id).catch(() => undefined);
     }
   }
+  // The home's `headspace serve` (HEADSPACE_TEST_SERVE=1) would otherwise stay up for its idle time.
+  if (existsSync(join(home, 'serve', 'sock')))
+    spawnSync(BIN, ['serve', '--stop'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEADSPACE_HOME: home } });
   // The home's shared supervisor would otherwise stay up, idle, for its idle time after the home is gone.
   for (const pid of sharedSupervisorsOf(home)) {
     try {
@@ -65,12 +68,37 @@ export function sharedSupervisorsOf(home: string): number[] {
     .sort((a, b) => a - b);
 }
 
+/**
+ * HEADSPACE_TEST_SERVE=1 runs every call of cli() and cliAsync() through
+ * `headspace serve` (HEADSPACE_SERVE=require, #20), so the CLI suite checks
+ * that the resident path answers exactly as the in-process one. A call that
+ * chooses its own HEADSPACE_SERVE keeps it; a crash-injection call
+ * (HEADSPACE_TEST_CRASH_AT) stays in-process: its SIGKILL is for the process
+ * that runs the verb, which would be the server.
+ */
+export function serveModeEnv(env: Record<string, string>): Record<string, string> {
+  if (process.env.HEADSPACE_TEST_SERVE !== '1' || env.HEADSPACE_SERVE !== undefined || env.HEADSPACE_TEST_CRASH_AT !== undefined) return {};
+  return { HEADSPACE_SERVE: 'require', HEADSPACE_SERVE_IDLE_SECONDS: '60' };
+}
+
+/** The environment of one call of the bin: a fake-provider home, what the test adds, and the serve mode. */
+export function callEnv(home: string, env: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    HEADSPACE_HOME: home,
+    HEADSPACE_PROVIDER: 'fake',
+    ...env,
+    ...serveModeEnv(env),
+  };
+}
+
 /** Runs the built bin as a user would, with a controlled environment. */
 export function cli(home: string, args: string[], env: Record<string, string> = {}): CliRun {
   assertBuilt();
   const result = spawnSync(BIN, args, {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake', ...env },
+    env: callEnv(home, env),
     maxBuffer: 64 * 1024 * 1024,
     timeout: 120_000,
   });
@@ -82,7 +110,7 @@ export function cliAsync(home: string, args: string[], env: Record<string, strin
   assertBuilt();
   return new Promise((resolvePromise) => {
     const child = spawn(BIN, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake', ...env },
+      env: callEnv(home, env),
     });
     let stdout = '';
     let stderr = '';
@@ -96,7 +124,7 @@ export function cliAsync(home: string, args: string[], env: Record<string, strin
 export function shell(home: string, line: string): CliRun {
   const result = spawnSync('/bin/sh', ['-c', line], {
     encoding: 'utf8',
-    env: { PATH: `${dirname(BIN)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? '/root', HEADSPACE_PROVIDER: 'fake' },
+    env: { PATH: `${dirname(BIN)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: process.env.HOME ?? '/root', HEADSPACE_PROVIDER: 'fake', ...serveModeEnv({}) },
     maxBuffer: 64 * 1024 * 1024,
   });
   void home;

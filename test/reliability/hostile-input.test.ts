@@ -85,6 +85,9 @@ async function inProcess(home: string, argv: string[]): Promise<Captured> {
     stdout: sink(out),
     stderr: sink(err),
     env: { HEADSPACE_HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    cwd: process.cwd(),
+    readStdin: () => Buffer.alloc(0),
+    onInterrupt: () => () => undefined,
     stderrIsTty: false,
     stdoutIsTty: false,
   };

@@ -138,8 +138,10 @@ interface SupervisorLink {
 export function supervisorEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { HEADSPACE_HOME: home };
   // Never the test resolver map (#18 F4): a shared supervisor outlives its starter, and would answer test names for every later run.
+  // Never HEADSPACE_SERVE (#20): a batch's driver is the process that drives it (its pid is recorded as the driver), not a client of `headspace serve`.
   for (const [name, value] of Object.entries(process.env))
-    if (KEPT_ENV.test(name) && name !== 'HEADSPACE_HOME' && name !== TEST_RESOLVER_ENV && name !== TEST_UPSTREAM_CA_ENV) env[name] = value;
+    if (KEPT_ENV.test(name) && name !== 'HEADSPACE_HOME' && name !== 'HEADSPACE_SERVE' && name !== TEST_RESOLVER_ENV && name !== TEST_UPSTREAM_CA_ENV)
+      env[name] = value;
   return env;
 }
 

@@ -131,8 +131,8 @@ function serve(server: Server, { supervise, idleMs, lineTimeouts = LINE_TIMEOUTS
   });
 }
 
-/** Listens on `path`; null when a live supervisor already answers there. */
-async function bindUnlessLive(path: string): Promise<Server | null> {
+/** Listens on `path`; null when a live supervisor already answers there. (Also `headspace serve`'s, #20.) */
+export async function bindUnlessLive(path: string): Promise<Server | null> {
   try {
     return await listen(path);
   } catch (error) {
@@ -186,7 +186,7 @@ function lockAgeMs(path: string): number {
 }
 
 /** Runs `work` holding the start lock: created O_EXCL with this process's pid and start time; one whose holder is gone is taken over. */
-async function withStartLock<T>(paths: SupervisorPaths, work: () => Promise<T>): Promise<T> {
+export async function withStartLock<T>(paths: Pick<SupervisorPaths, 'startLock'>, work: () => Promise<T>): Promise<T> {
   const me = currentOwner();
   const deadline = Date.now() + LOCK_GIVE_UP_MS;
   for (;;) {

@@ -45,7 +45,8 @@ const { cache } = createRequire(import.meta.url);
 process.on('exit', () => appendFileSync(process.env.HS_RESOLVED_LOG, Object.keys(cache).map((f) => pathToFileURL(f).href + '\\n').join('')));
 `,
 );
-const traced = { NODE_OPTIONS: `--import=${join(hooks, 'register.mjs')}`, HS_RESOLVED_LOG: log };
+// In-process (HEADSPACE_SERVE=off) whatever HEADSPACE_TEST_SERVE says: the trace is of the process that runs the verbs.
+const traced = { NODE_OPTIONS: `--import=${join(hooks, 'register.mjs')}`, HS_RESOLVED_LOG: log, HEADSPACE_SERVE: 'off' };
 
 function resolvedModules(): string[] {
   return readFileSync(log, 'utf8').split('\n').filter(Boolean);

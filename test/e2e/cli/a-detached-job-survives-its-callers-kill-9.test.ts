@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cli, makeHome } from '../../helpers/cli.js';
+import { BIN, cli, makeHome, serveModeEnv } from '../../helpers/cli.js';
 import { COMMANDS, CREATE_FLAGS, eventually, jobStatus, jsonOf, type DetachProvider } from '../../helpers/detached.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
@@ -17,7 +17,7 @@ const readiness = await nativeReadiness();
 function runAndKillOnFirstOutput(home: string, args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve) => {
     const child = spawn(BIN, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, ...env },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, ...env, ...serveModeEnv(env) },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cli, makeHome } from '../../helpers/cli.js';
+import { BIN, cli, makeHome, serveModeEnv } from '../../helpers/cli.js';
 import { writeSpec } from '../../helpers/batch.js';
 
 const { home, cleanup } = makeHome();
@@ -17,7 +17,13 @@ describe('a foreground batch sent SIGTERM', () => {
     expect(cli(home, ['create', '--workspace-id', 'w']).code).toBe(0);
     const spec = writeSpec(home, [{ workspace: 'w', command: 'block', name: 'held' }]);
     const child = spawn(BIN, ['batch', '--strategy', 'all', '--spec', spec], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        HEADSPACE_HOME: home,
+        HEADSPACE_PROVIDER: 'fake',
+        ...serveModeEnv({}),
+      },
     });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cli, makeHome } from '../../helpers/cli.js';
+import { BIN, cli, makeHome, serveModeEnv } from '../../helpers/cli.js';
 import { memberLines, type BatchPackage } from '../../helpers/batch.js';
 
 const { home, cleanup } = makeHome();
@@ -17,7 +17,13 @@ describe('batch --spec -', () => {
     const run = spawnSync(BIN, ['batch', '--strategy', 'allSettled', '--spec', '-', '--json'], {
       input: yaml,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'fake' },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        HEADSPACE_HOME: home,
+        HEADSPACE_PROVIDER: 'fake',
+        ...serveModeEnv({}),
+      },
     });
     expect(run.status, run.stderr).toBe(0);
     const lines = memberLines(JSON.parse(run.stdout) as BatchPackage);

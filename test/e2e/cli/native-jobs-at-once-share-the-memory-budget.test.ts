@@ -21,7 +21,20 @@ const BUDGET = 256 * 1024 * 1024;
 // Touches every page of 60% of the budget, then holds it.
 const HOLD = `import time\nn=${Math.round(BUDGET * 0.6)}\nb=bytearray(n)\nfor i in range(0,n,4096): b[i]=1\ntime.sleep(2)\nprint("kept")`;
 
-/** Every pid still in the workspace's memory cgroup or its job children. */
+/**
+ * A standby launcher waiting for the NEXT job (`headspace-exec --launch`,
+ * not yet exec'd into bwrap) is no job's process: a long-lived engine
+ * (`headspace serve`, mcp) keeps one placed in the workspace's cgroups.
+ */
+function isStandby(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').slice(0, 2).join(' ').endsWith('headspace-exec --launch');
+  } catch {
+    return false; // gone: not left
+  }
+}
+
+/** Every pid of a job still in the workspace's memory cgroup or its job children. */
 function pidsLeft(id: string): number[] {
   const dir = join('/sys/fs/cgroup/memory/headspace', layoutOf(join(home, 'native')).cgroupName(id));
   const dirs = [
@@ -34,7 +47,8 @@ function pidsLeft(id: string): number[] {
     readFileSync(join(d, 'cgroup.procs'), 'utf8')
       .split('\n')
       .filter((l) => l !== '')
-      .map(Number),
+      .map(Number)
+      .filter((pid) => !isStandby(pid)),
   );
 }
 

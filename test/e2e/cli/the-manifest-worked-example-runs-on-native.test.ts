@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, makeHome, REPO } from '../../helpers/cli.js';
+import { BIN, makeHome, REPO, serveModeEnv } from '../../helpers/cli.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const { home, cleanup } = makeHome();
@@ -25,7 +25,13 @@ function hs(cwd: string, args: string[]) {
   const run = spawnSync(BIN, args, {
     cwd,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', HEADSPACE_HOME: home, HEADSPACE_PROVIDER: 'native' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      HEADSPACE_HOME: home,
+      HEADSPACE_PROVIDER: 'native',
+      ...serveModeEnv({}),
+    },
     timeout: 120_000,
   });
   return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };

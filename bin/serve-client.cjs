@@ -1,0 +1,216 @@
+// The thin client of `headspace serve` (#20), for HEADSPACE_SERVE=auto|require.
+// It must not load the CLI bundle (dist/cli-bundle/main.cjs): that load is
+// what a resident engine saves. It sends the call (argv, cwd, env, stdin when
+// argv names `-`, TTY facts) over the home's unix socket in the frames of
+// src/cli/serve/serve-frames.ts, copies the answer's stdout and stderr bytes
+// through in order, forwards SIGINT/SIGTERM, and returns the exit code.
+//
+// Returns null when the call should run in-process instead: HEADSPACE_SERVE=auto
+// and no server could be reached or started (the in-process path is the same
+// code, so only the time differs). Under HEADSPACE_SERVE=require it never
+// falls back: exit 2 with the remedy, written as the CLI writes errors.
+'use strict';
+const { lstatSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { buildInfo } = require('./build-info.cjs');
+
+/** Commands that are not calls: they run in the caller's own process (a server, or a long-lived one). */
+const IN_PROCESS = new Set(['serve', 'mcp', 'ui']);
+/** How long a started server may take to listen (node start and bundle load, on a loaded machine). */
+const START_MS = 15_000;
+const MAX_SOCKET_PATH_BYTES = 107;
+
+function frame(type, payload) {
+  const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload, 'utf8');
+  const head = Buffer.alloc(5);
+  head.write(type, 0, 'latin1');
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+function frameReader(onFrame) {
+  let pending = Buffer.alloc(0);
+  return (chunk) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    while (pending.length >= 5) {
+      const length = pending.readUInt32BE(1);
+      if (pending.length < 5 + length) break;
+      const type = pending.toString('latin1', 0, 1);
+      const body = pending.subarray(5, 5 + length);
+      pending = pending.subarray(5 + length);
+      onFrame(type, body);
+    }
+  };
+}
+
+class Unavailable extends Error {}
+
+/** Only a socket of this user's in a 0700 directory of this user's is talked to: the caller's env values go to it. */
+function socketPath(env) {
+  const home = env.HEADSPACE_HOME || join(require('node:os').homedir(), '.headspace');
+  const dir = join(home, 'serve');
+  const socket = join(dir, 'sock');
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES)
+    throw new Unavailable(`the serve socket's path is longer than a unix socket's ${MAX_SOCKET_PATH_BYTES} bytes: ${socket}`);
+  const uid = process.getuid();
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (st && !(st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0))
+    throw new Unavailable(`${dir} is not a directory of this user's that only this user can enter (mode 0700)`);
+  const sock = lstatSync(socket, { throwIfNoEntry: false });
+  if (sock && !(sock.isSocket() && sock.uid === uid)) throw new Unavailable(`${socket} is not a socket of this user's`);
+  return { socket, present: sock !== undefined };
+}
+
+function connectTo(path) {
+  const net = require('node:net');
+  return new Promise((resolve) => {
+    const socket = net.connect(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', () => resolve(null));
+  });
+}
+
+/** Connects to the home's server, starting a detached one when none listens; null when none answers within START_MS. */
+async function reachServer(env) {
+  let where = socketPath(env);
+  if (where.present) {
+    const socket = await connectTo(where.socket);
+    if (socket) return socket;
+  }
+  const { spawn } = require('node:child_process');
+  // HEADSPACE_SERVE_IDLE_SECONDS: the idle time of a server started here (serve's --idle; default 300).
+  const idle = /^[1-9][0-9]{0,8}$/.test(env.HEADSPACE_SERVE_IDLE_SECONDS ?? '') ? ['--idle', env.HEADSPACE_SERVE_IDLE_SECONDS] : [];
+  const child = spawn(process.execPath, [join(__dirname, 'headspace'), 'serve', ...idle], { detached: true, stdio: 'ignore', cwd: '/', env });
+  child.unref();
+  const deadline = Date.now() + START_MS;
+  for (let wait = 2; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
+    await new Promise((r) => setTimeout(r, wait));
+    where = socketPath(env);
+    if (!where.present) continue;
+    const socket = await connectTo(where.socket);
+    if (socket) return socket;
+  }
+  throw new Unavailable(`no headspace serve listened on ${where.socket} within ${START_MS / 1000} s of starting one`);
+}
+
+/** The request's stdin: all of it when a word of argv is `-` (a verb reads it whole then), else none. */
+function stdinOf(argv) {
+  if (!argv.some((a) => a === '-' || a.endsWith('=-'))) return {};
+  try {
+    return { stdin: readFileSync(0) };
+  } catch (error) {
+    return { stdinError: error.code ?? 'EIO' };
+  }
+}
+
+/** One attempt: 'restart' when the server would not answer this build or environment (it is going away). */
+function exchange(socket, argv, build, input) {
+  const env = {};
+  for (const [name, value] of Object.entries(process.env)) if (typeof value === 'string') env[name] = value;
+  const out = process.stdout;
+  const err = process.stderr;
+  const header = {
+    v: 1,
+    build,
+    argv,
+    cwd: process.cwd(),
+    env,
+    stdoutIsTty: Boolean(out.isTTY),
+    stderrIsTty: Boolean(err.isTTY),
+    ...(out.isTTY ? { stdoutColumns: out.columns, stdoutHasColors: out.hasColors?.() === true } : {}),
+    ...(err.isTTY ? { stderrColumns: err.columns, stderrHasColors: err.hasColors?.() === true } : {}),
+    ...(input.stdin ? { stdin: true } : {}),
+    ...(input.stdinError ? { stdinError: input.stdinError } : {}),
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const onSignal = (signal) => socket.write(frame('S', signal));
+    const signals = ['SIGINT', 'SIGTERM'];
+    for (const s of signals) process.on(s, onSignal);
+    const finish = (result) => {
+      if (settled) return;
+      settled = true;
+      for (const s of signals) process.off(s, onSignal);
+      resolve(result);
+    };
+    const read = frameReader((type, body) => {
+      if (type === 'O') out.write(body);
+      else if (type === 'E') err.write(body);
+      else if (type === 'X') {
+        const code = Number(body.toString('latin1'));
+        // The exit waits for both streams to hand their bytes to the OS.
+        out.write('', () => err.write('', () => finish(code)));
+      } else if (type === 'K') finish('restart');
+      else if (type === 'D') {
+        // No handler took the signal: end by it, as the in-process CLI's default action would.
+        for (const s of signals) process.off(s, onSignal);
+        process.kill(process.pid, body.toString('latin1'));
+      }
+    });
+    socket.on('data', read);
+    socket.on('error', () => undefined);
+    socket.on('close', () => finish('lost'));
+    socket.write(frame('H', JSON.stringify(header)));
+    if (input.stdin) socket.write(frame('I', input.stdin));
+  });
+}
+
+/** The error a CLI call prints, text or --json (src/cli/render-error.ts's form), for HEADSPACE_SERVE=require. */
+function refuse(argv, message, hint) {
+  const line = argv.includes('--json')
+    ? `${JSON.stringify({ code: 2, message, remediation: hint, category: 'environment_error', reason: 'SERVE_UNAVAILABLE' })}\n`
+    : `error: ${message.replace(/[\x00-\x1f\x7f]/g, '?')}\nhint: ${hint}\n`;
+  return new Promise((resolve) => process.stderr.write(line, () => resolve(2)));
+}
+
+/**
+ * The exit code of the call answered by the home's server; or, to run it
+ * in-process (auto only), null, or { stdin } when the stdin it needs was
+ * already read.
+ */
+async function callThroughServer(argv, mode) {
+  if (argv.length > 0 && IN_PROCESS.has(argv[0])) return null;
+  // A working directory that was removed cannot be sent; in-process, only a relative path would need it (and fail as it always has).
+  try {
+    process.cwd();
+  } catch {
+    return null;
+  }
+  const require_ = mode === 'require';
+  const info = buildInfo();
+  if (!info) {
+    if (!require_) return null;
+    return refuse(argv, 'HEADSPACE_SERVE=require, but this build has no CLI bundle for a server to run', 'run `npm run build`, or unset HEADSPACE_SERVE');
+  }
+  // Read once, after a server answered the connect: a call that falls back in-process gets the same bytes.
+  let input = null;
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const socket = await reachServer(process.env);
+      input ??= stdinOf(argv);
+      const result = await exchange(socket, argv, info.build, input);
+      if (typeof result === 'number') return result;
+      // A server that ended mid-call may have done part of it: never run it again.
+      if (result === 'lost')
+        return refuse(
+          argv,
+          'the headspace server ended before answering',
+          'see whether the call took effect (headspace ls), then try again; unset HEADSPACE_SERVE to run calls in-process',
+        );
+    }
+    throw new Unavailable('the headspace server kept refusing this build or environment');
+  } catch (error) {
+    if (!(error instanceof Unavailable)) throw error;
+    if (!require_) return input?.stdin ? { stdin: input.stdin } : null;
+    return refuse(
+      argv,
+      `HEADSPACE_SERVE=require: ${error.message}`,
+      'start one with `headspace serve`, fix what the message names, or unset HEADSPACE_SERVE to run calls in-process',
+    );
+  }
+}
+
+module.exports = { callThroughServer, frame, frameReader };

@@ -1,0 +1,64 @@
+/**
+ * The wire of `headspace serve` (#20): frames of one type byte, a 32-bit
+ * big-endian length and that many bytes, both ways on one unix socket. The
+ * thin client (bin/serve-client.cjs) writes the same frames without loading
+ * this bundle; a test pins that both ends agree.
+ *
+ * Client → server: H the request (JSON: build, argv, cwd, env, TTY facts),
+ *   I the whole stdin (only when the header says one follows), S a signal
+ *   name (SIGINT/SIGTERM), Q stop the server (`serve --stop`).
+ * Server → client: O stdout bytes, E stderr bytes, X the exit code (decimal),
+ *   K the server will not answer this build or environment and is going away
+ *   (the client starts a new one), D no handler took the signal: die by it,
+ *   as an in-process CLI would.
+ */
+export type FrameType = 'H' | 'I' | 'S' | 'Q' | 'O' | 'E' | 'X' | 'K' | 'D';
+
+/** A request header, a stdin or a chunk of output larger than this is refused: the bound of one frame. */
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+
+export function frame(type: FrameType, payload: string | Buffer): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+  const head = Buffer.alloc(5);
+  head.write(type, 0, 'latin1');
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+/** Feeds bytes in, calls `onFrame` per complete frame; false once the peer sent a frame over the bound (the caller drops it). */
+export function frameReader(onFrame: (type: FrameType, body: Buffer) => void): (chunk: Buffer) => boolean {
+  let pending: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    while (pending.length >= 5) {
+      const length = pending.readUInt32BE(1);
+      if (length > MAX_FRAME_BYTES) return false;
+      if (pending.length < 5 + length) break;
+      const type = pending.toString('latin1', 0, 1) as FrameType;
+      const body = pending.subarray(5, 5 + length);
+      pending = pending.subarray(5 + length);
+      onFrame(type, body);
+    }
+    return true;
+  };
+}
+
+/** What the client sends first. */
+export interface ServeRequest {
+  v: 1;
+  /** The client's build identity (dist/cli-bundle/build.json): a server of another build does not answer. */
+  build: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stdoutIsTty: boolean;
+  stderrIsTty: boolean;
+  stdoutColumns?: number;
+  stderrColumns?: number;
+  stdoutHasColors?: boolean;
+  stderrHasColors?: boolean;
+  /** An I frame follows with all of stdin (argv names `-`). */
+  stdin?: boolean;
+  /** The client could not read its stdin (the errno code): readStdin throws it, as readFileSync(0) would have. */
+  stdinError?: string;
+}
