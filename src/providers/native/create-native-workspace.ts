@@ -68,5 +68,7 @@ export async function createNativeWorkspace(
     await storage.undo(id, attempt);
     throw error;
   }
+  // Awaited only until the refill's shell is spawned (a CLI process exits right after the result), never for the images.
+  await storage.refillPool(env).catch(() => undefined);
   return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: meta.environmentDigest, storageBytes: 0 };
 }

@@ -17,6 +17,8 @@ import type { JobUser } from '../../core/job-identity.js';
 import { assertRoomForJob } from './host-capacity.js';
 import type { JobUsers } from './job-users.js';
 import { layeredStorage, type LayeredStorage } from './layered-storage.js';
+import { imagePool, type ImagePool } from './image-pool.js';
+import { DEFAULT_BUDGET } from '../../core/policy/policy.js';
 import type { Layout } from './layout.js';
 import { EMPTY_FACTS, LAYER_NAME, unreferencedLayers, type LayerStack } from './overlay-layers.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
@@ -76,6 +78,12 @@ export interface WorkspaceStorage {
   list(): Promise<string[]>;
   /** The layered filesystem's host side (#14). */
   layered: LayeredStorage;
+  /**
+   * After a create: deletes what does not belong in the image pool and starts
+   * its background refill when a slot is empty (image-pool.ts); does not wait
+   * for the refill. Resolves to the refill's pid, if one started.
+   */
+  refillPool(env: HostEnv): Promise<number | undefined>;
 }
 
 export function workspaceStorage(options: {
@@ -86,8 +94,20 @@ export function workspaceStorage(options: {
   reachable: () => Promise<ReachablePaths>;
   /** headspace-exec, which makes the idmapped binds of a fork's inherited layers (layer-idmaps.ts). */
   helperPath: string;
+  /** Formatted images kept ready (image-pool.ts); 0: none, every create runs mkfs. */
+  poolSize: number;
 }): WorkspaceStorage {
-  const { layout, root, mountBase, users, reachable, helperPath } = options;
+  const { layout, root, mountBase, users, reachable, helperPath, poolSize } = options;
+  const pools = new Map<string, ImagePool>();
+  /** One pool per mkfs binary (its path is part of the image format); its label ties its images to this home. */
+  const poolOf = (mkfsPath: string): ImagePool => {
+    let pool = pools.get(mkfsPath);
+    if (pool === undefined) {
+      pool = imagePool({ dir: layout.poolDir, size: poolSize, mkfsPath, label: `hs-${layout.cgroupName('').replace(/-$/, '')}` });
+      pools.set(mkfsPath, pool);
+    }
+    return pool;
+  };
   /**
    * Where a workspace's image is mounted: under the mount base, outside
    * `root`, so the job uid reaches it without a second bind whatever
@@ -178,16 +198,25 @@ export function workspaceStorage(options: {
               action: nextAction('doctor', { provider: 'native', repair: true }),
             });
         attempt.mountedHere = true;
+        const pool = poolOf(env.storage.mkfsPath!);
+        const claim = (image: string) => pool.claim(storageBytes, image);
         await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
         if (!overlaySupported()) {
           if (base !== undefined)
             throw new ProviderError('this kernel has no overlayfs: the native provider cannot fork', { hint: 'load the overlay module (modprobe overlay)' });
-          await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+          await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath!, claim });
           return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
         }
         // Layered (#14): the image at img/<id>, the overlay of its upper on the (fork's) frozen chain at fs/<id>.
         await ensureUnderBase(mountBase, 'img', { name: id, mode: 0o700 }, root);
-        await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint: imageMount, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+        await makeWorkspaceFilesystem({
+          image: layout.imagePath(id),
+          mountPoint: imageMount,
+          bytes: storageBytes,
+          owner,
+          mkfsPath: env.storage.mkfsPath!,
+          claim,
+        });
         const layers: LayerStack = { upper: 'L0000000000000000', lowers: base?.lowers ?? [], lowerFacts: base?.lowerFacts ?? EMPTY_FACTS };
         await layered.prepare(id, owner, layers);
         return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint), layers };
@@ -247,6 +276,11 @@ export function workspaceStorage(options: {
 
     prune,
     layered,
+
+    async refillPool(env) {
+      // Only images the default budget asks for are kept: other sizes are rare, and make their own.
+      return env.storage.available && poolSize > 0 ? poolOf(env.storage.mkfsPath!).refill(DEFAULT_BUDGET.storageBytes) : undefined;
+    },
 
     async list() {
       const names = await readdir(layout.workspacesDir).catch(() => [] as string[]);
