@@ -18,6 +18,7 @@ import { assertRoomForJob } from './host-capacity.js';
 import type { JobUsers } from './job-users.js';
 import { layeredStorage, type LayeredStorage } from './layered-storage.js';
 import { imagePool, type ImagePool } from './image-pool.js';
+import { settleReclaim, startReclaim } from './reclaim-storage.js';
 import { DEFAULT_BUDGET } from '../../core/policy/policy.js';
 import type { Layout } from './layout.js';
 import { EMPTY_FACTS, LAYER_NAME, unreferencedLayers, type LayerStack } from './overlay-layers.js';
@@ -70,8 +71,14 @@ export interface WorkspaceStorage {
   undo(id: string, attempt: StorageAttempt): Promise<void>;
   /** Bytes the workspace's files take (allocated blocks of an image; a walk of a host directory); undefined when unreadable. */
   measure(id: string, meta: WorkspaceMeta): Promise<number | undefined>;
-  /** Takes the storage down at remove (meta.json already gone): what remove() reports for it. */
-  remove(id: string): Promise<'removed' | 'retained' | 'unverified'>;
+  /**
+   * Takes the storage down at remove (meta.json already gone): what remove()
+   * reports for it. `reclaiming`: unreachable now, deleted in the background
+   * (reclaim-storage.ts).
+   */
+  remove(id: string): Promise<'removed' | 'retained' | 'unverified' | 'reclaiming'>;
+  /** Before a create reuses `id`: waits for its reclaim, or finishes an interrupted one. */
+  settleReclaim(id: string): Promise<void>;
   /** The mount base goes with the last workspace (#10 item 12). */
   prune(): Promise<void>;
   /** Workspaces with a meta.json, sorted. */
@@ -250,19 +257,40 @@ export function workspaceStorage(options: {
     },
 
     async remove(id) {
+      // The overlay (or the image's mount) at fs/<id> is what jobs bind: it goes now, whatever else waits.
       const unmounted = await unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
       let proceed = unmounted !== 'failed';
+      // Reclaimed in the background (reclaim-storage.ts) once nothing a job can reach is left: a clean unmount and an image
+      // of ours. A lazy unmount (the host still holds a file) is taken down here as before, and says what it could verify.
+      const background = proceed && unmounted !== 'lazily-unmounted' && existsSync(layout.imagePath(id));
+      const reclaimLater = async (imageMount?: string) => {
+        await rmdir(imageMountPoint(id)).catch(() => undefined);
+        await startReclaim({
+          id,
+          dir: layout.workspaceDir(id),
+          ...(imageMount === undefined ? {} : { imageMount }),
+          mountBase,
+          workspacesDir: layout.workspacesDir,
+        });
+        return 'reclaiming' as const;
+      };
       if (proceed && isMountPoint(layered.imageMount(id))) {
         // Its idmapped binds of inherited layers pin their stores' images (layer-idmaps.ts): they go first.
         await layered.releaseIdmaps(id);
         // Layered (#14): a fork's chain may still use this image's frozen layers; then it stays, as a retained store.
         if (await layered.retainIfShared(id)) await dropOwnLayers(id);
-        else {
+        else if (background) {
+          const state = await reclaimLater(layered.imageMount(id));
+          // Retained stores this workspace's chain was the last to use (its meta is gone, so it no longer counts).
+          await layered.collectStores().catch(() => undefined);
+          return state;
+        } else {
           proceed = (await unmountWorkspaceFilesystem(layered.imageMount(id)).catch(() => 'failed' as const)) !== 'failed';
           if (proceed) await rmdir(layered.imageMount(id)).catch(() => undefined);
         }
       }
+      if (proceed && background && !existsSync(join(root, 'stores', `${id}.img`))) return reclaimLater();
       if (proceed) {
         await rmdir(imageMountPoint(id)).catch(() => undefined);
         // fd-relative and iterative: Node's recursive rm failed with ENAMETOOLONG on a job's 1,500-deep tree (#10 item 8).
@@ -276,6 +304,7 @@ export function workspaceStorage(options: {
 
     prune,
     layered,
+    settleReclaim: (id) => settleReclaim({ dir: layout.workspaceDir(id), fsMount: imageMountPoint(id), imageMount: layered.imageMount(id) }),
 
     async refillPool(env) {
       // Only images the default budget asks for are kept: other sizes are rare, and make their own.
