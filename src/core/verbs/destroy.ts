@@ -26,7 +26,8 @@ export interface DestroyInput {
 
 /**
  * Removes a workspace along the fixed removal path (never from running).
- * Reports what the provider removed, retained, or could not verify.
+ * Reports what the provider removed, retained, or could not verify, and
+ * what it is still reclaiming in the background (never counted as removed).
  */
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
   const store = ctx.store();

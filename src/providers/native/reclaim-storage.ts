@@ -83,8 +83,9 @@ export async function startReclaim(options: { id: string; dir: string; imageMoun
 const RECLAIM_SCRIPT = `
 dir=$1 img=$2 base=$3 workspaces=$4 crash=$5
 shift 5
-exec 9<"$dir" || exit 0
-/usr/bin/flock 9 || exit 0
+# The folder gone already (a home deleted right after destroy): no lock to show, but the image must still be unmounted.
+# (command: a failed redirection on a bare exec would end the shell.)
+if command exec 9<"$dir" 2>/dev/null; then /usr/bin/flock 9; fi
 [ "$crash" = crash ] && kill -9 $$
 if [ -n "$img" ]; then
   /usr/bin/umount "$img" 2>/dev/null || /usr/bin/umount -l "$img" 2>/dev/null
