@@ -20,6 +20,7 @@
  * id waits for the reclaim (or finishes an interrupted one) first.
  */
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +34,8 @@ import { unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 const run = promisify(execFile);
 
 export const RECLAIM_JOURNAL = 'reclaim.json';
+/** Written by the shell once it holds the folder's lock: a shell that got that far and holds no lock any more has died. */
+const RECLAIM_STARTED = 'reclaim.started';
 
 interface ReclaimJournal {
   schema: 1;
@@ -42,8 +45,11 @@ interface ReclaimJournal {
   by: Owner;
 }
 
-/** How long a journal whose shell holds no lock still counts as starting (its remover alive): the spawn takes milliseconds. */
-const STARTING_MS = 30_000;
+/**
+ * How long a journal whose shell never took its lock still counts as starting
+ * (its remover alive): the spawn takes milliseconds, seconds on a loaded host.
+ */
+const STARTING_MS = 10_000;
 
 /**
  * Journals the reclaim of the workspace folder `dir` and starts the shell
@@ -85,7 +91,11 @@ dir=$1 img=$2 base=$3 workspaces=$4 crash=$5
 shift 5
 # The folder gone already (a home deleted right after destroy): no lock to show, but the image must still be unmounted.
 # (command: a failed redirection on a bare exec would end the shell.)
-if command exec 9<"$dir" 2>/dev/null; then /usr/bin/flock 9; fi
+if command exec 9<"$dir" 2>/dev/null; then
+  /usr/bin/flock 9
+  # Lock taken: from here on, a folder with no lock held is an interrupted reclaim, whoever started it.
+  command : >"$dir/${RECLAIM_STARTED}" 2>/dev/null
+fi
 [ "$crash" = crash ] && kill -9 $$
 if [ -n "$img" ]; then
   /usr/bin/umount "$img" 2>/dev/null || /usr/bin/umount -l "$img" 2>/dev/null
@@ -111,6 +121,8 @@ export async function reclaimState(dir: string): Promise<'none' | 'running' | 'i
   } catch {
     journal = undefined;
   }
+  // No lock and no sign the shell ever took it: it may still be starting, while the process that spawned it lives.
+  if (existsSync(join(dir, RECLAIM_STARTED))) return 'interrupted';
   const age = Date.now() - ((await stat(journalPath).catch(() => undefined))?.mtimeMs ?? 0);
   if (journal?.by !== undefined && age < STARTING_MS && isOwnerAlive(journal.by)) return 'running';
   return 'interrupted';

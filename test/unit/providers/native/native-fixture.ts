@@ -86,7 +86,7 @@ export async function waitForReclaim(root: string, id: string, timeoutMs = 30_00
 }
 
 /** Is a reclaim shell (argv `sh -c SCRIPT headspace-reclaim <dir> ...`) of `dir` still running? */
-function reclaimShellRunning(dir: string): boolean {
+export function reclaimShellRunning(dir: string): boolean {
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     let argv: string[];
     try {
