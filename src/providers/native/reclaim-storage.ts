@@ -113,7 +113,8 @@ exit 0
 export async function reclaimState(dir: string): Promise<'none' | 'running' | 'interrupted'> {
   const journalPath = join(dir, RECLAIM_JOURNAL);
   const text = await readFile(journalPath, 'utf8').catch(() => undefined);
-  if (text === undefined) return 'none';
+  // rm -rf may take the journal before the rest of the folder: the lock still tells a reclaim under way.
+  if (text === undefined) return existsSync(dir) && (await folderLocked(dir)) ? 'running' : 'none';
   if (await folderLocked(dir)) return 'running';
   let journal: ReclaimJournal | undefined;
   try {
