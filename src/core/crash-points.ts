@@ -15,7 +15,10 @@
  * changes have reached the parent);
  * a detached run's supervisor (op `supervise`) also has `before-launch` (the
  * job handed over, the provider not called) and `during-job` (the job's
- * first output arrived: the job is running under it).
+ * first output arrived: the job is running under it);
+ * the native provider's remove (op `remove`) has `in-reclaim`, which kills
+ * not this process but the detached shell reclaiming the storage, once it
+ * holds its lock (an interrupted reclaim for doctor to finish, #20).
  *
  * The variable is read once, at load; nothing else in headspace reads it.
  */
@@ -26,9 +29,13 @@ const armed = new Set(
     .filter((s) => s !== ''),
 );
 
-export type CrashStage = 'after-intent' | 'before-launch' | 'during-job' | 'after-provider-call' | 'before-publish' | 'mid-apply';
+export type CrashStage = 'after-intent' | 'before-launch' | 'during-job' | 'after-provider-call' | 'before-publish' | 'mid-apply' | 'in-reclaim';
 
 export function crashPoint(op: string, stage: CrashStage): void {
-  if (armed.size === 0) return;
-  if (armed.has(stage) || armed.has(`${op}:${stage}`)) process.kill(process.pid, 'SIGKILL');
+  if (crashArmed(op, stage)) process.kill(process.pid, 'SIGKILL');
+}
+
+/** Is this point armed? For a point another process reaches (a detached helper told to die there). */
+export function crashArmed(op: string, stage: CrashStage): boolean {
+  return armed.size > 0 && (armed.has(stage) || armed.has(`${op}:${stage}`));
 }

@@ -250,6 +250,13 @@ export interface RemovalDisposition {
   removed: RemovableResource[];
   retained: RemovableResource[];
   unverified: RemovableResource[];
+  /**
+   * OPTIONAL. Unreachable by any job now, its deletion journalled and running
+   * in the background (the native provider's storage, #20); `doctor` names an
+   * interrupted one and `doctor --repair --apply` finishes it. Never counted
+   * as removed: it is not, yet.
+   */
+  reclaiming?: RemovableResource[];
 }
 
 export interface ReadStream {

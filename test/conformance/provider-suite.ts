@@ -740,9 +740,12 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     test('partitions removal into removed, retained and unverified and forgets the workspace', async () => {
       const { provider, workspaceId } = await withWorkspace();
       const disposition = await provider.remove(workspaceId);
-      const all = [...disposition.removed, ...disposition.retained, ...disposition.unverified].sort();
+      const reclaiming = disposition.reclaiming ?? [];
+      const all = [...disposition.removed, ...disposition.retained, ...disposition.unverified, ...reclaiming].sort();
       expect(all).toEqual(['runtime', 'storage']);
-      expect(disposition.removed).toEqual(expect.arrayContaining(['runtime', 'storage']));
+      // Storage may still be reclaimed in the background (unreachable, journalled; #20): then it is reported so, never as removed.
+      expect([...disposition.removed, ...reclaiming]).toEqual(expect.arrayContaining(['runtime', 'storage']));
+      expect(disposition.removed).toContain('runtime');
       expect((await provider.inspect(workspaceId)).state).toBe('missing');
       expect(await provider.listWorkspaces()).not.toContain(workspaceId);
     });

@@ -26,7 +26,8 @@ export interface DestroyInput {
 
 /**
  * Removes a workspace along the fixed removal path (never from running).
- * Reports what the provider removed, retained, or could not verify.
+ * Reports what the provider removed, retained, or could not verify, and
+ * what it is still reclaiming in the background (never counted as removed).
  */
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
   const store = ctx.store();
@@ -82,7 +83,11 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     throw error;
   }
   store.atomically(() => {
-    store.settleIntent(intent, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
+    store.settleIntent(
+      intent,
+      `removed=${disposition.removed.join('+') || 'none'}${disposition.reclaiming?.length ? ` reclaiming=${disposition.reclaiming.join('+')}` : ''}`,
+      ctx.clock.now(),
+    );
     store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
     // Released with the destroy, in one commit: forced, they are let go rather than left sealed against a workspace that is gone.
     for (const o of unsettled) if (records.beginSettle(o.id, 'release')) records.finishSettle(o.id, ctx.clock.now());
@@ -108,6 +113,9 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
       `removed: ${list([...disposition.removed, ...(logsRemoved ? ['job logs'] : [])])}`,
       `retained: ${list(disposition.retained)}`,
       `unverified: ${list(disposition.unverified)}`,
+      ...(disposition.reclaiming?.length
+        ? [`reclaiming: ${list(disposition.reclaiming)} (unreachable now; deleted in the background; doctor finishes an interrupted reclaim)`]
+        : []),
       `lifecycle path: ${path.join(' -> ')}`,
       ...discarded,
       ...unsettled.map((o) => `released unsettled output ${describeOutput(o)}: its changes were not taken into ${o.parentId}`),

@@ -6,6 +6,7 @@
  * which leftovers.ts names and removes with the image in it; a failure undoes
  * what this call made.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
 import { validateId } from '../../core/ids.js';
@@ -36,7 +37,12 @@ export async function createNativeWorkspace(
   assertWithinCapacity(spec.policy.budget, await host.capacity(), PROVIDER_NAME);
   await mkdir(layout.workspacesDir, { recursive: true, mode: 0o711 });
   try {
-    await mkdir(layout.workspaceDir(id), { mode: 0o711 });
+    await mkdir(layout.workspaceDir(id), { mode: 0o711 }).catch(async (error: NodeJS.ErrnoException) => {
+      // The id of a workspace just removed is taken until its storage is reclaimed (reclaim-storage.ts): wait for that, once.
+      if (error.code !== 'EEXIST' || existsSync(layout.metaPath(id))) throw error;
+      await storage.settleReclaim(id);
+      await mkdir(layout.workspaceDir(id), { mode: 0o711 });
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       throw new EngineError('WORKSPACE_EXISTS', `native workspace ${id} already exists`, { hint: 'choose another id, or remove it first' });
@@ -68,5 +74,7 @@ export async function createNativeWorkspace(
     await storage.undo(id, attempt);
     throw error;
   }
+  // Awaited only until the refill's shell is spawned (a CLI process exits right after the result), never for the images.
+  await storage.refillPool(env).catch(() => undefined);
   return { workspaceId: id, state: 'ready', profile: spec.profile, environmentDigest: meta.environmentDigest, storageBytes: 0 };
 }

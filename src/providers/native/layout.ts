@@ -13,6 +13,7 @@
  *   root/runtime/<id>/                  the workspace's copy of the exec shim when not root
  *                                       (as root: under the mount base, see mount-base.ts)
  *   root/cache/host-profile.json        memoised binary digests for the environment digest
+ *   root/pool/ready-<bytes>-<format>-<k>.img  formatted images create takes (image-pool.ts)
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ export interface Layout {
   workspacesDir: string;
   runtimeDir: string;
   cacheDir: string;
+  /** Formatted workspace images kept ready for create (image-pool.ts); on the same filesystem as workspacesDir, so a claim is a rename. */
+  poolDir: string;
   workspaceDir(id: string): string;
   filesDir(id: string): string;
   imagePath(id: string): string;
@@ -42,6 +45,7 @@ export function layoutOf(root: string): Layout {
     workspacesDir,
     runtimeDir: join(root, 'runtime'),
     cacheDir: join(root, 'cache'),
+    poolDir: join(root, 'pool'),
     workspaceDir: (id) => join(workspacesDir, id),
     filesDir: (id) => join(workspacesDir, id, 'files'),
     imagePath: (id) => join(workspacesDir, id, 'storage.img'),

@@ -11,7 +11,11 @@
  *   file       a job marker (any slot's) or stop sentinel whose owner is gone, a
  *              `meta.json.<pid>.tmp` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
- *              wrote meta.json last, so nothing of the user's is in it);
+ *              wrote meta.json last, so nothing of the user's is in it, or
+ *              a removal's background reclaim was interrupted: its journal
+ *              reclaim.json is there and no reclaim holds the folder's lock;
+ *              one under way is no leftover, nor are its mounts, see
+ *              reclaim-storage.ts);
  *              `<runtime>/<id>` (its exec shim copy; older versions also kept
  *              generated passwd/group/hosts there) whose
  *              workspace folder is gone; it would keep the mount base
@@ -41,7 +45,6 @@ import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
-import { removeTree } from '../../core/files/fd-walk.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import { egressParent, staleEgressDirs } from '../../core/network/egress-dirs.js';
 import type { Leftover } from '../../core/provider.js';
@@ -50,6 +53,7 @@ import { isAlive, liveJob, liveJobs, markerOwnerAlive, readJobMarker, removeQuie
 import { isIdleLauncher } from './launch-job.js';
 import type { Layout } from './layout.js';
 import { releaseIdmapBinds } from './layered-storage.js';
+import { finishReclaim, reclaimState } from './reclaim-storage.js';
 import { detachLoopDevice, isMountPoint, loopDevicesUnder, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 
 const run = promisify(execFile);
@@ -123,12 +127,17 @@ export function nativeLeftovers(options: {
       const dir = layout.workspaceDir(name);
       if (!(await hasMeta(name))) {
         const image = (await exists(layout.imagePath(name))) ? ', holding its storage image storage.img' : '';
+        const reclaim = await reclaimState(dir);
+        if (reclaim === 'running') continue; // a removed workspace's storage being reclaimed in the background: not a leftover
         if ((await stat(dir).catch(() => undefined))?.isDirectory())
           found.push({
             kind: 'directory',
             workspaceId: name,
             target: dir,
-            detail: `workspace folder ${dir} without meta.json (a create or removal was cut short)${image}`,
+            detail:
+              reclaim === 'interrupted'
+                ? `an interrupted reclaim: the storage of removed workspace ${name} (folder ${dir}${image}), whose background deletion stopped before it finished`
+                : `workspace folder ${dir} without meta.json (a create or removal was cut short)${image}`,
           });
         continue;
       }
@@ -194,7 +203,7 @@ export function nativeLeftovers(options: {
     ] as const) {
       const mountDir = join(options.mountBase, sub);
       for (const id of (await readdir(mountDir).catch(() => [] as string[])).sort()) {
-        if (!ID_PATTERN.test(id) || (await hasMeta(id))) continue;
+        if (!ID_PATTERN.test(id) || (await hasMeta(id)) || (await reclaimState(layout.workspaceDir(id))) === 'running') continue;
         // A retained store (#14): the image of a removed workspace whose frozen layers a fork still uses.
         if (sub === 'img' && (await exists(join(layout.root, 'stores', `${id}.img`)))) continue;
         const target = join(mountDir, id);
@@ -214,7 +223,7 @@ export function nativeLeftovers(options: {
     const stray = [];
     for (const loop of loopDevicesUnder(layout.workspacesDir)) {
       const id = loop.backingFile.slice(layout.workspacesDir.length + 1).split('/')[0] ?? '';
-      if (!ID_PATTERN.test(id) || loop.backingFile !== layout.imagePath(id)) continue;
+      if (!ID_PATTERN.test(id) || loop.backingFile !== layout.imagePath(id) || (await reclaimState(layout.workspaceDir(id))) === 'running') continue;
       if (!loop.deleted && ((await hasMeta(id)) || isMountPoint(join(options.mountBase, 'fs', id)) || isMountPoint(join(options.mountBase, 'img', id))))
         continue; // in use, or listed as its mount
       stray.push({ id, ...loop });
@@ -275,18 +284,12 @@ export function nativeLeftovers(options: {
           if (!(await exists(layout.workspaceDir(id)))) await rm(leftover.target, { recursive: true, force: true });
           return;
         }
-        if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id))) return;
+        if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id)) || (await reclaimState(leftover.target)) === 'running') return;
         for (const dir of runtimeDirs) await rm(join(dir, id), { recursive: true, force: true });
         await unmount(join(options.mountBase, 'ws', id));
         // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device):
-        // the overlay over it first (fs/<id>), then its own mount (img/<id>, #14).
-        for (const area of ['fs', 'img']) {
-          // A fork's idmapped binds of inherited layers sit on its image and pin other stores' images (#14).
-          if (area === 'img') await releaseIdmapBinds(join(options.mountBase, area, id));
-          await unmountWorkspaceFilesystem(join(options.mountBase, area, id));
-          await rmdir(join(options.mountBase, area, id)).catch(() => undefined);
-        }
-        await removeTree(leftover.target); // fd-relative: a deep tree a job left cannot make this fail (#10 item 8)
+        // the overlay over it first (fs/<id>), then its own mount (img/<id>, #14), then the folder.
+        await finishReclaim({ dir: leftover.target, fsMount: join(options.mountBase, 'fs', id), imageMount: join(options.mountBase, 'img', id) });
         return;
       }
       case 'mount': {

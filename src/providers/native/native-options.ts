@@ -37,6 +37,12 @@ export interface NativeProviderOptions {
    * tests of one home leave it off so a shared machine's debris is not theirs.
    */
   sweepOtherHomes?: boolean;
+  /**
+   * How many formatted workspace images to keep ready for create
+   * (image-pool.ts, under `<root>/pool`); 0 turns the pool off. Default
+   * HEADSPACE_POOL_SIZE, else 2.
+   */
+  poolSize?: number;
   /** A base must be unchanged this long to count as stale (a create elsewhere may have just made it). Default 10 minutes. */
   staleBaseAgeMs?: number;
 }

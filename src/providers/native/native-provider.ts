@@ -33,6 +33,7 @@ import { runNativeJob } from './run-native-job.js';
 import { snapshotLeftovers } from './snapshot-leftovers.js';
 import { staleBaseLeftovers, staleBaseSweeper } from './stale-bases.js';
 import { standbyPool } from './standby-pool.js';
+import { poolSizeFrom } from './image-pool.js';
 import { workspaceCgroups } from './workspace-cgroups.js';
 import { workspaceStorage } from './workspace-storage.js';
 import { readMeta } from './workspace-meta.js';
@@ -55,7 +56,15 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     protectedDirs: [options.root, mountBase, '/run/headspace-native', ...(options.stateHome === undefined ? [] : [options.stateHome])],
     users,
     host,
-    storage: workspaceStorage({ layout, root: options.root, mountBase, users, reachable: host.reachable, helperPath: execHelperSource }),
+    storage: workspaceStorage({
+      layout,
+      root: options.root,
+      mountBase,
+      users,
+      reachable: host.reachable,
+      helperPath: execHelperSource,
+      poolSize: options.poolSize ?? poolSizeFrom(process.env.HEADSPACE_POOL_SIZE),
+    }),
     cgroups: workspaceCgroups(layout, killTimeoutMs),
     standbys: standbyPool(),
     execHelper: execHelperInstaller(execHelperSource, host.reachable),

@@ -4,6 +4,11 @@
  * runtime directory. meta.json goes before the storage, so no other call
  * mounts the image again while it is taken down; a crash from there on
  * leaves a folder without meta.json, which leftovers.ts removes.
+ *
+ * Storage on an image is usually not deleted here: once the workspace is
+ * unreachable (processes gone, cgroups removed, its overlay unmounted) the
+ * image's unmount and deletion run in the background (reclaim-storage.ts),
+ * and the storage is reported as `reclaiming`, never as `removed`.
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { validateId } from '../../core/ids.js';
@@ -15,7 +20,12 @@ import { removeRuntimeFiles } from './runtime-files.js';
 export async function removeNativeWorkspace(parts: NativeParts, id: string): Promise<RemovalDisposition> {
   const { layout, host, storage } = parts;
   validateId('workspace', id);
-  const sorted: Record<'removed' | 'retained' | 'unverified', RemovableResource[]> = { removed: [], retained: [], unverified: [] };
+  const sorted: Record<'removed' | 'retained' | 'unverified' | 'reclaiming', RemovableResource[]> = {
+    removed: [],
+    retained: [],
+    unverified: [],
+    reclaiming: [],
+  };
   const driver = await host.driver();
   for (const live of await liveJobs(layout.workspaceDir(id)))
     await writeFile(layout.stopSentinelPath(id, live.jobId), `${process.pid}\n`).catch(() => undefined);
@@ -28,6 +38,8 @@ export async function removeNativeWorkspace(parts: NativeParts, id: string): Pro
   sorted[await storage.remove(id)].push('storage');
   // Its runtime directory (the shim's copy) goes with it; the mount base goes with the last workspace (#10 item 12).
   await removeRuntimeFiles(paths.runtimeDir(id)).catch(() => undefined);
-  await storage.prune();
-  return sorted;
+  // A reclaim takes the mount base away itself once it has deleted the folder (the folder keeps it until then).
+  if (sorted.reclaiming.length === 0) await storage.prune();
+  const { reclaiming, ...rest } = sorted;
+  return reclaiming.length === 0 ? rest : { ...rest, reclaiming };
 }

@@ -29,7 +29,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
-import { access, chmod, constants, open, rm, rmdir, statfs } from 'node:fs/promises';
+import { access, chmod, chown, constants, open, rm, rmdir, statfs } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
@@ -117,8 +117,24 @@ export async function makeWorkspaceFilesystem(options: {
   bytes: number;
   owner: { uid: number; gid: number };
   mkfsPath: string;
+  /** Moves a formatted pool image (image-pool.ts) to `image`; true when it did, and then mkfs is skipped. */
+  claim?: (image: string) => Promise<boolean>;
 }): Promise<void> {
-  const { image, mountPoint } = options;
+  const { image, mountPoint, owner } = options;
+  if (options.claim !== undefined && (await options.claim(image))) {
+    try {
+      await mountWorkspaceFilesystem(image, mountPoint);
+      await rmdir(`${mountPoint}/lost+found`).catch(() => undefined);
+      // A pool image's root is root's: it becomes the job user's here, as mkfs's root_owner makes it on the path below.
+      await chown(mountPoint, owner.uid, owner.gid);
+      await chmod(mountPoint, 0o700);
+      return;
+    } catch {
+      // An image that will not mount is no loss: it goes, and this create makes its own.
+      await unmountWorkspaceFilesystem(mountPoint).catch(() => undefined);
+      await rm(image, { force: true }).catch(() => undefined);
+    }
+  }
   try {
     const handle = await open(image, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {
@@ -126,7 +142,7 @@ export async function makeWorkspaceFilesystem(options: {
     } finally {
       await handle.close();
     }
-    await run(options.mkfsPath, mkfsArgs(image, options.owner)).catch((error: unknown) => {
+    await run(options.mkfsPath, mkfsArgs(image, owner)).catch((error: unknown) => {
       throw new ProviderError(`mkfs.ext4 failed on the workspace image: ${stderrOf(error)}`, {
         cause: error,
         hint: 'check e2fsprogs (scripts/setup-native.sh); doctor checks the native provider',

@@ -17,6 +17,9 @@ import type { JobUser } from '../../core/job-identity.js';
 import { assertRoomForJob } from './host-capacity.js';
 import type { JobUsers } from './job-users.js';
 import { layeredStorage, type LayeredStorage } from './layered-storage.js';
+import { imagePool, type ImagePool } from './image-pool.js';
+import { settleReclaim, startReclaim } from './reclaim-storage.js';
+import { DEFAULT_BUDGET } from '../../core/policy/policy.js';
 import type { Layout } from './layout.js';
 import { EMPTY_FACTS, LAYER_NAME, unreferencedLayers, type LayerStack } from './overlay-layers.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
@@ -68,14 +71,26 @@ export interface WorkspaceStorage {
   undo(id: string, attempt: StorageAttempt): Promise<void>;
   /** Bytes the workspace's files take (allocated blocks of an image; a walk of a host directory); undefined when unreadable. */
   measure(id: string, meta: WorkspaceMeta): Promise<number | undefined>;
-  /** Takes the storage down at remove (meta.json already gone): what remove() reports for it. */
-  remove(id: string): Promise<'removed' | 'retained' | 'unverified'>;
+  /**
+   * Takes the storage down at remove (meta.json already gone): what remove()
+   * reports for it. `reclaiming`: unreachable now, deleted in the background
+   * (reclaim-storage.ts).
+   */
+  remove(id: string): Promise<'removed' | 'retained' | 'unverified' | 'reclaiming'>;
+  /** Before a create reuses `id`: waits for its reclaim, or finishes an interrupted one. */
+  settleReclaim(id: string): Promise<void>;
   /** The mount base goes with the last workspace (#10 item 12). */
   prune(): Promise<void>;
   /** Workspaces with a meta.json, sorted. */
   list(): Promise<string[]>;
   /** The layered filesystem's host side (#14). */
   layered: LayeredStorage;
+  /**
+   * After a create: deletes what does not belong in the image pool and starts
+   * its background refill when a slot is empty (image-pool.ts); does not wait
+   * for the refill. Resolves to the refill's pid, if one started.
+   */
+  refillPool(env: HostEnv): Promise<number | undefined>;
 }
 
 export function workspaceStorage(options: {
@@ -86,8 +101,20 @@ export function workspaceStorage(options: {
   reachable: () => Promise<ReachablePaths>;
   /** headspace-exec, which makes the idmapped binds of a fork's inherited layers (layer-idmaps.ts). */
   helperPath: string;
+  /** Formatted images kept ready (image-pool.ts); 0: none, every create runs mkfs. */
+  poolSize: number;
 }): WorkspaceStorage {
-  const { layout, root, mountBase, users, reachable, helperPath } = options;
+  const { layout, root, mountBase, users, reachable, helperPath, poolSize } = options;
+  const pools = new Map<string, ImagePool>();
+  /** One pool per mkfs binary (its path is part of the image format); its label ties its images to this home. */
+  const poolOf = (mkfsPath: string): ImagePool => {
+    let pool = pools.get(mkfsPath);
+    if (pool === undefined) {
+      pool = imagePool({ dir: layout.poolDir, size: poolSize, mkfsPath, label: `hs-${layout.cgroupName('').replace(/-$/, '')}` });
+      pools.set(mkfsPath, pool);
+    }
+    return pool;
+  };
   /**
    * Where a workspace's image is mounted: under the mount base, outside
    * `root`, so the job uid reaches it without a second bind whatever
@@ -178,16 +205,25 @@ export function workspaceStorage(options: {
               action: nextAction('doctor', { provider: 'native', repair: true }),
             });
         attempt.mountedHere = true;
+        const pool = poolOf(env.storage.mkfsPath!);
+        const claim = (image: string) => pool.claim(storageBytes, image);
         await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
         if (!overlaySupported()) {
           if (base !== undefined)
             throw new ProviderError('this kernel has no overlayfs: the native provider cannot fork', { hint: 'load the overlay module (modprobe overlay)' });
-          await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+          await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath!, claim });
           return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint) };
         }
         // Layered (#14): the image at img/<id>, the overlay of its upper on the (fork's) frozen chain at fs/<id>.
         await ensureUnderBase(mountBase, 'img', { name: id, mode: 0o700 }, root);
-        await makeWorkspaceFilesystem({ image: layout.imagePath(id), mountPoint: imageMount, bytes: storageBytes, owner, mkfsPath: env.storage.mkfsPath! });
+        await makeWorkspaceFilesystem({
+          image: layout.imagePath(id),
+          mountPoint: imageMount,
+          bytes: storageBytes,
+          owner,
+          mkfsPath: env.storage.mkfsPath!,
+          claim,
+        });
         const layers: LayerStack = { upper: 'L0000000000000000', lowers: base?.lowers ?? [], lowerFacts: base?.lowerFacts ?? EMPTY_FACTS };
         await layered.prepare(id, owner, layers);
         return { storage: 'loop-ext4', storageBaselineBytes: await usedBytes(mountPoint), layers };
@@ -221,19 +257,40 @@ export function workspaceStorage(options: {
     },
 
     async remove(id) {
+      // The overlay (or the image's mount) at fs/<id> is what jobs bind: it goes now, whatever else waits.
       const unmounted = await unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
       let proceed = unmounted !== 'failed';
+      // Reclaimed in the background (reclaim-storage.ts) once nothing a job can reach is left: a clean unmount and an image
+      // of ours. A lazy unmount (the host still holds a file) is taken down here as before, and says what it could verify.
+      const background = proceed && unmounted !== 'lazily-unmounted' && existsSync(layout.imagePath(id));
+      const reclaimLater = async (imageMount?: string) => {
+        await rmdir(imageMountPoint(id)).catch(() => undefined);
+        await startReclaim({
+          id,
+          dir: layout.workspaceDir(id),
+          ...(imageMount === undefined ? {} : { imageMount }),
+          mountBase,
+          workspacesDir: layout.workspacesDir,
+        });
+        return 'reclaiming' as const;
+      };
       if (proceed && isMountPoint(layered.imageMount(id))) {
         // Its idmapped binds of inherited layers pin their stores' images (layer-idmaps.ts): they go first.
         await layered.releaseIdmaps(id);
         // Layered (#14): a fork's chain may still use this image's frozen layers; then it stays, as a retained store.
         if (await layered.retainIfShared(id)) await dropOwnLayers(id);
-        else {
+        else if (background) {
+          const state = await reclaimLater(layered.imageMount(id));
+          // Retained stores this workspace's chain was the last to use (its meta is gone, so it no longer counts).
+          await layered.collectStores().catch(() => undefined);
+          return state;
+        } else {
           proceed = (await unmountWorkspaceFilesystem(layered.imageMount(id)).catch(() => 'failed' as const)) !== 'failed';
           if (proceed) await rmdir(layered.imageMount(id)).catch(() => undefined);
         }
       }
+      if (proceed && background && !existsSync(join(root, 'stores', `${id}.img`))) return reclaimLater();
       if (proceed) {
         await rmdir(imageMountPoint(id)).catch(() => undefined);
         // fd-relative and iterative: Node's recursive rm failed with ENAMETOOLONG on a job's 1,500-deep tree (#10 item 8).
@@ -247,6 +304,12 @@ export function workspaceStorage(options: {
 
     prune,
     layered,
+    settleReclaim: (id) => settleReclaim({ dir: layout.workspaceDir(id), fsMount: imageMountPoint(id), imageMount: layered.imageMount(id) }),
+
+    async refillPool(env) {
+      // Only images the default budget asks for are kept: other sizes are rare, and make their own.
+      return env.storage.available && poolSize > 0 ? poolOf(env.storage.mkfsPath!).refill(DEFAULT_BUDGET.storageBytes) : undefined;
+    },
 
     async list() {
       const names = await readdir(layout.workspacesDir).catch(() => [] as string[]);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNativeProvider } from '../../../../src/providers/native/native-provider.js';
 import { layoutOf } from '../../../../src/providers/native/layout.js';
-import { makeNativeWorkspace, type NativeFixture } from './native-fixture.js';
+import { makeNativeWorkspace, waitForReclaim, type NativeFixture } from './native-fixture.js';
 import { nativeReadiness } from './native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -72,6 +72,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`native leftovers (n
   it('finds generated runtime files whose workspace folder is gone, and the mount base goes with them', async () => {
     const other = await makeNativeWorkspace();
     await other.provider.remove(other.workspaceId);
+    await waitForReclaim(other.root, other.workspaceId);
     const base = join('/run/headspace-native', layoutOf(other.root).cgroupName('').replace(/-$/, ''));
     expect(existsSync(base)).toBe(false);
     // A create killed after writing them, whose folder doctor already removed.

@@ -17,7 +17,7 @@ import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { layoutOf } from '../../../../src/providers/native/layout.js';
 import { ensureUnderBase, pruneMountBase } from '../../../../src/providers/native/mount-base.js';
 import { createNativeProvider } from '../../../../src/providers/native/native-provider.js';
-import { testJobUser } from './native-fixture.js';
+import { testJobUser, waitForReclaim } from './native-fixture.js';
 import { nativeReadiness } from './native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -82,12 +82,15 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`the native mount ba
       expect(existsSync(base)).toBe(true);
       expect(await runs(ids[1]!)).toBe(0);
       await provider.remove(ids[1]!);
+      // The last one's storage is reclaimed in the background, and the base goes with it (#20).
+      await waitForReclaim(root, ids[1]!);
       expect(existsSync(base)).toBe(false);
       // The same provider instance (a long-lived MCP server, say) makes it again.
       await make(ids[2]!);
       expect(statSync(base).mode & 0o777).toBe(0o711);
       expect(await runs(ids[2]!)).toBe(0);
       await provider.remove(ids[2]!);
+      await waitForReclaim(root, ids[2]!);
       expect(existsSync(base)).toBe(false);
     } finally {
       for (const id of ids) await provider.remove(id).catch(() => undefined);

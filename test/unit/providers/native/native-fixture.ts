@@ -3,7 +3,7 @@
  * a `run` helper that collects output, and a teardown that removes it.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jobUserOfSlot, JOB_SLOT_COUNT, type JobUser } from '../../../../src/core/job-identity.js';
@@ -69,4 +69,32 @@ export async function makeNativeWorkspace(
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the background reclaim of removed workspace `id` under `root`
+ * (reclaim-storage.ts) has ended: its folder deleted and its shell gone (the
+ * shell takes the mount base away after the folder, when it was the last).
+ */
+export async function waitForReclaim(root: string, id: string, timeoutMs = 30_000): Promise<void> {
+  const dir = join(root, 'workspaces', id);
+  const deadline = Date.now() + timeoutMs;
+  while (existsSync(dir) || reclaimShellRunning(dir)) {
+    if (Date.now() > deadline) throw new Error(`the storage of ${id} was not reclaimed within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Is a reclaim shell (argv `sh -c SCRIPT headspace-reclaim <dir> ...`) of `dir` still running? */
+export function reclaimShellRunning(dir: string): boolean {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv[3] === 'headspace-reclaim' && argv[4] === dir) return true;
+  }
+  return false;
 }
