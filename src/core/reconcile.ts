@@ -2,6 +2,7 @@ import type { EngineContext } from './context.js';
 import { nextAction } from './next-action.js';
 import { attentionItem, type AttentionItem } from './result/result-package.js';
 import { isOwnerAlive } from './store/owner.js';
+import type { WorkspaceRecord } from './store/sqlite-store.js';
 import { unexportedAttention } from './result/artifact-view.js';
 
 /**
@@ -10,11 +11,39 @@ import { unexportedAttention } from './result/artifact-view.js';
  * the crash that caused it (doctor --repair is the deliberate path).
  */
 export async function reconcile(ctx: EngineContext, scope: { workspaceId?: string; checkProvider?: boolean } = {}): Promise<AttentionItem[]> {
+  // The store's part in one read transaction: one snapshot, and one read lock instead of one per query (#20).
+  const { attention, ws } = ctx.store().readConsistently(() => storeAttention(ctx, scope.workspaceId));
+  if (ws && scope.checkProvider && ws.state !== 'destroyed' && ws.state !== 'requested') {
+    try {
+      const provider = await ctx.provider(ws.provider);
+      const view = await provider.inspect(ws.id);
+      if (view.state === 'missing') {
+        attention.push(
+          attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it`, {
+            workspace_id: ws.id,
+            action: nextAction('destroy', { workspaceId: ws.id }),
+          }),
+        );
+      }
+    } catch (error) {
+      attention.push(
+        attentionItem(
+          'unverified-workspace',
+          `the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`,
+          { workspace_id: ws.id },
+        ),
+      );
+    }
+  }
+  return attention;
+}
+/** What the store alone shows: unsettled intents and orphaned jobs of dead processes, and the scoped workspace's unexported artifacts and expiry. */
+function storeAttention(ctx: EngineContext, workspaceId: string | undefined): { attention: AttentionItem[]; ws: WorkspaceRecord | undefined } {
   const store = ctx.store();
   const attention: AttentionItem[] = [];
   const now = ctx.clock.now();
   for (const intent of store.openIntents()) {
-    if (scope.workspaceId && intent.workspaceId !== scope.workspaceId) continue;
+    if (workspaceId && intent.workspaceId !== workspaceId) continue;
     if (isOwnerAlive(intent.owner)) continue;
     attention.push(
       attentionItem(
@@ -25,7 +54,7 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
     );
   }
   for (const job of store.runningJobs()) {
-    if (scope.workspaceId && job.workspaceId !== scope.workspaceId) continue;
+    if (workspaceId && job.workspaceId !== workspaceId) continue;
     if (isOwnerAlive(job.owner)) continue;
     attention.push(
       attentionItem(
@@ -39,38 +68,16 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
       ),
     );
   }
-  if (scope.workspaceId) {
-    const ws = store.getWorkspace(scope.workspaceId);
-    if (ws && ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
-    if (ws && ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
+  const ws = workspaceId === undefined ? undefined : store.getWorkspace(workspaceId);
+  if (ws) {
+    if (ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
+    if (ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
       attention.push(
         attentionItem('expired', `workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`, {
           workspace_id: ws.id,
         }),
       );
     }
-    if (ws && scope.checkProvider && ws.state !== 'destroyed' && ws.state !== 'requested') {
-      try {
-        const provider = await ctx.provider(ws.provider);
-        const view = await provider.inspect(ws.id);
-        if (view.state === 'missing') {
-          attention.push(
-            attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it`, {
-              workspace_id: ws.id,
-              action: nextAction('destroy', { workspaceId: ws.id }),
-            }),
-          );
-        }
-      } catch (error) {
-        attention.push(
-          attentionItem(
-            'unverified-workspace',
-            `the ${ws.provider} provider could not be asked about workspace ${ws.id} (${(error as Error).message}); its state is unverified`,
-            { workspace_id: ws.id },
-          ),
-        );
-      }
-    }
   }
-  return attention;
+  return { attention, ws };
 }

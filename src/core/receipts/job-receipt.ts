@@ -37,7 +37,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
-import { canonicalDigest, canonicalJson } from '../canonical-json.js';
+import { canonicalDigest, canonicalJson, sha256Of } from '../canonical-json.js';
 import { policyDigest, isoTime } from '../result/package-parts.js';
 import type { JobRecord, SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
 
@@ -176,13 +176,15 @@ export function reissueOnExport(
 }
 
 function storeReceipt(ctx: EngineContext, store: SqliteStore, receipt: JobReceipt): string {
-  const sha256 = receiptDigest(receipt);
+  // Serialised once: the envelope's canonical text is the receipt's, then its digest ("receipt" sorts before "sha256"; no whitespace), #20.
+  const text = canonicalJson(receipt);
+  const sha256 = sha256Of(text);
   store.insertReceipt({
     jobId: receipt.job_id,
     workspaceId: receipt.workspace_id,
     version: receipt.version,
     sha256,
-    document: envelopeText(receipt, sha256),
+    document: `{"receipt":${text},"sha256":${JSON.stringify(sha256)}}`,
     createdAt: ctx.clock.now(),
   });
   return sha256;

@@ -1,4 +1,5 @@
 import type { EgressDecision } from '../network/egress-ledger.js';
+import type { JobUsage } from '../provider.js';
 import Database from 'better-sqlite3';
 import { nextAction } from '../next-action.js';
 import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
@@ -441,6 +442,8 @@ export class SqliteStore {
           action: nextAction('ls'),
         });
       if (job.state === 'finished') return job;
+      const usage = JSON.stringify(finish.usage);
+      const cancelledBy = finish.status === 'cancelled' ? (finish.cancelledBy ?? null) : null;
       this.sql(
         `UPDATE jobs SET state = 'finished', status = ?, exit_code = ?, signal = ?, limit_hit = ?, finished_at = ?,
              output_bytes = ?, stored_bytes = ?, usage = ?, note = ?, cancelled_by = ? WHERE id = ?`,
@@ -452,9 +455,9 @@ export class SqliteStore {
         finish.finishedAt,
         finish.outputBytes,
         finish.storedBytes,
-        JSON.stringify(finish.usage),
+        usage,
         finish.note ?? null,
-        finish.status === 'cancelled' ? (finish.cancelledBy ?? null) : null,
+        cancelledBy,
         jobId,
       );
       const ws = this.getWorkspace(job.workspaceId);
@@ -466,7 +469,21 @@ export class SqliteStore {
           ws.id,
         );
       }
-      const finished = this.getJob(jobId)!;
+      // The record as the row now reads (toJob's fields, in its order), built from what was just written instead of read back (#20).
+      const finished: JobRecord = {
+        ...job,
+        state: 'finished',
+        status: finish.status,
+        exitCode: finish.exitCode,
+        signal: finish.signal,
+        limitHit: finish.limitHit,
+        finishedAt: finish.finishedAt,
+        outputBytes: finish.outputBytes,
+        storedBytes: finish.storedBytes,
+        usage: JSON.parse(usage) as JobUsage,
+        note: finish.note ?? null,
+        cancelledBy,
+      };
       this.events.recordTerminal(finished);
       return finished;
     });

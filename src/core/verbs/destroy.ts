@@ -31,9 +31,13 @@ export interface DestroyInput {
  */
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
   const store = ctx.store();
-  const ws = requireLiveWorkspace(ctx, input.workspaceId);
-  store.refuseIfRunning(ws.id);
-  const artifacts = store.listArtifacts(ws.id);
+  const records = snapshotRecords(ctx);
+  // The checks' reads in one read transaction: one snapshot, one read lock (#20). The lease below checks again atomically.
+  const { ws, artifacts, outputs } = store.readConsistently(() => {
+    const live = requireLiveWorkspace(ctx, input.workspaceId);
+    store.refuseIfRunning(live.id);
+    return { ws: live, artifacts: store.listArtifacts(live.id), outputs: records.outputsOf(live.id) };
+  });
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
     throw new EngineError(
@@ -46,8 +50,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     );
   }
   // Sealed outputs this workspace is the parent or the fork of: destroying either side leaves them unsettleable (#14 review).
-  const records = snapshotRecords(ctx);
-  const unsettled = records.outputsOf(ws.id).filter((o) => o.state === 'sealed');
+  const unsettled = outputs.filter((o) => o.state === 'sealed');
   if (unsettled.length > 0 && input.force !== true) {
     throw new EngineError(
       'WOULD_DISCARD',
@@ -95,8 +98,10 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
   // The workspace's egress CA (#18 item 3) goes with it: its keys serve no other workspace.
   removeWorkspaceCa(ctx.home, ws.id);
+  // Its jobs and its record as destroyed in one read transaction (#20).
+  const { jobs, destroyed } = store.readConsistently(() => ({ jobs: store.listJobs(ws.id), destroyed: store.getWorkspace(ws.id) }));
   let logsRemoved = 0;
-  for (const job of store.listJobs(ws.id)) {
+  for (const job of jobs) {
     removeLog(ctx.logPath(job.id));
     logsRemoved++;
   }
@@ -124,7 +129,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     artifacts: artifacts.map(toEntry),
     warnings,
     provenance: provenanceFor(ctx, 'destroy', {
-      workspace: store.getWorkspace(ws.id),
+      workspace: destroyed,
       caps: await provider.capabilities().catch(() => null),
       startedAt,
       finishedAt: ctx.clock.now(),

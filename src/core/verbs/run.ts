@@ -85,8 +85,11 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   // Refused before anything is copied in: a second run with the same id would have copied its inputs under the first job's name.
-  if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
-  const ws = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+  // Both reads in one read transaction: one read lock instead of two (#20).
+  const ws = store.readConsistently(() => {
+    if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
+    return requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+  });
   // Secrets (#18 item 3): refused before anything is recorded or runs when the workspace's egress cannot keep them.
   const secrets = planSecrets(input.secrets, ws.policy, env);
   const jobEnv = secrets.length === 0 ? env : { ...env, ...Object.fromEntries(secrets.map((s) => [s.name, s.placeholder])) };
