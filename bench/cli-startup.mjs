@@ -3,7 +3,10 @@
 //   - `node -e 0` for `headspace version` and `headspace ls --json`
 //     (aims: ≤ 1.3× and ≤ 1.5×);
 //   - `node -e 0` + 4× raw bubblewrap for `headspace run W /bin/true` on the
-//     native provider (aim), when native is ready here (root, bwrap).
+//     native provider (aim), when native is ready here (root, bwrap);
+//   - `node -e 0` + 6× raw bubblewrap for `headspace create --provider
+//     native` (aim), each round's workspace destroyed by the next contender
+//     (`headspace destroy W --force`, measured, no aim of its own).
 // Every contender runs with a cleared environment: PATH, plus HEADSPACE_HOME
 // for headspace. The host sets NODE_EXTRA_CA_CERTS, which adds ~40 ms to
 // every node start (it reads and parses the CA bundle) and would flatter
@@ -30,6 +33,7 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
 
   // A native workspace for `run`, when this host can give one.
   let workspace;
+  const created = [];
   let skipRun = BWRAP === undefined ? 'no bubblewrap' : process.getuid?.() !== 0 ? 'not root' : undefined;
   if (skipRun === undefined) {
     const made = spawnSync(process.execPath, [bin, 'create', '--provider', 'native', '--json'], { env: hsEnv, encoding: 'utf8' });
@@ -49,6 +53,18 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
       { name: 'raw bwrap /bin/true', run: exec(BWRAP, rawBwrap, { PATH }) },
       { name: 'headspace run W /bin/true', run: headspace(['run', workspace, '/bin/true']) },
     );
+    // CLI create (aim: ≤ node + 6× raw bwrap, #20), and the destroy of the workspace it just made, so one lives at a time.
+    contenders.push(
+      {
+        name: 'headspace create --provider native',
+        run: () => {
+          const r = spawnSync(process.execPath, [bin, 'create', '--provider', 'native', '--json'], { env: hsEnv, encoding: 'utf8' });
+          if (r.status !== 0) throw new Error(`headspace create failed (${r.status}): ${r.stderr}`);
+          created.push(JSON.parse(r.stdout).provenance.workspace_id);
+        },
+      },
+      { name: 'headspace destroy W --force', run: () => headspace(['destroy', created.shift(), '--force'])() },
+    );
   }
   const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
   let result;
@@ -56,18 +72,26 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
     result = await interleave(contenders, { rounds });
   } finally {
     load.after = loadavg().map((x) => Number(x.toFixed(2)));
-    if (workspace !== undefined) spawnSync(process.execPath, [bin, 'destroy', workspace, '--force'], { env: hsEnv });
+    for (const id of workspace === undefined ? created : [workspace, ...created]) spawnSync(process.execPath, [bin, 'destroy', id, '--force'], { env: hsEnv });
     rmSync(home, { recursive: true, force: true });
   }
   const node = result['node -e 0'].median;
   const bwrap = result['raw bwrap /bin/true']?.median;
-  const aims = { 'headspace version': 1.3 * node, 'headspace ls --json': 1.5 * node, 'headspace run W /bin/true': node + 4 * (bwrap ?? NaN) };
+  const aims = {
+    'headspace version': 1.3 * node,
+    'headspace ls --json': 1.5 * node,
+    'headspace run W /bin/true': node + 4 * (bwrap ?? NaN),
+    'headspace create --provider native': node + 6 * (bwrap ?? NaN),
+  };
   const rows = Object.entries(result).map(([name, s]) => ({
     contender: name,
     'median ms': ms(s.median),
     'p90 ms': ms(s.p90),
     'x node start': (s.median / node).toFixed(2),
-    'node + k× raw bwrap': bwrap !== undefined && name === 'headspace run W /bin/true' ? `k = ${((s.median - node) / bwrap).toFixed(1)}` : '',
+    'node + k× raw bwrap':
+      bwrap !== undefined && ['headspace run W /bin/true', 'headspace create --provider native'].includes(name)
+        ? `k = ${((s.median - node) / bwrap).toFixed(1)}`
+        : '',
     'aim ms': aims[name] === undefined ? '' : ms(aims[name]),
     met: aims[name] === undefined ? '' : s.median <= aims[name] ? 'yes' : 'no',
   }));
