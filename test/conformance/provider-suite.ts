@@ -75,6 +75,12 @@ export interface ConformanceBinding {
   }>;
   commands: ConformanceCommands;
   skip?: Array<{ reason: string; tests: string[] }>;
+  /**
+   * How many default workspaces to make ahead of the tests that take them
+   * (0 when absent): worth it where a create mostly waits (a docker or swarm
+   * container starting), not where it is CPU work the test would compete with (native).
+   */
+  madeAhead?: number;
 }
 
 export const CONFORMANCE_TESTS = [
@@ -182,6 +188,7 @@ export function runProviderConformance(binding: ConformanceBinding): void {
     // file for about a minute after its last test (#20).
     const removals: Array<() => Promise<void>> = [];
     afterAll(async () => {
+      await Promise.allSettled(ahead); // made ahead and never taken: their removals are registered once made
       const queue = [...removals];
       await Promise.all(
         Array.from({ length: REMOVALS_AT_ONCE }, async () => {
@@ -196,7 +203,7 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       cleanups.push(made.cleanup);
       return made;
     };
-    const withWorkspace = async (policy: Policy = smallPolicy()) => {
+    const makeWorkspace = async (policy: Policy) => {
       const made = await fresh();
       const workspaceId = `conf-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
       const user = jobUser();
@@ -205,6 +212,19 @@ export function runProviderConformance(binding: ConformanceBinding): void {
         await made.provider.remove(workspaceId).catch(() => undefined);
       });
       return { ...made, workspaceId, jobUser: user };
+    };
+    // Workspaces of the default policy are made ahead (binding.madeAhead), while the tests before run: a docker or
+    // swarm create waits a second or more for its container or task, and made one after another they were much of
+    // those files' time (#20). Each test still gets a fresh provider instance and a workspace no other test has touched.
+    const ahead: Array<ReturnType<typeof makeWorkspace>> = [];
+    const withWorkspace = async (policy?: Policy) => {
+      if (policy !== undefined) return makeWorkspace(policy);
+      while (ahead.length < 1 + (binding.madeAhead ?? 0)) {
+        const next = makeWorkspace(smallPolicy());
+        next.catch(() => undefined); // the test that takes it sees the failure
+        ahead.push(next);
+      }
+      return ahead.shift()!;
     };
     const test = (title: ConformanceTest, body: () => Promise<void>, timeout = 30_000) => {
       const reason = skipped.get(title);
