@@ -13,9 +13,18 @@ import { defineConfig } from 'vitest/config';
  */
 const pathOf = (spec: TestSpecification): string => relative(spec.project.config.root, spec.moduleId);
 
+/** The recorded durations, or none when the file is missing or unreadable (the order is then vitest's own). */
+function recordedDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(new URL('./test/file-durations.json', import.meta.url), 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const recorded = JSON.parse(readFileSync(new URL('./test/file-durations.json', import.meta.url), 'utf8')) as Record<string, number>;
+    const recorded = recordedDurations();
     const ordered = await super.sort(files);
     const cached = (spec: TestSpecification) => this.ctx.cache.getFileTestResults(`${spec.project.name}:${pathOf(spec)}`);
     const estimate = (spec: TestSpecification): number => cached(spec)?.duration ?? recorded[pathOf(spec)] ?? 0;
