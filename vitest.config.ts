@@ -1,4 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Longest files first, so the two workers finish together instead of one
+ * running a long file alone at the end (#20). Vitest does this by itself only
+ * from its results cache, which a fresh clone (CI) does not have: it then
+ * orders by file size, and a 70 s file of 3 KB started near the end. The
+ * durations recorded in test/file-durations.json (scripts/record-test-durations.mjs)
+ * stand in for the cache; a file in neither keeps vitest's own order after them.
+ */
+const pathOf = (spec: TestSpecification): string => relative(spec.project.config.root, spec.moduleId);
+
+/** The recorded durations, or none when the file is missing or unreadable (the order is then vitest's own). */
+function recordedDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(new URL('./test/file-durations.json', import.meta.url), 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const recorded = recordedDurations();
+    const ordered = await super.sort(files);
+    const cached = (spec: TestSpecification) => this.ctx.cache.getFileTestResults(`${spec.project.name}:${pathOf(spec)}`);
+    const estimate = (spec: TestSpecification): number => cached(spec)?.duration ?? recorded[pathOf(spec)] ?? 0;
+    const failed = (spec: TestSpecification): number => (cached(spec)?.failed === true ? 1 : 0);
+    const position = new Map(ordered.map((spec, i) => [spec, i]));
+    // As vitest does with its cache: what failed last time first, then the longest.
+    return ordered.sort((a, b) => failed(b) - failed(a) || estimate(b) - estimate(a) || position.get(a)! - position.get(b)!);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,5 +43,6 @@ export default defineConfig({
     // Native-provider tests share cgroups and the CPU of a 2-core machine.
     fileParallelism: true,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

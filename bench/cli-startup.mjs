@@ -11,6 +11,9 @@
 // CPU time per call (user + sys of the child, from /proc/self/stat's
 // cutime/cstime, 10 ms ticks averaged over the rounds) is given beside the
 // wall time: on a loaded machine wall medians drift, CPU much less.
+//   - `node -e 0` + 6× raw bubblewrap for `headspace create --provider
+//     native` (aim), each round's workspace destroyed by the next contender
+//     (`headspace destroy W --force`, measured, no aim of its own).
 // Every contender runs with a cleared environment: PATH, plus HEADSPACE_HOME
 // for headspace. The host sets NODE_EXTRA_CA_CERTS, which adds ~40 ms to
 // every node start (it reads and parses the CA bundle) and would flatter
@@ -64,6 +67,7 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
 
   // A native workspace for `run`, when this host can give one.
   let workspace;
+  const created = [];
   let skipRun = BWRAP === undefined ? 'no bubblewrap' : process.getuid?.() !== 0 ? 'not root' : undefined;
   if (skipRun === undefined) {
     const made = spawnSync(process.execPath, [bin, 'create', '--provider', 'native', '--json'], { env: hsEnv, encoding: 'utf8' });
@@ -91,6 +95,18 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
       withCpu({ name: 'headspace run W /bin/true', run: headspace(['run', workspace, '/bin/true']) }),
       { ...served(['run', workspace, '/bin/true']), name: 'serve: headspace run W /bin/true' },
     );
+    // CLI create (aim: ≤ node + 6× raw bwrap, #20), and the destroy of the workspace it just made, so one lives at a time.
+    contenders.push(
+      withCpu({
+        name: 'headspace create --provider native',
+        run: () => {
+          const r = spawnSync(process.execPath, [bin, 'create', '--provider', 'native', '--json'], { env: hsEnv, encoding: 'utf8' });
+          if (r.status !== 0) throw new Error(`headspace create failed (${r.status}): ${r.stderr}`);
+          created.push(JSON.parse(r.stdout).provenance.workspace_id);
+        },
+      }),
+      withCpu({ name: 'headspace destroy W --force', run: () => headspace(['destroy', created.shift(), '--force'])() }),
+    );
   }
   const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
   let result;
@@ -100,7 +116,7 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
     load.after = loadavg().map((x) => Number(x.toFixed(2)));
     spawnSync(process.execPath, [bin, 'serve', '--stop'], { env: hsEnv });
     await new Promise((resolve) => (server.exitCode === null ? server.once('exit', resolve) : resolve()));
-    if (workspace !== undefined) spawnSync(process.execPath, [bin, 'destroy', workspace, '--force'], { env: hsEnv });
+    for (const id of workspace === undefined ? created : [workspace, ...created]) spawnSync(process.execPath, [bin, 'destroy', id, '--force'], { env: hsEnv });
     rmSync(home, { recursive: true, force: true });
   }
   for (const c of contenders) result[c.name].cpu = c.spent.calls > 0 ? c.spent.ms / c.spent.calls : NaN;
@@ -116,8 +132,9 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
     'serve: headspace version': 1.3 * node,
     'serve: headspace ls --json': 1.5 * node,
     'serve: headspace run W /bin/true': runAim,
+    'headspace create --provider native': node + 6 * (bwrap ?? NaN),
   };
-  const isRun = (name) => name.endsWith('run W /bin/true');
+  const hasK = (name) => name.endsWith('run W /bin/true') || name === 'headspace create --provider native';
   const rows = Object.entries(result).map(([name, s]) => ({
     contender: name,
     'median ms': ms(s.median),
@@ -126,7 +143,7 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
     'CPU ms': ms(s.cpu),
     'CPU x node': (s.cpu / nodeCpu).toFixed(2),
     'node + k× raw bwrap':
-      bwrap !== undefined && isRun(name) ? `k = ${((s.median - node) / bwrap).toFixed(1)} (CPU k = ${((s.cpu - nodeCpu) / bwrapCpu).toFixed(1)})` : '',
+      bwrap !== undefined && hasK(name) ? `k = ${((s.median - node) / bwrap).toFixed(1)} (CPU k = ${((s.cpu - nodeCpu) / bwrapCpu).toFixed(1)})` : '',
     'aim ms': aims[name] === undefined ? '' : ms(aims[name]),
     met: aims[name] === undefined ? '' : s.median <= aims[name] ? 'yes' : 'no',
   }));

@@ -24,6 +24,7 @@ import { benchEgressOverhead } from './egress-overhead.mjs';
 import { benchSnapshots } from './snapshots.mjs';
 import { benchDashboard } from './dashboard.mjs';
 import { closeDockerEngine } from './lib/docker-engine.mjs';
+import { scorecardMarkdown, scorecardRows } from './lib/scorecard.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -80,16 +81,21 @@ const commit = (() => {
     return 'unknown';
   }
 })();
+// The #20 scorecard, from this run's figures only (what did not run shows as not measured).
+const loadEnd = loadavg();
+const scorecard = scorecardRows(results);
+const scorecardSection = `## #20 scorecard\n\n${scorecardMarkdown(scorecard, { loadStart: load(loadBefore), loadEnd: load(loadEnd) })}\n`;
+console.log(`\n${scorecardSection}`);
 const header = [
   '# Benchmark results',
   '',
-  `Run ${startedAt.toISOString()} on commit ${commit} (plus uncommitted changes, if any), Node ${process.version}, ${process.platform}, load average (1, 5, 15 min) ${load(loadBefore)} at the start and ${load(loadavg())} at the end. Reproduce with \`npm run bench\`; see bench/README.md for what each table measures.`,
+  `Run ${startedAt.toISOString()} on commit ${commit} (plus uncommitted changes, if any), Node ${process.version}, ${process.platform}, load average (1, 5, 15 min) ${load(loadBefore)} at the start and ${load(loadEnd)} at the end. Reproduce with \`npm run bench\`; see bench/README.md for what each table measures.`,
   '',
 ].join('\n');
 const file = join(repo, 'bench', 'results.json');
 writeFileSync(
   file,
-  `${JSON.stringify({ at: startedAt.toISOString(), commit, node: process.version, load: { start: loadBefore, end: loadavg() }, results }, null, 2)}\n`,
+  `${JSON.stringify({ at: startedAt.toISOString(), commit, node: process.version, load: { start: loadBefore, end: loadEnd }, scorecard, results }, null, 2)}\n`,
 );
-writeFileSync(join(repo, 'bench', 'results.md'), `${header}\n${sections.join('\n')}`);
+writeFileSync(join(repo, 'bench', 'results.md'), `${header}\n${scorecardSection}\n${sections.join('\n')}`);
 process.stderr.write(`bench: wrote ${file} and bench/results.md\n`);

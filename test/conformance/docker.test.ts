@@ -18,6 +18,8 @@ runProviderConformance({
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     };
   },
+  // A create here waits for a container (swarm: a task on a node) to start: two are made ahead while tests run (#20).
+  madeAhead: 2,
   commands: {
     ...POSIX_COMMANDS,
     // busybox-static has no printenv applet.

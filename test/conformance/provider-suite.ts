@@ -75,6 +75,12 @@ export interface ConformanceBinding {
   }>;
   commands: ConformanceCommands;
   skip?: Array<{ reason: string; tests: string[] }>;
+  /**
+   * How many default workspaces to make ahead of the tests that take them
+   * (0 when absent): worth it where a create mostly waits (a docker or swarm
+   * container starting), not where it is CPU work the test would compete with (native).
+   */
+  madeAhead?: number;
 }
 
 export const CONFORMANCE_TESTS = [
@@ -168,13 +174,27 @@ function sha256(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** How many of the suite's workspaces are removed at once at the end of a binding's file. */
+const REMOVALS_AT_ONCE = 12;
+
 export function runProviderConformance(binding: ConformanceBinding): void {
   const skipped = new Map<string, string>();
   for (const entry of binding.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
 
   describe(`provider conformance: ${binding.name}`, () => {
     const cleanups: Array<() => Promise<void>> = [];
+    // Workspaces each test made, removed in parallel before the rest of the clean-up: a swarm removal waits
+    // for its node to drop the task's container (seconds each), and one after another they held the swarm
+    // file for about a minute after its last test (#20).
+    const removals: Array<() => Promise<void>> = [];
     afterAll(async () => {
+      await Promise.allSettled(ahead); // made ahead and never taken: their removals are registered once made
+      const queue = [...removals];
+      await Promise.all(
+        Array.from({ length: REMOVALS_AT_ONCE }, async () => {
+          for (let next = queue.shift(); next !== undefined; next = queue.shift()) await next();
+        }),
+      );
       for (const cleanup of cleanups) await cleanup();
     });
     let counter = 0;
@@ -183,15 +203,28 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       cleanups.push(made.cleanup);
       return made;
     };
-    const withWorkspace = async (policy: Policy = smallPolicy()) => {
+    const makeWorkspace = async (policy: Policy) => {
       const made = await fresh();
       const workspaceId = `conf-${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
       const user = jobUser();
       await made.provider.create({ workspaceId, policy, profile: 'host', jobUser: user });
-      cleanups.push(async () => {
+      removals.push(async () => {
         await made.provider.remove(workspaceId).catch(() => undefined);
       });
       return { ...made, workspaceId, jobUser: user };
+    };
+    // Workspaces of the default policy are made ahead (binding.madeAhead), while the tests before run: a docker or
+    // swarm create waits a second or more for its container or task, and made one after another they were much of
+    // those files' time (#20). Each test still gets a fresh provider instance and a workspace no other test has touched.
+    const ahead: Array<ReturnType<typeof makeWorkspace>> = [];
+    const withWorkspace = async (policy?: Policy) => {
+      if (policy !== undefined) return makeWorkspace(policy);
+      while (ahead.length < 1 + (binding.madeAhead ?? 0)) {
+        const next = makeWorkspace(smallPolicy());
+        next.catch(() => undefined); // the test that takes it sees the failure
+        ahead.push(next);
+      }
+      return ahead.shift()!;
     };
     const test = (title: ConformanceTest, body: () => Promise<void>, timeout = 30_000) => {
       const reason = skipped.get(title);
@@ -571,7 +604,7 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       await ops.checkpoint(workspaceId, 'cp-fork');
       const childId = `${workspaceId}-child`;
       const child = await ops.fork(workspaceId, 'cp-fork', { workspaceId: childId, policy: smallPolicy(), profile: 'host', jobUser: jobUser() }, 'cp-base');
-      cleanups.push(async () => {
+      removals.push(async () => {
         await provider.remove(childId).catch(() => undefined);
       });
       expect(child.workspaceId).toBe(childId);
@@ -620,7 +653,7 @@ export function runProviderConformance(binding: ConformanceBinding): void {
       const facts = await ops.checkpoint(workspaceId, 'cp-fork');
       const childId = `${workspaceId}-child`;
       await ops.fork(workspaceId, 'cp-fork', { workspaceId: childId, policy: smallPolicy(), profile: 'host', jobUser: jobUser() }, 'cp-base');
-      cleanups.push(async () => {
+      removals.push(async () => {
         await provider.remove(childId).catch(() => undefined);
       });
       await ops.drop(workspaceId, 'cp-fork');
