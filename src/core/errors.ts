@@ -1,4 +1,5 @@
 import type { NextAction } from './next-action.js';
+import { fieldSpelling, spellInputs } from './verb-table/command-words.js';
 import { CATEGORIES, EXIT_CODES, RESULT_STATUSES, categoryOfStatus, type Category, type ResultStatus } from './status.js';
 
 /**
@@ -120,6 +121,11 @@ export interface EngineErrorOptions {
   /** The call the hint suggests, as data; each face renders it in its own syntax after the hint. */
   action?: NextAction;
   cause?: unknown;
+  /**
+   * The verb whose inputs the message and hint name with `{{key}}` marks (command-words.ts inputRef): the error's
+   * message and hint spell them as field names (the library's and MCP's words); the CLI spells them as its flags.
+   */
+  inputsOf?: string;
 }
 
 /** Every failure the engine reports on purpose. Anything else is our bug. */
@@ -127,12 +133,16 @@ export class EngineError extends Error {
   readonly code: EngineErrorCode;
   readonly hint: string | undefined;
   readonly action: NextAction | undefined;
+  /** The message and hint with their input marks, and the verb they belong to, for a face that spells inputs its own way. */
+  readonly marked: { verb: string; message: string; hint: string | undefined } | undefined;
   constructor(code: EngineErrorCode, message: string, options: EngineErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const spell = (text: string) => (options.inputsOf === undefined ? text : spellInputs(text, fieldSpelling));
+    super(spell(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EngineError';
     this.code = code;
-    this.hint = options.hint;
+    this.hint = options.hint === undefined ? undefined : spell(options.hint);
     this.action = options.action;
+    this.marked = options.inputsOf === undefined ? undefined : { verb: options.inputsOf, message, hint: options.hint };
   }
   get category(): Category {
     return categoryOfCode(this.code);
