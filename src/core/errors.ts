@@ -1,5 +1,4 @@
 import type { NextAction } from './next-action.js';
-import { fieldSpelling, spellInputs } from './verb-table/command-words.js';
 import { CATEGORIES, EXIT_CODES, RESULT_STATUSES, categoryOfStatus, type Category, type ResultStatus } from './status.js';
 
 /**
@@ -113,6 +112,32 @@ const CODE_CATEGORY: Readonly<Record<EngineErrorCode, Category>> = Object.freeze
 
 export function categoryOfCode(code: EngineErrorCode): Category {
   return CODE_CATEGORY[code];
+}
+
+/**
+ * A verb's input named in an error's text, for each face to spell: `{{quorum}}`,
+ * or `{{strategy=quorum}}` for a value given to it. Core names no flag, yet a
+ * batch refusal once told a CLI user about "the quorum strategy" and "a
+ * quorum" when what they typed was `--strategy quorum --quorum K`: an error
+ * built with `inputsOf: VERB` keeps its text with these marks, the library
+ * and MCP read it with the inputs' field names (the error's message and
+ * hint), and the CLI spells them as the flags that fill them
+ * (cli/render-error.ts). Re-exported by verb-table/command-words.ts, beside the verbs' own words.
+ */
+export function inputRef(key: string, value?: string | number): string {
+  return `{{${key}${value === undefined ? '' : `=${value}`}}}`;
+}
+
+/** How a face writes an input (and the value given to it). */
+export type SpellInput = (key: string, value: string | undefined) => string;
+
+/** The library's and MCP's spelling: the field's name, a value as JSON gives it (`quorum: 2`, `strategy: "quorum"`). */
+export const fieldSpelling: SpellInput = (key, value) =>
+  value === undefined ? key : `${key}: ${/^-?\d+(\.\d+)?$/.test(value) ? value : JSON.stringify(value)}`;
+
+/** Replaces each input mark in text by its face's spelling. */
+export function spellInputs(text: string, spell: SpellInput): string {
+  return text.replace(/\{\{([A-Za-z][A-Za-z0-9]*)(?:=([^}]*))?\}\}/g, (_m, key: string, value: string | undefined) => spell(key, value));
 }
 
 export interface EngineErrorOptions {

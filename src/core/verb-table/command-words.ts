@@ -14,28 +14,6 @@ export function commandWords(verb: string): string {
   return group === undefined ? verb : `${group} ${verb.slice(group.length + 1)}`;
 }
 
-/**
- * A verb's input named in an error's text, for each face to spell: `{{quorum}}`,
- * or `{{strategy=quorum}}` for a value given to it. Core names no flag, yet a
- * batch refusal once told a CLI user about "the quorum strategy" and "a
- * quorum" when what they typed was `--strategy quorum --quorum K`: an error
- * built with `inputsOf: VERB` keeps its text with these marks, the library
- * and MCP read it with the inputs' field names (the error's message and
- * hint), and the CLI spells them as the flags that fill them
- * (cli/render-error.ts).
- */
-export function inputRef(key: string, value?: string | number): string {
-  return `{{${key}${value === undefined ? '' : `=${value}`}}}`;
-}
-
-/** How a face writes an input (and the value given to it). */
-export type SpellInput = (key: string, value: string | undefined) => string;
-
-/** The library's and MCP's spelling: the field's name, a value as JSON gives it (`quorum: 2`, `strategy: "quorum"`). */
-export const fieldSpelling: SpellInput = (key, value) =>
-  value === undefined ? key : `${key}: ${/^-?\d+(\.\d+)?$/.test(value) ? value : JSON.stringify(value)}`;
-
-/** Replaces each input mark in text by its face's spelling. */
-export function spellInputs(text: string, spell: SpellInput): string {
-  return text.replace(/\{\{([A-Za-z][A-Za-z0-9]*)(?:=([^}]*))?\}\}/g, (_m, key: string, value: string | undefined) => spell(key, value));
-}
+// How a face spells a verb's inputs in an error's text (inputRef marks, spelled per face) lives with EngineError, which
+// spells them for the library and MCP (errors.ts imports nothing outside its zone); the CLI spells them as its flags.
+export { fieldSpelling, inputRef, spellInputs, type SpellInput } from '../errors.js';
