@@ -44,6 +44,8 @@ export interface BatchInput {
   jobs?: unknown;
   /** Return the group id at once; a detached process drives the batch. */
   detach?: boolean;
+  /** Keep every fork a fork: job ran in; by default only the forks holding a winner's work (or a failed batch's failures) are kept. */
+  keepForks?: boolean;
   /** Aborting it cancels the batch (a foreground batch's Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -125,6 +127,7 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
       concurrency,
       timeoutMs: timeout === undefined ? null : Math.round(timeout * 1000),
       cleanupTimeoutMs: Math.round(cleanup * 1000),
+      keepForks: input.keepForks === true,
       createdAt: ctx.clock.now(),
       driver: detach ? null : me,
     },
