@@ -258,8 +258,9 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
   const stops = running.map(async (m) => {
     const job = store.getJob(m.jobId!)!;
     try {
-      // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling; a kill with no grace goes straight
-      // to the freezer path, which on a loaded host waited out its whole kill timeout (5 s) for a job already exiting.
+      // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling, and lets a loser's TERM handler
+      // run. (A kill with no grace once waited out its whole 5 s kill timeout for a job already exiting: the v1 freezer
+      // waited for a FROZEN that the job's own runner, killing too, had thawed; cgroup-v1.ts now freezes in short slices.)
       await stopJob(ctx, {
         workspaceId: job.workspaceId,
         jobId: job.id,
