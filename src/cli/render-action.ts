@@ -9,6 +9,7 @@ import { shellQuote } from '../core/result/shell-quote.js';
 import { VERBS } from './catalog.js';
 import type { EngineVerbSpec } from './verb-commands.js';
 import type { NextAction, RenderAction } from '../core/next-action.js';
+import { fieldSpelling, type SpellInput } from '../core/verb-table/command-words.js';
 
 /**
  * A renderer for an engine whose home is `home`: a home that is not the
@@ -62,6 +63,21 @@ function placeholderOf(spec: EngineVerbSpec | undefined, key: string): string {
 function flagOf(spec: EngineVerbSpec | undefined, key: string): string {
   const option = spec?.inputOptions.find((o) => o.key === key);
   return option ? option.flags.split(' ')[0]! : `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/**
+ * The CLI's spelling of an input an error names (core/verb-table/command-words.ts inputRef): the flag that fills it,
+ * with the value as typed (`--strategy quorum`), so a refusal speaks of what the user wrote.
+ */
+export function cliInputSpelling(verb: string): SpellInput {
+  const spec = VERBS.find((v): v is EngineVerbSpec => 'method' in v && (v as EngineVerbSpec).tableName === verb);
+  return (key, value) => {
+    if (spec?.argKeys.includes(key)) return value === undefined ? placeholderOf(spec, key) : cliWord(value);
+    // An input the CLI does not take (batch's jobs, given through --spec) keeps its field name rather than a flag that does not exist.
+    if (!spec?.inputOptions.some((o) => o.key === key)) return fieldSpelling(key, value);
+    const flag = flagOf(spec, key);
+    return value === undefined ? flag : `${flag} ${cliWord(value)}`;
+  };
 }
 
 /** Placeholders in capitals stay bare, so `--to PATH` reads as a placeholder, not a quoted word. */

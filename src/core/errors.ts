@@ -117,12 +117,43 @@ export function categoryOfCode(code: EngineErrorCode): Category {
   return CODE_CATEGORY[code];
 }
 
+/**
+ * A verb's input named in an error's text, for each face to spell: `{{quorum}}`,
+ * or `{{strategy=quorum}}` for a value given to it. Core names no flag, yet a
+ * batch refusal once told a CLI user about "the quorum strategy" and "a
+ * quorum" when what they typed was `--strategy quorum --quorum K`: an error
+ * built with `inputsOf: VERB` keeps its text with these marks, the library
+ * and MCP read it with the inputs' field names (the error's message and
+ * hint), and the CLI spells them as the flags that fill them
+ * (cli/render-error.ts). Re-exported by verb-table/command-words.ts, beside the verbs' own words.
+ */
+export function inputRef(key: string, value?: string | number): string {
+  return `{{${key}${value === undefined ? '' : `=${value}`}}}`;
+}
+
+/** How a face writes an input (and the value given to it). */
+export type SpellInput = (key: string, value: string | undefined) => string;
+
+/** The library's and MCP's spelling: the field's name, a value as JSON gives it (`quorum: 2`, `strategy: "quorum"`). */
+export const fieldSpelling: SpellInput = (key, value) =>
+  value === undefined ? key : `${key}: ${/^-?\d+(\.\d+)?$/.test(value) ? value : JSON.stringify(value)}`;
+
+/** Replaces each input mark in text by its face's spelling. */
+export function spellInputs(text: string, spell: SpellInput): string {
+  return text.replace(/\{\{([A-Za-z][A-Za-z0-9]*)(?:=([^}]*))?\}\}/g, (_m, key: string, value: string | undefined) => spell(key, value));
+}
+
 export interface EngineErrorOptions {
   /** One line telling the caller what to do next, in words of no face (no flag, no command line). */
   hint?: string;
   /** The call the hint suggests, as data; each face renders it in its own syntax after the hint. */
   action?: NextAction;
   cause?: unknown;
+  /**
+   * The verb whose inputs the message and hint name with `{{key}}` marks (command-words.ts inputRef): the error's
+   * message and hint spell them as field names (the library's and MCP's words); the CLI spells them as its flags.
+   */
+  inputsOf?: string;
 }
 
 /** Every failure the engine reports on purpose. Anything else is our bug. */
@@ -130,12 +161,16 @@ export class EngineError extends Error {
   readonly code: EngineErrorCode;
   readonly hint: string | undefined;
   readonly action: NextAction | undefined;
+  /** The message and hint with their input marks, and the verb they belong to, for a face that spells inputs its own way. */
+  readonly marked: { verb: string; message: string; hint: string | undefined } | undefined;
   constructor(code: EngineErrorCode, message: string, options: EngineErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const spell = (text: string) => (options.inputsOf === undefined ? text : spellInputs(text, fieldSpelling));
+    super(spell(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EngineError';
     this.code = code;
-    this.hint = options.hint;
+    this.hint = options.hint === undefined ? undefined : spell(options.hint);
     this.action = options.action;
+    this.marked = options.inputsOf === undefined ? undefined : { verb: options.inputsOf, message, hint: options.hint };
   }
   get category(): Category {
     return categoryOfCode(this.code);

@@ -127,6 +127,8 @@ export interface WorkspaceDescriptor {
   environmentDigest: string;
   /** Bytes of workspace files, when the provider can measure them. */
   storageBytes?: number;
+  /** With `missing`: the provider lost what held the workspace, and why (a swarm node gone, its files with it, #22). */
+  lost?: string;
 }
 
 /** What a workspace's running jobs use right now (watch samples it); a figure the provider cannot read is absent. */

@@ -19,10 +19,14 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
       const view = await provider.inspect(ws.id);
       if (view.state === 'missing') {
         attention.push(
-          attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it; destroy it`, {
-            workspace_id: ws.id,
-            action: nextAction('destroy', { workspaceId: ws.id }),
-          }),
+          attentionItem(
+            'missing-workspace',
+            `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider ${view.lost ? `lost it: ${view.lost}` : 'no longer knows it'}; destroy it`,
+            {
+              workspace_id: ws.id,
+              action: nextAction('destroy', { workspaceId: ws.id }),
+            },
+          ),
         );
       }
     } catch (error) {

@@ -29,8 +29,16 @@ export interface CleanupReport {
   never_started: number;
   /** What gone_ms counts from: the deciding job's end (the default, and older records), or the cancel, timeout or signal that ended the batch. */
   after?: 'decider' | 'cancel' | 'timeout' | 'signal';
-  /** A loser still running when the cleanup timeout ran out, or a stop that failed: named with why. */
+  /** A loser still running when the cleanup timeout ran out, a stop that failed, or a fork that could not be destroyed: named with why. */
   errors: string[];
+  /** The forks the batch made, as it settled (absent in a batch with none, and in older records, which kept every fork). */
+  forks?: ForkReport;
+}
+
+/** What became of the batch's forks when it settled (batch-forks.ts): each destroyed one with what its provider removed, each kept one with why. */
+export interface ForkReport {
+  destroyed: Array<{ workspace_id: string; member: string; removed: string[]; unverified: string[] }>;
+  kept: Array<{ workspace_id: string; member: string; why: string }>;
 }
 
 export interface GroupRecord {
@@ -40,6 +48,8 @@ export interface GroupRecord {
   concurrency: number;
   timeoutMs: number | null;
   cleanupTimeoutMs: number;
+  /** Keep every fork the batch made; otherwise the forks that hold no answer are destroyed when it settles (batch-forks.ts). */
+  keepForks: boolean;
   createdAt: number;
   state: GroupState;
   status: ResultStatus | null;
@@ -83,6 +93,7 @@ function groupOf(row: Row): GroupRecord {
     concurrency: row.concurrency as number,
     timeoutMs: (row.timeout_ms as number | null) ?? null,
     cleanupTimeoutMs: row.cleanup_timeout_ms as number,
+    keepForks: row.keep_forks !== 0,
     createdAt: row.created_at as number,
     state: row.state as GroupState,
     status: (row.status as ResultStatus | null) ?? null,
@@ -127,8 +138,8 @@ export class BatchRecords {
     this.store.atomically(() => {
       this.store
         .statement(
-          `INSERT INTO batch_groups (id, strategy, quorum, concurrency, timeout_ms, cleanup_timeout_ms, created_at, state, driver_pid, driver_started, trace_id)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
+          `INSERT INTO batch_groups (id, strategy, quorum, concurrency, timeout_ms, cleanup_timeout_ms, keep_forks, created_at, state, driver_pid, driver_started, trace_id)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
         )
         .run(
           group.id,
@@ -137,6 +148,7 @@ export class BatchRecords {
           group.concurrency,
           group.timeoutMs,
           group.cleanupTimeoutMs,
+          group.keepForks ? 1 : 0,
           group.createdAt,
           group.driver?.pid ?? null,
           group.driver?.started ?? null,

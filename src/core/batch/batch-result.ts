@@ -14,7 +14,7 @@ import { attentionItem, type AttentionItem, type Evidence, type KeyFinding, type
 import { commandLabel } from '../run/job-words.js';
 import { isOwnerAlive } from '../store/owner.js';
 import type { ResultStatus } from '../status.js';
-import type { CleanupReport, GroupRecord, MemberRecord } from './batch-records.js';
+import type { CleanupReport, ForkReport, GroupRecord, MemberRecord } from './batch-records.js';
 import { batchRecords, memberView, WAITING } from './drive-batch.js';
 import { byFinish } from './join.js';
 
@@ -46,8 +46,12 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   // The winners as the join fixed them when it decided (a job whose end was committed later cannot displace one).
   const ordered = (group.winners ?? []).map((i) => views[i]!).filter(Boolean);
   const winners = new Set(ordered.map((w) => w.index));
-  const lines: KeyFinding[] = [groupLine(group, members.length), ...members.map((m) => memberLine(ctx, m, winners.has(m.index)))];
   const cleanup = group.cleanup;
+  const destroyedForks = new Set(cleanup?.forks?.destroyed.map((d) => d.workspace_id) ?? []);
+  const lines: KeyFinding[] = [
+    groupLine(group, members.length),
+    ...members.map((m) => memberLine(ctx, m, winners.has(m.index), m.workspaceId !== null && destroyedForks.has(m.workspaceId))),
+  ];
   if (cleanup) {
     lines.push(cleanupFinding(cleanup));
     for (const error of cleanup.errors) lines.push({ kind: 'cleanup-error', text: `cleanup error: ${error}` });
@@ -55,7 +59,12 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   const warnings = concurrencyWarnings(ctx, group, members);
   // Whose output is shown: when the batch did not succeed, its failures first (the deciding one leads), then the winners,
   // then every other job that ended; at most EVIDENCE_JOBS of them, and what is left out is said, with the call for each.
-  const endedJobs = views.filter((v) => v.done && v.jobId !== null && store.getJob(v.jobId)?.state === 'finished').sort(byFinish);
+  const liveWorkspace = (id: string) => store.getWorkspace(id)?.state !== 'destroyed';
+  // A job whose workspace was destroyed (a fork the batch settled) has no log left: its line stays, its output is not offered.
+  const endedAll = views.filter((v) => v.done && v.jobId !== null && store.getJob(v.jobId)?.state === 'finished');
+  const endedJobs = endedAll.filter((v) => liveWorkspace(store.getJob(v.jobId!)!.workspaceId)).sort(byFinish);
+  const logless = endedAll.length - endedJobs.length;
+  if (logless > 0) warnings.push(`the output of ${logless} job(s) went with their destroyed forks; each one's line keeps its status and exit code`);
   const failed = endedJobs.filter((v) => v.status !== 'success');
   const failing = finished && group.status !== 'success';
   const order = [...(failing ? failed : []), ...ordered, ...endedJobs];
@@ -102,19 +111,26 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
       attentionItem('next-step', 'to cancel it (losers stopped, queued jobs never started)', { action: nextAction('batch-cancel', { groupId }) }),
     );
   }
-  // Forks made for the batch are kept: a winner's holds its work (seal it to bring it back), a loser's is only to be removed.
+  // The forks the batch kept (batch-forks.ts): a winner's holds its work (seal it to propose it), another is kept for its
+  // evidence or on request, to destroy when done. A record from before forks were settled kept them all.
+  const forks = cleanup?.forks;
+  const kept = forks ? new Map(forks.kept.map((k) => [k.workspace_id, k.why])) : null;
   for (const m of members)
-    if (m.forkOf !== null && m.workspaceId !== null && finished)
+    if (m.forkOf !== null && m.workspaceId !== null && finished && (kept === null || kept.has(m.workspaceId)) && liveWorkspace(m.workspaceId))
       attention.push(
         winners.has(m.index)
           ? attentionItem('next-step', `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept and holds a winner's work; seal it to propose it`, {
               workspace_id: m.workspaceId,
               action: nextAction('seal', { workspaceId: m.workspaceId }),
             })
-          : attentionItem('next-step', `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept; destroy it when done`, {
-              workspace_id: m.workspaceId,
-              action: nextAction('destroy', { workspaceId: m.workspaceId }),
-            }),
+          : attentionItem(
+              'next-step',
+              `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept (${kept?.get(m.workspaceId) ?? 'forks were kept'}); destroy it when done`,
+              {
+                workspace_id: m.workspaceId,
+                action: nextAction('destroy', { workspaceId: m.workspaceId }),
+              },
+            ),
       );
   const status: ResultStatus = options.status ?? (finished ? group.status! : 'running');
   const ended = views.filter((v) => v.done).length;
@@ -154,13 +170,15 @@ function groupLine(group: GroupRecord, n: number): KeyFinding {
 }
 
 /** One member in one line: its name, status, command, job and workspace; a winner says so. */
-function memberLine(ctx: EngineContext, m: MemberRecord, winner: boolean): KeyFinding {
+function memberLine(ctx: EngineContext, m: MemberRecord, winner: boolean, forkDestroyed: boolean): KeyFinding {
   const job = m.jobId ? ctx.store().getJob(m.jobId) : undefined;
   const status = m.state === 'skipped' ? (m.status ?? 'cancelled') : job?.state === 'finished' ? (job.status ?? 'unknown') : m.state;
   const where = m.workspaceId ?? `a fork of ${m.forkOf}`;
   const exit = job?.exitCode !== null && job?.exitCode !== undefined ? ` (exit ${job.exitCode})` : '';
   // A skipped member says why; a queued one says what it waits for (a busy workspace).
-  const note = m.note && (m.state === 'skipped' || (m.state === 'queued' && m.note.startsWith(WAITING))) ? `; ${m.note}` : '';
+  const note =
+    (m.note && (m.state === 'skipped' || (m.state === 'queued' && m.note.startsWith(WAITING))) ? `; ${m.note}` : '') +
+    (forkDestroyed ? `; its fork was destroyed when the batch settled` : '');
   const label = winner ? (status === 'success' ? ' [winner]' : ' [deciding job]') : '';
   return {
     kind: 'job',
@@ -171,6 +189,7 @@ function memberLine(ctx: EngineContext, m: MemberRecord, winner: boolean): KeyFi
     ...(m.workspaceId !== null ? { workspace_id: m.workspaceId } : {}),
     ...(m.forkOf !== null ? { fork_of: m.forkOf } : {}),
     ...(winner ? { role: status === 'success' ? 'winner' : 'deciding' } : {}),
+    ...(m.forkOf !== null && m.workspaceId !== null ? { workspace_id: m.workspaceId, fork: forkDestroyed ? 'destroyed' : 'kept' } : {}),
     status,
     ...(job?.exitCode !== null && job?.exitCode !== undefined ? { exit_code: job.exitCode } : {}),
     ...(job ? { started_at: isoTime(job.startedAt) } : {}),
@@ -186,16 +205,26 @@ const GONE_AFTER = {
   signal: 'the interrupt',
 } as const;
 
+/** What the destroyed forks' provider removed, once for all of them (each fork's own list is in the record). */
+function removedWords(forks: ForkReport): string {
+  const removed = [...new Set(forks.destroyed.flatMap((d) => d.removed))];
+  return removed.length ? `removed: ${removed.join(', ')}` : 'nothing left to remove';
+}
+
 function cleanupFinding(cleanup: CleanupReport): KeyFinding {
   const after = GONE_AFTER[cleanup.after ?? 'decider'];
+  const forks = cleanup.forks;
   return {
     kind: 'cleanup',
-    text: `cleanup: ${cleanup.stopped.length} running job(s) stopped, ${cleanup.never_started} never started${cleanup.gone_ms !== null ? `; every loser gone ${cleanup.gone_ms} ms after ${after}` : ''}${cleanup.errors.length ? `; ${cleanup.errors.length} error(s)` : ''}`,
+    text: `cleanup: ${cleanup.stopped.length} running job(s) stopped, ${cleanup.never_started} never started${cleanup.gone_ms !== null ? `; every loser gone ${cleanup.gone_ms} ms after ${after}` : ''}${forks ? `; forks: ${forks.destroyed.length} destroyed (${removedWords(forks)}), ${forks.kept.length} kept` : ''}${cleanup.errors.length ? `; ${cleanup.errors.length} error(s)` : ''}`,
     stopped: cleanup.stopped,
     never_started: cleanup.never_started,
     gone_ms: cleanup.gone_ms,
     gone_after: cleanup.after ?? 'decider',
     errors: cleanup.errors.length,
+    ...(forks
+      ? { forks_destroyed: forks.destroyed.map((d) => d.workspace_id), forks_kept: forks.kept.map((k) => ({ workspace_id: k.workspace_id, why: k.why })) }
+      : {}),
   };
 }
 

@@ -13,6 +13,7 @@
  */
 import { EngineError } from '../errors.js';
 import { splitCommandWords } from '../verification/command-words.js';
+import { inputRef } from '../verb-table/command-words.js';
 import type { NewMember } from './batch-records.js';
 import { MAX_BATCH_JOBS } from './join.js';
 
@@ -28,8 +29,10 @@ export async function readBatchSpec(source: { spec?: string; jobs?: unknown }): 
   if ((source.spec === undefined) === (source.jobs === undefined))
     throw new EngineError(
       'BAD_ARGUMENT',
-      source.spec === undefined ? 'a batch needs its jobs, and none were given' : 'a batch takes its jobs from a spec or as a list, not both',
-      { hint: 'give one spec (YAML or JSON text) whose jobs: lists { workspace, command } entries' },
+      source.spec === undefined
+        ? 'a batch needs its jobs, and none were given'
+        : `a batch takes its jobs from ${inputRef('spec')} or ${inputRef('jobs')}, not both`,
+      { hint: `give ${inputRef('spec')}: a YAML or JSON spec whose jobs: lists { workspace, command } entries`, inputsOf: 'batch' },
     );
   let data: unknown = source.jobs === undefined ? undefined : { jobs: source.jobs };
   if (source.spec !== undefined) {

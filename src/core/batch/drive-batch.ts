@@ -25,6 +25,7 @@ import type { JobRecord } from '../store/sqlite-store.js';
 import { withBytesSoFar } from '../run/job-result.js';
 import type { ResultStatus } from '../status.js';
 import { BatchRecords, type CleanupReport, type GroupRecord, type MemberRecord } from './batch-records.js';
+import { settleForks } from './batch-forks.js';
 import { byFinish, decideJoin, type JoinDecision, type MemberView } from './join.js';
 
 /** Between looks at the members' job records: a job's end is seen within this (one indexed read per running member). */
@@ -99,7 +100,9 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
     if (decision) {
       records.markDecided(groupId, { status: decision.status, summary: decision.summary, winners: decision.winners.map((w) => w.index) }, ctx.clock.now());
       const cleanup = await cancelLosers(ctx, records, records.group(groupId)!, decision);
-      records.finish(groupId, cleanup, ctx.clock.now());
+      // Then the forks that hold no answer go (batch-forks.ts), once their jobs are stopped; gone_ms times the stops alone.
+      const forks = await settleForks(ctx, records.group(groupId)!, records.members(groupId), cleanup.errors);
+      records.finish(groupId, forks ? { ...cleanup, forks } : cleanup, ctx.clock.now());
       return 'finished';
     }
     await launchIntoFreeSlots(ctx, records, group, members);
@@ -255,8 +258,9 @@ async function cancelLosers(ctx: EngineContext, records: BatchRecords, group: Gr
   const stops = running.map(async (m) => {
     const job = store.getJob(m.jobId!)!;
     try {
-      // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling; a kill with no grace goes straight
-      // to the freezer path, which on a loaded host waited out its whole kill timeout (5 s) for a job already exiting.
+      // A short grace, not none: TERM ends most jobs within milliseconds, seen by polling, and lets a loser's TERM handler
+      // run. (A kill with no grace once waited out its whole 5 s kill timeout for a job already exiting: the v1 freezer
+      // waited for a FROZEN that the job's own runner, killing too, had thawed; cgroup-v1.ts now freezes in short slices.)
       await stopJob(ctx, {
         workspaceId: job.workspaceId,
         jobId: job.id,

@@ -350,6 +350,12 @@ export const MIGRATIONS: readonly string[] = [
     report TEXT NOT NULL
   );
   `,
+  // batch forks (#16): whether the batch keeps every fork it made (keepForks), or, the default, destroys the
+  // forks that hold neither a winner's work nor a failed batch's evidence when it settles. A group recorded before
+  // this column reads 1: it was started when every fork was kept, and its driver keeps that promise.
+  `
+  ALTER TABLE batch_groups ADD COLUMN keep_forks INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

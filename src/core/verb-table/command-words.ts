@@ -13,3 +13,7 @@ export function commandWords(verb: string): string {
   const group = TWO_WORD_GROUPS.find((g) => verb.startsWith(`${g}-`));
   return group === undefined ? verb : `${group} ${verb.slice(group.length + 1)}`;
 }
+
+// How a face spells a verb's inputs in an error's text (inputRef marks, spelled per face) lives with EngineError, which
+// spells them for the library and MCP (errors.ts imports nothing outside its zone); the CLI spells them as its flags.
+export { fieldSpelling, inputRef, spellInputs, type SpellInput } from '../errors.js';

@@ -58,6 +58,10 @@ function batchInput(z: Zod) {
       .describe('the jobs; each has workspace or fork, and command'),
     spec: z.string().optional().describe('the jobs as YAML or JSON text ({jobs: [...]}), instead of jobs'),
     detach: z.boolean().optional().describe('return the group id at once; a detached process drives the batch'),
+    keepForks: z
+      .boolean()
+      .optional()
+      .describe("keep every fork the batch made; by default only forks holding a winner's work, or a failed batch's failures, are kept"),
   });
 }
 

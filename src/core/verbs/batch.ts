@@ -9,6 +9,7 @@ import { resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { nextAction } from '../next-action.js';
 import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { refuseUndetachable, supervisorEnv } from '../run/detach-job.js';
@@ -43,53 +44,67 @@ export interface BatchInput {
   jobs?: unknown;
   /** Return the group id at once; a detached process drives the batch. */
   detach?: boolean;
+  /** Keep every fork a fork: job ran in; by default only the forks holding a winner's work (or a failed batch's failures) are kept. */
+  keepForks?: boolean;
   /** Aborting it cancels the batch (a foreground batch's Ctrl-C). */
   signal?: AbortSignal;
 }
 
-function seconds(value: unknown, name: string, min: number, max: number): number | undefined {
+/** A number of seconds in [min, max]; a refusal names the input as the caller's face spells it (`--timeout`, `timeoutSeconds`). */
+function seconds(value: unknown, verb: string, key: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-    throw new EngineError('BAD_ARGUMENT', `${name} takes a number of seconds from ${min} to ${max}`, {
-      hint: `give a number in that range, e.g. ${Math.max(min, 1)}`,
+    throw new EngineError('BAD_ARGUMENT', `${inputRef(key)} takes a number of seconds from ${min} to ${max}`, {
+      hint: `give a number in that range, e.g. ${inputRef(key, Math.max(min, 1))}`,
+      inputsOf: verb,
     });
   return value;
 }
 
-function wholeNumber(value: unknown, name: string, min: number, max: number): number | undefined {
+function wholeNumber(value: unknown, key: 'quorum' | 'concurrency', min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
-    throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from ${min} to ${max}`, {
+    throw new EngineError('BAD_ARGUMENT', `${inputRef(key)} takes a whole number from ${min} to ${max}`, {
       hint:
-        name === 'quorum' ? `the quorum is how many jobs must succeed: at most the number of jobs (${max})` : `give a whole number in that range, e.g. ${min}`,
+        key === 'quorum'
+          ? `${inputRef('quorum')} is how many jobs must succeed: at most the number of jobs (${max}), e.g. ${inputRef('quorum', Math.min(2, max))}`
+          : `give a whole number in that range, e.g. ${inputRef(key, min)}`,
+      inputsOf: 'batch',
     });
   return value;
 }
 
 /** Validates everything, records the group and its members in one commit, then drives it here or in a detached process. */
 export async function startBatch(ctx: EngineContext, input: BatchInput): Promise<ResultPackage> {
+  // Each refusal names the inputs as the caller typed them: `--strategy quorum --quorum K` on the CLI, strategy and quorum
+  // fields on MCP and the library (EngineError inputsOf), never "the quorum strategy" or "a quorum" in words of no face.
   if (!STRATEGIES.includes(input.strategy))
     throw new EngineError(
       'BAD_ARGUMENT',
       input.strategy === undefined
-        ? `a batch needs a strategy: one of ${STRATEGIES.join(', ')}`
-        : `unknown strategy ${JSON.stringify(String(input.strategy)).slice(0, 40)}: it is one of ${STRATEGIES.join(', ')}`,
-      { hint: 'all: every job must succeed; allSettled: wait for all; race: the first to end decides; any: the first success; quorum: that many successes' },
+        ? `a batch needs ${inputRef('strategy')}: one of ${STRATEGIES.join(', ')}`
+        : `unknown ${inputRef('strategy')} ${JSON.stringify(String(input.strategy)).slice(0, 40)}: it is one of ${STRATEGIES.join(', ')}`,
+      {
+        hint: 'all: every job must succeed; allSettled: wait for all; race: the first to end decides; any: the first success; quorum: that many successes',
+        inputsOf: 'batch',
+      },
     );
   const members = await readBatchSpec(input);
   const n = members.length;
   const quorum = wholeNumber(input.quorum, 'quorum', 1, n);
   if (input.strategy === 'quorum' && quorum === undefined)
-    throw new EngineError('BAD_ARGUMENT', 'the quorum strategy needs a quorum: how many successes decide', {
-      hint: `give a quorum from 1 to ${n} (the number of jobs), e.g. ${Math.min(2, n)}`,
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('strategy', 'quorum')} needs ${inputRef('quorum')}: how many successes decide`, {
+      hint: `add ${inputRef('quorum')} from 1 to ${n} (the number of jobs), e.g. ${inputRef('quorum', Math.min(2, n))}`,
+      inputsOf: 'batch',
     });
   if (input.strategy !== 'quorum' && input.quorum !== undefined)
-    throw new EngineError('BAD_ARGUMENT', `a quorum is only for the quorum strategy, not ${input.strategy}`, {
-      hint: 'leave the quorum out, or choose the quorum strategy',
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('quorum')} is only for ${inputRef('strategy', 'quorum')}, not ${inputRef('strategy', input.strategy)}`, {
+      hint: `leave ${inputRef('quorum')} out, or choose ${inputRef('strategy', 'quorum')}`,
+      inputsOf: 'batch',
     });
   const concurrency = wholeNumber(input.concurrency, 'concurrency', 1, MAX_BATCH_CONCURRENCY) ?? 1;
-  const timeout = seconds(input.timeoutSeconds, 'timeoutSeconds', 0.001, 86_400);
-  const cleanup = seconds(input.cleanupTimeoutSeconds, 'cleanupTimeoutSeconds', 0.001, 3600) ?? DEFAULT_CLEANUP_TIMEOUT_SECONDS;
+  const timeout = seconds(input.timeoutSeconds, 'batch', 'timeoutSeconds', 0.001, 86_400);
+  const cleanup = seconds(input.cleanupTimeoutSeconds, 'batch', 'cleanupTimeoutSeconds', 0.001, 3600) ?? DEFAULT_CLEANUP_TIMEOUT_SECONDS;
   // Every workspace is checked before anything is recorded: an unknown one, or a fork on a provider without snapshots, refuses the whole batch.
   const checked = new Set<string>();
   for (const m of members) {
@@ -112,6 +127,7 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
       concurrency,
       timeoutMs: timeout === undefined ? null : Math.round(timeout * 1000),
       cleanupTimeoutMs: Math.round(cleanup * 1000),
+      keepForks: input.keepForks === true,
       createdAt: ctx.clock.now(),
       driver: detach ? null : me,
     },
@@ -164,7 +180,7 @@ const POLL_MS = 15;
  */
 export async function waitForBatch(ctx: EngineContext, input: { groupId: string; timeoutSeconds?: number; signal?: AbortSignal }): Promise<ResultPackage> {
   requireGroup(ctx, input.groupId);
-  const timeout = seconds(input.timeoutSeconds, 'timeoutSeconds', 0, 86_400);
+  const timeout = seconds(input.timeoutSeconds, 'batch-wait', 'timeoutSeconds', 0, 86_400);
   const until = timeout === undefined ? undefined : Date.now() + timeout * 1000;
   const records = batchRecords(ctx);
   let adoptedFrom: string | null = null;

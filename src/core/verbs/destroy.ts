@@ -30,6 +30,11 @@ export interface DestroyInput {
  * what it is still reclaiming in the background (never counted as removed).
  */
 export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput): Promise<ResultPackage> {
+  return (await destroyReporting(ctx, input)).result;
+}
+
+/** destroy, with what the provider said it removed as data too: a batch settling its forks reports each one's (#16). */
+export async function destroyReporting(ctx: EngineContext, input: DestroyInput): Promise<{ result: ResultPackage; removed: string[]; unverified: string[] }> {
   const store = ctx.store();
   const records = snapshotRecords(ctx);
   // The checks' reads in one read transaction: one snapshot, one read lock (#20). The lease below checks again atomically.
@@ -111,7 +116,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
   const survivors = artifacts
     .filter((a) => a.exportedTo !== null)
     .map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayHostPath(a.exportedTo)} (sha256:${a.exportedSha256})`);
-  return buildResult({
+  const result = buildResult({
     outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',
     key_findings: [
@@ -136,6 +141,7 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
     }),
     attention,
   });
+  return { result, removed: [...disposition.removed, ...(logsRemoved ? ['job logs'] : [])], unverified: [...disposition.unverified] };
 }
 
 /** A job's log file, gone: one unlink (rmSync's lstat-then-unlink walk cost more than the unlink, #20); already gone is fine. */

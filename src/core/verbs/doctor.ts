@@ -73,7 +73,8 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     try {
       const provider = await ctx.provider(ws.provider);
       const view = await provider.inspect(ws.id);
-      if (view.state === 'missing')
+      if (view.state === 'missing' && view.lost !== undefined && ws.state === 'ready') noticeLost(ctx, ws.id, view.lost, input, findings, attention);
+      else if (view.state === 'missing')
         attention.push(
           attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`, {
             workspace_id: ws.id,
@@ -187,6 +188,41 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     provenance: provenanceFor(ctx, 'doctor', { startedAt: now, finishedAt: ctx.clock.now() }),
     attention: [...reconciled, ...attention],
   });
+}
+
+/**
+ * A ready workspace its provider says is lost (a swarm node gone, its files with it, #22), noticed without a run
+ * meeting it: reported, and with repair and apply recorded `failed` with the provider's reason, as a run that met the
+ * lost node records it. Only a ready one: a running job's own run records it when it ends, and the other states are
+ * final but for destroy.
+ */
+function noticeLost(ctx: EngineContext, id: string, reason: string, input: DoctorInput, findings: string[], attention: AttentionItem[]): void {
+  const store = ctx.store();
+  if (input.repair && input.apply) {
+    // Read again: a job may have started since the list was read, and its run records the loss itself.
+    if (store.getWorkspace(id)?.state !== 'ready') return;
+    store.moveWorkspace(id, 'failed', ctx.clock.now(), { failureReason: reason });
+    ctx.events.emit({ type: 'workspace.failed', workspaceId: id, reason });
+    findings.push(`repaired: workspace ${id} recorded failed: ${reason}`);
+    attention.push(
+      attentionItem('missing-workspace', `workspace ${id} is failed (lost: ${reason}); destroy it`, {
+        workspace_id: id,
+        action: nextAction('destroy', { workspaceId: id }),
+      }),
+    );
+    return;
+  }
+  if (input.repair) findings.push(`would record workspace ${id} failed: ${reason}`);
+  attention.push(
+    attentionItem(
+      'missing-workspace',
+      `workspace ${id} is recorded as ready but is lost: ${reason}; repair with apply records it failed (as a run that met it would), then destroy it`,
+      {
+        workspace_id: id,
+        action: nextAction('doctor', { repair: true, apply: true }),
+      },
+    ),
+  );
 }
 
 async function plan(ctx: EngineContext, warnings: string[]): Promise<Repair[]> {

@@ -411,7 +411,14 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       const placement = await locate(workspaceId);
       // A lost workspace is one the provider no longer holds: its files went with its node.
       if (placement === undefined || placement.lost !== null)
-        return { workspaceId, state: 'missing', profile: labels[LABEL_PROFILE] ?? '', environmentDigest: '' };
+        return {
+          workspaceId,
+          state: 'missing',
+          profile: labels[LABEL_PROFILE] ?? '',
+          environmentDigest: '',
+          // Why, so doctor can record the workspace failed with it, as a run that meets the lost node does.
+          ...(placement?.lost ? { lost: placement.lost } : {}),
+        };
       return nodeProvider(placement.engine!).inspect(workspaceId);
     },
 

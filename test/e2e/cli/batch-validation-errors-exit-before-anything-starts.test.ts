@@ -25,7 +25,7 @@ describe('batch validation', () => {
 
   it.each([
     ['no jobs', ['--strategy', 'all'], [], /no jobs/],
-    ['a quorum strategy without a quorum', ['--strategy', 'quorum'], [{ workspace: 'pool', command: 'true' }], /needs a quorum/],
+    ['a quorum strategy without a quorum', ['--strategy', 'quorum'], [{ workspace: 'pool', command: 'true' }], /--strategy quorum needs --quorum/],
     [
       'a quorum above the job count',
       ['--strategy', 'quorum', '--quorum', '3'],
@@ -35,7 +35,12 @@ describe('batch validation', () => {
       ],
       /quorum takes a whole number from 1 to 2/,
     ],
-    ['a quorum for another strategy', ['--strategy', 'any', '--quorum', '1'], [{ workspace: 'pool', command: 'true' }], /only for the quorum strategy/],
+    [
+      'a quorum for another strategy',
+      ['--strategy', 'any', '--quorum', '1'],
+      [{ workspace: 'pool', command: 'true' }],
+      /--quorum is only for --strategy quorum/,
+    ],
     ['a job with neither workspace nor fork', ['--strategy', 'all'], [{ command: 'true' }], /names no workspace: it needs exactly one/],
     [
       'an unknown workspace after a good one',
