@@ -34,8 +34,8 @@ export interface SecretTunnel {
   secrets: readonly JobSecret[];
   /** The upstream side's TLS context when it trusts other roots than Node's default (test mode), made once per proxy. */
   upstreamContext: SecureContext | undefined;
-  /** The job side's TLS context for a host (the leaf the workspace CA signed for it), made once per host per proxy. */
-  jobContext(host: string): SecureContext;
+  /** The job side's TLS context for a host (the leaf the workspace CA signed for it, off the event loop), cached per proxy. */
+  jobContext(host: string): Promise<SecureContext>;
   headBytes: number;
   /** A placeholder was blocked: recorded by the proxy as a denial naming the secret. */
   blocked(name: string, plain: boolean): void;
@@ -108,24 +108,36 @@ function terminateTls(client: Socket, upstream: Socket, first: Buffer, t: Secret
   });
   upTls.once('secureConnect', () => {
     ready = true;
-    client.unshift(first);
-    // A leaf that cannot be made (a name node-forge refuses as a SAN, a certificate it cannot encode) ends this
-    // tunnel only: thrown here, in a socket handler, it would take down the engine or the shared supervisor.
-    let secureContext: SecureContext;
-    try {
-      secureContext = t.jobContext(t.host);
-    } catch (error) {
-      t.upstreamRefused(`leaf ${(error as Error).name}`);
-      upTls.destroy();
-      return t.finish();
-    }
-    const job = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
-    job.on('error', () => t.finish());
-    job.on('end', () => upTls.end());
-    const sent: Exchange = { methods: [], valueSent: false };
-    relayResponses(upTls, job, t, sent);
-    relayRequests(job, upTls, t, sent);
+    // A leaf that cannot be made (a name node-forge refuses as a SAN, a certificate it cannot encode, a signer
+    // that died) ends this tunnel only: thrown in a socket handler, it would take down the engine or the shared
+    // supervisor. The wait is off the event loop (a worker signs); the job's bytes stay paused meanwhile.
+    t.jobContext(t.host).then(
+      (secureContext) => {
+        if (client.destroyed || upTls.destroyed) return t.finish();
+        try {
+          client.unshift(first);
+          jobSide(client, upTls, secureContext, t);
+        } catch {
+          t.finish(); // never an unhandled rejection: that would end the engine's process
+        }
+      },
+      (error: Error) => {
+        t.upstreamRefused(`leaf ${error.name}`);
+        upTls.destroy();
+        t.finish();
+      },
+    );
   });
+}
+
+/** The job's side of a terminated tunnel: its TLS answered with the host's leaf, then requests and responses relayed. */
+function jobSide(client: Socket, upTls: TLSSocket, secureContext: SecureContext, t: SecretTunnel): void {
+  const job = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
+  job.on('error', () => t.finish());
+  job.on('end', () => upTls.end());
+  const sent: Exchange = { methods: [], valueSent: false };
+  relayResponses(upTls, job, t, sent);
+  relayRequests(job, upTls, t, sent);
 }
 
 /** What the request side tells the response side: each forwarded request's method, and whether a value went out. */

@@ -39,7 +39,8 @@ export async function openTlsUpstream(answer: (head: string) => Array<string | B
   try {
     ensureWorkspaceCa(dir, 'upstream');
     const loaded = loadWorkspaceCa(dir, 'upstream');
-    ca = { certPem: loaded.certPem, leaf: loaded.leafFor('127.0.0.1') };
+    ca = { certPem: loaded.certPem, leaf: await loaded.leafFor('127.0.0.1') };
+    await loaded.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
