@@ -14,7 +14,8 @@
  */
 import { EGRESS_HTTP_PORT } from '../network/egress-sandbox.js';
 import { PLACEHOLDER_PREFIX } from '../network/egress-secrets.js';
-import { linesStartingWith, notAttempted, type JobFacts, type Judgement, type NetworkSideOutcome, type ProbeHost, type Scenario } from './probe-types.js';
+import { linesStartingWith, type JobFacts, type Judgement, type NetworkSideOutcome, type ProbeHost, type Scenario } from './probe-types.js';
+import { sideFirst } from './scenarios-egress-secrets.js';
 import { headHeaders, openTlsUpstream } from './tls-upstream.js';
 
 const DONE = 'probe-done';
@@ -93,15 +94,9 @@ export function judgeFronting(job: JobFacts, facts: FrontingFacts): Judgement {
   // What reached the upstream is an escape whether or not the job lived to report.
   if (fronted.length > 0)
     return { verdict: 'escaped', evidence: `the secret's value reached its host in a request addressed to another origin: ${fronted.join('; ')}` };
-  const unrun = notAttempted(job, DONE);
-  if (unrun) return unrun;
-  const side = facts?.side;
-  if (side === undefined) return { verdict: 'skipped', evidence: 'the attempt did not run' };
-  if ('refused' in side) return { verdict: 'skipped', evidence: `the secret-carrying workspace was refused at ${side.at}: ${side.refused}` };
-  const sideUnrun = notAttempted({ status: 'success', exitCode: side.exitCode, output: side.output }, DONE);
-  if (sideUnrun) return sideUnrun;
-  if (side.output.includes('no placeholder in the environment'))
-    return { verdict: 'skipped', evidence: 'the job held no placeholder: the run carried no secret' };
+  const first = sideFirst(job, facts?.side, true);
+  if ('verdict' in first) return first;
+  const { side } = first;
   const lines = linesStartingWith(side.output, 'answer:');
   if (carrying.length === 0)
     return { verdict: 'skipped', evidence: 'the value never reached its own host, even addressed to it: there was no substitution to steer elsewhere', lines };

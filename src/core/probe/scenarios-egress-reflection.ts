@@ -12,8 +12,9 @@
  * host and the job saw none of it.
  */
 import { gzipSync } from 'node:zlib';
-import { linesStartingWith, notAttempted, type JobFacts, type Judgement, type NetworkSideOutcome, type ProbeHost, type Scenario } from './probe-types.js';
+import { linesStartingWith, type JobFacts, type Judgement, type NetworkSideOutcome, type ProbeHost, type Scenario } from './probe-types.js';
 import { TUNNEL_PY } from './scenarios-egress-fronting.js';
+import { sideFirst } from './scenarios-egress-secrets.js';
 import { headHeaders, openTlsUpstream } from './tls-upstream.js';
 
 const DONE = 'probe-done';
@@ -83,19 +84,13 @@ export function judgeReflection(job: JobFacts, facts: ReflectionFacts): Judgemen
       lines: shown.map((l) => l.split(value).join('<the value>')),
     };
   }
-  const unrun = notAttempted(job, DONE);
-  if (unrun) return unrun;
-  if (side === undefined) return { verdict: 'skipped', evidence: 'the attempt did not run' };
-  if ('refused' in side) return { verdict: 'skipped', evidence: `the secret-carrying workspace was refused at ${side.at}: ${side.refused}` };
-  const sideUnrun = notAttempted({ status: 'success', exitCode: side.exitCode, output: side.output }, DONE);
-  if (sideUnrun) return sideUnrun;
-  if (side.output.includes('no placeholder in the environment'))
-    return { verdict: 'skipped', evidence: 'the job held no placeholder: the run carried no secret' };
+  const first = sideFirst(job, side, true);
+  if ('verdict' in first) return first;
   const reached = (facts.heads ?? []).filter((h) => h.includes(value)).length;
   if (reached === 0) return { verdict: 'skipped', evidence: 'the value never reached its host: there was nothing to reflect' };
   return {
     verdict: 'contained',
-    evidence: `the value reached its host in ${reached} request(s) and came back in none of the ${linesStartingWith(side.output, 'answer:').length} answer(s) the job read`,
+    evidence: `the value reached its host in ${reached} request(s) and came back in none of the ${linesStartingWith(first.side.output, 'answer:').length} answer(s) the job read`,
   };
 }
 
