@@ -438,7 +438,7 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
       upstreamRefused: (why) => record(`upstream TLS refused (${why.replace(/[^A-Z0-9_]/gi, '').slice(0, 40)})`),
       substituted: (name) => ctx.ledger.substituted(name, host),
       redacted: (name) => ctx.ledger.redacted(name, host),
-      unscannable: (why) => record(`response refused (${why.replace(/[^a-z0-9 -]/gi, '').slice(0, 60)})`),
+      unscannable: (why) => record(`response refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
       finish,
     };
     // A plain HTTP request's own head was already checked (httpRequest); what follows it is scanned like any non-TLS stream.

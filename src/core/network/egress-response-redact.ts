@@ -249,7 +249,7 @@ export class ResponseRedactor {
     const codings = all('transfer-encoding');
     const encoded = all('content-encoding').filter((c) => c !== 'identity');
     const compressed = [...encoded, ...codings.filter((c) => c !== 'chunked')];
-    if (compressed.length > 0 && this.hooks.valueSent()) return `response not scannable (${compressed[0]!.replace(/[^a-z0-9-]/g, '').slice(0, 20)})`;
+    if (compressed.length > 0 && this.hooks.valueSent()) return `compressed: ${compressed[0]!.replace(/[^a-z0-9-]/g, '').slice(0, 20)}`;
     if (method === 'HEAD' || code === 204 || code === 304) return { kind: 'head' };
     if (compressed.length > 0) return { kind: 'raw' };
     if (codings.length > 0) return codings[codings.length - 1] === 'chunked' ? { kind: 'chunk-size' } : { kind: 'raw' };
