@@ -22,8 +22,9 @@
  * with a Content-Encoding (or a Transfer-Encoding other than chunked) on a
  * tunnel that has carried a value is refused (502 to the job, recorded). On a
  * tunnel that has carried none it passes, masked byte for byte as it is.
- * Anything this parser does not follow (a malformed head is refused; an
- * upgrade, a body without framing) is masked byte for byte to the end.
+ * Anything this parser does not follow (an upgrade, a body without framing,
+ * a stream that does not start as an HTTP response) is masked byte for byte
+ * to the end; a response head it cannot read is refused.
  */
 import type { JobSecret } from './egress-secrets.js';
 
@@ -128,6 +129,12 @@ export class ResponseRedactor {
     while (this.buffered.length > 0) {
       const m = this.mode;
       if (m.kind === 'head') {
+        // Not HTTP (a server that speaks first, another protocol in the tunnel): masked byte for byte from here on,
+        // never held waiting for a head that will not come.
+        if (!'HTTP/'.startsWith(this.buffered.slice(0, 5))) {
+          this.mode = { kind: 'raw' };
+          continue;
+        }
         const end = this.buffered.indexOf('\r\n\r\n');
         if (end < 0) {
           if (this.buffered.length > RESPONSE_HEAD_MAX) return { out: done(), refused: 'response head too large' };
