@@ -36,6 +36,12 @@ export interface EngineContext {
    * library caller passed in (a fake with a virtual clock) exists only here.
    */
   detachable?: (provider: string) => boolean;
+  /**
+   * Where this context's foreground jobs' egress proxies read their test mode (HEADSPACE_TEST_RESOLVER_MAP,
+   * HEADSPACE_TEST_UPSTREAM_CA); process.env when unset. Set only by the probe, for its own side workspaces
+   * (a loopback HTTPS upstream with a throwaway CA), so no other job in the process trusts that CA.
+   */
+  egressTestEnv?: NodeJS.ProcessEnv;
 }
 
 export function defaultHome(): string {

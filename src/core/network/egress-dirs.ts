@@ -15,9 +15,14 @@
  *
  * The dir goes with the proxy's close; one left by a process that died is
  * listed by the native provider's leftovers (doctor) by its home tag and pid.
+ * Older versions (and a proxy started without a dir: tests, bench) made
+ * `/tmp/hs-egress-XXXXXX` instead, whose name carries no pid: one of those is
+ * stale only when nothing listens on its socket (staleTmpEgressDirs).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JobUser } from '../job-identity.js';
 
@@ -65,4 +70,64 @@ function readdirSafe(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** What an older version's egress directory in the temporary directory is called (mkdtemp of `hs-egress-`). */
+const TMP_EGRESS_NAME = /^hs-egress-[A-Za-z0-9]{6}$/;
+/** A directory younger than this may be one whose proxy has not bound its socket yet (mkdtemp, then listen). */
+export const TMP_EGRESS_GRACE_MS = 60_000;
+
+/**
+ * `/tmp/hs-egress-XXXXXX` directories a crashed proxy left (older versions put every job's socket there; the
+ * red team found them piling up). Their name names no process, so the owner is found through the socket:
+ * a directory is stale only when it is ours (our uid, a real directory, not a link), holds nothing but
+ * `egress.sock`, is older than the grace, no socket in this network namespace is bound at its path
+ * (/proc/net/unix; unreadable → nothing is stale) and a connect to it is refused. A proxy in another network
+ * namespace is invisible in /proc/net/unix, hence the connect: a live one answers it, and the
+ * directory is kept. Fail closed: any doubt keeps the directory.
+ */
+export async function staleTmpEgressDirs(parent = tmpdir(), now = Date.now()): Promise<string[]> {
+  let bound: Set<string>;
+  try {
+    bound = new Set(
+      readFileSync('/proc/net/unix', 'utf8')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/)[7])
+        .filter((p): p is string => p !== undefined && p.startsWith('/')),
+    );
+  } catch {
+    return [];
+  }
+  const uid = process.getuid?.();
+  const out = [];
+  for (const name of readdirSafe(parent).sort()) {
+    if (!TMP_EGRESS_NAME.test(name)) continue;
+    const dir = join(parent, name);
+    try {
+      const st = lstatSync(dir);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || now - st.mtimeMs < TMP_EGRESS_GRACE_MS) continue;
+      if (readdirSync(dir).some((entry) => entry !== 'egress.sock')) continue;
+    } catch {
+      continue;
+    }
+    const socket = join(dir, 'egress.sock');
+    if (bound.has(socket) || (await answers(socket))) continue;
+    out.push(dir);
+  }
+  return out;
+}
+
+/** True unless a connect to a unix socket path is refused or finds nothing (ECONNREFUSED, ENOENT): in doubt, in use. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const done = (inUse: boolean) => {
+      socket.destroy();
+      resolve(inUse);
+    };
+    socket.setTimeout(2000, () => done(true));
+    socket.once('connect', () => done(true));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT'));
+  });
 }

@@ -25,6 +25,7 @@
 import { isIP, type Socket } from 'node:net';
 import { TLSSocket, connect as tlsConnect, type SecureContext } from 'node:tls';
 import { parseHead } from './egress-head.js';
+import { ResponseRedactor, ValueMasker } from './egress-response-redact.js';
 import { PlaceholderScanner, SECRET_BODY_MAX_BYTES, placeholdersIn, secretIsFor, type JobSecret } from './egress-secrets.js';
 
 export interface SecretTunnel {
@@ -33,14 +34,18 @@ export interface SecretTunnel {
   secrets: readonly JobSecret[];
   /** The upstream side's TLS context when it trusts other roots than Node's default (test mode), made once per proxy. */
   upstreamContext: SecureContext | undefined;
-  /** The job side's TLS context for a host (the leaf the workspace CA signed for it), made once per host per proxy. */
-  jobContext(host: string): SecureContext;
+  /** The job side's TLS context for a host (the leaf the workspace CA signed for it, off the event loop), cached per proxy. */
+  jobContext(host: string): Promise<SecureContext>;
   headBytes: number;
   /** A placeholder was blocked: recorded by the proxy as a denial naming the secret. */
   blocked(name: string, plain: boolean): void;
   /** The upstream's TLS failed (its certificate refused, most often): recorded. */
   upstreamRefused(why: string): void;
   substituted(name: string): void;
+  /** A secret's value came back from upstream and was redacted before the job saw it (reflection). */
+  redacted(name: string): void;
+  /** A response could not be scanned for values (compressed, malformed) and was refused: recorded. */
+  unscannable(why: string): void;
   /** Ends both sides and records the tunnel's bytes (the proxy's finish). */
   finish(): void;
 }
@@ -74,7 +79,15 @@ export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t:
   upstream.on('drain', () => client.resume());
   client.on('data', send);
   client.on('end', () => upstream.end());
-  upstream.pipe(client);
+  // Back to the job, every value masked at its own length (reflection): a value never goes out in plain text, but
+  // the promise is about what the job can see, whatever the upstream sends.
+  const masker = ValueMasker.of(t.secrets, (name) => t.redacted(name));
+  client.on('drain', () => upstream.resume());
+  upstream.on('data', (chunk: Buffer) => {
+    const out = masker.push(chunk);
+    if (out.length > 0 && !client.write(out)) upstream.pause();
+  });
+  upstream.on('end', () => client.end(masker.flush()));
   if (first.length > 0) send(first);
   client.resume();
 }
@@ -95,36 +108,75 @@ function terminateTls(client: Socket, upstream: Socket, first: Buffer, t: Secret
   });
   upTls.once('secureConnect', () => {
     ready = true;
-    client.unshift(first);
-    // A leaf that cannot be made (a name node-forge refuses as a SAN, a certificate it cannot encode) ends this
-    // tunnel only: thrown here, in a socket handler, it would take down the engine or the shared supervisor.
-    let secureContext: SecureContext;
-    try {
-      secureContext = t.jobContext(t.host);
-    } catch (error) {
-      t.upstreamRefused(`leaf ${(error as Error).name}`);
-      upTls.destroy();
+    // A leaf that cannot be made (a name node-forge refuses as a SAN, a certificate it cannot encode, a signer
+    // that died) ends this tunnel only: thrown in a socket handler, it would take down the engine or the shared
+    // supervisor. The wait is off the event loop (a worker signs); the job's bytes stay paused meanwhile.
+    t.jobContext(t.host).then(
+      (secureContext) => {
+        if (client.destroyed || upTls.destroyed) return t.finish();
+        try {
+          client.unshift(first);
+          jobSide(client, upTls, secureContext, t);
+        } catch {
+          t.finish(); // never an unhandled rejection: that would end the engine's process
+        }
+      },
+      (error: Error) => {
+        t.upstreamRefused(`leaf ${error.name}`);
+        upTls.destroy();
+        t.finish();
+      },
+    );
+  });
+}
+
+/** The job's side of a terminated tunnel: its TLS answered with the host's leaf, then requests and responses relayed. */
+function jobSide(client: Socket, upTls: TLSSocket, secureContext: SecureContext, t: SecretTunnel): void {
+  const job = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
+  job.on('error', () => t.finish());
+  job.on('end', () => upTls.end());
+  const sent: Exchange = { methods: [], valueSent: false };
+  relayResponses(upTls, job, t, sent);
+  relayRequests(job, upTls, t, sent);
+}
+
+/** What the request side tells the response side: each forwarded request's method, and whether a value went out. */
+interface Exchange {
+  methods: string[];
+  valueSent: boolean;
+}
+
+/** The upstream's responses, every secret's value redacted before the job sees it (egress-response-redact.ts). */
+function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent: Exchange): void {
+  const redactor = new ResponseRedactor(t.secrets, {
+    nextMethod: () => sent.methods.shift(),
+    valueSent: () => sent.valueSent,
+    redacted: (name) => t.redacted(name),
+  });
+  job.on('drain', () => upTls.resume());
+  upTls.on('data', (chunk: Buffer) => {
+    const { out, refused } = redactor.push(chunk);
+    if (refused !== undefined) {
+      t.unscannable(refused);
+      job.end(Buffer.concat([out, Buffer.from(badGateway(refused), 'latin1')]));
       return t.finish();
     }
-    const job = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
-    job.on('error', () => t.finish());
-    job.on('end', () => upTls.end());
-    upTls.on('end', () => job.end());
-    upTls.pipe(job);
-    relayRequests(job, upTls, t);
+    if (out.length > 0 && !job.write(out)) upTls.pause();
   });
+  upTls.on('end', () => job.end(redactor.end()));
 }
 
 type Mode = { kind: 'head' } | { kind: 'body'; left: number } | { kind: 'collect'; left: number; head: string; parts: Buffer[] } | { kind: 'opaque' };
 
 /** The job's decrypted requests, one head at a time; see the file's comment for what each part may carry. */
-function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel): void {
+function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel, sent: Exchange): void {
   let buffered: Buffer = Buffer.alloc(0);
   let mode: Mode = { kind: 'head' };
   let scanner = new PlaceholderScanner(t.secrets);
   let done = false;
   let collectHeaders: Array<[string, string]> = [];
   const mine = (s: JobSecret) => secretIsFor(s, t.host, t.port);
+  const ownHost = t.secrets.some(mine);
   const block = (name: string, why = `a secret placeholder (${name}) may go only to its own host`) => {
     done = true;
     t.blocked(name, false);
@@ -173,15 +225,21 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel): void 
         return false;
       }
     }
-    const headers = parsed.headers.map(([n, v]): [string, string] => {
+    const substituted = parsed.headers.map(([n, v]): [string, string] => {
       let value = v;
       for (const s of found)
         if (value.includes(s.placeholder)) {
           value = value.split(s.placeholder).join(latin1(s.value));
           t.substituted(s.name);
+          sent.valueSent = true;
         }
       return [n, value];
     });
+    // A compressed response cannot be scanned for a reflected value: a secret's own host is asked for none.
+    const headers: Array<[string, string]> = ownHost
+      ? [...substituted.filter(([n]) => n.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']]
+      : substituted;
+    sent.methods.push(parsed.method);
     const lengths = headers.filter(([n]) => n.toLowerCase() === 'content-length');
     const chunked = headers.some(([n]) => n.toLowerCase() === 'transfer-encoding');
     const upgrade = headers.some(([n]) => n.toLowerCase() === 'upgrade');
@@ -258,6 +316,7 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel): void 
       for (const s of optedIn) {
         replaced = replaced.split(s.placeholder).join(latin1(s.value));
         t.substituted(s.name);
+        sent.valueSent = true;
       }
       out = Buffer.from(replaced, 'latin1');
     }
@@ -278,6 +337,11 @@ function latin1(value: string): string {
 
 function serialise(line: string, headers: ReadonlyArray<readonly [string, string]>): string {
   return `${line}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`;
+}
+
+function badGateway(why: string): string {
+  const body = `headspace egress proxy: the upstream's response was refused: ${why} (a secret's value could not be kept from the job)\n`;
+  return `HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 function forbidden(why: string): string {

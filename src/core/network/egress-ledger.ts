@@ -26,7 +26,9 @@ export interface EgressDecision {
     | 'job ended first'
     // Secrets at egress (#18 item 3): the secret's NAME, never its value or placeholder.
     | `placeholder of ${string}`
-    | `upstream TLS refused (${string})`;
+    | `upstream TLS refused (${string})`
+    // Reflection: a response that could not be scanned for a value (compressed, malformed) on a secret-bearing tunnel.
+    | `response refused (${string})`;
   /** Job → upstream bytes (allowed connections only). */
   bytesUp: number;
   /** Upstream → job bytes. */
@@ -44,9 +46,15 @@ export class EgressLedger {
   /** Secrets at egress (#18 item 3): requests (or bodies) each secret's value was put into, by `NAME → host`. Never a value. */
   readonly substitutions = new Map<string, number>();
 
+  /** Reflection: responses (or streams) each secret's value came back in and was redacted from, by `NAME ← host`. */
+  readonly redactions = new Map<string, number>();
+
   substituted(name: string, host: string): void {
-    const key = `${name} → ${host}`;
-    if (this.substitutions.has(key) || this.substitutions.size < 64) this.substitutions.set(key, (this.substitutions.get(key) ?? 0) + 1);
+    count(this.substitutions, `${name} → ${host}`);
+  }
+
+  redacted(name: string, host: string): void {
+    count(this.redactions, `${name} ← ${host}`);
   }
 
   record(decision: EgressDecision): void {
@@ -59,6 +67,10 @@ export class EgressLedger {
   }
 }
 
+function count(map: Map<string, number>, key: string): void {
+  if (map.has(key) || map.size < 64) map.set(key, (map.get(key) ?? 0) + 1);
+}
+
 /** A host as a summary may print it: bounded, and only the characters a host name has. */
 function shown(host: string): string {
   const clean = host.replace(/[^A-Za-z0-9.:\-_[\]*\\]/g, '?');
@@ -68,7 +80,7 @@ function shown(host: string): string {
 /** `network: 3 allowed to 1 host, 2 denied: evil.test (not in allow-list)` */
 export function summariseEgress(
   decisions: readonly EgressDecision[],
-  counts: { allowed: number; denied: number; dropped: number; substitutions?: ReadonlyMap<string, number> },
+  counts: { allowed: number; denied: number; dropped: number; substitutions?: ReadonlyMap<string, number>; redactions?: ReadonlyMap<string, number> },
 ): string {
   const hosts = new Set(decisions.filter((d) => d.verdict === 'allowed').map((d) => d.host));
   const up = decisions.reduce((s, d) => s + d.bytesUp, 0);
@@ -89,5 +101,6 @@ export function summariseEgress(
   } else parts.push('0 denied');
   const dropped = counts.dropped > 0 ? ` (only the first ${decisions.length} decisions are itemised)` : '';
   const secrets = [...(counts.substitutions ?? new Map<string, number>()).entries()].map(([what, n]) => `${what} ×${n}`);
-  return `network: ${parts.join(', ')}${dropped}${secrets.length > 0 ? `; secrets substituted: ${secrets.join(', ')}` : ''}`;
+  const redacted = [...(counts.redactions ?? new Map<string, number>()).entries()].map(([what, n]) => `${what} ×${n}`);
+  return `network: ${parts.join(', ')}${dropped}${secrets.length > 0 ? `; secrets substituted: ${secrets.join(', ')}` : ''}${redacted.length > 0 ? `; secrets redacted from responses: ${redacted.join(', ')}` : ''}`;
 }

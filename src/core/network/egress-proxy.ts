@@ -25,7 +25,7 @@ import type { JobUser } from '../job-identity.js';
 import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
 import { HEADER_LINES, parseHead } from './egress-head.js';
-import type { WorkspaceCa } from './egress-ca.js';
+import { LEAF_CACHE_MAX, LruCache, type WorkspaceCa } from './egress-ca.js';
 import { interceptTunnel, relayScanned, type SecretTunnel } from './egress-intercept.js';
 import { blockedReason, placeholdersIn, type JobSecret } from './egress-secrets.js';
 
@@ -71,17 +71,17 @@ export interface EgressSecrets {
   upstreamCa: string[] | undefined;
   /** Made from upstreamCa on first use, then kept for the proxy's life. */
   upstreamContext?: SecureContext;
-  /** Each host's job-side context (its leaf), made on first use. */
-  jobContexts?: Map<string, SecureContext>;
+  /** Each host's job-side context (its leaf), made on first use, bounded like the leaves (LRU). */
+  jobContexts?: LruCache<string, Promise<SecureContext>>;
 }
 
-function jobContext(secrets: EgressSecrets, host: string): SecureContext {
-  secrets.jobContexts ??= new Map();
+function jobContext(secrets: EgressSecrets, host: string): Promise<SecureContext> {
+  secrets.jobContexts ??= new LruCache(LEAF_CACHE_MAX);
   let context = secrets.jobContexts.get(host);
   if (context === undefined) {
-    const leaf = secrets.ca.leafFor(host);
-    context = createSecureContext({ cert: leaf.cert, key: leaf.key });
+    context = secrets.ca.leafFor(host).then((leaf) => createSecureContext({ cert: leaf.cert, key: leaf.key }));
     secrets.jobContexts.set(host, context);
+    context.catch(() => secrets.jobContexts?.delete(host));
   }
   return context;
 }
@@ -161,7 +161,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         for (const pending of ctx.pending) settleUndecided(ctx, pending);
         for (const finish of [...ctx.tunnels]) finish();
         for (const s of open) s.destroy();
-      }).finally(() => rmSync(dir, { recursive: true, force: true }));
+      })
+        .then(() => options.secrets?.ca.close())
+        .finally(() => rmSync(dir, { recursive: true, force: true }));
       return closed;
     },
   };
@@ -435,6 +437,8 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
       blocked: (name, plain) => record(blockedReason(name, plain)),
       upstreamRefused: (why) => record(`upstream TLS refused (${why.replace(/[^A-Z0-9_]/gi, '').slice(0, 40)})`),
       substituted: (name) => ctx.ledger.substituted(name, host),
+      redacted: (name) => ctx.ledger.redacted(name, host),
+      unscannable: (why) => record(`response refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
       finish,
     };
     // A plain HTTP request's own head was already checked (httpRequest); what follows it is scanned like any non-TLS stream.

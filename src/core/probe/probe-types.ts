@@ -98,8 +98,14 @@ export interface ProbeHost {
    * as the engine journalled them. `options.secrets` (#18 item 3): the job runs with them (run --secret);
    * `options.caKeyPaths` appends the host paths of the side workspace's CA keys to argv, and the outcome
    * then carries their digests (read before the workspace goes), for a job that tries to read them.
+   * `options.upstreamCa` (a PEM certificate): that job's proxy also trusts it for upstreams (test mode, that job
+   * only), so a loopback HTTPS server the probe runs can stand for a secret's host.
    */
-  tryNetworkWorkspace(allow: string[], argv: string[], options?: { secrets?: SecretInput[]; caKeyPaths?: boolean }): Promise<NetworkSideOutcome>;
+  tryNetworkWorkspace(
+    allow: string[],
+    argv: string[],
+    options?: { secrets?: SecretInput[]; caKeyPaths?: boolean; upstreamCa?: string },
+  ): Promise<NetworkSideOutcome>;
   /**
    * Snapshots (#14): writes a canary into the probe workspace, checkpoints
    * it and deletes it (the token then lives only in the checkpoint's data),

@@ -10,6 +10,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { caDir } from '../network/egress-ca.js';
+import { TEST_UPSTREAM_CA_ENV } from '../network/egress-resolver.js';
 import type { SecretInput } from '../network/egress-secrets.js';
 import { isEngineError } from '../errors.js';
 import { jobUserOfSlot } from '../job-identity.js';
@@ -307,7 +308,7 @@ async function tryNetworkWorkspace(
   provider: string,
   allow: string[],
   argv: string[],
-  options: { secrets?: SecretInput[]; caKeyPaths?: boolean } = {},
+  options: { secrets?: SecretInput[]; caKeyPaths?: boolean; upstreamCa?: string } = {},
 ): Promise<NetworkSideOutcome> {
   const workspaceId = `probe-${randomToken().slice(0, 12)}-net`;
   try {
@@ -325,7 +326,14 @@ async function tryNetworkWorkspace(
     const jobId = ctx.ids('job');
     // The CA keys' host paths (#18 item 3): what a job that hunts for them would most want to open.
     const keyPaths = options.caKeyPaths === true ? ['ca-key.pem', 'leaf-key.pem'].map((f) => join(caDir(ctx.home, workspaceId), f)) : [];
-    const ran = await runJob(ctx, { workspaceId, argv: [...argv, ...keyPaths], jobId, ...(options.secrets === undefined ? {} : { secrets: options.secrets }) });
+    // A probe's own upstream CA is trusted by this job's proxy only, never through the process's environment.
+    const jobCtx = options.upstreamCa === undefined ? ctx : { ...ctx, egressTestEnv: { [TEST_UPSTREAM_CA_ENV]: options.upstreamCa } };
+    const ran = await runJob(jobCtx, {
+      workspaceId,
+      argv: [...argv, ...keyPaths],
+      jobId,
+      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    });
     if (ran.status === 'infrastructure_failure') return { refused: (ran.warnings[0] ?? 'the run failed').slice(0, 200), at: 'run' };
     const caKeySha256 = keyPaths.flatMap((path) => (existsSync(path) ? [createHash('sha256').update(readFileSync(path)).digest('hex')] : []));
     return {

@@ -106,7 +106,12 @@ async function openRecordingListener(): Promise<{ port: number; received: () => 
   };
 }
 
-function sideFirst(job: JobFacts, side: NetworkSideOutcome | undefined): Judgement | { side: Extract<NetworkSideOutcome, { output: string }> } {
+/** The side job's outcome when it ran and reported (`probe-done`), or why the attempt is skipped. Shared by the secret probes. */
+export function sideFirst(
+  job: JobFacts,
+  side: NetworkSideOutcome | undefined,
+  withPlaceholder = false,
+): Judgement | { side: Extract<NetworkSideOutcome, { output: string }> } {
   const unrun = notAttempted(job, DONE);
   if (unrun) return unrun;
   if (side === undefined) return { verdict: 'skipped', evidence: 'the attempt did not run' };
@@ -114,6 +119,8 @@ function sideFirst(job: JobFacts, side: NetworkSideOutcome | undefined): Judgeme
   if ('refused' in side) return { verdict: 'skipped', evidence: `the secret-carrying workspace was refused at ${side.at}: ${side.refused}` };
   const sideUnrun = notAttempted({ status: 'success', exitCode: side.exitCode, output: side.output }, DONE);
   if (sideUnrun) return sideUnrun;
+  if (withPlaceholder && side.output.includes('no placeholder in the environment'))
+    return { verdict: 'skipped', evidence: 'the job held no placeholder: the run carried no secret' };
   return { side };
 }
 

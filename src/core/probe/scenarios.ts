@@ -18,6 +18,8 @@ import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
 import { egressCaKey, egressSecretPlaceholder } from './scenarios-egress-secrets.js';
+import { egressSecretFronting } from './scenarios-egress-fronting.js';
+import { egressSecretReflection } from './scenarios-egress-reflection.js';
 import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressMalformedHost, egressUdp } from './scenarios-egress.js';
 import { snapshotData } from './scenarios-snapshots.js';
 
@@ -56,6 +58,8 @@ export const SCENARIOS: readonly Scenario[] = [
   egressMalformedHost,
   egressSecretPlaceholder,
   egressCaKey,
+  egressSecretFronting,
+  egressSecretReflection,
   snapshotData,
   forkBomb,
   memoryHog,

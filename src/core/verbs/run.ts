@@ -137,6 +137,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     argv: input.argv,
     env: jobEnv,
     secrets,
+    ...(ctx.egressTestEnv === undefined ? {} : { resolverEnv: ctx.egressTestEnv }),
     ...(cwd === undefined ? {} : { cwd }),
     intentId,
     checks,

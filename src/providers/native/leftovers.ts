@@ -46,7 +46,7 @@ import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { ID_PATTERN } from '../../core/ids.js';
-import { egressParent, staleEgressDirs } from '../../core/network/egress-dirs.js';
+import { egressParent, staleEgressDirs, staleTmpEgressDirs } from '../../core/network/egress-dirs.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { isAlive, liveJob, liveJobs, markerOwnerAlive, readJobMarker, removeQuietly, slotOfFile } from './job-marker.js';
@@ -70,6 +70,8 @@ export function nativeLeftovers(options: {
   killTimeoutMs: number;
   /** HEADSPACE_HOME: its egress socket directories (core/network/egress-dirs.ts) a dead process left are leftovers too. */
   stateHome?: string;
+  /** Where an older version's `hs-egress-XXXXXX` directories are looked for (the temporary directory; a test's own). */
+  tmpDir?: string;
 }): LeftoverSweeper {
   const { layout } = options;
   const tag = `${layout.cgroupName('')}`; // "<root tag>-"
@@ -196,6 +198,15 @@ export function nativeLeftovers(options: {
         detail: `egress socket directory ${stray.path} of a job in workspace ${stray.workspaceId}, whose process (pid ${stray.pid}) is gone`,
       });
     }
+    // An older version's /tmp/hs-egress-XXXXXX (no workspace or pid in its name): stale once nothing listens on its socket.
+    for (const path of home === undefined ? [] : await staleTmpEgressDirs(options.tmpDir)) {
+      found.push({
+        kind: 'directory',
+        workspaceId: null,
+        target: path,
+        detail: `egress socket directory ${path} of an older version's proxy, on whose socket nothing listens`,
+      });
+    }
     for (const [sub, what] of [
       ['fs', 'layered filesystem (overlay) or loop mount of the storage image'],
       ['img', 'loop mount of the storage image'],
@@ -232,6 +243,11 @@ export function nativeLeftovers(options: {
   }
 
   async function remove(leftover: Leftover): Promise<void> {
+    if (leftover.kind === 'directory' && leftover.workspaceId === null) {
+      // Re-checked at removal: a directory whose socket came to life since the listing is kept.
+      if ((await staleTmpEgressDirs(options.tmpDir)).includes(leftover.target)) await rm(leftover.target, { recursive: true, force: true });
+      return;
+    }
     const id = leftover.workspaceId;
     if (id === null || !ID_PATTERN.test(id))
       throw new ProviderError(`not a native leftover: ${leftover.target}`, {

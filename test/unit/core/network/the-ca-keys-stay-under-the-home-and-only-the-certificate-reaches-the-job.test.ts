@@ -29,16 +29,20 @@ it('keeps the keys 0600 in a 0700 directory under the home, made once', () => {
   expect(readFileSync(join(dir, 'ca-key.pem'), 'utf8')).toBe(before);
 });
 
-it('signs a leaf for the host asked for, cached, that verifies against the CA and names that host only', () => {
+it('signs a leaf for the host asked for, cached, that verifies against the CA and names that host only', async () => {
   ensureWorkspaceCa(home, 'ws-ca');
   const ca = loadWorkspaceCa(home, 'ws-ca');
-  const leaf = ca.leafFor('api.test');
-  expect(ca.leafFor('api.test')).toBe(leaf);
-  const cert = new X509Certificate(leaf.cert);
-  expect(cert.verify(new X509Certificate(ca.certPem).publicKey)).toBe(true);
-  expect(cert.checkHost('api.test')).toBe('api.test');
-  expect(cert.checkHost('evil.test')).toBeUndefined();
-  expect(new X509Certificate(ca.leafFor('127.0.0.1').cert).checkIP('127.0.0.1')).toBe('127.0.0.1');
+  try {
+    const leaf = ca.leafFor('api.test');
+    expect(ca.leafFor('api.test')).toBe(leaf);
+    const cert = new X509Certificate((await leaf).cert);
+    expect(cert.verify(new X509Certificate(ca.certPem).publicKey)).toBe(true);
+    expect(cert.checkHost('api.test')).toBe('api.test');
+    expect(cert.checkHost('evil.test')).toBeUndefined();
+    expect(new X509Certificate((await ca.leafFor('127.0.0.1')).cert).checkIP('127.0.0.1')).toBe('127.0.0.1');
+  } finally {
+    await ca.close();
+  }
 });
 
 it("puts only the socket and a bundle holding no private key in a job's egress directory", async () => {

@@ -1,0 +1,273 @@
+/**
+ * Reflection (#18 follow-up): HOST receives a secret's value and may send it
+ * back — an echo endpoint, a CORS `Origin` answered in
+ * `Access-Control-Allow-Origin`, an error page quoting a header — and the job
+ * would then hold the value it was kept from. So on a tunnel of a job with
+ * secrets everything the proxy hands back to the job passes through here,
+ * and every secret's value in it is replaced:
+ *
+ *   - in a response head (status line, headers, chunked trailers) by the
+ *     secret's placeholder: a head is re-serialised, its length free;
+ *   - in a body or any other stream by a mask of the value's exact byte
+ *     length (`[hs-redacted NAME]***…`, cut to length), so Content-Length,
+ *     chunk sizes, WebSocket frames and anything else that counts bytes stay
+ *     true; a chunked body is decoded first (a chunk boundary inside the
+ *     value must not hide it) and re-chunked.
+ *
+ * A value split across reads is still caught: each stream keeps the last
+ * (longest value − 1) bytes back until the next read or its end.
+ *
+ * A compressed body cannot be scanned. Requests in a tunnel to a secret's
+ * host ask for `Accept-Encoding: identity` (egress-intercept.ts); a response
+ * with a Content-Encoding (or a Transfer-Encoding other than chunked) on a
+ * tunnel that has carried a value is refused (502 to the job, recorded). On a
+ * tunnel that has carried none it passes, masked byte for byte as it is.
+ * Anything this parser does not follow (an upgrade, a body without framing,
+ * a stream that does not start as an HTTP response) is masked byte for byte
+ * to the end; a response head it cannot read is refused.
+ */
+import type { JobSecret } from './egress-secrets.js';
+
+export const RESPONSE_HEAD_MAX = 64 * 1024;
+const CHUNK_LINE_MAX = 1024;
+
+interface Value {
+  name: string;
+  /** The value's UTF-8 bytes as latin1 text: how streams are held here. */
+  bytes: string;
+  placeholder: string;
+  mask: string;
+}
+
+function valuesOf(secrets: readonly JobSecret[]): Value[] {
+  return secrets.map((s) => {
+    const bytes = Buffer.from(s.value, 'utf8').toString('latin1');
+    return { name: s.name, bytes, placeholder: s.placeholder, mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length) };
+  });
+}
+
+/** Replaces every value in `text` (latin1) by `by(value)`; calls `seen` once per secret found. */
+function replaceValues(text: string, values: readonly Value[], by: (v: Value) => string, seen: (name: string) => void): string {
+  let out = text;
+  for (const v of values)
+    if (out.includes(v.bytes)) {
+      out = out.split(v.bytes).join(by(v));
+      seen(v.name);
+    }
+  return out;
+}
+
+/** A byte stream's values masked at equal length, across reads: the last (longest − 1) bytes wait for the next read. */
+export class ValueMasker {
+  private tail = '';
+  private readonly keep: number;
+  private readonly values: readonly Value[];
+  private readonly seen: (name: string) => void;
+  constructor(values: readonly Value[], seen: (name: string) => void) {
+    this.values = values;
+    this.seen = seen;
+    this.keep = Math.max(0, ...values.map((v) => v.bytes.length - 1));
+  }
+  static of(secrets: readonly JobSecret[], seen: (name: string) => void = () => undefined): ValueMasker {
+    return new ValueMasker(valuesOf(secrets), seen);
+  }
+  push(chunk: Buffer): Buffer {
+    const text = replaceValues(this.tail + chunk.toString('latin1'), this.values, (v) => v.mask, this.seen);
+    const cut = Math.max(0, text.length - this.keep);
+    this.tail = text.slice(cut);
+    return Buffer.from(text.slice(0, cut), 'latin1');
+  }
+  flush(): Buffer {
+    const out = Buffer.from(this.tail, 'latin1');
+    this.tail = '';
+    return out;
+  }
+}
+
+export interface ResponseHooks {
+  /** The method of the request the next final response answers (HEAD has no body); undefined when unknown. */
+  nextMethod(): string | undefined;
+  /** True once a value went out in this tunnel: from then on a compressed response is refused. */
+  valueSent(): boolean;
+  redacted(name: string): void;
+}
+
+type Mode =
+  | { kind: 'head' }
+  | { kind: 'length'; left: number }
+  | { kind: 'chunk-size' }
+  | { kind: 'chunk-data'; left: number }
+  | { kind: 'chunk-end' }
+  | { kind: 'trailers' }
+  | { kind: 'raw' };
+
+/** What one read of the upstream gives the job: bytes to send, or a refusal that ends the tunnel. */
+export type Redacted = { out: Buffer; refused?: undefined } | { out: Buffer; refused: string };
+
+/** The upstream → job side of one secret-bearing TLS tunnel: HTTP/1.x responses, one after another. */
+export class ResponseRedactor {
+  private buffered = '';
+  private mode: Mode = { kind: 'head' };
+  private readonly values: Value[];
+  private body: ValueMasker;
+  private readonly hooks: ResponseHooks;
+  constructor(secrets: readonly JobSecret[], hooks: ResponseHooks) {
+    this.hooks = hooks;
+    this.values = valuesOf(secrets);
+    this.body = this.masker();
+  }
+
+  private masker(): ValueMasker {
+    return new ValueMasker(this.values, (n) => this.hooks.redacted(n));
+  }
+
+  push(chunk: Buffer): Redacted {
+    this.buffered += chunk.toString('latin1');
+    const out: string[] = [];
+    const emit = (b: Buffer | string) => out.push(typeof b === 'string' ? b : b.toString('latin1'));
+    const done = (): Buffer => Buffer.from(out.join(''), 'latin1');
+    while (this.buffered.length > 0) {
+      const m = this.mode;
+      if (m.kind === 'head') {
+        // Not HTTP (a server that speaks first, another protocol in the tunnel): masked byte for byte from here on,
+        // never held waiting for a head that will not come.
+        if (!'HTTP/'.startsWith(this.buffered.slice(0, 5))) {
+          this.mode = { kind: 'raw' };
+          continue;
+        }
+        const end = this.buffered.indexOf('\r\n\r\n');
+        if (end < 0) {
+          if (this.buffered.length > RESPONSE_HEAD_MAX) return { out: done(), refused: 'response head too large' };
+          break;
+        }
+        const head = this.buffered.slice(0, end);
+        this.buffered = this.buffered.slice(end + 4);
+        const next = this.onHead(head);
+        if (typeof next === 'string') return { out: done(), refused: next };
+        emit(`${this.redactHead(head)}\r\n\r\n`);
+        this.mode = next;
+      } else if (m.kind === 'length' || m.kind === 'chunk-data') {
+        const piece = this.buffered.slice(0, m.left);
+        this.buffered = this.buffered.slice(piece.length);
+        m.left -= piece.length;
+        const masked = this.body.push(Buffer.from(piece, 'latin1'));
+        if (m.kind === 'length') {
+          emit(masked);
+          if (m.left === 0) {
+            emit(this.body.flush());
+            this.mode = { kind: 'head' };
+          }
+        } else {
+          if (masked.length > 0) emit(chunkOf(masked));
+          if (m.left === 0) this.mode = { kind: 'chunk-end' };
+        }
+      } else if (m.kind === 'chunk-size' || m.kind === 'chunk-end') {
+        const eol = this.buffered.indexOf('\r\n');
+        if (eol < 0) {
+          if (this.buffered.length > CHUNK_LINE_MAX) return { out: done(), refused: 'malformed chunked response' };
+          break;
+        }
+        const line = this.buffered.slice(0, eol);
+        this.buffered = this.buffered.slice(eol + 2);
+        if (m.kind === 'chunk-end') {
+          if (line !== '') return { out: done(), refused: 'malformed chunked response' };
+          this.mode = { kind: 'chunk-size' };
+          continue;
+        }
+        const size = /^([0-9a-fA-F]{1,12})(?:[ \t]*;.*)?$/.exec(line);
+        if (!size) return { out: done(), refused: 'malformed chunked response' };
+        const n = parseInt(size[1]!, 16);
+        if (n > 0) this.mode = { kind: 'chunk-data', left: n };
+        else {
+          const rest = this.body.flush();
+          if (rest.length > 0) emit(chunkOf(rest));
+          this.mode = { kind: 'trailers' };
+        }
+      } else if (m.kind === 'trailers') {
+        if (this.buffered.startsWith('\r\n')) {
+          this.buffered = this.buffered.slice(2);
+          emit('0\r\n\r\n');
+          this.mode = { kind: 'head' };
+          continue;
+        }
+        const end = this.buffered.indexOf('\r\n\r\n');
+        if (end < 0) {
+          if (this.buffered.length > RESPONSE_HEAD_MAX) return { out: done(), refused: 'response trailers too large' };
+          break;
+        }
+        emit(`0\r\n${this.redactHead(this.buffered.slice(0, end))}\r\n\r\n`);
+        this.buffered = this.buffered.slice(end + 4);
+        this.mode = { kind: 'head' };
+      } else {
+        emit(this.body.push(Buffer.from(this.buffered, 'latin1')));
+        this.buffered = '';
+      }
+    }
+    return { out: done() };
+  }
+
+  /** The upstream ended: whatever is held back goes (masked), and a head never completed goes redacted. */
+  end(): Buffer {
+    const held = this.mode.kind === 'head' || this.mode.kind === 'trailers' ? this.redactHead(this.buffered) : '';
+    this.buffered = '';
+    return Buffer.concat([this.body.flush(), Buffer.from(held, 'latin1')]);
+  }
+
+  private redactHead(text: string): string {
+    return replaceValues(
+      text,
+      this.values,
+      (v) => v.placeholder,
+      (n) => this.hooks.redacted(n),
+    );
+  }
+
+  /** The body framing a response head announces, or why the response is refused. */
+  private onHead(head: string): Mode | string {
+    const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(head);
+    if (!status) return 'malformed response head';
+    const code = Number(status[1]);
+    const headers = head
+      .split('\r\n')
+      .slice(1)
+      .map((line) => {
+        const colon = line.indexOf(':');
+        return [
+          line.slice(0, Math.max(0, colon)).trim().toLowerCase(),
+          line
+            .slice(colon + 1)
+            .trim()
+            .toLowerCase(),
+        ] as const;
+      });
+    const all = (name: string) =>
+      headers
+        .filter(([n]) => n === name)
+        .flatMap(([, v]) =>
+          v
+            .split(',')
+            .map((c) => c.trim())
+            .filter((c) => c !== ''),
+        );
+    if (code === 101) return { kind: 'raw' };
+    if (code >= 100 && code < 200) return { kind: 'head' };
+    const method = this.hooks.nextMethod();
+    this.body = this.masker();
+    const codings = all('transfer-encoding');
+    const encoded = all('content-encoding').filter((c) => c !== 'identity');
+    const compressed = [...encoded, ...codings.filter((c) => c !== 'chunked')];
+    if (compressed.length > 0 && this.hooks.valueSent()) return `compressed: ${compressed[0]!.replace(/[^a-z0-9-]/g, '').slice(0, 20)}`;
+    if (method === 'HEAD' || code === 204 || code === 304) return { kind: 'head' };
+    if (compressed.length > 0) return { kind: 'raw' };
+    if (codings.length > 0) return codings[codings.length - 1] === 'chunked' ? { kind: 'chunk-size' } : { kind: 'raw' };
+    const lengths = all('content-length');
+    if (lengths.length === 0) return { kind: 'raw' };
+    if (new Set(lengths).size !== 1 || !/^\d{1,15}$/.test(lengths[0]!)) return 'ambiguous response framing';
+    const left = Number(lengths[0]);
+    return left === 0 ? { kind: 'head' } : { kind: 'length', left };
+  }
+}
+
+function chunkOf(bytes: Buffer): string {
+  return `${bytes.length.toString(16)}\r\n${bytes.toString('latin1')}\r\n`;
+}

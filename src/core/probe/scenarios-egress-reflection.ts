@@ -1,0 +1,116 @@
+/**
+ * Reflection (#18 follow-up): the secret's own host receives the value, as
+ * it must, and sends it back — the shapes a real server has: a CORS
+ * `Origin` answered in `Access-Control-Allow-Origin`, an echo endpoint
+ * answering the request's headers in a Content-Length body (the value split
+ * across two TLS records) and in a chunked body (a chunk boundary inside the
+ * value), and a gzip-compressed echo when the request accepts gzip. The
+ * probe's host is a loopback HTTPS server (tls-upstream.ts); the job sends
+ * its placeholder in `Origin` and `X-Key` in tunnels to it, addressed to it,
+ * and prints every response (the gzip one decompressed). Escaped when the
+ * value shows in the job's output; contained when the value reached the
+ * host and the job saw none of it.
+ */
+import { gzipSync } from 'node:zlib';
+import { linesStartingWith, type JobFacts, type Judgement, type NetworkSideOutcome, type ProbeHost, type Scenario } from './probe-types.js';
+import { TUNNEL_PY } from './scenarios-egress-fronting.js';
+import { sideFirst } from './scenarios-egress-secrets.js';
+import { headHeaders, openTlsUpstream } from './tls-upstream.js';
+
+const DONE = 'probe-done';
+const MAIN_ARGV = ['python3', '-c', `print('${DONE}')`];
+
+const REFLECTION_SCRIPT = `${TUNNEL_PY}
+import gzip
+def show(name, extra):
+    got = exchange('GET /%s HTTP/1.1\\r\\nHost: %s\\r\\nOrigin: %s\\r\\nX-Key: %s\\r\\n%sConnection: close\\r\\n\\r\\n' % (name, own, ph, ph, extra))
+    head, _, body = got.partition('\\r\\n\\r\\n')
+    if 'transfer-encoding: chunked' in head.lower():
+        rest, body = body, ''
+        while True:
+            size, _, rest = rest.partition('\\r\\n')
+            n = int(size.split(';')[0] or '0', 16)
+            if n == 0: break
+            body, rest = body + rest[:n], rest[n + 2:]
+    if 'content-encoding: gzip' in head.lower():
+        try: body = gzip.decompress(body.encode('latin1')).decode('latin1')
+        except Exception as e: body = 'undecodable gzip: ' + type(e).__name__
+    print('answer:', name, repr(head + ' | ' + body)[:1500])
+for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n')]:
+    try: show(name, extra)
+    except Exception as e: print('failed:', name, type(e).__name__, str(e)[:80])
+print('${DONE}')`;
+
+/** The probe host's answer to a head: the request's X-Key and Origin reflected, in the shape its path asks for. */
+export function reflect(head: string): Array<string | Buffer> {
+  const headers = headHeaders(head);
+  const get = (name: string) => headers.find(([n]) => n === name)?.[1] ?? '';
+  const key = get('x-key');
+  const path = /^\S+ \/(\S*)/.exec(head)?.[1] ?? '';
+  const cors = `Access-Control-Allow-Origin: ${get('origin')}\r\n`;
+  const echo = `{"x-key":"${key}"}`;
+  const half = Math.floor(key.length / 2);
+  if (path === 'chunked') {
+    const parts = [`{"x-key":"${key.slice(0, half)}`, `${key.slice(half)}"}`];
+    return [
+      'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
+      ...parts.map((p) => `${p.length.toString(16)}\r\n${p}\r\n`),
+      '0\r\n\r\n',
+    ];
+  }
+  if (path === 'gzip' && /gzip/i.test(get('accept-encoding'))) {
+    const body = gzipSync(Buffer.from(echo, 'latin1'));
+    return [Buffer.from(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, 'latin1'), body];
+  }
+  const split = echo.indexOf(key) + half;
+  return [`HTTP/1.1 200 OK\r\n${cors}Content-Length: ${echo.length}\r\nConnection: close\r\n\r\n${echo.slice(0, split)}`, echo.slice(split)];
+}
+
+export interface ReflectionFacts {
+  side: NetworkSideOutcome | undefined;
+  heads: string[];
+  value: string;
+}
+
+export function judgeReflection(job: JobFacts, facts: ReflectionFacts): Judgement {
+  const value = facts?.value ?? '';
+  const side = facts?.side;
+  const output = side !== undefined && 'output' in side ? side.output : '';
+  if (value !== '' && output.includes(value)) {
+    const shown = linesStartingWith(output, 'answer:').filter((l) => l.includes(value));
+    return {
+      verdict: 'escaped',
+      evidence: `the secret's value came back to the job from its host in ${shown.map((l) => l.split(' ')[0]).join(', ') || 'its output'}`,
+      lines: shown.map((l) => l.split(value).join('<the value>')),
+    };
+  }
+  const first = sideFirst(job, side, true);
+  if ('verdict' in first) return first;
+  const reached = (facts.heads ?? []).filter((h) => h.includes(value)).length;
+  if (reached === 0) return { verdict: 'skipped', evidence: 'the value never reached its host: there was nothing to reflect' };
+  return {
+    verdict: 'contained',
+    evidence: `the value reached its host in ${reached} request(s) and came back in none of the ${linesStartingWith(first.side.output, 'answer:').length} answer(s) the job read`,
+  };
+}
+
+export const egressSecretReflection: Scenario<ReflectionFacts> = {
+  requires: ['network'],
+  requiresFeatures: ['network-allowlist'],
+  id: 'egress-secret-reflection',
+  title: "a secret's value sent back to the job by its own host (reflection)",
+  attempts:
+    "with a secret for a loopback HTTPS host (the probe's, its CA trusted by that job's proxy only) that reflects what it receives — the Origin header in Access-Control-Allow-Origin, the X-Key header echoed in a Content-Length body split across two TLS records, in a chunked body with a chunk boundary inside the value, and gzip-compressed when the request accepts gzip — send the placeholder in Origin and X-Key and print every answer: the value must never show in the job's output. A proxy that hands responses back as they come, as before this change, reads escaped",
+  async prepare(host: ProbeHost) {
+    const upstream = await openTlsUpstream(reflect);
+    host.defer(() => upstream.close());
+    const own = `127.0.0.1:${upstream.port}`;
+    const value = `hsprobe-value-${host.token()}`;
+    const side = await host.tryNetworkWorkspace([own], ['python3', '-c', REFLECTION_SCRIPT, String(upstream.port)], {
+      secrets: [{ name: 'HSPROBE_SECRET', value, host: own }],
+      upstreamCa: upstream.caPem,
+    });
+    return { argv: MAIN_ARGV, observe: async () => ({ side, heads: upstream.heads(), value }) };
+  },
+  judge: judgeReflection,
+};

@@ -1,0 +1,50 @@
+/**
+ * The reflection probe's judge (#18 follow-up), on hand-written facts: the
+ * value in the job's output is an escape (named by attempt, the value
+ * itself never in the evidence lines); the value at the host and none in
+ * the output is contained; the value never reaching the host (nothing to
+ * reflect), or a refused run, is skipped. And the probe host's answers
+ * reflect what they receive in every shape the scenario promises.
+ */
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { egressSecretReflection, reflect } from '../../../../src/core/probe/scenarios-egress-reflection.js';
+import { job } from './facts.js';
+
+const main = job('probe-done\n');
+const V = 'hsprobe-value-x';
+const side = (output: string) => ({ output: `${output}probe-done\n`, exitCode: 0, decisions: [] });
+const reached = [`GET /cors HTTP/1.1\r\nHost: 127.0.0.1:1\r\nX-Key: ${V}`];
+
+describe('the reflection probe judge', () => {
+  it('calls the value in the job output an escape, naming the attempt and never the value', () => {
+    const verdict = egressSecretReflection.judge(main, {
+      side: side(`answer: cors 'Access-Control-Allow-Origin: ${V}'\nanswer: gzip '{}'\n`),
+      heads: reached,
+      value: V,
+    });
+    expect(verdict).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining('cors') });
+    expect(verdict.lines?.join('\n')).not.toContain(V);
+  });
+
+  it('is contained when the value reached the host and never came back, skipped when nothing could', () => {
+    expect(egressSecretReflection.judge(main, { side: side("answer: cors '[hs-redacted HSPRO'\n"), heads: reached, value: V }).verdict).toBe('contained');
+    expect(egressSecretReflection.judge(main, { side: side("answer: cors ''\n"), heads: [], value: V }).verdict).toBe('skipped');
+    expect(egressSecretReflection.judge(main, { side: { refused: 'POLICY_DENIED', at: 'run' }, heads: [], value: V }).verdict).toBe('skipped');
+  });
+
+  it('has a probe host that reflects the value in headers, split bodies, chunks and gzip', () => {
+    const head = (path: string, extra = '') => `GET /${path} HTTP/1.1\r\nHost: h\r\nOrigin: ${V}\r\nX-Key: ${V}${extra}`;
+    const text = (parts: Array<string | Buffer>) => parts.map((p) => (typeof p === 'string' ? p : p.toString('latin1'))).join('');
+    const cors = reflect(head('cors'));
+    expect(cors).toHaveLength(2); // the body split across two writes, inside the value
+    expect(text(cors)).toContain(`Access-Control-Allow-Origin: ${V}`);
+    expect(cors.some((p) => String(p).includes(V.slice(0, 7)) && !String(p).slice(String(p).indexOf('\r\n\r\n')).includes(V))).toBe(true);
+    const chunked = text(reflect(head('chunked')));
+    expect(chunked).toContain('Transfer-Encoding: chunked');
+    expect(chunked.replace(/\r\n[0-9a-f]+\r\n/g, '')).toContain(V);
+    const gz = reflect(head('gzip', '\r\nAccept-Encoding: gzip'));
+    expect(gunzipSync(gz[1] as Buffer).toString()).toContain(V);
+    expect(text(reflect(head('gzip')))).not.toContain('Content-Encoding');
+  });
+});
