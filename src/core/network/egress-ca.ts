@@ -20,7 +20,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { Worker } from 'node:worker_threads';
