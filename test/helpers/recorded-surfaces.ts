@@ -9,9 +9,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesUnder } from './files-under.js';
 
+/**
+ * Storage, not a record: a workspace's files folder or image (where contents belong), and the native
+ * provider's warm pool of images (`pool/ready-*.img`, `pool/making-*.img`): each is a freshly formatted
+ * empty filesystem no workspace has used yet, since a claimed image is renamed away and never returned
+ * (image-pool.ts). Each is up to a GiB, too big to read as one string.
+ */
+export function isStorage(path: string): boolean {
+  return /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path) || /\/pool\/(ready|making)-[^/]+\.img$/.test(path);
+}
+
 /** Each recorded file under `home`: its path and its bytes as latin1 text. */
 export function recordedSurfaces(home: string): Array<{ path: string; text: string }> {
-  return filesUnder(home, (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path)).map((path) => {
+  return filesUnder(home, isStorage).map((path) => {
     const bytes = readFileSync(path);
     if (path.endsWith(join('fake', 'state.json'))) {
       const state = JSON.parse(bytes.toString('utf8')) as { workspaces: Record<string, { files?: unknown }> };

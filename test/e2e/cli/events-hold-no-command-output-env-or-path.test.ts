@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
 import { filesUnder } from '../../helpers/files-under.js';
+import { isStorage } from '../../helpers/recorded-surfaces.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -81,10 +82,7 @@ for (const provider of ['fake', 'native'] as const) {
       const stripped = new Database(copy);
       stripped.exec('DELETE FROM jobs; DELETE FROM intents; DELETE FROM inputs; DELETE FROM job_receipts; VACUUM;');
       stripped.close();
-      const surfaces = filesUnder(
-        home,
-        (path) => /\/workspaces\/[^/]+\/(files|storage\.img)$/.test(path) || /\/jobs\/[^/]+\.log$/.test(path) || /state\.db/.test(path),
-      );
+      const surfaces = filesUnder(home, (path) => isStorage(path) || /\/jobs\/[^/]+\.log$/.test(path) || /state\.db/.test(path));
       const texts = [
         ...printed,
         ...rows,
