@@ -1,10 +1,30 @@
 /**
- * The node-loss test adds a disposable fourth node to the shared test swarm
- * and power-cuts it (scripts/add-swarm-node.sh, kill-swarm-node.sh). Every
- * other swarm test keeps its workspaces off it with this placement
- * constraint (a node without the label matches), so the kill never hits
- * another test's workspace.
+ * The node-loss tests each add a disposable node of their own to the shared
+ * test swarm and power-cut it (scripts/add-swarm-node.sh, kill-swarm-node.sh):
+ * a-lost-worker… takes n4 and a-worker-lost-outside… takes n5, so the two
+ * files may run at once (vitest runs two) without adding, killing or
+ * removing each other's node. Every other swarm test keeps its workspaces off
+ * both with NOT_DISPOSABLE (a node without the label matches), so a kill
+ * never hits another test's workspace.
  */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO } from './cli.js';
+
 export const DISPOSABLE_LABEL = 'dev.headspace.pool=disposable';
 export const NOT_DISPOSABLE = 'node.labels.dev.headspace.pool!=disposable';
-export const ONLY_DISPOSABLE = 'node.labels.dev.headspace.pool==disposable';
+
+/** One disposable node, `n` (n4..n9): its placement constraints (only that node), and its add, power-cut and removal. */
+export function disposableNode(state: string, n: `n${4 | 5 | 6 | 7 | 8 | 9}`) {
+  const script = (name: string, ...args: string[]) => {
+    const result = spawnSync('bash', [join(REPO, 'scripts', name), state, n, ...args], { encoding: 'utf8', timeout: 120_000 });
+    if (result.status !== 0) throw new Error(`${name} ${n} failed: ${result.stderr}`);
+  };
+  return {
+    /** HEADSPACE_SWARM_CONSTRAINTS (comma-separated): a disposable node, and this one (add-swarm-node.sh labels each node dev.headspace.test-node=nN). */
+    constraints: `node.labels.dev.headspace.pool==disposable,node.labels.dev.headspace.test-node==${n}`,
+    add: () => script('add-swarm-node.sh', DISPOSABLE_LABEL),
+    kill: () => script('kill-swarm-node.sh'),
+    remove: () => script('remove-swarm-node.sh'),
+  };
+}

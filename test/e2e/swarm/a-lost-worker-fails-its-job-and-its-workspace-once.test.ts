@@ -6,29 +6,24 @@
  * the node named as the reason, and nothing is re-run: the service still has
  * its one task, on the dead node.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliAsync, makeHome, REPO, untilAJobRuns } from '../../helpers/cli.js';
+import { cli, cliAsync, makeHome, untilAJobRuns } from '../../helpers/cli.js';
 import { swarmReadiness } from '../../helpers/swarm-readiness.js';
-import { DISPOSABLE_LABEL, ONLY_DISPOSABLE } from '../../helpers/swarm-nodes.js';
+import { disposableNode } from '../../helpers/swarm-nodes.js';
 
 const readiness = await swarmReadiness();
 const { home, cleanup } = makeHome();
-const env: Record<string, string> = { HEADSPACE_PROVIDER: 'swarm', HEADSPACE_SWARM_HOST: readiness.host, HEADSPACE_SWARM_CONSTRAINTS: ONLY_DISPOSABLE };
-const script = (name: string, ...args: string[]) => {
-  const result = spawnSync('bash', [join(REPO, 'scripts', name), readiness.state, 'n4', ...args], { encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`${name} failed: ${result.stderr}`);
-};
+const node = disposableNode(readiness.state, 'n4');
+const env: Record<string, string> = { HEADSPACE_PROVIDER: 'swarm', HEADSPACE_SWARM_HOST: readiness.host, HEADSPACE_SWARM_CONSTRAINTS: node.constraints };
 
 beforeAll(() => {
-  if (readiness.ready) script('add-swarm-node.sh', DISPOSABLE_LABEL);
+  if (readiness.ready) node.add();
 }, 120_000);
 afterAll(async () => {
   if (readiness.ready) {
     cli(home, ['destroy', 'lost', '--force'], env);
-    script('remove-swarm-node.sh');
+    node.remove();
   }
   await cleanup();
 }, 120_000);
@@ -39,7 +34,7 @@ describe.runIf(readiness.ready)(`a worker lost mid-job${readiness.ready ? '' : `
     expect(made.code, made.stdout + made.stderr).toBe(0);
     const running = cliAsync(home, ['run', '--job-id', 'job-lost', 'lost', 'sh', '-c', 'echo started; sleep 120'], env);
     await untilAJobRuns(home, 'lost', env);
-    script('kill-swarm-node.sh');
+    node.kill();
     const run = await running;
     expect(run.code, run.stdout + run.stderr).toBe(7);
 

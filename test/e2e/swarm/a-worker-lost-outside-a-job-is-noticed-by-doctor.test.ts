@@ -1,5 +1,5 @@
 /**
- * Node loss with no job running (#22): a disposable worker (n4, kept to
+ * Node loss with no job running (#22): a disposable worker (n5, kept to
  * itself by placement constraints) holding an idle workspace is power-cut.
  * No run meets it, yet doctor, which asks the provider about every
  * workspace, notices it once the manager marks the node down: plain doctor
@@ -7,28 +7,23 @@
  * --repair --apply records it failed with that reason, which inspect shows,
  * and a new job is refused.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, makeHome, REPO } from '../../helpers/cli.js';
+import { cli, makeHome } from '../../helpers/cli.js';
 import { swarmReadiness } from '../../helpers/swarm-readiness.js';
-import { DISPOSABLE_LABEL, ONLY_DISPOSABLE } from '../../helpers/swarm-nodes.js';
+import { disposableNode } from '../../helpers/swarm-nodes.js';
 
 const readiness = await swarmReadiness();
 const { home, cleanup } = makeHome();
-const env: Record<string, string> = { HEADSPACE_PROVIDER: 'swarm', HEADSPACE_SWARM_HOST: readiness.host, HEADSPACE_SWARM_CONSTRAINTS: ONLY_DISPOSABLE };
-const script = (name: string, ...args: string[]) => {
-  const result = spawnSync('bash', [join(REPO, 'scripts', name), readiness.state, 'n4', ...args], { encoding: 'utf8', timeout: 120_000 });
-  if (result.status !== 0) throw new Error(`${name} failed: ${result.stderr}`);
-};
+const node = disposableNode(readiness.state, 'n5');
+const env: Record<string, string> = { HEADSPACE_PROVIDER: 'swarm', HEADSPACE_SWARM_HOST: readiness.host, HEADSPACE_SWARM_CONSTRAINTS: node.constraints };
 
 beforeAll(() => {
-  if (readiness.ready) script('add-swarm-node.sh', DISPOSABLE_LABEL);
+  if (readiness.ready) node.add();
 }, 120_000);
 afterAll(async () => {
   if (readiness.ready) {
     cli(home, ['destroy', 'idle', '--force'], env);
-    script('remove-swarm-node.sh');
+    node.remove();
   }
   await cleanup();
 }, 120_000);
@@ -38,22 +33,22 @@ describe.runIf(readiness.ready)(`a worker lost outside a job${readiness.ready ? 
     const made = cli(home, ['create', '--workspace-id', 'idle', '--memory-bytes', '67108864'], env);
     expect(made.code, made.stdout + made.stderr).toBe(0);
     expect(cli(home, ['run', 'idle', 'true'], env).code).toBe(0);
-    script('kill-swarm-node.sh');
+    node.kill();
 
     // The manager marks the node down after its heartbeats stop: polled, never a fixed sleep.
     let seen = '';
-    for (let i = 0; i < 90 && !/workspace idle is recorded as ready but is lost: its node hs-n4/.test(seen); i++) {
+    for (let i = 0; i < 90 && !/workspace idle is recorded as ready but is lost: its node hs-n5/.test(seen); i++) {
       seen = cli(home, ['doctor', '--provider', 'swarm', '--json'], env).stdout;
       if (i > 0) await new Promise((r) => setTimeout(r, 1000));
     }
-    expect(seen).toMatch(/workspace idle is recorded as ready but is lost: its node hs-n4 \(198\.18\.0\.14\)/);
+    expect(seen).toMatch(/workspace idle is recorded as ready but is lost: its node hs-n5 \(198\.18\.0\.15\)/);
     expect(cli(home, ['inspect', 'idle', '--json'], env).stdout).toContain('lifecycle state: ready');
 
     const applied = cli(home, ['doctor', '--provider', 'swarm', '--repair', '--apply', '--json'], env);
-    expect(applied.stdout).toMatch(/repaired: workspace idle recorded failed: its node hs-n4/);
+    expect(applied.stdout).toMatch(/repaired: workspace idle recorded failed: its node hs-n5/);
     const ws = cli(home, ['inspect', 'idle', '--json'], env).stdout;
     expect(ws).toContain('lifecycle state: failed');
-    expect(ws).toMatch(/failed because: its node hs-n4 \(198\.18\.0\.14\)/);
+    expect(ws).toMatch(/failed because: its node hs-n5 \(198\.18\.0\.15\)/);
     expect(cli(home, ['run', 'idle', 'true'], env).code).not.toBe(0);
   }, 180_000);
 });
