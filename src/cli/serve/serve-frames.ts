@@ -62,3 +62,41 @@ export interface ServeRequest {
   /** The client could not read its stdin (the errno code): readStdin throws it, as readFileSync(0) would have. */
   stdinError?: string;
 }
+
+const isString = (x: unknown): x is string => typeof x === 'string';
+const optional = (x: unknown, kind: 'boolean' | 'number' | 'string') => x === undefined || typeof x === kind;
+
+/**
+ * The first frame's body as a request, or null when any field is not what a client sends (red team: an `env` of
+ * null passed a `typeof` check and threw later, in a socket handler, ending the server and every call in it).
+ * Checked whole here, so nothing past it meets a field of the wrong type.
+ */
+export function parseServeRequest(body: Buffer): ServeRequest | null {
+  let r: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    r = parsed as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const env = r.env;
+  const plainEnv =
+    env !== null && typeof env === 'object' && !Array.isArray(env) && Object.getPrototypeOf(env) === Object.prototype && Object.values(env).every(isString);
+  const fits =
+    r.v === 1 &&
+    isString(r.build) &&
+    Array.isArray(r.argv) &&
+    r.argv.every(isString) &&
+    isString(r.cwd) &&
+    plainEnv &&
+    typeof r.stdoutIsTty === 'boolean' &&
+    typeof r.stderrIsTty === 'boolean' &&
+    optional(r.stdoutColumns, 'number') &&
+    optional(r.stderrColumns, 'number') &&
+    optional(r.stdoutHasColors, 'boolean') &&
+    optional(r.stderrHasColors, 'boolean') &&
+    optional(r.stdin, 'boolean') &&
+    optional(r.stdinError, 'string');
+  return fits ? (r as unknown as ServeRequest) : null;
+}

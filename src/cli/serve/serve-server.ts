@@ -29,7 +29,7 @@ import { bindUnlessLive, withStartLock } from '../../core/run/shared-supervisor.
 import { MAX_SOCKET_PATH_BYTES, privateDirReady } from '../../core/run/supervisor-socket.js';
 import type { CliIo } from '../io.js';
 import { enginePool } from '../open-engine.js';
-import { frame, frameReader, type FrameType, type ServeRequest } from './serve-frames.js';
+import { frame, frameReader, parseServeRequest, type FrameType, type ServeRequest } from './serve-frames.js';
 
 export interface ServeOptions {
   idleSeconds: number;
@@ -182,12 +182,8 @@ function handle(socket: Socket, build: string | null, answer: Answer, stop: () =
   };
   const read = frameReader((type, body) => {
     if (type === 'H' && request === null) {
-      try {
-        request = JSON.parse(body.toString('utf8')) as ServeRequest;
-      } catch {
-        return void socket.destroy();
-      }
-      if (request.v !== 1 || !Array.isArray(request.argv) || typeof request.cwd !== 'string' || typeof request.env !== 'object') return void socket.destroy();
+      request = parseServeRequest(body);
+      if (request === null) return void socket.destroy();
       begin();
     } else if (type === 'I' && request !== null && stdin === null) {
       stdin = body;
@@ -200,7 +196,13 @@ function handle(socket: Socket, build: string | null, answer: Answer, stop: () =
     } else socket.destroy();
   });
   socket.on('data', (chunk: Buffer) => {
-    if (!read(chunk)) socket.destroy();
+    // Whatever one connection sends ends that connection at worst: thrown in a socket handler it would end the
+    // server, and every call it is answering with it.
+    try {
+      if (!read(chunk)) socket.destroy();
+    } catch {
+      socket.destroy();
+    }
   });
   // A client gone before its answer (killed, or its terminal closed) is an interrupt: a run it started ends as cancelled, not orphaned.
   socket.on('close', () => {

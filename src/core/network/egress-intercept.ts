@@ -135,22 +135,20 @@ function jobSide(client: Socket, upTls: TLSSocket, secureContext: SecureContext,
   const job = new TLSSocket(client, { isServer: true, secureContext, ALPNProtocols: ['http/1.1'] });
   job.on('error', () => t.finish());
   job.on('end', () => upTls.end());
-  const sent: Exchange = { methods: [], valueSent: false };
+  const sent: Exchange = { methods: [] };
   relayResponses(upTls, job, t, sent);
   relayRequests(job, upTls, t, sent);
 }
 
-/** What the request side tells the response side: each forwarded request's method, and whether a value went out. */
+/** What the request side tells the response side: each forwarded request's method. */
 interface Exchange {
   methods: string[];
-  valueSent: boolean;
 }
 
 /** The upstream's responses, every secret's value redacted before the job sees it (egress-response-redact.ts). */
 function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent: Exchange): void {
   const redactor = new ResponseRedactor(t.secrets, {
     nextMethod: () => sent.methods.shift(),
-    valueSent: () => sent.valueSent,
     redacted: (name) => t.redacted(name),
   });
   job.on('drain', () => upTls.resume());
@@ -176,7 +174,6 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel, sent: 
   let done = false;
   let collectHeaders: Array<[string, string]> = [];
   const mine = (s: JobSecret) => secretIsFor(s, t.host, t.port);
-  const ownHost = t.secrets.some(mine);
   const block = (name: string, why = `a secret placeholder (${name}) may go only to its own host`) => {
     done = true;
     t.blocked(name, false);
@@ -231,14 +228,12 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel, sent: 
         if (value.includes(s.placeholder)) {
           value = value.split(s.placeholder).join(latin1(s.value));
           t.substituted(s.name);
-          sent.valueSent = true;
         }
       return [n, value];
     });
-    // A compressed response cannot be scanned for a reflected value: a secret's own host is asked for none.
-    const headers: Array<[string, string]> = ownHost
-      ? [...substituted.filter(([n]) => n.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']]
-      : substituted;
+    // A compressed response cannot be scanned for a reflected value, and one is refused on every tunnel of a job
+    // with secrets (egress-response-redact.ts): so no host is asked for one.
+    const headers: Array<[string, string]> = [...substituted.filter(([n]) => n.toLowerCase() !== 'accept-encoding'), ['Accept-Encoding', 'identity']];
     sent.methods.push(parsed.method);
     const lengths = headers.filter(([n]) => n.toLowerCase() === 'content-length');
     const chunked = headers.some(([n]) => n.toLowerCase() === 'transfer-encoding');
@@ -316,7 +311,6 @@ function relayRequests(job: TLSSocket, upTls: TLSSocket, t: SecretTunnel, sent: 
       for (const s of optedIn) {
         replaced = replaced.split(s.placeholder).join(latin1(s.value));
         t.substituted(s.name);
-        sent.valueSent = true;
       }
       out = Buffer.from(replaced, 'latin1');
     }

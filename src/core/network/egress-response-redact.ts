@@ -15,13 +15,23 @@
  *     value must not hide it) and re-chunked.
  *
  * A value split across reads is still caught: each stream keeps the last
- * (longest value − 1) bytes back until the next read or its end.
+ * (longest value − 1) bytes back until the next read or its end. Where bytes
+ * must go without seeing what follows (a body's end, the stream's end), an
+ * end of 4 bytes or more that could begin a value is masked too (red team: an upstream that
+ * miscounts its Content-Length let the job place a body's end inside the
+ * value, so its first half went unmasked and its second half was the next
+ * stream's start). And after a complete response only another response
+ * may follow: anything else (a miscounted body's rest) is refused, never
+ * relayed as a stream of its own. Longer values are matched first, so a
+ * value that begins another never leaves the longer one's rest in the clear.
  *
- * A compressed body cannot be scanned. Requests in a tunnel to a secret's
- * host ask for `Accept-Encoding: identity` (egress-intercept.ts); a response
- * with a Content-Encoding (or a Transfer-Encoding other than chunked) on a
- * tunnel that has carried a value is refused (502 to the job, recorded). On a
- * tunnel that has carried none it passes, masked byte for byte as it is.
+ * A compressed body cannot be scanned. Every request in a secret-bearing
+ * job's tunnel asks for `Accept-Encoding: identity` (egress-intercept.ts), and
+ * a response with a Content-Encoding (or a Transfer-Encoding other than
+ * chunked) is refused (502 to the job, recorded) on every such tunnel,
+ * whether or not the tunnel itself carried a value: the secret's host knows
+ * the value anyway (it is its credential), and a value stored through one
+ * tunnel can come back compressed through another (red team).
  * Anything this parser does not follow (an upgrade, a body without framing,
  * a stream that does not start as an HTTP response) is masked byte for byte
  * to the end; a response head it cannot read is refused.
@@ -39,11 +49,35 @@ interface Value {
   mask: string;
 }
 
+/** Longest first: replacing a shorter value that begins a longer one first would leave the longer one's rest in the clear. */
 function valuesOf(secrets: readonly JobSecret[]): Value[] {
-  return secrets.map((s) => {
-    const bytes = Buffer.from(s.value, 'utf8').toString('latin1');
-    return { name: s.name, bytes, placeholder: s.placeholder, mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length) };
-  });
+  return secrets
+    .map((s) => {
+      const bytes = Buffer.from(s.value, 'utf8').toString('latin1');
+      return { name: s.name, bytes, placeholder: s.placeholder, mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length) };
+    })
+    .sort((a, b) => b.bytes.length - a.bytes.length);
+}
+
+/** A value's first bytes shown at a stream's end, at most: fewer would mask the last letter of many a plain body. */
+const PARTIAL_SHOWN_MAX = 3;
+
+/**
+ * How many bytes at the end of `text` could be the first part of a value (a proper prefix of one, longer than
+ * PARTIAL_SHOWN_MAX or than all but one byte of a short value): what must be masked where bytes go without what
+ * follows them, since the rest may come in bytes this masker never sees.
+ */
+function partialValueAtEnd(text: string, values: readonly Value[]): number {
+  let longest = 0;
+  for (const v of values) {
+    const least = Math.min(PARTIAL_SHOWN_MAX + 1, v.bytes.length - 1);
+    for (let i = Math.max(0, text.length - (v.bytes.length - 1)); i <= text.length - Math.max(least, longest + 1); i++)
+      if (text.charCodeAt(i) === v.bytes.charCodeAt(0) && v.bytes.startsWith(text.slice(i))) {
+        longest = text.length - i;
+        break;
+      }
+  }
+  return longest;
 }
 
 /** Replaces every value in `text` (latin1) by `by(value)`; calls `seen` once per secret found. */
@@ -57,38 +91,75 @@ function replaceValues(text: string, values: readonly Value[], by: (v: Value) =>
   return out;
 }
 
-/** A byte stream's values masked at equal length, across reads: the last (longest − 1) bytes wait for the next read. */
+/**
+ * A byte stream's values masked at equal length, across reads. Every occurrence of every value is masked, the
+ * union of them where two overlap (so neither a value that begins another nor two that share bytes leave a part
+ * in the clear). Bytes from the first place where a value may still be under way (the stream so far ends with a
+ * value's first part) wait for the next read; so do the rest of an occurrence already begun, as mask.
+ */
 export class ValueMasker {
-  private tail = '';
-  private readonly keep: number;
+  /** Bytes not yet released (latin1), and the mask of their first part when an occurrence released before runs into them. */
+  private held = '';
+  private heldMask = '';
   private readonly values: readonly Value[];
   private readonly seen: (name: string) => void;
   constructor(values: readonly Value[], seen: (name: string) => void) {
     this.values = values;
     this.seen = seen;
-    this.keep = Math.max(0, ...values.map((v) => v.bytes.length - 1));
   }
   static of(secrets: readonly JobSecret[], seen: (name: string) => void = () => undefined): ValueMasker {
     return new ValueMasker(valuesOf(secrets), seen);
   }
   push(chunk: Buffer): Buffer {
-    const text = replaceValues(this.tail + chunk.toString('latin1'), this.values, (v) => v.mask, this.seen);
-    const cut = Math.max(0, text.length - this.keep);
-    this.tail = text.slice(cut);
-    return Buffer.from(text.slice(0, cut), 'latin1');
+    return this.release(this.held + chunk.toString('latin1'), false);
   }
+  /** What is held back, now: an end that could begin a value is masked (the bytes that would complete it may never come here). */
   flush(): Buffer {
-    const out = Buffer.from(this.tail, 'latin1');
-    this.tail = '';
-    return out;
+    return this.release(this.held, true);
+  }
+
+  private release(text: string, final: boolean): Buffer {
+    const spans: Array<{ from: number; to: number; mask: string }> = [];
+    if (this.heldMask !== '') spans.push({ from: 0, to: this.heldMask.length, mask: this.heldMask });
+    const partial = final ? partialValueAtEnd(text, this.values) : 0;
+    const hold = final ? text.length : this.underWayFrom(text);
+    if (partial > 0) spans.push({ from: text.length - partial, to: text.length, mask: '*'.repeat(partial) });
+    for (const v of this.values)
+      for (let at = text.indexOf(v.bytes); at >= 0; at = text.indexOf(v.bytes, at + 1)) {
+        spans.push({ from: at, to: at + v.bytes.length, mask: v.mask });
+        if (at < hold) this.seen(v.name); // one at or after hold is found again with the next read
+      }
+    spans.sort((a, b) => a.from - b.from);
+    // The text with every span masked, as far as the furthest span reaches past hold (that part is carried as mask).
+    const reach = spans.reduce((most, sp) => Math.max(most, sp.to), hold);
+    let out = '';
+    let at = 0;
+    for (const sp of spans) {
+      if (sp.to <= at) continue;
+      if (sp.from > at) out += text.slice(at, sp.from);
+      const from = Math.max(at, sp.from);
+      out += sp.mask.slice(from - sp.from, sp.to - sp.from);
+      at = sp.to;
+    }
+    out += text.slice(at, reach);
+    this.held = text.slice(hold);
+    this.heldMask = out.slice(hold, reach);
+    return Buffer.from(out.slice(0, hold), 'latin1');
+  }
+
+  /** The first place from which the text to its end is a value's first part (a value may still be under way there), else its length. */
+  private underWayFrom(text: string): number {
+    const longest = Math.max(0, ...this.values.map((v) => v.bytes.length));
+    for (let i = Math.max(0, text.length - (longest - 1)); i < text.length; i++)
+      for (const v of this.values)
+        if (text.length - i < v.bytes.length && text.charCodeAt(i) === v.bytes.charCodeAt(0) && v.bytes.startsWith(text.slice(i))) return i;
+    return text.length;
   }
 }
 
 export interface ResponseHooks {
   /** The method of the request the next final response answers (HEAD has no body); undefined when unknown. */
   nextMethod(): string | undefined;
-  /** True once a value went out in this tunnel: from then on a compressed response is refused. */
-  valueSent(): boolean;
   redacted(name: string): void;
 }
 
@@ -108,6 +179,8 @@ export type Redacted = { out: Buffer; refused?: undefined } | { out: Buffer; ref
 export class ResponseRedactor {
   private buffered = '';
   private mode: Mode = { kind: 'head' };
+  /** Whether a response head came: only the stream's very start may be something other than a response. */
+  private answered = false;
   private readonly values: Value[];
   private body: ValueMasker;
   private readonly hooks: ResponseHooks;
@@ -129,12 +202,15 @@ export class ResponseRedactor {
     while (this.buffered.length > 0) {
       const m = this.mode;
       if (m.kind === 'head') {
-        // Not HTTP (a server that speaks first, another protocol in the tunnel): masked byte for byte from here on,
-        // never held waiting for a head that will not come.
+        // Not HTTP at the start (a server that speaks first, another protocol in the tunnel): masked byte for byte
+        // from here on, never held waiting for a head that will not come. After a response, only a response may
+        // follow: anything else is the rest of a body the upstream miscounted, whose start may complete a value.
         if (!'HTTP/'.startsWith(this.buffered.slice(0, 5))) {
+          if (this.answered) return { out: done(), refused: 'bytes after a complete response that are not a response' };
           this.mode = { kind: 'raw' };
           continue;
         }
+        this.answered = true;
         const end = this.buffered.indexOf('\r\n\r\n');
         if (end < 0) {
           if (this.buffered.length > RESPONSE_HEAD_MAX) return { out: done(), refused: 'response head too large' };
@@ -206,9 +282,14 @@ export class ResponseRedactor {
     return { out: done() };
   }
 
-  /** The upstream ended: whatever is held back goes (masked), and a head never completed goes redacted. */
+  /** The upstream ended: whatever is held back goes (masked), and a head never completed goes redacted, a value's possible first part at its end masked. */
   end(): Buffer {
-    const held = this.mode.kind === 'head' || this.mode.kind === 'trailers' ? this.redactHead(this.buffered) : '';
+    // The possible first part is found in the bytes as they came: redacting first could hide a longer value's start.
+    const partial = partialValueAtEnd(this.buffered, this.values);
+    const held =
+      this.mode.kind === 'head' || this.mode.kind === 'trailers'
+        ? this.redactHead(this.buffered.slice(0, this.buffered.length - partial)) + '*'.repeat(partial)
+        : '';
     this.buffered = '';
     return Buffer.concat([this.body.flush(), Buffer.from(held, 'latin1')]);
   }
@@ -256,9 +337,8 @@ export class ResponseRedactor {
     const codings = all('transfer-encoding');
     const encoded = all('content-encoding').filter((c) => c !== 'identity');
     const compressed = [...encoded, ...codings.filter((c) => c !== 'chunked')];
-    if (compressed.length > 0 && this.hooks.valueSent()) return `compressed: ${compressed[0]!.replace(/[^a-z0-9-]/g, '').slice(0, 20)}`;
+    if (compressed.length > 0) return `compressed: ${compressed[0]!.replace(/[^a-z0-9-]/g, '').slice(0, 20)}`;
     if (method === 'HEAD' || code === 204 || code === 304) return { kind: 'head' };
-    if (compressed.length > 0) return { kind: 'raw' };
     if (codings.length > 0) return codings[codings.length - 1] === 'chunked' ? { kind: 'chunk-size' } : { kind: 'raw' };
     const lengths = all('content-length');
     if (lengths.length === 0) return { kind: 'raw' };

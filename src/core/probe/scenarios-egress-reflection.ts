@@ -4,7 +4,12 @@
  * `Origin` answered in `Access-Control-Allow-Origin`, an echo endpoint
  * answering the request's headers in a Content-Length body (the value split
  * across two TLS records) and in a chunked body (a chunk boundary inside the
- * value), and a gzip-compressed echo when the request accepts gzip. The
+ * value), and a gzip-compressed echo when the request accepts gzip; and two
+ * shapes the red team found: the value stored through one tunnel and
+ * fetched gzip-compressed through another that carried none (`fetch`, the
+ * server ignoring `Accept-Encoding: identity`), and an echo whose
+ * Content-Length ends inside the value, the rest following as if a body
+ * (`miscount`: a server counting characters, not bytes). The
  * probe's host is a loopback HTTPS server (tls-upstream.ts); the job sends
  * its placeholder in `Origin` and `X-Key` in tunnels to it, addressed to it,
  * and prints every response (the gzip one decompressed). Escaped when the
@@ -23,7 +28,8 @@ const MAIN_ARGV = ['python3', '-c', `print('${DONE}')`];
 const REFLECTION_SCRIPT = `${TUNNEL_PY}
 import gzip
 def show(name, extra):
-    got = exchange('GET /%s HTTP/1.1\\r\\nHost: %s\\r\\nOrigin: %s\\r\\nX-Key: %s\\r\\n%sConnection: close\\r\\n\\r\\n' % (name, own, ph, ph, extra))
+    keys = '' if name == 'fetch' else 'Origin: %s\\r\\nX-Key: %s\\r\\n' % (ph, ph)
+    got = exchange('GET /%s HTTP/1.1\\r\\nHost: %s\\r\\n%s%sConnection: close\\r\\n\\r\\n' % (name, own, keys, extra))
     head, _, body = got.partition('\\r\\n\\r\\n')
     if 'transfer-encoding: chunked' in head.lower():
         rest, body = body, ''
@@ -36,16 +42,21 @@ def show(name, extra):
         try: body = gzip.decompress(body.encode('latin1')).decode('latin1')
         except Exception as e: body = 'undecodable gzip: ' + type(e).__name__
     print('answer:', name, repr(head + ' | ' + body)[:1500])
-for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n')]:
+for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n'), ('miscount', ''), ('fetch', '')]:
     try: show(name, extra)
     except Exception as e: print('failed:', name, type(e).__name__, str(e)[:80])
 print('${DONE}')`;
 
-/** The probe host's answer to a head: the request's X-Key and Origin reflected, in the shape its path asks for. */
-export function reflect(head: string): Array<string | Buffer> {
+/**
+ * The probe host's answer to a head: the request's X-Key and Origin reflected, in the shape its path asks for.
+ * `memory` keeps the last X-Key that was not a placeholder (a server storing what it received), for `fetch`.
+ */
+export function reflect(head: string, memory: { key: string } = { key: '' }): Array<string | Buffer> {
   const headers = headHeaders(head);
   const get = (name: string) => headers.find(([n]) => n === name)?.[1] ?? '';
-  const key = get('x-key');
+  const received = get('x-key');
+  if (!received.startsWith('hs-secret-') && received !== '') memory.key = received;
+  const key = received;
   const path = /^\S+ \/(\S*)/.exec(head)?.[1] ?? '';
   const cors = `Access-Control-Allow-Origin: ${get('origin')}\r\n`;
   const echo = `{"x-key":"${key}"}`;
@@ -57,6 +68,16 @@ export function reflect(head: string): Array<string | Buffer> {
       ...parts.map((p) => `${p.length.toString(16)}\r\n${p}\r\n`),
       '0\r\n\r\n',
     ];
+  }
+  if (path === 'fetch') {
+    // The stored value, compressed whatever the request accepts (this tunnel sent no value of its own).
+    const body = gzipSync(Buffer.from(`{"stored":"${memory.key}"}`, 'latin1'));
+    return [Buffer.from(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, 'latin1'), body];
+  }
+  if (path === 'miscount') {
+    // Content-Length ends half-way into the value; the rest follows as if it were part of the body.
+    const shown = `{"x-key":"${key.slice(0, half)}`;
+    return [`HTTP/1.1 200 OK\r\nContent-Length: ${shown.length}\r\nConnection: close\r\n\r\n${shown}`, `${key.slice(half)}"}`];
   }
   if (path === 'gzip' && /gzip/i.test(get('accept-encoding'))) {
     const body = gzipSync(Buffer.from(echo, 'latin1'));
@@ -100,9 +121,10 @@ export const egressSecretReflection: Scenario<ReflectionFacts> = {
   id: 'egress-secret-reflection',
   title: "a secret's value sent back to the job by its own host (reflection)",
   attempts:
-    "with a secret for a loopback HTTPS host (the probe's, its CA trusted by that job's proxy only) that reflects what it receives — the Origin header in Access-Control-Allow-Origin, the X-Key header echoed in a Content-Length body split across two TLS records, in a chunked body with a chunk boundary inside the value, and gzip-compressed when the request accepts gzip — send the placeholder in Origin and X-Key and print every answer: the value must never show in the job's output. A proxy that hands responses back as they come, as before this change, reads escaped",
+    "with a secret for a loopback HTTPS host (the probe's, its CA trusted by that job's proxy only) that reflects what it receives — the Origin header in Access-Control-Allow-Origin, the X-Key header echoed in a Content-Length body split across two TLS records, in a chunked body with a chunk boundary inside the value, gzip-compressed when the request accepts gzip, in a Content-Length that ends half-way into the value with the rest following, and, stored from an earlier request, gzip-compressed through a tunnel that sent no value — send the placeholder in Origin and X-Key and print every answer: the value must never show in the job's output. A proxy that hands responses back as they come, as before this change, reads escaped",
   async prepare(host: ProbeHost) {
-    const upstream = await openTlsUpstream(reflect);
+    const memory = { key: '' };
+    const upstream = await openTlsUpstream((head) => reflect(head, memory));
     host.defer(() => upstream.close());
     const own = `127.0.0.1:${upstream.port}`;
     const value = `hsprobe-value-${host.token()}`;
