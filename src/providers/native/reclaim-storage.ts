@@ -25,6 +25,7 @@ import { readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crashArmed } from '../../core/crash-points.js';
+import { EngineError } from '../../core/errors.js';
 import { removeTree } from '../../core/files/fd-walk.js';
 import { currentOwner, isOwnerAlive, type Owner } from '../../core/store/owner.js';
 import { releaseIdmapBinds } from './layered-storage.js';
@@ -151,13 +152,21 @@ export async function finishReclaim(options: { dir: string; fsMount: string; ima
   await removeTree(options.dir); // fd-relative: a deep tree a job left cannot make this fail (#10 item 8)
 }
 
-/** Waits (bounded) for a reclaim under way in `dir` to end; finishes it here if it was interrupted. */
+/**
+ * Waits (bounded) for a reclaim under way in `dir` to end; finishes it here if it was interrupted. One still under
+ * way at the deadline is left to its shell and the caller refused (red team): finishing it here beside the live
+ * shell would let the shell's `rm -rf` take the folder a create of the same id makes next.
+ */
 export async function settleReclaim(options: { dir: string; fsMount: string; imageMount: string }, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await reclaimState(options.dir);
     if (state === 'none') return;
-    if (state === 'interrupted' || Date.now() > deadline) return finishReclaim(options);
+    if (state === 'interrupted') return finishReclaim(options);
+    if (Date.now() > deadline)
+      throw new EngineError('WORKSPACE_EXISTS', `the storage of a removed workspace with this id is still being reclaimed (${timeoutMs / 1000} s so far)`, {
+        hint: 'retry in a few seconds, or choose another id',
+      });
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
