@@ -40,7 +40,9 @@ dir="$state/$n"
 mkdir -p "$dir"
 echo "/headspace-swarm-$tag-$n" >"$dir/cgroup-parent"
 # --bridge none: a task with no network then has loopback only (a swarm service cannot use the `none` network).
-setsid nsenter --net="/run/netns/$ns" unshare --uts sh -c 'hostname "$0" && exec "$@"' "hs-$n" \
+# Its own TMPDIR, as setup-docker.sh gives its dockerd (runc writes each exec's process spec there).
+mkdir -p "$dir/tmp"
+TMPDIR="$dir/tmp" setsid nsenter --net="/run/netns/$ns" unshare --uts sh -c 'hostname "$0" && exec "$@"' "hs-$n" \
   "$(command -v dockerd)" --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" \
   -H "unix://$dir/docker.sock" --bridge none --iptables=false --ip6tables=false --ip-masq=false \
   --cgroup-parent "$(cat "$dir/cgroup-parent")" --log-level warn \

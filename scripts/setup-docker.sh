@@ -65,7 +65,11 @@ if [ -z "$host" ]; then
   # Its own cgroup parent, so the cgroups it leaves are ours to remove (stop-docker.sh), never another daemon's.
   echo "/headspace-dockerd-$(basename "$state")" >"$state/cgroup-parent"
   say "starting dockerd (data root $state/data)"
-  setsid "$dockerd" \
+  # Its own TMPDIR: dockerd inherits the caller's, and runc writes each exec's process spec there; a caller's
+  # TMPDIR that goes away (the bench points it at a peer's scratch dir for a while) failed every later
+  # `docker exec` with "OCI runtime exec failed: open …/runc-process…: no such file".
+  mkdir -p "$state/tmp"
+  TMPDIR="$state/tmp" setsid "$dockerd" \
     --data-root "$state/data" --exec-root "$state/exec" --pidfile "$state/dockerd.pid" \
     -H "$host" --bridge none --iptables=false --ip6tables=false --ip-masq=false \
     --cgroup-parent "$(cat "$state/cgroup-parent")" \

@@ -77,5 +77,8 @@ export function cpuQuota(cpuLimit: number, periodUs = 100_000): number {
   return Math.max(1000, Math.round(cpuLimit * periodUs));
 }
 
-/** bwrap's own two processes (the setup parent and pid 1 of the namespace) count against pids.max, per job running at once. */
-export const BWRAP_OWN_PIDS = 2;
+/**
+ * bwrap's own two processes (the setup parent and pid 1 of the namespace) and the launcher that reaps them
+ * (headspace-exec.c, run_and_reap) count against pids.max, per job running at once.
+ */
+export const BWRAP_OWN_PIDS = 3;

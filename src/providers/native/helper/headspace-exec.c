@@ -19,8 +19,10 @@
  *       writes its own pid into each cgroup.procs file (race-free placement:
  *       nothing has forked yet; exit 125 if one fails), writes `k` on fd 5, reads the go message from fd 5 (the argv
  *       to exec, each argument NUL-terminated, then EOF; EOF alone means node
- *       went away: exit 0), closes fd 5 and execs it. NAME marks the process
- *       in /proc/PID/cmdline as an idle launcher until then.
+ *       went away: exit 0), closes fd 5 and runs it as its one child, then
+ *       reaps that child and every orphan it leaves (see reap_job below) and
+ *       exits as the child did. NAME marks the process in /proc/PID/cmdline as
+ *       an idle launcher until then.
  *
  *   headspace-exec [--rlimit NAME SOFT HARD]... [--umask OCTAL] [--relay SOCKET PORT PORT] [--landlock] [RULE PATH]... -- COMMAND ARG...
  *       Inside the sandbox, as the job's entry point: closes every
@@ -362,7 +364,54 @@ static void reset_inherited_scheduling(void) {
   if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4)) != 0 && errno != ENOSYS) die("ioprio_set");
 }
 
+/*
+ * Why the launcher does not exec bwrap itself: bwrap's outer process exits as
+ * soon as the namespace's pid 1 (bwrap's init) reports the command's status,
+ * and that init, orphaned, is left to the host's PID 1 to reap. A PID 1 that
+ * reaps late or never (this VM's init; a container whose PID 1 is node) kept
+ * one zombie per job charged to the workspace's pids budget, until bwrap
+ * could not fork (EAGAIN) after ~130 jobs. So the launcher keeps its pid
+ * (what node and the cgroups know), becomes a child subreaper, runs the go
+ * argv as its one child, reaps it and, for at most 100 ms, every orphan it
+ * leaves, then exits as the child did (code, or the same signal). It dies
+ * with its parent (PR_SET_PDEATHSIG), as bwrap's --die-with-parent did when
+ * node was bwrap's parent: bwrap now dies with this launcher, and so with node.
+ */
+static void run_and_reap(char **go, pid_t parent) {
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) die("prctl(PR_SET_PDEATHSIG)");
+  if (getppid() != parent) _exit(0); /* node went away before the line above */
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) die("prctl(PR_SET_CHILD_SUBREAPER)");
+  pid_t child = fork();
+  if (child < 0) die("fork (job)");
+  if (child == 0) {
+    execv(go[0], go);
+    die(go[0]);
+  }
+  /* Only the child needs the pipes to bwrap and the helper's descriptor; stdio stays (node reads it to EOF). */
+  for (int fd = 3; fd <= LAUNCH_HELPER_FD; fd++) close(fd);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0)
+    if (errno != EINTR) die("waitpid (job)");
+  for (int i = 0; i < 100; i++) {
+    pid_t orphan = waitpid(-1, NULL, WNOHANG);
+    if (orphan < 0 && errno != EINTR) break; /* ECHILD: none left */
+    if (orphan == 0) usleep(1000);
+  }
+  if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+  int sig = WTERMSIG(status);
+  struct rlimit none = {0, 0};
+  setrlimit(RLIMIT_CORE, &none);
+  signal(sig, SIG_DFL);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, sig);
+  sigprocmask(SIG_UNBLOCK, &only, NULL);
+  raise(sig);
+  _exit(128 + sig);
+}
+
 static void launch(int nprocs, char **procs) {
+  const pid_t parent = getppid();
   const int keep[] = {3, 4, 5, 6, 7, 8};
   close_fds_from_3(keep, 6);
   reset_inherited_scheduling();
@@ -393,8 +442,7 @@ static void launch(int nprocs, char **procs) {
     if (dup2(self, LAUNCH_HELPER_FD) != LAUNCH_HELPER_FD) die("dup2 of the helper descriptor");
     close(self);
   }
-  execv(go[0], go);
-  die(go[0]);
+  run_and_reap(go, parent);
 }
 
 /*
