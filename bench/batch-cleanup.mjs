@@ -42,7 +42,8 @@ function sharedSupervisors(home) {
 }
 
 function goneMs(result) {
-  const line = result.key_findings.find((f) => typeof f === 'string' && f.startsWith('cleanup:'));
+  // A finding is a string or, when it carries fields (the batch's are structured, #16), an object with its text.
+  const line = result.key_findings.map((f) => (typeof f === 'string' ? f : f?.text)).find((t) => typeof t === 'string' && t.startsWith('cleanup:'));
   const ms = Number(/every loser gone (\d+) ms/.exec(line ?? '')?.[1]);
   if (!Number.isFinite(ms)) throw new Error(`no cleanup time in the batch result: ${line ?? result.outcome_summary}`);
   return ms;
