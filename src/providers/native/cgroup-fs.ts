@@ -103,6 +103,9 @@ export async function removeCgroupDir(dir: string, timeoutMs = 5000): Promise<bo
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return true;
       if (code !== 'EBUSY' || Date.now() > deadline) return false;
+      // A live process in it (a standby another process placed after the kill): waiting cannot empty it, and a
+      // supervisor's standby waits for its next job until the supervisor idles out (30 s). The caller kills again.
+      if ((await readPids(join(dir, 'cgroup.procs'))).length > 0) return false;
       await sleep(wait);
     }
   }

@@ -157,11 +157,10 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
       return [...all];
     },
     async remove(name: string) {
-      let gone = true;
-      for (const dir of treeDirs(name)) {
-        if (!(await removeCgroupDir(dir))) gone = false;
-      }
-      return gone;
+      // Stops at the first that stays: its parent cannot go either, and waiting out each would cost 5 s a hierarchy
+      // while the caller could kill what is in it and try again (workspace-cgroups.ts remove).
+      for (const dir of treeDirs(name)) if (!(await removeCgroupDir(dir))) return false;
+      return true;
     },
   };
 

@@ -175,9 +175,9 @@ export function createCgroupV2Driver(base: V2Base): CgroupDriver {
     },
     async remove(name: string) {
       // Job children first: a cgroup with children cannot be removed.
-      let gone = true;
-      for (const dir of [...jobChildren(group(name)), group(name)]) if (!(await removeCgroupDir(dir))) gone = false;
-      return gone;
+      // Stops at the first that stays (its parent cannot go either): the caller kills again and retries.
+      for (const dir of [...jobChildren(group(name)), group(name)]) if (!(await removeCgroupDir(dir))) return false;
+      return true;
     },
   };
 }

@@ -372,11 +372,13 @@ static void reset_inherited_scheduling(void) {
  * one zombie per job charged to the workspace's pids budget, until bwrap
  * could not fork (EAGAIN) after ~130 jobs. So the launcher keeps its pid
  * (what node and the cgroups know), becomes a child subreaper, runs the go
- * argv as its one child, reaps it and, for at most 100 ms, every orphan it
- * leaves, then exits as the child did (code, or the same signal). It dies
+ * argv as its one child, reaps it and, for at most a second, every orphan it
+ * leaves (bwrap's init exits at once), then exits as the child did (code, or the same signal). It dies
  * with its parent (PR_SET_PDEATHSIG), as bwrap's --die-with-parent did when
  * node was bwrap's parent: bwrap now dies with this launcher, and so with node.
  */
+static void on_alarm(int sig) { (void)sig; }
+
 static void run_and_reap(char **go, pid_t parent) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) die("prctl(PR_SET_PDEATHSIG)");
   if (getppid() != parent) _exit(0); /* node went away before the line above */
@@ -392,11 +394,16 @@ static void run_and_reap(char **go, pid_t parent) {
   int status = 0;
   while (waitpid(child, &status, 0) < 0)
     if (errno != EINTR) die("waitpid (job)");
-  for (int i = 0; i < 100; i++) {
-    pid_t orphan = waitpid(-1, NULL, WNOHANG);
-    if (orphan < 0 && errno != EINTR) break; /* ECHILD: none left */
-    if (orphan == 0) usleep(1000);
-  }
+  /* Blocking, so the orphan is reaped the moment it exits (polling cost a millisecond a job); the alarm bounds it. */
+  struct sigaction wake;
+  memset(&wake, 0, sizeof wake);
+  wake.sa_handler = on_alarm; /* no SA_RESTART: the alarm interrupts waitpid */
+  sigemptyset(&wake.sa_mask);
+  sigaction(SIGALRM, &wake, NULL);
+  alarm(1);
+  while (waitpid(-1, NULL, 0) >= 0) {
+  } /* ECHILD: none left; EINTR: the alarm */
+  alarm(0);
   if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
   int sig = WTERMSIG(status);
   struct rlimit none = {0, 0};
