@@ -86,11 +86,11 @@ ip -n "$hub" link add br0 type bridge || unavailable "no bridge support in this 
 ip -n "$hub" link set br0 up
 for n in "${nodes[@]}"; do
   if [ "$n" = n1 ]; then
-    err="$(bash scripts/add-swarm-node.sh "$state" n1 --init 2>&1 >/dev/null)" || unavailable "n1: $err"
+    err="$(bash scripts/add-swarm-node.sh "$state" n1 --init dev.headspace.pool=fixed 2>&1 >/dev/null)" || unavailable "n1: $err"
     say "swarm initialised on n1; images built there, then n2 n3 join"
     DOCKER_HOST="unix://$state/n1/docker.sock" CI=false bash scripts/setup-docker.sh >/dev/null || unavailable "building the images on n1 failed"
   else
-    err="$(bash scripts/add-swarm-node.sh "$state" "$n" 2>&1 >/dev/null)" || unavailable "$n: $err"
+    err="$(bash scripts/add-swarm-node.sh "$state" "$n" dev.headspace.pool=fixed 2>&1 >/dev/null)" || unavailable "$n: $err"
   fi
 done
 node() { local n="$1"; shift; "$client" -H "unix://$state/$n/docker.sock" "$@"; }
