@@ -34,5 +34,5 @@ describe('the shared supervisor', () => {
     }
     expect(await eventually(() => sharedSupervisorsOf(home).length === 0)).toBe(true);
     expect(existsSync(join(home, 'supervisor', 'sock'))).toBe(false);
-  }, 60_000);
+  }, 150_000);
 });
