@@ -21,11 +21,17 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { rootCertificates } from 'node:tls';
-import { Worker } from 'node:worker_threads';
-import forge from 'node-forge';
+import type * as Tls from 'node:tls';
+import type * as WorkerThreads from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import type Forge from 'node-forge';
+import { lazyRequire } from '../lazy-require.js';
 
 const require = createRequire(import.meta.url);
+// Loaded when a CA is made or used, not with every create and run that imports this module (#20).
+const forgeModule = lazyRequire<typeof Forge>('node-forge');
+const tlsModule = lazyRequire<typeof Tls>('node:tls');
+const workerThreads = lazyRequire<typeof WorkerThreads>('node:worker_threads');
 
 const CA_DAYS = 3650;
 
@@ -57,6 +63,7 @@ export function ensureWorkspaceCa(home: string, workspaceId: string): void {
   mkdirSync(join(home, 'ca'), { recursive: true, mode: 0o700 });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
+  const forge = forgeModule();
   const ca = rsaKeys();
   const leaf = rsaKeys();
   const cert = forge.pki.createCertificate();
@@ -115,9 +122,9 @@ export function loadWorkspaceCa(home: string, workspaceId: string, options: { ca
  * cannot sign differently. `serial` comes from certificateSerial().
  */
 export function signLeaf(
-  pki: typeof forge.pki,
-  md: typeof forge.md,
-  ca: { cert: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey; leafPublic: forge.pki.PublicKey },
+  pki: typeof Forge.pki,
+  md: typeof Forge.md,
+  ca: { cert: Forge.pki.Certificate; key: Forge.pki.rsa.PrivateKey; leafPublic: Forge.pki.PublicKey },
   host: string,
   serial: string,
   ip: boolean,
@@ -142,10 +149,11 @@ export function signLeaf(
 
 /** The CA as signLeaf takes it, from PEM (in the worker, and for a caller that signs on its own thread: the bench). */
 export function parseCaForSigning(caCertPem: string, caKeyPem: string, leafKeyPem: string) {
-  const leafPrivate = forge.pki.privateKeyFromPem(leafKeyPem) as forge.pki.rsa.PrivateKey;
+  const forge = forgeModule();
+  const leafPrivate = forge.pki.privateKeyFromPem(leafKeyPem) as Forge.pki.rsa.PrivateKey;
   return {
     cert: forge.pki.certificateFromPem(caCertPem),
-    key: forge.pki.privateKeyFromPem(caKeyPem) as forge.pki.rsa.PrivateKey,
+    key: forge.pki.privateKeyFromPem(caKeyPem) as Forge.pki.rsa.PrivateKey,
     leafPublic: forge.pki.setRsaPublicKey(leafPrivate.n, leafPrivate.e),
   };
 }
@@ -190,7 +198,7 @@ class LeafSigner {
   }
 
   private start(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.data });
+    const worker = new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, workerData: this.data });
     worker.unref();
     worker.on('message', (m: { id: number; cert?: string; error?: string }) => {
       const p = this.pending.get(m.id);
@@ -278,7 +286,7 @@ export function trustBundle(caCertPem: string, systemBundle = '/etc/ssl/certs/ca
     system = readFileSync(systemBundle, 'utf8');
   } catch {
     // No system bundle on this host: Node's own roots stand in, so public hosts still verify inside the job.
-    system = rootCertificates.join('\n');
+    system = tlsModule().rootCertificates.join('\n');
   }
   return `${system.trimEnd()}\n${caCertPem.trim()}\n`;
 }

@@ -26,7 +26,7 @@
  * A deny rule is a tripwire for honest mistakes and obvious destruction,
  * not a sandbox: the sandbox is the workspace's isolation.
  */
-import { RE2JS } from 're2js';
+import { re2 } from '../re2.js';
 import { EngineError } from '../errors.js';
 import { shellJoin } from '../result/markdown-sections.js';
 import { splitCommandWords } from '../verification/command-words.js';
@@ -99,8 +99,8 @@ export function runsShellScript(argv: readonly string[]): boolean {
 
 /** A glob as an RE2 pattern (linear time even on a huge argument). */
 function globMatcher(glob: string): (text: string) => boolean {
-  const pattern = [...glob].map((c) => (c === '*' ? '(?s:.*)' : c === '?' ? '(?s:.)' : RE2JS.quote(c))).join('');
-  const compiled = RE2JS.compile(`^${pattern}$`);
+  const pattern = [...glob].map((c) => (c === '*' ? '(?s:.*)' : c === '?' ? '(?s:.)' : re2().RE2JS.quote(c))).join('');
+  const compiled = re2().RE2JS.compile(`^${pattern}$`);
   return (text) => compiled.matches(text);
 }
 

@@ -18,7 +18,7 @@ import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { factsOfOutcome, type AbortReason } from '../verbs/classify-outcome.js';
 import { settleRun } from './run-machine.js';
 import { LEGACY_JOB_UID, jobUserOfSlot } from '../job-identity.js';
-import { openEgressSession, type EgressSession } from '../network/egress-session.js';
+import type { EgressSession } from '../network/egress-session.js';
 import { summariseEgress } from '../network/egress-ledger.js';
 import { TEST_MODE_NOTE } from '../network/egress-resolver.js';
 import type { JobSecret } from '../network/egress-secrets.js';
@@ -94,6 +94,8 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
     // The egress proxy lives exactly as long as this job's run (#18), in whichever process runs it (the caller, or a detached run's supervisor).
     if (ws.policy.network === 'allowlist') {
       const caps = await request.provider.capabilities();
+      // Imported here: the proxy, TLS interception and the CA's packages load only for a job that has egress (#20).
+      const { openEgressSession } = await import('../network/egress-session.js');
       egress = await openEgressSession(ws.policy.networkAllow ?? [], {
         simulated: caps.simulated === true,
         now: () => ctx.clock.now(),

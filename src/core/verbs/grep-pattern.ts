@@ -7,7 +7,8 @@
  * in time linear in the line, and each line is searched only up to
  * GREP_LINE_MAX_CHARS, so one call costs at most linear time in the log.
  */
-import { RE2JS, RE2JSException } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from '../re2.js';
 import { EngineError } from '../errors.js';
 
 /** Only this much of each line is searched (65,536 UTF-16 units); a match further in is not found. */
@@ -26,9 +27,9 @@ const SYNTAX_HINT =
 export function compileGrepPattern(source: string): (line: string) => boolean {
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(source);
+    compiled = re2().RE2JS.compile(source);
   } catch (cause) {
-    if (!(cause instanceof RE2JSException)) throw cause;
+    if (!(cause instanceof re2().RE2JSException)) throw cause;
     const reason = cause.message.replace(/^error parsing regexp: /, '');
     // Told apart by the pattern itself, not by re2js's wording: an RE2 gap gets the RE2 hint, a slip the syntax one (#12 item 13).
     const hint = UNSUPPORTED_SYNTAX.test(source) ? UNSUPPORTED_HINT : SYNTAX_HINT;

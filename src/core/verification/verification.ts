@@ -20,7 +20,8 @@
  * - skipped: never judged, because the job itself did not succeed;
  * - cancelled: the caller or a stop ended it.
  */
-import { RE2JS, RE2JSException } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from '../re2.js';
 import { EngineError } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { ResultStatus } from '../status.js';
@@ -102,9 +103,9 @@ export function compilePattern(pattern: string): RE2JS {
   if (typeof pattern !== 'string' || pattern === '')
     throw new EngineError('BAD_ARGUMENT', 'an expect-output pattern must be non-empty text', { hint: 'for example ^answer=\\d+$' });
   try {
-    return RE2JS.compile(pattern, RE2JS.MULTILINE);
+    return re2().RE2JS.compile(pattern, re2().RE2JS.MULTILINE);
   } catch (cause) {
-    if (!(cause instanceof RE2JSException)) throw cause;
+    if (!(cause instanceof re2().RE2JSException)) throw cause;
     throw new EngineError('BAD_ARGUMENT', `the expect-output pattern '${clip(pattern)}' is not one headspace can match: ${clip(cause.message, 120)}`, {
       hint: 'patterns use RE2 syntax (linear time): no backreferences or lookaround; escape a literal ( ) [ ] { } * + ? | . ^ $ or \\',
       cause,

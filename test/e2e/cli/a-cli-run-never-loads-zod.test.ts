@@ -8,49 +8,20 @@
  * that load the schema, or zod through require, show the hook sees zod.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome, REPO } from '../../helpers/cli.js';
+import { moduleTrace } from '../../helpers/module-trace.js';
 
 const { home, cleanup } = makeHome();
-const hooks = mkdtempSync(join(tmpdir(), 'hs-hooks-'));
-const log = join(hooks, 'resolved.txt');
+const trace = moduleTrace();
 afterAll(async () => {
   await cleanup();
-  rmSync(hooks, { recursive: true, force: true });
+  trace.cleanup();
 });
-
-// Resolve hooks run on Node's loader thread; appending synchronously means
-// every resolution is on disk before the import that asked for it returns.
-writeFileSync(
-  join(hooks, 'hooks.mjs'),
-  `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(process.env.HS_RESOLVED_LOG, resolved.url + '\\n');
-  return resolved;
-}
-`,
-);
-writeFileSync(
-  join(hooks, 'register.mjs'),
-  `import { appendFileSync } from 'node:fs';
-import { createRequire, register } from 'node:module';
-import { pathToFileURL } from 'node:url';
-register(${JSON.stringify(pathToFileURL(join(hooks, 'hooks.mjs')).href)});
-const { cache } = createRequire(import.meta.url);
-process.on('exit', () => appendFileSync(process.env.HS_RESOLVED_LOG, Object.keys(cache).map((f) => pathToFileURL(f).href + '\\n').join('')));
-`,
-);
-// In-process (HEADSPACE_SERVE=off) whatever HEADSPACE_TEST_SERVE says: the trace is of the process that runs the verbs.
-const traced = { NODE_OPTIONS: `--import=${join(hooks, 'register.mjs')}`, HS_RESOLVED_LOG: log, HEADSPACE_SERVE: 'off' };
-
-function resolvedModules(): string[] {
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
-}
+const traced = trace.env;
+const resolvedModules = trace.modules;
 
 describe('the CLI', () => {
   it('loads no zod through a whole workflow, in markdown and JSON', () => {
@@ -80,7 +51,7 @@ describe('the CLI', () => {
   });
 
   it('would be caught: importing the schema does load zod under the same hook', () => {
-    rmSync(log, { force: true });
+    trace.reset();
     const control = spawnSync(
       process.execPath,
       ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'core', 'result', 'result-schema.js')).href)});`],
@@ -94,7 +65,7 @@ describe('the CLI', () => {
   });
 
   it('would be caught: zod loaded through require is in the same trace', () => {
-    rmSync(log, { force: true });
+    trace.reset();
     const control = spawnSync(process.execPath, ['-e', `require('module').createRequire(${JSON.stringify(join(REPO, 'package.json'))})('zod');`], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...traced },
