@@ -20,9 +20,15 @@ describe('a fork job on a busy parent', () => {
     expect(started.code, started.stderr).toBe(0);
     const group = groupIdOf(started.pkg!);
     const line = () => memberLines(JSON.parse(cli(home, ['batch', 'status', group, '--json']).stdout) as BatchPackage)[0]!;
-    for (let i = 0; i < 400 && !line().text.includes('waiting'); i++) await new Promise((r) => setTimeout(r, 25));
-    expect(line().status).toBe('queued');
-    expect(line().text).toContain(`waiting: workspace parent is busy: job ${blocker} is running`);
+    // Each later look of the driver tries the launch again (the member reads launching for that moment, then queued again
+    // with its reason): one reading must show it queued and waiting, status and text from the same look.
+    let seen = line();
+    for (let i = 0; i < 400 && !(seen.status === 'queued' && seen.text.includes('waiting')); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      seen = line();
+    }
+    expect(seen.status).toBe('queued');
+    expect(seen.text).toContain(`waiting: workspace parent is busy: job ${blocker} is running`);
 
     expect(cli(home, ['stop', 'parent', '--apply']).code).toBe(5);
     const waited = cli(home, ['batch', 'wait', group, '--json']);
