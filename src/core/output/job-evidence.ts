@@ -66,9 +66,10 @@ export interface JobOutputView {
  * an agent. A parsed finding that lists only the first items says how to get
  * the rest.
  */
-export function jobOutputView(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES): JobOutputView {
+export function jobOutputView(ctx: EngineContext, job: JobRecord, budgetBytes = EXCERPT_BUDGET_BYTES, kept: Buffer | null = null): JobOutputView {
   if (job.outputBytes === 0) return { evidence: [], findings: [] };
-  const log = readLogForExcerpt(ctx, job);
+  // `kept`: the log's whole content as the run that wrote it still holds it (output-sink.ts kept()), the same bytes a read would give.
+  const log = kept ?? readLogForExcerpt(ctx, job);
   const findings: KeyFinding[] =
     log === null ? [] : parseFindings(log.toString('utf8'), { maxItems: FINDING_ITEMS }).map((f) => ({ ...f, text: findingLines([f]).join('\n') }));
   if (findings.some((f) => typeof f !== 'string' && typeof f.more === 'number' && f.more > 0))

@@ -27,14 +27,37 @@ export interface OutputSink {
   readonly streamBytes: Record<OutputStream, number>;
   /** `sha256:<hex>` of the bytes kept, once closed (a job's receipt binds it, #16: hashed as written, not read back). */
   readonly keptSha256: string | null;
+  /**
+   * Once closed, the bytes kept (the log's whole content) when they are at
+   * most KEPT_IN_MEMORY_BYTES, else null: the run's result takes its excerpt
+   * from them instead of reading the log it has just written (#20).
+   */
+  kept(): Buffer | null;
 }
 
+/** Output kept up to this size is also held in memory for the run's result; past it the result reads the log. */
+export const KEPT_IN_MEMORY_BYTES = 64 * 1024;
+
 const PENDING_LIMIT = 64 * 1024;
+
+/**
+ * Creates the log, making its folder only when it is missing: the folder
+ * exists from a home's first job on, and a mkdir (recursive: a stat too)
+ * before every job's log was two wasted syscalls per job (#20).
+ */
+function openLog(path: string): number {
+  try {
+    return openSync(path, 'w', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    return openSync(path, 'w', 0o600);
+  }
+}
 const NEWLINE = 0x0a;
 
 export function openOutputSink(path: string, budget: number): OutputSink {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const fd = openSync(path, 'w', 0o600);
+  const fd = openLog(path);
   let total = 0;
   let stored = 0;
   let closed = false;
@@ -43,6 +66,7 @@ export function openOutputSink(path: string, budget: number): OutputSink {
   const streamBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
   const pending: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
   const pendingBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
+  let inMemory: Buffer[] | null = [];
 
   const store = (bytes: Buffer) => {
     const room = budget - stored;
@@ -50,6 +74,11 @@ export function openOutputSink(path: string, budget: number): OutputSink {
     const piece = bytes.length <= room ? bytes : bytes.subarray(0, room);
     writeSync(fd, piece);
     keptHash.update(piece);
+    // A copy: the piece may be a view of a chunk its producer reuses.
+    if (inMemory !== null) {
+      if (stored + piece.length <= KEPT_IN_MEMORY_BYTES) inMemory.push(Buffer.from(piece));
+      else inMemory = null;
+    }
     stored += piece.length;
   };
   const flush = (stream: OutputStream) => {
@@ -98,6 +127,9 @@ export function openOutputSink(path: string, budget: number): OutputSink {
     },
     get keptSha256() {
       return keptSha256;
+    },
+    kept() {
+      return closed && inMemory !== null ? Buffer.concat(inMemory) : null;
     },
     get truncated() {
       return total > budget;

@@ -63,6 +63,8 @@ export interface ExecutedJob {
   egressTestMode: boolean;
   /** The verdict with each check's evidence excerpt, which the store does not keep (a check's output is output, not a record). */
   verification: VerificationBlock;
+  /** The job's log content as written, when small (output-sink.ts kept()): its result need not read the log back. */
+  keptOutput: Buffer | null;
 }
 
 export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promise<ExecutedJob> {
@@ -183,5 +185,12 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
   if (failedNow && lost !== null) ctx.events.emit({ type: 'workspace.failed', workspaceId: ws.id, reason: lost });
-  return { job, failure, ruleAttention: judgeRulesAfterJob(ctx, ws, job), verification, egressTestMode: egress?.resolver.testMode === true };
+  return {
+    job,
+    failure,
+    ruleAttention: judgeRulesAfterJob(ctx, ws, job),
+    verification,
+    egressTestMode: egress?.resolver.testMode === true,
+    keptOutput: sink.kept(),
+  };
 }

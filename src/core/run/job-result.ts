@@ -36,6 +36,8 @@ export interface JobResultParts {
   verification?: VerificationBlock;
   /** Warnings of this call only (a supervision rule's caveat on what it can match, #16). */
   warnings?: string[];
+  /** The job's log content as the run that wrote it holds it (execute-job.ts keptOutput); absent, the log is read. */
+  keptOutput?: Buffer | null;
 }
 
 /** A running job as its log shows it now: its record counts bytes only when it ends (#12 item 16). */
@@ -59,7 +61,7 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   // Every store read of the result in one read transaction: one snapshot, and one read lock instead of one per query (#20).
   const read = store.readConsistently(() => {
     const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });
-    const output = jobOutputView(ctx, job);
+    const output = jobOutputView(ctx, job, undefined, parts.keptOutput ?? null);
     const artifacts = store.listArtifacts(ws.id);
     return {
       summary,

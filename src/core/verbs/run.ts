@@ -130,7 +130,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   ctx.events.emit({ type: 'job.started', workspaceId: ws.id, jobId });
   crashPoint('run', 'after-intent');
 
-  const { job, failure, ruleAttention, verification, egressTestMode } = await executeJob(ctx, {
+  const { job, failure, ruleAttention, verification, egressTestMode, keptOutput } = await executeJob(ctx, {
     workspace: ws,
     provider,
     jobId,
@@ -157,6 +157,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
       ? [...ruleWarnings, `${TEST_RESOLVER_ENV} is set: the egress proxy answered its names itself (a test mode, never for real use)`]
       : ruleWarnings,
     verification,
+    keptOutput,
   });
 }
 
