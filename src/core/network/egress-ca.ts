@@ -23,7 +23,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type * as Tls from 'node:tls';
 import type * as WorkerThreads from 'node:worker_threads';
-import type { Worker } from 'node:worker_threads';
 import type Forge from 'node-forge';
 import { lazyRequire } from '../lazy-require.js';
 
@@ -187,7 +186,7 @@ parentPort.on('message', ({ id, host }) => {
 
 /** One worker thread signing leaves in order; started on construction (warm by the first TLS), unref'd. */
 class LeafSigner {
-  private worker: Worker | null = null;
+  private worker: WorkerThreads.Worker | null = null;
   private closed = false;
   private next = 0;
   private readonly pending = new Map<number, { resolve: (cert: string) => void; reject: (error: Error) => void }>();
@@ -197,7 +196,7 @@ class LeafSigner {
     this.start();
   }
 
-  private start(): Worker {
+  private start(): WorkerThreads.Worker {
     const worker = new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, workerData: this.data });
     worker.unref();
     worker.on('message', (m: { id: number; cert?: string; error?: string }) => {
