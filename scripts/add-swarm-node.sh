@@ -4,11 +4,11 @@
 # a network namespace nN with a veth pair to the hub's bridge, address
 # 198.18.0.(10+N) — only inside these namespaces —, a dockerd in it laid out
 # as scripts/setup-docker.sh lays one out (so scripts/stop-docker.sh stops it
-# by pid), with its own UTS namespace (hostname hs-nN); then `swarm init`
-# (--init, for n1) or `swarm join` to n1; the node labels
+# by pid), with its own UTS namespace (hostname hs-nN); unless it is n1, the
+# images copied from n1 (`docker save | docker load`, ids kept); then `swarm
+# init` (--init, for n1) or `swarm join` to n1; and the node labels
 # dev.headspace.engine=<its socket>, dev.headspace.test-node=nN and any
-# extra KEY=VALUE given; and, unless it is n1, the images copied from n1
-# (`docker save | docker load`, ids kept).
+# extra KEY=VALUE given.
 # Usage: add-swarm-node.sh STATE_DIR nN [--init] [KEY=VALUE ...]
 # Prints the node's swarm id on stdout; exits non-zero with the reason on stderr.
 set -euo pipefail
@@ -55,6 +55,13 @@ for _ in $(seq 1 150); do
   sleep 0.2
 done
 answers || fail "dockerd did not answer: $(tail -n 3 "$dir/dockerd.log" | tr '\n' ' ' | cut -c1-300)"
+# The images before the join, and the labels right after it: from the moment a node is in the swarm, the
+# swarm provider's probe counts it, and any node lacking the image or the engine label makes every create of
+# every swarm test refuse (the full suite on 2 cores: swarm conformance ran beside the node-loss test, and two of
+# its creates failed with "hs-n5 lacks the image" and "hs-n5 has no dev.headspace.engine label", #20).
+if [ "$n" != n1 ]; then
+  node n1 save headspace/minimal:local headspace/python:local | node "$n" load -q >/dev/null || fail "docker load failed"
+fi
 
 if [ "$init" = yes ]; then
   out="$(node "$n" swarm init --advertise-addr "$(addr "$n")" --listen-addr "$(addr "$n"):2377" 2>&1)" || fail "swarm init failed: $out"
@@ -66,7 +73,4 @@ id="$(node "$n" info --format '{{.Swarm.NodeID}}')"
 labels=(--label-add "dev.headspace.engine=unix://$dir/docker.sock" --label-add "dev.headspace.test-node=$n")
 for kv in "$@"; do labels+=(--label-add "$kv"); done
 node n1 node update "${labels[@]}" "$id" >/dev/null || fail "labelling the node failed"
-if [ "$n" != n1 ]; then
-  node n1 save headspace/minimal:local headspace/python:local | node "$n" load -q >/dev/null || fail "docker load failed"
-fi
 echo "$id"
