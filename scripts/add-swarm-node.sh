@@ -55,10 +55,11 @@ for _ in $(seq 1 150); do
   sleep 0.2
 done
 answers || fail "dockerd did not answer: $(tail -n 3 "$dir/dockerd.log" | tr '\n' ' ' | cut -c1-300)"
-# The images before the join, and the labels right after it: from the moment a node is in the swarm, the
-# swarm provider's probe counts it, and any node lacking the image or the engine label makes every create of
-# every swarm test refuse (the full suite on 2 cores: swarm conformance ran beside the node-loss test, and two of
-# its creates failed with "hs-n5 lacks the image" and "hs-n5 has no dev.headspace.engine label", #20).
+# The images before the join, and the node joins drained, made active only with its labels: the swarm
+# provider's probe counts every active node, and one lacking the image or the engine label makes every create
+# of every swarm test refuse (the full suite on 2 cores: swarm conformance ran beside the node-loss test, and two
+# of its creates failed with "hs-n5 lacks the image" and "hs-n5 has no dev.headspace.engine label", #20). A
+# drained node takes no task, so the probe leaves it out.
 if [ "$n" != n1 ]; then
   node n1 save headspace/minimal:local headspace/python:local | node "$n" load -q >/dev/null || fail "docker load failed"
 fi
@@ -67,10 +68,10 @@ if [ "$init" = yes ]; then
   out="$(node "$n" swarm init --advertise-addr "$(addr "$n")" --listen-addr "$(addr "$n"):2377" 2>&1)" || fail "swarm init failed: $out"
 else
   token="$(node n1 swarm join-token -q worker)"
-  out="$(node "$n" swarm join --token "$token" --advertise-addr "$(addr "$n")" --listen-addr "$(addr "$n"):2377" "$(addr n1):2377" 2>&1)" || fail "swarm join failed: $out"
+  out="$(node "$n" swarm join --availability drain --token "$token" --advertise-addr "$(addr "$n")" --listen-addr "$(addr "$n"):2377" "$(addr n1):2377" 2>&1)" || fail "swarm join failed: $out"
 fi
 id="$(node "$n" info --format '{{.Swarm.NodeID}}')"
 labels=(--label-add "dev.headspace.engine=unix://$dir/docker.sock" --label-add "dev.headspace.test-node=$n")
 for kv in "$@"; do labels+=(--label-add "$kv"); done
-node n1 node update "${labels[@]}" "$id" >/dev/null || fail "labelling the node failed"
+node n1 node update "${labels[@]}" --availability active "$id" >/dev/null || fail "labelling the node failed"
 echo "$id"

@@ -214,7 +214,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     if (!isManager) return done();
     const listed = (await manager.listNodes()) as Array<{
       Description?: { Hostname?: string };
-      Spec?: { Labels?: Record<string, string> };
+      Spec?: { Labels?: Record<string, string>; Availability?: string };
       Status?: { State?: string };
     }>;
     const image = imageOfProfile('host');
@@ -222,7 +222,9 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     for (const node of listed) {
       const name = node.Description?.Hostname ?? '?';
       const engine = node.Spec?.Labels?.[LABEL_NODE_ENGINE];
-      if (node.Status?.State !== 'ready') continue;
+      // A node that is down, drained or paused takes no new task: its image or labels cannot stop a create (a
+      // node joining drains until it is labelled, scripts/add-swarm-node.sh).
+      if (node.Status?.State !== 'ready' || (node.Spec?.Availability ?? 'active') !== 'active') continue;
       if (engine === undefined) {
         problems.push(`${name} has no ${LABEL_NODE_ENGINE} label, so a job placed there could not be run`);
         continue;
