@@ -150,6 +150,8 @@ const REACH_MS = 10_000;
 /** How long a supervisor that accepted a connection may take to answer a line; past it the caller tries again. */
 const ANSWER_MS = 5_000;
 const MAX_STARTS = 3;
+/** After the last start ended: how long a supervisor that won the home's start lock has to listen before the caller starts its own. */
+const LAST_START_GRACE_MS = 1_000;
 
 /**
  * Connects to the home's shared supervisor, starting it when none answers
@@ -161,7 +163,7 @@ const MAX_STARTS = 3;
 async function reachSharedSupervisor(home: string, jobId: string): Promise<SupervisorLink | null> {
   const paths = supervisorPaths(home);
   if (!socketPathFits(paths) || !privateDirReady(paths.dir)) return null;
-  const deadline = Date.now() + REACH_MS;
+  let deadline = Date.now() + REACH_MS;
   let starter: { exited: boolean } | null = null;
   let starts = 0;
   for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 50)) {
@@ -170,6 +172,10 @@ async function reachSharedSupervisor(home: string, jobId: string): Promise<Super
     if ((starter === null || starter.exited) && starts < MAX_STARTS) {
       starter = startSharedSupervisor(home);
       starts++;
+    } else if (starter?.exited === true && starts === MAX_STARTS) {
+      // Every start ended without one to reach (each met a supervisor idling out, or the home's start lock): waiting out
+      // REACH_MS (10 s) for nobody cost a caller that long. A moment for a lock winner to listen, then the job's own.
+      deadline = Math.min(deadline, Date.now() + LAST_START_GRACE_MS);
     }
     await new Promise((r) => setTimeout(r, delay));
   }
