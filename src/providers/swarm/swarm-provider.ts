@@ -50,6 +50,7 @@ import { connectEngine, statusOf, type Engine } from '../docker/engine-client.js
 import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE } from '../docker/plan-container.js';
 import { imageOfProfile } from '../docker/profiles.js';
 import { planAnchor } from './plan-service.js';
+import { nodeMeetsConstraints, type SwarmNodeFacts } from './node-constraints.js';
 
 export const SWARM_PROVIDER_NAME = 'swarm';
 /** The node label naming the node's own Engine API address (unix:// or tcp://). */
@@ -212,19 +213,17 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       remedy: REMEDY,
     });
     if (!isManager) return done();
-    const listed = (await manager.listNodes()) as Array<{
-      Description?: { Hostname?: string };
-      Spec?: { Labels?: Record<string, string>; Availability?: string };
-      Status?: { State?: string };
-    }>;
+    const listed = (await manager.listNodes()) as Array<SwarmNodeFacts & { Spec?: { Availability?: string }; Status?: { State?: string } }>;
     const image = imageOfProfile('host');
     const problems: string[] = [];
     for (const node of listed) {
       const name = node.Description?.Hostname ?? '?';
       const engine = node.Spec?.Labels?.[LABEL_NODE_ENGINE];
-      // A node that is down, drained or paused takes no new task: its image or labels cannot stop a create (a
+      // A node that is down, drained or paused takes no new task: its engine, image or labels cannot stop a create (a
       // node joining drains until it is labelled, scripts/add-swarm-node.sh).
       if (node.Status?.State !== 'ready' || (node.Spec?.Availability ?? 'active') !== 'active') continue;
+      // Nor does one this provider's constraints exclude (node-constraints.ts).
+      if (!nodeMeetsConstraints(node, constraints)) continue;
       if (engine === undefined) {
         problems.push(`${name} has no ${LABEL_NODE_ENGINE} label, so a job placed there could not be run`);
         continue;
