@@ -42,7 +42,9 @@ export function nodeMeetsConstraints(node: SwarmNodeFacts, constraints: readonly
     const [, attribute, op, expected] = match as unknown as [string, string, '==' | '!=', string];
     const actual = attributeOf(node, attribute);
     if (actual === undefined) return true;
-    // Swarm: `==` needs the value (a node without the label does not match); `!=` holds for a node without it.
-    return op === '==' ? actual === expected : actual !== expected;
+    // Swarm: `==` needs the value (a node without the label does not match); `!=` holds for a node without it. Compared
+    // ignoring case, as swarmkit compares: were Swarm stricter, this would only judge more nodes, never fewer.
+    const same = actual !== null && actual.toLowerCase() === expected.toLowerCase();
+    return op === '==' ? same : !same;
   });
 }

@@ -2,8 +2,9 @@
  * The swarm probe checks only the nodes Swarm may place this provider's
  * tasks on: a node its constraints exclude takes no workspace, so a node
  * killed or half set up there cannot make creates refuse. Constraints are
- * read as Swarm reads them (== needs the value, != holds without it), and an
- * attribute this does not know keeps the node checked (fail closed).
+ * read as Swarm reads them (== needs the value, != holds without it, case
+ * ignored), and an attribute this does not know keeps the node checked
+ * (fail closed).
  */
 import { describe, expect, it } from 'vitest';
 import { nodeMeetsConstraints, type SwarmNodeFacts } from '../../../../src/providers/swarm/node-constraints.js';
@@ -25,6 +26,11 @@ describe('swarm placement constraints, as the probe reads them', () => {
     expect(nodeMeetsConstraints(disposable, ['node.labels.dev.headspace.pool==fixed'])).toBe(false);
     expect(nodeMeetsConstraints(disposable, ['node.labels.dev.headspace.pool!=fixed'])).toBe(true);
     expect(nodeMeetsConstraints(fixed, ['node.labels.dev.headspace.pool != fixed'])).toBe(false);
+  });
+
+  it('compares values ignoring case, so it never judges fewer nodes than Swarm places on', () => {
+    expect(nodeMeetsConstraints(fixed, ['node.labels.dev.headspace.pool==FIXED'])).toBe(true);
+    expect(nodeMeetsConstraints(fixed, ['node.hostname!=HS-N1'])).toBe(false);
   });
 
   it('reads role, hostname, id and platform, and needs every constraint', () => {
