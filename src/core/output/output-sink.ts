@@ -39,6 +39,7 @@ export interface OutputSink {
 export const KEPT_IN_MEMORY_BYTES = 64 * 1024;
 
 const PENDING_LIMIT = 64 * 1024;
+const NEWLINE = 0x0a;
 
 /**
  * Creates the log, making its folder only when it is missing: the folder
@@ -54,7 +55,6 @@ function openLog(path: string): number {
     return openSync(path, 'w', 0o600);
   }
 }
-const NEWLINE = 0x0a;
 
 export function openOutputSink(path: string, budget: number): OutputSink {
   const fd = openLog(path);
