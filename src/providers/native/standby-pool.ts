@@ -7,7 +7,19 @@
  * process never pays for one); discarded whenever anything else is found in
  * the cgroup. A slot's standby is placed in its final cgroup and serves only
  * a job that takes that slot.
+ *
+ * When the next standby is spawned: its spawn forks node (~2.3 ms of the main
+ * thread on this machine kind, #20), and whatever turn it lands in waits for
+ * it. Spawned at once when a job ends, it lands inside the engine's result
+ * (commit, inspect), so every call came back ~2 ms later. Spawned after
+ * SPACED_DEFER_MS instead, it lands after the result has gone out — unless
+ * the next job is asked for sooner, which then finds no standby and pays the
+ * spawn and the placement wait (~6 ms) on its own path. So a cgroup whose
+ * calls come back to back (the next take within SPACED_DEFER_MS of the last
+ * job's end: a loop, a batch, a fan-out) keeps the spawn at once; one whose
+ * calls are spaced (an agent thinking between them) gets it deferred.
  */
+import { performance } from 'node:perf_hooks';
 import type { JobUser } from '../../core/job-identity.js';
 import type { CgroupDriver } from './cgroup-driver.js';
 import { spawnLauncher, type Launcher, type Placement } from './launch-job.js';
@@ -34,13 +46,27 @@ export function launcherPlacement(env: HostEnv, driver: CgroupDriver, cgroup: st
   return { launcherPath, procsFiles: driver.procsFiles(cgroup), ...(env.switchUser && driver.placement === 'job-uid' ? { spawnAs: user } : {}) };
 }
 
-export function standbyPool(): StandbyPool {
+/** How long after a job's end a spaced cgroup's next standby is spawned: past the engine's result, well before a thinking agent's next call. */
+export const SPACED_DEFER_MS = 10;
+
+/** What the pool needs from outside: the real ones in production, a test's own in the pool's unit test. */
+export interface StandbyPoolDeps {
+  spawn: (placement: Placement) => Launcher;
+  now: () => number;
+}
+
+export function standbyPool(deps: StandbyPoolDeps = { spawn: spawnLauncher, now: () => performance.now() }): StandbyPool {
   const standbys = new Map<string, Launcher>();
   const ranIn = new Set<string>();
+  /** Cgroups whose last take came within SPACED_DEFER_MS of the job before it ending: their standby is spawned at once. */
+  const backToBack = new Set<string>();
+  /** Deferred spawns not yet due, by cgroup: a take before it fires cancels it and marks the cgroup back to back. */
+  const deferred = new Map<string, NodeJS.Timeout>();
+  const endedAt = new Map<string, number>();
 
   const keep = (cgroup: string, placement: () => Placement, workspaceStillThere: () => boolean): void => {
     if (standbys.has(cgroup) || !workspaceStillThere()) return;
-    const standby = spawnLauncher(placement());
+    const standby = deps.spawn(placement());
     standby.unref();
     standbys.set(cgroup, standby);
     void standby.exited.then(() => {
@@ -50,6 +76,14 @@ export function standbyPool(): StandbyPool {
 
   return {
     async take(driver, cgroup) {
+      // Asked for before a deferred spawn was due: this cgroup's jobs come back to back (and the spawn is this job's own now).
+      clearTimeout(deferred.get(cgroup));
+      deferred.delete(cgroup);
+      const ended = endedAt.get(cgroup);
+      if (ended !== undefined) {
+        if (deps.now() - ended < SPACED_DEFER_MS) backToBack.add(cgroup);
+        else backToBack.delete(cgroup);
+      }
       const standby = standbys.get(cgroup);
       standbys.delete(cgroup);
       // An unref'd standby still being placed would let node exit under our await.
@@ -63,13 +97,33 @@ export function standbyPool(): StandbyPool {
     },
 
     jobEnded(cgroup, placement, workspaceStillThere) {
-      if (ranIn.has(cgroup)) setImmediate(() => keep(cgroup, placement, workspaceStillThere));
+      endedAt.set(cgroup, deps.now());
+      if (ranIn.has(cgroup)) {
+        if (backToBack.has(cgroup)) setImmediate(() => keep(cgroup, placement, workspaceStillThere));
+        else {
+          clearTimeout(deferred.get(cgroup));
+          const timer = setTimeout(() => {
+            deferred.delete(cgroup);
+            keep(cgroup, placement, workspaceStillThere);
+          }, SPACED_DEFER_MS);
+          // A library caller's script may end before it fires: it must not keep node alive for a standby nobody asks for.
+          timer.unref();
+          deferred.set(cgroup, timer);
+        }
+      }
       ranIn.add(cgroup);
     },
 
     async drop(workspaceCgroup) {
       const ofWorkspace = (key: string) => key === workspaceCgroup || key.startsWith(`${workspaceCgroup}/`);
       for (const key of [...ranIn]) if (ofWorkspace(key)) ranIn.delete(key);
+      for (const key of [...backToBack]) if (ofWorkspace(key)) backToBack.delete(key);
+      for (const key of [...endedAt.keys()]) if (ofWorkspace(key)) endedAt.delete(key);
+      for (const [key, timer] of [...deferred]) {
+        if (!ofWorkspace(key)) continue;
+        clearTimeout(timer);
+        deferred.delete(key);
+      }
       const killed: Array<Promise<unknown>> = [];
       for (const [key, standby] of [...standbys]) {
         if (!ofWorkspace(key)) continue;
