@@ -15,9 +15,10 @@
  * SPACED_DEFER_MS instead, it lands after the result has gone out — unless
  * the next job is asked for sooner, which then finds no standby and pays the
  * spawn and the placement wait (~6 ms) on its own path. So a cgroup whose
- * calls come back to back (the next take within SPACED_DEFER_MS of the last
- * job's end: a loop, a batch, a fan-out) keeps the spawn at once; one whose
- * calls are spaced (an agent thinking between them) gets it deferred.
+ * calls come back to back (the next take before the deferred spawn, or
+ * within BACK_TO_BACK_GAP_MS of the last job's end: a loop, a batch, a
+ * fan-out) keeps the spawn at once, within the job's end; one whose calls
+ * are spaced (an agent thinking between them) gets it deferred.
  */
 import { performance } from 'node:perf_hooks';
 import type { JobUser } from '../../core/job-identity.js';
@@ -30,8 +31,9 @@ export interface StandbyPool {
   take(driver: CgroupDriver, cgroup: string): Promise<{ standby?: Launcher; leftovers: boolean }>;
   /**
    * A job in `cgroup` has ended: from the second job there on, spawns the
-   * next job's launcher now (after this turn), so it is placed by the time
-   * the job is asked for; never for a workspace that is gone meanwhile.
+   * next job's launcher, at once or SPACED_DEFER_MS later (see above), so it
+   * is placed by the time the job is asked for; never for a workspace that
+   * is gone meanwhile.
    */
   jobEnded(cgroup: string, placement: () => Placement, workspaceStillThere: () => boolean): void;
   /**
@@ -48,6 +50,13 @@ export function launcherPlacement(env: HostEnv, driver: CgroupDriver, cgroup: st
 
 /** How long after a job's end a spaced cgroup's next standby is spawned: past the engine's result, well before a thinking agent's next call. */
 export const SPACED_DEFER_MS = 10;
+/**
+ * A take this soon after the cgroup's last job ended counts as back to back.
+ * Longer than SPACED_DEFER_MS plus a placement, so a loop slowed by a loaded
+ * host (a result path of 10–20 ms) is not taken for spaced calls, which
+ * would cost each of its jobs a spawn and a placement on its own path.
+ */
+export const BACK_TO_BACK_GAP_MS = 25;
 
 /** What the pool needs from outside: the real ones in production, a test's own in the pool's unit test. */
 export interface StandbyPoolDeps {
@@ -58,7 +67,7 @@ export interface StandbyPoolDeps {
 export function standbyPool(deps: StandbyPoolDeps = { spawn: spawnLauncher, now: () => performance.now() }): StandbyPool {
   const standbys = new Map<string, Launcher>();
   const ranIn = new Set<string>();
-  /** Cgroups whose last take came within SPACED_DEFER_MS of the job before it ending: their standby is spawned at once. */
+  /** Cgroups whose jobs come back to back (see above): their standby is spawned at once. */
   const backToBack = new Set<string>();
   /** Deferred spawns not yet due, by cgroup: a take before it fires cancels it and marks the cgroup back to back. */
   const deferred = new Map<string, NodeJS.Timeout>();
@@ -76,12 +85,15 @@ export function standbyPool(deps: StandbyPoolDeps = { spawn: spawnLauncher, now:
 
   return {
     async take(driver, cgroup) {
-      // Asked for before a deferred spawn was due: this cgroup's jobs come back to back (and the spawn is this job's own now).
-      clearTimeout(deferred.get(cgroup));
-      deferred.delete(cgroup);
+      const pending = deferred.get(cgroup);
       const ended = endedAt.get(cgroup);
-      if (ended !== undefined) {
-        if (deps.now() - ended < SPACED_DEFER_MS) backToBack.add(cgroup);
+      if (pending !== undefined) {
+        // Asked for before a deferred spawn was due: this cgroup's jobs come back to back (and the spawn is this job's own now).
+        clearTimeout(pending);
+        deferred.delete(cgroup);
+        backToBack.add(cgroup);
+      } else if (ended !== undefined) {
+        if (deps.now() - ended < BACK_TO_BACK_GAP_MS) backToBack.add(cgroup);
         else backToBack.delete(cgroup);
       }
       const standby = standbys.get(cgroup);
@@ -99,7 +111,10 @@ export function standbyPool(deps: StandbyPoolDeps = { spawn: spawnLauncher, now:
     jobEnded(cgroup, placement, workspaceStillThere) {
       endedAt.set(cgroup, deps.now());
       if (ranIn.has(cgroup)) {
-        if (backToBack.has(cgroup)) setImmediate(() => keep(cgroup, placement, workspaceStillThere));
+        // At once means now, not on a later turn: with no I/O wait in the result's path the next job's take can
+        // come first, find no standby, spawn its own, and the late one would land in the running job's cgroup
+        // (found there after the job, it is killed as a leftover: no loop job would ever get a standby).
+        if (backToBack.has(cgroup)) keep(cgroup, placement, workspaceStillThere);
         else {
           clearTimeout(deferred.get(cgroup));
           const timer = setTimeout(() => {

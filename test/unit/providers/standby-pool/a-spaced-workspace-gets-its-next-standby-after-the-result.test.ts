@@ -3,9 +3,10 @@
  * the spawn forks node (~2 ms of the main thread), so a job whose calls come
  * spaced out (an agent thinking between them) gets it SPACED_DEFER_MS after
  * its end, past the engine's result; a job asked for sooner marks the cgroup
- * back to back, and from then on its standby is spawned at once (a loop must
- * not pay the spawn and the placement wait on every job's path), until the
- * calls are spaced again. No standby is kept before a cgroup's second job,
+ * back to back, and from then on its standby is spawned at once, within the
+ * job's end, so the next job's take finds it even with no turn between (a
+ * loop must not pay the spawn and the placement wait on every job's path),
+ * until the calls are spaced again. No standby is kept before a cgroup's second job,
  * and a removed workspace's pending spawn never happens.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,7 +47,7 @@ describe('when the next standby launcher is spawned', () => {
   }
 
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     clock = 0;
     spawned = [];
     pool = standbyPool({
@@ -79,11 +80,11 @@ describe('when the next standby launcher is spawned', () => {
     await job(0);
     await job(1000);
     await job(1); // before the deferred spawn: back to back, and this job spawned its own launcher
-    expect(spawned).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(0);
+    // At once means within the job's end, before any later turn: the next take may come with no turn between.
     expect(spawned).toHaveLength(1);
-    await job(1); // takes that standby
-    await vi.advanceTimersByTimeAsync(0);
+    const taken = await pool.take(driver, CGROUP);
+    expect(taken.standby).toBe(spawned[0]);
+    pool.jobEnded(CGROUP, placement, stillThere);
     expect(spawned).toHaveLength(2);
     await job(1000); // spaced again: the standby spawned at once waited, and the next one is deferred
     await vi.advanceTimersByTimeAsync(0);
