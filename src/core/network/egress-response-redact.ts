@@ -4,7 +4,9 @@
  * `Access-Control-Allow-Origin`, an error page quoting a header — and the job
  * would then hold the value it was kept from. So on a tunnel of a job with
  * secrets everything the proxy hands back to the job passes through here,
- * and every secret's value in it is replaced:
+ * and every secret's value in it is replaced, in each form a host may send
+ * it back in (secret-value-forms.ts: as is, JSON-escaped, percent-encoded,
+ * base64, hex):
  *
  *   - in a response head (status line, headers, chunked trailers) by the
  *     secret's placeholder: a head is re-serialised, its length free;
@@ -37,6 +39,7 @@
  * to the end; a response head it cannot read is refused.
  */
 import type { JobSecret } from './egress-secrets.js';
+import { secretValueForms } from './secret-value-forms.js';
 
 export const RESPONSE_HEAD_MAX = 64 * 1024;
 const CHUNK_LINE_MAX = 1024;
@@ -49,13 +52,21 @@ interface Value {
   mask: string;
 }
 
-/** Longest first: replacing a shorter value that begins a longer one first would leave the longer one's rest in the clear. */
+/**
+ * Every form of every value (secret-value-forms.ts: as is, JSON-escaped, percent-encoded, base64, hex), each
+ * masked as the value is. Longest first: replacing a shorter value that begins a longer one first would leave
+ * the longer one's rest in the clear.
+ */
 function valuesOf(secrets: readonly JobSecret[]): Value[] {
   return secrets
-    .map((s) => {
-      const bytes = Buffer.from(s.value, 'utf8').toString('latin1');
-      return { name: s.name, bytes, placeholder: s.placeholder, mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length) };
-    })
+    .flatMap((s) =>
+      secretValueForms(s.value).map((bytes) => ({
+        name: s.name,
+        bytes,
+        placeholder: s.placeholder,
+        mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length),
+      })),
+    )
     .sort((a, b) => b.bytes.length - a.bytes.length);
 }
 

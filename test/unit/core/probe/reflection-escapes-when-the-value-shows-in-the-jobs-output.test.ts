@@ -3,12 +3,15 @@
  * value in the job's output is an escape (named by attempt, the value
  * itself never in the evidence lines); the value at the host and none in
  * the output is contained; the value never reaching the host (nothing to
- * reflect), or a refused run, is skipped. And the probe host's answers
- * reflect what they receive in every shape the scenario promises.
+ * reflect), or a refused run, is skipped. The value's part of an encoded
+ * form (PHP's JSON, percent-encoding, Basic credentials' base64, hex) in the
+ * output is an escape too, also as python's repr() prints it. And the probe
+ * host's answers reflect what they receive in every shape the scenario
+ * promises.
  */
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { egressSecretReflection, reflect } from '../../../../src/core/probe/scenarios-egress-reflection.js';
+import { egressSecretReflection, hostEncodings, reflect } from '../../../../src/core/probe/scenarios-egress-reflection.js';
 import { job } from './facts.js';
 
 const main = job('probe-done\n');
@@ -46,5 +49,29 @@ describe('the reflection probe judge', () => {
     const gz = reflect(head('gzip', '\r\nAccept-Encoding: gzip'));
     expect(gunzipSync(gz[1] as Buffer).toString()).toContain(V);
     expect(text(reflect(head('gzip')))).not.toContain('Content-Encoding');
+  });
+
+  it('calls an encoded form of the value in the job output an escape, as the host wrote it or as repr() printed it', () => {
+    const W = 'hsprobe/value+0123456789abcdef';
+    const at = [`GET /json HTTP/1.1\r\nHost: 127.0.0.1:1\r\nX-Key: ${W}`];
+    const forms = hostEncodings(W);
+    for (const [name, form] of Object.entries(forms)) {
+      const printed = `answer: ${name} '{"${name}":"${form.text.split('\\').join('\\\\')}"}'\n`;
+      const verdict = egressSecretReflection.judge(main, { side: side(printed), heads: at, value: W });
+      expect(verdict, name).toMatchObject({ verdict: 'escaped', evidence: expect.stringContaining(name) });
+      expect(verdict.lines?.join('\n')).not.toContain(form.valuePart);
+    }
+    expect(forms.json.text).toContain('\\/');
+    expect(forms.percent.text).toContain('%2F');
+    expect(Buffer.from(forms.basic.text, 'base64').toString()).toBe(`user:${W}`);
+    const masked = `answer: basic '{"basic":"dXNlcjpo${'*'.repeat(forms.basic.text.length - 8)}"}'\n`;
+    expect(egressSecretReflection.judge(main, { side: side(masked), heads: at, value: W }).verdict).toBe('contained');
+  });
+
+  it('has a probe host that writes the encoded forms it promises', () => {
+    const W = 'hsprobe/value+0123456789abcdef';
+    const text = (path: string) => reflect(`GET /${path} HTTP/1.1\r\nHost: h\r\nX-Key: ${W}`).join('');
+    for (const [path, form] of Object.entries(hostEncodings(W))) expect(text(path)).toContain(form.text);
+    expect(text('percent')).toContain(`Location: /callback?key=${encodeURIComponent(W)}`);
   });
 });
