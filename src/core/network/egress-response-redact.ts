@@ -39,134 +39,39 @@
  * to the end; a response head it cannot read is refused.
  */
 import type { JobSecret } from './egress-secrets.js';
-import { secretValueForms } from './secret-value-forms.js';
+import { occurrences, partialValueAtEnd, underWayFrom, valueSetOf, type ValueSet } from './value-matcher.js';
 
 export const RESPONSE_HEAD_MAX = 64 * 1024;
 const CHUNK_LINE_MAX = 1024;
 
-interface Value {
-  name: string;
-  /** The value's UTF-8 bytes as latin1 text: how streams are held here. */
-  bytes: string;
-  placeholder: string;
-  mask: string;
-}
-
 /**
- * Every form of every value (secret-value-forms.ts: as is, JSON-escaped, percent-encoded, base64, hex), each
- * masked as the value is. Longest first: replacing a shorter value that begins a longer one first would leave
- * the longer one's rest in the clear.
+ * A head's values replaced by their placeholders: the union of every occurrence (two values that overlap, or
+ * one inside another, must not leave one's rest in the clear: red team), each stretch of overlapping
+ * occurrences replaced by the placeholders of the secrets in it. Calls `seen` once per occurrence's secret.
  */
-function valuesOf(secrets: readonly JobSecret[]): Value[] {
-  return secrets
-    .flatMap((s) =>
-      secretValueForms(s.value).map((bytes) => ({
-        name: s.name,
-        bytes,
-        placeholder: s.placeholder,
-        mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length),
-      })),
-    )
-    .sort((a, b) => b.bytes.length - a.bytes.length);
-}
-
-/** A value's first bytes shown at a stream's end, at most: fewer would mask the last letter of many a plain body. */
-const PARTIAL_SHOWN_MAX = 3;
-
-/**
- * How many bytes at the end of `text` could be the first part of a value (a proper prefix of one, longer than
- * PARTIAL_SHOWN_MAX or than all but one byte of a short value): what must be masked where bytes go without what
- * follows them, since the rest may come in bytes this masker never sees.
- */
-function partialValueAtEnd(text: string, values: readonly Value[]): number {
-  let longest = 0;
-  for (const v of values) {
-    const least = Math.min(PARTIAL_SHOWN_MAX + 1, v.bytes.length - 1);
-    for (let i = Math.max(0, text.length - (v.bytes.length - 1)); i <= text.length - Math.max(least, longest + 1); i++)
-      if (text.charCodeAt(i) === v.bytes.charCodeAt(0) && v.bytes.startsWith(text.slice(i))) {
-        longest = text.length - i;
-        break;
-      }
-  }
-  return longest;
-}
-
-/**
- * One pattern for all of a list's values, longest first, made once per list: a secret brings a dozen forms
- * (secret-value-forms.ts), and one `indexOf` pass per form and read cost ~40× the time of this one pass
- * (16 secrets: 30 MiB/s instead of ~1 GiB/s on this machine kind).
- */
-const patterns = new WeakMap<readonly Value[], { pattern: RegExp; byBytes: Map<string, Value> }>();
-
-function patternOf(values: readonly Value[]): { pattern: RegExp; byBytes: Map<string, Value> } {
-  let made = patterns.get(values);
-  if (made === undefined) {
-    const byBytes = new Map<string, Value>();
-    for (const v of values) if (!byBytes.has(v.bytes)) byBytes.set(v.bytes, v);
-    made = { pattern: new RegExp(triePattern([...byBytes.keys()]), 'g'), byBytes };
-    patterns.set(values, made);
-  }
-  return made;
-}
-
-interface TrieNode {
-  next: Map<string, TrieNode>;
-  end: boolean;
-}
-
-/**
- * The values as one pattern with their common beginnings factored out (`ab(?:c|d)` for `abc` and `abd`), so
- * the regexp engine decides on each next character once instead of trying every value in turn; where a value
- * ends inside a longer one the longer is tried first (`ab(?:cd)?`). Every character but a letter or digit is
- * written \xHH: the texts are latin1 (each character one byte).
- */
-function triePattern(texts: readonly string[]): string {
-  const root: TrieNode = { next: new Map(), end: false };
-  for (const text of texts) {
-    let node = root;
-    for (const c of text) {
-      let child = node.next.get(c);
-      if (child === undefined) node.next.set(c, (child = { next: new Map(), end: false }));
-      node = child;
-    }
-    node.end = true;
-  }
-  const literal = (c: string) => (/[A-Za-z0-9]/.test(c) ? c : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  const emit = (node: TrieNode): string => {
-    const branches = [...node.next].map(([c, child]) => literal(c) + emit(child));
-    if (branches.length === 0) return '';
-    const body = branches.length === 1 ? branches[0]! : `(?:${branches.join('|')})`;
-    return node.end ? `(?:${body})?` : body;
+function replaceInHead(text: string, set: ValueSet, seen: (name: string) => void): string {
+  let out = '';
+  let at = 0;
+  let stretch: { from: number; to: number; placeholders: string[] } | undefined;
+  const close = () => {
+    if (stretch === undefined) return;
+    out += text.slice(at, stretch.from) + stretch.placeholders.join('');
+    at = stretch.to;
+    stretch = undefined;
   };
-  return emit(root);
-}
-
-/**
- * Where values occur in `text`: at every position where one begins, the longest that does (it covers any
- * shorter one there); overlapping occurrences are all found, each search starting one past the last one's
- * start. The same value of two secrets is reported under the first one's name.
- */
-function occurrences(text: string, values: readonly Value[]): Array<{ at: number; value: Value }> {
-  if (values.length === 0) return [];
-  const { pattern, byBytes } = patternOf(values);
-  const found: Array<{ at: number; value: Value }> = [];
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    found.push({ at: m.index, value: byBytes.get(m[0])! });
-    pattern.lastIndex = m.index + 1;
-  }
-  return found;
-}
-
-/** Replaces every value in `text` (latin1) by `by(value)`; calls `seen` once per secret found. */
-function replaceValues(text: string, values: readonly Value[], by: (v: Value) => string, seen: (name: string) => void): string {
-  let out = text;
-  for (const v of values)
-    if (out.includes(v.bytes)) {
-      out = out.split(v.bytes).join(by(v));
-      seen(v.name);
+  for (const { at: from, value } of occurrences(text, set)) {
+    seen(value.name);
+    const to = from + value.bytes.length;
+    if (stretch !== undefined && from < stretch.to) {
+      stretch.to = Math.max(stretch.to, to);
+      if (!stretch.placeholders.includes(value.placeholder)) stretch.placeholders.push(value.placeholder);
+      continue;
     }
-  return out;
+    close();
+    stretch = { from, to, placeholders: [value.placeholder] };
+  }
+  close();
+  return out + text.slice(at);
 }
 
 /**
@@ -176,17 +81,23 @@ function replaceValues(text: string, values: readonly Value[], by: (v: Value) =>
  * value's first part) wait for the next read; so do the rest of an occurrence already begun, as mask.
  */
 export class ValueMasker {
-  /** Bytes not yet released (latin1), and the mask of their first part when an occurrence released before runs into them. */
+  /** Bytes not yet released (latin1). */
   private held = '';
-  private heldMask = '';
-  private readonly values: readonly Value[];
+  /**
+   * Occurrences released in part, their rest in what is held (offsets into it, with that rest's mask): masked
+   * whatever the next read brings. Only these are carried; an occurrence wholly in what is held is found again
+   * when the next read is scanned with it (carrying it as rendered text let a longer value's start, held in the
+   * clear before a shorter value inside it, win over the longer value's mask: red team).
+   */
+  private carried: Array<{ from: number; to: number; mask: string }> = [];
+  private readonly set: ValueSet;
   private readonly seen: (name: string) => void;
-  constructor(values: readonly Value[], seen: (name: string) => void) {
-    this.values = values;
+  constructor(set: ValueSet, seen: (name: string) => void) {
+    this.set = set;
     this.seen = seen;
   }
   static of(secrets: readonly JobSecret[], seen: (name: string) => void = () => undefined): ValueMasker {
-    return new ValueMasker(valuesOf(secrets), seen);
+    return new ValueMasker(valueSetOf(secrets), seen);
   }
   push(chunk: Buffer): Buffer {
     return this.release(this.held + chunk.toString('latin1'), false);
@@ -197,40 +108,31 @@ export class ValueMasker {
   }
 
   private release(text: string, final: boolean): Buffer {
-    const spans: Array<{ from: number; to: number; mask: string }> = [];
-    if (this.heldMask !== '') spans.push({ from: 0, to: this.heldMask.length, mask: this.heldMask });
-    const partial = final ? partialValueAtEnd(text, this.values) : 0;
-    const hold = final ? text.length : this.underWayFrom(text);
+    const spans = [...this.carried];
+    const partial = final ? partialValueAtEnd(text, this.set) : 0;
+    const hold = final ? text.length : underWayFrom(text, this.set);
     if (partial > 0) spans.push({ from: text.length - partial, to: text.length, mask: '*'.repeat(partial) });
-    for (const { at, value: v } of occurrences(text, this.values)) {
+    for (const { at, value: v } of occurrences(text, this.set)) {
       spans.push({ from: at, to: at + v.bytes.length, mask: v.mask });
       if (at < hold) this.seen(v.name); // one at or after hold is found again with the next read
     }
     spans.sort((a, b) => a.from - b.from);
-    // The text with every span masked, as far as the furthest span reaches past hold (that part is carried as mask).
-    const reach = spans.reduce((most, sp) => Math.max(most, sp.to), hold);
+    // The released part with every span masked (their union where they overlap).
     let out = '';
     let at = 0;
     for (const sp of spans) {
+      if (sp.from >= hold) break;
       if (sp.to <= at) continue;
       if (sp.from > at) out += text.slice(at, sp.from);
       const from = Math.max(at, sp.from);
-      out += sp.mask.slice(from - sp.from, sp.to - sp.from);
-      at = sp.to;
+      const to = Math.min(sp.to, hold);
+      out += sp.mask.slice(from - sp.from, to - sp.from);
+      at = to;
     }
-    out += text.slice(at, reach);
+    if (at < hold) out += text.slice(at, hold);
     this.held = text.slice(hold);
-    this.heldMask = out.slice(hold, reach);
-    return Buffer.from(out.slice(0, hold), 'latin1');
-  }
-
-  /** The first place from which the text to its end is a value's first part (a value may still be under way there), else its length. */
-  private underWayFrom(text: string): number {
-    const longest = Math.max(0, ...this.values.map((v) => v.bytes.length));
-    for (let i = Math.max(0, text.length - (longest - 1)); i < text.length; i++)
-      for (const v of this.values)
-        if (text.length - i < v.bytes.length && text.charCodeAt(i) === v.bytes.charCodeAt(0) && v.bytes.startsWith(text.slice(i))) return i;
-    return text.length;
+    this.carried = spans.filter((sp) => sp.from < hold && sp.to > hold).map((sp) => ({ from: 0, to: sp.to - hold, mask: sp.mask.slice(hold - sp.from) }));
+    return Buffer.from(out, 'latin1');
   }
 }
 
@@ -258,17 +160,17 @@ export class ResponseRedactor {
   private mode: Mode = { kind: 'head' };
   /** Whether a response head came: only the stream's very start may be something other than a response. */
   private answered = false;
-  private readonly values: Value[];
+  private readonly set: ValueSet;
   private body: ValueMasker;
   private readonly hooks: ResponseHooks;
   constructor(secrets: readonly JobSecret[], hooks: ResponseHooks) {
     this.hooks = hooks;
-    this.values = valuesOf(secrets);
+    this.set = valueSetOf(secrets);
     this.body = this.masker();
   }
 
   private masker(): ValueMasker {
-    return new ValueMasker(this.values, (n) => this.hooks.redacted(n));
+    return new ValueMasker(this.set, (n) => this.hooks.redacted(n));
   }
 
   push(chunk: Buffer): Redacted {
@@ -362,7 +264,7 @@ export class ResponseRedactor {
   /** The upstream ended: whatever is held back goes (masked), and a head never completed goes redacted, a value's possible first part at its end masked. */
   end(): Buffer {
     // The possible first part is found in the bytes as they came: redacting first could hide a longer value's start.
-    const partial = partialValueAtEnd(this.buffered, this.values);
+    const partial = partialValueAtEnd(this.buffered, this.set);
     const held =
       this.mode.kind === 'head' || this.mode.kind === 'trailers'
         ? this.redactHead(this.buffered.slice(0, this.buffered.length - partial)) + '*'.repeat(partial)
@@ -372,12 +274,7 @@ export class ResponseRedactor {
   }
 
   private redactHead(text: string): string {
-    return replaceValues(
-      text,
-      this.values,
-      (v) => v.placeholder,
-      (n) => this.hooks.redacted(n),
-    );
+    return replaceInHead(text, this.set, (n) => this.hooks.redacted(n));
   }
 
   /** The body framing a response head announces, or why the response is refused. */

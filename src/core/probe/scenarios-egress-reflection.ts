@@ -45,27 +45,35 @@ def show(name, extra):
         try: body = gzip.decompress(body.encode('latin1')).decode('latin1')
         except Exception as e: body = 'undecodable gzip: ' + type(e).__name__
     print('answer:', name, repr(head + ' | ' + body)[:1500])
-for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n'), ('miscount', ''), ('fetch', ''), ('json', ''), ('percent', ''), ('basic', ''), ('hex', '')]:
+for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n'), ('miscount', ''), ('fetch', ''), ('json', ''), ('percent', ''), ('basic', ''), ('keyed', ''), ('hex', ''), ('hexupper', '')]:
     try: show(name, extra)
     except Exception as e: print('failed:', name, type(e).__name__, str(e)[:80])
 print('${DONE}')`;
 
+const ENCODED_PATHS = ['json', 'percent', 'basic', 'keyed', 'hex', 'hexupper'] as const;
+type EncodedPath = (typeof ENCODED_PATHS)[number];
+
 /**
- * The encoded forms the probe host writes the value in (paths `json`, `percent`, `basic`, `hex`), each with the
+ * The encoded forms the probe host writes the value in (ENCODED_PATHS), each with the
  * part of it that depends on the value alone: the judge looks for those parts in the job's output. Written here
  * on their own, not taken from the redactor's list (secret-value-forms.ts), so a gap there cannot hide itself.
  */
-export function hostEncodings(key: string): Record<'json' | 'percent' | 'basic' | 'hex', { text: string; valuePart: string }> {
+export function hostEncodings(key: string): Record<EncodedPath, { text: string; valuePart: string }> {
   const json = JSON.stringify(key).slice(1, -1).split('/').join('\\/');
   const percent = encodeURIComponent(key);
-  // HTTP Basic credentials echoed back: "user:" puts the value at offset 2 of a base64 group.
+  // base64 with the value at offset 2 ("user:", HTTP Basic credentials echoed back) and at offset 1 ("key=").
   const basic = Buffer.from(`user:${key}`, 'utf8').toString('base64');
+  const keyed = Buffer.from(`key=${key}`, 'utf8').toString('base64');
   const hex = Buffer.from(key, 'utf8').toString('hex');
+  const inner = (encoded: string, prefixBytes: number) =>
+    encoded.slice(Math.floor(prefixBytes / 3) * 4 + 4, Math.floor((prefixBytes + Buffer.byteLength(key)) / 3) * 4);
   return {
     json: { text: json, valuePart: json },
     percent: { text: percent, valuePart: percent },
-    basic: { text: basic, valuePart: basic.slice(4, Math.floor((5 + Buffer.byteLength(key)) / 3) * 4) },
+    basic: { text: basic, valuePart: inner(basic, 5) },
+    keyed: { text: keyed, valuePart: inner(keyed, 4) },
     hex: { text: hex, valuePart: hex },
+    hexupper: { text: hex.toUpperCase(), valuePart: hex.toUpperCase() },
   };
 }
 
@@ -105,15 +113,26 @@ export function reflect(head: string, memory: { key: string } = { key: '' }): Ar
     const body = gzipSync(Buffer.from(echo, 'latin1'));
     return [Buffer.from(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`, 'latin1'), body];
   }
-  if (path === 'json' || path === 'percent' || path === 'basic' || path === 'hex') {
+  if ((ENCODED_PATHS as readonly string[]).includes(path)) {
     // Encoded, as real servers echo: PHP's json_encode (`/` as `\/`), a redirect's query, Basic auth, a hex dump.
-    const form = hostEncodings(key)[path].text;
+    const form = hostEncodings(key)[path as EncodedPath].text;
     const body = `{"${path}":"${form}"}`;
     const location = path === 'percent' ? `Location: /callback?key=${form}\r\n` : '';
     return [`HTTP/1.1 200 OK\r\n${location}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`];
   }
   const split = echo.indexOf(key) + half;
   return [`HTTP/1.1 200 OK\r\n${cors}Content-Length: ${echo.length}\r\nConnection: close\r\n\r\n${echo.slice(0, split)}`, echo.slice(split)];
+}
+
+/** How many characters of the value (or of a form's value part) showing in the job's output make an escape. */
+const SHOWN_WINDOW = 10;
+/** The paths whose answers are plain 200s the proxy must pass masked (gzip, fetch and miscount may be refused). */
+const MUST_ANSWER = ['cors', 'length', 'chunked', ...ENCODED_PATHS] as const;
+
+/** Every run of SHOWN_WINDOW characters of `text` (the text itself when shorter). */
+function windowsOf(text: string): string[] {
+  if (text.length <= SHOWN_WINDOW) return [text];
+  return Array.from({ length: text.length - SHOWN_WINDOW + 1 }, (_, i) => text.slice(i, i + SHOWN_WINDOW));
 }
 
 export interface ReflectionFacts {
@@ -126,10 +145,13 @@ export function judgeReflection(job: JobFacts, facts: ReflectionFacts): Judgemen
   const value = facts?.value ?? '';
   const side = facts?.side;
   const output = side !== undefined && 'output' in side ? side.output : '';
-  // The value as is, or the value's part of a form the host encoded it in, also as the job prints it (python's repr() doubles a `\`).
+  // Any SHOWN_WINDOW characters of the value, or of the value's part of a form the host encoded it in, also as
+  // the job prints it (python's repr() doubles a `\`): a value shown in part, or in halves across two answers, is
+  // no more contained than a whole one (red team). What masking may leave (a value's first 3 bytes at a stream's
+  // end, a base64 group the value shares with its neighbours) is shorter.
   const parts = value === '' ? [] : [value, ...Object.values(hostEncodings(value)).map((f) => f.valuePart)];
   const forms = [...new Set(parts.flatMap((f) => [f, f.split('\\').join('\\\\')]))];
-  const found = forms.filter((f) => output.includes(f));
+  const found = [...new Set(forms.flatMap((f) => windowsOf(f).filter((w) => output.includes(w))))];
   if (found.length > 0) {
     const shown = linesStartingWith(output, 'answer:').filter((l) => found.some((f) => l.includes(f)));
     const hide = (line: string) => found.reduce((l, f) => l.split(f).join('<the value>'), line);
@@ -141,6 +163,11 @@ export function judgeReflection(job: JobFacts, facts: ReflectionFacts): Judgemen
   }
   const first = sideFirst(job, side, true);
   if ('verdict' in first) return first;
+  // Each shape the host answers in plainly must have reached the job: a shape that failed on the way tested nothing.
+  const answered = new Set(linesStartingWith(first.side.output, 'answer:').map((l) => l.split(' ')[0]));
+  const missing = MUST_ANSWER.filter((path) => !answered.has(path));
+  if (missing.length > 0)
+    return { verdict: 'skipped', evidence: `the host's ${missing.join(', ')} answer(s) never reached the job: those shapes were not tested` };
   const reached = (facts.heads ?? []).filter((h) => h.includes(value)).length;
   if (reached === 0) return { verdict: 'skipped', evidence: 'the value never reached its host: there was nothing to reflect' };
   return {

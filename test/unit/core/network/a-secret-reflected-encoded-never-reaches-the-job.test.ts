@@ -1,7 +1,9 @@
 /**
  * Reflection in an encoded form: a secret's host may send the value back
- * escaped in a JSON string (PHP's `\/`, Python's `\u00e9`), percent-encoded
- * in a URL (upper or lower hex, `/` or `!'()*` left as is), in base64 (the
+ * escaped in a JSON string (PHP's `\/`, Python's `\u00e9`, Go's and .NET's
+ * HTML-safe escapes, JSON in JSON), percent-encoded in a URL or a form
+ * (upper or lower hex, `/` or `!'()*` left as is, a space as `+`),
+ * HTML-escaped in an error page, in base64 (the
  * value at any offset of a longer encoded text, as an echoed Basic
  * `user:value`; standard or URL-safe) or in hex. The job sees none of them,
  * however the upstream's bytes are split, and every body keeps its length.
@@ -15,7 +17,7 @@ import { ENCODED_FORMS_MIN_BYTES, secretValueForms } from '../../../../src/core/
 import { redactInPieces } from '../../../helpers/response-redactor.js';
 
 const secret = (name: string, value: string): JobSecret => ({ name, value, host: 'api.test', body: false, placeholder: `hs-secret-${name}-${'0'.repeat(32)}` });
-const TOKEN = secret('TOKEN', 'sk/live+0123456789=abc"déf');
+const TOKEN = secret('TOKEN', 'sk/live+01234 56789=a<b>&c"déf');
 const V = TOKEN.value;
 const bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
 /** `prefix`, the value and `suffix` in base64, with the part that depends on the value: its groups, shared ones included. */
@@ -33,7 +35,19 @@ const ENCODED: Record<string, { text: string; valuePart: string }> = {
   'JSON (JSON.stringify)': whole(JSON.stringify(V).slice(1, -1)),
   "JSON (PHP's \\/)": whole(JSON.stringify(V).slice(1, -1).split('/').join('\\/')),
   "JSON (Python's ensure_ascii)": whole(JSON.stringify(V).slice(1, -1).replace('é', '\\u00e9')),
+  "JSON (Go's, HTML-safe)": whole(JSON.stringify(V).slice(1, -1).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')),
+  "JSON (.NET's default)": whole(
+    JSON.stringify(V)
+      .slice(1, -1)
+      .replace(/[<>&+]/g, (c) => `\\u00${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace('é', '\\u00E9')
+      .replace('\\"', '\\u0022'),
+  ),
+  'JSON in JSON': whole(JSON.stringify(JSON.stringify(V).slice(1, -1)).slice(1, -1)),
   encodeURIComponent: whole(encodeURIComponent(V)),
+  'URLSearchParams (space as +)': whole(new URLSearchParams({ k: V }).toString().slice(2)),
+  encodeURI: whole(encodeURI(V)),
+  'HTML-escaped': whole(V.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')),
   'percent, lower hex': whole(encodeURIComponent(V).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())),
   "Python's quote (keeps /)": whole(encodeURIComponent(V).split('%2F').join('/')),
   base64: b64(''),
