@@ -149,7 +149,8 @@ export function judgeReflection(job: JobFacts, facts: ReflectionFacts): Judgemen
   // the job prints it (python's repr() doubles a `\`): a value shown in part, or in halves across two answers, is
   // no more contained than a whole one (red team). What masking may leave (a value's first 3 bytes at a stream's
   // end, a base64 group the value shares with its neighbours) is shorter.
-  const parts = value === '' ? [] : [value, ...Object.values(hostEncodings(value)).map((f) => f.valuePart)];
+  // (A value too short to have a base64 group of its own has an empty part there, which would be found anywhere.)
+  const parts = value === '' ? [] : [value, ...Object.values(hostEncodings(value)).map((f) => f.valuePart)].filter((f) => f !== '');
   const forms = [...new Set(parts.flatMap((f) => [f, f.split('\\').join('\\\\')]))];
   const found = [...new Set(forms.flatMap((f) => windowsOf(f).filter((w) => output.includes(w))))];
   if (found.length > 0) {
