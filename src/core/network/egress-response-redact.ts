@@ -85,9 +85,10 @@ export class ValueMasker {
   private held = '';
   /**
    * Occurrences released in part, their rest in what is held (offsets into it, with that rest's mask): masked
-   * whatever the next read brings. Only these are carried; an occurrence wholly in what is held is found again
-   * when the next read is scanned with it (carrying it as rendered text let a longer value's start, held in the
-   * clear before a shorter value inside it, win over the longer value's mask: red team).
+   * whatever the next read brings, and carried on for as long as they reach past what is released. An
+   * occurrence wholly in what is held is not carried: the next read's scan finds it again (carrying it as
+   * rendered text let a longer value's start, held in the clear before a shorter value inside it, win over the
+   * longer value's mask: red team).
    */
   private carried: Array<{ from: number; to: number; mask: string }> = [];
   private readonly set: ValueSet;
@@ -108,6 +109,7 @@ export class ValueMasker {
   }
 
   private release(text: string, final: boolean): Buffer {
+    const carried = new Set(this.carried);
     const spans = [...this.carried];
     const partial = final ? partialValueAtEnd(text, this.set) : 0;
     const hold = final ? text.length : underWayFrom(text, this.set);
@@ -131,7 +133,13 @@ export class ValueMasker {
     }
     if (at < hold) out += text.slice(at, hold);
     this.held = text.slice(hold);
-    this.carried = spans.filter((sp) => sp.from < hold && sp.to > hold).map((sp) => ({ from: 0, to: sp.to - hold, mask: sp.mask.slice(hold - sp.from) }));
+    // Every span that reaches past hold goes on, at the held text's offsets — one carried in whole too, when the
+    // held text is still all a form's possible start (hold 0): dropping it let its bytes go in the clear once a
+    // later read showed they began no form (red team, second pass).
+    // (An occurrence wholly in the held text is not carried: the next read's scan finds it again.)
+    this.carried = spans
+      .filter((sp) => sp.to > hold && (sp.from < hold || carried.has(sp)))
+      .map((sp) => ({ from: Math.max(0, sp.from - hold), to: sp.to - hold, mask: sp.mask.slice(Math.max(0, hold - sp.from)) }));
     return Buffer.from(out, 'latin1');
   }
 }

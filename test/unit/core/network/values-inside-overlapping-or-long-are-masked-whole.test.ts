@@ -1,8 +1,10 @@
 /**
- * Three shapes the red team found (session 8): a value that contains
- * another value, read one byte at a time, never shows its first bytes (the
- * part held back before the shorter value inside it was once released as
- * it was); two values that overlap in a response head are both replaced,
+ * Shapes the red team found (session 8): a value that contains another
+ * value, read one byte at a time, never shows its first bytes (the part held
+ * back before the shorter value inside it was once released as it was); a
+ * value whose end begins a form again, the reads split there, never shows
+ * that end (its mask, carried while all that was held could still begin a
+ * form, was once dropped); two values that overlap in a response head are both replaced,
  * neither one's rest left in the clear; and sixteen secrets of 8 KiB (the
  * most a job may carry) are masked in every form without the engine
  * failing (one pattern nested per character overflowed the stack).
@@ -40,6 +42,19 @@ describe('values inside, overlapping or long', () => {
       { seed: 8, numRuns: 120 },
     );
     expect(maskInReads([secret('A', 'xxabcdefgh'), secret('B', 'ab')], 'xxabcdefgh', 1)).not.toMatch(/^xx/);
+  });
+
+  it('never shows the end of a value that begins a form again, with the reads split there', () => {
+    const read = (secrets: readonly JobSecret[], pieces: string[]) => {
+      const masker = ValueMasker.of(secrets);
+      return Buffer.concat([...pieces.map((p) => masker.push(Buffer.from(p, 'latin1'))), masker.flush()]).toString('latin1');
+    };
+    const own = read([secret('S', 'ab12cdef-ab')], ['ab12cdef-ab', '12', '!']);
+    expect(own).toHaveLength(14);
+    expect(own.slice(0, 11)).not.toContain('ab');
+    const two = read([secret('A', 'tok-1234:HELLO'), secret('B', 'HELLOworld12')], ['tok-1234:HELLO', 'w', 'X']);
+    expect(two).toHaveLength(16);
+    expect(two).not.toContain('HELLO');
   });
 
   it('replaces two overlapping values in a head with both placeholders, as is and hex-encoded', () => {
