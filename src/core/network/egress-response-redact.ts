@@ -4,7 +4,9 @@
  * `Access-Control-Allow-Origin`, an error page quoting a header — and the job
  * would then hold the value it was kept from. So on a tunnel of a job with
  * secrets everything the proxy hands back to the job passes through here,
- * and every secret's value in it is replaced:
+ * and every secret's value in it is replaced, in each form a host may send
+ * it back in (secret-value-forms.ts: as is, JSON-escaped, percent-encoded,
+ * base64, hex):
  *
  *   - in a response head (status line, headers, chunked trailers) by the
  *     secret's placeholder: a head is re-serialised, its length free;
@@ -37,58 +39,39 @@
  * to the end; a response head it cannot read is refused.
  */
 import type { JobSecret } from './egress-secrets.js';
+import { occurrences, partialValueAtEnd, underWayFrom, valueSetOf, type ValueSet } from './value-matcher.js';
 
 export const RESPONSE_HEAD_MAX = 64 * 1024;
 const CHUNK_LINE_MAX = 1024;
 
-interface Value {
-  name: string;
-  /** The value's UTF-8 bytes as latin1 text: how streams are held here. */
-  bytes: string;
-  placeholder: string;
-  mask: string;
-}
-
-/** Longest first: replacing a shorter value that begins a longer one first would leave the longer one's rest in the clear. */
-function valuesOf(secrets: readonly JobSecret[]): Value[] {
-  return secrets
-    .map((s) => {
-      const bytes = Buffer.from(s.value, 'utf8').toString('latin1');
-      return { name: s.name, bytes, placeholder: s.placeholder, mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length) };
-    })
-    .sort((a, b) => b.bytes.length - a.bytes.length);
-}
-
-/** A value's first bytes shown at a stream's end, at most: fewer would mask the last letter of many a plain body. */
-const PARTIAL_SHOWN_MAX = 3;
-
 /**
- * How many bytes at the end of `text` could be the first part of a value (a proper prefix of one, longer than
- * PARTIAL_SHOWN_MAX or than all but one byte of a short value): what must be masked where bytes go without what
- * follows them, since the rest may come in bytes this masker never sees.
+ * A head's values replaced by their placeholders: the union of every occurrence (two values that overlap, or
+ * one inside another, must not leave one's rest in the clear: red team), each stretch of overlapping
+ * occurrences replaced by the placeholders of the secrets in it. Calls `seen` once per occurrence's secret.
  */
-function partialValueAtEnd(text: string, values: readonly Value[]): number {
-  let longest = 0;
-  for (const v of values) {
-    const least = Math.min(PARTIAL_SHOWN_MAX + 1, v.bytes.length - 1);
-    for (let i = Math.max(0, text.length - (v.bytes.length - 1)); i <= text.length - Math.max(least, longest + 1); i++)
-      if (text.charCodeAt(i) === v.bytes.charCodeAt(0) && v.bytes.startsWith(text.slice(i))) {
-        longest = text.length - i;
-        break;
-      }
-  }
-  return longest;
-}
-
-/** Replaces every value in `text` (latin1) by `by(value)`; calls `seen` once per secret found. */
-function replaceValues(text: string, values: readonly Value[], by: (v: Value) => string, seen: (name: string) => void): string {
-  let out = text;
-  for (const v of values)
-    if (out.includes(v.bytes)) {
-      out = out.split(v.bytes).join(by(v));
-      seen(v.name);
+function replaceInHead(text: string, set: ValueSet, seen: (name: string) => void): string {
+  let out = '';
+  let at = 0;
+  let stretch: { from: number; to: number; placeholders: string[] } | undefined;
+  const close = () => {
+    if (stretch === undefined) return;
+    out += text.slice(at, stretch.from) + stretch.placeholders.join('');
+    at = stretch.to;
+    stretch = undefined;
+  };
+  for (const { at: from, value } of occurrences(text, set)) {
+    seen(value.name);
+    const to = from + value.bytes.length;
+    if (stretch !== undefined && from < stretch.to) {
+      stretch.to = Math.max(stretch.to, to);
+      if (!stretch.placeholders.includes(value.placeholder)) stretch.placeholders.push(value.placeholder);
+      continue;
     }
-  return out;
+    close();
+    stretch = { from, to, placeholders: [value.placeholder] };
+  }
+  close();
+  return out + text.slice(at);
 }
 
 /**
@@ -98,17 +81,24 @@ function replaceValues(text: string, values: readonly Value[], by: (v: Value) =>
  * value's first part) wait for the next read; so do the rest of an occurrence already begun, as mask.
  */
 export class ValueMasker {
-  /** Bytes not yet released (latin1), and the mask of their first part when an occurrence released before runs into them. */
+  /** Bytes not yet released (latin1). */
   private held = '';
-  private heldMask = '';
-  private readonly values: readonly Value[];
+  /**
+   * Occurrences released in part, their rest in what is held (offsets into it, with that rest's mask): masked
+   * whatever the next read brings, and carried on for as long as they reach past what is released. An
+   * occurrence wholly in what is held is not carried: the next read's scan finds it again (carrying it as
+   * rendered text let a longer value's start, held in the clear before a shorter value inside it, win over the
+   * longer value's mask: red team).
+   */
+  private carried: Array<{ from: number; to: number; mask: string }> = [];
+  private readonly set: ValueSet;
   private readonly seen: (name: string) => void;
-  constructor(values: readonly Value[], seen: (name: string) => void) {
-    this.values = values;
+  constructor(set: ValueSet, seen: (name: string) => void) {
+    this.set = set;
     this.seen = seen;
   }
   static of(secrets: readonly JobSecret[], seen: (name: string) => void = () => undefined): ValueMasker {
-    return new ValueMasker(valuesOf(secrets), seen);
+    return new ValueMasker(valueSetOf(secrets), seen);
   }
   push(chunk: Buffer): Buffer {
     return this.release(this.held + chunk.toString('latin1'), false);
@@ -119,41 +109,38 @@ export class ValueMasker {
   }
 
   private release(text: string, final: boolean): Buffer {
-    const spans: Array<{ from: number; to: number; mask: string }> = [];
-    if (this.heldMask !== '') spans.push({ from: 0, to: this.heldMask.length, mask: this.heldMask });
-    const partial = final ? partialValueAtEnd(text, this.values) : 0;
-    const hold = final ? text.length : this.underWayFrom(text);
+    const carried = new Set(this.carried);
+    const spans = [...this.carried];
+    const partial = final ? partialValueAtEnd(text, this.set) : 0;
+    const hold = final ? text.length : underWayFrom(text, this.set);
     if (partial > 0) spans.push({ from: text.length - partial, to: text.length, mask: '*'.repeat(partial) });
-    for (const v of this.values)
-      for (let at = text.indexOf(v.bytes); at >= 0; at = text.indexOf(v.bytes, at + 1)) {
-        spans.push({ from: at, to: at + v.bytes.length, mask: v.mask });
-        if (at < hold) this.seen(v.name); // one at or after hold is found again with the next read
-      }
+    for (const { at, value: v } of occurrences(text, this.set)) {
+      spans.push({ from: at, to: at + v.bytes.length, mask: v.mask });
+      if (at < hold) this.seen(v.name); // one at or after hold is found again with the next read
+    }
     spans.sort((a, b) => a.from - b.from);
-    // The text with every span masked, as far as the furthest span reaches past hold (that part is carried as mask).
-    const reach = spans.reduce((most, sp) => Math.max(most, sp.to), hold);
+    // The released part with every span masked (their union where they overlap).
     let out = '';
     let at = 0;
     for (const sp of spans) {
+      if (sp.from >= hold) break;
       if (sp.to <= at) continue;
       if (sp.from > at) out += text.slice(at, sp.from);
       const from = Math.max(at, sp.from);
-      out += sp.mask.slice(from - sp.from, sp.to - sp.from);
-      at = sp.to;
+      const to = Math.min(sp.to, hold);
+      out += sp.mask.slice(from - sp.from, to - sp.from);
+      at = to;
     }
-    out += text.slice(at, reach);
+    if (at < hold) out += text.slice(at, hold);
     this.held = text.slice(hold);
-    this.heldMask = out.slice(hold, reach);
-    return Buffer.from(out.slice(0, hold), 'latin1');
-  }
-
-  /** The first place from which the text to its end is a value's first part (a value may still be under way there), else its length. */
-  private underWayFrom(text: string): number {
-    const longest = Math.max(0, ...this.values.map((v) => v.bytes.length));
-    for (let i = Math.max(0, text.length - (longest - 1)); i < text.length; i++)
-      for (const v of this.values)
-        if (text.length - i < v.bytes.length && text.charCodeAt(i) === v.bytes.charCodeAt(0) && v.bytes.startsWith(text.slice(i))) return i;
-    return text.length;
+    // Every span that reaches past hold goes on, at the held text's offsets — one carried in whole too, when the
+    // held text is still all a form's possible start (hold 0): dropping it let its bytes go in the clear once a
+    // later read showed they began no form (red team, second pass).
+    // (An occurrence wholly in the held text is not carried: the next read's scan finds it again.)
+    this.carried = spans
+      .filter((sp) => sp.to > hold && (sp.from < hold || carried.has(sp)))
+      .map((sp) => ({ from: Math.max(0, sp.from - hold), to: sp.to - hold, mask: sp.mask.slice(Math.max(0, hold - sp.from)) }));
+    return Buffer.from(out, 'latin1');
   }
 }
 
@@ -181,17 +168,17 @@ export class ResponseRedactor {
   private mode: Mode = { kind: 'head' };
   /** Whether a response head came: only the stream's very start may be something other than a response. */
   private answered = false;
-  private readonly values: Value[];
+  private readonly set: ValueSet;
   private body: ValueMasker;
   private readonly hooks: ResponseHooks;
   constructor(secrets: readonly JobSecret[], hooks: ResponseHooks) {
     this.hooks = hooks;
-    this.values = valuesOf(secrets);
+    this.set = valueSetOf(secrets);
     this.body = this.masker();
   }
 
   private masker(): ValueMasker {
-    return new ValueMasker(this.values, (n) => this.hooks.redacted(n));
+    return new ValueMasker(this.set, (n) => this.hooks.redacted(n));
   }
 
   push(chunk: Buffer): Redacted {
@@ -285,7 +272,7 @@ export class ResponseRedactor {
   /** The upstream ended: whatever is held back goes (masked), and a head never completed goes redacted, a value's possible first part at its end masked. */
   end(): Buffer {
     // The possible first part is found in the bytes as they came: redacting first could hide a longer value's start.
-    const partial = partialValueAtEnd(this.buffered, this.values);
+    const partial = partialValueAtEnd(this.buffered, this.set);
     const held =
       this.mode.kind === 'head' || this.mode.kind === 'trailers'
         ? this.redactHead(this.buffered.slice(0, this.buffered.length - partial)) + '*'.repeat(partial)
@@ -295,12 +282,7 @@ export class ResponseRedactor {
   }
 
   private redactHead(text: string): string {
-    return replaceValues(
-      text,
-      this.values,
-      (v) => v.placeholder,
-      (n) => this.hooks.redacted(n),
-    );
+    return replaceInHead(text, this.set, (n) => this.hooks.redacted(n));
   }
 
   /** The body framing a response head announces, or why the response is refused. */

@@ -28,8 +28,8 @@
  * writes about 0.6 MiB), mount 25–50 ms, umount 20–45 ms.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
-import { access, chmod, chown, constants, open, rm, rmdir, statfs } from 'node:fs/promises';
+import { readFileSync, readdirSync, statSync, statfsSync, type Stats } from 'node:fs';
+import { access, chmod, chown, constants, open, rm, rmdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
@@ -220,7 +220,8 @@ export function isMountPoint(path: string): boolean {
 
 /** Bytes allocated on the workspace filesystem (statfs: no walk of the tree). */
 export async function usedBytes(mountPoint: string): Promise<number> {
-  const info = await statfs(mountPoint);
+  // Synchronous, as assertRoomForJob's: microseconds of syscall against a thread-pool round trip after every job (#20).
+  const info = statfsSync(mountPoint);
   return (info.blocks - info.bfree) * info.bsize;
 }
 
