@@ -99,6 +99,8 @@ export class WalCheckpointer {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.betterSqlite3);
+// Linux keeps a nice value per thread: this one yields to the engine's thread on a busy machine.
+try { require('node:os').setPriority(19); } catch {}
 const db = new Database(workerData.dbPath, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
 parentPort.on('message', () => {
