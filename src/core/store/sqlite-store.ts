@@ -441,9 +441,10 @@ export class SqliteStore {
    * and derived from the job, so even a second call that got past the state
    * check would insert no second event.
    */
-  finishJob(jobId: string, finish: JobFinish): JobRecord {
+  /** `current`: the job's record as the caller has just read it in the same transaction, its own atomically() (not read again, #20). */
+  finishJob(jobId: string, finish: JobFinish, current?: JobRecord): JobRecord {
     return this.atomically(() => {
-      const job = this.getJob(jobId);
+      const job = current?.id === jobId ? current : this.getJob(jobId);
       if (!job)
         throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, {
           hint: "inspect the job's workspace for its jobs, or list the workspaces",
