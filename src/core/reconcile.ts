@@ -2,7 +2,7 @@ import type { EngineContext } from './context.js';
 import { nextAction } from './next-action.js';
 import { attentionItem, type AttentionItem } from './result/result-package.js';
 import { isOwnerAlive } from './store/owner.js';
-import type { WorkspaceRecord } from './store/sqlite-store.js';
+import type { ArtifactRecord, WorkspaceRecord } from './store/sqlite-store.js';
 import { unexportedAttention } from './result/artifact-view.js';
 
 /**
@@ -41,8 +41,26 @@ export async function reconcile(ctx: EngineContext, scope: { workspaceId?: strin
   }
   return attention;
 }
+/**
+ * reconcile's store part alone, for a verb that reads its own checks in one read transaction and
+ * reconciles in it too (create, run, destroy: one read lock instead of two or three, #20). Joins the
+ * caller's transaction. `known` is the scoped workspace and its artifacts as the caller has just read
+ * them in that transaction, so they are not read again. No provider is asked (no `checkProvider`).
+ */
+export function reconcileStore(
+  ctx: EngineContext,
+  workspaceId?: string,
+  known?: { ws: WorkspaceRecord; artifacts?: readonly ArtifactRecord[] },
+): AttentionItem[] {
+  return ctx.store().readConsistently(() => storeAttention(ctx, workspaceId, known)).attention;
+}
+
 /** What the store alone shows: unsettled intents and orphaned jobs of dead processes, and the scoped workspace's unexported artifacts and expiry. */
-function storeAttention(ctx: EngineContext, workspaceId: string | undefined): { attention: AttentionItem[]; ws: WorkspaceRecord | undefined } {
+function storeAttention(
+  ctx: EngineContext,
+  workspaceId: string | undefined,
+  known?: { ws: WorkspaceRecord; artifacts?: readonly ArtifactRecord[] },
+): { attention: AttentionItem[]; ws: WorkspaceRecord | undefined } {
   const store = ctx.store();
   const attention: AttentionItem[] = [];
   const now = ctx.clock.now();
@@ -72,9 +90,10 @@ function storeAttention(ctx: EngineContext, workspaceId: string | undefined): { 
       ),
     );
   }
-  const ws = workspaceId === undefined ? undefined : store.getWorkspace(workspaceId);
+  const given = known !== undefined && known.ws.id === workspaceId ? known : undefined;
+  const ws = workspaceId === undefined ? undefined : (given?.ws ?? store.getWorkspace(workspaceId));
   if (ws) {
-    if (ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id));
+    if (ws.state !== 'destroyed') attention.push(...unexportedAttention(store, ws.id, given?.artifacts));
     if (ws.expiresAt !== null && ws.expiresAt <= now && ws.state !== 'expired' && ws.state !== 'destroyed') {
       attention.push(
         attentionItem('expired', `workspace ${ws.id} passed its expiry at ${new Date(ws.expiresAt).toISOString()}; the next gc will expire and remove it`, {

@@ -19,9 +19,9 @@ export function toEntry(a: ArtifactRecord): ArtifactEntry {
 }
 
 /** One attention item per declared artifact that has not left the workspace yet. */
-export function unexportedAttention(store: SqliteStore, workspaceId: string): AttentionItem[] {
-  return store
-    .listArtifacts(workspaceId)
+/** `artifacts`: the workspace's artifacts as the caller has just read them in its transaction (not read again). */
+export function unexportedAttention(store: SqliteStore, workspaceId: string, artifacts?: readonly ArtifactRecord[]): AttentionItem[] {
+  return (artifacts ?? store.listArtifacts(workspaceId))
     .filter((a) => a.exportedTo === null)
     .map((a) =>
       attentionItem(

@@ -19,7 +19,7 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { nextAction } from '../next-action.js';
 import { attentionItem, type AttentionItem } from '../result/result-package.js';
-import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import type { JobRecord, RuleRow, WorkspaceRecord } from '../store/sqlite-store.js';
 import { denyMatches, parseRule, runsShellScript } from './rule-text.js';
 
 /**
@@ -31,10 +31,17 @@ import { denyMatches, parseRule, runsShellScript } from './rule-text.js';
  * `checks` are the run's verify commands (#16): they run in the same
  * workspace under the same policy as the job, so a deny rule holds for them
  * too (a rule on rm was bypassed by --verify 'rm …', found by a red team).
+ * `rules`: the workspace's rules as the caller has just read them (run reads
+ * them with its other checks, in one read transaction, #20).
  */
-export function checkRulesBeforeJob(ctx: EngineContext, ws: WorkspaceRecord, argv: readonly string[], checks: readonly (readonly string[])[] = []): string[] {
+export function checkRulesBeforeJob(
+  ctx: EngineContext,
+  ws: WorkspaceRecord,
+  argv: readonly string[],
+  checks: readonly (readonly string[])[] = [],
+  rules: readonly RuleRow[] = ctx.store().listRules(ws.id),
+): string[] {
   const store = ctx.store();
-  const rules = store.listRules(ws.id);
   if (rules.length === 0) return [];
   const journal = (rule: string, decision: string, detail: string) =>
     store.recordRuleDecision({ workspaceId: ws.id, jobId: null, rule, decision, detail, at: ctx.clock.now(), traceId: ctx.traceId });
@@ -70,11 +77,19 @@ export function checkRulesBeforeJob(ctx: EngineContext, ws: WorkspaceRecord, arg
         );
 }
 
-/** After a job's terminal record: judges stuck and error-rate, journals what fired, trips blocking rules; the attention items for the result. */
-export function judgeRulesAfterJob(ctx: EngineContext, ws: WorkspaceRecord, job: JobRecord): AttentionItem[] {
+/**
+ * After a job's terminal record: judges stuck and error-rate, journals what fired, trips blocking rules; the attention items for the result.
+ * `rules`: the workspace's rules as read in the transaction of the terminal record (execute-job.ts, #20).
+ */
+export function judgeRulesAfterJob(
+  ctx: EngineContext,
+  ws: WorkspaceRecord,
+  job: JobRecord,
+  rules: readonly RuleRow[] = ctx.store().listRules(ws.id),
+): AttentionItem[] {
   const store = ctx.store();
   const items: AttentionItem[] = [];
-  for (const row of store.listRules(ws.id)) {
+  for (const row of rules) {
     const rule = parseRule(row.rule);
     if (rule.kind === 'deny-command' || row.trippedAt !== null) continue;
     const detail =

@@ -14,7 +14,7 @@ import { toEngineError, WorkspaceLostError, type EngineError } from '../errors.j
 import { callerFacing } from '../infrastructure-errors.js';
 import { openOutputSink } from '../output/output-sink.js';
 import type { JobOutcome, Provider } from '../provider.js';
-import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import type { JobRecord, RuleRow, WorkspaceRecord } from '../store/sqlite-store.js';
 import { factsOfOutcome, type AbortReason } from '../verbs/classify-outcome.js';
 import { settleRun } from './run-machine.js';
 import { LEGACY_JOB_UID, jobUserOfSlot } from '../job-identity.js';
@@ -150,24 +150,30 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
   });
   const finishedAt = ctx.clock.now();
   // One commit: the intent settles with the job's single terminal record, its verification and its receipt (#16).
+  let rules: RuleRow[] = [];
   const job: JobRecord = store.atomically(() => {
     store.settleIntent(request.intentId, failure ? `failed: ${failure.code}` : 'ran', finishedAt);
     // Read in the commit that writes the record: a stop recorded before it was observed before the exit was (run-machine.ts).
-    const stopRequested = store.getJob(jobId)?.stopRequested ?? false;
+    const current = store.getJob(jobId);
+    const stopRequested = current?.stopRequested ?? false;
     const end = outcome ? settleRun(factsOfOutcome(outcome, abortReason, stopRequested, request.canceller))! : settleRun([{ kind: 'launch-failed' }])!;
-    const finished = store.finishJob(jobId, {
-      status: statusAfterChecks(end.status, verification.outcome),
-      exitCode: end.exitCode,
-      signal: end.signal,
-      limitHit: end.limitHit,
-      finishedAt,
-      outputBytes: sink.totalBytes,
-      storedBytes: sink.storedBytes,
-      usage: outcome?.usage ?? {},
-      // The provider's words, caller-facing (no host paths): what a later inspect or wait names as the cause.
-      ...(failure ? { note: `the ${ws.provider} provider failed: ${failure.message}` } : {}),
-      ...(end.cancelledBy === null ? {} : { cancelledBy: end.cancelledBy }),
-    });
+    const finished = store.finishJob(
+      jobId,
+      {
+        status: statusAfterChecks(end.status, verification.outcome),
+        exitCode: end.exitCode,
+        signal: end.signal,
+        limitHit: end.limitHit,
+        finishedAt,
+        outputBytes: sink.totalBytes,
+        storedBytes: sink.storedBytes,
+        usage: outcome?.usage ?? {},
+        // The provider's words, caller-facing (no host paths): what a later inspect or wait names as the cause.
+        ...(failure ? { note: `the ${ws.provider} provider failed: ${failure.message}` } : {}),
+        ...(end.cancelledBy === null ? {} : { cancelledBy: end.cancelledBy }),
+      },
+      current,
+    );
     if (request.checks.length > 0) store.recordVerification(jobId, verificationRecord(verification));
     // Every egress decision is evidence (#18 item 2), journalled with the terminal record so whoever reads the job finds it.
     if (egress !== null) {
@@ -181,6 +187,8 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
       store.moveWorkspace(ws.id, 'failed', finishedAt, { failureReason: lost });
       failedNow = true;
     }
+    // The rules judged after the record, as this commit leaves them: read here, not in a read of their own (#20).
+    rules = store.listRules(ws.id);
     return finished;
   });
   ctx.events.emit({ type: 'job.finished', workspaceId: ws.id, jobId, status: job.status ?? 'unknown' });
@@ -188,7 +196,7 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
   return {
     job,
     failure,
-    ruleAttention: judgeRulesAfterJob(ctx, ws, job),
+    ruleAttention: judgeRulesAfterJob(ctx, ws, job, rules),
     verification,
     egressTestMode: egress?.resolver.testMode === true,
     keptOutput: sink.kept(),

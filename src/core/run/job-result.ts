@@ -74,7 +74,7 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
       envNames: store.envNames(job.id),
       inputs: store.listInputs(ws.id, job.id),
       artifacts,
-      unexported: unexportedAttention(store, ws.id),
+      unexported: unexportedAttention(store, ws.id, artifacts),
     };
   });
   const { summary, output, stored } = read;

@@ -10,6 +10,7 @@ import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { EventQueue } from './event-queue.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import {
@@ -96,11 +97,14 @@ export class SqliteStore {
 
   /** Recorded on every intent this connection journals: 'ui' for the dashboard's engine (#21), null otherwise. */
   private readonly actor: string | null;
+  /** Moves a busy process's WAL checkpoints to a worker thread; the autocheckpoint stays the cap (#20). */
+  private readonly checkpoints: WalCheckpointer;
 
   private constructor(path: string, db: Database.Database, actor: string | null) {
     this.path = path;
     this.db = db;
     this.actor = actor;
+    this.checkpoints = new WalCheckpointer(path, () => this.sql('PRAGMA wal_checkpoint(NOOP)').get() as { log: number; checkpointed: number });
     this.events = new EventQueue(
       (text) => this.sql(text),
       (fn) => this.atomically(fn),
@@ -120,6 +124,7 @@ export class SqliteStore {
     try {
       const out = fn();
       this.sql('COMMIT').run();
+      this.checkpoints.afterWriteCommit();
       return out;
     } catch (error) {
       if (this.db.inTransaction) this.sql('ROLLBACK').run();
@@ -192,6 +197,8 @@ export class SqliteStore {
       // pages it came every ~100 commits and the top 1% of commits (those
       // paying it) took 60% of all commit time. 10,000 pages (~40 MiB of WAL
       // at most) amortises it; the last connection to close still checkpoints.
+      // In a busy process the WalCheckpointer's worker does most of it off
+      // this thread, and this stays the cap (wal-checkpointer.ts).
       db.pragma('wal_autocheckpoint = 10000');
       db.pragma('foreign_keys = ON');
     } catch (cause) {
@@ -230,6 +237,7 @@ export class SqliteStore {
   }
 
   close(): void {
+    this.checkpoints.close();
     this.statements.clear();
     if (this.db.open) this.db.close();
   }
@@ -433,9 +441,10 @@ export class SqliteStore {
    * and derived from the job, so even a second call that got past the state
    * check would insert no second event.
    */
-  finishJob(jobId: string, finish: JobFinish): JobRecord {
+  /** `current`: the job's record as the caller has just read it in the same transaction, its own atomically() (not read again, #20). */
+  finishJob(jobId: string, finish: JobFinish, current?: JobRecord): JobRecord {
     return this.atomically(() => {
-      const job = this.getJob(jobId);
+      const job = current?.id === jobId ? current : this.getJob(jobId);
       if (!job)
         throw new EngineError('JOB_NOT_FOUND', `no job ${jobId}`, {
           hint: "inspect the job's workspace for its jobs, or list the workspaces",

@@ -3,7 +3,7 @@ import { removeWorkspaceCa } from '../network/egress-ca.js';
 import { nextAction } from '../next-action.js';
 import type { EngineContext } from '../context.js';
 import { removalPath } from '../lifecycle/transitions.js';
-import { reconcile } from '../reconcile.js';
+import { reconcileStore } from '../reconcile.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
@@ -37,11 +37,13 @@ export async function destroyWorkspace(ctx: EngineContext, input: DestroyInput):
 export async function destroyReporting(ctx: EngineContext, input: DestroyInput): Promise<{ result: ResultPackage; removed: string[]; unverified: string[] }> {
   const store = ctx.store();
   const records = snapshotRecords(ctx);
-  // The checks' reads in one read transaction: one snapshot, one read lock (#20). The lease below checks again atomically.
-  const { ws, artifacts, outputs } = store.readConsistently(() => {
+  // The checks' reads and reconcile's in one read transaction: one snapshot, one read lock (#20). The lease below checks again atomically.
+  const { ws, artifacts, outputs, reconciled } = store.readConsistently(() => {
     const live = requireLiveWorkspace(ctx, input.workspaceId);
-    store.refuseIfRunning(live.id);
-    return { ws: live, artifacts: store.listArtifacts(live.id), outputs: records.outputsOf(live.id) };
+    // Refused at once while a job runs (what refuseIfRunning does, on the record just read).
+    if (live.state === 'running') throw store.busyError(live.id);
+    const listed = store.listArtifacts(live.id);
+    return { ws: live, artifacts: listed, outputs: records.outputsOf(live.id), reconciled: reconcileStore(ctx, live.id, { ws: live, artifacts: listed }) };
   });
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
@@ -66,7 +68,7 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
       },
     );
   }
-  const attention = (await reconcile(ctx, { workspaceId: ws.id })).filter((a) => a.kind !== 'unexported-artifact');
+  const attention = reconciled.filter((a) => a.kind !== 'unexported-artifact');
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);
@@ -90,21 +92,21 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     store.settleIntent(intent, `failed: ${(error as Error).message.slice(0, 200)}`, ctx.clock.now());
     throw error;
   }
-  store.atomically(() => {
+  // Its jobs and its record as destroyed are read in the same commit (#20: no read transaction after it).
+  const { jobs, destroyed } = store.atomically(() => {
     store.settleIntent(
       intent,
       `removed=${disposition.removed.join('+') || 'none'}${disposition.reclaiming?.length ? ` reclaiming=${disposition.reclaiming.join('+')}` : ''}`,
       ctx.clock.now(),
     );
-    store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
+    const moved = store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
     // Released with the destroy, in one commit: forced, they are let go rather than left sealed against a workspace that is gone.
     for (const o of unsettled) if (records.beginSettle(o.id, 'release')) records.finishSettle(o.id, ctx.clock.now());
+    return { jobs: store.listJobs(ws.id), destroyed: moved };
   });
   const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
   // The workspace's egress CA (#18 item 3) goes with it: its keys serve no other workspace.
   removeWorkspaceCa(ctx.home, ws.id);
-  // Its jobs and its record as destroyed in one read transaction (#20).
-  const { jobs, destroyed } = store.readConsistently(() => ({ jobs: store.listJobs(ws.id), destroyed: store.getWorkspace(ws.id) }));
   let logsRemoved = 0;
   for (const job of jobs) {
     removeLog(ctx.logPath(job.id));

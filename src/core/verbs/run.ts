@@ -2,7 +2,7 @@ import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { validateId } from '../ids.js';
 import { normalizeWorkspacePath } from '../paths.js';
-import { reconcile } from '../reconcile.js';
+import { reconcileStore } from '../reconcile.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
@@ -85,10 +85,12 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   const cwd = input.cwd === undefined ? undefined : normalizeWorkspacePath(input.cwd, { allowRoot: true });
   const store = ctx.store();
   // Refused before anything is copied in: a second run with the same id would have copied its inputs under the first job's name.
-  // Both reads in one read transaction: one read lock instead of two (#20).
-  const ws = store.readConsistently(() => {
+  // Every check's read, and reconcile's, in one read transaction: one snapshot and one read lock instead of four (#20).
+  // The refusals still come in their order below (id, workspace, secrets, rules, busy).
+  const { ws, rules, full, attention } = store.readConsistently(() => {
     if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
-    return requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+    const live = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
+    return { ws: live, rules: store.listRules(live.id), full: store.isFull(live), attention: reconcileStore(ctx, live.id, { ws: live }) };
   });
   // Secrets (#18 item 3): refused before anything is recorded or runs when the workspace's egress cannot keep them.
   const secrets = planSecrets(input.secrets, ws.policy, env);
@@ -99,10 +101,10 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     ws,
     input.argv,
     checks.flatMap((c) => (c.kind === 'verify' ? [c.argv] : [])),
+    rules,
   );
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
-  store.refuseIfFull(ws.id);
-  const attention = await reconcile(ctx, { workspaceId: ws.id });
+  if (full) throw store.busyError(ws.id);
   const provider = await ctx.provider(ws.provider);
   // A detached job is run by another process, which can rebuild only the registered providers from the home.
   if (input.detach === true) refuseUndetachable(ctx, ws.provider);
