@@ -36,22 +36,35 @@ class LongestFirst extends BaseSequencer {
 }
 
 /**
- * Two projects (#20). `unit`: the in-process unit tests, run without per-file
+ * Three projects (#20). `unit`: the in-process unit tests, run without per-file
  * isolation (one forked worker runs file after file, with the modules it has
  * already loaded). Measured alone (317 files less native's 65, 2 workers): 78 s
  * wall and 99 s of CPU with a fresh process per file, 23 s and 32 s without;
  * most of a small file's time was starting its process and importing src/
  * again. `threads` instead of `forks` was slower there (72 s) and failed the
  * shared supervisor's in-process tests (it signals and waits on child
- * processes). `system`: everything that drives real processes, providers and
- * daemons (native unit tests, e2e, conformance, reliability) keeps a process
- * of its own per file: those set process.env for a provider (e.g.
- * HEADSPACE_TEST_CRASH_AT, read once when a module loads) and hold cgroups and
- * mounts, and a native file failed when run without isolation.
- * A unit test must therefore leave the process as it found it (restore any
- * env it sets, stop what it starts); one that cannot belongs under system.
+ * processes). `system`: the e2e files and the native unit files, which drive
+ * real processes, providers and daemons, also without per-file isolation: none
+ * of them sets process.env or mocks a module, and each cleans up what it starts
+ * (homes, workspaces, daemons), so a worker can run one after another. Measured
+ * on a loaded machine, pairs back to back: the MCP e2e files (37) 83 s wall and
+ * 48 s of CPU isolated, 54 s and 29 s not; the native unit files (62) 37 s and
+ * 43 s, 23 s and 25.5 s. `isolated`: a process of its own per file for what
+ * sets process.env for the code under test (HEADSPACE_TEST_CRASH_AT is read
+ * once when a module loads: a native file failed without isolation), and the
+ * conformance and reliability suites (long files, where a process start is
+ * nothing, and hostile-input sets HEADSPACE_PROVIDER for its in-process calls).
+ * A unit or system test must therefore leave the process as it found it
+ * (restore any env it sets, stop what it starts); one that cannot belongs under
+ * isolated.
  */
 const NATIVE_UNIT = 'test/unit/providers/native/**/*.test.ts';
+/** Native unit files that set process.env for the code under test (the first before a module loads). */
+const NATIVE_UNIT_ISOLATED = [
+  'test/unit/providers/native/a-create-of-a-removed-id-finishes-its-interrupted-reclaim-first.test.ts',
+  'test/unit/providers/native/job-environment-holds-nothing-of-the-host.test.ts',
+  'test/unit/providers/native/sandbox-hides-the-host-and-refuses-escapes.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -64,7 +77,16 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: [...configDefaults.exclude, NATIVE_UNIT], isolate: false } },
-      { extends: true, test: { name: 'system', include: [NATIVE_UNIT, 'test/!(unit)/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: ['test/e2e/**/*.test.ts', NATIVE_UNIT],
+          exclude: [...configDefaults.exclude, ...NATIVE_UNIT_ISOLATED],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: [...NATIVE_UNIT_ISOLATED, 'test/!(unit|e2e)/**/*.test.ts'] } },
     ],
   },
 });

@@ -17,6 +17,14 @@ const SLOW_MS = 50;
 const cacheDir = join('node_modules', '.vite', 'vitest');
 const source = process.argv[2] ?? join(cacheDir, readdirSync(cacheDir)[0] ?? '', 'results.json');
 const { results } = JSON.parse(readFileSync(source, 'utf8'));
+// A file that moved to another project (#20: system -> isolated) keeps its old entry in the cache too; recorded
+// twice it would take one of them at random. Warned about: record from a run's own results instead (a fresh cache).
+const paths = results.filter(([key]) => /^[^:]+:/.test(key)).map(([key]) => key.replace(/^[^:]*:/, ''));
+const twice = [...new Set(paths.filter((path, i) => paths.indexOf(path) !== i))];
+if (twice.length > 0)
+  console.error(
+    `record-test-durations: ${twice.length} files are in the cache under two projects (e.g. ${twice[0]}): empty node_modules/.vite/vitest and run the suite again`,
+  );
 const durations = Object.fromEntries(
   results
     .filter(([key]) => /^[^:]+:/.test(key))

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +37,10 @@ export async function removeHome(home: string): Promise<void> {
       await provider.remove(id).catch(() => undefined);
     }
   }
+  // A destroy reclaims native storage in the background, and a create refills the image pool in the background
+  // (#20): deleting the home under either still at work failed (ENOTEMPTY on native/pool, a whole run under load),
+  // so let the home's background shells end first (bounded).
+  for (let i = 0; i < 600 && backgroundShellsUnder(home); i++) await new Promise((r) => setTimeout(r, 50));
   // The home's `headspace serve` (HEADSPACE_TEST_SERVE=1) would otherwise stay up for its idle time.
   if (existsSync(join(home, 'serve', 'sock')))
     spawnSync(BIN, ['serve', '--stop'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEADSPACE_HOME: home } });
@@ -50,6 +54,25 @@ export async function removeHome(home: string): Promise<void> {
   }
   // A detached run's supervisor may still be closing its store (removing the WAL) just after its job's record was written.
   rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
+/**
+ * Is a native background shell of `home` still running: a storage reclaim (argv `sh -c SCRIPT headspace-reclaim
+ * <workspace dir> …`) or an image pool refill (argv `sh -c SCRIPT headspace-pool-refill …`, working in the pool)?
+ */
+function backgroundShellsUnder(home: string): boolean {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .some((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        if (argv[3] === 'headspace-reclaim') return (argv[4] ?? '').startsWith(`${home}/`);
+        if (argv[3] === 'headspace-pool-refill') return readlinkSync(`/proc/${pid}/cwd`).startsWith(`${home}/`);
+        return false;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** The pids of the live shared supervisors of `home` (from /proc: their argv is `headspace-supervisor --shared <home>`). */

@@ -66,6 +66,13 @@ export interface ProbeHost {
    * scenario, #10 item 11).
    */
   renderFileListing(path?: string): Promise<string>;
+  /**
+   * Removes a path the scenario's job made in the workspace, host-side
+   * through the provider (as `put --overwrite` does), so a later scenario
+   * does not carry it: e.g. the 1,500-deep tree, which made the snapshot
+   * scenario's checkpoint compare 1,500 directories (#20: ~20 s).
+   */
+  removeWorkspacePath(path: string): Promise<void>;
   /** Ends whatever of the workspace still runs after its job; `found` says something did. */
   reapLeftovers(): Promise<{ found: boolean; empty: boolean }>;
   /**

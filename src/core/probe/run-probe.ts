@@ -179,6 +179,7 @@ async function runScenario(
     async renderFileListing(path) {
       return renderMarkdown(await listFiles(ctx, { workspaceId: input.workspaceId, ...(path === undefined ? {} : { path }) }));
     },
+    removeWorkspacePath: (path) => provider.removePath(input.workspaceId, path),
     async reapLeftovers() {
       const report = await provider.stop(input.workspaceId);
       return { found: report.stopped, empty: report.empty };

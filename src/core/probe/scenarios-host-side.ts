@@ -49,6 +49,8 @@ export const sparseExport: Scenario<SparseExportFacts> = {
   requires: ['filesystem', 'storage'],
   async prepare(host) {
     const capBytes = host.budget.storageBytes;
+    // Gone after the scenario: a later checkpoint (the snapshot scenario's) would digest its 3 GiB of zeros (#20: ~20 s).
+    host.defer(() => host.removeWorkspacePath('hsprobe-sparse'));
     return {
       argv: ['python3', '-c', SPARSE_SCRIPT],
       observe: async () => {
@@ -98,6 +100,8 @@ export const deepTree: Scenario<DeepTreeFacts> = {
   requires: ['filesystem'],
   async prepare(host) {
     const bottom = `hsprobe-deep/${'ddd/'.repeat(DEPTH)}${BOTTOM_NAME}`;
+    // Gone after the scenario: later ones (the snapshot scenario's checkpoint compares what changed) need not carry it.
+    host.defer(() => host.removeWorkspacePath('hsprobe-deep'));
     return {
       argv: ['python3', '-c', DEEP_SCRIPT],
       observe: async () => ({ list: await host.listWorkspaceFiles(), read: await host.readWorkspaceFile(bottom) }),

@@ -11,16 +11,31 @@ export interface Owner {
   started: string | null;
 }
 
-export function processStartTime(pid: number): string | null {
+/** The state letter (field 3) and start time (field 22) of /proc/<pid>/stat, or null when there is no such process (or no /proc). */
+function procStat(pid: number): { state: string; started: string | null } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: split after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
+    return { state: fields[0] ?? '', started: fields[19] ?? null };
   } catch {
     return null;
   }
 }
+
+export function processStartTime(pid: number): string | null {
+  return procStat(pid)?.started ?? null;
+}
+
+/**
+ * A zombie (Z) or dead (X) process has exited: its descriptors and locks are
+ * gone, only its exit status waits to be collected. An orphan's zombie waits
+ * for init, which on some hosts reaps only every second or two (a container
+ * or microVM init; measured 1.4–1.9 s here), and until then its pid and start
+ * time still match: counted alive, a killed supervisor kept `wait` and
+ * `doctor` from seeing its jobs orphaned for that long (#20).
+ */
+const EXITED_STATES = new Set(['Z', 'X', 'x']);
 
 let self: Owner | null = null;
 
@@ -32,10 +47,9 @@ export function currentOwner(): Owner {
 
 export function isOwnerAlive(owner: Owner): boolean {
   if (owner.pid === process.pid) return true;
-  if (owner.started !== null) {
-    const now = processStartTime(owner.pid);
-    return now !== null && now === owner.started;
-  }
+  const stat = procStat(owner.pid);
+  if (owner.started !== null) return stat !== null && stat.started === owner.started && !EXITED_STATES.has(stat.state);
+  if (stat !== null && EXITED_STATES.has(stat.state)) return false;
   try {
     process.kill(owner.pid, 0);
     return true;
