@@ -87,10 +87,13 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   // Refused before anything is copied in: a second run with the same id would have copied its inputs under the first job's name.
   // Every check's read, and reconcile's, in one read transaction: one snapshot and one read lock instead of four (#20).
   // The refusals still come in their order below (id, workspace, secrets, rules, busy).
-  const { ws, rules, full, attention } = store.readConsistently(() => {
+  const { ws, rules, busy, attention } = store.readConsistently(() => {
     if (store.getJob(jobId)) throw new EngineError('BAD_ID', `job id ${jobId} is already used`, { hint: 'omit the job id to get a fresh one' });
     const live = requireUnexpired(ctx, requireLiveWorkspace(ctx, input.workspaceId));
-    return { ws: live, rules: store.listRules(live.id), full: store.isFull(live), attention: reconcileStore(ctx, live.id, { ws: live }) };
+    // The busy refusal is built here, in the snapshot that found the workspace full: built after it, the job
+    // it names may have ended meanwhile, and the refusal named none ("a job is running", CI on a25c201).
+    const busy = store.isFull(live) ? store.busyError(live.id) : null;
+    return { ws: live, rules: store.listRules(live.id), busy, attention: reconcileStore(ctx, live.id, { ws: live }) };
   });
   // Secrets (#18 item 3): refused before anything is recorded or runs when the workspace's egress cannot keep them.
   const secrets = planSecrets(input.secrets, ws.policy, env);
@@ -104,7 +107,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
     rules,
   );
   // Refused at once when the policy's jobs at once are taken; beginJob checks again atomically.
-  if (full) throw store.busyError(ws.id);
+  if (busy !== null) throw busy;
   const provider = await ctx.provider(ws.provider);
   // A detached job is run by another process, which can rebuild only the registered providers from the home.
   if (input.detach === true) refuseUndetachable(ctx, ws.provider);
