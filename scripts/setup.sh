@@ -5,7 +5,8 @@
 #     root — otherwise it stops and prints the one command to run;
 #  3. chromium for the dashboard's browser tests (scripts/setup-ui.sh: apt when
 #     root; without it those tests skip, except under CI=true);
-#  4. the TypeScript build, the CLI bundle, then the native provider's exec shim (C, libc only).
+#  4. the build (scripts/build.sh: TypeScript, the verb manifest, the CLI bundle, the native
+#     provider's exec shim), unless HEADSPACE_SETUP_BUILD=later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,8 +20,8 @@ if [ "$(uname -s)" = "Linux" ]; then
   bash scripts/setup-ui.sh >&2
 fi
 
-echo "setup: building" >&2
-npx tsc -p tsconfig.json >&2
-node scripts/build-verb-manifest.mjs
-node scripts/build-cli-bundle.mjs
-bash scripts/build-native-helper.sh
+# HEADSPACE_SETUP_BUILD=later: the caller builds (scripts/test.sh builds beside the Docker and swarm set-up).
+if [ "${HEADSPACE_SETUP_BUILD:-now}" != later ]; then
+  echo "setup: building" >&2
+  bash scripts/build.sh
+fi
