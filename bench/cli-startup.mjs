@@ -23,7 +23,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { interleave, ms, table } from './lib/stats.mjs';
+import { interleave, ms, table, SPACED_CALLS_GAP_MS } from './lib/stats.mjs';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 const BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
@@ -123,7 +123,7 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
   const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
   let result;
   try {
-    result = await interleave(contenders, { rounds });
+    result = await interleave(contenders, { rounds, gapMs: SPACED_CALLS_GAP_MS });
   } finally {
     load.after = loadavg().map((x) => Number(x.toFixed(2)));
     spawnSync(process.execPath, [bin, 'serve', '--stop'], { env: hsEnv });
@@ -160,7 +160,7 @@ export async function benchCliStartup({ repo, rounds = Number(process.env.HS_BEN
     met: aimOf(name) === undefined ? '' : s.median <= aimOf(name) ? 'yes' : 'no',
   }));
   const notes = [
-    `n=${rounds} interleaved after 2 warm-ups; load average ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
+    `n=${rounds} interleaved after 2 warm-ups, an untimed ${SPACED_CALLS_GAP_MS} ms pause after each call; load average ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
     'Cleared environment for every contender (PATH; HEADSPACE_HOME for headspace): no NODE_EXTRA_CA_CERTS.',
     "`(through serve)` rows: HEADSPACE_SERVE=auto with the home's server already listening; their CPU is the client's plus the server's per call (`version` is answered by the bin alone in both modes).",
     skipRun === undefined ? '' : `\`run\` skipped: ${skipRun}.`,

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { interleave, ms, table } from './lib/stats.mjs';
+import { interleave, ms, table, SPACED_CALLS_GAP_MS } from './lib/stats.mjs';
 
 // The last commit before the hardening (also tagged `pre-hardening` where tags travel).
 const BASELINE_TAG = '042f6557f7dc2c131594c163a0dee969f506f293';
@@ -63,7 +63,7 @@ export async function benchHardeningCost({ repo, rounds = Number(process.env.HS_
               await settle();
             },
           })),
-          { rounds, warmup },
+          { rounds, warmup, gapMs: SPACED_CALLS_GAP_MS },
         );
       }
     } finally {
@@ -82,7 +82,7 @@ export async function benchHardeningCost({ repo, rounds = Number(process.env.HS_
         'p90 ms': ms(s.p90),
         'x baseline': (s.median / base).toFixed(3),
       }));
-      return `${command.label}, library path (engine.run), n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['build', 'median ms', 'p90 ms', 'x baseline'])}`;
+      return `${command.label}, library path (engine.run), n=${rounds} interleaved after ${warmup} warm-ups, an untimed ${SPACED_CALLS_GAP_MS} ms pause after each call\n\n${table(rows, ['build', 'median ms', 'p90 ms', 'x baseline'])}`;
     });
     const note = `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after. Baseline: ${process.env.HS_BENCH_BASELINE ?? `commit ${BASELINE_TAG.slice(0, 7)}, built in a scratch worktree`}. Both builds run in this one process with their own HEADSPACE_HOME.`;
     return { name: 'hardening-cost', result: { rounds, load, tables }, markdown: `${sections.join('\n\n')}\n\n${note}` };

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, chownSync, rmSync, rmdirSync, write
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { interleave, ms, table } from './lib/stats.mjs';
+import { interleave, ms, table, SPACED_CALLS_GAP_MS } from './lib/stats.mjs';
 import { JOB_UID, prepareClosedBwrap } from './lib/closed-bwrap.mjs';
 
 const COMMANDS = [
@@ -113,7 +113,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
           run: () => runChild(bin, ['run', cliWs, ...command.argv], { env: cliEnv }),
         },
       ];
-      tables[command.key] = await interleave(contenders, { rounds, warmup });
+      tables[command.key] = await interleave(contenders, { rounds, warmup, gapMs: SPACED_CALLS_GAP_MS });
     }
     // Create and destroy through the library (#20), interleaved with the raw bwrap `/bin/true` they are measured against:
     // each round creates one workspace and destroys the one it just created.
@@ -124,7 +124,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
         { name: 'headspace library create (engine.create)', run: async () => void lifecycleIds.push((await engine.create({})).provenance.workspace_id) },
         { name: 'headspace library destroy (engine.destroy)', run: () => engine.destroy({ workspaceId: lifecycleIds.shift() }) },
       ],
-      { rounds, warmup },
+      { rounds, warmup, gapMs: SPACED_CALLS_GAP_MS },
     );
   } finally {
     load.after = loadavg().map((x) => Number(x.toFixed(2)));
@@ -172,7 +172,7 @@ export async function benchNativeOverhead({ repo, rounds = Number(process.env.HS
   }
   const notes = [
     `Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`,
-    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, /proc masks, and the exec shim as the job's entry point: descriptors closed, Landlock applied). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The library and provider rows include one macrotask turn after each job, so the deferred spawn of the next job's standby launcher is charged to them. The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
+    `Jobs run as uid ${JOB_UID}; bwrap contenders use the provider's own plan (closed profile, seccomp, /proc masks, and the exec shim as the job's entry point: descriptors closed, Landlock applied). The naive floor creates memory+pids+cpu v1 groups per job, places the launcher, and removes them (inside the timing). The library and provider rows include one macrotask turn after each job (work deferred by a turn is charged to them); every call is followed by an untimed ${SPACED_CALLS_GAP_MS} ms pause, as an agent's calls come spaced, in which headspace spawns the workspace's next standby launcher (10 ms after a spaced job's end), so that fork lands in no contender's timing. The CLI runs without NODE_EXTRA_CA_CERTS (a host setting that adds ~40 ms to every node start).`,
   ];
   return { name: 'native-overhead', result: { rounds, load, tables }, markdown: `${sections.join('\n\n')}\n\n${notes.join('\n')}` };
 }

@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { interleave, ms, table } from './lib/stats.mjs';
+import { interleave, ms, table, SPACED_CALLS_GAP_MS } from './lib/stats.mjs';
 import { cliEnv, loadAverage, nativeNotReady, runChild, startDocker, startSandboxRuntimeCli, startSandboxRuntimeLibrary } from './lib/peers.mjs';
 import { startDockerProviderLibrary } from './lib/docker-engine.mjs';
 
@@ -101,7 +101,7 @@ export async function benchPeerOverhead({ repo, rounds = Number(process.env.HS_B
       process.stderr.write(`bench: peer-overhead: ${command.label}, ${contenders.length} contenders × ${rounds} rounds…\n`);
       tables[command.key] = await interleave(
         contenders.map((c) => ({ name: c.name, run: () => c.run(command.argv) })),
-        { rounds, warmup },
+        { rounds, warmup, gapMs: SPACED_CALLS_GAP_MS },
       );
     }
     load.after = loadAverage();
@@ -129,7 +129,7 @@ function render({ rounds, warmup, load, peers, skips, tables }) {
     }));
     for (const [name, reason] of Object.entries(skips)) rows.push({ contender: name, 'median ms': 'skipped', 'p90 ms': reason });
     sections.push(
-      `${command.label}, n=${rounds} interleaved after ${warmup} warm-ups\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}`,
+      `${command.label}, n=${rounds} interleaved after ${warmup} warm-ups, an untimed ${SPACED_CALLS_GAP_MS} ms pause after each call\n\n${table(rows, ['contender', 'median ms', 'p90 ms', 'x plain spawn', 'x sandbox-runtime lib', 'x docker run'])}`,
     );
   }
   const notes = [`Load average (1, 5, 15 min): ${load.before.join(', ')} before, ${load.after.join(', ')} after.`];

@@ -13,14 +13,25 @@ export function summarize(samples) {
 }
 
 /** Runs each contender in turn (A B C A B C …) after warm-ups, so drift hits all alike. */
-export async function interleave(contenders, { rounds, warmup = 2 }) {
+/**
+ * `gapMs`: an idle pause, untimed, after every call. Calls then come spaced, as an agent's do, and work a
+ * contender leaves for after its answer (headspace spawns a workspace's next standby launcher 10 ms after a
+ * spaced job ends) happens in that pause instead of inside whichever contender runs next.
+ */
+export async function interleave(contenders, { rounds, warmup = 2, gapMs = 0 }) {
   const samples = Object.fromEntries(contenders.map((c) => [c.name, []]));
-  for (let i = 0; i < warmup; i++) for (const c of contenders) await c.run();
+  const gap = () => (gapMs > 0 ? new Promise((resolve) => setTimeout(resolve, gapMs)) : undefined);
+  for (let i = 0; i < warmup; i++)
+    for (const c of contenders) {
+      await c.run();
+      await gap();
+    }
   for (let i = 0; i < rounds; i++) {
     for (const c of contenders) {
       const t0 = process.hrtime.bigint();
       await c.run();
       samples[c.name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+      await gap();
     }
   }
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
@@ -31,5 +42,8 @@ export function table(rows, columns) {
   const rule = `| ${columns.map(() => '---').join(' | ')} |`;
   return [head, rule, ...rows.map((r) => `| ${columns.map((c) => r[c] ?? '').join(' | ')} |`)].join('\n');
 }
+
+/** The pause benchmarks of single calls leave after each call (see interleave). */
+export const SPACED_CALLS_GAP_MS = 40;
 
 export const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
