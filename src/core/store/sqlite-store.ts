@@ -237,9 +237,19 @@ export class SqliteStore {
   }
 
   close(): void {
-    this.checkpoints.close();
+    const workerStarted = this.checkpoints.close();
     this.statements.clear();
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // With the checkpoint worker's connection possibly still open, this close would not be the last one, and
+    // the WAL (up to the 10,000-page cap, ~40 MB) would stay on disk: checkpoint it and truncate it now.
+    if (workerStarted) {
+      try {
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Busy past the timeout: the WAL stays, and the next open recovers it as ever.
+      }
+    }
+    this.db.close();
   }
 
   // ---- workspaces ----

@@ -35,6 +35,7 @@ export class WalCheckpointer {
   private readonly threshold: number;
   private commits = 0;
   private worker: WorkerThreads.Worker | null = null;
+  private everStarted = false;
   /**
    * [0] is 1 while the worker checkpoints. Shared memory, not a reply message: a busy engine's
    * calls can chain through promises alone for seconds, and a message waits for the event loop.
@@ -57,17 +58,25 @@ export class WalCheckpointer {
     if (Atomics.load(this.busy, 0) !== 0) return;
     const { log, checkpointed } = this.walFrames();
     if (log - checkpointed < this.threshold) return;
-    this.worker ??= this.start();
+    if (this.worker === null) {
+      this.worker = this.start();
+      this.everStarted = true;
+    }
     Atomics.store(this.busy, 0, 1);
     this.worker!.postMessage('checkpoint');
   }
 
-  /** Ends the worker (its connection is closed by its own teardown); later commits checkpoint inline only. */
-  close(): void {
+  /**
+   * Ends the worker (its connection is closed by its own teardown); later commits checkpoint inline only.
+   * Returns whether a worker was ever started: its connection may outlive the engine's by a moment, so the
+   * engine's close is then not the last one, which SQLite would have checkpointed and removed the WAL on.
+   */
+  close(): boolean {
     this.stopped = true;
     const worker = this.worker;
     this.worker = null;
     if (worker) void worker.terminate();
+    return this.everStarted;
   }
 
   private start(): WorkerThreads.Worker {
