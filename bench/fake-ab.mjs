@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fakeCycleEngine } from './lib/fake-cycle.mjs';
 
 const [aRepo, bRepo, batchesArg, cyclesArg, orderArg] = process.argv.slice(2);
 if (!aRepo || !bRepo) {
@@ -35,19 +36,7 @@ const threadNs = () => {
 async function side(name, repo) {
   const api = await import(pathToFileURL(join(repo, 'dist', 'api', 'index.js')).href);
   const home = mkdtempSync(join(tmpdir(), `hs-fake-ab-${name}-`));
-  const engine = api.createEngine({
-    home,
-    version: 'bench',
-    defaultProvider: 'fake',
-    providers: { fake: () => api.createFakeProvider() },
-  });
-  const cycle = async () => {
-    const created = await engine.create({ provider: 'fake' });
-    const id = created.provenance.workspace_id;
-    const ran = await engine.run({ workspaceId: id, argv: ['echo', 'hello'] });
-    if (ran.status !== 'success') throw new Error(`${name} run: ${ran.status}`);
-    await engine.destroy({ workspaceId: id });
-  };
+  const { engine, cycle } = fakeCycleEngine(api, home, `${name} `);
   return { name, repo, home, engine, cycle, cpuUs: 0, mainNs: 0, wallNs: 0n, done: 0, batchRates: [] };
 }
 

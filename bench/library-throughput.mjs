@@ -3,23 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fakeCycleEngine } from './lib/fake-cycle.mjs';
 
 export async function benchLibraryThroughput({ repo, seconds = 3 }) {
   const api = await import(join(repo, 'dist', 'api', 'index.js'));
   const home = mkdtempSync(join(tmpdir(), 'hs-bench-lib-'));
-  const engine = api.createEngine({
-    home,
-    version: 'bench',
-    defaultProvider: 'fake',
-    providers: { fake: () => api.createFakeProvider() },
-  });
-  const cycle = async () => {
-    const created = await engine.create({ provider: 'fake' });
-    const id = created.provenance.workspace_id;
-    const ran = await engine.run({ workspaceId: id, argv: ['echo', 'hello'] });
-    if (ran.status !== 'success') throw new Error(`run: ${ran.status}`);
-    await engine.destroy({ workspaceId: id });
-  };
+  const { engine, cycle } = fakeCycleEngine(api, home);
   for (let i = 0; i < 50; i++) await cycle();
   let count = 0;
   const started = process.hrtime.bigint();
