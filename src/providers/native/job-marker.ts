@@ -123,14 +123,9 @@ export async function acquireJobSlot(
     };
     const path = join(dir, slotFileName(slot));
     for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        writeFileSync(path, JSON.stringify(marker), { flag: 'wx' });
-        return slot;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        if ((await liveJob(path)) !== undefined) break; // taken: try the next slot
-        removeIfStill(path, readFileSafely(path));
-      }
+      if (publishMarker(path, JSON.stringify(marker))) return slot;
+      if ((await liveJob(path)) !== undefined) break; // taken: try the next slot
+      removeIfStill(path, readFileSafely(path));
     }
   }
   const running = (await liveJobs(dir)).map((m) => m.jobId);
@@ -142,6 +137,40 @@ export async function acquireJobSlot(
       action: nextAction('stop', { workspaceId, apply: true }),
     },
   );
+}
+
+/**
+ * Publishes `content` at `path` whole or not at all, false when a marker is
+ * there already. Written to this process's own temporary first and linked
+ * into place (link never replaces: the O_EXCL of the slot): a process killed
+ * between an O_EXCL create and its write used to leave an empty job.json that
+ * no reader could parse, so doctor neither named it nor repaired it (a CI
+ * crash-injection trial killed the CLI in exactly that gap). A temporary a
+ * killed process leaves is a leftover (`<marker>.<pid>.tmp`, leftovers.ts).
+ */
+function publishMarker(path: string, content: string): boolean {
+  const temporary = markerTemporaryOf(path, process.pid);
+  writeFileSync(temporary, content);
+  try {
+    linkSync(temporary, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    removeQuietly(temporary);
+  }
+}
+
+/** The temporary a process writes a marker through (and, renamed aside, takes a stale one with). */
+export function markerTemporaryOf(path: string, pid: number): string {
+  return `${path}.${pid}.tmp`;
+}
+
+/** A marker's temporary, or a stale marker taken aside, and the pid of the process it belongs to. */
+export function markerTemporaryPid(file: string): number | undefined {
+  const match = /^job(?:-[1-9]\d{0,3})?\.json\.(\d+)\.(?:tmp|stale-[0-9a-f]+)$/.exec(file);
+  return match === null ? undefined : Number(match[1]);
 }
 
 function readFileSafely(path: string): string | undefined {
@@ -161,7 +190,7 @@ function readFileSafely(path: string): string | undefined {
  */
 function removeIfStill(path: string, stale: string | undefined): void {
   if (stale === undefined) return;
-  const taken = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const taken = `${path}.${process.pid}.stale-${randomBytes(4).toString('hex')}`;
   try {
     renameSync(path, taken);
   } catch {

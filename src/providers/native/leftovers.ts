@@ -9,7 +9,9 @@
  *              job slot's child cgroup) of a workspace with no live job (bwrap's --die-with-parent and the
  *              pid namespace make this rare; a placed launcher can remain)
  *   file       a job marker (any slot's) or stop sentinel whose owner is gone, a
- *              `meta.json.<pid>.tmp` of a dead writer
+ *              job marker no one can read (an older version's write cut short),
+ *              a `meta.json.<pid>.tmp` or a marker's `job.json.<pid>.tmp` /
+ *              `.<pid>.stale-<hex>` of a dead writer
  *   directory  `workspaces/<id>` without meta.json (create died before it
  *              wrote meta.json last, so nothing of the user's is in it, or
  *              a removal's background reclaim was interrupted: its journal
@@ -49,7 +51,7 @@ import { ID_PATTERN } from '../../core/ids.js';
 import { egressParent, staleEgressDirs, staleTmpEgressDirs } from '../../core/network/egress-dirs.js';
 import type { Leftover } from '../../core/provider.js';
 import type { CgroupDriver } from './cgroup-driver.js';
-import { isAlive, liveJob, liveJobs, markerOwnerAlive, readJobMarker, removeQuietly, slotOfFile } from './job-marker.js';
+import { isAlive, liveJob, liveJobs, markerOwnerAlive, markerTemporaryPid, readJobMarker, removeQuietly, slotOfFile } from './job-marker.js';
 import { isIdleLauncher } from './launch-job.js';
 import type { Layout } from './layout.js';
 import { releaseIdmapBinds } from './layered-storage.js';
@@ -57,6 +59,14 @@ import { finishReclaim, reclaimState } from './reclaim-storage.js';
 import { detachLoopDevice, isMountPoint, loopDevicesUnder, unmountWorkspaceFilesystem } from './workspace-filesystem.js';
 
 const run = promisify(execFile);
+
+/** How old an unreadable job marker must be before it is a leftover: no writer takes this long between create and write. */
+const UNREADABLE_MARKER_GRACE_MS = 5_000;
+
+async function olderThan(path: string, ms: number): Promise<boolean> {
+  const info = await stat(path).catch(() => undefined);
+  return info !== undefined && Date.now() - info.mtimeMs > ms;
+}
 
 export interface LeftoverSweeper {
   list(): Promise<Leftover[]>;
@@ -156,9 +166,19 @@ export function nativeLeftovers(options: {
             target: join(dir, file),
             detail: `job marker of ${marker.jobId} in workspace ${name}, whose process (pid ${marker.ownerPid}) is gone`,
           });
+        // Unreadable: an older version's marker cut short by a kill between its create and its write (markers are
+        // published whole now). Past a moment's grace, nobody is still writing it.
+        else if (await olderThan(join(dir, file), UNREADABLE_MARKER_GRACE_MS))
+          found.push({
+            kind: 'file',
+            workspaceId: name,
+            target: join(dir, file),
+            detail: `unreadable job marker ${file} in workspace ${name} (a write cut short)`,
+          });
       }
       for (const file of files) {
-        const stray = /^stop-.+$/.test(file) ? !live : /^meta\.json\.(\d+)\.tmp$/.test(file) ? !isAlive(Number(/\d+/.exec(file)![0])) : false;
+        const writer = /^meta\.json\.(\d+)\.tmp$/.test(file) ? Number(/\d+/.exec(file)![0]) : markerTemporaryPid(file);
+        const stray = /^stop-.+$/.test(file) ? !live : writer !== undefined ? !isAlive(writer) : false;
         if (stray)
           found.push({
             kind: 'file',
@@ -283,8 +303,12 @@ export function nativeLeftovers(options: {
         const file = basename(leftover.target);
         const slot = slotOfFile(file);
         if (slot !== undefined && (await liveJob(leftover.target)) !== undefined) return;
+        if (slot !== undefined && (await readJobMarker(leftover.target)) === undefined && !(await olderThan(leftover.target, UNREADABLE_MARKER_GRACE_MS)))
+          return;
         if (file.startsWith('stop-') && (await liveJobs(layout.workspaceDir(id))).length > 0) return;
-        if (slot === undefined && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file))
+        const writer = markerTemporaryPid(file);
+        if (writer !== undefined && isAlive(writer)) return;
+        if (slot === undefined && writer === undefined && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file))
           throw new ProviderError(`not a native leftover: ${leftover.target}`, {
             hint: 'this is a headspace bug: only leftovers the native provider listed can be removed',
           });
