@@ -11,7 +11,9 @@
  *                 passwd, group and hosts here, now served by descriptor).
  *
  * It exists only while workspaces do (#10 item 12): the remove of the last
- * workspace takes it away, and the next create makes it again. Nothing here
+ * workspace takes it away, and the next create makes it again (and its
+ * parent, /run/headspace-native, shared by every home and never pruned, when
+ * a boot emptied /run). Nothing here
  * locks against a concurrent create in another process; instead both sides
  * tolerate each other. Pruning removes only EMPTY directories (rmdir:
  * ENOTEMPTY and EBUSY mean someone is using it, and it stays), and making a
@@ -20,7 +22,7 @@
  * give the base a leaf's mode, e.g. 0700, and lock every job uid out).
  */
 import { mkdir, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export type BaseArea = 'fs' | 'ws' | 'runtime' | 'img';
 
@@ -40,6 +42,10 @@ export const HOME_MARKER = 'home';
 /** Makes `<base>/<area>[/<leaf>]`, each level with its own mode, and the home marker when `home` is given; returns the deepest path. */
 export async function ensureUnderBase(base: string, area: BaseArea, leaf?: { name: string; mode: number }, home?: string): Promise<string> {
   const steps: Array<[string, number]> = [
+    // The bases' shared parent (/run/headspace-native) first: /run is a tmpfs, so after a boot it is not there, and
+    // every native create on a freshly booted host failed with ENOENT until something else made it. Never pruned:
+    // other homes' bases live in it.
+    [dirname(base), BASE_MODE],
     [base, BASE_MODE],
     [join(base, area), AREA_MODES[area]],
   ];
