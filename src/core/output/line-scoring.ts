@@ -63,7 +63,7 @@ const PY_TRACEBACK = /^\s*Traceback \(most recent call last\):/;
 const STACK_FRAME = /^\s+at\s\S/;
 const FATAL = /\b(?:fatal|FATAL|Fatal|panic|PANIC|Panic)\b|[Ss]egmentation fault|core dumped|\bout of memory\b|\bOOM\b|\bKilled\b/;
 const DIAGNOSTIC = /^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b|\(\d+,\d+\): error TS\d+|^error(?:\[E\d+\])?:|^\s*-->\s*\S+:\d+:\d+/;
-const TEST_FAILURE = /^(?:FAILED|ERROR)\s+\S+::|^\s*FAIL\b|--- FAIL:|^\s*(?:[✗×✕✖]|not ok \d+)\s|\bFAILED\b/;
+const TEST_FAILURE = /^(?:FAILED|ERROR)\s+\S+::|^\s*FAIL\b|--- FAIL:|^\s*(?:[\u2717\u00D7\u2715\u2716]|not ok \d+)\s|\bFAILED\b/;
 const ERROR = /\b(?:error|ERROR|Error)\b|\w(?:Error|Exception)\b|\bException\b/;
 // `\s.*` rather than `\s+.*`: the two overlap, and on `Tests` followed by
 // 4,000 spaces the overlap backtracked quadratically (6 ms a line, a 10 MiB
@@ -95,7 +95,7 @@ const WARNING = /\bwarn(?:ing)?\b|\bWARN(?:ING)?\b|\bWarning\b|Deprecat/;
  * runs on every line of every log.
  */
 const ANY_SIGNAL =
-  /[Ee]rr|ERR|[Ff]atal|FATAL|[Pp]anic|PANIC|[Ss]egmentation|core dumped|memory|OOM|Killed|[Ff]ail|FAIL|[✗×✕✖]|not ok|[Pp]ass|PASS|skipped|[Tt]ests?\b|[Aa]ssert|[Ee]xpected|[Rr]eceived|[Aa]ctual|[Aa]nswer|ANSWER|[Rr]esult|RESULT|[Ff]inal|FINAL|[Tt]otal|TOTAL|[Ww]arn|WARN|[Dd]eprecat|Exception|Traceback|^E\s|-->|^ok\b/;
+  /[Ee]rr|ERR|[Ff]atal|FATAL|[Pp]anic|PANIC|[Ss]egmentation|core dumped|memory|OOM|Killed|[Ff]ail|FAIL|[\u2717\u00D7\u2715\u2716]|not ok|[Pp]ass|PASS|skipped|[Tt]ests?\b|[Aa]ssert|[Ee]xpected|[Rr]eceived|[Aa]ctual|[Aa]nswer|ANSWER|[Rr]esult|RESULT|[Ff]inal|FINAL|[Tt]otal|TOTAL|[Ww]arn|WARN|[Dd]eprecat|Exception|Traceback|^E\s|-->|^ok\b/;
 
 /** The kind of one line, read alone (no context). */
 export function classifyLine(line: string): LineKind {
@@ -118,13 +118,13 @@ export function classifyLine(line: string): LineKind {
 const LOCATION_PREFIX = /^\S+?(?::\d+){1,2}:\s*|^\S+?\(\d+,\d+\):\s*/;
 /** A quoted segment, each quote style on its own (an apostrophe in prose rarely pairs up on one line). */
 const QUOTES: ReadonlyArray<readonly [open: string, pattern: RegExp, as: string]> = [
-  ['‘', /‘[^’]*’/g, '‘…’'],
+  ['‘', /\u2018[^\u2019]*\u2019/g, '‘…’'],
   ["'", /'[^']*'/g, "'…'"],
   ['"', /"[^"]*"/g, '"…"'],
   ['`', /`[^`]*`/g, '`…`'],
 ];
 /** A token with a slash in it (a path, a URL), matched from the token's start only: no rescans. */
-const PATH_TOKEN = /(?<![^\s'"‘’`()[\]])[^\s'"‘’`()[\]]*\/[^\s'"‘’`()[\]]*/g;
+const PATH_TOKEN = /(?<![^\s'"\u2018\u2019`()[\]])[^\s'"\u2018\u2019`()[\]]*\/[^\s'"\u2018\u2019`()[\]]*/g;
 /**
  * A hex id (a hash, an address: six hex digits or more, with or without 0x),
  * or a word with a digit in it (`scratch_12`, `pkg001`, `2.10.1`, `x86_64`):

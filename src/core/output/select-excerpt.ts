@@ -79,7 +79,7 @@ export function formatGapMarker(count: number, unit: 'line' | 'item' = 'line', l
   return `… [${count} ${unit}${count === 1 ? '' : 's'} omitted${like === undefined ? '' : `, ${like.count} like: ${shape}`}] …`;
 }
 
-const GAP_MARKER = /^… \[(\d+) lines? omitted(?:, \d+ like: .*)?\] …$/;
+const GAP_MARKER = /^\u2026 \[(\d+) lines? omitted(?:, \d+ like: .*)?\] \u2026$/;
 
 /** The count a gap line (with or without its `like:` part) stands for, or undefined when `line` is not exactly a gap line. */
 export function parseGapMarker(line: string): number | undefined {
@@ -107,7 +107,7 @@ export function formatTruncationMarker(shownBytes: number, totalBytes: number, r
   return `…[truncated: ${shownBytes} of ${totalBytes} bytes shown${where}]`;
 }
 
-const TRUNCATION_MARKER = /^…\[truncated: \d+ of \d+ bytes shown(?: -- full text: .*)?\]$/;
+const TRUNCATION_MARKER = /^\u2026\[truncated: \d+ of \d+ bytes shown(?: -- full text: .*)?\]$/;
 
 /** True when `line` reads exactly like a truncation marker. */
 export function isTruncationMarker(line: string): boolean {
@@ -254,7 +254,7 @@ export function selectExcerpt(log: Buffer | string, options: SelectExcerptOption
   const facts: LogFacts = { hasCarriageReturn: buf.includes(0x0d), validUtf8: isUtf8(buf) };
   if (totalBytes <= budget && facts.validUtf8) {
     const text = buf.toString('utf8');
-    if (!needsCleaning(text) && !/^…(?: \[\d+ lines? omitted|\[truncated: )/m.test(text)) return whole(text);
+    if (!needsCleaning(text) && !/^\u2026(?: \[\d+ lines? omitted|\[truncated: )/m.test(text)) return whole(text);
   }
 
   const scores = new Uint8Array(totalLines);

@@ -11,7 +11,7 @@ import { FailureList, itemCap } from './finding-lists.js';
 import type { FindingParser, SourceLocation, TestSummaryFinding } from './finding-types.js';
 import { errorMessageAt } from './js-error-message.js';
 
-const COUNT = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo) (\d{1,9})$/;
+const COUNT = /^\u2139 (tests|suites|pass|fail|cancelled|skipped|todo) (\d{1,9})$/;
 const FAILING_SECTION = '✖ failing tests:';
 
 export const parseNodeTest: FindingParser = (lines, options) => {
@@ -71,7 +71,7 @@ function readMarkedFailures(lines: readonly string[], failures: FailureList): vo
     const name = line.includes('✖ ') ? markedName(line) : null;
     if (name === null) continue;
     const next = lines[i + 1] ?? '';
-    const nested = next.trim() !== '' && indentOf(next) > indentOf(line) && !/^\s*[✔✖﹣]/.test(next);
+    const nested = next.trim() !== '' && indentOf(next) > indentOf(line) && !/^\s*[\u2714\u2716\uFE63]/.test(next);
     if (nested) failures.add({ name, ...messageOf(lines, i + 1) });
   }
 }
