@@ -179,3 +179,8 @@ export function canonicalText(text: string): string {
 export function hasEscapes(text: string): boolean {
   return text.includes('\\');
 }
+
+/** A workspace path's text form clipped for a message: its first 40 and last 39 characters around an ellipsis past 80. */
+export function clippedPath(rel: string): string {
+  return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
+}

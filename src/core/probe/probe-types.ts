@@ -59,6 +59,13 @@ export interface ProbeHost {
   exportWorkspaceFile(path: string): Promise<HostActOutcome & { landed: LandedBytes }>;
   /** Lists the whole workspace through the provider, as `ls-files` does (limit 10,000). */
   listWorkspaceFiles(): Promise<HostActOutcome & { entries: number }>;
+  /**
+   * Checkpoints the workspace through the provider, as `checkpoint` does, and
+   * drops the checkpoint after the scenario: the outcome, and on success the
+   * bytes its digest read (the tree's file bytes). Throws when the provider
+   * has no snapshots.
+   */
+  checkpointWorkspace(): Promise<HostActOutcome & { digestedBytes: number | null }>;
   // --- end of host-side acts ---
   /**
    * The workspace's file listing (under `path`) as `ls-files` renders it in

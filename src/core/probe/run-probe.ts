@@ -175,6 +175,17 @@ async function runScenario(
       });
       return { ...outcome, entries };
     },
+    async checkpointWorkspace() {
+      const ops = provider.snapshots;
+      if (ops === undefined) throw new Error(`the ${input.provider} provider has no snapshots`);
+      const checkpointId = `probe-cp-${randomToken().slice(0, 12)}`;
+      let digestedBytes: number | null = null;
+      const outcome = await actOutcome(async () => {
+        digestedBytes = (await ops.checkpoint(input.workspaceId, checkpointId)).bytes;
+        cleanups.push(() => ops.drop(input.workspaceId, checkpointId));
+      });
+      return { ...outcome, digestedBytes };
+    },
     // --- end of host-side acts ---
     async renderFileListing(path) {
       return renderMarkdown(await listFiles(ctx, { workspaceId: input.workspaceId, ...(path === undefined ? {} : { path }) }));

@@ -78,6 +78,53 @@ export const sparseExport: Scenario<SparseExportFacts> = {
   },
 };
 
+/** Eight times the probe's storage budget: cheap to digest whole (old code: about a second), plainly past the bound. */
+const SPARSE_CHECKPOINT_FACTOR = 8;
+
+export interface SparseCheckpointFacts {
+  /** What a checkpoint may read to digest the tree: the workspace's storage budget. */
+  capBytes: number;
+  outcome: HostActOutcome & { digestedBytes: number | null };
+}
+
+export const sparseCheckpoint: Scenario<SparseCheckpointFacts> = {
+  id: 'sparse-checkpoint',
+  title: 'a sparse file digested by a checkpoint',
+  attempts: `make a sparse file ${SPARSE_CHECKPOINT_FACTOR} times the storage budget (no blocks) in the workspace; the host then checkpoints it as \`checkpoint\` would, which digests every byte a file reads as`,
+  requires: ['filesystem', 'storage'],
+  requiresFeatures: ['snapshots'],
+  async prepare(host) {
+    const capBytes = host.budget.storageBytes;
+    const bytes = SPARSE_CHECKPOINT_FACTOR * capBytes;
+    host.defer(() => host.removeWorkspacePath('hsprobe-sparse-cp'));
+    const script = `import os
+os.makedirs('hsprobe-sparse-cp', exist_ok=True)
+with open('hsprobe-sparse-cp/big.bin', 'wb') as f:
+    f.truncate(${bytes})
+print('sparse:', os.stat('hsprobe-sparse-cp/big.bin').st_size, os.stat('hsprobe-sparse-cp/big.bin').st_blocks * 512)
+print('${DONE}')`;
+    return { argv: ['python3', '-c', script], observe: async () => ({ capBytes, outcome: await host.checkpointWorkspace() }) };
+  },
+  judge(job, host) {
+    const unrun = notAttempted(job, DONE);
+    if (unrun) return unrun;
+    const outcome = describeOutcome(host.outcome);
+    if (outcome.infrastructure) return { verdict: 'escaped', evidence: `the checkpoint failed as an infrastructure fault (exit 7): ${outcome.text}` };
+    const read = host.outcome.digestedBytes;
+    if (read !== null && read > host.capBytes)
+      return {
+        verdict: 'escaped',
+        evidence: `the checkpoint digested ${formatBytes(read)} of a workspace whose storage budget is ${formatBytes(host.capBytes)}: a larger sparse file holds the engine hashing zeros for hours`,
+      };
+    return {
+      verdict: 'contained',
+      evidence: host.outcome.ok
+        ? `the checkpoint read ${formatBytes(read ?? 0)}, within the ${formatBytes(host.capBytes)} budget`
+        : `the checkpoint was refused: ${outcome.text}`,
+    };
+  },
+};
+
 const DEPTH = 1500;
 const BOTTOM_NAME = 'f'.repeat(200);
 const DEEP_SCRIPT = `import os

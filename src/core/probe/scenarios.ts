@@ -8,7 +8,7 @@ import { EngineError } from '../errors.js';
 import type { Scenario } from './probe-types.js';
 import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
 import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
-import { deepTree, middleLink, sparseExport } from './scenarios-host-side.js';
+import { deepTree, middleLink, sparseCheckpoint, sparseExport } from './scenarios-host-side.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
@@ -36,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   privilege,
   processOutlivesJob,
   sparseExport,
+  sparseCheckpoint,
   deepTree,
   middleLink,
   socketFamilies,

@@ -13,7 +13,10 @@
  *   remains of it. A command that runs past it is killed and is a verifier
  *   FAULT (the check could not answer), never the job's failure.
  * - expect-file reads through the provider (regular files only: a link is
- *   refused, never followed) and hashes the bytes.
+ *   refused, never followed) and hashes the bytes, at most the workspace's
+ *   storage budget of them and within the checks' time: a file reading as
+ *   more (a sparse file, whose apparent size no budget bounds) or a read
+ *   past the allowance is a verifier FAULT, never hours of hashing zeros.
  * - expect-output searches the job's KEPT output (at most its output
  *   budget, and at most the first 64 MiB) with RE2 in linear time; when
  *   bytes were dropped and the pattern was not found in what was kept, the
@@ -63,7 +66,7 @@ export async function runChecks(ctx: CheckContext, checks: readonly PlannedCheck
         results.push(expectOutput(ctx, check.pattern));
         break;
       case 'expect-file':
-        results.push(await expectFile(ctx, check.path, check.sha256));
+        results.push(await expectFile(ctx, check.path, check.sha256, deadline));
         break;
       case 'verify':
         results.push(await verifyCommand(ctx, check.argv, deadline));
@@ -142,7 +145,7 @@ function readHead(path: string, max: number): Buffer {
   }
 }
 
-async function expectFile(ctx: CheckContext, path: string, sha256: string | null): Promise<CheckResult> {
+async function expectFile(ctx: CheckContext, path: string, sha256: string | null, deadline: number): Promise<CheckResult> {
   const base = { kind: 'expect-file' as const, check: sha256 === null ? path : `${path}=${sha256}` };
   let stream;
   try {
@@ -156,10 +159,16 @@ async function expectFile(ctx: CheckContext, path: string, sha256: string | null
   }
   const hash = createHash('sha256');
   let size = 0;
+  const maxBytes = ctx.policy.budget.storageBytes;
+  const unbounded = (why: string): CheckResult => ({ ...base, outcome: 'fault', detail: `${path} ${why}; its digest was not taken`, evidence_sha256: null });
   try {
+    if (stream.size > maxBytes)
+      return unbounded(`reads as ${stream.size} bytes, more than the workspace's storage budget of ${maxBytes} (a sparse file counts whole)`);
     for await (const chunk of stream.chunks) {
-      hash.update(chunk);
       size += chunk.length;
+      if (size > maxBytes) return unbounded(`read past the workspace's storage budget of ${maxBytes} bytes (it grew while read)`);
+      if (ctx.clock.now() > deadline) return unbounded(`was still being read when the checks' time allowance ran out (${size} bytes read)`);
+      hash.update(chunk);
     }
   } catch (error) {
     return { ...base, outcome: 'fault', detail: `${path} could not be read whole: ${toEngineError(error).message}`, evidence_sha256: null };

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
-import { nameText } from '../../core/name-text.js';
+import { clippedPath, nameText } from '../../core/name-text.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 import type { JobUser } from '../../core/job-identity.js';
@@ -51,9 +51,9 @@ export function archiveScanBound(base: readonly Buffer[], bound: number): (heade
     const name = nameText(joinParts([...base, withoutFirst(header.name)].filter((p) => p.length > 0)));
     throw new EngineError(
       'POLICY_DENIED',
-      `listing '${shown(rel) || '.'}' would stream more than ${bound} bytes through the engine, which sends every file's data, to its apparent size: '${shown(name)}' reads as ${header.size} bytes (a sparse file counts whole); nothing was listed`,
+      `listing '${clippedPath(rel) || '.'}' would stream more than ${bound} bytes through the engine, which sends every file's data, to its apparent size: '${clippedPath(name)}' reads as ${header.size} bytes (a sparse file counts whole); nothing was listed`,
       {
-        hint: `list a narrower path that leaves '${shown(name)}' out (the bound is the workspace's storage budget or ${ARCHIVE_SCAN_MAX_BYTES} bytes, whichever is smaller), or remove that file with a job`,
+        hint: `list a narrower path that leaves '${clippedPath(name)}' out (the bound is the workspace's storage budget or ${ARCHIVE_SCAN_MAX_BYTES} bytes, whichever is smaller), or remove that file with a job`,
       },
     );
   };
@@ -61,22 +61,18 @@ export function archiveScanBound(base: readonly Buffer[], bound: number): (heade
 
 /** A directory named where a file was wanted: name one of its files (from its listing), or pack it into one. */
 function directoryRefusal(rel: string): EngineError {
-  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, {
+  return new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is a directory`, {
     hint: 'to move a whole directory, pack it into one file first (tar); otherwise name a file inside it, from its listing',
     action: nextAction('ls-files', { path: rel }, ['workspaceId']),
   });
 }
 
-function shown(rel: string): string {
-  return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
-}
-
 function badPath(rel: string, why: string): EngineError {
-  return new EngineError('BAD_PATH', `'${shown(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
+  return new EngineError('BAD_PATH', `'${clippedPath(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
 }
 
 function notFound(rel: string): EngineError {
-  return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, {
+  return new EngineError('FILE_NOT_FOUND', `'${clippedPath(rel)}' does not exist in the workspace`, {
     hint: 'paths are relative to /workspace; see what is there',
     action: nextAction('ls-files', {}, ['workspaceId']),
   });
@@ -86,7 +82,7 @@ function notRegular(rel: string, kind: StatKind): EngineError {
   if (kind === 'symlink') return badPath(rel, 'is a symbolic link');
   if (kind === 'directory') return directoryRefusal(rel);
   const what = kind === 'socket' ? 'a socket' : kind === 'fifo' ? 'a FIFO' : kind === 'device' ? 'a device' : 'not a regular file';
-  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, {
+  return new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is ${what} in the workspace`, {
     hint: 'only regular files can be exported or read; have the job write its result to a regular file',
   });
 }
@@ -198,7 +194,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
     } catch (error) {
       stream.destroy();
       if (error instanceof EngineError) throw error;
-      throw new ProviderError(`the engine's archive of '${shown(rel)}' is unreadable: ${(error as Error).message}`, {
+      throw new ProviderError(`the engine's archive of '${clippedPath(rel)}' is unreadable: ${(error as Error).message}`, {
         hint: 'try again once no job is writing there; doctor checks the docker provider',
         action: nextAction('doctor', { provider: 'docker' }),
       });
@@ -210,7 +206,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       return await getArchive(engine, containerId, absolute(parts));
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode === 404) throw notFound(rel);
-      throw new ProviderError(`the engine could not read '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, {
+      throw new ProviderError(`the engine could not read '${clippedPath(rel)}': ${(error as Error).message.slice(0, 200)}`, {
         hint: 'doctor checks the docker provider',
         action: nextAction('doctor', { provider: 'docker' }),
         cause: error,
@@ -253,7 +249,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       if (actual !== options.expectedSha256) {
         throw new EngineError(
           'DIGEST_MISMATCH',
-          `the bytes for '${shown(rel)}' have sha256:${actual}, not the expected sha256:${options.expectedSha256.slice(0, 64)}; nothing was written`,
+          `the bytes for '${clippedPath(rel)}' have sha256:${actual}, not the expected sha256:${options.expectedSha256.slice(0, 64)}; nothing was written`,
           { hint: 'the source changed while it was copied; copy it again' },
         );
       }
@@ -261,7 +257,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       if (data.length > storageBytes) {
         throw new EngineError(
           'POLICY_DENIED',
-          `'${shown(rel)}' (${data.length} bytes) is larger than the workspace's storage budget (${storageBytes} bytes); it was not written`,
+          `'${clippedPath(rel)}' (${data.length} bytes) is larger than the workspace's storage budget (${storageBytes} bytes); it was not written`,
           { hint: 'create the workspace with a larger storageBytes budget' },
         );
       }
@@ -269,7 +265,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       if (last !== undefined) {
         if (last === 'directory') throw directoryRefusal(rel);
         if (!options.overwrite)
-          throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, {
+          throw new EngineError('DESTINATION_EXISTS', `'${clippedPath(rel)}' already exists`, {
             hint: 'write it again with overwrite to replace it, or choose another destination',
           });
       }
@@ -287,7 +283,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         const status = (error as { statusCode?: number }).statusCode;
         if (status === 404) throw notFound(rel);
         if (status === 400 || status === 403) throw badPath(rel, `could not be written: ${(error as Error).message.slice(0, 160)}`);
-        throw new ProviderError(`the engine could not write '${shown(rel)}': ${(error as Error).message.slice(0, 200)}`, {
+        throw new ProviderError(`the engine could not write '${clippedPath(rel)}': ${(error as Error).message.slice(0, 200)}`, {
           hint: 'doctor checks the docker provider',
           action: nextAction('doctor', { provider: 'docker' }),
           cause: error,
@@ -310,7 +306,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         workingDir: '/',
       });
       if (result.exitCode !== 0)
-        throw new ProviderError(`removing '${shown(rel)}' failed: ${result.stderr.trim().slice(0, 200)}`, {
+        throw new ProviderError(`removing '${clippedPath(rel)}' failed: ${result.stderr.trim().slice(0, 200)}`, {
           hint: 'a running job may hold it; try again once it has finished',
         });
     },
@@ -323,7 +319,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         if (last === undefined) throw notFound(rel);
         if (last === 'symlink') throw badPath(rel, 'is a symbolic link');
         if (last !== 'directory')
-          throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
+          throw new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
       }
       // Through the nearest ancestor the engine can address when a name is not UTF-8, keeping only what is under `rel`.
       const firstRaw = parts.findIndex((p) => !isUtf8(p));

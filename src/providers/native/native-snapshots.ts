@@ -99,7 +99,7 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       if (candidates.size > 0) {
         view = await layered.mountView(id, stack.lowers);
         try {
-          const delta = await compareViews(view.root, mergedDir(id), candidates);
+          const delta = await compareViews(view.root, mergedDir(id), candidates, meta.policy.budget.storageBytes);
           facts = applyDelta(stack.lowerFacts, delta.before, delta.after);
         } catch (error) {
           await view.release();
@@ -172,7 +172,7 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       if (candidates.size === 0) return { changes: [], truncated: false };
       const view = await layered.mountView(id, manifest.chain);
       try {
-        const { changes } = await compareViews(view.root, mergedDir(id), candidates);
+        const { changes } = await compareViews(view.root, mergedDir(id), candidates, meta.policy.budget.storageBytes);
         return { changes: changes.slice(0, Math.max(0, limit)), truncated: changes.length > limit };
       } finally {
         await view.release();

@@ -20,6 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../../core/errors.js';
+import { clippedPath } from '../../core/name-text.js';
 import { nextAction } from '../../core/next-action.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, removeTree, viaFd, walkTree } from '../../core/files/fd-walk.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
@@ -37,20 +38,16 @@ export interface SafeFsOwner {
   gid: number;
 }
 
-function shown(rel: string): string {
-  return rel.length > 80 ? `${rel.slice(0, 40)}…${rel.slice(-39)}` : rel;
-}
-
 /** A directory named where a file was wanted: name one of its files (from its listing), or pack it into one. */
 function directoryRefusal(rel: string): EngineError {
-  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is a directory`, {
+  return new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is a directory`, {
     hint: 'to move a whole directory, pack it into one file first (tar); otherwise name a file inside it, from its listing',
     action: nextAction('ls-files', { path: rel }, ['workspaceId']),
   });
 }
 
 function badPath(rel: string, why: string): EngineError {
-  return new EngineError('BAD_PATH', `'${shown(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
+  return new EngineError('BAD_PATH', `'${clippedPath(rel)}' ${why}`, { hint: 'symbolic links are never followed by host-side file operations' });
 }
 
 /** What a non-regular entry is, refused as the workspace's content (exit 1), never opened. */
@@ -58,7 +55,7 @@ function notRegular(rel: string, info: Stats): EngineError {
   if (info.isSymbolicLink()) return badPath(rel, 'is a symbolic link');
   if (info.isDirectory()) return directoryRefusal(rel);
   const what = info.isSocket() ? 'a socket' : info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a regular file';
-  return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is ${what} in the workspace`, {
+  return new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is ${what} in the workspace`, {
     hint: 'only regular files can be exported or read; have the job write its result to a regular file',
   });
 }
@@ -70,7 +67,7 @@ function mapOpenError(error: unknown, rel: string): EngineError {
   const code = error instanceof WalkError ? error.code : (error as NodeJS.ErrnoException).code;
   const where = error instanceof WalkError ? ` (component ${error.depth + 1})` : '';
   if (code === 'ENOENT')
-    return new EngineError('FILE_NOT_FOUND', `'${shown(rel)}' does not exist in the workspace`, {
+    return new EngineError('FILE_NOT_FOUND', `'${clippedPath(rel)}' does not exist in the workspace`, {
       hint: 'paths are relative to /workspace; see what is there',
       action: nextAction('ls-files', {}, ['workspaceId']),
     });
@@ -79,13 +76,13 @@ function mapOpenError(error: unknown, rel: string): EngineError {
   if (code === 'ENAMETOOLONG') return badPath(rel, `has a name longer than 255 bytes${where}`);
   if (code === 'EISDIR') return directoryRefusal(rel);
   if (code === 'ENXIO' || code === 'ENODEV' || code === 'EOPNOTSUPP') {
-    return new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a regular file`, { hint: 'only regular files can be exported or read' });
+    return new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is not a regular file`, { hint: 'only regular files can be exported or read' });
   }
   if (code === 'ENOSPC' || code === 'EDQUOT')
-    return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${shown(rel)}' was not written`, {
+    return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${clippedPath(rel)}' was not written`, {
       hint: 'create the workspace with a larger storageBytes budget, or remove files',
     });
-  return new EngineError('PROVIDER_FAILURE', `cannot open '${shown(rel)}': ${code ?? String(error)}`, {
+  return new EngineError('PROVIDER_FAILURE', `cannot open '${clippedPath(rel)}': ${code ?? String(error)}`, {
     hint: 'if the workspace is damaged, destroy it; doctor names what is broken',
     action: nextAction('doctor', { provider: 'native' }),
     cause: error,
@@ -145,7 +142,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
       dir = await openDirBeneath(root, parts, options.create === true ? (made) => made.chown(owner.uid, owner.gid) : undefined);
     } catch (error) {
       if (options.listing === true && error instanceof WalkError && error.code === 'ENOTDIR' && error.depth === parts.length - 1) {
-        throw new EngineError('NOT_A_REGULAR_FILE', `'${shown(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
+        throw new EngineError('NOT_A_REGULAR_FILE', `'${clippedPath(rel)}' is not a directory`, { hint: 'it is a file: list the directory that holds it' });
       }
       throw mapOpenError(error, rel);
     } finally {
@@ -217,7 +214,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
     if (actual !== options.expectedSha256.toLowerCase()) {
       throw new EngineError(
         'DIGEST_MISMATCH',
-        `the bytes for '${shown(rel)}' have sha256:${actual}, not the expected sha256:${options.expectedSha256.slice(0, 64)}; nothing was written`,
+        `the bytes for '${clippedPath(rel)}' have sha256:${actual}, not the expected sha256:${options.expectedSha256.slice(0, 64)}; nothing was written`,
         { hint: 'the source changed while it was copied; copy it again' },
       );
     }
@@ -227,7 +224,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
       const existing = await lstat(viaFd(dir, name)).catch(() => undefined);
       if (existing?.isDirectory()) throw directoryRefusal(rel);
       if (existing !== undefined && !options.overwrite)
-        throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
+        throw new EngineError('DESTINATION_EXISTS', `'${clippedPath(rel)}' already exists`, { hint: 'pass overwrite to replace it' });
       const temp = `.headspace-write-${randomBytes(6).toString('hex')}`;
       try {
         const handle = await open(viaFd(dir, temp), O_CREATE, 0o644);
@@ -244,7 +241,7 @@ export async function openSafeFs(filesDir: string, owner: SafeFsOwner): Promise<
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EEXIST')
-          throw new EngineError('DESTINATION_EXISTS', `'${shown(rel)}' already exists`, {
+          throw new EngineError('DESTINATION_EXISTS', `'${clippedPath(rel)}' already exists`, {
             hint: 'write it again with overwrite to replace it, or choose another destination',
           });
         throw mapOpenError(error, rel);

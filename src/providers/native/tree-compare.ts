@@ -12,12 +12,22 @@
  * at a time through the open parent (core/files/fd-walk.ts), entries are
  * lstat'ed, links are read, never followed, and only regular files are opened
  * (O_NOFOLLOW, O_NONBLOCK: a FIFO planted in place of a file never blocks us).
+ *
+ * A digest reads every byte of a file to its apparent size, which the
+ * storage budget does not bound: a job's 0-byte sparse file of 10 TiB, or a
+ * thousand hard links to one big file, would hold the engine hashing for
+ * hours. So each view reads at most `maxBytesPerView` (the workspace's
+ * storage budget: all the real data a view can hold), a file met again
+ * through another link is digested once, and a comparison that would read
+ * more is refused (POLICY_DENIED, exit 3) naming the file, before anything
+ * was changed.
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, open, readlink, type FileHandle } from 'node:fs/promises';
 import { O_DIR_NOFOLLOW, readNames, viaFd, walkTree } from '../../core/files/fd-walk.js';
-import { nameText } from '../../core/name-text.js';
+import { EngineError } from '../../core/errors.js';
+import { clippedPath, nameText } from '../../core/name-text.js';
 import { pathComponents } from '../../core/paths.js';
 import type { TreeChange } from '../../core/snapshots/snapshot-ops.js';
 import type { DigestEntry } from './overlay-layers.js';
@@ -47,12 +57,12 @@ export interface ViewDelta {
 }
 
 /** Compares `oldRoot` with `newRoot` at `candidates` (and what listings below them show); see the header. */
-export async function compareViews(oldRoot: string, newRoot: string, candidates: Iterable<string>): Promise<ViewDelta> {
+export async function compareViews(oldRoot: string, newRoot: string, candidates: Iterable<string>, maxBytesPerView: number): Promise<ViewDelta> {
   const oldDir = await open(oldRoot, O_DIR_NOFOLLOW);
   try {
     const newDir = await open(newRoot, O_DIR_NOFOLLOW);
     try {
-      return await compareOpen(oldDir, newDir, candidates);
+      return await compareOpen(oldDir, newDir, candidates, maxBytesPerView);
     } finally {
       await newDir.close();
     }
@@ -74,8 +84,11 @@ class DirCache {
   private readonly parts: Buffer[] = [];
   private readonly handles: Array<FileHandle | undefined> = [];
   private readonly root: FileHandle;
-  constructor(root: FileHandle) {
+  /** The digest reads of this view: bytes read so far, its bound, and each file digested, by inode (see the header). */
+  readonly reads: { bytes: number; max: number; byInode: Map<string, { size: number; mtimeMs: number; sha256: string }> };
+  constructor(root: FileHandle, maxBytes: number) {
     this.root = root;
+    this.reads = { bytes: 0, max: maxBytes, byInode: new Map() };
   }
 
   /** The directory at `parts` (undefined when a component is missing, not a directory, or a link). */
@@ -119,9 +132,9 @@ class DirCache {
   }
 }
 
-async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>): Promise<ViewDelta> {
-  const oldDir = new DirCache(oldRoot);
-  const newDir = new DirCache(newRoot);
+async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>, maxBytesPerView: number): Promise<ViewDelta> {
+  const oldDir = new DirCache(oldRoot, maxBytesPerView);
+  const newDir = new DirCache(newRoot, maxBytesPerView);
   try {
     return await compareCached(oldDir, newDir, candidates);
   } finally {
@@ -201,20 +214,39 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
     try {
       const opened = await file.stat();
       if (!opened.isFile() || opened.ino !== info.ino) return undefined; // swapped meanwhile
+      const { reads } = view;
+      const inode = `${opened.dev}:${opened.ino}`;
+      const known = reads.byInode.get(inode);
+      if (known !== undefined && known.size === opened.size && known.mtimeMs === opened.mtimeMs)
+        return { path, type: 'file', mode: opened.mode & 0o7777, size: known.size, sha256: known.sha256 };
+      if (reads.bytes + opened.size > reads.max) throw digestBoundRefusal(path, opened.size, reads.max);
       const hash = createHash('sha256');
       let size = 0;
       const buffer = Buffer.allocUnsafe(1 << 20);
       for (;;) {
-        const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+        // Bounded by what is read, not by the size stat gave: a file growing meanwhile stops at the bound too.
+        const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, reads.max - reads.bytes + 1), null);
         if (bytesRead === 0) break;
+        reads.bytes += bytesRead;
+        if (reads.bytes > reads.max) throw digestBoundRefusal(path, size + bytesRead, reads.max);
         hash.update(buffer.subarray(0, bytesRead));
         size += bytesRead;
       }
-      return { path, type: 'file', mode: opened.mode & 0o7777, size, sha256: hash.digest('hex') };
+      const sha256 = hash.digest('hex');
+      reads.byInode.set(inode, { size, mtimeMs: opened.mtimeMs, sha256 });
+      return { path, type: 'file', mode: opened.mode & 0o7777, size, sha256 };
     } finally {
       await file.close();
     }
   }
+}
+
+function digestBoundRefusal(path: string, size: number, max: number): EngineError {
+  return new EngineError(
+    'POLICY_DENIED',
+    `comparing the workspace's files would read more than ${max} bytes (its storage budget) to digest them: '${clippedPath(path)}' reads as at least ${size} bytes (a sparse file counts whole); nothing was changed`,
+    { hint: `remove or truncate '${clippedPath(path)}' with a job (its data cannot be more than the storage budget), then try again` },
+  );
 }
 
 async function childrenAt(view: DirCache, path: string): Promise<string[]> {

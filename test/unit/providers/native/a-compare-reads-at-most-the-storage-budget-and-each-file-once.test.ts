@@ -1,0 +1,64 @@
+/**
+ * A checkpoint's (and `changes`') comparison digests every byte a changed
+ * file reads as, and a file's apparent size is not bounded by the storage
+ * budget: a job's 0-byte sparse file of terabytes, or many hard links to one
+ * big file, held the engine hashing for as long as it took. Each view now
+ * reads at most the budget, a file met again through another link is
+ * digested once, and past the bound the comparison is refused as policy
+ * (exit 3) naming the file. Runs anywhere: two plain folders stand for the
+ * two overlay views.
+ */
+import { closeSync, linkSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, ftruncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compareViews } from '../../../../src/providers/native/tree-compare.js';
+
+const MiB = 1024 * 1024;
+
+describe('comparing two views of a workspace', () => {
+  let root: string;
+  let before: string;
+  let after: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'hs-compare-'));
+    before = join(root, 'before');
+    after = join(root, 'after');
+    mkdirSync(before);
+    mkdirSync(after);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('refuses as policy, naming the file, a sparse file that reads as more than the budget', async () => {
+    const fd = openSync(join(after, 'big.bin'), 'w');
+    ftruncateSync(fd, 64 * MiB);
+    closeSync(fd);
+    writeFileSync(join(after, 'small.txt'), 'hello');
+    const started = Date.now();
+    await expect(compareViews(before, after, ['big.bin', 'small.txt'], 4 * MiB)).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+      message: expect.stringContaining("'big.bin'"),
+    });
+    expect(Date.now() - started, 'refused before reading its zeros').toBeLessThan(5_000);
+  });
+
+  it('digests a file met through several hard links once, so links to a big file stay within the budget', async () => {
+    writeFileSync(join(after, 'data.bin'), Buffer.alloc(3 * MiB, 7));
+    const names = ['data.bin'];
+    for (let i = 0; i < 5; i++) {
+      linkSync(join(after, 'data.bin'), join(after, `link-${i}.bin`));
+      names.push(`link-${i}.bin`);
+    }
+    const delta = await compareViews(before, after, names, 4 * MiB);
+    expect(delta.changes.map((c) => c.path)).toEqual([...names].sort());
+    expect(new Set(delta.after.map((e) => e.sha256)).size, 'one content, one digest').toBe(1);
+    expect(delta.after.every((e) => e.size === 3 * MiB)).toBe(true);
+  });
+
+  it('reads each view within its own budget: a file in both views is digested on each side', async () => {
+    writeFileSync(join(before, 'kept.bin'), Buffer.alloc(3 * MiB, 1));
+    writeFileSync(join(after, 'kept.bin'), Buffer.alloc(3 * MiB, 2));
+    const delta = await compareViews(before, after, ['kept.bin'], 4 * MiB);
+    expect(delta.changes).toMatchObject([{ path: 'kept.bin', kind: 'modify' }]);
+  });
+});
