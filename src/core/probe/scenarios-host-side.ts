@@ -125,6 +125,45 @@ print('${DONE}')`;
   },
 };
 
+const DEEP_CP_DEPTH = 1000;
+const DEEP_CP_NAME_BYTES = 250;
+/** The path text a comparison handles for that tree: each level's path is carried whole (about 125 MB). */
+const DEEP_CP_PATH_BYTES = ((DEEP_CP_DEPTH * (DEEP_CP_DEPTH + 1)) / 2) * (DEEP_CP_NAME_BYTES + 1);
+
+export interface DeepCheckpointFacts {
+  outcome: HostActOutcome & { digestedBytes: number | null };
+}
+
+export const deepCheckpoint: Scenario<DeepCheckpointFacts> = {
+  id: 'deep-checkpoint',
+  title: 'a deep tree of long names compared by a checkpoint',
+  attempts: `nest ${DEEP_CP_DEPTH} directories of ${DEEP_CP_NAME_BYTES}-byte names (a few MiB of storage, made in a second); the host then checkpoints it as \`checkpoint\` would, whose comparison handles each path whole (depth² × name length)`,
+  requires: ['filesystem'],
+  requiresFeatures: ['snapshots'],
+  async prepare(host) {
+    host.defer(() => host.removeWorkspacePath('hsprobe-deep-cp'));
+    const script = `import os
+os.mkdir('hsprobe-deep-cp'); os.chdir('hsprobe-deep-cp')
+for _ in range(${DEEP_CP_DEPTH}):
+    os.mkdir('${'d'.repeat(DEEP_CP_NAME_BYTES)}'); os.chdir('${'d'.repeat(DEEP_CP_NAME_BYTES)}')
+print('depth: ${DEEP_CP_DEPTH}')
+print('${DONE}')`;
+    return { argv: ['python3', '-c', script], observe: async () => ({ outcome: await host.checkpointWorkspace() }) };
+  },
+  judge(job, host) {
+    const unrun = notAttempted(job, DONE);
+    if (unrun) return unrun;
+    const outcome = describeOutcome(host.outcome);
+    if (outcome.infrastructure) return { verdict: 'escaped', evidence: `the checkpoint failed as an infrastructure fault (exit 7): ${outcome.text}` };
+    if (host.outcome.ok)
+      return {
+        verdict: 'escaped',
+        evidence: `the checkpoint compared the whole tree, about ${formatBytes(DEEP_CP_PATH_BYTES)} of path text: its cost grows with depth² × name length, which no budget bounds`,
+      };
+    return { verdict: 'contained', evidence: `the checkpoint was refused: ${outcome.text}` };
+  },
+};
+
 const DEPTH = 1500;
 const BOTTOM_NAME = 'f'.repeat(200);
 const DEEP_SCRIPT = `import os

@@ -8,7 +8,7 @@ import { EngineError } from '../errors.js';
 import type { Scenario } from './probe-types.js';
 import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
 import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
-import { deepTree, middleLink, sparseCheckpoint, sparseExport } from './scenarios-host-side.js';
+import { deepCheckpoint, deepTree, middleLink, sparseCheckpoint, sparseExport } from './scenarios-host-side.js';
 import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
@@ -37,6 +37,7 @@ export const SCENARIOS: readonly Scenario[] = [
   processOutlivesJob,
   sparseExport,
   sparseCheckpoint,
+  deepCheckpoint,
   deepTree,
   middleLink,
   socketFamilies,

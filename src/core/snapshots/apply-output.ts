@@ -23,6 +23,35 @@ export function skippedDirectories(changes: readonly TreeChange[]): TreeChange[]
   return changes.filter((c) => c.type === 'directory' && c.kind !== 'delete');
 }
 
+/**
+ * The most one file settle carries. Each is read whole into the engine's
+ * memory (a provider's write takes a buffer), so a file's bound must not
+ * be the parent's storage budget: a fork's 4.2 GiB sparse file (no blocks)
+ * took 4.4 GB of the engine's memory and then failed past Node's 4 GiB
+ * buffer as an infrastructure fault (red team, session 9).
+ */
+export const SETTLE_FILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Why settle refuses to carry these changes, before anything changes, or
+ * null: a file past SETTLE_FILE_MAX_BYTES, or files whose sizes together
+ * pass the parent's storage budget (they land whole: a sparse file's holes
+ * are written as zeros, so a fork of a few real bytes could fill the parent).
+ */
+export function carryRefusal(changes: readonly TreeChange[], parentStorageBytes: number): string | null {
+  const files = changes.filter((c) => c.kind !== 'delete' && c.type === 'file');
+  const big = files.filter((c) => c.size > SETTLE_FILE_MAX_BYTES);
+  if (big.length > 0)
+    return `settle carries at most ${SETTLE_FILE_MAX_BYTES} bytes a file (read whole by the engine), and ${big
+      .slice(0, 3)
+      .map((c) => `${c.path} reads as ${c.size}`)
+      .join(', ')}${big.length > 3 ? ', …' : ''} (a sparse file counts whole)`;
+  const total = files.reduce((sum, c) => sum + c.size, 0);
+  if (total > parentStorageBytes)
+    return `the output's files read as ${total} bytes together, more than the parent's storage budget of ${parentStorageBytes} (each lands whole: a sparse file's holes are written)`;
+  return null;
+}
+
 export async function carryChanges(provider: Provider, ops: SnapshotOps, output: OutputRecord, maxBytes: number): Promise<number> {
   let steps = 0;
   const deletes = output.changes.filter((c) => c.kind === 'delete').sort((a, b) => b.path.length - a.path.length);
@@ -32,9 +61,9 @@ export async function carryChanges(provider: Provider, ops: SnapshotOps, output:
   }
   for (const c of output.changes) {
     if (c.kind === 'delete' || c.type !== 'file') continue;
-    const bytes = await readWhole(ops.readAt(output.childId, output.sealCheckpointId, c.path), maxBytes);
+    const bytes = await readWhole(ops.readAt(output.childId, output.sealCheckpointId, c.path), Math.min(maxBytes, SETTLE_FILE_MAX_BYTES));
     if (bytes === null)
-      throw new EngineError('POLICY_DENIED', `${c.path} is larger than the parent's storage budget of ${maxBytes} bytes`, {
+      throw new EngineError('POLICY_DENIED', `${c.path} is larger than ${Math.min(maxBytes, SETTLE_FILE_MAX_BYTES)} bytes, the most settle carries a file`, {
         hint: 'settle with release and copy it out with export instead',
       });
     await provider.write(output.parentId, c.path, bytes, { expectedSha256: c.sha256 ?? '', overwrite: true, ...(c.mode === null ? {} : { mode: c.mode }) });

@@ -6,7 +6,7 @@ import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { carryChanges, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
+import { carryChanges, carryRefusal, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
 import { reviewProposal } from '../snapshots/review-gate.js';
 import {
   parentIsDestroyed,
@@ -119,6 +119,12 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
   if (links.length > 0)
     throw new EngineError('POLICY_DENIED', `settle cannot carry symbolic links yet: ${links.map((c) => c.path).join(', ')}; nothing was applied or consumed`, {
       hint: 'release the output and copy the links by hand, or replace them with files and seal again',
+    });
+  const tooBig = carryRefusal(out.changes, parent.ws.policy.budget.storageBytes);
+  if (tooBig !== null)
+    throw new EngineError('POLICY_DENIED', `${tooBig}; nothing was applied or consumed`, {
+      hint: 'release the output and copy the large files out with export, or remove them in the fork and seal again',
+      action: nextAction('settle', { outputId: out.id, decision: 'release' }),
     });
   const decisions = reviewProposal(out.changes, parent.records.reviewPolicy(parent.ws.id));
   parent.records.recordReviews(out.id, parent.ws.id, out.proposalDigest, decisions, ctx.clock.now());

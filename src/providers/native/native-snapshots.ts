@@ -25,7 +25,7 @@ import type { CheckpointManifest } from './layered-storage.js';
 import type { NativeParts } from './native-parts.js';
 import { applyDelta, unreferencedLayers, unsharedLayers, type LayerRef, type LayerStack } from './overlay-layers.js';
 import { openSafeFs } from './safe-fs.js';
-import { collectPaths, compareViews } from './tree-compare.js';
+import { collectPaths, compareBudget, compareViews } from './tree-compare.js';
 import type { WorkspaceMeta } from './workspace-meta.js';
 
 /**
@@ -93,13 +93,14 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       const upper: LayerRef = { store: id, layer: stack.upper, owner: { uid, gid } };
       // What changed since the chain under the upper: the upper's own paths, compared with that chain's view.
       const candidates = new Set<string>();
-      await collectPaths(layered.layerDir(upper), candidates);
+      const budget = compareBudget(meta.policy.budget.storageBytes);
+      await collectPaths(layered.layerDir(upper), candidates, budget);
       let facts = stack.lowerFacts;
       let view: { root: string; release(): Promise<void>; mounted: boolean } | undefined;
       if (candidates.size > 0) {
         view = await layered.mountView(id, stack.lowers);
         try {
-          const delta = await compareViews(view.root, mergedDir(id), candidates, meta.policy.budget.storageBytes);
+          const delta = await compareViews(view.root, mergedDir(id), candidates, budget);
           facts = applyDelta(stack.lowerFacts, delta.before, delta.after);
         } catch (error) {
           await view.release();
@@ -165,14 +166,15 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       const now = [{ store: id, layer: meta.layers.upper }, ...meta.layers.lowers];
       const { onlyA, onlyB } = unsharedLayers(now, manifest.chain);
       const candidates = new Set<string>();
+      const budget = compareBudget(meta.policy.budget.storageBytes);
       for (const ref of [...onlyA, ...onlyB]) {
         await layered.ensureStore(ref.store);
-        await collectPaths(layered.layerDir(ref), candidates);
+        await collectPaths(layered.layerDir(ref), candidates, budget);
       }
       if (candidates.size === 0) return { changes: [], truncated: false };
       const view = await layered.mountView(id, manifest.chain);
       try {
-        const { changes } = await compareViews(view.root, mergedDir(id), candidates, meta.policy.budget.storageBytes);
+        const { changes } = await compareViews(view.root, mergedDir(id), candidates, budget);
         return { changes: changes.slice(0, Math.max(0, limit)), truncated: changes.length > limit };
       } finally {
         await view.release();

@@ -16,11 +16,15 @@
  * A digest reads every byte of a file to its apparent size, which the
  * storage budget does not bound: a job's 0-byte sparse file of 10 TiB, or a
  * thousand hard links to one big file, would hold the engine hashing for
- * hours. So each view reads at most `maxBytesPerView` (the workspace's
- * storage budget: all the real data a view can hold), a file met again
- * through another link is digested once, and a comparison that would read
- * more is refused (POLICY_DENIED, exit 3) naming the file, before anything
- * was changed.
+ * hours. So each view reads at most the workspace's storage budget (all
+ * the real data a view can hold), a file met again through another link is
+ * digested once, and a comparison that would read more is refused
+ * (POLICY_DENIED, exit 3) naming the file, before anything was changed.
+ * Likewise for the path text it handles: each path is carried whole, so a
+ * tree D deep of names L long costs about D²·L (a 3,000-deep tree of
+ * 250-byte names, made in under a second inside a 64 MiB workspace, held a
+ * checkpoint for 12 minutes and 1.3 GB); past COMPARE_MAX_PATH_BYTES of it
+ * the comparison is refused the same way (red team, session 9).
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -34,11 +38,42 @@ import type { DigestEntry } from './overlay-layers.js';
 
 const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
+/**
+ * The path text one comparison may handle, summed over every path it
+ * collects or finds: a tree of real work (300,000 files of 100-byte paths is
+ * 30 MB) stays well under it; a tree built to be deep and long-named does not.
+ */
+export const COMPARE_MAX_PATH_BYTES = 64 * 1024 * 1024;
+
+/** What one comparison (a checkpoint's, a `changes`') may spend; see the header. */
+export interface CompareBudget {
+  /** Bytes each view's digests may read: the workspace's storage budget. */
+  readonly maxReadBytesPerView: number;
+  /** Path text handled so far, and its bound. */
+  readonly pathText: { used: number; readonly max: number };
+}
+
+export function compareBudget(storageBytes: number, maxPathBytes = COMPARE_MAX_PATH_BYTES): CompareBudget {
+  return { maxReadBytesPerView: storageBytes, pathText: { used: 0, max: maxPathBytes } };
+}
+
+/** Counts `path` against the budget's path text; throws POLICY_DENIED past it. */
+function chargePath(budget: CompareBudget, path: string): void {
+  budget.pathText.used += path.length;
+  if (budget.pathText.used <= budget.pathText.max) return;
+  throw new EngineError(
+    'POLICY_DENIED',
+    `comparing the workspace's files would handle more than ${budget.pathText.max} bytes of path text (a tree too deep or too long-named: '${clippedPath(path)}' is ${path.length} bytes, ${pathComponents(path).length} levels); nothing was changed`,
+    { hint: 'remove that tree with a job (rm -r), or make it shallower, then try again' },
+  );
+}
+
 /** Adds every path below the directory `root` (a raw layer: whiteouts included, as the names they delete). */
-export async function collectPaths(root: string, into: Set<string>): Promise<void> {
+export async function collectPaths(root: string, into: Set<string>, budget: CompareBudget): Promise<void> {
   const dir = await open(root, O_DIR_NOFOLLOW);
   try {
     await walkTree(dir, '', (entry) => {
+      if (!into.has(entry.rel)) chargePath(budget, entry.rel);
       into.add(entry.rel);
       return 'descend';
     });
@@ -57,12 +92,12 @@ export interface ViewDelta {
 }
 
 /** Compares `oldRoot` with `newRoot` at `candidates` (and what listings below them show); see the header. */
-export async function compareViews(oldRoot: string, newRoot: string, candidates: Iterable<string>, maxBytesPerView: number): Promise<ViewDelta> {
+export async function compareViews(oldRoot: string, newRoot: string, candidates: Iterable<string>, budget: CompareBudget): Promise<ViewDelta> {
   const oldDir = await open(oldRoot, O_DIR_NOFOLLOW);
   try {
     const newDir = await open(newRoot, O_DIR_NOFOLLOW);
     try {
-      return await compareOpen(oldDir, newDir, candidates, maxBytesPerView);
+      return await compareOpen(oldDir, newDir, candidates, budget);
     } finally {
       await newDir.close();
     }
@@ -85,7 +120,7 @@ class DirCache {
   private readonly handles: Array<FileHandle | undefined> = [];
   private readonly root: FileHandle;
   /** The digest reads of this view: bytes read so far, its bound, and each file digested, by inode (see the header). */
-  readonly reads: { bytes: number; max: number; byInode: Map<string, { size: number; mtimeMs: number; sha256: string }> };
+  readonly reads: { bytes: number; max: number; byInode: Map<string, { size: number; sha256: string }> };
   constructor(root: FileHandle, maxBytes: number) {
     this.root = root;
     this.reads = { bytes: 0, max: maxBytes, byInode: new Map() };
@@ -132,18 +167,18 @@ class DirCache {
   }
 }
 
-async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>, maxBytesPerView: number): Promise<ViewDelta> {
-  const oldDir = new DirCache(oldRoot, maxBytesPerView);
-  const newDir = new DirCache(newRoot, maxBytesPerView);
+async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>, budget: CompareBudget): Promise<ViewDelta> {
+  const oldDir = new DirCache(oldRoot, budget.maxReadBytesPerView);
+  const newDir = new DirCache(newRoot, budget.maxReadBytesPerView);
   try {
-    return await compareCached(oldDir, newDir, candidates);
+    return await compareCached(oldDir, newDir, candidates, budget);
   } finally {
     await oldDir.close();
     await newDir.close();
   }
 }
 
-async function compareCached(oldDir: DirCache, newDir: DirCache, candidates: Iterable<string>): Promise<ViewDelta> {
+async function compareCached(oldDir: DirCache, newDir: DirCache, candidates: Iterable<string>, budget: CompareBudget): Promise<ViewDelta> {
   // Popped from the end: sorted descending, paths come out in order, children right after their directory.
   const queue = [...new Set(candidates)].filter((p) => p !== '').sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   const seen = new Set(queue);
@@ -159,6 +194,7 @@ async function compareCached(oldDir: DirCache, newDir: DirCache, candidates: Ite
       for (const child of [...a.filter((c) => !inB.has(c)), ...b.filter((c) => !inA.has(c))]) {
         const rel = `${path}/${child}`;
         if (!seen.has(rel)) {
+          chargePath(budget, rel);
           seen.add(rel);
           queue.push(rel);
         }
@@ -212,13 +248,16 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
     if (!info.isFile()) return undefined;
     const file = await open(viaFd(parent, leaf), O_READ);
     try {
-      const opened = await file.stat();
-      if (!opened.isFile() || opened.ino !== info.ino) return undefined; // swapped meanwhile
+      const stats = await file.stat({ bigint: true });
+      if (!stats.isFile() || stats.ino !== BigInt(info.ino)) return undefined; // swapped meanwhile
+      const opened = { size: Number(stats.size), mode: Number(stats.mode) };
       const { reads } = view;
-      const inode = `${opened.dev}:${opened.ino}`;
-      const known = reads.byInode.get(inode);
-      if (known !== undefined && known.size === opened.size && known.mtimeMs === opened.mtimeMs)
-        return { path, type: 'file', mode: opened.mode & 0o7777, size: known.size, sha256: known.sha256 };
+      // Only a file with more than one link can be met twice. The key holds the change time to the nanosecond, which
+      // only the kernel sets: an overlay view over two images (a fork's) reports the overlay's st_dev with each image's
+      // own inode numbers, so two different files can share dev and ino, never also their ctime, size and mtime.
+      const inode = stats.nlink > 1n ? `${stats.dev}:${stats.ino}:${stats.ctimeNs}:${stats.mtimeNs}:${stats.size}` : undefined;
+      const known = inode === undefined ? undefined : reads.byInode.get(inode);
+      if (known !== undefined) return { path, type: 'file', mode: opened.mode & 0o7777, size: known.size, sha256: known.sha256 };
       if (reads.bytes + opened.size > reads.max) throw digestBoundRefusal(path, opened.size, reads.max);
       const hash = createHash('sha256');
       let size = 0;
@@ -233,7 +272,7 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
         size += bytesRead;
       }
       const sha256 = hash.digest('hex');
-      reads.byInode.set(inode, { size, mtimeMs: opened.mtimeMs, sha256 });
+      if (inode !== undefined && size === opened.size) reads.byInode.set(inode, { size, sha256 });
       return { path, type: 'file', mode: opened.mode & 0o7777, size, sha256 };
     } finally {
       await file.close();

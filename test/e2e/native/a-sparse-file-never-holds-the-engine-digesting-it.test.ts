@@ -6,7 +6,9 @@
  * built bin: a checkpoint of such a workspace is refused at once as policy
  * (exit 3) naming the file, and once the file is gone it checkpoints; an
  * --expect-file check of such a file is a verifier fault (exit 9), not hours
- * of reading.
+ * of reading; and settle refuses to carry a fork's sparse file past its
+ * per-file bound (exit 3, nothing consumed) rather than read it whole into
+ * the engine's memory and write its holes into the parent.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
@@ -16,6 +18,7 @@ const readiness = await nativeReadiness();
 const { home, cleanup } = makeHome();
 const env = { HEADSPACE_PROVIDER: 'native' };
 afterAll(async () => {
+  cli(home, ['destroy', 'sparse-fork', '--force'], env);
   cli(home, ['destroy', 'sparse', '--force'], env);
   await cleanup();
 });
@@ -41,5 +44,26 @@ describe.runIf(readiness.ready)(`a sparse file on native${readiness.ready ? '' :
     const check = JSON.parse(run.stdout).provenance.verification.checks[0];
     expect(check).toMatchObject({ outcome: 'fault', evidence_sha256: null });
     expect(check.detail).toContain("more than the workspace's storage budget");
+  });
+
+  it("refuses to settle a fork's sparse file past the per-file bound, consuming nothing", () => {
+    expect(cli(home, ['run', 'sparse', 'rm', '-f', 'big.bin'], env).code).toBe(0);
+    const parent = 'sparse-parent';
+    expect(cli(home, ['create', '--workspace-id', parent, '--storage-bytes', '1G'], env).code).toBe(0);
+    try {
+      expect(cli(home, ['fork', parent, '--workspace-id', 'sparse-fork'], env).code).toBe(0);
+      expect(cli(home, ['run', 'sparse-fork', 'truncate', '-s', '300M', 'big.bin'], env).code).toBe(0);
+      const sealed = cli(home, ['seal', 'sparse-fork', '--json'], env);
+      expect(sealed.code, sealed.stderr).toBe(0);
+      const outputId = /out-[0-9a-f]{12}/.exec(sealed.stdout)![0];
+      const refused = cli(home, ['settle', outputId, 'apply'], env);
+      expect(refused.code, refused.stderr).toBe(3);
+      expect(refused.stderr).toContain('big.bin reads as 314572800');
+      expect(refused.stderr).toContain('nothing was applied or consumed');
+      expect(cli(home, ['settle', outputId, 'release'], env).code, 'the output is still unsettled').toBe(0);
+    } finally {
+      cli(home, ['destroy', 'sparse-fork', '--force'], env);
+      cli(home, ['destroy', parent, '--force'], env);
+    }
   });
 });
