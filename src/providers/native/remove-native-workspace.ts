@@ -35,9 +35,12 @@ export async function removeNativeWorkspace(parts: NativeParts, id: string): Pro
   const paths = await host.reachable();
   await paths.release(id).catch(() => undefined);
   await rm(layout.metaPath(id), { force: true });
-  sorted[await storage.remove(id)].push('storage');
-  // Its runtime directory (the shim's copy) goes with it; the mount base goes with the last workspace (#10 item 12).
+  // Its runtime directory (the shim's copy) goes with it, BEFORE the storage: storage.remove may start the background
+  // reclaim, whose shell takes the mount base away with the last workspace (#10 item 12) and raced this removal:
+  // finding runtime/<id> still there, its rmdir left the base and an empty runtime/ behind, with the home marker
+  // already gone (fresh-clone CI runs left 19 such bases in /run/headspace-native, named by doctor as leftovers).
   await removeRuntimeFiles(paths.runtimeDir(id)).catch(() => undefined);
+  sorted[await storage.remove(id)].push('storage');
   // A reclaim takes the mount base away itself once it has deleted the folder (the folder keeps it until then).
   if (sorted.reclaiming.length === 0) await storage.prune();
   const { reclaiming, ...rest } = sorted;
