@@ -249,7 +249,8 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
     const file = await open(viaFd(parent, leaf), O_READ);
     try {
       const stats = await file.stat({ bigint: true });
-      if (!stats.isFile() || stats.ino !== BigInt(info.ino)) return undefined; // swapped meanwhile
+      // Compared as numbers, as lstat gave it: an inode number past 2^53 (overlayfs xino sets high bits) is rounded alike.
+      if (!stats.isFile() || Number(stats.ino) !== info.ino) return undefined; // swapped meanwhile
       const opened = { size: Number(stats.size), mode: Number(stats.mode) };
       const { reads } = view;
       // Only a file with more than one link can be met twice. The key holds the change time to the nanosecond, which
