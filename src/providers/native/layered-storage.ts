@@ -12,7 +12,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { chmod, chown, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -46,6 +46,8 @@ export interface LayeredStorage {
   emptyDir(store: string): string;
   /** Mounts the store's image at img/<store> unless it is; throws when its image is gone. */
   ensureStore(store: string): Promise<void>;
+  /** The size of the store's image (its workspace's storage budget when made), or undefined when it is gone. */
+  imageBytes(store: string): number | undefined;
   /** Lays out a freshly made image (mounted at img/<id>) and mounts the workspace's overlay. */
   prepare(id: string, owner: { uid: number; gid: number }, stack: LayerStack): Promise<void>;
   /** Mounts the overlay of `id` (its jobs run as `job`) for `stack` at fs/<id>: its stores and idmapped lowers first. */
@@ -170,6 +172,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
     layerDir: (ref) => join(imageMount(ref.store), 'layers', ref.layer),
     emptyDir: (store) => join(imageMount(store), 'empty'),
     ensureStore,
+    imageBytes: (store) => statSync(imageOf(store), { throwIfNoEntry: false })?.size,
     checkpointsDir,
     readManifest,
     liveChains,

@@ -42,6 +42,12 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
   const { layered } = storage;
   const mergedDir = (id: string) => join(mountBase, 'fs', id);
 
+  /** The real data a view of `chain` can hold: the sizes of its distinct stores' images (the workspace's own at least). */
+  function viewBytes(id: string, chain: readonly LayerRef[]): number {
+    const stores = new Set([id, ...chain.map((ref) => ref.store)]);
+    return [...stores].reduce((sum, store) => sum + (layered.imageBytes(store) ?? 0), 0);
+  }
+
   async function layeredMeta(id: string): Promise<WorkspaceMeta & { layers: LayerStack }> {
     const meta = await storage.requireMeta(id);
     if (meta.layers === undefined)
@@ -93,7 +99,7 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       const upper: LayerRef = { store: id, layer: stack.upper, owner: { uid, gid } };
       // What changed since the chain under the upper: the upper's own paths, compared with that chain's view.
       const candidates = new Set<string>();
-      const budget = compareBudget(meta.policy.budget.storageBytes);
+      const budget = compareBudget(viewBytes(id, stack.lowers), viewBytes(id, [upper, ...stack.lowers]));
       await collectPaths(layered.layerDir(upper), candidates, budget);
       let facts = stack.lowerFacts;
       let view: { root: string; release(): Promise<void>; mounted: boolean } | undefined;
@@ -166,7 +172,7 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       const now = [{ store: id, layer: meta.layers.upper }, ...meta.layers.lowers];
       const { onlyA, onlyB } = unsharedLayers(now, manifest.chain);
       const candidates = new Set<string>();
-      const budget = compareBudget(meta.policy.budget.storageBytes);
+      const budget = compareBudget(viewBytes(id, manifest.chain), viewBytes(id, now));
       for (const ref of [...onlyA, ...onlyB]) {
         await layered.ensureStore(ref.store);
         await collectPaths(layered.layerDir(ref), candidates, budget);

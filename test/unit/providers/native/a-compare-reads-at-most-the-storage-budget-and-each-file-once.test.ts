@@ -7,8 +7,10 @@
  * digested once, and past the bound the comparison is refused as policy
  * (exit 3) naming the file. The path text a comparison handles is bounded
  * the same way: a deep tree of long names cost depth² × name length (a red
- * team's 3,000-deep tree held a checkpoint 12 minutes). Runs anywhere: two
- * plain folders stand for the two overlay views.
+ * team's 3,000-deep tree held a checkpoint 12 minutes), and so are its
+ * entries: hard links take no inode, so one file can have millions of names
+ * (a second red team's 398,000 held a checkpoint 2 minutes). Runs anywhere:
+ * two plain folders stand for the two overlay views.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, linkSync, mkdirSync, mkdtempSync, openSync, writeFileSync, ftruncateSync } from 'node:fs';
@@ -39,7 +41,7 @@ describe('comparing two views of a workspace', () => {
     closeSync(fd);
     writeFileSync(join(after, 'small.txt'), 'hello');
     const started = Date.now();
-    await expect(compareViews(before, after, ['big.bin', 'small.txt'], compareBudget(4 * MiB))).rejects.toMatchObject({
+    await expect(compareViews(before, after, ['big.bin', 'small.txt'], compareBudget(4 * MiB, 4 * MiB))).rejects.toMatchObject({
       code: 'POLICY_DENIED',
       message: expect.stringContaining("'big.bin'"),
     });
@@ -53,7 +55,7 @@ describe('comparing two views of a workspace', () => {
       linkSync(join(after, 'data.bin'), join(after, `link-${i}.bin`));
       names.push(`link-${i}.bin`);
     }
-    const delta = await compareViews(before, after, names, compareBudget(4 * MiB));
+    const delta = await compareViews(before, after, names, compareBudget(4 * MiB, 4 * MiB));
     expect(delta.changes.map((c) => c.path)).toEqual([...names].sort());
     expect(new Set(delta.after.map((e) => e.sha256)).size, 'one content, one digest').toBe(1);
     expect(delta.after.every((e) => e.size === 3 * MiB)).toBe(true);
@@ -62,7 +64,7 @@ describe('comparing two views of a workspace', () => {
   it('reads each view within its own budget: a file in both views is digested on each side', async () => {
     writeFileSync(join(before, 'kept.bin'), Buffer.alloc(3 * MiB, 1));
     writeFileSync(join(after, 'kept.bin'), Buffer.alloc(3 * MiB, 2));
-    const delta = await compareViews(before, after, ['kept.bin'], compareBudget(4 * MiB));
+    const delta = await compareViews(before, after, ['kept.bin'], compareBudget(4 * MiB, 4 * MiB));
     expect(delta.changes).toMatchObject([{ path: 'kept.bin', kind: 'modify' }]);
   });
 
@@ -71,16 +73,28 @@ describe('comparing two views of a workspace', () => {
     const made = spawnSync('python3', ['-c', "import os\nfor _ in range(40): os.mkdir('n' * 200); os.chdir('n' * 200)"], { cwd: after });
     expect(made.status, made.stderr.toString()).toBe(0);
     const candidates = new Set<string>();
-    await expect(collectPaths(after, candidates, compareBudget(MiB, 64 * 1024))).rejects.toMatchObject({
+    await expect(collectPaths(after, candidates, compareBudget(MiB, MiB, { maxPathBytes: 64 * 1024 }))).rejects.toMatchObject({
       code: 'POLICY_DENIED',
       message: expect.stringContaining('bytes of path text'),
     });
     // Found through a listing (a directory only one view has): charged as well.
-    await expect(compareViews(before, after, ['n'.repeat(200)], compareBudget(MiB, 64 * 1024))).rejects.toMatchObject({ code: 'POLICY_DENIED' });
+    await expect(compareViews(before, after, ['n'.repeat(200)], compareBudget(MiB, MiB, { maxPathBytes: 64 * 1024 }))).rejects.toMatchObject({
+      code: 'POLICY_DENIED',
+    });
     // Within the bound, the same tree compares.
-    const roomy = compareBudget(MiB);
+    const roomy = compareBudget(MiB, MiB);
     const all = new Set<string>();
     await collectPaths(after, all, roomy);
     expect((await compareViews(before, after, all, roomy)).changes).toHaveLength(40);
+  });
+
+  it('refuses as policy more entries than twice the files the two views can hold, hard links included', async () => {
+    writeFileSync(join(after, 'one.txt'), 'x');
+    const made = spawnSync('python3', ['-c', "import os\nfor i in range(600): os.link('one.txt', 'l%d' % i)"], { cwd: after });
+    expect(made.status, made.stderr.toString()).toBe(0);
+    // Views of 1 MiB each hold at most 256 files: 512 entries.
+    const budget = compareBudget(MiB, MiB, { minEntries: 100 });
+    const candidates = new Set<string>();
+    await expect(collectPaths(after, candidates, budget)).rejects.toMatchObject({ code: 'POLICY_DENIED', message: expect.stringContaining('512 entries') });
   });
 });
