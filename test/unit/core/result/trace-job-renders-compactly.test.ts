@@ -4,7 +4,8 @@
  * line, passed through selectExcerpt (6000-byte budget) into a result
  * package, renders as markdown within the 8 KiB default that still shows the
  * answer and the error, is at least 100 times smaller than the log, and whose
- * truncation marker names the log's true size and the retrieval command.
+ * truncation marker names the log's true size and the retrieval command;
+ * selecting it costs a small multiple of one plain pass over the log.
  */
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../../src/core/result/render-markdown.js';
@@ -92,14 +93,26 @@ describe('the seed trace job', () => {
     expect(markdown).toContain(`of ${log.length} bytes shown -- full text: \`${RETRIEVAL}\``);
   });
 
-  it('selects the excerpt in well under 100 ms once warm', () => {
-    // CPU time, best of five: wall time on a shared machine measures the neighbours, not us.
-    const runs = Array.from({ length: 5 }, () => {
-      const started = process.cpuUsage();
-      selectExcerpt(log, { budgetBytes: 6000, retrieval: RETRIEVAL });
-      const used = process.cpuUsage(started);
-      return (used.user + used.system) / 1000;
-    });
-    expect(Math.min(...runs)).toBeLessThan(100);
+  it('selects the excerpt within a small multiple of one plain pass over the log', () => {
+    // CPU time, best of five: wall time on a shared machine measures the neighbours, not us. A ratio against a floor
+    // measured here, not milliseconds: an absolute bound (100 ms) failed a CI run on a machine 3-5x slower (118 ms),
+    // where the ratio stays 6-7. Anything worse than linear would be far past 40.
+    const cpuMs = (work: () => unknown): number =>
+      Math.min(
+        ...Array.from({ length: 5 }, () => {
+          const started = process.cpuUsage();
+          work();
+          const used = process.cpuUsage(started);
+          return (used.user + used.system) / 1000;
+        }),
+      );
+    const floor = cpuMs(() =>
+      log
+        .toString('utf8')
+        .split('\n')
+        .reduce((bytes, line) => bytes + line.length, 0),
+    );
+    const selecting = cpuMs(() => selectExcerpt(log, { budgetBytes: 6000, retrieval: RETRIEVAL }));
+    expect(selecting / Math.max(floor, 1)).toBeLessThan(40);
   });
 });
