@@ -162,8 +162,8 @@ function publishMarker(path: string, content: string): boolean {
   }
 }
 
-/** The temporary a process writes a marker through (and, renamed aside, takes a stale one with). */
-export function markerTemporaryOf(path: string, pid: number): string {
+/** The temporary a process writes a marker through (removeIfStill takes a stale one aside as `<marker>.<pid>.stale-<hex>`). */
+function markerTemporaryOf(path: string, pid: number): string {
   return `${path}.${pid}.tmp`;
 }
 

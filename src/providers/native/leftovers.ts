@@ -63,6 +63,12 @@ const run = promisify(execFile);
 /** How old an unreadable job marker must be before it is a leftover: no writer takes this long between create and write. */
 const UNREADABLE_MARKER_GRACE_MS = 5_000;
 
+/** The pid of the process whose temporary `file` is (a `meta.json.<pid>.tmp`, a marker's temporary or one taken aside), if it is one. */
+function temporaryWriterOf(file: string): number | undefined {
+  const meta = /^meta\.json\.(\d+)\.tmp$/.exec(file);
+  return meta !== null ? Number(meta[1]) : markerTemporaryPid(file);
+}
+
 async function olderThan(path: string, ms: number): Promise<boolean> {
   const info = await stat(path).catch(() => undefined);
   return info !== undefined && Date.now() - info.mtimeMs > ms;
@@ -177,7 +183,7 @@ export function nativeLeftovers(options: {
           });
       }
       for (const file of files) {
-        const writer = /^meta\.json\.(\d+)\.tmp$/.test(file) ? Number(/\d+/.exec(file)![0]) : markerTemporaryPid(file);
+        const writer = temporaryWriterOf(file);
         const stray = /^stop-.+$/.test(file) ? !live : writer !== undefined ? !isAlive(writer) : false;
         if (stray)
           found.push({
@@ -306,9 +312,9 @@ export function nativeLeftovers(options: {
         if (slot !== undefined && (await readJobMarker(leftover.target)) === undefined && !(await olderThan(leftover.target, UNREADABLE_MARKER_GRACE_MS)))
           return;
         if (file.startsWith('stop-') && (await liveJobs(layout.workspaceDir(id))).length > 0) return;
-        const writer = markerTemporaryPid(file);
+        const writer = temporaryWriterOf(file);
         if (writer !== undefined && isAlive(writer)) return;
-        if (slot === undefined && writer === undefined && !file.startsWith('stop-') && !/^meta\.json\.\d+\.tmp$/.test(file))
+        if (slot === undefined && writer === undefined && !file.startsWith('stop-'))
           throw new ProviderError(`not a native leftover: ${leftover.target}`, {
             hint: 'this is a headspace bug: only leftovers the native provider listed can be removed',
           });

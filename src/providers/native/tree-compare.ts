@@ -151,7 +151,7 @@ class DirCache {
   private readonly handles: Array<FileHandle | undefined> = [];
   private readonly root: FileHandle;
   /** The digest reads of this view: bytes read so far, its bound, and each file digested, by inode (see the header). */
-  readonly reads: { bytes: number; max: number; byInode: Map<string, { size: number; sha256: string }> };
+  readonly reads: { bytes: number; max: number; byInode: Map<string, string> };
   constructor(root: FileHandle, maxBytes: number) {
     this.root = root;
     this.reads = { bytes: 0, max: maxBytes, byInode: new Map() };
@@ -289,7 +289,7 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
       // own inode numbers, so two different files can share dev and ino, never also their ctime, size and mtime.
       const inode = stats.nlink > 1n ? `${stats.dev}:${stats.ino}:${stats.ctimeNs}:${stats.mtimeNs}:${stats.size}` : undefined;
       const known = inode === undefined ? undefined : reads.byInode.get(inode);
-      if (known !== undefined) return { path, type: 'file', mode: opened.mode & 0o7777, size: known.size, sha256: known.sha256 };
+      if (known !== undefined) return { path, type: 'file', mode: opened.mode & 0o7777, size: opened.size, sha256: known };
       if (reads.bytes + opened.size > reads.max) throw digestBoundRefusal(path, opened.size, reads.max);
       const hash = createHash('sha256');
       let size = 0;
@@ -304,7 +304,7 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
         size += bytesRead;
       }
       const sha256 = hash.digest('hex');
-      if (inode !== undefined && size === opened.size) reads.byInode.set(inode, { size, sha256 });
+      if (inode !== undefined && size === opened.size) reads.byInode.set(inode, sha256);
       return { path, type: 'file', mode: opened.mode & 0o7777, size, sha256 };
     } finally {
       await file.close();
