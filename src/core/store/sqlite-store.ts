@@ -11,6 +11,7 @@ import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { EventQueue } from './event-queue.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { sqliteAddonPath } from './sqlite-addon.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
 import {
@@ -189,7 +190,7 @@ export class SqliteStore {
     }
     let db: Database.Database;
     try {
-      db = new Database(path);
+      db = new Database(path, { nativeBinding: sqliteAddonPath() });
       db.pragma('busy_timeout = 10000');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');

@@ -1,6 +1,7 @@
 import type * as WorkerThreads from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { lazyRequire } from '../lazy-require.js';
+import { sqliteAddonPath } from './sqlite-addon.js';
 
 const workerThreads = lazyRequire<typeof WorkerThreads>('node:worker_threads');
 
@@ -81,7 +82,10 @@ export class WalCheckpointer {
 
   private start(): WorkerThreads.Worker {
     const betterSqlite3 = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new (workerThreads().Worker)(WORKER_SOURCE, { eval: true, workerData: { betterSqlite3, dbPath: this.dbPath, busy: this.busy } });
+    const worker = new (workerThreads().Worker)(WORKER_SOURCE, {
+      eval: true,
+      workerData: { betterSqlite3, nativeBinding: sqliteAddonPath(), dbPath: this.dbPath, busy: this.busy },
+    });
     worker.on('error', (error: Error) => this.fail(worker, error.message));
     worker.on('exit', (code) => {
       if (code !== 0) this.fail(worker, `exited with code ${code}`);
@@ -110,7 +114,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.betterSqlite3);
 // Linux keeps a nice value per thread: this one yields to the engine's thread on a busy machine.
 try { require('node:os').setPriority(19); } catch {}
-const db = new Database(workerData.dbPath, { fileMustExist: true });
+const db = new Database(workerData.dbPath, { fileMustExist: true, nativeBinding: workerData.nativeBinding });
 db.pragma('synchronous = NORMAL');
 parentPort.on('message', () => {
   try {
