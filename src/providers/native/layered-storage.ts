@@ -17,7 +17,7 @@ import { chmod, chown, mkdir, readdir, readFile, rename, rm, rmdir, writeFile } 
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ProviderError } from '../../core/errors.js';
-import { removeTree } from '../../core/files/fd-walk.js';
+import { removeUnreachableTree } from '../../core/files/remove-unreachable-tree.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import { nextAction } from '../../core/next-action.js';
 import type { Layout } from './layout.js';
@@ -262,8 +262,8 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
     async deleteLayers(refs) {
       for (const ref of refs) {
         if (!LAYER_NAME.test(ref.layer) || !isMountedOver(imageMount(ref.store), imgArea)) continue;
-        // fd-relative and never following a link: a layer holds what a job wrote.
-        await removeTree(join(imageMount(ref.store), 'layers', ref.layer));
+        // A layer holds what a job wrote, but one that no chain references is mounted nowhere: no job reaches it.
+        await removeUnreachableTree(join(imageMount(ref.store), 'layers', ref.layer));
       }
     },
 
