@@ -66,6 +66,9 @@ export async function makeNativeWorkspace(
     },
     async dispose() {
       await provider.remove(workspaceId).catch(() => undefined);
+      // The folder is reclaimed in the background: deleting it beside the reclaim shell failed a run with ENOTEMPTY
+      // (the shell writes its started marker into the folder once it holds the lock).
+      await waitForReclaim(root, workspaceId).catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
     },
   };
