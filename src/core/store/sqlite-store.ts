@@ -728,8 +728,38 @@ export class SqliteStore {
       if (ws.state === 'running') throw this.busyError(ws.id);
       const lease = this.liveLease(ws.id);
       if (lease) throw this.leaseBusyError(ws.id, lease);
+      if (intent.op === 'remove') {
+        // A fork being made holds no meta.json of its own yet: a removal now would reclaim the storage its chain is
+        // built on, and the fork would report success over files that are gone (red team, session 10).
+        const child = this.forkBeingMade(ws.id);
+        if (child)
+          throw new EngineError(
+            'WORKSPACE_BUSY',
+            `workspace ${ws.id} is busy: its fork ${child.workspaceId} is being made (process ${child.owner.pid}); nothing was removed`,
+            { hint: 'wait for the fork to finish, then destroy it (and its forks) or this workspace again' },
+          );
+      }
       return this.openIntent({ ...intent, jobId: null });
     });
+  }
+
+  /**
+   * Refuses, inside the transaction that records a fork of `parentId`, when the parent is being removed or is gone:
+   * with the check in destroy's lease (leaseWorkspace), one of the two always sees the other.
+   */
+  refuseForkOfRemoved(parentId: string): void {
+    const parent = this.getWorkspace(parentId);
+    if (!parent || parent.state === 'destroyed') throw notFound(parentId);
+    const lease = this.liveLease(parentId);
+    if (lease?.op === 'remove') throw this.leaseBusyError(parentId, lease);
+  }
+
+  /** The create intent, still open and its process alive, of a fork of `parentId` being made. */
+  private forkBeingMade(parentId: string): IntentRecord | undefined {
+    const rows = this.sql(
+      "SELECT i.* FROM intents i JOIN forks f ON f.child_id = i.workspace_id WHERE f.parent_id = ? AND i.op = 'create' AND i.settled_at IS NULL ORDER BY i.id",
+    ).all(parentId) as Row[];
+    return rows.map(toIntent).find((i) => isOwnerAlive(i.owner));
   }
 
   /** An open put/export/remove intent on the workspace whose process is alive. */

@@ -91,6 +91,8 @@ export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promi
     const baseId = ctx.ids('cp');
     const now = ctx.clock.now();
     const { intent, jobSlot } = store.atomically(() => {
+      // A destroy of the parent under way (or done) since the checks above would reclaim what the child is built on.
+      store.refuseForkOfRemoved(parent.id);
       const recorded = store.insertWorkspace({
         id: childId,
         provider: parent.provider,

@@ -20,7 +20,7 @@ import { ProviderError } from '../../core/errors.js';
 import { removeUnreachableTree } from '../../core/files/remove-unreachable-tree.js';
 import { ID_PATTERN } from '../../core/ids.js';
 import { nextAction } from '../../core/next-action.js';
-import type { Layout } from './layout.js';
+import { RECLAIM_JOURNAL, type Layout } from './layout.js';
 import { ensureUnderBase } from './mount-base.js';
 import { IDMAP_DIR, IDMAP_NAME, planLayerIdmaps, type Identity } from './layer-idmaps.js';
 import { LAYER_NAME, overlayOptions, storesOf, type LayerRef, type LayerStack } from './overlay-layers.js';
@@ -156,6 +156,9 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
     const chains: LayerRef[][] = [];
     for (const id of await readdir(layout.workspacesDir).catch(() => [] as string[])) {
       if (!ID_PATTERN.test(id) || id === except) continue;
+      // Removed, its folder awaiting the background reclaim: its checkpoints died with it. Counting them kept the
+      // retained store of a destroyed parent mounted after its last fork was destroyed (red team, session 10).
+      if (existsSync(join(layout.workspaceDir(id), RECLAIM_JOURNAL))) continue;
       const meta = await readMeta(layout.metaPath(id));
       if (meta?.layers !== undefined) chains.push([{ store: id, layer: meta.layers.upper }, ...meta.layers.lowers]);
       for (const file of await readdir(checkpointsDir(id)).catch(() => [] as string[])) {

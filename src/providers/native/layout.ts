@@ -18,6 +18,12 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
+/**
+ * The journal of a removed workspace's background reclaim, in its folder (reclaim-storage.ts): a folder holding
+ * one belongs to no live workspace, and nothing in it (its checkpoint manifests) keeps a layer in use.
+ */
+export const RECLAIM_JOURNAL = 'reclaim.json';
+
 export interface Layout {
   root: string;
   workspacesDir: string;

@@ -31,10 +31,10 @@ import { currentOwner, isOwnerAlive, type Owner } from '../../core/store/owner.j
 import { releaseIdmapBinds } from './layered-storage.js';
 import { SHARED_RUNTIME_FILES, HOME_MARKER } from './mount-base.js';
 import { unmountWorkspaceFilesystem } from './workspace-filesystem.js';
+import { RECLAIM_JOURNAL } from './layout.js';
 
 const run = promisify(execFile);
 
-export const RECLAIM_JOURNAL = 'reclaim.json';
 /** Written by the shell once it holds the folder's lock: a shell that got that far and holds no lock any more has died. */
 const RECLAIM_STARTED = 'reclaim.started';
 
