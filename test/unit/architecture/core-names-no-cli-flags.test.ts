@@ -57,6 +57,7 @@ const ALLOWED: readonly Allowed[] = [
     ],
   ),
   ...argv('core/run/detach-job.ts', "the shared supervisor's argv (bin/headspace-supervisor --shared <home>), started by a detached run", ['--shared']),
+  ...argv('core/files/remove-unreachable-tree.ts', "coreutils rm's argv, removing a layer no job can reach", ['--one-file-system']),
   ...argv('providers/native/plan-bwrap.ts', 'the bubblewrap argv that builds the sandbox', [
     '--unshare-all',
     '--unshare-user',
