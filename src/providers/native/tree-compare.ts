@@ -148,12 +148,32 @@ export async function compareViews(oldRoot: string, newRoot: string, candidates:
 const WINDOW = 128;
 
 /**
- * Entries, or 1 MiB reads, handled between two turns of the event loop. An
+ * The longest a comparison works between two turns of the event loop. An
  * entry is read with synchronous calls (entryAt says why); a resident engine
- * (serve, mcp) answers its other callers meanwhile.
+ * (serve, mcp) answers its other callers meanwhile. By time, not by count:
+ * an entry costs microseconds and a 1 MiB read and digest milliseconds, and
+ * a count of 256 of either let a checkpoint of two big files hold a served
+ * `ls` for 2 s (red team, session 10). One clock for both views, which
+ * take turns.
  */
-const STEPS_PER_TURN = 256;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const TURN_MS = 20;
+class TurnClock {
+  private last = performance.now();
+  /** The turn both views wait for: each waiting for one of its own gave each a fresh slice, 40 ms and more in a row. */
+  private turn: Promise<void> | undefined;
+  /** Lets the event loop turn when TURN_MS have passed since it last did. */
+  step(): Promise<void> | undefined {
+    if (this.turn !== undefined || performance.now() - this.last < TURN_MS) return this.turn;
+    this.turn = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.last = performance.now();
+        this.turn = undefined;
+        resolve();
+      }),
+    );
+    return this.turn;
+  }
+}
 
 class DirCache {
   private readonly parts: Buffer[] = [];
@@ -163,16 +183,12 @@ class DirCache {
   readonly reads: { bytes: number; max: number; byInode: Map<string, string> };
   /** The digests' read buffer, one per view: allocated per file, 1 MiB for each empty file was most of a checkpoint's garbage collection. */
   readonly buffer = Buffer.allocUnsafe(1 << 20);
-  /** Synchronous steps (entries, reads) since the last turn of the event loop. */
-  steps = 0;
-  constructor(root: FileHandle, maxBytes: number) {
+  /** Shared with the other view of the comparison. */
+  readonly clock: TurnClock;
+  constructor(root: FileHandle, maxBytes: number, clock: TurnClock) {
     this.root = root;
     this.reads = { bytes: 0, max: maxBytes, byInode: new Map() };
-  }
-
-  /** Counts a synchronous step, and lets the event loop turn after STEPS_PER_TURN of them. */
-  async step(): Promise<void> {
-    if (++this.steps % STEPS_PER_TURN === 0) await nextTurn();
+    this.clock = clock;
   }
 
   /**
@@ -227,8 +243,9 @@ class DirCache {
 }
 
 async function compareOpen(oldRoot: FileHandle, newRoot: FileHandle, candidates: Iterable<string>, budget: CompareBudget): Promise<ViewDelta> {
-  const oldDir = new DirCache(oldRoot, budget.maxReadBytes.old);
-  const newDir = new DirCache(newRoot, budget.maxReadBytes.new);
+  const clock = new TurnClock();
+  const oldDir = new DirCache(oldRoot, budget.maxReadBytes.old, clock);
+  const newDir = new DirCache(newRoot, budget.maxReadBytes.new, clock);
   try {
     return await compareCached(oldDir, newDir, candidates, budget);
   } finally {
@@ -292,14 +309,14 @@ export function changeOf(path: string, was: DigestEntry | undefined, now: Digest
  * The entry at `path` in the view, or undefined when absent (or not a file, directory or link: FIFOs, sockets and
  * devices hold no content). Its own calls are synchronous: asynchronous ones cost each a thread-pool hop and a
  * promise, five or six per file, and a checkpoint of 60,000 new empty files took 25 s for them (session 10). The
- * view's step() lets the event loop turn between entries and between a big file's reads.
+ * views' clock lets the event loop turn between entries and between a big file's reads.
  */
 async function entryAt(view: DirCache, path: string): Promise<DigestEntry | undefined> {
   const parts = pathComponents(path);
   // A missing or non-directory (or link) component: nothing is there in this view.
   const parent = await view.dir(parts.slice(0, -1));
   if (parent === undefined) return undefined;
-  await view.step();
+  await view.clock.step();
   const at = viaFd(parent, parts[parts.length - 1]!);
   let info: Stats | undefined;
   try {
@@ -339,7 +356,7 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
       if (reads.bytes > reads.max) throw digestBoundRefusal(path, size + bytesRead, reads.max);
       hash.update(buffer.subarray(0, bytesRead));
       size += bytesRead;
-      await view.step();
+      await view.clock.step();
     }
     const sha256 = hash.digest('hex');
     if (inode !== undefined && size === opened.size) reads.byInode.set(inode, sha256);
