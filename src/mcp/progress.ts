@@ -12,8 +12,9 @@
  * channel. `progress` is the elapsed seconds (strictly increasing, as the
  * spec requires); `message` says what runs and how much it printed so far.
  * A heartbeat goes out every HEARTBEAT_MS whatever happens, and an extra one
- * when the output crosses a milestone (64 KiB, then each ×4), at most one
- * per MIN_GAP_MS.
+ * when the output crosses a milestone (64 KiB, then each ×4) or a batch's
+ * job starts or ends, at most one per MIN_GAP_MS (one that comes sooner is
+ * sent when the gap has passed).
  */
 import type { EngineEvent, EventBus } from '../core/events.js';
 
@@ -51,7 +52,21 @@ export function reportProgress(
   let nextMilestone = FIRST_MILESTONE;
   let failed = false;
 
+  // A change within MIN_GAP_MS of the last message waits for the gap, then goes out as things are by then. Dropped
+  // instead, a job ending and the next starting a moment later were never told: the next heartbeat found both done.
+  let deferred: ReturnType<typeof setTimeout> | undefined;
+  const emitSoon = () => {
+    const wait = MIN_GAP_MS - (now() - lastSent);
+    if (wait <= 0) emit();
+    else if (deferred === undefined) {
+      deferred = setTimeout(emit, wait);
+      deferred.unref();
+    }
+  };
+
   const emit = () => {
+    if (deferred !== undefined) clearTimeout(deferred);
+    deferred = undefined;
     const at = now();
     const progress = Math.max(Math.round((at - started) / 100) / 10, lastProgress + 0.1);
     lastProgress = Math.round(progress * 10) / 10;
@@ -75,7 +90,7 @@ export function reportProgress(
     const total = totalBytes();
     if (total < nextMilestone) return;
     while (nextMilestone <= total) nextMilestone *= 4;
-    if (now() - lastSent >= MIN_GAP_MS) emit();
+    emitSoon();
   };
 
   const unsubscribe = events.subscribe((event: EngineEvent) => {
@@ -89,7 +104,7 @@ export function reportProgress(
       const changed = batch === undefined || batch.done !== event.done || batch.running !== event.running;
       batch = event;
       // A job starting or ending is news: sent at once (at most one per MIN_GAP_MS), not at the next heartbeat.
-      if (changed && now() - lastSent >= MIN_GAP_MS) emit();
+      if (changed) emitSoon();
     } else if (event.type === 'job.output-size') {
       jobId ??= event.jobId;
       sizes.set(event.jobId, event.bytes);
@@ -100,6 +115,7 @@ export function reportProgress(
   timer.unref();
   return () => {
     clearInterval(timer);
+    if (deferred !== undefined) clearTimeout(deferred);
     unsubscribe();
   };
 }
