@@ -40,6 +40,7 @@
 import { constants, lstatSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { nameText } from '../name-text.js';
+import { TurnClock } from './turn-clock.js';
 
 export const O_DIR_NOFOLLOW = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
@@ -168,10 +169,8 @@ async function climbTo(dir: FileHandle, parent: { dev: number; ino: number }, la
   return up;
 }
 
-/** Entries walkTree visits between two turns of the event loop (a resident engine answers its other callers meanwhile). */
-const WALK_ENTRIES_PER_TURN = 256;
-
-function lstatOrUndefined(path: Buffer): Stats | undefined {
+/** lstat, or undefined when the entry is gone (or cannot be read). Synchronous: see walkTree. */
+export function lstatOrUndefined(path: Buffer): Stats | undefined {
   try {
     return lstatSync(path);
   } catch {
@@ -185,7 +184,7 @@ function lstatOrUndefined(path: Buffer): Stats | undefined {
  * directory) and without recursion. `startRel` prefixes every `rel`.
  */
 export async function walkTree(start: FileHandle, startRel: string, visit: (entry: TreeEntry) => Visit): Promise<void> {
-  let visited = 0;
+  const clock = new TurnClock();
   let dir = await reopenDir(start);
   try {
     const top = await dir.stat();
@@ -200,9 +199,9 @@ export async function walkTree(start: FileHandle, startRel: string, visit: (entr
         continue;
       }
       const name = frame.names[frame.next++]!;
-      // Synchronous, the event loop turning every WALK_ENTRIES_PER_TURN entries: an asynchronous lstat per entry
-      // cost a thread-pool hop and a promise each, most of a big tree's walk (session 10).
-      if (++visited % WALK_ENTRIES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      // Synchronous, the event loop turning on the clock's time: an asynchronous lstat per entry cost a thread-pool
+      // hop and a promise each, most of a big tree's walk (session 10).
+      await clock.step();
       const stats = lstatOrUndefined(viaFd(dir, name));
       if (stats === undefined) continue; // removed meanwhile
       const rel = frame.rel === '' ? nameText(name) : `${frame.rel}/${nameText(name)}`;

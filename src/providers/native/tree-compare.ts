@@ -27,9 +27,10 @@
  * the comparison is refused the same way (red team, session 9).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { O_DIR_NOFOLLOW, readNames, viaFd, walkTree } from '../../core/files/fd-walk.js';
+import { lstatOrUndefined, O_DIR_NOFOLLOW, readNames, viaFd, walkTree } from '../../core/files/fd-walk.js';
+import { TurnClock } from '../../core/files/turn-clock.js';
 import { EngineError } from '../../core/errors.js';
 import { clippedPath, nameText } from '../../core/name-text.js';
 import { pathComponents } from '../../core/paths.js';
@@ -147,34 +148,6 @@ export async function compareViews(oldRoot: string, newRoot: string, candidates:
  */
 const WINDOW = 128;
 
-/**
- * The longest a comparison works between two turns of the event loop. An
- * entry is read with synchronous calls (entryAt says why); a resident engine
- * (serve, mcp) answers its other callers meanwhile. By time, not by count:
- * an entry costs microseconds and a 1 MiB read and digest milliseconds, and
- * a count of 256 of either let a checkpoint of two big files hold a served
- * `ls` for 2 s (red team, session 10). One clock for both views, which
- * take turns.
- */
-const TURN_MS = 20;
-class TurnClock {
-  private last = performance.now();
-  /** The turn both views wait for: each waiting for one of its own gave each a fresh slice, 40 ms and more in a row. */
-  private turn: Promise<void> | undefined;
-  /** Lets the event loop turn when TURN_MS have passed since it last did. */
-  step(): Promise<void> | undefined {
-    if (this.turn !== undefined || performance.now() - this.last < TURN_MS) return this.turn;
-    this.turn = new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.last = performance.now();
-        this.turn = undefined;
-        resolve();
-      }),
-    );
-    return this.turn;
-  }
-}
-
 class DirCache {
   private readonly parts: Buffer[] = [];
   private readonly handles: Array<FileHandle | undefined> = [];
@@ -183,7 +156,7 @@ class DirCache {
   readonly reads: { bytes: number; max: number; byInode: Map<string, string> };
   /** The digests' read buffer, one per view: allocated per file, 1 MiB for each empty file was most of a checkpoint's garbage collection. */
   readonly buffer = Buffer.allocUnsafe(1 << 20);
-  /** Shared with the other view of the comparison. */
+  /** Shared with the other view of the comparison (turn-clock.ts). */
   readonly clock: TurnClock;
   constructor(root: FileHandle, maxBytes: number, clock: TurnClock) {
     this.root = root;
@@ -318,12 +291,7 @@ async function entryAt(view: DirCache, path: string): Promise<DigestEntry | unde
   if (parent === undefined) return undefined;
   await view.clock.step();
   const at = viaFd(parent, parts[parts.length - 1]!);
-  let info: Stats | undefined;
-  try {
-    info = lstatSync(at);
-  } catch {
-    info = undefined;
-  }
+  const info = lstatOrUndefined(at);
   if (info === undefined) return undefined;
   const mode = info.mode & 0o7777;
   if (info.isDirectory()) return { path, type: 'directory', mode, size: 0, sha256: null };

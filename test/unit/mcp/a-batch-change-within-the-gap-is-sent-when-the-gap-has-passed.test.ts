@@ -7,7 +7,7 @@
  * gap has passed, as the batch is by then, and only once.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEventBus } from '../../../src/core/events.js';
+import { createEventBus, type EventBus } from '../../../src/core/events.js';
 import { reportProgress, type ProgressUpdate } from '../../../src/mcp/progress.js';
 
 beforeEach(() => vi.useFakeTimers());
@@ -22,15 +22,21 @@ const progress = (done: number, running: number, queued: number) => ({
   bytes: 10 * done,
 });
 
+/** A progress reporter over a fresh event bus, with the updates it sent. */
+function reporting(): { events: EventBus; sent: ProgressUpdate[]; stop: () => void } {
+  const events = createEventBus();
+  const sent: ProgressUpdate[] = [];
+  const stop = reportProgress(
+    events,
+    async (update) => void sent.push(update),
+    () => undefined,
+  );
+  return { events, sent, stop };
+}
+
 describe("batch-wait's progress", () => {
   it('sends a change that comes within a second of the last message once that second has passed', async () => {
-    const events = createEventBus();
-    const sent: ProgressUpdate[] = [];
-    const stop = reportProgress(
-      events,
-      async (update) => void sent.push(update),
-      () => undefined,
-    );
+    const { events, sent, stop } = reporting();
     vi.advanceTimersByTime(1_500);
     events.emit(progress(0, 1, 1)); // 1.5 s after the start: sent at once
     vi.advanceTimersByTime(1_500);
@@ -53,13 +59,7 @@ describe("batch-wait's progress", () => {
   });
 
   it('sends nothing after it is stopped, a delayed change included', () => {
-    const events = createEventBus();
-    const sent: ProgressUpdate[] = [];
-    const stop = reportProgress(
-      events,
-      async (update) => void sent.push(update),
-      () => undefined,
-    );
+    const { events, sent, stop } = reporting();
     events.emit(progress(0, 1, 1)); // at the start: within the first second, so delayed
     stop();
     vi.advanceTimersByTime(10_000);
