@@ -23,21 +23,27 @@ const mountsNaming = (text: string) =>
 describe.runIf(readiness.ownFilesystem)(`a destroyed parent's retained store (needs root and loop devices: ${readiness.storageDetail})`, () => {
   it('goes with the last fork that used it, its checkpoints included, without a repair', async () => {
     const parent = await makeNativeWorkspace();
-    const ops = parent.provider.snapshots!;
-    expect((await parent.run(['sh', '-c', 'echo inherited > p.txt'])).outcome.exitCode).toBe(0);
-    await ops.checkpoint(parent.workspaceId, 'cp-parent');
     const child = `${parent.workspaceId}-f`;
-    await ops.fork(parent.workspaceId, 'cp-parent', { workspaceId: child, policy: parent.policy, profile: 'host', jobUser: testJobUser() }, 'cp-base');
-    // A checkpoint of the fork: its manifest, in the fork's folder, names the parent's layers.
-    await ops.checkpoint(child, 'cp-child');
-    await parent.provider.remove(parent.workspaceId);
-    const retained = join(parent.root, 'stores', `${parent.workspaceId}.img`);
-    expect(existsSync(retained)).toBe(true);
+    try {
+      const ops = parent.provider.snapshots!;
+      expect((await parent.run(['sh', '-c', 'echo inherited > p.txt'])).outcome.exitCode).toBe(0);
+      await ops.checkpoint(parent.workspaceId, 'cp-parent');
+      await ops.fork(parent.workspaceId, 'cp-parent', { workspaceId: child, policy: parent.policy, profile: 'host', jobUser: testJobUser() }, 'cp-base');
+      // A checkpoint of the fork: its manifest, in the fork's folder, names the parent's layers.
+      await ops.checkpoint(child, 'cp-child');
+      await parent.provider.remove(parent.workspaceId);
+      const retained = join(parent.root, 'stores', `${parent.workspaceId}.img`);
+      expect(existsSync(retained)).toBe(true);
 
-    await parent.provider.remove(child);
-    await waitForReclaim(parent.root, child);
-    expect(existsSync(retained), 'the retained image is deleted').toBe(false);
-    expect(mountsNaming(`/img/${parent.workspaceId}`), 'and no longer mounted').toEqual([]);
-    await parent.dispose();
+      await parent.provider.remove(child);
+      await waitForReclaim(parent.root, child);
+      expect(existsSync(retained), 'the retained image is deleted').toBe(false);
+      expect(mountsNaming(`/img/${parent.workspaceId}`), 'and no longer mounted').toEqual([]);
+    } finally {
+      // A failure midway leaves the fork (its own loop mount and cgroups) behind unless it is removed too.
+      await parent.provider.remove(child).catch(() => undefined);
+      await waitForReclaim(parent.root, child).catch(() => undefined);
+      await parent.dispose();
+    }
   });
 });
