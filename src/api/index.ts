@@ -118,6 +118,7 @@ export { verifyWebhook } from '../core/events/webhook.js';
 export type { WaitInput } from '../core/verbs/wait.js';
 // Batches (#16): the batch's input and one spec job.
 export type { BatchInput } from '../core/verbs/batch.js';
+export type { BatchLsInput } from '../core/verbs/batch-ls.js';
 export type { BatchJobSpec } from '../core/batch/batch-spec.js';
 export type { CheckpointInput, RestoreInput } from '../core/verbs/checkpoint.js';
 export type { DiffInput } from '../core/verbs/diff.js';

@@ -56,6 +56,12 @@ export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     args: [['<group>', 'groupId']],
     explain: `Shows a batch: its strategy and bounds, each job's status in one line (winners marked), the cleanup report, and whether a live process drives it. Read-only: it never launches or cancels anything. Exit codes: those of the batch's status once it has finished (0 while it runs), 1 an unknown group id.`,
   },
+  'batch-ls': {
+    words: ['batch', 'ls'],
+    args: [],
+    flags: { limit: { flags: '--limit <n>', description: 'at most this many, the newest (default 100, at most 1000)' } },
+    explain: `Lists the batches of this home, newest first, one line each: the group id, running or the status it finished with, the join (strategy, quorum), how many jobs, when it was created and finished, and its summary. Read-only and from the store alone: it drives, adopts and stops nothing (batch status GROUP shows one in full, and whether a live process drives it). --limit N shows the newest N (default 100); the result says how many were left out. ${EXIT_CODES_LINE}`,
+  },
   'batch-wait': {
     words: ['batch', 'wait'],
     args: [['<group>', 'groupId']],

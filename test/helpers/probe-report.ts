@@ -10,7 +10,10 @@ import type { Provenance } from '../../src/core/result/result-package.js';
 import { systemClock } from '../../src/core/clock.js';
 import { SqliteStore } from '../../src/core/store/sqlite-store.js';
 
-export function recordReport(home: string, report: { provider: string; outcome: string; findings: string[]; version?: string }): void {
+export function recordReport(
+  home: string,
+  report: { provider: string; outcome: string; findings: string[]; version?: string; status?: 'success' | 'infrastructure_failure' },
+): void {
   const store = SqliteStore.open(home);
   try {
     const ctx = { store: () => store, clock: systemClock, version: report.version ?? '0.0.0-test' } as unknown as EngineContext;
@@ -22,7 +25,11 @@ export function recordReport(home: string, report: { provider: string; outcome: 
       policy_summary: [],
       inputs: [],
     } as unknown as Provenance;
-    recordProbeReport(ctx, report.provider, buildResult({ outcome_summary: report.outcome, status: 'success', key_findings: report.findings, provenance }));
+    recordProbeReport(
+      ctx,
+      report.provider,
+      buildResult({ outcome_summary: report.outcome, status: report.status ?? 'success', key_findings: report.findings, provenance }),
+    );
   } finally {
     store.close();
   }

@@ -9,7 +9,7 @@ import { batchRecords } from '../batch/drive-batch.js';
 import { isoTime } from '../result/package-parts.js';
 
 export const DEFAULT_BATCHES = 100;
-const MAX_BATCHES = 1000;
+export const MAX_BATCHES = 1000;
 
 export interface BatchSummary {
   id: string;

@@ -9,7 +9,7 @@ import { PROFILES } from '../policy/profiles.js';
 import type { WatchSample } from '../verbs/watch.js';
 import { defineVerb, type Zod } from './define-verb.js';
 import { waitVerb } from './verbs-detach.js';
-import { batchCancelVerb, batchStatusVerb, batchVerb, batchWaitVerb } from './verbs-batch.js';
+import { batchCancelVerb, batchLsVerb, batchStatusVerb, batchVerb, batchWaitVerb } from './verbs-batch.js';
 import { budgetField, jobIdField, lineCountField, lineNumberField, workspaceIdField } from './input-fields.js';
 import {
   eventsAckVerb,
@@ -384,13 +384,17 @@ export const probeVerb = defineVerb({
   title: 'Probe the isolation boundary',
   summary: 'run real escape attempts in a dedicated workspace and report each scenario contained or escaped; success only when all are contained',
   description:
-    'Run real escape attempts (writing outside, the host network, privilege, fork bomb, memory hog, …) in a dedicated workspace; each scenario reads contained, escaped (with evidence) or skipped. Success only when all are contained, else infrastructure_failure. Tens of seconds; list: true only describes them. The fake provider is refused.',
+    'Run real escape attempts (writing outside, the host network, privilege, fork bomb, memory hog, …) in a dedicated workspace; each scenario reads contained, escaped (with evidence) or skipped. Success only when all are contained, else infrastructure_failure. Tens of seconds; list: true only describes them, last: true returns the newest recorded report of all of them. The fake provider is refused.',
   input: (z: Zod) =>
     z.strictObject({
       scenario: z.string().optional().describe('run only this scenario id (see list: true)'),
       all: z.boolean().optional().describe('true to run every scenario'),
       provider: z.string().optional().describe("the provider to probe; default the server's default"),
       list: z.boolean().optional().describe('true to describe the scenarios and run nothing'),
+      last: z
+        .boolean()
+        .optional()
+        .describe("true to return the newest recorded report of all scenarios (with when and which build), on provider when given, and run nothing"),
     }),
   handler: async () => (await import('../verbs/probe.js')).probeContainment,
 });
@@ -525,6 +529,7 @@ export const VERB_TABLE = [
   rulesVerb,
   batchVerb,
   batchStatusVerb,
+  batchLsVerb,
   batchWaitVerb,
   batchCancelVerb,
 ] as const;

@@ -79,6 +79,23 @@ export const batchStatusVerb = defineVerb({
   handler: async () => (await import('../verbs/batch.js')).batchStatus,
 });
 
+export const batchLsVerb = defineVerb({
+  name: 'batch-ls',
+  method: 'batchList',
+  group: 'lifecycle',
+  effect: 'reads',
+  idempotent: true,
+  title: 'List batches',
+  summary: "list the batches of this home, newest first: each one's state, status, join and job count",
+  description: 'List the batches, newest first, one line each (group id, running or its status, strategy, job count, when); read-only, from the store alone.',
+  input: (z: Zod) =>
+    z.strictObject({
+      limit: z.int().min(1).max(1000).optional().describe('at most this many, the newest (default 100)'),
+    }),
+  onMcp: false,
+  handler: async () => (await import('../verbs/batch-ls.js')).batchList,
+});
+
 export const batchWaitVerb = defineVerb<'batch-wait', 'batchWait', ReturnType<typeof batchWaitInput>, { signal: AbortSignal }>({
   name: 'batch-wait',
   method: 'batchWait',

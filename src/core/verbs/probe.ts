@@ -7,7 +7,7 @@ import { SCENARIOS, selectScenarios } from '../probe/scenarios.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { attentionItem, type Evidence, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
-import { recordProbeReport } from '../reads/probe-reports.js';
+import { buildLabel, lastProbeReport, recordProbeReport } from '../reads/probe-reports.js';
 
 export interface ProbeInput {
   /** One scenario id; exclusive with `all`. */
@@ -16,6 +16,8 @@ export interface ProbeInput {
   provider?: string;
   /** Describe the scenarios and run nothing. */
   list?: boolean;
+  /** Return the newest recorded `probe --all` report (of `provider`, when given) and run nothing. */
+  last?: boolean;
 }
 
 /**
@@ -29,6 +31,7 @@ export interface ProbeInput {
  * is refused up front (exit 3): every scenario would be meaningless there.
  */
 export async function probeContainment(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
+  if (input.last === true) return lastRecordedReport(ctx, input);
   if (input.list === true) return listScenarios(ctx);
   const scenarios = selectScenarios(input);
   const providerName = input.provider ?? ctx.defaultProvider;
@@ -96,4 +99,50 @@ function listScenarios(ctx: EngineContext): ResultPackage {
     key_findings: SCENARIOS.map((s) => `${s.id} — ${s.title}: ${s.attempts}`),
     provenance: provenanceFor(ctx, 'probe', { startedAt: now, finishedAt: now }),
   });
+}
+
+/**
+ * The newest recorded `probe --all` as its own result package, status and
+ * exit code included, led by when, on which provider and by which build it
+ * was recorded: a reviewer or an agent reads the boundary's last verdict
+ * without tens of seconds of escape attempts. A report recorded by another
+ * build says so: it judges that build, not this one.
+ */
+async function lastRecordedReport(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
+  if (input.scenario !== undefined || input.all === true || input.list === true) {
+    throw new EngineError('BAD_ARGUMENT', 'last returns the recorded report and runs nothing: give it without a scenario, all or list', {
+      hint: 'ask for the recorded report alone, or run the probe without last',
+      action: nextAction('probe', { last: true }),
+    });
+  }
+  const stored = await lastProbeReport(ctx, input.provider === undefined ? {} : { provider: input.provider });
+  const on = input.provider === undefined ? '' : ` on ${input.provider}`;
+  if (stored === null) {
+    throw new EngineError('BAD_ARGUMENT', `no probe of every scenario${on} is recorded in this home`, {
+      hint: 'run every scenario once; its report is recorded',
+      action: nextAction('probe', { all: true, ...(input.provider === undefined ? {} : { provider: input.provider }) }),
+    });
+  }
+  const report = stored.report;
+  const current = buildLabel(ctx.version);
+  const warnings = [...report.warnings];
+  if (stored.build !== current)
+    warnings.unshift(
+      `recorded by another build (${stored.build}) than this one (${current}): it judges that build; run every scenario again to judge this one`,
+    );
+  return {
+    ...report,
+    outcome_summary: `recorded ${stored.recorded_at}: ${report.outcome_summary}`,
+    key_findings: [
+      {
+        kind: 'recorded-probe',
+        text: `the last probe of every scenario on ${stored.provider}, recorded ${stored.recorded_at} by ${stored.build}; this call ran nothing`,
+        provider: stored.provider,
+        recorded_at: stored.recorded_at,
+        build: stored.build,
+      },
+      ...report.key_findings,
+    ],
+    warnings,
+  };
 }
