@@ -288,7 +288,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       },
     },
     explain:
-      'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes). A directory is recorded with a manifest digest and its file count.',
+      'Copies a host file or directory in. Symlinks, devices, FIFOs and sockets in the source are refused by name; `..`, absolute and NUL destinations are refused; the storage budget is checked before anything is copied (exit 3 naming storage_bytes): the whole source must fit beside what the workspace holds, and with --overwrite the old destination still counts (its files are replaced one by one, so both take room until the copy ends; remove it first when they do not fit together). A directory is recorded with a manifest digest and its file count.',
   },
   declare: {
     args: [

@@ -25,16 +25,24 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
   const destination = normalizeWorkspacePath(request.destination);
   const source = await scanHostSource(request.hostPath);
   const view = await provider.inspect(ws.id);
-  // What an overwrite replaces is freed by it: only the difference has to fit.
   const replaced = request.overwrite ? await existingTree(provider, ws.id, destination) : null;
-  const used = Math.max(0, (view.storageBytes ?? 0) - (replaced?.bytes ?? 0));
+  // The whole source must fit beside what is there now, an overwrite's old files included. They are freed only as
+  // each new file lands (and the extras at the end), so until then both take room; and what the old tree's listing
+  // says it holds is the job's word: sparse files and hard links made it look big, passing a check that subtracted
+  // it, and the copy then ran out of room part-way, leaving old and new files mixed (red team, session 11).
+  const used = view.storageBytes ?? 0;
   const budget = ws.policy.budget.storageBytes;
   if (used + source.totalBytes > budget) {
     throw new EngineError(
       'POLICY_DENIED',
-      `copying ${source.totalBytes} bytes into workspace ${ws.id} would exceed its storage_bytes budget (${used} of ${budget} bytes used); nothing was copied`,
+      `copying ${source.totalBytes} bytes into workspace ${ws.id} would exceed its storage_bytes budget (${used} of ${budget} bytes used${
+        replaced !== null && replaced.kind !== 'missing' ? `, ${destination} included: an overwrite needs room for the new copy beside the old` : ''
+      }); nothing was copied`,
       {
-        hint: 'create the workspace with a larger storageBytes budget, or copy less',
+        hint:
+          replaced !== null && replaced.kind !== 'missing'
+            ? `remove the old ${destination} first (a job: rm -r), then put it; or create the workspace with a larger storageBytes budget`
+            : 'create the workspace with a larger storageBytes budget, or copy less',
       },
     );
   }
@@ -116,7 +124,6 @@ async function existingPaths(provider: Provider, workspaceId: string, paths: str
 interface ExistingTree {
   kind: 'missing' | 'other' | 'directory';
   entries: FileEntry[] | null;
-  bytes: number;
 }
 
 /** Entries an overwrite lists to replace a tree precisely; past it the old tree is removed whole before the copy. */
@@ -125,11 +132,11 @@ const REPLACE_LIST_LIMIT = 100_000;
 async function existingTree(provider: Provider, workspaceId: string, destination: string): Promise<ExistingTree> {
   try {
     const { entries, truncated } = await provider.list(workspaceId, destination, REPLACE_LIST_LIMIT);
-    return { kind: 'directory', entries: truncated ? null : entries, bytes: entries.reduce((n, e) => n + (e.type === 'file' ? e.size : 0), 0) };
+    return { kind: 'directory', entries: truncated ? null : entries };
   } catch (error) {
     const code = (error as EngineError).code;
-    if (code === 'FILE_NOT_FOUND' || code === 'BAD_PATH') return { kind: 'missing', entries: [], bytes: 0 };
-    if (code === 'NOT_A_REGULAR_FILE') return { kind: 'other', entries: [], bytes: 0 }; // a file: the write replaces it
+    if (code === 'FILE_NOT_FOUND' || code === 'BAD_PATH') return { kind: 'missing', entries: [] };
+    if (code === 'NOT_A_REGULAR_FILE') return { kind: 'other', entries: [] }; // a file: the write replaces it
     throw error;
   }
 }
