@@ -10,7 +10,7 @@
 // code, so only the time differs). Under HEADSPACE_SERVE=require it never
 // falls back: exit 2 with the remedy, written as the CLI writes errors.
 'use strict';
-const { lstatSync, readFileSync } = require('node:fs');
+const { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { buildInfo } = require('./build-info.cjs');
 
@@ -28,16 +28,23 @@ function frame(type, payload) {
   return Buffer.concat([head, body]);
 }
 
+// Joins a frame's chunks once it is whole (see serve-frames.ts: joining on every chunk is quadratic).
 function frameReader(onFrame) {
-  let pending = Buffer.alloc(0);
+  let chunks = [];
+  let total = 0;
   return (chunk) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    while (pending.length >= 5) {
-      const length = pending.readUInt32BE(1);
-      if (pending.length < 5 + length) break;
-      const type = pending.toString('latin1', 0, 1);
-      const body = pending.subarray(5, 5 + length);
-      pending = pending.subarray(5 + length);
+    chunks.push(chunk);
+    total += chunk.length;
+    while (total >= 5) {
+      if (chunks[0].length < 5) chunks = [Buffer.concat(chunks, total)];
+      const length = chunks[0].readUInt32BE(1);
+      if (total < 5 + length) break;
+      const whole = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+      const type = whole.toString('latin1', 0, 1);
+      const body = whole.subarray(5, 5 + length);
+      const rest = whole.subarray(5 + length);
+      chunks = rest.length === 0 ? [] : [rest];
+      total = rest.length;
       onFrame(type, body);
     }
   };
@@ -45,20 +52,58 @@ function frameReader(onFrame) {
 
 class Unavailable extends Error {}
 
-/** Only a socket of this user's in a 0700 directory of this user's is talked to: the caller's env values go to it. */
-function socketPath(env) {
+/**
+ * The home's serve directory, opened and checked by descriptor: a directory of
+ * this user's that only this user can enter (mode 0700), never followed
+ * through a link. The socket is then reached through that descriptor
+ * (/proc/self/fd/N/sock), so the directory connected to is the one checked:
+ * checked by path and connected by path, a home another user could write in
+ * let that user swap `serve` for a folder of theirs between the two, take the
+ * call with its whole environment, and answer it (red team, session 11).
+ * Returns { fd, socket (the path through the descriptor), shown (the real
+ * path, for messages), present }; the caller closes fd. Any failure to look
+ * (a home that is a file, or that this user cannot enter) is Unavailable.
+ */
+function openServeDir(env) {
   const home = env.HEADSPACE_HOME || join(require('node:os').homedir(), '.headspace');
   const dir = join(home, 'serve');
-  const socket = join(dir, 'sock');
-  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES)
-    throw new Unavailable(`the serve socket's path is longer than a unix socket's ${MAX_SOCKET_PATH_BYTES} bytes: ${socket}`);
-  const uid = process.getuid();
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (st && !(st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0))
-    throw new Unavailable(`${dir} is not a directory of this user's that only this user can enter (mode 0700)`);
-  const sock = lstatSync(socket, { throwIfNoEntry: false });
-  if (sock && !(sock.isSocket() && sock.uid === uid)) throw new Unavailable(`${socket} is not a socket of this user's`);
-  return { socket, present: sock !== undefined };
+  const shown = join(dir, 'sock');
+  if (Buffer.byteLength(shown) > MAX_SOCKET_PATH_BYTES)
+    throw new Unavailable(`the serve socket's path is longer than a unix socket's ${MAX_SOCKET_PATH_BYTES} bytes: ${shown}`);
+  let fd;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_CLOEXEC);
+  } catch (error) {
+    if (error.code === 'ENOENT') return { fd: null, socket: shown, shown, present: false };
+    throw new Unavailable(`${dir} cannot be opened as a directory (${error.code ?? error.message}); a link is never followed`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!(st.isDirectory() && st.uid === process.getuid() && (st.mode & 0o077) === 0))
+      throw new Unavailable(`${dir} is not a directory of this user's that only this user can enter (mode 0700)`);
+    const socket = `/proc/self/fd/${fd}/sock`;
+    const sock = lstatSync(socket, { throwIfNoEntry: false });
+    if (sock && !(sock.isSocket() && sock.uid === process.getuid())) throw new Unavailable(`${shown} is not a socket of this user's`);
+    return { fd, socket, shown, present: sock !== undefined };
+  } catch (error) {
+    closeSync(fd);
+    if (error instanceof Unavailable) throw error;
+    throw new Unavailable(`${shown} cannot be checked (${error.code ?? error.message})`);
+  }
+}
+
+/** Connects to the serve socket, if there is one, through its checked directory; null when none answers. */
+async function connectChecked(env) {
+  const where = openServeDir(env);
+  if (!where.present) {
+    if (where.fd !== null) closeSync(where.fd);
+    return { socket: null, shown: where.shown };
+  }
+  try {
+    return { socket: await connectTo(where.socket), shown: where.shown };
+  } finally {
+    closeSync(where.fd);
+  }
 }
 
 function connectTo(path) {
@@ -75,25 +120,27 @@ function connectTo(path) {
 
 /** Connects to the home's server, starting a detached one when none listens; null when none answers within START_MS. */
 async function reachServer(env) {
-  let where = socketPath(env);
-  if (where.present) {
-    const socket = await connectTo(where.socket);
-    if (socket) return socket;
-  }
+  let reached = await connectChecked(env);
+  if (reached.socket) return reached.socket;
   const { spawn } = require('node:child_process');
   // HEADSPACE_SERVE_IDLE_SECONDS: the idle time of a server started here (serve's --idle; default 300).
   const idle = /^[1-9][0-9]{0,8}$/.test(env.HEADSPACE_SERVE_IDLE_SECONDS ?? '') ? ['--idle', env.HEADSPACE_SERVE_IDLE_SECONDS] : [];
   const child = spawn(process.execPath, [join(__dirname, 'headspace'), 'serve', ...idle], { detached: true, stdio: 'ignore', cwd: '/', env });
   child.unref();
+  // A server that refuses to start (an unsafe home, a bad socket path) exits at once: say so then, not after START_MS.
+  let exited = null;
+  child.once('exit', (code, signal) => (exited = signal ?? code));
   const deadline = Date.now() + START_MS;
   for (let wait = 2; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
     await new Promise((r) => setTimeout(r, wait));
-    where = socketPath(env);
-    if (!where.present) continue;
-    const socket = await connectTo(where.socket);
-    if (socket) return socket;
+    const gone = exited;
+    reached = await connectChecked(env);
+    if (reached.socket) return reached.socket;
+    // Gone before this connect, which still found none: not another server that won the start (it would be listening).
+    if (gone !== null)
+      throw new Unavailable(`the headspace serve started for this call exited (${gone}) without listening; run \`headspace serve\` to see why`);
   }
-  throw new Unavailable(`no headspace serve listened on ${where.socket} within ${START_MS / 1000} s of starting one`);
+  throw new Unavailable(`no headspace serve listened on ${reached.shown} within ${START_MS / 1000} s of starting one`);
 }
 
 /** The request's stdin: all of it when a word of argv is `-` (a verb reads it whole then), else none. */
@@ -124,6 +171,8 @@ function exchange(socket, argv, build, input) {
     ...(err.isTTY ? { stderrColumns: err.columns, stderrHasColors: err.hasColors?.() === true } : {}),
     ...(input.stdin ? { stdin: true } : {}),
     ...(input.stdinError ? { stdinError: input.stdinError } : {}),
+    // The server answers only a caller of its own umask (the files a call makes get the caller's modes).
+    umask: process.umask(),
   };
   return new Promise((resolve) => {
     let settled = false;

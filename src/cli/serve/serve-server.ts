@@ -21,10 +21,11 @@
  */
 import { chmodSync, lstatSync, readFileSync } from 'node:fs';
 import { connect, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { defaultHome } from '../../core/context.js';
 import { EngineError } from '../../core/errors.js';
+import { refuseUnsafeHome } from '../../core/store/home-safety.js';
 import { bindUnlessLive, withStartLock } from '../../core/run/shared-supervisor.js';
 import { MAX_SOCKET_PATH_BYTES, privateDirReady } from '../../core/run/supervisor-socket.js';
 import type { CliIo } from '../io.js';
@@ -60,9 +61,17 @@ export function buildIdentity(): string | null {
   }
 }
 
+/**
+ * The umask this server started with (read when it starts). The umask is the process's, shared by every call it answers: a caller's
+ * `umask 077` would not reach the files a served call makes (an export came out 0644 where in-process it was 0600;
+ * red team, session 11), so a caller of another umask is not answered here, as one of another environment is not.
+ */
+let serverUmask: number | null = null;
+
 /** Why a request is not answered here (the client starts a server of its own build and environment), or null. */
 function mismatch(request: ServeRequest, build: string | null): string | null {
   if (request.build !== build) return 'build';
+  if ((request.umask ?? null) !== serverUmask) return `umask (${(request.umask ?? 0).toString(8).padStart(3, '0')})`;
   const names = new Set([...Object.keys(process.env), ...Object.keys(request.env)].filter((n) => ENGINE_ENV.test(n) && !CLIENT_ONLY_ENV.has(n)));
   for (const name of names) if ((process.env[name] ?? null) !== (request.env[name] ?? null)) return `environment (${name})`;
   return null;
@@ -71,6 +80,7 @@ function mismatch(request: ServeRequest, build: string | null): string | null {
 /** Runs the server in the foreground until it idles out, is stopped or interrupted. Returns the exit code. */
 export async function serveCli(io: CliIo, options: ServeOptions): Promise<number> {
   const paths = servePaths(io.env);
+  serverUmask = process.umask();
   refuseUnsafeSocket(paths);
   const server = await withStartLock(paths, () => bindUnlessLive(paths.socket));
   if (!server)
@@ -106,6 +116,8 @@ function refuseUnsafeSocket(paths: { dir: string; socket: string }): void {
     throw new EngineError('SERVE_UNAVAILABLE', `${paths.dir} is not a directory of this user's that only this user can enter (mode 0700)`, {
       hint: `remove it (rm -r ${paths.dir}) or make it this user's with mode 0700; a link there is never followed`,
     });
+  // A directory of ours in a home another user can write in could still be swapped between this check and the bind.
+  refuseUnsafeHome(dirname(paths.dir));
   const st = lstatSync(paths.socket, { throwIfNoEntry: false });
   if (st && !(st.isSocket() && st.uid === process.getuid!()))
     throw new EngineError('SERVE_UNAVAILABLE', `${paths.socket} is not a socket of this user's`, { hint: `remove it (rm ${paths.socket}) and start again` });

@@ -11,6 +11,7 @@ import { JOB_SLOT_COUNT } from '../job-identity.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { EventQueue } from './event-queue.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { refuseUnsafeHome } from './home-safety.js';
 import { sqliteAddonPath } from './sqlite-addon.js';
 import { isOwnerAlive, type Owner } from './owner.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
@@ -175,6 +176,7 @@ export class SqliteStore {
     } catch (cause) {
       throw new EngineError('STORE_UNAVAILABLE', `cannot create the state directory ${home}`, { hint: 'set HEADSPACE_HOME to a writable directory', cause });
     }
+    refuseUnsafeHome(home);
     const path = join(home, 'state.db');
     // Read the version from the file header before opening: a newer store must
     // be left byte-identical, and even opening it in WAL mode could touch it.
