@@ -38,6 +38,8 @@ export interface SettleTarget {
 }
 
 const MOVED_SHOWN = 10;
+/** How many of the parent's changes since the fork baseline are read; apply refuses past it (it could not check the rest). */
+const MOVED_SCANNED = 100_000;
 
 function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
   if (out.state === 'sealed') return;
@@ -92,50 +94,75 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
   const attention = await reconcile(ctx, { workspaceId: parent.ws.id });
   const startedAt = ctx.clock.now();
   const baseline = await requireUsableCheckpoint(parent, fork.parentCheckpointId);
-  const moved = (await parent.ops.changes(parent.ws.id, baseline.id, 100_000)).changes;
-  if (decision === 'select' && moved.length > 0)
-    throw new EngineError(
-      'PARENT_MOVED',
-      `workspace ${parent.ws.id} changed since the fork baseline (${moved
-        .slice(0, MOVED_SHOWN)
-        .map((c) => `${c.kind} ${c.path}`)
-        .join(', ')}${moved.length > MOVED_SHOWN ? ', …' : ''}); select takes an output only into an unchanged parent; nothing was consumed`,
-      {
-        hint: 'apply merges it onto the moved parent (refused where both changed a path)',
-        action: nextAction('settle', { outputId: out.id, decision: 'apply' }),
-      },
-    );
-  const conflicts = overlapping(moved, out.changes);
-  if (conflicts.length > 0)
-    throw new EngineError(
-      'SETTLE_CONFLICT',
-      `output ${out.id} and workspace ${parent.ws.id} both changed: ${conflicts.slice(0, 20).join(', ')}${conflicts.length > 20 ? `, … (${conflicts.length} paths)` : ''}; nothing was applied or consumed`,
-      {
-        hint: 'settle the paths by hand (restore or edit one side), seal the child again, then apply',
-        action: nextAction('diff', { workspaceId: parent.ws.id, from: baseline.id }),
-      },
-    );
-  const links = uncarried(out.changes);
-  if (links.length > 0)
-    throw new EngineError('POLICY_DENIED', `settle cannot carry symbolic links yet: ${links.map((c) => c.path).join(', ')}; nothing was applied or consumed`, {
-      hint: 'release the output and copy the links by hand, or replace them with files and seal again',
-    });
-  const tooBig = carryRefusal(out.changes, parent.ws.policy.budget.storageBytes);
-  if (tooBig !== null)
-    throw new EngineError('POLICY_DENIED', `${tooBig}; nothing was applied or consumed`, {
-      hint: 'release the output and copy the large files out with export, or remove them in the fork and seal again',
-      action: nextAction('settle', { outputId: out.id, decision: 'release' }),
-    });
-  const decisions = reviewProposal(out.changes, parent.records.reviewPolicy(parent.ws.id));
-  parent.records.recordReviews(out.id, parent.ws.id, out.proposalDigest, decisions, ctx.clock.now());
-  const denied = decisions.filter((d) => d.verdict === 'deny');
-  if (denied.length > 0)
-    throw new EngineError(
-      'REVIEW_DENIED',
-      `the merge gate of ${parent.ws.id} denied output ${out.id}: ${denied.map((d) => `${d.reviewer}: ${d.reason}`).join('; ')}; nothing was applied or consumed`,
-      { hint: 'release the output, or change the review policy if the rule is wrong', action: nextAction('settle', { outputId: out.id, decision: 'release' }) },
-    );
+  // The undo checkpoint first, then the checks: a job's change after it is caught under the lease below, and one
+  // before it is in what the checks read. Taken after the checks, a parent edit made while they ran was in the undo
+  // checkpoint, so the lease's look saw no change and the output overwrote it (red team, session 11).
   const undo = await takeCheckpoint(ctx, parent, 'undo', `before settling ${out.id}`);
+  let decisions: ReviewDecision[];
+  try {
+    decisions = await checkSettle();
+  } catch (error) {
+    ctx.store().atomically(() => parent.records.deleteCheckpoint(undo.id));
+    await parent.ops.drop(parent.ws.id, undo.id).catch(() => undefined);
+    throw error;
+  }
+  // The checks, in a function so that any refusal of theirs drops the undo checkpoint above.
+  async function checkSettle(): Promise<ReviewDecision[]> {
+    const scanned = await parent.ops.changes(parent.ws.id, baseline.id, MOVED_SCANNED);
+    const moved = scanned.changes;
+    if (decision === 'apply' && scanned.truncated)
+      throw new EngineError(
+        'POLICY_DENIED',
+        `workspace ${parent.ws.id} changed more than ${MOVED_SCANNED} paths since the fork baseline, too many to check each against output ${out.id} for a conflict; nothing was applied or consumed`,
+        {
+          hint: 'restore the parent nearer its fork baseline, or release the output and copy what you need by hand',
+          action: nextAction('diff', { workspaceId: parent.ws.id, from: baseline.id }),
+        },
+      );
+    if (decision === 'select' && moved.length > 0)
+      throw new EngineError(
+        'PARENT_MOVED',
+        `workspace ${parent.ws.id} changed since the fork baseline (${moved
+          .slice(0, MOVED_SHOWN)
+          .map((c) => `${c.kind} ${c.path}`)
+          .join(', ')}${moved.length > MOVED_SHOWN ? ', …' : ''}); select takes an output only into an unchanged parent; nothing was consumed`,
+        {
+          hint: 'apply merges it onto the moved parent (refused where both changed a path)',
+          action: nextAction('settle', { outputId: out.id, decision: 'apply' }),
+        },
+      );
+    const conflicts = overlapping(moved, out.changes);
+    if (conflicts.length > 0)
+      throw new EngineError(
+        'SETTLE_CONFLICT',
+        `output ${out.id} and workspace ${parent.ws.id} both changed: ${conflicts.slice(0, 20).join(', ')}${conflicts.length > 20 ? `, … (${conflicts.length} paths)` : ''}; nothing was applied or consumed`,
+        {
+          hint: 'settle the paths by hand (restore or edit one side), seal the child again, then apply',
+          action: nextAction('diff', { workspaceId: parent.ws.id, from: baseline.id }),
+        },
+      );
+    const links = uncarried(out.changes);
+    if (links.length > 0)
+      throw new EngineError('POLICY_DENIED', `settle cannot carry symbolic links yet: ${links.map((c) => c.path).join(', ')}; nothing was applied or consumed`, {
+        hint: 'release the output and copy the links by hand, or replace them with files and seal again',
+      });
+    const tooBig = carryRefusal(out.changes, parent.ws.policy.budget.storageBytes);
+    if (tooBig !== null)
+      throw new EngineError('POLICY_DENIED', `${tooBig}; nothing was applied or consumed`, {
+        hint: 'release the output and copy the large files out with export, or remove them in the fork and seal again',
+        action: nextAction('settle', { outputId: out.id, decision: 'release' }),
+      });
+    const decisions = reviewProposal(out.changes, parent.records.reviewPolicy(parent.ws.id));
+    parent.records.recordReviews(out.id, parent.ws.id, out.proposalDigest, decisions, ctx.clock.now());
+    const denied = decisions.filter((d) => d.verdict === 'deny');
+    if (denied.length > 0)
+      throw new EngineError(
+        'REVIEW_DENIED',
+        `the merge gate of ${parent.ws.id} denied output ${out.id}: ${denied.map((d) => `${d.reviewer}: ${d.reason}`).join('; ')}; nothing was applied or consumed`,
+        { hint: 'release the output, or change the review policy if the rule is wrong', action: nextAction('settle', { outputId: out.id, decision: 'release' }) },
+      );
+    return decisions;
+  }
   const target: SettleTarget = { output: out.id, decision, undo: undo.id };
   const intent = store.atomically(() => {
     const lease = store.leaseWorkspace({
@@ -151,13 +178,30 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
     return lease;
   });
   crashPoint('settle', 'after-intent');
+  // Between the undo checkpoint and the lease a job may have changed the parent: the checks held only if nothing
+  // moved. Nothing is carried yet, so the parent is left as that job made it (a restore to undo would lose its work).
+  let changedMeanwhile: boolean;
+  try {
+    changedMeanwhile = (await parent.ops.changes(parent.ws.id, undo.id, 1)).changes.length > 0;
+  } catch (error) {
+    await rollBack(ctx, parent, out.id, undo.id);
+    store.settleIntent(intent, `rolled back: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
+    throw error;
+  }
+  if (changedMeanwhile) {
+    store.atomically(() => {
+      parent.records.abortSettle(out.id);
+      parent.records.deleteCheckpoint(undo.id);
+      store.settleIntent(intent, 'rolled back: WORKSPACE_BUSY', ctx.clock.now());
+    });
+    await parent.ops.drop(parent.ws.id, undo.id).catch(() => undefined);
+    throw new EngineError('WORKSPACE_BUSY', `workspace ${parent.ws.id} changed while output ${out.id} was being settled; nothing was applied or consumed`, {
+      hint: 'settle it again: its checks run on the parent as it is now',
+      action: nextAction('settle', { outputId: out.id, decision }),
+    });
+  }
   let steps: number;
   try {
-    // Between the checks and the lease a job may have changed the parent: the checks held only if nothing moved.
-    if ((await parent.ops.changes(parent.ws.id, undo.id, 1)).changes.length > 0)
-      throw new EngineError('WORKSPACE_BUSY', `workspace ${parent.ws.id} changed while output ${out.id} was being settled; nothing was consumed`, {
-        hint: 'settle it again',
-      });
     steps = await carryChanges(parent.provider, parent.ops, out, parent.ws.policy.budget.storageBytes);
     crashPoint('settle', 'after-provider-call');
   } catch (error) {
@@ -222,7 +266,20 @@ async function letGo(ctx: EngineContext, out: OutputRecord, decision: 'release' 
     });
   });
   crashPoint('settle', 'after-intent');
-  const destroyed = decision === 'discard' ? await finishDiscard(ctx, out.childId) : false;
+  let destroyed = false;
+  try {
+    if (decision === 'discard') destroyed = await finishDiscard(ctx, out.childId);
+  } catch (error) {
+    // A destroy refused before it changed anything (the fork busy with a checkpoint, a fork or a job begun since the
+    // check above) leaves the output as it was: consumed with the fork still there, it was wedged until doctor's
+    // repair destroyed the fork (red team, session 11). A destroy that failed part-way stays interrupted for doctor.
+    if ((error as EngineError).code === 'WORKSPACE_BUSY')
+      store.atomically(() => {
+        records.abortSettle(out.id);
+        store.settleIntent(intent, 'rolled back: WORKSPACE_BUSY', ctx.clock.now());
+      });
+    throw error;
+  }
   store.atomically(() => {
     records.finishSettle(out.id, ctx.clock.now());
     store.settleIntent(intent, `settled: ${decision}`, ctx.clock.now());
