@@ -9,6 +9,7 @@ import type { EngineContext } from '../context.js';
 import { currentOwner } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { describeRepair } from './describe-repair.js';
+import { busyWorkspaces } from './gather-diagnosis.js';
 import { applySnapshotRepair } from '../snapshots/apply-snapshot-repair.js';
 import { issueJobReceipt } from '../receipts/job-receipt.js';
 import type { Repair } from './plan-repairs.js';
@@ -16,6 +17,8 @@ import type { Repair } from './plan-repairs.js';
 export interface AppliedRepair {
   repair: Repair;
   ok: boolean;
+  /** Not made: its workspace became busy since the diagnosis (who acts on it now). */
+  skipped?: string;
   /** What happened, in one line. */
   detail: string;
 }
@@ -24,6 +27,13 @@ export async function applyRepairs(ctx: EngineContext, repairs: Repair[]): Promi
   const out: AppliedRepair[] = [];
   for (const repair of repairs) {
     if (!repair.safe || repair.action.type === 'none') continue;
+    // Asked again now: an operation that began on the workspace since the diagnosis owns what the repair would
+    // remove (a checkpoint it is taking, the mounts of a fork it is making), and it is not debris (red team, session 11).
+    const busy = repair.workspaceId === null ? undefined : busyWorkspaces(ctx.store()).busy[repair.workspaceId];
+    if (busy !== undefined) {
+      out.push({ repair, ok: true, skipped: busy, detail: `not made: ${describeRepair(repair)} — ${busy} began acting on workspace ${repair.workspaceId} since the diagnosis; look again when it ends` });
+      continue;
+    }
     try {
       out.push({ repair, ok: true, detail: await applyOne(ctx, repair) });
     } catch (error) {

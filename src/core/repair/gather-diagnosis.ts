@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EngineContext } from '../context.js';
+import type { SqliteStore } from '../store/sqlite-store.js';
 import { isOwnerAlive } from '../store/owner.js';
 import { gatherSnapshotFacts } from '../snapshots/gather-snapshot-facts.js';
 import type { DeadIntent, Diagnosis, OrphanJob, WorkspaceFacts } from './plan-repairs.js';
@@ -73,16 +74,7 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
     };
   }
 
-  const busy: Record<string, string> = {};
   const open = store.openIntents();
-  const liveExportDestinations: string[] = [];
-  for (const job of store.runningJobs()) if (isOwnerAlive(job.owner)) busy[job.workspaceId] ??= `job ${job.id} (process ${job.owner.pid})`;
-  for (const intent of open) {
-    if (!isOwnerAlive(intent.owner)) continue;
-    busy[intent.workspaceId] ??= `${intent.op === 'remove' ? 'a destroy' : `an operation '${intent.op}'`} (process ${intent.owner.pid})`;
-    const target = intent.op === 'export' ? exportTarget(intent.target) : null;
-    if (target) liveExportDestinations.push(target.to);
-  }
 
   const orphanJobs: OrphanJob[] = [];
   for (const job of store.runningJobs()) {
@@ -146,6 +138,10 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
   }
 
   const snapshots = await gatherSnapshotFacts(ctx);
+  // Who is busy is read last: an operation that began while the facts above were read (a checkpoint's pending
+  // record, a fork's mounts before its meta.json) is then seen live, where read first it was not, and its work was
+  // planned away as debris (red team, session 11). One that ends in between is caught when the repair is applied.
+  const { busy, liveExportDestinations } = busyWorkspaces(store);
   return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, strayLogs, liveExportDestinations, snapshots }, warnings };
 }
 
@@ -172,4 +168,22 @@ function safeReaddir(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Workspace id → who is acting on it now: a live job, or a live open operation (doctor's own repair intents are
+ * settled before the next repair is weighed). Also where live exports are writing. Read fresh: applyRepairs asks
+ * again just before each repair.
+ */
+export function busyWorkspaces(store: SqliteStore): { busy: Record<string, string>; liveExportDestinations: string[] } {
+  const busy: Record<string, string> = {};
+  const liveExportDestinations: string[] = [];
+  for (const job of store.runningJobs()) if (isOwnerAlive(job.owner)) busy[job.workspaceId] ??= `job ${job.id} (process ${job.owner.pid})`;
+  for (const intent of store.openIntents()) {
+    if (!isOwnerAlive(intent.owner)) continue;
+    busy[intent.workspaceId] ??= `${intent.op === 'remove' ? 'a destroy' : `an operation '${intent.op}'`} (process ${intent.owner.pid})`;
+    const target = intent.op === 'export' ? exportTarget(intent.target) : null;
+    if (target) liveExportDestinations.push(target.to);
+  }
+  return { busy, liveExportDestinations };
 }

@@ -151,11 +151,17 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   } else {
     const applied = await applyRepairs(ctx, planned);
     reconciled = await reconcile(ctx);
-    for (const a of applied) (a.ok ? findings : warnings).push(a.ok ? `repaired: ${a.detail}` : a.detail);
+    for (const a of applied) {
+      if (a.skipped !== undefined) attention.push(attentionItem('skipped', a.detail, a.repair.workspaceId ? { workspace_id: a.repair.workspaceId } : {}));
+      else (a.ok ? findings : warnings).push(a.ok ? `repaired: ${a.detail}` : a.detail);
+    }
     attention.push(...judgement.map(skipped));
     const failed = applied.filter((a) => !a.ok).length;
+    const busied = applied.filter((a) => a.skipped !== undefined).length;
     if (failed) status = 'infrastructure_failure';
-    summary = `doctor's repair made ${applied.length - failed} repair(s)${failed ? `, ${failed} failed` : ''}, skipped ${judgement.length} judgement call(s)`;
+    summary = `doctor's repair made ${applied.length - failed - busied} repair(s)${failed ? `, ${failed} failed` : ''}${
+      busied ? `, left ${busied} whose workspace became busy` : ''
+    }, skipped ${judgement.length} judgement call(s)`;
     if (input.verify) {
       const again = await plan(ctx, warnings);
       const left = again.filter((r) => r.safe);
