@@ -59,15 +59,22 @@ export async function carryChanges(provider: Provider, ops: SnapshotOps, output:
     await provider.removePath(output.parentId, c.path);
     if (++steps === 1) crashPoint('settle', 'mid-apply');
   }
-  for (const c of output.changes) {
-    if (c.kind === 'delete' || c.type !== 'file') continue;
-    const bytes = await readWhole(ops.readAt(output.childId, output.sealCheckpointId, c.path), Math.min(maxBytes, SETTLE_FILE_MAX_BYTES));
-    if (bytes === null)
-      throw new EngineError('POLICY_DENIED', `${c.path} is larger than ${Math.min(maxBytes, SETTLE_FILE_MAX_BYTES)} bytes, the most settle carries a file`, {
-        hint: 'settle with release and copy it out with export instead',
-      });
-    await provider.write(output.parentId, c.path, bytes, { expectedSha256: c.sha256 ?? '', overwrite: true, ...(c.mode === null ? {} : { mode: c.mode }) });
-    if (++steps === 1) crashPoint('settle', 'mid-apply');
+  const files = output.changes.filter((c) => c.kind !== 'delete' && c.type === 'file');
+  if (files.length === 0) return steps;
+  // One opening of the seal checkpoint for every file (on native, one view mount).
+  const sealed = await ops.openAt(output.childId, output.sealCheckpointId);
+  try {
+    for (const c of files) {
+      const bytes = await readWhole(sealed.read(c.path), Math.min(maxBytes, SETTLE_FILE_MAX_BYTES));
+      if (bytes === null)
+        throw new EngineError('POLICY_DENIED', `${c.path} is larger than ${Math.min(maxBytes, SETTLE_FILE_MAX_BYTES)} bytes, the most settle carries a file`, {
+          hint: 'settle with release and copy it out with export instead',
+        });
+      await provider.write(output.parentId, c.path, bytes, { expectedSha256: c.sha256 ?? '', overwrite: true, ...(c.mode === null ? {} : { mode: c.mode }) });
+      if (++steps === 1) crashPoint('settle', 'mid-apply');
+    }
+  } finally {
+    await sealed.close();
   }
   return steps;
 }

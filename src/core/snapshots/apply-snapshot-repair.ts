@@ -16,7 +16,8 @@ export async function applySnapshotRepair(
     case 'drop-checkpoint': {
       // Still pending now? An operation that finished since the diagnosis completed it: it is no debris any more.
       const now = records.getCheckpoint(step.checkpointId);
-      if (now !== undefined && now.state !== 'pending') return `kept checkpoint ${step.checkpointId} of workspace ${step.workspaceId}: it was completed since the diagnosis`;
+      if (now !== undefined && now.state !== 'pending')
+        return `kept checkpoint ${step.checkpointId} of workspace ${step.workspaceId}: it was completed since the diagnosis`;
       if (step.provider !== null) {
         const ops = (await ctx.provider(step.provider)).snapshots;
         if (ops) await journal(step.provider, () => ops.drop(step.workspaceId, step.checkpointId));

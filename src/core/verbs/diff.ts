@@ -8,7 +8,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import { displayName } from '../result/visible-text.js';
 import { readWhole } from '../snapshots/read-whole.js';
 import { requireSnapshots, requireUsableCheckpoint, type SnapshotTarget } from '../snapshots/snapshot-guards.js';
-import type { TreeChange } from '../snapshots/snapshot-ops.js';
+import type { CheckpointReader, TreeChange } from '../snapshots/snapshot-ops.js';
 import { unifiedDiff } from '../snapshots/unified-diff.js';
 
 export interface DiffInput {
@@ -120,25 +120,32 @@ export async function diffWorkspace(ctx: EngineContext, input: DiffInput): Promi
     const named: string[] = [];
     let used = 0;
     let cutAt: number | null = null;
-    for (const [i, c] of page.entries()) {
-      if (c.type !== 'file') continue;
-      const before = c.kind === 'create' ? Buffer.alloc(0) : await readWhole(target.ops.readAt(target.ws.id, base.id, c.path), PATCH_FILE_BYTES);
-      const after = c.kind === 'delete' ? Buffer.alloc(0) : await readWhole(target.provider.read(target.ws.id, c.path), PATCH_FILE_BYTES);
-      if (before === null || after === null) {
-        named.push(`${displayName(c.path)}: larger than ${PATCH_FILE_BYTES} bytes, not diffed`);
-        continue;
+    // The checkpoint is opened once for the page's old texts (on native, one view mount), and only if one is needed.
+    let checkpoint: CheckpointReader | null = null;
+    const oldText = async (path: string) => readWhole((checkpoint ??= await target.ops.openAt(target.ws.id, base.id)).read(path), PATCH_FILE_BYTES);
+    try {
+      for (const [i, c] of page.entries()) {
+        if (c.type !== 'file') continue;
+        const before = c.kind === 'create' ? Buffer.alloc(0) : await oldText(c.path);
+        const after = c.kind === 'delete' ? Buffer.alloc(0) : await readWhole(target.provider.read(target.ws.id, c.path), PATCH_FILE_BYTES);
+        if (before === null || after === null) {
+          named.push(`${displayName(c.path)}: larger than ${PATCH_FILE_BYTES} bytes, not diffed`);
+          continue;
+        }
+        if (!isText(before) || !isText(after)) {
+          named.push(`${displayName(c.path)}: binary, not shown`);
+          continue;
+        }
+        const text = unifiedDiff(displayName(c.path), before.toString('utf8'), after.toString('utf8'));
+        if (used + text.length > PATCH_BUDGET_CHARS && patches.length > 0) {
+          cutAt = offset + i;
+          break;
+        }
+        patches.push(text);
+        used += text.length;
       }
-      if (!isText(before) || !isText(after)) {
-        named.push(`${displayName(c.path)}: binary, not shown`);
-        continue;
-      }
-      const text = unifiedDiff(displayName(c.path), before.toString('utf8'), after.toString('utf8'));
-      if (used + text.length > PATCH_BUDGET_CHARS && patches.length > 0) {
-        cutAt = offset + i;
-        break;
-      }
-      patches.push(text);
-      used += text.length;
+    } finally {
+      await (checkpoint as CheckpointReader | null)?.close();
     }
     evidence.push({
       label: `patch against ${base.what}`,

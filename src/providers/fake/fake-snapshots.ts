@@ -10,7 +10,7 @@ import { EngineError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { ReadStream, WorkspaceDescriptor } from '../../core/provider.js';
-import type { SnapshotOps, TreeChange, TreeFacts } from '../../core/snapshots/snapshot-ops.js';
+import type { CheckpointReader, SnapshotOps, TreeChange, TreeFacts } from '../../core/snapshots/snapshot-ops.js';
 import { need, recount, type FakeStore, type FakeTree, type FakeWorkspace } from './fake-state.js';
 
 /** A file without a recorded mode is a plain 0644 one; a link reads 0777, as Linux shows links. */
@@ -141,23 +141,28 @@ export function fakeSnapshots(store: FakeStore, environmentDigest: string): Snap
       all.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { changes: all.slice(0, Math.max(0, limit)), truncated: all.length > limit };
     },
-    async readAt(workspaceId, checkpointId, path, chunkBytes = 1024 * 1024): Promise<ReadStream> {
-      const key = normalizeWorkspacePath(path);
+    async openAt(workspaceId, checkpointId): Promise<CheckpointReader> {
       const tree = checkpointOf(need(store.load(), workspaceId), workspaceId, checkpointId);
-      const file = tree.files[key];
-      if (file === undefined) {
-        if (tree.links[key] !== undefined || Object.keys(tree.files).some((p) => p.startsWith(`${key}/`)))
-          throw new EngineError('NOT_A_REGULAR_FILE', `${key} is not a regular file in checkpoint ${checkpointId}`, { hint: 'name a regular file' });
-        throw new EngineError('FILE_NOT_FOUND', `checkpoint ${checkpointId} of workspace ${workspaceId} holds no file ${key}`, {
-          hint: 'diff the workspace for its paths',
-        });
-      }
-      const bytes = Buffer.from(file, 'base64');
       return {
-        size: bytes.length,
-        chunks: (async function* () {
-          for (let at = 0; at < bytes.length; at += chunkBytes) yield bytes.subarray(at, at + chunkBytes);
-        })(),
+        async read(path, chunkBytes = 1024 * 1024): Promise<ReadStream> {
+          const key = normalizeWorkspacePath(path);
+          const file = tree.files[key];
+          if (file === undefined) {
+            if (tree.links[key] !== undefined || Object.keys(tree.files).some((p) => p.startsWith(`${key}/`)))
+              throw new EngineError('NOT_A_REGULAR_FILE', `${key} is not a regular file in checkpoint ${checkpointId}`, { hint: 'name a regular file' });
+            throw new EngineError('FILE_NOT_FOUND', `checkpoint ${checkpointId} of workspace ${workspaceId} holds no file ${key}`, {
+              hint: 'diff the workspace for its paths',
+            });
+          }
+          const bytes = Buffer.from(file, 'base64');
+          return {
+            size: bytes.length,
+            chunks: (async function* () {
+              for (let at = 0; at < bytes.length; at += chunkBytes) yield bytes.subarray(at, at + chunkBytes);
+            })(),
+            async close() {},
+          };
+        },
         async close() {},
       };
     },

@@ -18,8 +18,8 @@ import { lstat, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EngineError, ProviderError } from '../../core/errors.js';
 import { ID_PATTERN } from '../../core/ids.js';
-import type { ReadStream, WorkspaceDescriptor, WorkspaceSpec } from '../../core/provider.js';
-import type { SnapshotOps, TreeChange, TreeFacts } from '../../core/snapshots/snapshot-ops.js';
+import type { WorkspaceDescriptor, WorkspaceSpec } from '../../core/provider.js';
+import type { CheckpointReader, SnapshotOps, TreeChange, TreeFacts } from '../../core/snapshots/snapshot-ops.js';
 import { createNativeWorkspace } from './create-native-workspace.js';
 import type { CheckpointManifest } from './layered-storage.js';
 import type { NativeParts } from './native-parts.js';
@@ -28,16 +28,7 @@ import { openSafeFs } from './safe-fs.js';
 import { collectPaths, compareBudget, compareViews } from './tree-compare.js';
 import type { WorkspaceMeta } from './workspace-meta.js';
 
-/**
- * SnapshotOps plus `readAt` (a file as a checkpoint holds it), which the
- * engine half adds to the seam for diff --patch and settle; declared here
- * too so the native side has it whichever branch merges first.
- */
-export interface NativeSnapshotOps extends SnapshotOps {
-  readAt(workspaceId: string, checkpointId: string, path: string, chunkBytes?: number): Promise<ReadStream>;
-}
-
-export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
+export function nativeSnapshots(parts: NativeParts): SnapshotOps {
   const { layout, storage, users, mountBase } = parts;
   const { layered } = storage;
   const mergedDir = (id: string) => join(mountBase, 'fs', id);
@@ -187,21 +178,19 @@ export function nativeSnapshots(parts: NativeParts): NativeSnapshotOps {
       }
     },
 
-    async readAt(id, checkpointId, path, chunkBytes) {
+    async openAt(id, checkpointId): Promise<CheckpointReader> {
       const meta = await layeredMeta(id);
       const manifest = await manifestOf(id, checkpointId);
       const view = await layered.mountView(id, manifest.chain);
       try {
-        const stream = await (await openSafeFs(view.root, users.of(meta))).read(path, chunkBytes);
+        const files = await openSafeFs(view.root, users.of(meta));
         let released = false;
         return {
-          ...stream,
+          read: (path, chunkBytes) => files.read(path, chunkBytes),
           async close() {
-            await stream.close();
-            if (!released) {
-              released = true;
-              await view.release();
-            }
+            if (released) return;
+            released = true;
+            await view.release();
           },
         };
       } catch (error) {
