@@ -59,6 +59,16 @@ export async function carryChanges(provider: Provider, ops: SnapshotOps, output:
     await provider.removePath(output.parentId, c.path);
     if (++steps === 1) crashPoint('settle', 'mid-apply');
   }
+  // A path whose type the fork changed (a directory made a file, or a file a directory) has the old type in the
+  // parent still: it goes first, or the write onto it, or under it, was refused ("'d' is a directory") and the
+  // output could never settle (red team, session 11). Its old contents were deleted above, by their own changes.
+  for (const c of output.changes) {
+    if (c.kind !== 'modify' || (c.type !== 'file' && c.type !== 'directory')) continue;
+    if ((await parentHolds(provider, output.parentId, c.path)) === (c.type === 'file' ? 'directory' : 'other')) {
+      await provider.removePath(output.parentId, c.path);
+      if (++steps === 1) crashPoint('settle', 'mid-apply');
+    }
+  }
   const files = output.changes.filter((c) => c.kind !== 'delete' && c.type === 'file');
   if (files.length === 0) return steps;
   // One opening of the seal checkpoint for every file (on native, one view mount).
@@ -77,4 +87,22 @@ export async function carryChanges(provider: Provider, ops: SnapshotOps, output:
     await sealed.close();
   }
   return steps;
+}
+
+/** What the parent holds at `path`: a directory, something else (a file, a link), or nothing. */
+async function parentHolds(provider: Provider, workspaceId: string, path: string): Promise<'directory' | 'other' | 'nothing'> {
+  try {
+    await provider.list(workspaceId, path, 0);
+    return 'directory';
+  } catch (error) {
+    const code = (error as EngineError).code;
+    if (code === 'NOT_A_REGULAR_FILE') return 'other';
+    if (code === 'FILE_NOT_FOUND') return 'nothing';
+    throw error;
+  }
+}
+
+/** Set-user-id, set-group-id and sticky bits a sealed file has: a provider writes permission bits only (0777). */
+export function setIdBitsDropped(changes: readonly TreeChange[]): TreeChange[] {
+  return changes.filter((c) => c.kind !== 'delete' && c.type === 'file' && c.mode !== null && (c.mode & 0o7000) !== 0);
 }

@@ -6,7 +6,7 @@ import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { carryChanges, carryRefusal, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
+import { carryChanges, carryRefusal, setIdBitsDropped, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
 import { reviewProposal } from '../snapshots/review-gate.js';
 import {
   parentIsDestroyed,
@@ -143,9 +143,13 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
       );
     const links = uncarried(out.changes);
     if (links.length > 0)
-      throw new EngineError('POLICY_DENIED', `settle cannot carry symbolic links yet: ${links.map((c) => c.path).join(', ')}; nothing was applied or consumed`, {
-        hint: 'release the output and copy the links by hand, or replace them with files and seal again',
-      });
+      throw new EngineError(
+        'POLICY_DENIED',
+        `settle cannot carry symbolic links yet: ${links.map((c) => c.path).join(', ')}; nothing was applied or consumed`,
+        {
+          hint: 'release the output and copy the links by hand, or replace them with files and seal again',
+        },
+      );
     const tooBig = carryRefusal(out.changes, parent.ws.policy.budget.storageBytes);
     if (tooBig !== null)
       throw new EngineError('POLICY_DENIED', `${tooBig}; nothing was applied or consumed`, {
@@ -159,7 +163,10 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
       throw new EngineError(
         'REVIEW_DENIED',
         `the merge gate of ${parent.ws.id} denied output ${out.id}: ${denied.map((d) => `${d.reviewer}: ${d.reason}`).join('; ')}; nothing was applied or consumed`,
-        { hint: 'release the output, or change the review policy if the rule is wrong', action: nextAction('settle', { outputId: out.id, decision: 'release' }) },
+        {
+          hint: 'release the output, or change the review policy if the rule is wrong',
+          action: nextAction('settle', { outputId: out.id, decision: 'release' }),
+        },
       );
     return decisions;
   }
@@ -226,9 +233,13 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
       ...reviewFindings(decisions),
       `changes carried: ${steps}`,
     ],
-    warnings: skipped.length
-      ? [`directory entries carry nothing themselves (a file write makes its directories): ${skipped.map((c) => c.path).join(', ')}`]
-      : [],
+    warnings: [
+      ...(skipped.length ? [`directory entries carry nothing themselves (a file write makes its directories): ${skipped.map((c) => c.path).join(', ')}`] : []),
+      ...setIdBitsDropped(out.changes).map(
+        (c) =>
+          `${c.path} lands with mode ${(c.mode! & 0o777).toString(8).padStart(4, '0')}: its set-id and sticky bits (${(c.mode! & 0o7777).toString(8)}) are not carried`,
+      ),
+    ],
     provenance: provenanceFor(ctx, 'settle', { workspace: parent.ws, startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });
