@@ -55,12 +55,17 @@ function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
   });
 }
 
-/** Two changes touch the same thing: the same path (directories both kept are no clash), or one deletes a directory the other writes under. */
+/**
+ * Two changes touch the same thing: the same path (directories both kept are no clash), or one deletes a directory
+ * the other writes under, or makes a file (or link) where the other writes under a directory: settle removes a
+ * directory the fork made a file, and with it what the parent had put there since the baseline.
+ */
 export function overlapping(parentChanges: readonly TreeChange[], outputChanges: readonly TreeChange[]): string[] {
+  const replacesUnder = (a: TreeChange, b: TreeChange) => (a.kind === 'delete' || a.type !== 'directory') && b.path.startsWith(`${a.path}/`);
   const clash = (a: TreeChange, b: TreeChange) =>
     (a.path === b.path && !(a.type === 'directory' && b.type === 'directory' && a.kind !== 'delete' && b.kind !== 'delete')) ||
-    (a.kind === 'delete' && b.path.startsWith(`${a.path}/`)) ||
-    (b.kind === 'delete' && a.path.startsWith(`${b.path}/`));
+    replacesUnder(a, b) ||
+    replacesUnder(b, a);
   return [...new Set(outputChanges.filter((o) => parentChanges.some((p) => clash(p, o))).map((o) => o.path))].sort();
 }
 

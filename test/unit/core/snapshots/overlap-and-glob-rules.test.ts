@@ -21,6 +21,11 @@ describe('overlapping', () => {
     expect(overlapping([change('dir/x', 'modify')], [change('dir', 'delete', 'directory')])).toEqual(['dir']);
   });
 
+  it('names a directory one side made a file when the other wrote under it (settle would remove that write)', () => {
+    expect(overlapping([change('d/new.txt', 'create')], [change('d', 'modify', 'file')])).toEqual(['d']);
+    expect(overlapping([change('d', 'modify', 'file')], [change('d/new.txt', 'create')])).toEqual(['d/new.txt']);
+  });
+
   it('lets both sides create the same directory and different files in it', () => {
     expect(
       overlapping([change('out', 'create', 'directory'), change('out/a', 'create')], [change('out', 'create', 'directory'), change('out/b', 'create')]),
