@@ -14,8 +14,13 @@ const { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } = r
 const { join } = require('node:path');
 const { buildInfo } = require('./build-info.cjs');
 
-/** Commands that are not calls: they run in the caller's own process (a server, or a long-lived one). */
-const IN_PROCESS = new Set(['serve', 'mcp', 'ui']);
+/**
+ * Commands that run in the caller's own process: those that are not calls (a server, or a long-lived one), and
+ * probe, whose inherited-limits scenario sets the process's umask to 002 for a moment (to see that a job does not
+ * inherit it): in the server, the files other callers' calls made meanwhile would get it (tens of seconds of
+ * escape attempts gain nothing from a resident engine anyway).
+ */
+const IN_PROCESS = new Set(['serve', 'mcp', 'ui', 'probe']);
 /** How long a started server may take to listen (node start and bundle load, on a loaded machine). */
 const START_MS = 15_000;
 const MAX_SOCKET_PATH_BYTES = 107;
