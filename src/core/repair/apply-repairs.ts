@@ -31,7 +31,12 @@ export async function applyRepairs(ctx: EngineContext, repairs: Repair[]): Promi
     // remove (a checkpoint it is taking, the mounts of a fork it is making), and it is not debris (red team, session 11).
     const busy = repair.workspaceId === null ? undefined : busyWorkspaces(ctx.store()).busy[repair.workspaceId];
     if (busy !== undefined) {
-      out.push({ repair, ok: true, skipped: busy, detail: `not made: ${describeRepair(repair)} — ${busy} began acting on workspace ${repair.workspaceId} since the diagnosis; look again when it ends` });
+      out.push({
+        repair,
+        ok: true,
+        skipped: busy,
+        detail: `not made: ${describeRepair(repair)} — ${busy} began acting on workspace ${repair.workspaceId} since the diagnosis; look again when it ends`,
+      });
       continue;
     }
     try {

@@ -394,7 +394,7 @@ export const probeVerb = defineVerb({
       last: z
         .boolean()
         .optional()
-        .describe("true to return the newest recorded report of all scenarios (with when and which build), on provider when given, and run nothing"),
+        .describe('true to return the newest recorded report of all scenarios (with when and which build), on provider when given, and run nothing'),
     }),
   handler: async () => (await import('../verbs/probe.js')).probeContainment,
 });
