@@ -9,17 +9,23 @@ import { cli, makeHome } from '../../helpers/cli.js';
 
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
+/** A bin call per verb, one after another: about 50 node starts, past 30 s on a loaded 2-core machine. */
+const PER_VERB_MS = 2_000;
 
 describe('the CLI surface', () => {
-  it('accepts --json and --provider on every verb', () => {
-    for (const verb of VERBS) {
-      // A two-word verb (`events claim`) is two arguments.
-      const help = cli(home, [...verb.name.split(' '), '--help']);
-      expect(help.code, verb.name).toBe(0);
-      expect(help.stdout).toContain('--json');
-      expect(help.stdout).toContain('--provider');
-    }
-  });
+  it(
+    'accepts --json and --provider on every verb',
+    () => {
+      for (const verb of VERBS) {
+        // A two-word verb (`events claim`) is two arguments.
+        const help = cli(home, [...verb.name.split(' '), '--help']);
+        expect(help.code, verb.name).toBe(0);
+        expect(help.stdout).toContain('--json');
+        expect(help.stdout).toContain('--provider');
+      }
+    },
+    VERBS.length * PER_VERB_MS,
+  );
 
   it('prints one JSON document on stdout and nothing on stderr for a successful verb', () => {
     for (const args of [['ls'], ['version'], ['learn'], ['cli', 'overview'], ['explain', 'run'], ['doctor', '--provider', 'fake'], ['gc']]) {
@@ -45,13 +51,17 @@ describe('the CLI surface', () => {
     });
   });
 
-  it('explains every verb', () => {
-    for (const verb of VERBS) {
-      const run = cli(home, ['explain', verb.name]);
-      expect(run.code, verb.name).toBe(0);
-      expect(run.stdout).toContain(verb.summary);
-    }
-  });
+  it(
+    'explains every verb',
+    () => {
+      for (const verb of VERBS) {
+        const run = cli(home, ['explain', verb.name]);
+        expect(run.code, verb.name).toBe(0);
+        expect(run.stdout).toContain(verb.summary);
+      }
+    },
+    VERBS.length * PER_VERB_MS,
+  );
 
   it('describes the whole surface as data', () => {
     const overview = JSON.parse(cli(home, ['cli', 'overview', '--json']).stdout) as { verbs: Array<{ name: string }> };
