@@ -11,7 +11,7 @@
 // falls back: exit 2 with the remedy, written as the CLI writes errors.
 'use strict';
 const { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { isAbsolute, join, resolve } = require('node:path');
 const { buildInfo } = require('./build-info.cjs');
 
 /**
@@ -77,7 +77,7 @@ function openServeDir(env) {
     throw new Unavailable(`the serve socket's path is longer than a unix socket's ${MAX_SOCKET_PATH_BYTES} bytes: ${shown}`);
   let fd;
   try {
-    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_CLOEXEC);
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   } catch (error) {
     if (error.code === 'ENOENT') return { fd: null, socket: shown, shown, present: false };
     throw new Unavailable(`${dir} cannot be opened as a directory (${error.code ?? error.message}); a link is never followed`);
@@ -233,6 +233,10 @@ async function callThroughServer(argv, mode) {
   } catch {
     return null;
   }
+  // A relative home names a directory from the caller's: the server started for it runs in /, so it is made absolute
+  // here, for the server, the request and an in-process fallback alike (red team, session 11: a server in /rel).
+  const home = process.env.HEADSPACE_HOME;
+  if (home && !isAbsolute(home)) process.env.HEADSPACE_HOME = resolve(home);
   const require_ = mode === 'require';
   const info = buildInfo();
   if (!info) {

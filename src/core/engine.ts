@@ -8,6 +8,7 @@ import { refuseUnknownKeys } from './input-keys.js';
 import { randomIds, type IdGenerator } from './ids.js';
 import type { Provider } from './provider.js';
 import type { ResultPackage } from './result/result-package.js';
+import { refuseUnsafeHome } from './store/home-safety.js';
 import { SqliteStore } from './store/sqlite-store.js';
 import type { VerbDefinition } from './verb-table/define-verb.js';
 import { manifestEntry } from './verb-table/verb-manifest.js';
@@ -129,7 +130,13 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
    */
   const ids = options.ids ?? randomIds;
   const call = <T>(work: (c: EngineContext) => Promise<T>): Promise<T> =>
-    Promise.resolve({ ...ctx, traceId: ids('trace') })
+    Promise.resolve()
+      .then(() => {
+        // A long-lived engine (serve, mcp, ui, the shared supervisor) opened its store once: the home is judged again
+        // on every call, or one made unsafe after the start (a chmod 777 above it) was still served (red team, session 11).
+        if (store !== null) refuseUnsafeHome(home);
+        return { ...ctx, traceId: ids('trace') };
+      })
       .then(work)
       .catch((error: unknown) => {
         throw forTheCaller(error);

@@ -112,12 +112,13 @@ function refuseUnsafeSocket(paths: { dir: string; socket: string }): void {
     throw new EngineError('SERVE_UNAVAILABLE', `the serve socket's path is longer than a unix socket's ${MAX_SOCKET_PATH_BYTES} bytes: ${paths.socket}`, {
       hint: 'use a shorter HEADSPACE_HOME',
     });
+  // First: a home another user could change is refused before anything is made in it, and the directory made below
+  // could still be swapped between the check after it and the bind.
+  refuseUnsafeHome(dirname(paths.dir));
   if (!privateDirReady(paths.dir))
     throw new EngineError('SERVE_UNAVAILABLE', `${paths.dir} is not a directory of this user's that only this user can enter (mode 0700)`, {
       hint: `remove it (rm -r ${paths.dir}) or make it this user's with mode 0700; a link there is never followed`,
     });
-  // A directory of ours in a home another user can write in could still be swapped between this check and the bind.
-  refuseUnsafeHome(dirname(paths.dir));
   const st = lstatSync(paths.socket, { throwIfNoEntry: false });
   if (st && !(st.isSocket() && st.uid === process.getuid!()))
     throw new EngineError('SERVE_UNAVAILABLE', `${paths.socket} is not a socket of this user's`, { hint: `remove it (rm ${paths.socket}) and start again` });

@@ -23,6 +23,7 @@
  * this user) or none could be reached within REACH_MS.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve as absolutePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,7 @@ import { TEST_RESOLVER_ENV, TEST_UPSTREAM_CA_ENV } from '../network/egress-resol
 import type { JobSecret } from '../network/egress-secrets.js';
 import { encodeHandover } from './handover.js';
 import type { PlannedCheck } from '../verification/verification.js';
-import { parseLine, privateDirReady, readLines, socketIsOurs, socketPathFits, supervisorPaths, writeLine } from './supervisor-socket.js';
+import { openPrivateDir, parseLine, privateDirReady, readLines, socketIsOurs, socketPathFits, supervisorPaths, writeLine } from './supervisor-socket.js';
 
 /** The supervisor's entry point: a bin file, as only a bin may exit (it lives beside bin/headspace). */
 const SUPERVISOR_BIN = fileURLToPath(new URL('../../../bin/headspace-supervisor', import.meta.url));
@@ -167,7 +168,7 @@ async function reachSharedSupervisor(home: string, jobId: string): Promise<Super
   let starter: { exited: boolean } | null = null;
   let starts = 0;
   for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 50)) {
-    const link = await connectShared(paths.socket, jobId);
+    const link = await connectShared(paths.dir, jobId);
     if (link) return link;
     if ((starter === null || starter.exited) && starts < MAX_STARTS) {
       starter = startSharedSupervisor(home);
@@ -194,11 +195,26 @@ function startSharedSupervisor(given: string): { exited: boolean } {
   return state;
 }
 
-/** One exchange with the shared supervisor (supervisor-socket.ts); null when it does not answer with its owner line (gone, closing, or not ours). */
-function connectShared(socketPath: string, jobId: string): Promise<SupervisorLink | null> {
-  if (!socketIsOurs(socketPath)) return Promise.resolve(null);
+/**
+ * One exchange with the shared supervisor (supervisor-socket.ts); null when it does not answer with its owner line
+ * (gone, closing, or not ours). Its directory is opened and checked by descriptor and the socket reached through it.
+ */
+function connectShared(dir: string, jobId: string): Promise<SupervisorLink | null> {
+  const opened = openPrivateDir(dir);
+  if (opened === null) return Promise.resolve(null);
+  if (!socketIsOurs(opened.socket)) {
+    closeSync(opened.fd);
+    return Promise.resolve(null);
+  }
   return new Promise((resolve) => {
-    const socket = connect(socketPath);
+    const socket = connect(opened.socket);
+    // The connect has resolved the path (or failed) once either event comes: the descriptor is no longer needed.
+    const closeDir = () => {
+      if (opened.fd >= 0) closeSync(opened.fd);
+      opened.fd = -1;
+    };
+    socket.once('connect', closeDir);
+    socket.once('error', closeDir);
     let linked = false;
     let onAnswer: (() => void) | null = null;
     const timer = setTimeout(() => socket.destroy(), ANSWER_MS);

@@ -20,7 +20,7 @@
  * for the job line, 60 s for the handover); a caller silent past it is cut
  * off, as one that died would be.
  */
-import { lstatSync, mkdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Owner } from '../store/owner.js';
@@ -54,6 +54,31 @@ export function privateDirReady(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The private directory opened by descriptor, never through a link, and
+ * checked by fstat (this user's, mode 0700), with the path of its socket
+ * through that descriptor: a caller connects to the socket of the directory
+ * it checked. Checked by path and connected by path, a directory swapped in
+ * between took a detached run's env values (red team, session 11). Null when
+ * it cannot be opened or is not private; the caller closes `fd`.
+ */
+export function openPrivateDir(dir: string): { fd: number; socket: string } | null {
+  let fd: number;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory() && st.uid === process.getuid!() && (st.mode & 0o077) === 0) return { fd, socket: `/proc/self/fd/${fd}/sock` };
+  } catch {
+    // unreadable: not ours to use
+  }
+  closeSync(fd);
+  return null;
 }
 
 /** True when the socket file is this user's socket: the only one a caller hands env values to. */

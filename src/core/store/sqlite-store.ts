@@ -171,12 +171,14 @@ export class SqliteStore {
   }
 
   static open(home: string, options: { actor?: string } = {}): SqliteStore {
+    // Judged before it is made (a refusal leaves nothing in a hostile folder) and as made.
+    refuseUnsafeHome(home);
     try {
-      mkdirSync(home, { recursive: true, mode: 0o700 });
+      if (mkdirSync(home, { recursive: true, mode: 0o700 }) !== undefined) refuseUnsafeHome(home);
     } catch (cause) {
+      if (cause instanceof EngineError) throw cause;
       throw new EngineError('STORE_UNAVAILABLE', `cannot create the state directory ${home}`, { hint: 'set HEADSPACE_HOME to a writable directory', cause });
     }
-    refuseUnsafeHome(home);
     const path = join(home, 'state.db');
     // Read the version from the file header before opening: a newer store must
     // be left byte-identical, and even opening it in WAL mode could touch it.

@@ -27,7 +27,7 @@ describe.runIf(root)('a home inside a directory another user owns', () => {
     const run = cli(home, ['ls'], { HEADSPACE_SERVE: 'off' });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${theirs} is owned by uid 65534, neither root nor this user`);
-    expect(run.stderr).toContain('hint: use a home only you (and root) can write to');
+    expect(run.stderr).toContain('hint: use a home that only you (and root) can change');
   });
 
   it('is refused through serve at once: the server started for the call exits without listening', () => {
