@@ -18,6 +18,21 @@ export function uncarried(changes: readonly TreeChange[]): TreeChange[] {
   return changes.filter((c) => c.type === 'symlink');
 }
 
+/**
+ * Files the fork made into directories holding no file settle could write: carrying one would remove the parent's
+ * file and leave nothing in its place (a file write is what makes a directory; red team, session 11). A directory
+ * change that names the file it was (previousSha256) is a change of type; one without is a directory's own mode.
+ */
+export function filesMadeEmptyDirectories(changes: readonly TreeChange[]): TreeChange[] {
+  return changes.filter(
+    (c) =>
+      c.kind === 'modify' &&
+      c.type === 'directory' &&
+      c.previousSha256 !== null &&
+      !changes.some((d) => d.kind !== 'delete' && d.type === 'file' && d.path.startsWith(`${c.path}/`)),
+  );
+}
+
 /** Directory entries carry nothing themselves: a file write makes its directories, a deleted directory is removed whole. */
 export function skippedDirectories(changes: readonly TreeChange[]): TreeChange[] {
   return changes.filter((c) => c.type === 'directory' && c.kind !== 'delete');

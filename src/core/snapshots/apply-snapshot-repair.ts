@@ -25,6 +25,17 @@ export async function applySnapshotRepair(
       records.deleteCheckpoint(step.checkpointId);
       return `removed incomplete checkpoint ${step.checkpointId} of workspace ${step.workspaceId}`;
     }
+    case 'abandon-settle-check': {
+      if (step.provider !== null) {
+        const ops = (await ctx.provider(step.provider)).snapshots;
+        if (ops) await journal(step.provider, () => ops.drop(step.workspaceId, step.checkpointId));
+      }
+      store.atomically(() => {
+        records.deleteCheckpoint(step.checkpointId);
+        store.settleIntent(step.intentId, `settled by doctor's repair: interrupted in its checks; undo checkpoint ${step.checkpointId} dropped`, now());
+      });
+      return `removed undo checkpoint ${step.checkpointId} of workspace ${step.workspaceId}, left by a settle interrupted before it changed anything`;
+    }
     case 'finish-checkpoint':
       records.finishCheckpoint(step.checkpointId, step.facts);
       return `recorded fork baseline ${step.checkpointId} valid (${step.facts.digest})`;

@@ -34,12 +34,13 @@ export type SnapshotRepairStep =
   | { kind: 'drop-checkpoint'; checkpointId: string; workspaceId: string; provider: string | null }
   | { kind: 'finish-checkpoint'; checkpointId: string; facts: TreeFacts }
   | { kind: 'roll-back-settle'; intentId: number; outputId: string; parentId: string; provider: string; undoId: string }
-  | { kind: 'finish-settle'; intentId: number; outputId: string; decision: 'release' | 'discard'; childId: string };
+  | { kind: 'finish-settle'; intentId: number; outputId: string; decision: 'release' | 'discard'; childId: string }
+  | { kind: 'abandon-settle-check'; intentId: number; checkpointId: string; workspaceId: string; provider: string | null };
 
 type Settle = (outcome: string, reason: string) => Repair;
 type Skip = (reason: string) => Repair;
 
-export const SNAPSHOT_OPS: readonly string[] = ['checkpoint', 'restore', 'fork', 'settle', 'settle-release', 'settle-discard'];
+export const SNAPSHOT_OPS: readonly string[] = ['checkpoint', 'restore', 'fork', 'settle-check', 'settle', 'settle-release', 'settle-discard'];
 
 const step = (s: SnapshotRepairStep): RepairAction => ({ type: 'snapshot', step: s });
 
@@ -95,6 +96,32 @@ export function planSnapshotIntent(d: Diagnosis, dead: DeadIntent, settle: Settl
       ];
     case 'fork':
       return [settle('interrupted (each fork is settled by its own create intent)', 'each fork it made has its own create intent: settle this one')];
+    case 'settle-check': {
+      // A settle killed while its checks ran, before its lease: nothing of the parent changed, the output is sealed.
+      let undo: string | undefined;
+      try {
+        undo = (JSON.parse(intent.target ?? '{}') as { undo?: string }).undo;
+      } catch {
+        undo = undefined;
+      }
+      if (undo === undefined) return [settle('interrupted before its lease (nothing changed)', 'it names no checkpoint: settle it')];
+      return [
+        {
+          kind: 'snapshot',
+          target: `checkpoint ${undo} (undo of a settle interrupted in its checks)`,
+          workspaceId: intent.workspaceId,
+          safe: true,
+          reason: `its process (pid ${intent.owner.pid}) is gone before the settle changed anything: drop the checkpoint it took of ${intent.workspaceId} and settle the intent`,
+          action: step({
+            kind: 'abandon-settle-check',
+            intentId: intent.id,
+            checkpointId: undo,
+            workspaceId: intent.workspaceId,
+            provider: d.workspaces[intent.workspaceId]?.provider ?? null,
+          }),
+        },
+      ];
+    }
     default: {
       let target: { output?: string; decision?: SettleDecision; undo?: string } = {};
       try {

@@ -18,9 +18,10 @@ export async function takeCheckpoint(
   target: SnapshotTarget,
   kind: CheckpointKind,
   label: string | null,
+  /** Its id, when the caller journalled it before (settle's undo checkpoint). */
+  id: string = ctx.ids('cp'),
 ): Promise<CheckpointRecord & { digest: string; fileCount: number; bytes: number }> {
   const store = ctx.store();
-  const id = ctx.ids('cp');
   const now = ctx.clock.now();
   // The intent is the lease: no job starts in the workspace while its files are frozen.
   const intent = store.atomically(() => {

@@ -6,7 +6,7 @@ import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
-import { carryChanges, carryRefusal, setIdBitsDropped, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
+import { carryChanges, carryRefusal, filesMadeEmptyDirectories, setIdBitsDropped, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
 import { reviewProposal } from '../snapshots/review-gate.js';
 import {
   parentIsDestroyed,
@@ -102,13 +102,41 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
   // The undo checkpoint first, then the checks: a job's change after it is caught under the lease below, and one
   // before it is in what the checks read. Taken after the checks, a parent edit made while they ran was in the undo
   // checkpoint, so the lease's look saw no change and the output overwrote it (red team, session 11).
-  const undo = await takeCheckpoint(ctx, parent, 'undo', `before settling ${out.id}`);
+  // Journalled first (not a lease: jobs may run while the checks read): a process killed before the lease leaves a
+  // dead settle-check intent naming the undo checkpoint, which doctor's repair drops; without it nothing named the
+  // checkpoint, and it held the parent's layers for good (red team, session 11).
+  const undoId = ctx.ids('cp');
+  const check = store.openIntent({
+    workspaceId: parent.ws.id,
+    jobId: null,
+    op: 'settle-check',
+    provider: parent.ws.provider,
+    owner: currentOwner(),
+    createdAt: ctx.clock.now(),
+    target: JSON.stringify({ output: out.id, decision, undo: undoId } satisfies SettleTarget),
+    traceId: ctx.traceId,
+  });
+  let undo: Awaited<ReturnType<typeof takeCheckpoint>>;
+  try {
+    undo = await takeCheckpoint(ctx, parent, 'undo', `before settling ${out.id}`, undoId);
+  } catch (error) {
+    store.settleIntent(check, `refused: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
+    throw error;
+  }
+  // Every way out before the lease is held drops it again: a refusal of the checks, of the lease (a job started, a
+  // second settle), or of the output (settled meanwhile).
+  const dropUndo = async (error: unknown) => {
+    store.atomically(() => {
+      parent.records.deleteCheckpoint(undo.id);
+      store.settleIntent(check, `refused: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());
+    });
+    await parent.ops.drop(parent.ws.id, undo.id).catch(() => undefined);
+  };
   let decisions: ReviewDecision[];
   try {
     decisions = await checkSettle();
   } catch (error) {
-    ctx.store().atomically(() => parent.records.deleteCheckpoint(undo.id));
-    await parent.ops.drop(parent.ws.id, undo.id).catch(() => undefined);
+    await dropUndo(error);
     throw error;
   }
   // The checks, in a function so that any refusal of theirs drops the undo checkpoint above.
@@ -155,6 +183,16 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
           hint: 'release the output and copy the links by hand, or replace them with files and seal again',
         },
       );
+    const emptied = filesMadeEmptyDirectories(out.changes);
+    if (emptied.length > 0)
+      throw new EngineError(
+        'POLICY_DENIED',
+        `settle cannot carry a file made into an empty directory yet: ${emptied.map((c) => c.path).join(', ')} (the parent's file would go and nothing would take its place); nothing was applied or consumed`,
+        {
+          hint: 'put a file in the directory in the fork and seal again, or release the output',
+          action: nextAction('settle', { outputId: out.id, decision: 'release' }),
+        },
+      );
     const tooBig = carryRefusal(out.changes, parent.ws.policy.budget.storageBytes);
     if (tooBig !== null)
       throw new EngineError('POLICY_DENIED', `${tooBig}; nothing was applied or consumed`, {
@@ -176,19 +214,28 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
     return decisions;
   }
   const target: SettleTarget = { output: out.id, decision, undo: undo.id };
-  const intent = store.atomically(() => {
-    const lease = store.leaseWorkspace({
-      workspaceId: parent.ws.id,
-      op: 'settle',
-      provider: parent.ws.provider,
-      owner: currentOwner(),
-      createdAt: ctx.clock.now(),
-      target: JSON.stringify(target),
-      traceId: ctx.traceId,
+  const leased = () =>
+    store.atomically(() => {
+      const lease = store.leaseWorkspace({
+        workspaceId: parent.ws.id,
+        op: 'settle',
+        provider: parent.ws.provider,
+        owner: currentOwner(),
+        createdAt: ctx.clock.now(),
+        target: JSON.stringify(target),
+        traceId: ctx.traceId,
+      });
+      if (!parent.records.beginSettle(out.id, decision)) refuseSettled(ctx, parent.records.getOutput(out.id)!);
+      store.settleIntent(check, `leased: settle intent #${lease}`, ctx.clock.now());
+      return lease;
     });
-    if (!parent.records.beginSettle(out.id, decision)) refuseSettled(ctx, parent.records.getOutput(out.id)!);
-    return lease;
-  });
+  let intent: number;
+  try {
+    intent = leased();
+  } catch (error) {
+    await dropUndo(error);
+    throw error;
+  }
   crashPoint('settle', 'after-intent');
   // Between the undo checkpoint and the lease a job may have changed the parent: the checks held only if nothing
   // moved. Nothing is carried yet, so the parent is left as that job made it (a restore to undo would lose its work).

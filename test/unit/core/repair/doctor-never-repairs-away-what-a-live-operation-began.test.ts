@@ -90,4 +90,28 @@ describe('doctor --repair --apply', () => {
     expect(records.getCheckpoint('cp-done')).toBeDefined();
     expect(JSON.stringify(report.key_findings)).toContain('kept checkpoint cp-done of workspace w: it was completed since the diagnosis');
   });
+
+  it('drops the undo checkpoint of a settle killed while its checks ran, before it changed anything', async () => {
+    t = makeTestEngine();
+    await t.engine.create({ workspaceId: 'w' });
+    const { store, records } = otherProcess();
+    records.addCheckpoint({ id: 'cp-undo', workspaceId: 'w', kind: 'undo', label: 'before settling out-x', createdAt: Date.now() });
+    records.finishCheckpoint('cp-undo', { fileCount: 0, bytes: 0, digest: 'sha256:0' });
+    // Its settle's process is gone (a pid no process has, started never).
+    const dead = { pid: 2 ** 22 + 17, started: 'never' };
+    store.openIntent({
+      workspaceId: 'w',
+      jobId: null,
+      op: 'settle-check',
+      provider: 'fake',
+      owner: dead,
+      createdAt: Date.now(),
+      target: JSON.stringify({ output: 'out-x', decision: 'apply', undo: 'cp-undo' }),
+      traceId: null,
+    });
+    const report = await t.engine.doctor({ repair: true, apply: true });
+    expect(records.getCheckpoint('cp-undo')).toBeUndefined();
+    expect(store.openIntents().filter((i) => i.op === 'settle-check')).toEqual([]);
+    expect(JSON.stringify(report.key_findings)).toContain('removed undo checkpoint cp-undo of workspace w');
+  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { globMatches } from '../../../../src/core/snapshots/review-gate.js';
 import type { TreeChange } from '../../../../src/core/snapshots/snapshot-ops.js';
 import { overlapping } from '../../../../src/core/verbs/settle.js';
+import { filesMadeEmptyDirectories } from '../../../../src/core/snapshots/apply-output.js';
 
 const change = (path: string, kind: TreeChange['kind'], type: TreeChange['type'] = 'file'): TreeChange => ({
   path,
@@ -30,6 +31,15 @@ describe('overlapping', () => {
     expect(
       overlapping([change('out', 'create', 'directory'), change('out/a', 'create')], [change('out', 'create', 'directory'), change('out/b', 'create')]),
     ).toEqual([]);
+  });
+});
+
+describe('filesMadeEmptyDirectories', () => {
+  it('names a file made a directory with no file under it, not a directory whose mode changed, nor one that got files', () => {
+    const madeDir = (path: string): TreeChange => ({ ...change(path, 'modify', 'directory'), previousSha256: 'a'.repeat(64) });
+    expect(filesMadeEmptyDirectories([madeDir('f'), change('m', 'modify', 'directory'), madeDir('g'), change('g/x', 'create')]).map((c) => c.path)).toEqual([
+      'f',
+    ]);
   });
 });
 

@@ -17,6 +17,7 @@ import type { EngineWithProviders } from '../../../../src/core/engine.js';
 import { exitCodeOf } from '../../../../src/core/errors.js';
 import type { SnapshotOps } from '../../../../src/core/snapshots/snapshot-ops.js';
 import { SqliteStore } from '../../../../src/core/store/sqlite-store.js';
+import { SnapshotRecords } from '../../../../src/core/snapshots/snapshot-records.js';
 import { currentOwner } from '../../../../src/core/store/owner.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 import { idAfter, refusal, treeOf, write } from '../../../helpers/snapshots.js';
@@ -90,5 +91,25 @@ describe('settle', () => {
     }
     // Still sealed: a release settles it (a consumed output would be refused ALREADY_SETTLED).
     expect((await t.engine.settle({ outputId: out, decision: 'release' })).status).toBe('success');
+  });
+
+  it('leaves no undo checkpoint behind when its lease is refused after the checks', async () => {
+    const { out, ops } = await sealedFork();
+    const scan = ops.changes.bind(ops);
+    const other = SqliteStore.open(t.home);
+    try {
+      // Another operation takes the parent while the checks run: the settle's lease is refused.
+      ops.changes = async (workspaceId, checkpointId, limit) => {
+        const seen = await scan(workspaceId, checkpointId, limit);
+        if (workspaceId === 'p' && limit > 1)
+          other.leaseWorkspace({ workspaceId: 'p', op: 'checkpoint', provider: 'fake', owner: currentOwner(), createdAt: Date.now(), traceId: null });
+        return seen;
+      };
+      expect((await refusal(t.engine.settle({ outputId: out, decision: 'apply' }))).code).toBe('WORKSPACE_BUSY');
+      expect(new SnapshotRecords(other).checkpointsOf('p', ['undo'])).toEqual([]);
+      expect(other.openIntents().filter((i) => i.op === 'settle-check')).toEqual([]);
+    } finally {
+      other.close();
+    }
   });
 });
