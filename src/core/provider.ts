@@ -386,8 +386,9 @@ export interface Provider {
   /**
    * OPTIONAL, with `leftovers`. Removes one leftover it returned (killing
    * before removing, for a cgroup); idempotent, and it re-checks that the
-   * thing is still a leftover before acting. Throws ProviderError when it
-   * cannot.
+   * thing is still a leftover before acting: false when it no longer is (an
+   * operation finished it since the listing) and was kept, so doctor does not
+   * report a removal it did not make. Throws ProviderError when it cannot.
    */
-  removeLeftover?(leftover: Leftover): Promise<void>;
+  removeLeftover?(leftover: Leftover): Promise<boolean | void>;
 }

@@ -40,7 +40,10 @@ export async function applyRepairs(ctx: EngineContext, repairs: Repair[]): Promi
       continue;
     }
     try {
-      out.push({ repair, ok: true, detail: await applyOne(ctx, repair) });
+      const detail = await applyOne(ctx, repair);
+      // A repair that found, when it came to act, nothing left to repair (an operation finished the thing since).
+      if (detail.startsWith('kept ')) out.push({ repair, ok: true, skipped: 'changed since the diagnosis', detail });
+      else out.push({ repair, ok: true, detail });
     } catch (error) {
       out.push({ repair, ok: false, detail: `${describeRepair(repair)} failed: ${(error as Error).message}` });
     }
@@ -127,7 +130,8 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
     case 'remove-leftover': {
       const provider = await ctx.provider(action.provider);
       if (!provider.removeLeftover) throw new Error(`the ${action.provider} provider cannot remove leftovers`);
-      await journal(action.provider, () => provider.removeLeftover!(action.leftover));
+      const removed = await journal(action.provider, () => provider.removeLeftover!(action.leftover));
+      if (removed === false) return `kept ${action.leftover.kind} ${action.leftover.target}: it was no longer a leftover when doctor came to remove it`;
       return `removed ${action.leftover.kind} ${action.leftover.target}`;
     }
     case 'snapshot':

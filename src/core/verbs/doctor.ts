@@ -160,7 +160,7 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     const busied = applied.filter((a) => a.skipped !== undefined).length;
     if (failed) status = 'infrastructure_failure';
     summary = `doctor's repair made ${applied.length - failed - busied} repair(s)${failed ? `, ${failed} failed` : ''}${
-      busied ? `, left ${busied} whose workspace became busy` : ''
+      busied ? `, left ${busied} that changed since the diagnosis (a workspace became busy, or the thing was no longer a leftover)` : ''
     }, skipped ${judgement.length} judgement call(s)`;
     if (input.verify) {
       const again = await plan(ctx, warnings);

@@ -76,7 +76,7 @@ async function olderThan(path: string, ms: number): Promise<boolean> {
 
 export interface LeftoverSweeper {
   list(): Promise<Leftover[]>;
-  remove(leftover: Leftover): Promise<void>;
+  remove(leftover: Leftover): Promise<boolean>;
 }
 
 export function nativeLeftovers(options: {
@@ -268,11 +268,13 @@ export function nativeLeftovers(options: {
     return stray;
   }
 
-  async function remove(leftover: Leftover): Promise<void> {
+  /** Removes a leftover it listed; false when the re-check found it no longer one (it was kept). */
+  async function remove(leftover: Leftover): Promise<boolean> {
     if (leftover.kind === 'directory' && leftover.workspaceId === null) {
       // Re-checked at removal: a directory whose socket came to life since the listing is kept.
-      if ((await staleTmpEgressDirs(options.tmpDir)).includes(leftover.target)) await rm(leftover.target, { recursive: true, force: true });
-      return;
+      if (!(await staleTmpEgressDirs(options.tmpDir)).includes(leftover.target)) return false;
+      await rm(leftover.target, { recursive: true, force: true });
+      return true;
     }
     const id = leftover.workspaceId;
     if (id === null || !ID_PATTERN.test(id))
@@ -282,24 +284,24 @@ export function nativeLeftovers(options: {
     switch (leftover.kind) {
       case 'cgroup': {
         const driver = await options.driver();
-        if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await hasMeta(id))) return;
+        if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await hasMeta(id))) return false;
         const empty = await driver.kill(leftover.target, options.killTimeoutMs);
         if (!empty || !(await driver.remove(leftover.target)))
           throw new ProviderError(`cgroup ${leftover.target} could not be ${empty ? 'removed' : 'emptied'}`, {
             hint: 'a process in it may be stuck in the kernel (state D); in a minute, apply the repairs again',
             action: nextAction('doctor', { repair: true, apply: true }),
           });
-        return;
+        return true;
       }
       case 'process': {
         const driver = await options.driver();
-        if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJobs(layout.workspaceDir(id))).length > 0) return;
+        if (driver === undefined || leftover.target !== layout.cgroupName(id) || (await liveJobs(layout.workspaceDir(id))).length > 0) return false;
         if (!(await driver.kill(leftover.target, options.killTimeoutMs)))
           throw new ProviderError(`the processes in cgroup ${leftover.target} could not be ended`, {
             hint: 'a process in it may be stuck in the kernel (state D); in a minute, apply the repairs again',
             action: nextAction('doctor', { repair: true, apply: true }),
           });
-        return;
+        return true;
       }
       case 'file': {
         if (dirname(leftover.target) !== layout.workspaceDir(id))
@@ -308,45 +310,48 @@ export function nativeLeftovers(options: {
           });
         const file = basename(leftover.target);
         const slot = slotOfFile(file);
-        if (slot !== undefined && (await liveJob(leftover.target)) !== undefined) return;
+        if (slot !== undefined && (await liveJob(leftover.target)) !== undefined) return false;
         if (slot !== undefined && (await readJobMarker(leftover.target)) === undefined && !(await olderThan(leftover.target, UNREADABLE_MARKER_GRACE_MS)))
-          return;
-        if (file.startsWith('stop-') && (await liveJobs(layout.workspaceDir(id))).length > 0) return;
+          return false;
+        if (file.startsWith('stop-') && (await liveJobs(layout.workspaceDir(id))).length > 0) return false;
         const writer = temporaryWriterOf(file);
-        if (writer !== undefined && isAlive(writer)) return;
+        if (writer !== undefined && isAlive(writer)) return false;
         if (slot === undefined && writer === undefined && !file.startsWith('stop-'))
           throw new ProviderError(`not a native leftover: ${leftover.target}`, {
             hint: 'this is a headspace bug: only leftovers the native provider listed can be removed',
           });
         removeQuietly(leftover.target);
-        return;
+        return true;
       }
       case 'directory': {
         if (options.stateHome !== undefined && dirname(leftover.target) === egressParent(options.stateHome)) {
-          if (staleEgressDirs(options.stateHome, isAlive).some((d) => d.path === leftover.target)) await rm(leftover.target, { recursive: true, force: true });
-          return;
+          if (!staleEgressDirs(options.stateHome, isAlive).some((d) => d.path === leftover.target)) return false;
+          await rm(leftover.target, { recursive: true, force: true });
+          return true;
         }
         if (runtimeDirs.some((dir) => leftover.target === join(dir, id))) {
-          if (!(await exists(layout.workspaceDir(id)))) await rm(leftover.target, { recursive: true, force: true });
-          return;
+          if (await exists(layout.workspaceDir(id))) return false;
+          await rm(leftover.target, { recursive: true, force: true });
+          return true;
         }
-        if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id)) || (await reclaimState(leftover.target)) === 'running') return;
+        if (leftover.target !== layout.workspaceDir(id) || (await hasMeta(id)) || (await reclaimState(leftover.target)) === 'running') return false;
         for (const dir of runtimeDirs) await rm(join(dir, id), { recursive: true, force: true });
         await unmount(join(options.mountBase, 'ws', id));
         // The image goes only once nothing mounts it (deleting it earlier would just hide it behind its loop device):
         // the overlay over it first (fs/<id>), then its own mount (img/<id>, #14), then the folder.
         await finishReclaim({ dir: leftover.target, fsMount: join(options.mountBase, 'fs', id), imageMount: join(options.mountBase, 'img', id) });
-        return;
+        return true;
       }
       case 'mount': {
         if (leftover.target.startsWith('/dev/loop')) {
           const stray = (await strayLoopDevices()).find((loop) => loop.device === leftover.target && loop.id === id);
-          if (stray !== undefined) await detachLoopDevice(stray.device);
-          return;
+          if (stray === undefined) return false;
+          await detachLoopDevice(stray.device);
+          return true;
         }
         if (leftover.target === join(options.mountBase, 'fs', id) || leftover.target === join(options.mountBase, 'img', id)) {
-          if (await hasMeta(id)) return;
-          if (leftover.target.endsWith(`/img/${id}`) && (await exists(join(layout.root, 'stores', `${id}.img`)))) return;
+          if (await hasMeta(id)) return false;
+          if (leftover.target.endsWith(`/img/${id}`) && (await exists(join(layout.root, 'stores', `${id}.img`)))) return false;
           // The overlay over an image goes before the image's own mount.
           if (leftover.target.endsWith(`/img/${id}`)) {
             await unmountWorkspaceFilesystem(join(options.mountBase, 'fs', id));
@@ -359,16 +364,16 @@ export function nativeLeftovers(options: {
               hint: 'something still holds it open (fuser -vm on it names what); once it lets go, apply the repairs again',
               action: nextAction('doctor', { repair: true, apply: true }),
             });
-          return;
+          return true;
         }
-        if (leftover.target !== join(options.mountBase, 'ws', id) || (await hasMeta(id))) return;
+        if (leftover.target !== join(options.mountBase, 'ws', id) || (await hasMeta(id))) return false;
         await unmount(leftover.target);
         if (await exists(leftover.target))
           throw new ProviderError(`mount ${leftover.target} could not be removed`, {
             hint: 'something still holds it open (fuser -vm on it names what); once it lets go, apply the repairs again',
             action: nextAction('doctor', { repair: true, apply: true }),
           });
-        return;
+        return true;
       }
     }
   }

@@ -146,9 +146,10 @@ export function createNativeProvider(options: NativeProviderOptions): Provider {
     async removeLeftover(leftover) {
       if (staleBases.owns(leftover)) return staleBases.remove();
       if (await snapshotDebris.remove(leftover)) return;
-      await sweeper.remove(leftover);
+      const removed = await sweeper.remove(leftover);
       // The leftover may have been what kept the mount base: it goes with the last workspace.
       await storage.prune();
+      return removed;
     },
   };
 }

@@ -66,7 +66,7 @@ describe('doctor --repair --apply', () => {
     const report = await t.engine.doctor({ repair: true, apply: true });
     expect(records.getCheckpoint('cp-first')).toBeUndefined();
     expect(records.getCheckpoint('cp-dead')?.state).toBe('pending');
-    expect(report.outcome_summary).toContain('left 1 whose workspace became busy');
+    expect(report.outcome_summary).toContain('left 1 that changed since the diagnosis');
     expect(JSON.stringify(report.attention)).toContain('began acting on workspace w since the diagnosis');
   });
 
@@ -88,7 +88,7 @@ describe('doctor --repair --apply', () => {
     const report = await t.engine.doctor({ repair: true, apply: true });
     expect(records.getCheckpoint('cp-done')?.state).not.toBe('pending');
     expect(records.getCheckpoint('cp-done')).toBeDefined();
-    expect(JSON.stringify(report.key_findings)).toContain('kept checkpoint cp-done of workspace w: it was completed since the diagnosis');
+    expect(JSON.stringify(report.attention)).toContain('kept checkpoint cp-done of workspace w: it was completed since the diagnosis');
   });
 
   it('drops the undo checkpoint of a settle killed while its checks ran, before it changed anything', async () => {
@@ -113,5 +113,15 @@ describe('doctor --repair --apply', () => {
     expect(records.getCheckpoint('cp-undo')).toBeUndefined();
     expect(store.openIntents().filter((i) => i.op === 'settle-check')).toEqual([]);
     expect(JSON.stringify(report.key_findings)).toContain('removed undo checkpoint cp-undo of workspace w');
+  });
+
+  it('says it kept a leftover its provider found no longer one when it came to remove it, not that it removed it', async () => {
+    t = makeTestEngine();
+    const provider = await (t.engine as EngineWithProviders).provider('fake');
+    provider.leftovers = async () => [{ kind: 'mount', workspaceId: null, target: '/run/x/fs/c1', detail: 'overlay of a fork being made' }];
+    provider.removeLeftover = async () => false;
+    const report = await t.engine.doctor({ repair: true, apply: true });
+    expect(JSON.stringify(report.key_findings)).not.toContain('removed mount /run/x/fs/c1');
+    expect(JSON.stringify(report.attention)).toContain('kept mount /run/x/fs/c1: it was no longer a leftover');
   });
 });
