@@ -9,7 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, makeHome } from '../../helpers/cli.js';
+import { makeHome } from '../../helpers/cli.js';
+import { nativeCalls } from '../../helpers/native-calls.js';
 import { nativeFeatures, nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -17,14 +18,7 @@ const features = await nativeFeatures();
 
 const home = makeHome();
 afterAll(() => home.cleanup());
-const env = { HEADSPACE_PROVIDER: 'native' };
-const ok = (args: string[]) => {
-  const out = cli(home.home, args, env);
-  expect(out.code, `${args.join(' ')}: ${out.stderr}`).toBe(0);
-  return out.stdout;
-};
-const shOut = (ws: string, script: string) =>
-  (JSON.parse(ok(['run', '--json', ws, 'sh', '-c', script])) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt;
+const { ok, shOut } = nativeCalls(home.home);
 /** This test's idmapped binds: on the images of its workspaces (ip, ic, ig), whatever home they are in. */
 const idmappedMounts = () =>
   readFileSync('/proc/self/mountinfo', 'utf8')

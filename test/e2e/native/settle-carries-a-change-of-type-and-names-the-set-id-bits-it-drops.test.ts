@@ -7,7 +7,8 @@
  * warning instead of being listed as if carried.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, makeHome } from '../../helpers/cli.js';
+import { makeHome } from '../../helpers/cli.js';
+import { nativeCalls } from '../../helpers/native-calls.js';
 import { nativeFeatures, nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -15,15 +16,7 @@ const hasSnapshots = (await nativeFeatures()).includes('snapshots');
 
 const home = makeHome();
 afterAll(() => home.cleanup());
-const env = { HEADSPACE_PROVIDER: 'native' };
-const ok = (args: string[]) => {
-  const out = cli(home.home, args, env);
-  expect(out.code, `${args.join(' ')}: ${out.stderr}`).toBe(0);
-  return out.stdout;
-};
-const sh = (ws: string, script: string) => ok(['run', ws, 'sh', '-c', script]);
-const excerpt = (ws: string, script: string) =>
-  (JSON.parse(ok(['run', '--json', ws, 'sh', '-c', script])) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt;
+const { ok, sh, shOut } = nativeCalls(home.home);
 
 describe.runIf(readiness.ready && process.getuid?.() === 0 && hasSnapshots)(`settle of a change of type on native (${readiness.reason})`, () => {
   it('replaces the entry of the other type, and warns of the set-id bits it does not carry', () => {
@@ -34,7 +27,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0 && hasSnapshots)(`set
     const output = /output (out-\S+)/.exec(ok(['seal', 'tc']))![1]!;
     const settled = JSON.parse(ok(['settle', output, 'select', '--json'])) as { warnings: string[] };
     expect(settled.warnings).toContain('s lands with mode 0755: its set-id and sticky bits (4755) are not carried');
-    expect(excerpt('tp', 'for p in d f f/y s; do stat -c "%n %F %a" $p; done; cat d f/y')).toBe(
+    expect(shOut('tp', 'for p in d f f/y s; do stat -c "%n %F %a" $p; done; cat d f/y')).toBe(
       'd regular file 644\nf directory 755\nf/y regular file 644\ns regular file 755\nfile\ny\n',
     );
   });

@@ -9,6 +9,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
+import { nativeCalls } from '../../helpers/native-calls.js';
 import { nativeFeatures, nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
@@ -18,14 +19,7 @@ const hasSnapshots = features.includes('snapshots');
 const home = makeHome();
 afterAll(() => home.cleanup());
 const env = { HEADSPACE_PROVIDER: 'native' };
-const ok = (args: string[]) => {
-  const out = cli(home.home, args, env);
-  expect(out.code, `${args.join(' ')}: ${out.stderr}`).toBe(0);
-  return out.stdout;
-};
-const sh = (ws: string, script: string) => ok(['run', ws, 'sh', '-c', script]);
-const shOut = (ws: string, script: string) =>
-  (JSON.parse(ok(['run', '--json', ws, 'sh', '-c', script])) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt;
+const { ok, sh, shOut } = nativeCalls(home.home);
 const tree = (ws: string) =>
   shOut(
     ws,
