@@ -40,10 +40,10 @@ export async function applyRepairs(ctx: EngineContext, repairs: Repair[]): Promi
       continue;
     }
     try {
-      const detail = await applyOne(ctx, repair);
+      const done = await applyOne(ctx, repair);
       // A repair that found, when it came to act, nothing left to repair (an operation finished the thing since).
-      if (detail.startsWith('kept ')) out.push({ repair, ok: true, skipped: 'changed since the diagnosis', detail });
-      else out.push({ repair, ok: true, detail });
+      if (typeof done === 'string') out.push({ repair, ok: true, detail: done });
+      else out.push({ repair, ok: true, skipped: 'changed since the diagnosis', detail: done.kept });
     } catch (error) {
       out.push({ repair, ok: false, detail: `${describeRepair(repair)} failed: ${(error as Error).message}` });
     }
@@ -51,7 +51,10 @@ export async function applyRepairs(ctx: EngineContext, repairs: Repair[]): Promi
   return out;
 }
 
-async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
+/** What a repair did, in one line; or, as `kept`, why it found nothing left to do when it came to act. */
+type RepairDone = string | { kept: string };
+
+async function applyOne(ctx: EngineContext, repair: Repair): Promise<RepairDone> {
   const store = ctx.store();
   const action = repair.action;
   const journal = <T>(provider: string, fn: () => Promise<T>): Promise<T> => {
@@ -131,7 +134,8 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<string> {
       const provider = await ctx.provider(action.provider);
       if (!provider.removeLeftover) throw new Error(`the ${action.provider} provider cannot remove leftovers`);
       const removed = await journal(action.provider, () => provider.removeLeftover!(action.leftover));
-      if (removed === false) return `kept ${action.leftover.kind} ${action.leftover.target}: it was no longer a leftover when doctor came to remove it`;
+      if (removed === false)
+        return { kept: `kept ${action.leftover.kind} ${action.leftover.target}: it was no longer a leftover when doctor came to remove it` };
       return `removed ${action.leftover.kind} ${action.leftover.target}`;
     }
     case 'snapshot':

@@ -8,7 +8,7 @@ export async function applySnapshotRepair(
   ctx: EngineContext,
   step: SnapshotRepairStep,
   journal: <T>(provider: string, fn: () => Promise<T>) => Promise<T>,
-): Promise<string> {
+): Promise<string | { kept: string }> {
   const store = ctx.store();
   const records = new SnapshotRecords(store);
   const now = () => ctx.clock.now();
@@ -17,7 +17,7 @@ export async function applySnapshotRepair(
       // Still pending now? An operation that finished since the diagnosis completed it: it is no debris any more.
       const now = records.getCheckpoint(step.checkpointId);
       if (now !== undefined && now.state !== 'pending')
-        return `kept checkpoint ${step.checkpointId} of workspace ${step.workspaceId}: it was completed since the diagnosis`;
+        return { kept: `kept checkpoint ${step.checkpointId} of workspace ${step.workspaceId}: it was completed since the diagnosis` };
       if (step.provider !== null) {
         const ops = (await ctx.provider(step.provider)).snapshots;
         if (ops) await journal(step.provider, () => ops.drop(step.workspaceId, step.checkpointId));

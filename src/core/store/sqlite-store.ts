@@ -553,7 +553,7 @@ export class SqliteStore {
   /** WORKSPACE_BUSY naming every running job (ids only, never argv), with the stop that ends them as its action. */
   busyError(workspaceId: string): EngineError {
     const jobs = this.runningJobsOf(workspaceId);
-    const named = jobs.length === 0 ? 'a job is' : jobs.length === 1 ? `job ${jobs[0]!.id} is` : `jobs ${jobs.map((j) => j.id).join(', ')} are`;
+    const named = runningJobsSubject(jobs.map((j) => j.id));
     const allowed = this.getWorkspace(workspaceId)?.policy.budget.concurrency ?? 1;
     const limit = jobs.length > 1 && allowed > 1 ? ` (its policy allows ${allowed} jobs at once)` : '';
     return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${named} running${limit}`, {
@@ -954,4 +954,13 @@ function refuseDestroyed(ws: WorkspaceRecord): void {
 
 function notFound(id: string): EngineError {
   return new EngineError('WORKSPACE_NOT_FOUND', `no workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
+}
+
+/**
+ * "job X is", "jobs X, Y are", or "a job is" when the workspace is recorded running but its job's record is not
+ * read yet (one just starting): an empty list once read "jobs  are running" (red team, session 11).
+ */
+export function runningJobsSubject(ids: readonly string[]): string {
+  if (ids.length === 0) return 'a job is';
+  return ids.length === 1 ? `job ${ids[0]} is` : `jobs ${ids.join(', ')} are`;
 }

@@ -15,6 +15,7 @@ import { requireSnapshots, requireUsableCheckpoint } from '../snapshots/snapshot
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
 import { forkBaselineFinding } from '../snapshots/snapshot-findings.js';
 import { currentOwner } from '../store/owner.js';
+import { runningJobsSubject } from '../store/sqlite-store.js';
 
 export interface ForkInput {
   workspaceId: string;
@@ -79,7 +80,7 @@ export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promi
   if (input.at === undefined && (parent.state === 'running' || running.length > 0))
     throw new EngineError(
       'WORKSPACE_BUSY',
-      `workspace ${parent.id} is busy: ${runningWords(running.map((j) => j.id))} running, so its files are moving; nothing was forked`,
+      `workspace ${parent.id} is busy: ${runningJobsSubject(running.map((j) => j.id))} running, so its files are moving; nothing was forked`,
       { hint: 'fork from a checkpoint taken before, or wait for the job', action: nextAction('fork', { workspaceId: parent.id }, ['at']) },
     );
   const attention = await reconcile(ctx, { workspaceId: parent.id });
@@ -180,13 +181,4 @@ export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promi
     provenance: provenanceFor(ctx, 'fork', { workspace: parent, startedAt, finishedAt: ctx.clock.now() }),
     attention,
   });
-}
-
-/**
- * "job X is", "jobs X, Y are", or "a job is" when the workspace is recorded running but its job's record is not
- * read yet (one just starting): an empty list read "jobs  are running" (red team, session 11).
- */
-function runningWords(ids: string[]): string {
-  if (ids.length === 0) return 'a job is';
-  return ids.length === 1 ? `job ${ids[0]} is` : `jobs ${ids.join(', ')} are`;
 }
