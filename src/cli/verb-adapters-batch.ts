@@ -60,7 +60,7 @@ export const BATCH_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     words: ['batch', 'ls'],
     args: [],
     flags: { limit: { flags: '--limit <n>', description: 'at most this many, the newest (default 100, at most 1000)' } },
-    explain: `Lists the batches of this home, newest first, one line each: the group id, running or the status it finished with, the join (strategy, quorum), how many jobs, when it was created and finished, and its summary. Read-only and from the store alone: it drives, adopts and stops nothing (batch status GROUP shows one in full, and whether a live process drives it). --limit N shows the newest N (default 100); the result says how many were left out. ${EXIT_CODES_LINE}`,
+    explain: `Lists the batches of this home, newest first, one line each: the group id, running or the status it finished with, the join (strategy, quorum), how many jobs, when it was created and finished, and its summary. Read-only and from the store alone: it drives, adopts and stops nothing (batch status GROUP shows one in full, and whether a live process drives it). --limit N shows the newest N (default 100); the result says how many were left out. Exit codes: 0 listed (none is no error), 1 a --limit outside 1 to 1000.`,
   },
   'batch-wait': {
     words: ['batch', 'wait'],
