@@ -70,6 +70,7 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
         const info = statSync(procs);
         if (info.uid !== owner.uid || info.gid !== owner.gid) chownSync(procs, owner.uid, owner.gid);
       }
+      thawLeftFrozen(at('freezer', name, 'freezer.state'));
       const memory = at('memory', name, 'memory.limit_in_bytes');
       if (memory !== undefined) {
         writeMemoryLimit(memory, at('memory', name, 'memory.memsw.limit_in_bytes')!, budget.memoryBytes);
@@ -93,6 +94,7 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
         const info = statSync(procs);
         if (info.uid !== owner.uid || info.gid !== owner.gid) chownSync(procs, owner.uid, owner.gid);
       }
+      thawLeftFrozen(at('freezer', name, 'freezer.state'));
       // Except sockets: v1 charges a socket's buffers only in a memory cgroup whose OWN
       // tcp limit was set (tcpmem_active), so a child without it held 256 MiB of buffers
       // past a 64 MiB budget (measured). Set in the child, the charge also climbs to the
@@ -170,6 +172,19 @@ export function createCgroupV1Driver(dirs: Partial<Record<V1Controller, string>>
     const pidsPeak = await readNumber(at('pids', name, 'pids.peak') ?? '');
     return { ...(cpuNs === undefined ? {} : { cpuNs }), ...(pidsPeak === undefined ? {} : { pidsPeak }), oomKills: oom.get('oom_kill') ?? 0 };
   }
+}
+
+/**
+ * Thaws a job cgroup found frozen before a job is placed in it. Only a kill
+ * freezes, and a kill ends thawed; one found frozen was left by a killer that
+ * died between its FROZEN and its THAWED (a caller SIGKILLed mid-stop). Left
+ * so, the next job's launcher froze as it placed itself and the job failed
+ * at its wall clock as infrastructure_failure. A live killer that meets the
+ * thaw asks for FROZEN again (freeze below), so this never cuts a kill short.
+ */
+function thawLeftFrozen(stateFile: string | undefined): void {
+  if (stateFile === undefined) return;
+  if (readFileSync(stateFile, 'utf8').trim() !== 'THAWED') writeFileSync(stateFile, 'THAWED');
 }
 
 /** Writes `value` unless the file already holds it (a missing file throws, as a write would). */

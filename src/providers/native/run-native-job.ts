@@ -90,7 +90,13 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
   const jobPath = join(layout.workspaceDir(id), slotFileName(slot));
   const jobCgroup = cgroups.ofJob(id, slot, atOnce);
   const placement = () => launcherPlacement(env, driver, jobCgroup, user, helper);
-  const onAbort = () => void cgroups.kill(driver, jobCgroup);
+  // The abort's kill is kept and awaited before the job is reported: a v1 kill freezes the cgroup in rounds, and a
+  // caller that returned (a CLI that then exits) with one round still between FROZEN and THAWED left the workspace
+  // frozen, so its next job froze at placement and failed at its wall clock (3 of 12 timeouts, measured).
+  let abortKill: Promise<unknown> | undefined;
+  const onAbort = () => {
+    abortKill = cgroups.kill(driver, jobCgroup).catch(() => false);
+  };
   try {
     removeQuietly(sentinel);
     await driver.prepare(cgroup, request.policy.budget, user);
@@ -130,6 +136,7 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     }
     const exit = await launcher.exited;
     const durationMs = performance.now() - started;
+    await abortKill;
     // Nothing a job starts may outlive it (setsid, double fork): empty the job's cgroup.
     if (!(await driver.isEmpty(jobCgroup))) await cgroups.kill(driver, jobCgroup);
     const report = await driver.endJob(jobCgroup, before);
@@ -146,6 +153,7 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     };
   } finally {
     request.signal.removeEventListener('abort', onAbort);
+    await abortKill;
     removeQuietly(sentinel);
     await releaseJobMarker(jobPath, request.jobId);
   }
