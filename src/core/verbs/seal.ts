@@ -123,7 +123,20 @@ async function resealed(ctx: EngineContext, target: SnapshotTarget, out: OutputR
       `workspace ${target.ws.id} was sealed as output ${out.id}, not settled yet, and changed since (${since.changes[0]!.kind} ${displayName(since.changes[0]!.path)}${since.truncated ? ', …' : ''}); nothing was sealed`,
       { hint: 'settle that output first (release lets it go without touching the parent), then seal again', action: letGo },
     );
-  return sealedResult(ctx, target, out, attention, startedAt, true);
+  // Read again after the comparison: a settle that decided the output meanwhile (a discard racing this seal) would
+  // otherwise be answered as "sealed before", naming an output that is already going or gone.
+  const now = target.records.getOutput(out.id);
+  if (now?.state !== 'sealed') {
+    const decision = now?.decision ?? null;
+    throw new EngineError(
+      'WORKSPACE_BUSY',
+      `output ${out.id} of workspace ${target.ws.id} was being settled${decision === null ? '' : ` (${decision})`} while this seal ran; nothing was sealed`,
+      decision === 'discard'
+        ? { hint: `a discard removes the fork ${target.ws.id} with its changes: nothing is left to seal` }
+        : { hint: 'seal the fork again once that settle has ended', action: nextAction('seal', { workspaceId: target.ws.id }) },
+    );
+  }
+  return sealedResult(ctx, target, now, attention, startedAt, true);
 }
 
 function sealedResult(
