@@ -112,10 +112,14 @@ function unsettledOutputOf(target: SnapshotTarget): OutputRecord | undefined {
 async function resealed(ctx: EngineContext, target: SnapshotTarget, out: OutputRecord, attention: AttentionItem[], startedAt: number): Promise<ResultPackage> {
   const letGo = nextAction('settle', { outputId: out.id, decision: 'release' });
   if (out.state !== 'sealed')
-    throw new EngineError('ALREADY_SEALED', `workspace ${target.ws.id} is sealed as output ${out.id}, whose settling was interrupted; nothing was sealed`, {
-      hint: "doctor's repair finishes or rolls back the settle; seal again after",
-      action: nextAction('doctor', { repair: true }),
-    });
+    throw new EngineError(
+      'ALREADY_SEALED',
+      `workspace ${target.ws.id} is sealed as output ${out.id}, whose settle${out.decision === null ? '' : ` (${out.decision})`} is under way or was interrupted; nothing was sealed`,
+      {
+        hint: "let that settle end; if its process is gone, doctor's repair finishes or rolls it back; seal again after",
+        action: nextAction('doctor', { repair: true }),
+      },
+    );
   const since = await target.ops.changes(target.ws.id, out.sealCheckpointId, 1);
   if (since.changes.length > 0)
     throw new EngineError(
