@@ -55,7 +55,16 @@ function frameReader(onFrame) {
   };
 }
 
-class Unavailable extends Error {}
+class Unavailable extends Error {
+  constructor(message, hint) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** src/cli/serve/serve-server.ts START_REPORT_ENV: the descriptor a started server reports a refused start on. */
+const START_REPORT_ENV = 'HEADSPACE_SERVE_START_REPORT_FD';
+const START_REPORT_MAX = 8192;
 
 /**
  * The home's serve directory, opened and checked by descriptor: a directory of
@@ -130,22 +139,58 @@ async function reachServer(env) {
   const { spawn } = require('node:child_process');
   // HEADSPACE_SERVE_IDLE_SECONDS: the idle time of a server started here (serve's --idle; default 300).
   const idle = /^[1-9][0-9]{0,8}$/.test(env.HEADSPACE_SERVE_IDLE_SECONDS ?? '') ? ['--idle', env.HEADSPACE_SERVE_IDLE_SECONDS] : [];
-  const child = spawn(process.execPath, [join(__dirname, 'headspace'), 'serve', ...idle], { detached: true, stdio: 'ignore', cwd: '/', env });
+  // No stdout or stderr (the server outlives this call); fd 3 carries why, should it refuse to start.
+  const child = spawn(process.execPath, [join(__dirname, 'headspace'), 'serve', ...idle], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    cwd: '/',
+    env: { ...env, [START_REPORT_ENV]: '3' },
+  });
   child.unref();
+  const reportPipe = child.stdio[3];
+  reportPipe.unref?.();
+  let report = '';
+  reportPipe.on('data', (chunk) => {
+    if (report.length < START_REPORT_MAX) report += chunk.toString('utf8');
+  });
+  reportPipe.on('error', () => undefined);
+  const reportEnded = new Promise((r) => reportPipe.once('close', r));
   // A server that refuses to start (an unsafe home, a bad socket path) exits at once: say so then, not after START_MS.
   let exited = null;
   child.once('exit', (code, signal) => (exited = signal ?? code));
   const deadline = Date.now() + START_MS;
-  for (let wait = 2; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
-    await new Promise((r) => setTimeout(r, wait));
-    const gone = exited;
-    reached = await connectChecked(env);
-    if (reached.socket) return reached.socket;
-    // Gone before this connect, which still found none: not another server that won the start (it would be listening).
-    if (gone !== null)
-      throw new Unavailable(`the headspace serve started for this call exited (${gone}) without listening; run \`headspace serve\` to see why`);
+  try {
+    for (let wait = 2; Date.now() < deadline; wait = Math.min(wait * 2, 50)) {
+      await new Promise((r) => setTimeout(r, wait));
+      const gone = exited;
+      reached = await connectChecked(env);
+      if (reached.socket) return reached.socket;
+      // Gone before this connect, which still found none: not another server that won the start (it would be listening).
+      if (gone !== null) {
+        await Promise.race([reportEnded, new Promise((r) => setTimeout(r, 1000))]);
+        throw refusedStart(gone, report);
+      }
+    }
+  } finally {
+    reportPipe.destroy();
   }
   throw new Unavailable(`no headspace serve listened on ${reached.shown} within ${START_MS / 1000} s of starting one`);
+}
+
+/** Why the server started for this call exited without listening: its own words when it sent them, else its exit. */
+function refusedStart(exit, report) {
+  let said = null;
+  try {
+    said = JSON.parse(report.split('\n')[0]);
+  } catch {
+    // Nothing sent (killed, or crashed before it could say): the exit alone.
+  }
+  if (said === null || typeof said.message !== 'string')
+    return new Unavailable(`the headspace serve started for this call exited (${exit}) without listening; run \`headspace serve\` to see why`);
+  return new Unavailable(
+    `the headspace serve started for this call refused to start: ${said.message.slice(0, 2000)}`,
+    typeof said.hint === 'string' ? said.hint.slice(0, 2000) : undefined,
+  );
 }
 
 /** The request's stdin: all of it when a word of argv is `-` (a verb reads it whole then), else none. */
@@ -266,7 +311,9 @@ async function callThroughServer(argv, mode) {
     return refuse(
       argv,
       `HEADSPACE_SERVE=require: ${error.message}`,
-      'start one with `headspace serve`, fix what the message names, or unset HEADSPACE_SERVE to run calls in-process',
+      error.hint
+        ? `${error.hint}; or unset HEADSPACE_SERVE to run calls in-process`
+        : 'start one with `headspace serve`, fix what the message names, or unset HEADSPACE_SERVE to run calls in-process',
     );
   }
 }

@@ -19,7 +19,7 @@
  * bind-unless-live (a socket left by a killed server is replaced; a live one
  * is never taken over). Only this user (and root) can connect.
  */
-import { chmodSync, lstatSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, readFileSync, writeSync } from 'node:fs';
 import { connect, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -41,8 +41,10 @@ export interface ServeOptions {
 
 /** The variables the engine reads from its own process.env: a request is answered only when the caller's are the server's. */
 const ENGINE_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TMPDIR|TZ|DOCKER_[A-Z_]+|SSH_AUTH_SOCK|NODE_OPTIONS|HEADSPACE_[A-Z0-9_]+)$/;
+/** Names the descriptor a server the thin client started reports a refused start on (startReport). */
+export const START_REPORT_ENV = 'HEADSPACE_SERVE_START_REPORT_FD';
 /** Read by the client alone. */
-const CLIENT_ONLY_ENV = new Set(['HEADSPACE_SERVE', 'HEADSPACE_SERVE_IDLE_SECONDS', 'HEADSPACE_TEST_SERVE']);
+const CLIENT_ONLY_ENV = new Set(['HEADSPACE_SERVE', 'HEADSPACE_SERVE_IDLE_SECONDS', 'HEADSPACE_TEST_SERVE', START_REPORT_ENV]);
 /** A connection that sends no complete request in this long is dropped (it would hold the server up for ever). */
 const HEADER_MS = 10_000;
 
@@ -81,12 +83,20 @@ function mismatch(request: ServeRequest, build: string | null): string | null {
 export async function serveCli(io: CliIo, options: ServeOptions): Promise<number> {
   const paths = servePaths(io.env);
   serverUmask = process.umask();
-  refuseUnsafeSocket(paths);
-  const server = await withStartLock(paths, () => bindUnlessLive(paths.socket));
-  if (!server)
-    throw new EngineError('SERVE_UNAVAILABLE', `a headspace serve already listens on ${paths.socket}`, {
-      hint: 'use it (HEADSPACE_SERVE=auto), or stop it first with `headspace serve --stop`',
-    });
+  const report = startReport(io.env);
+  let server: Server | null;
+  try {
+    refuseUnsafeSocket(paths);
+    server = await withStartLock(paths, () => bindUnlessLive(paths.socket));
+    if (!server)
+      throw new EngineError('SERVE_UNAVAILABLE', `a headspace serve already listens on ${paths.socket}`, {
+        hint: 'use it (HEADSPACE_SERVE=auto), or stop it first with `headspace serve --stop`',
+      });
+  } catch (error) {
+    report.refused(error);
+    throw error;
+  }
+  report.listening();
   chmodSync(paths.socket, 0o600);
   const build = buildIdentity();
   const status = { status: 'listening', socket: paths.socket, pid: process.pid, idle_seconds: options.idleSeconds, build };
@@ -105,6 +115,40 @@ export async function serveCli(io: CliIo, options: ServeOptions): Promise<number
     engines.closeAll();
   }
   return 0;
+}
+
+/**
+ * The start report of a server the thin client started (bin/serve-client.cjs): a descriptor, named in
+ * START_REPORT_ENV, on which a server that refuses to start writes why ({ message, hint }, one JSON line), and which
+ * it closes once it listens. The client started it with no stderr (it outlives the client), so without this a
+ * HEADSPACE_SERVE=require call only learnt that its server exited; the reason (an unsafe home, named) was lost.
+ * The variable is the client's alone: it is removed here, so no call's environment is compared against it.
+ */
+function startReport(env: NodeJS.ProcessEnv): { refused(error: unknown): void; listening(): void } {
+  const raw = env[START_REPORT_ENV];
+  delete env[START_REPORT_ENV];
+  if (process.env !== env) delete process.env[START_REPORT_ENV];
+  const fd = raw !== undefined && /^[3-9]$/.test(raw) ? Number(raw) : null;
+  const close = () => {
+    try {
+      if (fd !== null) closeSync(fd);
+    } catch {
+      // Not open (a server started by hand with the variable set): nothing to report to.
+    }
+  };
+  return {
+    refused(error) {
+      if (fd === null) return;
+      const e = error instanceof EngineError ? { message: error.message, hint: error.hint } : { message: (error as Error).message };
+      try {
+        writeSync(fd, `${JSON.stringify(e)}\n`);
+      } catch {
+        // The client is gone (another server answered it): nobody to tell.
+      }
+      close();
+    },
+    listening: close,
+  };
 }
 
 function refuseUnsafeSocket(paths: { dir: string; socket: string }): void {

@@ -5,7 +5,8 @@
  * served call with the caller's whole environment (red team, session 11).
  * Under HEADSPACE_SERVE=require the server started for the call refuses the
  * home too and exits, and the client says so at once instead of waiting out
- * its start time. Needs root, to give a directory to another uid.
+ * its start time, with the reason the server sent it on its start-report
+ * descriptor. Needs root, to give a directory to another uid.
  */
 import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,10 +31,23 @@ describe.runIf(root)('a home inside a directory another user owns', () => {
     expect(run.stderr).toContain('hint: use a home that only you (and root) can change');
   });
 
-  it('is refused through serve at once: the server started for the call exits without listening', () => {
+  it('is refused through serve at once, with the reason and remedy the server gave', () => {
     const run = cli(home, ['ls'], { HEADSPACE_SERVE: 'require' });
     expect(run.code).toBe(2);
-    // Not "no headspace serve listened … within 15 s": a refusing server is noticed as soon as it exits.
-    expect(run.stderr).toContain('the headspace serve started for this call exited (2) without listening');
+    // Not "no headspace serve listened … within 15 s": a refusing server is noticed as soon as it exits,
+    // and its reason, which it could only write to a stderr nobody reads, reaches the caller.
+    expect(run.stderr).toContain('the headspace serve started for this call refused to start');
+    expect(run.stderr).toContain(`${theirs} is owned by uid 65534, neither root nor this user`);
+    expect(run.stderr).toContain('hint: use a home that only you (and root) can change');
+    expect(run.stderr).toContain('or unset HEADSPACE_SERVE to run calls in-process');
+  });
+
+  it('is refused through serve as JSON with the same reason under --json', () => {
+    const run = cli(home, ['ls', '--json'], { HEADSPACE_SERVE: 'require' });
+    expect(run.code).toBe(2);
+    const error = JSON.parse(run.stderr) as { reason: string; message: string; remediation: string };
+    expect(error.reason).toBe('SERVE_UNAVAILABLE');
+    expect(error.message).toContain('is owned by uid 65534');
+    expect(error.remediation).toContain('use a home that only you (and root) can change');
   });
 });
