@@ -46,6 +46,8 @@ export interface SecretTunnel {
   redacted(name: string): void;
   /** A response could not be scanned for values (compressed, malformed) and was refused: recorded. */
   unscannable(why: string): void;
+  /** A response's end was masked as a value's possible start, bytes the job may have chosen: the proxy cuts the job's network (recorded). */
+  probed(): void;
   /** Ends both sides and records the tunnel's bytes (the proxy's finish). */
   finish(): void;
 }
@@ -81,7 +83,11 @@ export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t:
   client.on('end', () => upstream.end());
   // Back to the job, every value masked at its own length (reflection): a value never goes out in plain text, but
   // the promise is about what the job can see, whatever the upstream sends.
-  const masker = ValueMasker.of(t.secrets, (name) => t.redacted(name));
+  const masker = ValueMasker.of(
+    t.secrets,
+    (name) => t.redacted(name),
+    () => t.probed(),
+  );
   client.on('drain', () => upstream.resume());
   upstream.on('data', (chunk: Buffer) => {
     const out = masker.push(chunk);
@@ -150,6 +156,7 @@ function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent:
   const redactor = new ResponseRedactor(t.secrets, {
     nextMethod: () => sent.methods.shift(),
     redacted: (name) => t.redacted(name),
+    probed: () => t.probed(),
   });
   job.on('drain', () => upTls.resume());
   upTls.on('data', (chunk: Buffer) => {

@@ -28,12 +28,17 @@ export interface EgressDecision {
     | `placeholder of ${string}`
     | `upstream TLS refused (${string})`
     // Reflection: a response that could not be scanned for a value (compressed, malformed) on a secret-bearing tunnel.
-    | `response refused (${string})`;
+    | `response refused (${string})`
+    // A response's end masked as a value's possible start: the job's network was cut there (egress-response-redact.ts).
+    | typeof NETWORK_CUT_REASON;
   /** Job → upstream bytes (allowed connections only). */
   bytesUp: number;
   /** Upstream → job bytes. */
   bytesDown: number;
 }
+
+/** Why the job's network was cut: the one probe of the redactor it gets (egress-response-redact.ts). */
+export const NETWORK_CUT_REASON = "network cut: a response ended with what may be a secret value's first bytes";
 
 export const MAX_KEPT = 1000;
 
@@ -72,7 +77,11 @@ function count(map: Map<string, number>, key: string): void {
 }
 
 /** A host as a summary may print it: bounded, and only the characters a host name has. */
+/** What the proxy records as the host of a connection it refused before reading one: shown as they are. */
+const OWN_LABELS = new Set(['(any)', '(malformed request)']);
+
 function shown(host: string): string {
+  if (OWN_LABELS.has(host)) return host;
   const clean = host.replace(/[^A-Za-z0-9.:\-_[\]*\\]/g, '?');
   return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
 }

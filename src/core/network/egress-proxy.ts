@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern } from './allow-list.js';
 import type { JobUser } from '../job-identity.js';
-import { EgressLedger, type EgressDecision, type EgressVia } from './egress-ledger.js';
+import { EgressLedger, NETWORK_CUT_REASON, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
 import { HEADER_LINES, parseHead } from './egress-head.js';
 import { LEAF_CACHE_MAX, LruCache, type WorkspaceCa } from './egress-ca.js';
@@ -116,6 +116,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     open,
     limits,
     closing: false,
+    cut: false,
     tunnels: new Set(),
     pending: new Set(),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
@@ -126,6 +127,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     // (EPIPE/ECONNRESET), and an 'error' event with no listener throws out of the event loop and kills the engine.
     client.on('error', () => client.destroy());
     total += 1;
+    if (ctx.cut) {
+      ledger.record({ at: now(), verdict: 'denied', host: '(any)', port: 0, via: 'http', reason: NETWORK_CUT_REASON, bytesUp: 0, bytesDown: 0 });
+      reject(client, 403, `${NETWORK_CUT_REASON} (a probe of the redactor); this job reaches nothing more`);
+      return;
+    }
     if (open.size >= limits.connectionsAtOnce || total > limits.connectionsPerJob) {
       ledger.record({ at: now(), verdict: 'denied', host: '(any)', port: 0, via: 'http', reason: 'too many connections', bytesUp: 0, bytesDown: 0 });
       client.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -183,6 +189,8 @@ interface Context {
   /** Connections whose decision awaits a lookup or a connect: close() records each as denied (the job ended first). */
   pending: Set<Pending>;
   secrets?: EgressSecrets;
+  /** Set at a job's first probe of the redactor (cutNetwork): from then on it reaches nothing. */
+  cut: boolean;
 }
 
 interface Pending {
@@ -415,8 +423,8 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
     upstream.destroy();
   };
   ctx.tunnels.add(finish);
-  // close() already ran (the job ended while this was being decided): end it now, its bytes counted.
-  if (ctx.closing || client.destroyed) return finish();
+  // close() already ran (the job ended while this was being decided), or the job's network was cut meanwhile: end it now, its bytes counted.
+  if (ctx.closing || ctx.cut || client.destroyed) return finish();
   for (const s of [client, upstream]) {
     s.setTimeout(ctx.limits.idleTimeoutMs, finish);
     s.on('error', finish);
@@ -439,6 +447,7 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
       substituted: (name) => ctx.ledger.substituted(name, host),
       redacted: (name) => ctx.ledger.redacted(name, host),
       unscannable: (why) => record(`response refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
+      probed: () => cutNetwork(ctx, () => record(NETWORK_CUT_REASON)),
       finish,
     };
     // A plain HTTP request's own head was already checked (httpRequest); what follows it is scanned like any non-TLS stream.
@@ -450,6 +459,21 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
   client.pipe(upstream);
   upstream.pipe(client);
   client.resume();
+}
+
+/**
+ * The job's first probe of the redactor (a response's end masked as a value's possible start, which the job may
+ * have chosen through an echo): recorded once, then every tunnel of the job is ended — after the turn that masked
+ * it, so what was masked goes out first — and every later connection is refused. One masked end answers one
+ * guess; the red team walked a value's whole 40 characters in 5,248 of them.
+ */
+function cutNetwork(ctx: Context, record: () => void): void {
+  if (ctx.cut) return;
+  ctx.cut = true;
+  record();
+  setImmediate(() => {
+    for (const finish of [...ctx.tunnels]) finish();
+  });
 }
 
 async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout, handshakeDone: () => void): Promise<void> {

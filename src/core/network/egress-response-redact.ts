@@ -17,12 +17,20 @@
  *     value must not hide it) and re-chunked.
  *
  * A value split across reads is still caught: each stream keeps the last
- * (longest value − 1) bytes back until the next read or its end. Where bytes
- * must go without seeing what follows (a body's end, the stream's end), an
- * end of 4 bytes or more that could begin a value is masked too (red team: an upstream that
- * miscounts its Content-Length let the job place a body's end inside the
- * value, so its first half went unmasked and its second half was the next
- * stream's start). And after a complete response only another response
+ * (longest form − 1) bytes back until the next read or its end — always
+ * that many, whatever they are. Held only when they could begin a value,
+ * the hold itself answered the job's question "do these bytes begin a
+ * value?" one character at a time, in when its bytes came back and in where
+ * a re-chunked body's chunks ended (red team, session 12). Where bytes must
+ * go without seeing what follows (a body's end, the stream's end), an end
+ * that could begin a value (as many characters as encode 4 of its bytes) is
+ * masked too (red team: an upstream that miscounts its Content-Length let
+ * the job place a body's end inside the value, so its first half went
+ * unmasked and its second half was the next stream's start). That mask is
+ * an answer too — the job may have chosen those bytes through an echo, and
+ * walked to a whole 40-character value in 5,248 requests (red team, session
+ * 12) — so each one is reported (`probed`) and the proxy cuts the job's
+ * network at the first. And after a complete response only another response
  * may follow: anything else (a miscounted body's rest) is refused, never
  * relayed as a stream of its own. Longer values are matched first, so a
  * value that begins another never leaves the longer one's rest in the clear.
@@ -39,7 +47,7 @@
  * to the end; a response head it cannot read is refused.
  */
 import type { JobSecret } from './egress-secrets.js';
-import { occurrences, partialValueAtEnd, underWayFrom, valueSetOf, type ValueSet } from './value-matcher.js';
+import { occurrences, partialValueAtEnd, valueSetOf, type ValueSet } from './value-matcher.js';
 
 export const RESPONSE_HEAD_MAX = 64 * 1024;
 const CHUNK_LINE_MAX = 1024;
@@ -93,12 +101,15 @@ export class ValueMasker {
   private carried: Array<{ from: number; to: number; mask: string }> = [];
   private readonly set: ValueSet;
   private readonly seen: (name: string) => void;
-  constructor(set: ValueSet, seen: (name: string) => void) {
+  private readonly probed: () => void;
+  /** `probed`: a flush masked an end that could begin a value (see the file's comment). */
+  constructor(set: ValueSet, seen: (name: string) => void, probed: () => void = () => undefined) {
     this.set = set;
     this.seen = seen;
+    this.probed = probed;
   }
-  static of(secrets: readonly JobSecret[], seen: (name: string) => void = () => undefined): ValueMasker {
-    return new ValueMasker(valueSetOf(secrets), seen);
+  static of(secrets: readonly JobSecret[], seen: (name: string) => void = () => undefined, probed: () => void = () => undefined): ValueMasker {
+    return new ValueMasker(valueSetOf(secrets), seen, probed);
   }
   push(chunk: Buffer): Buffer {
     return this.release(this.held + chunk.toString('latin1'), false);
@@ -112,12 +123,17 @@ export class ValueMasker {
     const carried = new Set(this.carried);
     const spans = [...this.carried];
     const partial = final ? partialValueAtEnd(text, this.set) : 0;
-    const hold = final ? text.length : underWayFrom(text, this.set);
+    // Whatever the bytes: a hold that depended on them told the job whether they begin a value (the file's comment).
+    const hold = final ? text.length : Math.max(0, text.length - (this.set.longest - 1));
     if (partial > 0) spans.push({ from: text.length - partial, to: text.length, mask: '*'.repeat(partial) });
+    let covered = false;
     for (const { at, value: v } of occurrences(text, this.set)) {
       spans.push({ from: at, to: at + v.bytes.length, mask: v.mask });
       if (at < hold) this.seen(v.name); // one at or after hold is found again with the next read
+      if (at <= text.length - partial && at + v.bytes.length >= text.length) covered = true;
     }
+    // A possible start masked anyway as a whole value (one value beginning another) answers nothing: no probe.
+    if (partial > 0 && !covered) this.probed();
     spans.sort((a, b) => a.from - b.from);
     // The released part with every span masked (their union where they overlap).
     let out = '';
@@ -148,6 +164,8 @@ export interface ResponseHooks {
   /** The method of the request the next final response answers (HEAD has no body); undefined when unknown. */
   nextMethod(): string | undefined;
   redacted(name: string): void;
+  /** A flush masked an end that could begin a value, bytes the job may have chosen: a probe of the redactor (the file's comment). */
+  probed(): void;
 }
 
 type Mode =
@@ -178,7 +196,11 @@ export class ResponseRedactor {
   }
 
   private masker(): ValueMasker {
-    return new ValueMasker(this.set, (n) => this.hooks.redacted(n));
+    return new ValueMasker(
+      this.set,
+      (n) => this.hooks.redacted(n),
+      () => this.hooks.probed(),
+    );
   }
 
   push(chunk: Buffer): Redacted {
@@ -273,6 +295,7 @@ export class ResponseRedactor {
   end(): Buffer {
     // The possible first part is found in the bytes as they came: redacting first could hide a longer value's start.
     const partial = partialValueAtEnd(this.buffered, this.set);
+    if (partial > 0 && (this.mode.kind === 'head' || this.mode.kind === 'trailers')) this.hooks.probed();
     const held =
       this.mode.kind === 'head' || this.mode.kind === 'trailers'
         ? this.redactHead(this.buffered.slice(0, this.buffered.length - partial)) + '*'.repeat(partial)
@@ -319,7 +342,9 @@ export class ResponseRedactor {
     const codings = all('transfer-encoding');
     const encoded = all('content-encoding').filter((c) => c !== 'identity');
     const compressed = [...encoded, ...codings.filter((c) => c !== 'chunked')];
-    if (compressed.length > 0) return `compressed: ${compressed[0]!.replace(/[^a-z0-9-]/g, '').slice(0, 20)}`;
+    // Named only from a fixed list: the host's own words here may be a value it reflects (red team, session 12: a
+    // value copied into Content-Encoding reached the job in this refusal, and the record, in the clear).
+    if (compressed.length > 0) return `compressed: ${KNOWN_CODINGS.has(compressed[0]!) ? compressed[0] : 'a coding not listed here'}`;
     if (method === 'HEAD' || code === 204 || code === 304) return { kind: 'head' };
     if (codings.length > 0) return codings[codings.length - 1] === 'chunked' ? { kind: 'chunk-size' } : { kind: 'raw' };
     const lengths = all('content-length');
@@ -329,6 +354,9 @@ export class ResponseRedactor {
     return left === 0 ? { kind: 'head' } : { kind: 'length', left };
   }
 }
+
+/** Content and transfer codings a refusal names as they are; any other is named by none of its characters. */
+const KNOWN_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'compress', 'x-compress', 'zstd', 'dcb', 'dcz', 'exi', 'pack200-gzip', 'aes128gcm']);
 
 function chunkOf(bytes: Buffer): string {
   return `${bytes.length.toString(16)}\r\n${bytes.toString('latin1')}\r\n`;

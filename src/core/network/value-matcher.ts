@@ -25,6 +25,12 @@ export interface MaskedValue {
   placeholder: string;
   /** `[hs-redacted NAME]***…` cut to the form's length: a body keeps its length. */
   mask: string;
+  /**
+   * How many of this form's first characters at a stream's end are masked (and taken for a probe, see
+   * partialValueAtEnd): as many as encode PARTIAL_VALUE_BYTES of the value (4 in the value as is, 8 in hex), or
+   * all but the last of a short form.
+   */
+  partialLeast: number;
 }
 
 export interface ValueSet {
@@ -59,7 +65,13 @@ function buildValueSet(secrets: readonly JobSecret[]): ValueSet {
       // The same form of two secrets' (equal) values: the first secret's name and placeholder stand for both.
       if (seen.has(bytes)) continue;
       seen.add(bytes);
-      values.push({ name: s.name, bytes, placeholder: s.placeholder, mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length) });
+      values.push({
+        name: s.name,
+        bytes,
+        placeholder: s.placeholder,
+        mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length),
+        partialLeast: Math.min(bytes.length - 1, Math.ceil((PARTIAL_VALUE_BYTES * bytes.length) / Math.max(1, Buffer.byteLength(s.value, 'utf8')))),
+      });
     }
   values.sort((a, b) => b.bytes.length - a.bytes.length);
   const byFirst = new Map<number, MaskedValue[]>();
@@ -156,19 +168,21 @@ function firstBeginning(text: string, set: ValueSet, least: (v: MaskedValue) => 
   return text.length;
 }
 
-/** The first place from which the text to its end is a form's first part (a form may still be under way there), else its length. */
-export function underWayFrom(text: string, set: ValueSet): number {
-  return firstBeginning(text, set, () => 1);
-}
-
-/** A form's first bytes shown at a stream's end, at most: fewer would mask the last letter of many a plain body. */
-const PARTIAL_SHOWN_MAX = 3;
+/**
+ * How many bytes of the value a form's first part at a stream's end must encode to be masked: fewer would mask
+ * the last letters of many a plain body; as many as this in a form that expands the value (hex: 8 characters)
+ * means a job guessing a random value's start must guess 4 bytes at once (red team, session 12: at 4 hex
+ * characters, 2 bytes, a job found the start of a 40-character value in 2,752 requests).
+ */
+const PARTIAL_VALUE_BYTES = 4;
 
 /**
- * How many bytes at the end of `text` could be the first part of a form (a proper prefix of one, longer than
- * PARTIAL_SHOWN_MAX or than all but one byte of a short form): what must be masked where bytes go without what
- * follows them, since the rest may come in bytes this masker never sees.
+ * How many bytes at the end of `text` could be the first part of a form (a proper prefix of one, at least its
+ * partialLeast characters): what must be masked where bytes go without what follows them, since the rest may
+ * come in bytes this masker never sees. The job may have chosen those bytes (an echo), so masking them tells it
+ * they begin a value: the callers take one as a probe of the redactor and cut the job's network (one answer,
+ * never the one-character-at-a-time walk to the whole value the red team made of it).
  */
 export function partialValueAtEnd(text: string, set: ValueSet): number {
-  return text.length - firstBeginning(text, set, (v) => Math.min(PARTIAL_SHOWN_MAX + 1, v.bytes.length - 1));
+  return text.length - firstBeginning(text, set, (v) => v.partialLeast);
 }

@@ -79,7 +79,7 @@ describe('a response on a secret-bearing tunnel', () => {
     const { text } = through(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nsaw ${V} twice: ${V}`, [30, 41, 47]);
     expect(text).toBe(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nsaw ${mask(TOKEN)} twice: ${mask(TOKEN)}`);
     const greeting = through(`220 mail.test ready ${V}\r\n`, [3]);
-    expect(greeting).toEqual({ text: `220 mail.test ready ${mask(TOKEN)}\r\n`, refused: undefined }); // not HTTP: never held for a head
+    expect(greeting).toEqual({ text: `220 mail.test ready ${mask(TOKEN)}\r\n`, refused: undefined, probes: 0 }); // not HTTP: never held for a head
     const up = through(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n\x81\x18${V}`, [60]);
     expect(up.text).toBe(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n\x81\x18${mask(TOKEN)}`);
   });

