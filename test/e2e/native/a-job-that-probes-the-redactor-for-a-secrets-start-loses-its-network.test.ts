@@ -65,7 +65,7 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(
       const network = (JSON.parse(ran.stdout) as { key_findings: string[] }).key_findings.find((f) => f.startsWith('network:'));
       expect(network).toContain("network cut: a response ended with what may be a secret value's first bytes");
       expect(network).toContain("(any) (network cut: a response ended with what may be a secret value's first bytes) ×2");
-    expect(lines.join('\n')).not.toContain(VALUE.slice(0, 4));
+      expect(lines.join('\n')).not.toContain(VALUE.slice(0, 4));
     });
   },
 );
