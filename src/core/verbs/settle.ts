@@ -6,6 +6,7 @@ import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
 import type { KeyFinding, ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
+import { quotedName } from '../result/visible-text.js';
 import { carryChanges, carryRefusal, filesMadeEmptyDirectories, setIdBitsDropped, skippedDirectories, uncarried } from '../snapshots/apply-output.js';
 import { reviewProposal } from '../snapshots/review-gate.js';
 import {
@@ -311,7 +312,10 @@ export async function rollBack(ctx: EngineContext, parent: SnapshotTarget, outpu
 async function letGo(ctx: EngineContext, out: OutputRecord, decision: 'release' | 'discard'): Promise<ResultPackage> {
   const store = ctx.store();
   const child = store.getWorkspace(out.childId);
-  if (decision === 'discard' && child && child.state !== 'destroyed') store.refuseIfRunning(child.id);
+  if (decision === 'discard' && child && child.state !== 'destroyed') {
+    store.refuseIfRunning(child.id);
+    refuseDiscardingArtifacts(store.listArtifacts(child.id), out);
+  }
   const startedAt = ctx.clock.now();
   const target: SettleTarget = { output: out.id, decision };
   const records = snapshotRecords(ctx);
@@ -363,7 +367,26 @@ async function letGo(ctx: EngineContext, out: OutputRecord, decision: 'release' 
   });
 }
 
-/** Destroys a discarded output's child (its unexported artifacts go with it: discard says so); true when it was live. */
+/**
+ * A discard destroys the fork: one holding declared artifacts never exported is refused as destroy refuses it
+ * (exit 1, WOULD_DISCARD, nothing changed), naming them. A discard took them silently, its result naming none
+ * (a new user's report, session 12). `destroy --force` of the fork is the deliberate way: it names each one it
+ * discards, and releases the output.
+ */
+function refuseDiscardingArtifacts(artifacts: ReadonlyArray<{ name: string; exportedTo: string | null }>, out: OutputRecord): void {
+  const unexported = artifacts.filter((a) => a.exportedTo === null);
+  if (unexported.length === 0) return;
+  throw new EngineError(
+    'WOULD_DISCARD',
+    `fork ${out.childId} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; discarding output ${out.id} would destroy them with the fork; nothing was settled`,
+    {
+      hint: `export them first; or release the output and keep the fork; or destroy ${out.childId} with force, which discards them by name and releases the output`,
+      action: nextAction('settle', { outputId: out.id, decision: 'release' }),
+    },
+  );
+}
+
+/** Destroys a discarded output's child (a live discard refused first if it held unexported artifacts; doctor's repair finishes one begun); true when it was live. */
 export async function finishDiscard(ctx: EngineContext, childId: string): Promise<boolean> {
   const child = ctx.store().getWorkspace(childId);
   if (!child || child.state === 'destroyed') return false;
