@@ -29,6 +29,8 @@ export interface EgressDecision {
     | `upstream TLS refused (${string})`
     // Reflection: a response that could not be scanned for a value (compressed, malformed) on a secret-bearing tunnel.
     | `response refused (${string})`
+    // A request the proxy would not send: more placeholders than one request may have replaced.
+    | `request refused (${string})`
     // A response's end masked as a value's possible start: the job's network was cut there (egress-response-redact.ts).
     | typeof NETWORK_CUT_REASON;
   /** Job → upstream bytes (allowed connections only). */

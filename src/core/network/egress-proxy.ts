@@ -448,6 +448,7 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
       redacted: (name) => ctx.ledger.redacted(name, host),
       unscannable: (why) => record(`response refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
       probed: () => cutNetwork(ctx, () => record(NETWORK_CUT_REASON)),
+      requestRefused: (why) => record(`request refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
       finish,
     };
     // A plain HTTP request's own head was already checked (httpRequest); what follows it is scanned like any non-TLS stream.

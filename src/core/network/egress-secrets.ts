@@ -40,6 +40,13 @@ export const MAX_SECRETS = 16;
 export const SECRET_VALUE_MAX_BYTES = 8 * 1024;
 /** The largest request body the proxy holds to substitute in (opt-in); a larger one passes unsubstituted, scanned. */
 export const SECRET_BODY_MAX_BYTES = 1024 * 1024;
+/**
+ * Placeholders one request may have replaced by values, head and body together. Each 44-byte placeholder
+ * becomes up to SECRET_VALUE_MAX_BYTES in the proxy's memory, outside the job's budget: a 1 MiB body of them
+ * was 195 MB in the engine (or the shared supervisor) per request, and a job's concurrent ones held 1.2 GB and
+ * stalled another workspace's requests for 15 s (red team, session 12). A request needs a value a few times.
+ */
+export const SUBSTITUTIONS_PER_REQUEST_MAX = 16;
 
 /** A secret's name: an environment variable name, bounded (it is part of the placeholder and of every record naming it). */
 export const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

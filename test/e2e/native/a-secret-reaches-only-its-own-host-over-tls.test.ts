@@ -84,6 +84,33 @@ describe.runIf(readiness.ready && process.getuid?.() === 0)(`secrets at egress o
     expect(up.heard.filter((h) => h.url === '/form').at(-1)?.body).toBe(`token=${VALUE}`);
   });
 
+  it('replaces at most 16 placeholders in one request: more is refused before any value goes, recorded', async () => {
+    // Red team, session 12: each 44-byte placeholder becomes the value in the proxy's memory, outside the job's
+    // budget; a 1 MiB body of them held ~195 MB per request and stalled other workspaces' requests.
+    const many = (n: number, path: string) =>
+      cliAsync(
+        home.home,
+        [
+          'run',
+          '--json',
+          '--secret',
+          `TOKEN@api.test:${up.httpsPort}:body`,
+          'sec',
+          'sh',
+          '-c',
+          `curl -sS --data "$(for i in $(seq ${n}); do printf 't=%s&' "$TOKEN"; done)" https://api.test:${up.httpsPort}${path}`,
+        ],
+        env,
+      );
+    const sixteen = await many(16, '/sixteen');
+    expect(sixteen.code, sixteen.stdout + sixteen.stderr).toBe(0);
+    expect(up.heard.find((h) => h.url === '/sixteen')?.body.split(VALUE).length).toBe(17);
+    const seventeen = await many(17, '/seventeen');
+    expect(output(seventeen.stdout), seventeen.stdout).toContain('at most 16 secret placeholders replaced');
+    expect(up.heard.find((h) => h.url === '/seventeen')).toBeUndefined();
+    expect(network(seventeen.stdout)).toContain('request refused (more than 16 secret placeholders)');
+  });
+
   it('blocks the placeholder sent to another allowed host, and reports it by name', async () => {
     const before = up.heard.length;
     const run = await cliAsync(
