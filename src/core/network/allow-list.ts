@@ -173,14 +173,26 @@ export function checkTarget(patterns: readonly AllowPattern[], rawHost: string, 
 }
 
 /**
+ * The host's own interface addresses, canonical (`hostOwn` of checkAddress): a name resolving to one reaches
+ * the host's own services as surely as loopback does, and a public address on an interface is in no private
+ * range (red team, session 12, by reading).
+ */
+export function ownAddressesOf(interfaces: Record<string, Array<{ address: string }> | undefined>): Set<string> {
+  const own = new Set<string>();
+  for (const list of Object.values(interfaces)) for (const i of list ?? []) own.add(canonicalIp(i.address.replace(/%.*$/, '')));
+  return own;
+}
+
+/**
  * Step two, after the proxy resolved a name: an address in a loopback,
  * link-local, private, shared, multicast or unspecified range is refused
+ * — and so is any of the host's own interface addresses (hostOwn) —
  * unless an IP-literal pattern names that very address and port (DNS
  * rebinding, or a name an attacker controls pointing at 169.254.169.254,
  * must not reach the host's own network).
  */
-export function checkAddress(patterns: readonly AllowPattern[], address: string, port: number): TargetCheck {
-  if (!isPrivateAddress(address)) return { allowed: true, matched: [] };
+export function checkAddress(patterns: readonly AllowPattern[], address: string, port: number, hostOwn: ReadonlySet<string> = new Set()): TargetCheck {
+  if (!isPrivateAddress(address) && !hostOwn.has(canonicalIp(address))) return { allowed: true, matched: [] };
   const listed = patterns.filter((p) => p.ip !== 0 && canonicalIp(p.host) === canonicalIp(address) && portMatches(p, port));
   return listed.length > 0 ? { allowed: true, matched: listed } : { allowed: false, reason: 'private address', matched: [] };
 }

@@ -18,9 +18,9 @@
 import { mkdtempSync, chmodSync, chownSync, rmSync } from 'node:fs';
 import { createServer, connect, isIP, type Server, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAddress, checkTarget, hostEvidence, parsePattern, strictHost, type AllowPattern } from './allow-list.js';
+import { checkAddress, checkTarget, hostEvidence, ownAddressesOf, parsePattern, strictHost, type AllowPattern } from './allow-list.js';
 import type { JobUser } from '../job-identity.js';
 import { EgressLedger, NETWORK_CUT_REASON, type EgressDecision, type EgressVia } from './egress-ledger.js';
 import { createResolver, type EgressResolver } from './egress-resolver.js';
@@ -378,8 +378,10 @@ async function reach(ctx: Context, host: string, port: number, matched: AllowPat
     const first = [...found.addresses].sort((a, b) => Number(isIP(a) === 6) - Number(isIP(b) === 6))[0];
     if (first === undefined) return { reason: 'name did not resolve', status: 502, socksCode: 4 };
     // Every address must pass: a name answering one public and one private address is refused whole.
-    if (!found.fromTestMap)
-      for (const a of found.addresses) if (!checkAddress(ctx.patterns, a, port).allowed) return { reason: 'private address', status: 403, socksCode: 2 };
+    if (!found.fromTestMap) {
+      const own = hostOwnAddresses();
+      for (const a of found.addresses) if (!checkAddress(ctx.patterns, a, port, own).allowed) return { reason: 'private address', status: 403, socksCode: 2 };
+    }
     address = first;
   }
   // The job ended during the lookup: no connection is opened for it.
@@ -461,6 +463,14 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
   upstream.pipe(client);
   client.resume();
 }
+
+/** The host's interface addresses, read again at most once a second (an interface may come up while a job runs). */
+function hostOwnAddresses(): ReadonlySet<string> {
+  const now = Date.now();
+  if (ownAddresses === null || now - ownAddresses.at > 1000) ownAddresses = { at: now, set: ownAddressesOf(networkInterfaces()) };
+  return ownAddresses.set;
+}
+let ownAddresses: { at: number; set: Set<string> } | null = null;
 
 /**
  * The job's first probe of the redactor (a response's end masked as a value's possible start, which the job may
