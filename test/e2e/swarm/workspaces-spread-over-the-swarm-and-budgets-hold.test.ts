@@ -26,7 +26,8 @@ afterAll(async () => {
 });
 
 describe.runIf(readiness.ready)(`workspaces on a three-node swarm${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
-  it('places six workspaces on at least two nodes and runs a job in each', async () => {
+  // Six services scheduled at once, then six jobs in turn: 12–20 s alone here, past 30 s on a loaded machine.
+  it('places six workspaces on at least two nodes and runs a job in each', { timeout: 90_000 }, async () => {
     const made = await Promise.all(
       ids.map((id) => cliAsync(home, ['create', '--workspace-id', id, '--memory-bytes', '67108864', '--wall-clock-seconds', '3'], env)),
     );
