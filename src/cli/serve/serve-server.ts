@@ -195,7 +195,13 @@ function acceptUntilDone(server: Server, io: CliIo, options: ServeOptions, build
     const offInterrupt = io.onInterrupt(() => (closing ? [...open.values()].forEach((interrupt) => interrupt()) : stop()), true);
     server.on('close', () => offInterrupt());
     server.on('connection', (socket) => {
-      open.set(socket, handle(socket, build, answer, stop));
+      // Said on the server's own stderr: a server started by hand otherwise ended, exit 0, without a word.
+      const stopFor = (why?: string) => {
+        if (why !== undefined && !closing)
+          io.stderr.write(`headspace serve: stopping: a call came with another ${why}; its client starts a server of its own\n`);
+        stop();
+      };
+      open.set(socket, handle(socket, build, answer, stopFor));
       settle();
       socket.on('error', () => undefined);
       socket.on('close', () => {
@@ -208,7 +214,7 @@ function acceptUntilDone(server: Server, io: CliIo, options: ServeOptions, build
 }
 
 /** One connection: a request answered, a stop, or a refusal. Returns what interrupts its call (as its caller's SIGTERM would). */
-function handle(socket: Socket, build: string | null, answer: Answer, stop: () => void): () => void {
+function handle(socket: Socket, build: string | null, answer: Answer, stop: (mismatched?: string) => void): () => void {
   let request: ServeRequest | null = null;
   let stdin: Buffer | null = null;
   let started = false;
@@ -229,7 +235,7 @@ function handle(socket: Socket, build: string | null, answer: Answer, stop: () =
     const why = mismatch(request, build);
     if (why !== null) {
       // Not answered here: stop accepting first, so the client's next connect starts a server of its own build and environment.
-      stop();
+      stop(why);
       send('K', why, () => socket.end());
       return;
     }
