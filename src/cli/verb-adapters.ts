@@ -439,7 +439,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   seal: {
     args: [['<workspace>', 'workspaceId']],
     explain:
-      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. A fork holds one unsettled output: sealing again unchanged returns it, changed since is refused (exit 2) until that output is settled or released. Refused while a job runs in the fork.",
+      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. A fork holds one unsettled output: sealing again unchanged returns it, changed since is refused (exit 2) until that output is settled or released. A fork settles back at most once: after a select or apply of its output, seal is refused (exit 2, ALREADY_SETTLED) and points at a fresh fork of the parent; after a release it may seal again. Refused while a job runs in the fork.",
   },
   settle: {
     args: [

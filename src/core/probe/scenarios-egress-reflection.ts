@@ -9,7 +9,9 @@
  * fetched gzip-compressed through another that carried none (`fetch`, the
  * server ignoring `Accept-Encoding: identity`), and an echo whose
  * Content-Length ends inside the value, the rest following as if a body
- * (`miscount`: a server counting characters, not bytes); and the value
+ * (`miscount`: a server counting characters, not bytes; asked last, since
+ * the masked end it makes is taken for a probe of the redactor and cuts the
+ * job's network); and the value
  * encoded as real servers echo it: PHP's JSON (`/` as `\/`), percent-encoded
  * in a redirect's query, inside echoed Basic credentials (base64 of
  * `user:value`), and in hex. The
@@ -45,7 +47,7 @@ def show(name, extra):
         try: body = gzip.decompress(body.encode('latin1')).decode('latin1')
         except Exception as e: body = 'undecodable gzip: ' + type(e).__name__
     print('answer:', name, repr(head + ' | ' + body)[:1500])
-for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n'), ('miscount', ''), ('fetch', ''), ('json', ''), ('percent', ''), ('basic', ''), ('keyed', ''), ('hex', ''), ('hexupper', '')]:
+for name, extra in [('cors', ''), ('length', ''), ('chunked', ''), ('gzip', 'Accept-Encoding: gzip\\r\\n'), ('fetch', ''), ('json', ''), ('percent', ''), ('basic', ''), ('keyed', ''), ('hex', ''), ('hexupper', ''), ('miscount', '')]:
     try: show(name, extra)
     except Exception as e: print('failed:', name, type(e).__name__, str(e)[:80])
 print('${DONE}')`;

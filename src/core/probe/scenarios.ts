@@ -19,6 +19,7 @@ import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
 import { egressCaKey, egressSecretPlaceholder } from './scenarios-egress-secrets.js';
 import { egressSecretFronting } from './scenarios-egress-fronting.js';
+import { egressRedactorOracle } from './scenarios-egress-redactor-oracle.js';
 import { egressSecretReflection } from './scenarios-egress-reflection.js';
 import { egressDirectConnect, egressDisallowedDomain, egressDnsExfiltration, egressIpLiteral, egressMalformedHost, egressUdp } from './scenarios-egress.js';
 import { snapshotData } from './scenarios-snapshots.js';
@@ -62,6 +63,7 @@ export const SCENARIOS: readonly Scenario[] = [
   egressCaKey,
   egressSecretFronting,
   egressSecretReflection,
+  egressRedactorOracle,
   snapshotData,
   forkBomb,
   memoryHog,

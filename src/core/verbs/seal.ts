@@ -52,6 +52,7 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
         action: nextAction('destroy', { workspaceId: target.ws.id }),
       },
     );
+  refuseSettledBack(target, fork.parentId);
   ctx.store().refuseIfRunning(target.ws.id);
   const attention = await reconcile(ctx, { workspaceId: target.ws.id });
   const startedAt = ctx.clock.now();
@@ -98,6 +99,26 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
   return sealedResult(ctx, target, { ...output, state: 'sealed', decision: null, settledAt: null }, attention, startedAt, false);
 }
 
+/**
+ * A fork settles back into its parent at most once. Sealed again after a select or apply, its output held the
+ * settled changes again, against the same baseline, so select found the parent moved (by that settle) and
+ * apply found both sides changed the same paths (a new user, session 12: every hint led to an output that
+ * could never settle). Refused instead, pointing at a fresh fork of the parent. After a release the fork may
+ * be sealed again: nothing of it reached the parent.
+ */
+function refuseSettledBack(target: SnapshotTarget, parentId: string): void {
+  const taken = target.records.outputsOf(target.ws.id).find((o) => o.childId === target.ws.id && (o.decision === 'select' || o.decision === 'apply'));
+  if (taken === undefined) return;
+  throw new EngineError(
+    'ALREADY_SETTLED',
+    `fork ${target.ws.id} already settled back into ${parentId} (output ${taken.id}, ${taken.decision}); a fork settles back at most once; nothing was sealed`,
+    {
+      hint: `fork ${parentId} again to carry on from what it holds now (export from ${target.ws.id} anything it has that the parent lacks)`,
+      action: nextAction('fork', { workspaceId: parentId }),
+    },
+  );
+}
+
 /** The fork's output not settled yet, if any: a fork holds at most one, so none is left behind unsettled (orphaned) by a second seal. */
 function unsettledOutputOf(target: SnapshotTarget): OutputRecord | undefined {
   return target.records.outputsOf(target.ws.id).find((o) => o.childId === target.ws.id && o.state !== 'settled');
@@ -135,9 +156,13 @@ async function resealed(ctx: EngineContext, target: SnapshotTarget, out: OutputR
     throw new EngineError(
       'WORKSPACE_BUSY',
       `output ${out.id} of workspace ${target.ws.id} was being settled${decision === null ? '' : ` (${decision})`} while this seal ran; nothing was sealed`,
-      decision === 'discard'
-        ? { hint: `a discard removes the fork ${target.ws.id} with its changes: nothing is left to seal` }
-        : { hint: 'seal the fork again once that settle has ended', action: nextAction('seal', { workspaceId: target.ws.id }) },
+      {
+        hint:
+          decision === 'discard'
+            ? `a discard removes the fork ${target.ws.id} with its changes: nothing is left to seal`
+            : 'seal the fork again once that settle has ended',
+        ...(decision === 'discard' ? {} : { action: nextAction('seal', { workspaceId: target.ws.id }) }),
+      },
     );
   }
   return sealedResult(ctx, target, now, attention, startedAt, true);

@@ -48,11 +48,15 @@ function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
   // The remedy shown must be the one the words name, and one that can work: sealing again needs both sides alive.
   const store = ctx.store();
   const gone = [out.childId, out.parentId].filter((id) => store.getWorkspace(id)?.state !== 'destroyed').length < 2;
+  // After a select or apply the fork has settled back (seal refuses it again): the way on is a fresh fork.
+  const settledBack = out.decision === 'select' || out.decision === 'apply';
   throw new EngineError('ALREADY_SETTLED', `output ${out.id} was already settled: ${out.decision} ${when}; an output settles exactly once`, {
     hint: gone
       ? `fork ${out.childId} or its parent ${out.parentId} is destroyed: no new output can be sealed from it; there is nothing left to settle`
-      : `seal the child (${out.childId}) again for a new output`,
-    ...(gone ? {} : { action: nextAction('seal', { workspaceId: out.childId }) }),
+      : settledBack
+        ? `fork ${out.childId} settled back into ${out.parentId}; fork ${out.parentId} again to carry on`
+        : `seal the child (${out.childId}) again for a new output`,
+    ...(gone ? {} : { action: settledBack ? nextAction('fork', { workspaceId: out.parentId }) : nextAction('seal', { workspaceId: out.childId }) }),
   });
 }
 
