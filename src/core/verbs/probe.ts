@@ -8,6 +8,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import { attentionItem, type Evidence, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { buildLabel, lastProbeReport, recordProbeReport } from '../reads/probe-reports.js';
+import { inputRef } from '../verb-table/command-words.js';
 
 export interface ProbeInput {
   /** One scenario id; exclusive with `all`. */
@@ -110,10 +111,15 @@ function listScenarios(ctx: EngineContext): ResultPackage {
  */
 async function lastRecordedReport(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
   if (input.scenario !== undefined || input.all === true || input.list === true) {
-    throw new EngineError('BAD_ARGUMENT', 'last returns the recorded report and runs nothing: give it without a scenario, all or list', {
-      hint: 'ask for the recorded report alone, or run the probe without last',
-      action: nextAction('probe', { last: true }),
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `${inputRef('last')} returns the recorded report and runs nothing: give it without a ${inputRef('scenario')}, ${inputRef('all')} or ${inputRef('list')}`,
+      {
+        hint: `ask for the recorded report alone, or run the probe without ${inputRef('last')}`,
+        action: nextAction('probe', { last: true }),
+        inputsOf: 'probe',
+      },
+    );
   }
   const stored = await lastProbeReport(ctx, input.provider === undefined ? {} : { provider: input.provider });
   const on = input.provider === undefined ? '' : ` on ${input.provider}`;
