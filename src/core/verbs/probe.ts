@@ -34,7 +34,20 @@ export interface ProbeInput {
  */
 export async function probeContainment(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
   if (input.last === true) return lastRecordedReport(ctx, input);
-  if (input.list === true) return listScenarios(ctx);
+  if (input.list === true) {
+    // A list beside a run request used to answer with the list alone, exit 0, as if the run had been done.
+    if (input.scenario !== undefined || input.all === true)
+      throw new EngineError(
+        'BAD_ARGUMENT',
+        `${inputRef('list')} describes the scenarios and runs nothing: give it without a ${inputRef('scenario')} or ${inputRef('all')}`,
+        {
+          hint: `list the scenarios alone, or run the probe without ${inputRef('list')}`,
+          action: nextAction('probe', { list: true }),
+          inputsOf: 'probe',
+        },
+      );
+    return listScenarios(ctx);
+  }
   const scenarios = selectScenarios(input);
   const providerName = input.provider ?? ctx.defaultProvider;
   const provider = await ctx.provider(providerName);
