@@ -274,7 +274,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       lines: { flags: '--lines <a:b>', description: 'lines A to B (1-based, inclusive)', parse: parseRange },
     },
     explain:
-      'Lets an agent drill into a long log without loading it: choose one view (--grep may be given --lines A:B to search only that range, which is how the matches of a long log are paged); each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
+      "Lets an agent drill into a long log without loading it: choose one view (--grep may be given --lines A:B to search only that range, which is how the matches of a long log are paged); each line of a view comes back with its number so the next call can ask for the lines around it. Without a view, logs JOB returns the excerpt a run's result carries (errors, failures, summaries, the final lines), unnumbered. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.",
   },
   ls: { args: [], explain: 'Lists workspaces from the state store (no provider calls), with state, provider, purpose, owner and expiry.' },
   destroy: {

@@ -26,8 +26,9 @@ export interface LogsInput {
 
 /**
  * A bounded, selective view of one job's output, so an agent can drill into
- * a log without loading it: each returned line carries its 1-based number.
- * Without a selector it returns the agent-oriented excerpt.
+ * a log without loading it: each line a selector returns carries its 1-based
+ * number. Without a selector it returns the agent-oriented excerpt, unnumbered
+ * (the one a run's result carries; the docs say so).
  */
 export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<ResultPackage> {
   validateId('job', input.jobId);
