@@ -406,8 +406,12 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
         const { eventJson } = await import('../core/events/event-view.js');
         const onEvent = (event: Parameters<typeof eventJson>[0]) => void io.stdout.write(`${JSON.stringify(eventJson(event))}\n`);
         const report = await method({ ...input, signal, onEvent });
-        // The events are the output (JSON lines); under --json the report is one more line, the last.
-        return opts.json === true ? { kind: 'package', pkg: report, jsonLine: true } : { kind: 'document', text: '', json: null };
+        // The events are the output (JSON lines); under --json the report is one more line, the last. Without --json
+        // the report's summary goes to stderr, keeping stdout JSON lines only: a follow that saw no event used to end
+        // with nothing printed at all, which read as broken.
+        if (opts.json === true) return { kind: 'package', pkg: report, jsonLine: true };
+        io.stderr.write(`${escapeForTerminal(report.outcome_summary)}\n`);
+        return { kind: 'document', text: '', json: null };
       });
     case 'probe': {
       // Ctrl-C must not skip the probe's clean-up (canaries, listeners, its

@@ -72,6 +72,8 @@ function flagOf(spec: EngineVerbSpec | undefined, key: string): string {
 export function cliInputSpelling(verb: string): SpellInput {
   const spec = VERBS.find((v): v is EngineVerbSpec => 'method' in v && (v as EngineVerbSpec).tableName === verb);
   return (key, value) => {
+    const words = spec?.inputWords[key];
+    if (words !== undefined) return value === undefined ? words : `${words} ${cliWord(value)}`;
     if (spec?.argKeys.includes(key)) return value === undefined ? placeholderOf(spec, key) : cliWord(value);
     // An input the CLI does not take (batch's jobs, given through --spec) keeps its field name rather than a flag that does not exist.
     if (!spec?.inputOptions.some((o) => o.key === key)) return fieldSpelling(key, value);

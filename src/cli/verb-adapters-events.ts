@@ -95,7 +95,7 @@ export const EVENTS_CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       afterSeq: { flags: '--after-seq <n>', description: 'start after this sequence number (0: every event kept); default: from now' },
       forSeconds: { flags: '--for <seconds>', description: 'stop after this many seconds (default: until interrupted)' },
     },
-    explain: `Prints each event as one JSON line on stdout as it is recorded, until Ctrl-C (or --for), for a person or a script. It is a view: it claims and acknowledges nothing, and no subscription is touched. Under --json a last line carries the report. ${EXIT_CODES_LINE}`,
+    explain: `Prints each event as one JSON line on stdout as it is recorded, until Ctrl-C (or --for), for a person or a script. It is a view: it claims and acknowledges nothing, and no subscription is touched. When it ends it prints how many events it followed on stderr, so stdout holds the event lines only; under --json that report is instead one more JSON line on stdout, the last (the result package). ${EXIT_CODES_LINE}`,
   },
   'events-deliver': {
     words: ['events', 'deliver'],

@@ -42,6 +42,12 @@ export interface CliAdapter {
   explain: string;
   /** Fills what needs the caller's environment or several flags (run's --env, create's budget flags). */
   complete?: (input: Record<string, unknown>, opts: Opts, io: CliIo) => Record<string, unknown>;
+  /**
+   * How an error names an input no flag of its own fills (render-action.ts cliInputSpelling): fork's
+   * `budget.memoryBytes` is what --memory-bytes fills, receipt's verifyFile is `verify FILE`. Without it the CLI
+   * would print the field's name, and a user typing it back would be refused again.
+   */
+  inputWords?: Readonly<Record<string, string>>;
 }
 
 const byteCount = (raw: never, flag: string) =>
@@ -52,6 +58,9 @@ const BUDGET_FLAGS: OptionSpec[] = BUDGET_FIELDS.map((f) => ({
   flags: `${f.flag} <${f.unit === 'bytes' ? 'bytes' : 'n'}>`,
   description: `${f.description} (${f.unit})`,
 }));
+
+/** The budget flag that fills each field of `budget` (create's and fork's). */
+const BUDGET_WORDS: Readonly<Record<string, string>> = Object.fromEntries(BUDGET_FIELDS.map((f) => [`budget.${f.key}`, f.flag]));
 
 function budgetFromOpts(opts: Opts): Record<string, number> {
   const budget: Record<string, number> = {};
@@ -73,6 +82,13 @@ const REVIEW_FLAGS: OptionSpec[] = [
   { flags: '--max-change-bytes <bytes>', description: "merge gate: at most this many changed bytes per fork's output" },
 ];
 
+/** The REVIEW_FLAGS flag that fills each field of create's `reviewPolicy`. */
+const REVIEW_WORDS: Readonly<Record<string, string>> = {
+  'reviewPolicy.denyPaths': '--deny-path',
+  'reviewPolicy.maxFiles': '--max-change-files',
+  'reviewPolicy.maxBytes': '--max-change-bytes',
+};
+
 function reviewPolicyFromOpts(opts: Opts): { reviewPolicy?: Record<string, unknown> } {
   const policy: Record<string, unknown> = {};
   if (opts.denyPath !== undefined) policy.denyPaths = ([] as string[]).concat(opts.denyPath as string | string[]);
@@ -92,10 +108,13 @@ function parseTtl(raw: never, flag: string): number {
   return value;
 }
 
+/** A range of lines, A:B with 1 ≤ A ≤ B, refused here in the flag's own syntax: the engine's refusal can only say "from A to B". */
 function parseRange(raw: never, flag: string): { from: number; to: number } {
   const match = /^(\d{1,9}):(\d{1,9})$/.exec(String(raw));
-  if (!match) throw new EngineError('BAD_ARGUMENT', `${flag} takes A:B, not '${String(raw).slice(0, 40)}'`, { hint: `for example ${flag} 120:160` });
-  return { from: Number(match[1]), to: Number(match[2]) };
+  const range = match ? { from: Number(match[1]), to: Number(match[2]) } : null;
+  if (range === null || range.from < 1 || range.to < range.from)
+    throw new EngineError('BAD_ARGUMENT', `${flag} takes A:B with 1 ≤ A ≤ B, not '${String(raw).slice(0, 40)}'`, { hint: `for example ${flag} 120:160` });
+  return range;
 }
 
 /** plan and prepare: the manifest's path made absolute here (the engine never reads the process's directory), and the caller's environment for the manifest's env names. */
@@ -163,6 +182,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     },
     extra: [...BUDGET_FLAGS, ...REVIEW_FLAGS],
     complete: (input, opts) => ({ ...input, budget: budgetFromOpts(opts), ...reviewPolicyFromOpts(opts) }),
+    inputWords: { ...BUDGET_WORDS, ...REVIEW_WORDS },
     explain:
       "Creates a workspace. The provider is probed and every limit that guards the isolation boundary (network, filesystem, memory, cpu, pids) must be enforceable, or create refuses with exit 3 before anything exists. Every limit is labelled enforced, measured or (on the fake) simulated in the result. Byte budgets accept K, M, G suffixes (powers of 1024). --network allow=HOST[,HOST…] (repeatable; *.domain, IP literals, :PORT, no port = 80 and 443) lets jobs reach only those hosts through the engine's egress proxy (HTTP_PROXY/HTTPS_PROXY/ALL_PROXY are set; no DNS or route otherwise); each job's result summarises every allowed and denied connection (network: …). Native enforces it, the fake simulates it (its fetch URL command), docker refuses it (exit 3).",
   },
@@ -254,7 +274,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       lines: { flags: '--lines <a:b>', description: 'lines A to B (1-based, inclusive)', parse: parseRange },
     },
     explain:
-      'Lets an agent drill into a long log without loading it: choose one view (--grep may be given --lines A:B to search only that range, which is how the matches of a long log are paged); each line comes back with its number so the next call can ask for the lines around it. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.',
+      "Lets an agent drill into a long log without loading it: choose one view (--grep may be given --lines A:B to search only that range, which is how the matches of a long log are paged); each line of a view comes back with its number so the next call can ask for the lines around it. Without a view, logs JOB returns the excerpt a run's result carries (errors, failures, summaries, the final lines), unnumbered. --grep matches in linear time (RE2 syntax, so job output cannot make it hang): backreferences and lookaround are refused (exit 1), and only the first 65,536 characters of each line are searched.",
   },
   ls: { args: [], explain: 'Lists workspaces from the state store (no provider calls), with state, provider, purpose, owner and expiry.' },
   destroy: {
@@ -341,7 +361,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   probe: {
     args: [['[scenario]', 'scenario']],
     explain:
-      "Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine's fault, never the command's. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios. Every `probe --all` is recorded in the home (the newest ten per provider); `probe --last` (with --provider, that provider's) returns the newest as it was, with its status and exit code, led by when and by which build it was recorded, warns when that build is not this one, and runs nothing (exit 1 when none is recorded).",
+      "Creates a small dedicated workspace (128 MiB, 64 pids, 32 MiB /tmp, 20 s per job), runs one real escape attempt per scenario inside it — writing and reading outside the workspace, a host environment canary, the host loopback and an external address (a connect only), container-engine sockets, host paths in /proc, a planted symlink read back host-side, privilege (capabilities, user namespaces, mount, ptrace, the host uid), processes left after the job, file names built to spoof the host-side listing, a fork bomb, a memory hog, filling /tmp — judges each from facts gathered inside and on the host, then destroys the workspace and removes every canary. Each scenario reads contained, escaped (with evidence) or skipped (with the reason; never counted as contained). Status is success only when every scenario is contained; otherwise infrastructure_failure (exit 7), because isolation that does not hold is the engine's fault, never the command's. The fake provider isolates nothing and is refused (exit 3). `probe --list` names the scenarios and runs nothing: beside a scenario or --all it is refused (exit 1), as --last is. Every `probe --all` is recorded in the home (the newest ten per provider); `probe --last` (with --provider, that provider's) returns the newest as it was, with its status and exit code, led by when and by which build it was recorded, warns when that build is not this one, and runs nothing (exit 1 when none is recorded).",
   },
   watch: {
     args: [['<handle>', 'handle']],
@@ -429,6 +449,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       budget: null,
     },
     extra: BUDGET_FLAGS,
+    inputWords: BUDGET_WORDS,
     complete: (input, opts) => {
       const budget = budgetFromOpts(opts);
       return Object.keys(budget).length === 0 ? input : { ...input, budget };
@@ -488,6 +509,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       expectSha256: { flags: '--expect-sha256 <hex>', description: "with verify: the receipt's sha256 pinned earlier (provenance.receipt_sha256 of the run)" },
       version: { flags: '--version-number <n>', description: 'an earlier version of the receipt (each export issues the next)' },
     },
+    // The file to verify is the argument after the word verify (complete below), not a flag.
+    inputWords: { verifyFile: 'verify FILE', jobId: 'JOB' },
     // `receipt verify FILE` is the offline check; `receipt JOB` the job's receipt. Host paths are made absolute here: the engine never reads the process's directory.
     complete: (input, _opts, io) => {
       const out: Record<string, unknown> = { ...input };

@@ -32,6 +32,8 @@ export interface EngineVerbSpec extends VerbSpec {
   inputOptions: InputOption[];
   /** The input has a `provider` key, filled from the common --provider. */
   takesProvider: boolean;
+  /** How an error names an input no flag of its own fills (the adapter's inputWords). */
+  inputWords: Readonly<Record<string, string>>;
 }
 
 /** The CLI spec of every engine verb in the manifest, in the table's order. */
@@ -62,6 +64,7 @@ export function engineVerbSpecs(manifest: readonly VerbManifestEntry[]): EngineV
       ],
       inputOptions,
       takesProvider: entry.input.properties?.provider !== undefined,
+      inputWords: adapter.inputWords ?? {},
       explain: adapter.explain,
     };
   });

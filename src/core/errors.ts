@@ -125,7 +125,9 @@ export function categoryOfCode(code: EngineErrorCode): Category {
  * built with `inputsOf: VERB` keeps its text with these marks, the library
  * and MCP read it with the inputs' field names (the error's message and
  * hint), and the CLI spells them as the flags that fill them
- * (cli/render-error.ts). Re-exported by verb-table/command-words.ts, beside the verbs' own words.
+ * (cli/render-error.ts). A field inside an object input is named by its path,
+ * `{{budget.memoryBytes}}`: the CLI fills it from a flag of its own
+ * (--memory-bytes). Re-exported by verb-table/command-words.ts, beside the verbs' own words.
  */
 export function inputRef(key: string, value?: string | number): string {
   return `{{${key}${value === undefined ? '' : `=${value}`}}}`;
@@ -140,7 +142,9 @@ export const fieldSpelling: SpellInput = (key, value) =>
 
 /** Replaces each input mark in text by its face's spelling. */
 export function spellInputs(text: string, spell: SpellInput): string {
-  return text.replace(/\{\{([A-Za-z][A-Za-z0-9]*)(?:=([^}]*))?\}\}/g, (_m, key: string, value: string | undefined) => spell(key, value));
+  return text.replace(/\{\{([A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*)*)(?:=([^}]*))?\}\}/g, (_m, key: string, value: string | undefined) =>
+    spell(key, value),
+  );
 }
 
 export interface EngineErrorOptions {

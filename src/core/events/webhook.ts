@@ -16,6 +16,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -45,7 +46,8 @@ export function checkWebhookUrl(raw: string, allowRemote: boolean): string {
   const loopback = LOOPBACK_HOSTS.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
   if (!loopback && !allowRemote) {
     throw new EngineError('POLICY_DENIED', `the webhook host ${host.slice(0, 60)} is not on this machine (loopback only: 127.0.0.1, ::1, localhost)`, {
-      hint: 'allow a remote receiver explicitly if events may leave this machine',
+      hint: `allow a remote receiver explicitly (${inputRef('allowRemote')}) if events may leave this machine`,
+      inputsOf: 'events-subscribe',
     });
   }
   return url.toString();

@@ -1,4 +1,4 @@
-import { EngineError } from '../errors.js';
+import { EngineError, inputRef } from '../errors.js';
 import type { Budget } from './policy.js';
 
 /**
@@ -105,8 +105,12 @@ export function parseBudgetValue(field: BudgetField, raw: string): number {
   return value;
 }
 
-/** Checks a budget given as data (library or stored state), field by field. */
-export function validateBudget(budget: Partial<Record<keyof Budget, unknown>>): void {
+/**
+ * Checks a budget given as data (library or stored state), field by field. A verb's budget input (create's,
+ * fork's) is refused naming the field as that verb's input, `budget.memoryBytes`, which the CLI spells as its
+ * flag (--memory-bytes); a budget read from elsewhere (a manifest) keeps the plain words.
+ */
+export function validateBudget(budget: Partial<Record<keyof Budget, unknown>>, verb?: string): void {
   for (const field of BUDGET_FIELDS) {
     const value = budget[field.key];
     if (value === undefined) continue;
@@ -117,13 +121,13 @@ export function validateBudget(budget: Partial<Record<keyof Budget, unknown>>): 
       value > field.max ||
       (field.kind === 'integer' && !Number.isInteger(value))
     ) {
-      throw new EngineError(
-        'BAD_BUDGET',
-        `budget ${field.key} must be a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}`,
-        {
-          hint: `the CLI flag is ${field.flag}`,
-        },
-      );
+      const range = `a ${field.kind === 'integer' ? 'whole number' : 'number'} of ${field.unit} from ${field.min} to ${field.max}`;
+      if (verb !== undefined)
+        throw new EngineError('BAD_BUDGET', `${inputRef(`budget.${field.key}`)} must be ${range}`, {
+          hint: `for example ${inputRef(`budget.${field.key}`, field.key === 'memoryBytes' ? 536870912 : field.min === 1 ? 8 : field.min)}`,
+          inputsOf: verb,
+        });
+      throw new EngineError('BAD_BUDGET', `budget ${field.key} must be ${range}`, { hint: `the CLI flag is ${field.flag}` });
     }
   }
 }

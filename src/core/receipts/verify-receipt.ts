@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { readRange } from '../files/read-range.js';
 import { basename, join } from 'node:path';
-import { EngineError } from '../errors.js';
+import { EngineError, inputRef } from '../errors.js';
 import { canonicalJson } from '../canonical-json.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { normalizeSha256 } from '../verification/verification.js';
@@ -150,14 +150,22 @@ function readBounded(path: string, max: number, what: string): Buffer {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
-    throw new EngineError('FILE_NOT_FOUND', `${what} cannot be read`, { hint: 'check the path; the receipt verb writes one (out)' });
+    throw new EngineError('FILE_NOT_FOUND', `${what} cannot be read`, {
+      hint: `check the path; the receipt verb writes one (${inputRef('out')})`,
+      inputsOf: 'receipt',
+    });
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) throw new EngineError('NOT_A_REGULAR_FILE', `${what} is not a regular file`, { hint: 'give the file the receipt verb wrote (out)' });
+    if (!info.isFile())
+      throw new EngineError('NOT_A_REGULAR_FILE', `${what} is not a regular file`, {
+        hint: `give the file the receipt verb wrote (${inputRef('out')})`,
+        inputsOf: 'receipt',
+      });
     if (info.size > max)
       throw new EngineError('BAD_ARGUMENT', `${what} is ${info.size} bytes, more than a receipt holds (${max})`, {
-        hint: 'give the file the receipt verb wrote (out)',
+        hint: `give the file the receipt verb wrote (${inputRef('out')})`,
+        inputsOf: 'receipt',
       });
     return readRange(fd, 0, info.size);
   } finally {

@@ -189,9 +189,9 @@ export const logsVerb = defineVerb({
   effect: 'reads',
   idempotent: true,
   title: "Read part of a job's output",
-  summary: "a bounded, selective view of a job's output, with line numbers",
+  summary: "a bounded, selective view of a job's output; a selected view numbers its lines",
   description:
-    "Read part of one job's output with line numbers (at most one of head, tail, grep, lines) to drill into a long log without loading it; read-only.",
+    "Read part of one job's output to drill into a long log without loading it: head, tail, grep or lines (at most one; grep may be given lines) returns numbered lines; with none, the excerpt a run's result carries, unnumbered; read-only.",
   input: (z: Zod) =>
     z.strictObject({
       jobId: jobIdField(z),

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { PROFILES } from '../policy/profiles.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { assertEnforceable, describeLimit, effectivePolicy } from '../policy/effective-policy.js';
 import { labelLimit } from '../policy/label-limit.js';
@@ -59,10 +60,13 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   }
   const network = networkPolicy(input.network);
   if (input.ttlSeconds !== undefined && (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds <= 0)) {
-    throw new EngineError('BAD_ARGUMENT', 'ttlSeconds takes a positive number of seconds', { hint: 'for example 3600 (an hour)' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('ttlSeconds')} takes a positive number of seconds`, {
+      hint: `for example ${inputRef('ttlSeconds', 3600)} (an hour)`,
+      inputsOf: 'create',
+    });
   }
-  validateBudget(input.budget ?? {});
-  const reviewPolicy = reviewPolicyOf(input.reviewPolicy ?? {});
+  validateBudget(input.budget ?? {}, 'create');
+  const reviewPolicy = reviewPolicyOf(input.reviewPolicy ?? {}, null, { verb: 'create', path: 'reviewPolicy.' });
   const rules = (input.rules ?? []).map(parseRule);
   const base = defaultPolicy();
   const policy: Policy = {

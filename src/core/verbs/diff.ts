@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { nextAction, type NextAction } from '../next-action.js';
 import { reconcile } from '../reconcile.js';
 import { buildResult } from '../result/build-result.js';
@@ -37,7 +38,10 @@ const PATCH_BUDGET_CHARS = 16_000;
 /** The checkpoint diff compares with, and how it was chosen. */
 async function baseOf(target: SnapshotTarget, input: DiffInput): Promise<{ id: string; what: string }> {
   if (input.from !== undefined && input.sinceFork === true)
-    throw new EngineError('BAD_ARGUMENT', 'from and sinceFork name two baselines; pass one', { hint: 'from names a checkpoint; sinceFork the fork baseline' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('from')} and ${inputRef('sinceFork')} name two baselines; pass one`, {
+      hint: `${inputRef('from')} names a checkpoint; ${inputRef('sinceFork')} the fork baseline`,
+      inputsOf: 'diff',
+    });
   const fork = target.records.forkOf(target.ws.id);
   if (input.from !== undefined) {
     const cp = await requireUsableCheckpoint(target, input.from);
@@ -91,9 +95,15 @@ export async function diffWorkspace(ctx: EngineContext, input: DiffInput): Promi
   const limit = input.limit ?? DEFAULT_LIMIT;
   const offset = input.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new EngineError('BAD_ARGUMENT', `limit takes a whole number from 1 to ${MAX_LIMIT}`, { hint: `for example ${DEFAULT_LIMIT}` });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('limit')} takes a whole number from 1 to ${MAX_LIMIT}`, {
+      hint: `for example ${inputRef('limit', DEFAULT_LIMIT)}`,
+      inputsOf: 'diff',
+    });
   if (!Number.isInteger(offset) || offset < 0 || offset > 1_000_000)
-    throw new EngineError('BAD_ARGUMENT', 'offset takes a whole number from 0', { hint: 'the marker of a longer diff gives the next offset' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('offset')} takes a whole number from 0`, {
+      hint: `the marker of a longer diff gives the next ${inputRef('offset')}`,
+      inputsOf: 'diff',
+    });
   const target = await requireSnapshots(ctx, input.workspaceId, 'diff');
   const attention = await reconcile(ctx, { workspaceId: target.ws.id });
   const startedAt = ctx.clock.now();

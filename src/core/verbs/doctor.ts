@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { notReadyError } from '../infrastructure-errors.js';
 import { reconcile } from '../reconcile.js';
 import { applyRepairs } from '../repair/apply-repairs.js';
@@ -39,14 +40,16 @@ export interface DoctorInput {
 
 export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Promise<ResultPackage> {
   if ((input.apply || input.verify) && !input.repair) {
-    throw new EngineError('BAD_ARGUMENT', `${input.apply ? 'apply' : 'verify'} goes with repair`, {
-      hint: 'preview the repairs first; then repair with apply and verify',
+    throw new EngineError('BAD_ARGUMENT', `${inputRef(input.apply ? 'apply' : 'verify')} goes with ${inputRef('repair')}`, {
+      hint: `preview the repairs first; then ${inputRef('repair')} with ${inputRef('apply')} and ${inputRef('verify')}`,
       action: nextAction('doctor', { repair: true }),
+      inputsOf: 'doctor',
     });
   }
   if (input.verify && !input.apply)
-    throw new EngineError('BAD_ARGUMENT', 'verify re-diagnoses after apply; without apply nothing changed', {
-      hint: 'repair with apply and verify',
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('verify')} re-diagnoses after ${inputRef('apply')}; without ${inputRef('apply')} nothing changed`, {
+      hint: `${inputRef('repair')} with ${inputRef('apply')} and ${inputRef('verify')}`,
+      inputsOf: 'doctor',
       action: nextAction('doctor', { repair: true, apply: true, verify: true }),
     });
   const now = ctx.clock.now();

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { nextAction } from '../next-action.js';
 import { buildResult } from '../result/build-result.js';
@@ -41,14 +42,18 @@ export async function subscribeEvents(ctx: EngineContext, input: EventsSubscribe
   const chosen = [input.jobId !== undefined, input.workspaceId !== undefined, input.all === true].filter(Boolean).length;
   if (chosen !== 1) {
     throw new EngineError('BAD_ARGUMENT', chosen === 0 ? 'subscribe needs what to follow' : 'subscribe follows one of a job, a workspace or all jobs', {
-      hint: 'name exactly one: a job, a workspace, or all jobs',
+      hint: `name exactly one: a job (${inputRef('jobId')}), a workspace (${inputRef('workspaceId')}), or all jobs (${inputRef('all')})`,
+      inputsOf: 'events-subscribe',
     });
   }
   if (input.event !== undefined && !EVENT_NAME_LIST.includes(input.event as EventName)) {
     throw new EngineError('BAD_ARGUMENT', `unknown event name '${input.event.slice(0, 40)}'`, { hint: `choose one of: ${EVENT_NAME_LIST.join(', ')}` });
   }
   if (input.allowRemote && input.webhook === undefined)
-    throw new EngineError('BAD_ARGUMENT', 'allowing a remote receiver goes with a webhook', { hint: 'give the webhook URL too' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('allowRemote')} goes with ${inputRef('webhook')}`, {
+      hint: `give the ${inputRef('webhook')} URL too`,
+      inputsOf: 'events-subscribe',
+    });
   const webhookUrl = input.webhook === undefined ? null : checkWebhookUrl(input.webhook, input.allowRemote === true);
   const scope = input.jobId !== undefined ? 'job' : input.workspaceId !== undefined ? 'workspace' : 'all';
   const target =

@@ -3,6 +3,7 @@ import { nextAction } from '../next-action.js';
 import { basename, join, resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError, isEngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import type { Provider } from '../provider.js';
 import { workspaceFileState } from '../files/workspace-file-state.js';
 import { crashPoint } from '../crash-points.js';
@@ -52,14 +53,18 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     );
   }
   if (typeof input.to !== 'string' || input.to === '' || input.to.includes('\0')) {
-    throw new EngineError('BAD_ARGUMENT', 'export needs a host path to write to (to)', {
+    throw new EngineError('BAD_ARGUMENT', `export needs a host path to write to (${inputRef('to')})`, {
+      inputsOf: 'export',
       hint: 'name the destination',
       action: nextAction('export', { workspaceId: ws.id, name, to: `./${basename(name)}` }),
     });
   }
   const destination = destinationOf(input.to, name);
   if (input.maxBytes !== undefined && (!Number.isSafeInteger(input.maxBytes) || input.maxBytes < 1)) {
-    throw new EngineError('BAD_ARGUMENT', 'max bytes takes a whole number of bytes, at least 1', { hint: 'for example 1G (1073741824 bytes)' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('maxBytes')} takes a whole number of bytes, at least 1`, {
+      hint: `for example ${inputRef('maxBytes', 1073741824)} (1G)`,
+      inputsOf: 'export',
+    });
   }
   const cap =
     input.maxBytes === undefined

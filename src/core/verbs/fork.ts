@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { jobUserOfSlot } from '../job-identity.js';
 import { workspaceExists } from '../lifecycle/workspace-exists.js';
@@ -33,13 +34,13 @@ export const MAX_FORKS = 16;
 
 /** The parent's policy with a narrower budget; a field past the parent's is refused (a fork never widens). */
 export function narrowedPolicy(parent: Policy, budget: Partial<Budget>): Policy {
-  validateBudget(budget);
+  validateBudget(budget, 'fork');
   const wider = BUDGET_FIELDS.filter((f) => budget[f.key] !== undefined && budget[f.key]! > parent.budget[f.key]);
   if (wider.length > 0)
     throw new EngineError(
       'POLICY_DENIED',
-      `a fork may narrow a budget, never widen one: ${wider.map((f) => `${f.key} ${budget[f.key]} > the parent's ${parent.budget[f.key]}`).join('; ')}`,
-      { hint: 'ask for at most the parent’s budget, or create a new workspace with the larger one' },
+      `a fork may narrow a budget, never widen one: ${wider.map((f) => `${inputRef(`budget.${f.key}`, budget[f.key]!)} > the parent's ${parent.budget[f.key]}`).join('; ')}`,
+      { hint: 'ask for at most the parent’s budget, or create a new workspace with the larger one', inputsOf: 'fork' },
     );
   const given = Object.fromEntries(Object.entries(budget).filter(([, v]) => v !== undefined)) as Partial<Budget>;
   return { ...parent, hostPaths: [...parent.hostPaths], budget: { ...parent.budget, ...given } };
@@ -49,9 +50,15 @@ function childIds(ctx: EngineContext, input: ForkInput): string[] {
   const named = input.workspaceIds ?? [];
   const count = input.count ?? Math.max(1, named.length);
   if (!Number.isInteger(count) || count < 1 || count > MAX_FORKS)
-    throw new EngineError('BAD_ARGUMENT', `count takes a whole number from 1 to ${MAX_FORKS}`, { hint: 'for example 2' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('count')} takes a whole number from 1 to ${MAX_FORKS}`, {
+      hint: `for example ${inputRef('count', 2)}`,
+      inputsOf: 'fork',
+    });
   if (named.length > count)
-    throw new EngineError('BAD_ARGUMENT', `${named.length} workspace ids were named for ${count} fork(s)`, { hint: 'name at most count ids' });
+    throw new EngineError('BAD_ARGUMENT', `${named.length} workspace ids were named for ${count} fork(s)`, {
+      hint: `name at most ${inputRef('count')} ids`,
+      inputsOf: 'fork',
+    });
   const ids = named.map((id) => validateId('workspace', id));
   if (new Set(ids).size !== ids.length) throw new EngineError('BAD_ARGUMENT', 'a workspace id was named twice', { hint: 'name each child once' });
   while (ids.length < count) ids.push(ctx.ids('ws'));

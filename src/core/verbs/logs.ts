@@ -2,6 +2,7 @@ import type { EngineContext } from '../context.js';
 import { withBytesSoFar } from '../run/job-result.js';
 import { fullOutputOf, nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
@@ -25,8 +26,9 @@ export interface LogsInput {
 
 /**
  * A bounded, selective view of one job's output, so an agent can drill into
- * a log without loading it: each returned line carries its 1-based number.
- * Without a selector it returns the agent-oriented excerpt.
+ * a log without loading it: each line a selector returns carries its 1-based
+ * number. Without a selector it returns the agent-oriented excerpt, unnumbered
+ * (the one a run's result carries; the docs say so).
  */
 export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<ResultPackage> {
   validateId('job', input.jobId);
@@ -48,9 +50,11 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   // grep may narrow to a range of lines: that is how a reader pages through the matches of a long log (#21).
   const selectors = [input.head, input.tail, input.grep === undefined ? input.lines : input.grep].filter((s) => s !== undefined).length;
   if (selectors > 1)
-    throw new EngineError('BAD_ARGUMENT', 'choose one of head, tail, grep or lines (grep may be given a range of lines to search)', {
-      hint: 'run logs once per view',
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `choose one of ${inputRef('head')}, ${inputRef('tail')}, ${inputRef('grep')} or ${inputRef('lines')} (${inputRef('grep')} may be given a range of ${inputRef('lines')} to search)`,
+      { hint: 'run logs once per view', inputsOf: 'logs' },
+    );
   const maxLines = input.maxLines ?? 200;
   for (const [name, value] of [
     ['head', input.head],
@@ -58,10 +62,17 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
     ['maxLines', maxLines],
   ] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > 1_000_000))
-      throw new EngineError('BAD_ARGUMENT', `${name} takes a whole number from 1 to 1000000`, { hint: `for example ${name} 50` });
+      throw new EngineError('BAD_ARGUMENT', `${inputRef(name)} takes a whole number from 1 to 1000000`, {
+        hint: `for example ${inputRef(name, 50)}`,
+        inputsOf: 'logs',
+      });
   }
   if (input.lines && (!Number.isInteger(input.lines.from) || !Number.isInteger(input.lines.to) || input.lines.from < 1 || input.lines.to < input.lines.from)) {
-    throw new EngineError('BAD_ARGUMENT', 'lines takes a range from A to B with 1 ≤ A ≤ B', { hint: 'for example lines 120 to 160' });
+    // The CLI refuses such a --lines A:B in its own syntax before this (verb-adapters.ts parseRange).
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('lines')} takes a range from A to B with 1 ≤ A ≤ B`, {
+      hint: `for example ${inputRef('lines')} from 120 to 160`,
+      inputsOf: 'logs',
+    });
   }
   const pattern = input.grep === undefined ? undefined : compileGrepPattern(input.grep);
   // No policy summary here: reading a log should not cost a provider probe.

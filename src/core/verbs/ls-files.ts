@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
 import type { ResultPackage, StructuredFinding } from '../result/result-package.js';
@@ -25,7 +26,10 @@ export async function listFiles(ctx: EngineContext, input: LsFilesInput): Promis
   const path = input.path === undefined ? '' : normalizeWorkspacePath(input.path, { allowRoot: true });
   const limit = input.limit ?? 200;
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
-    throw new EngineError('BAD_ARGUMENT', 'limit takes a whole number from 1 to 10000', { hint: 'for example 500; list a subdirectory to see deeper' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('limit')} takes a whole number from 1 to 10000`, {
+      hint: `for example ${inputRef('limit', 500)}; list a subdirectory to see deeper`,
+      inputsOf: 'ls-files',
+    });
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   const provider = await ctx.provider(ws.provider);
   const listing = await provider.list(ws.id, path, limit);

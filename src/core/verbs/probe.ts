@@ -8,6 +8,8 @@ import { provenanceFor } from '../result/package-parts.js';
 import { attentionItem, type Evidence, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { buildLabel, lastProbeReport, recordProbeReport } from '../reads/probe-reports.js';
+import { inputRef } from '../verb-table/command-words.js';
+import type { ProviderCapabilities } from '../provider.js';
 
 export interface ProbeInput {
   /** One scenario id; exclusive with `all`. */
@@ -32,12 +34,25 @@ export interface ProbeInput {
  */
 export async function probeContainment(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
   if (input.last === true) return lastRecordedReport(ctx, input);
-  if (input.list === true) return listScenarios(ctx);
+  if (input.list === true) {
+    // A list beside a run request used to answer with the list alone, exit 0, as if the run had been done.
+    if (input.scenario !== undefined || input.all === true)
+      throw new EngineError(
+        'BAD_ARGUMENT',
+        `${inputRef('list')} describes the scenarios and runs nothing: give it without a ${inputRef('scenario')} or ${inputRef('all')}`,
+        {
+          hint: `list the scenarios alone, or run the probe without ${inputRef('list')}`,
+          action: nextAction('probe', { list: true }),
+          inputsOf: 'probe',
+        },
+      );
+    return listScenarios(ctx);
+  }
   const scenarios = selectScenarios(input);
   const providerName = input.provider ?? ctx.defaultProvider;
   const provider = await ctx.provider(providerName);
   const caps = await provider.capabilities();
-  if (!caps.layers.some((layer) => layer !== 'simulated')) {
+  if (isolatesNothing(caps)) {
     throw new EngineError(
       'POLICY_DENIED',
       `the ${providerName} provider isolates nothing (layers: ${caps.layers.join(', ') || 'none'}), so there is no boundary to probe`,
@@ -110,14 +125,26 @@ function listScenarios(ctx: EngineContext): ResultPackage {
  */
 async function lastRecordedReport(ctx: EngineContext, input: ProbeInput): Promise<ResultPackage> {
   if (input.scenario !== undefined || input.all === true || input.list === true) {
-    throw new EngineError('BAD_ARGUMENT', 'last returns the recorded report and runs nothing: give it without a scenario, all or list', {
-      hint: 'ask for the recorded report alone, or run the probe without last',
-      action: nextAction('probe', { last: true }),
-    });
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `${inputRef('last')} returns the recorded report and runs nothing: give it without a ${inputRef('scenario')}, ${inputRef('all')} or ${inputRef('list')}`,
+      {
+        hint: `ask for the recorded report alone, or run the probe without ${inputRef('last')}`,
+        action: nextAction('probe', { last: true }),
+        inputsOf: 'probe',
+      },
+    );
   }
   const stored = await lastProbeReport(ctx, input.provider === undefined ? {} : { provider: input.provider });
   const on = input.provider === undefined ? '' : ` on ${input.provider}`;
   if (stored === null) {
+    // The call that would record one is refused on a provider that isolates nothing (the fake): suggest one that isolates instead.
+    const providerName = input.provider ?? ctx.defaultProvider;
+    if (await providerIsolatesNothing(ctx, providerName))
+      throw new EngineError('BAD_ARGUMENT', `no probe of every scenario${on} is recorded in this home`, {
+        hint: `the ${providerName} provider isolates nothing, so it is never probed; probe a provider that isolates, e.g. native`,
+        action: nextAction('probe', { all: true, provider: 'native' }),
+      });
     throw new EngineError('BAD_ARGUMENT', `no probe of every scenario${on} is recorded in this home`, {
       hint: 'run every scenario once; its report is recorded',
       action: nextAction('probe', { all: true, ...(input.provider === undefined ? {} : { provider: input.provider }) }),
@@ -145,4 +172,18 @@ async function lastRecordedReport(ctx: EngineContext, input: ProbeInput): Promis
     ],
     warnings,
   };
+}
+
+/** A provider whose only layer is simulated (the fake) has no boundary to probe: a probe of it is refused. */
+function isolatesNothing(caps: ProviderCapabilities): boolean {
+  return !caps.layers.some((layer) => layer !== 'simulated');
+}
+
+/** Whether a probe of this provider would be refused for isolating nothing; a provider that cannot be opened here is not judged (false). */
+async function providerIsolatesNothing(ctx: EngineContext, providerName: string): Promise<boolean> {
+  try {
+    return isolatesNothing(await (await ctx.provider(providerName)).capabilities());
+  } catch {
+    return false;
+  }
 }

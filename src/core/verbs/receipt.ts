@@ -7,6 +7,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { nextAction } from '../next-action.js';
 import type { JobReceipt, ReceiptEnvelope } from '../receipts/job-receipt.js';
@@ -29,11 +30,15 @@ export interface ReceiptInput {
 export async function receiptOfJob(ctx: EngineContext, input: ReceiptInput): Promise<ResultPackage> {
   if (input.verifyFile !== undefined) return verifyFile(ctx, input.verifyFile, input);
   if (input.artifactsDir !== undefined || input.expectSha256 !== undefined)
-    throw new EngineError('BAD_ARGUMENT', 'artifactsDir and expectSha256 go with verifyFile', {
-      hint: 'give verifyFile too, or leave them out to get a receipt',
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('artifactsDir')} and ${inputRef('expectSha256')} go with ${inputRef('verifyFile')}`, {
+      hint: `give ${inputRef('verifyFile')} too, or leave them out to get a receipt`,
+      inputsOf: 'receipt',
     });
   if (input.jobId === undefined)
-    throw new EngineError('BAD_ARGUMENT', 'receipt needs a job id, or a receipt file to verify', { hint: 'give jobId, or verifyFile' });
+    throw new EngineError('BAD_ARGUMENT', 'receipt needs a job id, or a receipt file to verify', {
+      hint: `give ${inputRef('jobId')}, or ${inputRef('verifyFile')}`,
+      inputsOf: 'receipt',
+    });
   const jobId = validateId('job', input.jobId);
   const store = ctx.store();
   const job = store.getJob(jobId);

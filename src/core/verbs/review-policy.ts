@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { buildResult } from '../result/build-result.js';
 import type { ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
@@ -21,18 +22,31 @@ export interface ReviewPolicyInput {
 
 const MAX_GLOBS = 64;
 
-/** A review policy from its parts, checked: null when none is given. */
-export function reviewPolicyOf(parts: { denyPaths?: string[]; maxFiles?: number; maxBytes?: number }, base: ReviewPolicy | null = null): ReviewPolicy | null {
+/**
+ * A review policy from its parts, checked: null when none is given. Its refusals name the parts as inputs of
+ * `at.verb`: review-policy's own (denyPaths, its --deny-path), or create's `reviewPolicy.denyPaths` (create's --deny-path).
+ */
+export function reviewPolicyOf(
+  parts: { denyPaths?: string[]; maxFiles?: number; maxBytes?: number },
+  base: ReviewPolicy | null = null,
+  at: { verb: string; path: string } = { verb: 'review-policy', path: '' },
+): ReviewPolicy | null {
   if (parts.denyPaths === undefined && parts.maxFiles === undefined && parts.maxBytes === undefined) return base;
   const globs = parts.denyPaths ?? base?.denyPaths ?? [];
   if (!Array.isArray(globs) || globs.length > MAX_GLOBS || globs.some((g) => typeof g !== 'string' || g === '' || g.length > 256 || g.includes('\0')))
-    throw new EngineError('BAD_ARGUMENT', `denyPaths takes up to ${MAX_GLOBS} non-empty globs`, { hint: 'for example *.pem, .git/**, .env' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef(`${at.path}denyPaths`)} takes up to ${MAX_GLOBS} non-empty globs`, {
+      hint: 'for example *.pem, .git/**, .env',
+      inputsOf: at.verb,
+    });
   for (const [key, value] of [
     ['maxFiles', parts.maxFiles],
     ['maxBytes', parts.maxBytes],
   ] as const)
     if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > 2 ** 50))
-      throw new EngineError('BAD_ARGUMENT', `${key} takes a whole number from 0`, { hint: `for example ${key === 'maxFiles' ? 100 : 10485760}` });
+      throw new EngineError('BAD_ARGUMENT', `${inputRef(`${at.path}${key}`)} takes a whole number from 0`, {
+        hint: `for example ${inputRef(`${at.path}${key}`, key === 'maxFiles' ? 100 : 10485760)}`,
+        inputsOf: at.verb,
+      });
   return { denyPaths: [...globs], maxFiles: parts.maxFiles ?? base?.maxFiles ?? null, maxBytes: parts.maxBytes ?? base?.maxBytes ?? null };
 }
 
@@ -49,7 +63,10 @@ export async function setReviewPolicy(ctx: EngineContext, input: ReviewPolicyInp
   const records = snapshotRecords(ctx);
   const current = records.reviewPolicy(ws.id);
   if (input.clear === true && (input.denyPaths !== undefined || input.maxFiles !== undefined || input.maxBytes !== undefined))
-    throw new EngineError('BAD_ARGUMENT', 'clear removes the review policy; it takes no other setting', { hint: 'clear it, or set it' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('clear')} removes the review policy; it takes no other setting`, {
+      hint: 'clear it, or set it',
+      inputsOf: 'review-policy',
+    });
   const next = input.clear === true ? null : reviewPolicyOf(input, current);
   const changed = JSON.stringify(next) !== JSON.stringify(current);
   if (changed) records.setReviewPolicy(ws.id, next);

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcileStore } from '../reconcile.js';
@@ -67,7 +68,10 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   }
   const jobId = input.jobId === undefined ? ctx.ids('job') : validateId('job', input.jobId);
   if (input.detach !== undefined && typeof input.detach !== 'boolean')
-    throw new EngineError('BAD_ARGUMENT', 'detach takes true or false', { hint: 'detach: true returns at once and leaves the job to a supervisor' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('detach')} takes true or false`, {
+      hint: `${inputRef('detach')} returns at once and leaves the job to a supervisor`,
+      inputsOf: 'run',
+    });
   const env = input.env ?? {};
   for (const name of Object.keys(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { capabilitiesOf, provenanceFor, usageOfJob } from '../result/package-parts.js';
@@ -41,8 +42,9 @@ const MAX_STOP_GRACE_SECONDS = 3600;
 export async function stopJob(ctx: EngineContext, input: StopInput): Promise<ResultPackage> {
   const grace = input.graceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
   if (typeof grace !== 'number' || !Number.isFinite(grace) || grace < 0 || grace > MAX_STOP_GRACE_SECONDS) {
-    throw new EngineError('BAD_ARGUMENT', `graceSeconds takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, {
-      hint: `for example ${DEFAULT_STOP_GRACE_SECONDS} (0 kills at once)`,
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('graceSeconds')} takes a number of seconds from 0 to ${MAX_STOP_GRACE_SECONDS}`, {
+      hint: `for example ${inputRef('graceSeconds', DEFAULT_STOP_GRACE_SECONDS)} (0 kills at once)`,
+      inputsOf: 'stop',
     });
   }
   if (input.jobId !== undefined) validateId('job', input.jobId);

@@ -1,5 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { nextAction } from '../next-action.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
@@ -42,11 +43,17 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
   if (ids.length === 0)
     throw new EngineError('BAD_ARGUMENT', 'wait needs at least one job id', { hint: 'give the job ids a detached run returned (provenance.job_id)' });
   if (ids.length > MAX_WAIT_JOBS)
-    throw new EngineError('BAD_ARGUMENT', `wait takes at most ${MAX_WAIT_JOBS} job ids`, { hint: 'wait for them in groups, or with any' });
+    throw new EngineError('BAD_ARGUMENT', `wait takes at most ${MAX_WAIT_JOBS} job ids`, {
+      hint: `wait for them in groups, or with ${inputRef('any')}`,
+      inputsOf: 'wait',
+    });
   for (const id of ids) validateId('job', id);
   const timeout = input.timeoutSeconds;
   if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0 || timeout > 86_400))
-    throw new EngineError('BAD_ARGUMENT', 'timeoutSeconds takes a number of seconds from 0 to 86400', { hint: 'for example 60' });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('timeoutSeconds')} takes a number of seconds from 0 to 86400`, {
+      hint: `for example ${inputRef('timeoutSeconds', 60)}`,
+      inputsOf: 'wait',
+    });
   const store = ctx.store();
   const read = () =>
     ids.map((id) => {

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
+import { inputRef } from '../verb-table/command-words.js';
 import { ID_PATTERN } from '../ids.js';
 import { nextAction, type NextAction } from '../next-action.js';
 import { formatBytes } from '../policy/effective-policy.js';
@@ -85,8 +86,9 @@ export async function watchTarget(ctx: EngineContext, input: WatchInput): Promis
   const forMs = secondsIn('forSeconds', input.forSeconds, 0, 86_400) * 1000;
   const everyMs = secondsIn('everySeconds', input.everySeconds ?? Math.min(DEFAULT_EVERY_SECONDS, forMs / 1000), 0.1, 3600) * 1000;
   if (input.progressTimeoutSeconds !== undefined && input.requireProgress !== true) {
-    throw new EngineError('BAD_ARGUMENT', 'progressTimeoutSeconds applies only with requireProgress', {
-      hint: 'add requireProgress: true, or leave the timeout out',
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('progressTimeoutSeconds')} applies only with ${inputRef('requireProgress')}`, {
+      hint: `add ${inputRef('requireProgress')}, or leave ${inputRef('progressTimeoutSeconds')} out`,
+      inputsOf: 'watch',
     });
   }
   const staleMs = secondsIn('progressTimeoutSeconds', input.progressTimeoutSeconds ?? DEFAULT_PROGRESS_TIMEOUT_SECONDS, 0, 86_400) * 1000;
@@ -170,7 +172,10 @@ export async function watchTarget(ctx: EngineContext, input: WatchInput): Promis
 function secondsIn(key: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value < min || value > max) {
     const floor = min > 0 ? `at least ${min}` : 'above 0';
-    throw new EngineError('BAD_ARGUMENT', `${key} takes a number of seconds ${floor} and at most ${max}`, { hint: `for example ${key}: 30` });
+    throw new EngineError('BAD_ARGUMENT', `${inputRef(key)} takes a number of seconds ${floor} and at most ${max}`, {
+      hint: `for example ${inputRef(key, 30)}`,
+      inputsOf: 'watch',
+    });
   }
   return value;
 }
