@@ -434,7 +434,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       return Object.keys(budget).length === 0 ? input : { ...input, budget };
     },
     explain:
-      "Makes N new workspaces whose files are exactly the parent's at that instant (the engine checkpoints the parent first) or at --at CHECKPOINT, each with the parent's policy and its own job identity. Budget flags may narrow a fork's budget, never widen it (exit 3). inspect shows the link both ways and the fork baseline (the parent's checkpoint and its digest). A fork of a workspace with a running job is refused (exit 2) unless --at.",
+      "Makes N new workspaces whose files are exactly the parent's at that instant (the engine checkpoints the parent first) or at --at CHECKPOINT, each with the parent's policy and its own job identity. Budget flags may narrow a fork's budget, never widen it (exit 3). inspect shows the link both ways and the fork baseline (the parent's checkpoint and its digest). A fork of a workspace with a running job is refused (exit 2) unless --at; a fork of a workspace past its expiry (--ttl) is refused (exit 2, WORKSPACE_EXPIRED) before anything is made, since a fork inherits its parent's expiry.",
   },
   seal: {
     args: [['<workspace>', 'workspaceId']],
