@@ -233,7 +233,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       },
     },
     explain:
-      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled. A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
+      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled, with its own end: the exit code of a TERM handler that exits within the grace, else the signal that ended it (SIGTERM, or SIGKILL after the grace). A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
   },
   inspect: {
     args: [['<handle>', 'handle']],
