@@ -253,7 +253,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       },
     },
     explain:
-      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled. A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
+      "Without --apply, stop reports what is running and touches nothing. With --apply it sends the job's processes SIGTERM, waits a grace (--grace-seconds, default 5) so a TERM handler can run — what it prints is kept in the job's output — then kills whatever remains, from any process, and returns only when nothing of the job remains; the job is recorded as cancelled, with its own end: the exit code of a TERM handler that exits within the grace, else the signal that ended it (SIGTERM, or SIGKILL after the grace). A workspace created with --concurrency N can run several jobs at once: stop ends all of them, or with --job-id only that one, and the others run on to their own end.",
   },
   inspect: {
     args: [['<handle>', 'handle']],
@@ -455,7 +455,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       return Object.keys(budget).length === 0 ? input : { ...input, budget };
     },
     explain:
-      "Makes N new workspaces whose files are exactly the parent's at that instant (the engine checkpoints the parent first) or at --at CHECKPOINT, each with the parent's policy and its own job identity. Budget flags may narrow a fork's budget, never widen it (exit 3). inspect shows the link both ways and the fork baseline (the parent's checkpoint and its digest). A fork of a workspace with a running job is refused (exit 2) unless --at.",
+      "Makes N new workspaces whose files are exactly the parent's at that instant (the engine checkpoints the parent first) or at --at CHECKPOINT, each with the parent's policy and its own job identity. Budget flags may narrow a fork's budget, never widen it (exit 3). inspect shows the link both ways and the fork baseline (the parent's checkpoint and its digest). A fork of a workspace with a running job is refused (exit 2) unless --at; a fork of a workspace past its expiry (--ttl) is refused (exit 2, WORKSPACE_EXPIRED) before anything is made, since a fork inherits its parent's expiry.",
   },
   seal: {
     args: [['<workspace>', 'workspaceId']],

@@ -22,10 +22,13 @@ export type ForkFate = { keep: true; why: string } | { keep: false };
 /** Pure: whether the batch keeps a member's fork, from the decided group and the member's job record. */
 export function forkFate(group: GroupRecord, member: MemberRecord, job: JobRecord | undefined): ForkFate {
   if (group.keepForks) return { keep: true, why: 'the batch was asked to keep its forks' };
-  if ((group.winners ?? []).includes(member.index))
-    return { keep: true, why: job?.status === 'success' ? "it holds a winner's work" : "it holds the deciding job's work" };
+  const named = (group.winners ?? []).includes(member.index);
+  if (named && job?.status === 'success') return { keep: true, why: "it holds a winner's work" };
+  // A deciding job that failed by itself (all's or allSettled's first failure, race's failed first job) is kept as
+  // the evidence it is, in the same words as any other failure, never as work to propose.
   const failedByItself = job?.state === 'finished' && job.status !== 'success' && job.status !== 'cancelled';
   if (group.status !== 'success' && failedByItself) return { keep: true, why: `it holds the evidence of a job that ended ${job.status}` };
+  if (named) return { keep: true, why: "it holds the deciding job's work" };
   return { keep: false };
 }
 

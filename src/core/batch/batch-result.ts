@@ -118,7 +118,8 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   for (const m of members)
     if (m.forkOf !== null && m.workspaceId !== null && finished && (kept === null || kept.has(m.workspaceId)) && liveWorkspace(m.workspaceId))
       attention.push(
-        winners.has(m.index)
+        // Only a winner that succeeded holds work to propose: a deciding job that failed is evidence, never to seal.
+        winners.has(m.index) && views[m.index]?.status === 'success'
           ? attentionItem('next-step', `fork ${m.workspaceId} of ${m.forkOf} (${m.name}) is kept and holds a winner's work; seal it to propose it`, {
               workspace_id: m.workspaceId,
               action: nextAction('seal', { workspaceId: m.workspaceId }),

@@ -24,7 +24,12 @@ export interface MemberView {
 
 export interface JoinDecision {
   status: ResultStatus;
-  /** The members that carry the answer, in finish order: race's first, any's first success, quorum's first K successes, all/allSettled's successes. */
+  /**
+   * The members that carry the answer, in finish order: race's first, any's first success, quorum's first K successes,
+   * all/allSettled's successes, and all's or allSettled's first failure when there is one (its status is the batch's).
+   * A member here that did not succeed is shown as the deciding job: leaving all's failure out once showed a failed
+   * `all` with no job marked, though race marked its failed first job and the docs promise the same for all.
+   */
   winners: MemberView[];
   /** The member whose end decided the join (cleanup is timed from its recorded end). */
   decider: MemberView;
@@ -75,7 +80,7 @@ export function decideJoin(strategy: Strategy, quorum: number | null, members: r
     case 'all': {
       const failed = failures[0];
       if (failed)
-        return { status: failed.status!, winners: [], decider: failed, summary: `all: ${name(failed)} ended ${failed.status}; the rest were cancelled` };
+        return { status: failed.status!, winners: [failed], decider: failed, summary: `all: ${name(failed)} ended ${failed.status}; the rest were cancelled` };
       if (pending === 0) return { status: 'success', winners: successes, decider: ended[ended.length - 1]!, summary: `all: every one of ${n} jobs succeeded` };
       return null;
     }
@@ -85,7 +90,8 @@ export function decideJoin(strategy: Strategy, quorum: number | null, members: r
       const failed = failures[0];
       return {
         status: failed ? failed.status! : 'success',
-        winners: successes,
+        // The first failure decided the status, so it is named among the winners (as the deciding job), in finish order.
+        winners: failed ? [...successes, failed].sort(byFinish) : successes,
         decider: ended[ended.length - 1]!,
         summary: failed
           ? `allSettled: ${failures.length} of ${n} jobs did not succeed, the first ${name(failed)} (${failed.status})`

@@ -100,7 +100,9 @@ function afterExit(exit: Extract<RunFact, { kind: 'exited' }>, pending: Pending)
   // A stop outranks the caller's abort in the record: it is what an operator did (#12 item 22).
   if (exit.stopped || pending.stop || pending.callerAbort !== null) {
     const by = exit.stopped || pending.stop ? CANCELLED_BY_STOP : pending.callerAbort;
-    return { status: 'cancelled', limitHit: null, exitCode: null, signal: exit.signal, cancelledBy: by };
+    // The exit the provider saw is the job's own (a TERM handler's `exit 3`, or the signal that ended it): kept, as the
+    // status alone says it was cancelled. Dropping it recorded every stopped job as exit (none).
+    return { status: 'cancelled', limitHit: null, exitCode: exit.exitCode, signal: exit.signal, cancelledBy: by };
   }
   if (pending.wallClock) return { status: 'timeout', limitHit: 'wall_clock', exitCode: null, signal: exit.signal, cancelledBy: null };
   if (exit.oomKilled) return { status: 'resource_exhausted', limitHit: 'memory', exitCode: exit.exitCode, signal: exit.signal, cancelledBy: null };

@@ -11,6 +11,7 @@
  */
 import type { EngineContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
+import { isOwnerAlive } from '../store/owner.js';
 import { CANCELLED_BY_STOP } from '../store/records.js';
 import { executeJob } from './execute-job.js';
 import { decodeHandover } from './handover.js';
@@ -69,10 +70,15 @@ export async function superviseJob(ctx: EngineContext, jobId: string, handoverTe
     launchFailed(`the ${ws.provider} provider could not be started by the supervisor (${(error as Error).message.slice(0, 200)}); the command never started`);
     return;
   }
-  // A stop reaches the job through the provider (stop's own call); this catches one that came before the launch or that the provider missed.
+  // A stop reaches the job through the provider (stop's own call: TERM, its grace, then a kill); this catches one that
+  // came before the launch, that the provider missed, or whose process died before it ended the job. While the stop's
+  // process lives (its intent open, recorded with the stop), the job is left to it: aborting here kills the job at
+  // once, and a job whose TERM handler would have exited within the grace was recorded killed by SIGKILL, exit none.
   const stopped = new AbortController();
   const poll = setInterval(() => {
-    if (store.getJob(jobId)?.stopRequested === true) stopped.abort();
+    if (store.getJob(jobId)?.stopRequested !== true) return;
+    if (store.openIntents().some((i) => i.jobId === jobId && i.op === 'stop' && isOwnerAlive(i.owner))) return;
+    stopped.abort();
   }, STOP_POLL_MS);
   try {
     await executeJob(ctx, {

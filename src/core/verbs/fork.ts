@@ -14,6 +14,7 @@ import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { requireSnapshots, requireUsableCheckpoint } from '../snapshots/snapshot-guards.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
+import { requireUnexpired } from './workspace-guards.js';
 import { forkBaselineFinding } from '../snapshots/snapshot-findings.js';
 import { currentOwner } from '../store/owner.js';
 import { runningJobsSubject } from '../store/sqlite-store.js';
@@ -75,7 +76,9 @@ function childIds(ctx: EngineContext, input: ForkInput): string[] {
  */
 export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promise<ResultPackage> {
   const target = await requireSnapshots(ctx, input.workspaceId, 'fork');
-  const parent = target.ws;
+  // Refused as run refuses it, before anything is made: a child inherits the parent's expiry, so a fork of an
+  // expired workspace was created (and said ready) already expired, refusing its first run.
+  const parent = requireUnexpired(ctx, target.ws, 'nothing was forked (a fork inherits its expiry)');
   const policy = narrowedPolicy(parent.policy, input.budget ?? {});
   const ids = childIds(ctx, input);
   const store = ctx.store();

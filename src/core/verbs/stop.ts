@@ -102,14 +102,25 @@ export async function stopJob(ctx: EngineContext, input: StopInput): Promise<Res
     });
   }
 
-  for (const job of targets) {
-    store.requestStop(job.id);
-    ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
-  }
-  const provider = await ctx.provider(ws.provider);
-  const intents = targets.map((job) =>
-    store.openIntent({ workspaceId: ws.id, jobId: job.id, op: 'stop', provider: ws.provider, owner: currentOwner(), createdAt: now, traceId: ctx.traceId }),
+  // Each stop's intent in the commit that records the stop: a detached job's supervisor, seeing the stop, leaves the job
+  // to this process's TERM and grace while the intent's owner lives (supervise-job.ts). Recorded apart, a supervisor
+  // looking in between killed the job at once (SIGKILL), before its TERM handler had run or its exit was seen.
+  const intents = store.atomically(() =>
+    targets.map((job) => {
+      store.requestStop(job.id);
+      return store.openIntent({
+        workspaceId: ws.id,
+        jobId: job.id,
+        op: 'stop',
+        provider: ws.provider,
+        owner: currentOwner(),
+        createdAt: now,
+        traceId: ctx.traceId,
+      });
+    }),
   );
+  for (const job of targets) ctx.events.emit({ type: 'job.stop-requested', workspaceId: ws.id, jobId: job.id });
+  const provider = await ctx.provider(ws.provider);
   // Named, the provider ends that job alone; unnamed, every job of the workspace (and what a crashed job left).
   const report = await provider.stop(ws.id, { graceMs: Math.round(grace * 1000), ...(input.jobId === undefined ? {} : { jobId: input.jobId }) });
   for (const intent of intents) store.settleIntent(intent, report.empty ? 'stopped' : 'not-empty', ctx.clock.now());

@@ -12,13 +12,15 @@ export function requireWorkspace(ctx: EngineContext, workspaceId: string): Works
 }
 
 /**
- * A workspace that may take a new job: refused (exit 2) once past its TTL,
- * naming when it expired, even before gc has marked it expired.
+ * A workspace that may take a new job, or be forked: refused (exit 2) once
+ * past its TTL, naming when it expired, even before gc has marked it expired.
+ * `refused` says what the refusal withholds (run: new jobs; fork: a child,
+ * which would inherit the expiry and be born expired).
  */
-export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord): WorkspaceRecord {
+export function requireUnexpired(ctx: EngineContext, ws: WorkspaceRecord, refused = 'it takes no new jobs'): WorkspaceRecord {
   if (ws.state !== 'expired' && (ws.expiresAt === null || ws.expiresAt > ctx.clock.now())) return ws;
   const at = ws.expiresAt === null ? 'its TTL' : new Date(ws.expiresAt).toISOString();
-  throw new EngineError('WORKSPACE_EXPIRED', `workspace ${ws.id} expired at ${at}; it takes no new jobs`, {
+  throw new EngineError('WORKSPACE_EXPIRED', `workspace ${ws.id} expired at ${at}; ${refused}`, {
     hint: 'export what you still need from it (gc destroys it), and run new work in a new workspace',
     action: nextAction('create'),
   });

@@ -142,9 +142,10 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     const report = await driver.endJob(jobCgroup, before);
     const stopped = existsSync(sentinel);
     standbys.jobEnded(jobCgroup, placement, () => existsSync(layout.metaPath(id)));
+    const stopSignal = stopped && exit.signal === null ? signalOfStoppedExit(exit.code) : null;
     return {
-      exitCode: exit.signal === null ? exit.code : null,
-      signal: exit.signal,
+      exitCode: exit.signal === null && stopSignal === null ? exit.code : null,
+      signal: exit.signal ?? stopSignal,
       oomKilled: report.oomKilled,
       stopped,
       aborted: request.signal.aborted,
@@ -157,4 +158,17 @@ export async function runNativeJob(parts: NativeParts, request: RunRequest): Pro
     removeQuietly(sentinel);
     await releaseJobMarker(jobPath, request.jobId);
   }
+}
+
+/**
+ * bwrap reports a job that died of signal N as exit 128 + N (its pid-1 monitor passes the status on that way). A stop
+ * sends TERM, then KILL what remains: a stopped job that exited 143 or 137 died of the stop's own signal, and is
+ * reported so (SIGTERM for a plain `sleep`, which was recorded SIGKILL). Any other exit of a stopped job (a TERM
+ * handler's `exit 3`) is its own and stays an exit code. Outside a stop, 128 + N stays an exit code: a job may exit
+ * 143 by itself, and only the stop knows it sent the signal.
+ */
+function signalOfStoppedExit(code: number | null): NodeJS.Signals | null {
+  if (code === 128 + 15) return 'SIGTERM';
+  if (code === 128 + 9) return 'SIGKILL';
+  return null;
 }

@@ -89,6 +89,8 @@ describe('the forks of a settled batch', () => {
     expect(isDestroyed(forks.broken!)).toBe(false);
     expect(run.stdout).toContain('the-evidence');
     expect(cleanupOf(run.pkg!).forks_kept).toEqual([{ workspace_id: forks.broken, why: 'it holds the evidence of a job that ended failure' }]);
+    // The failure decided the batch (the deciding job), yet its fork is evidence, never work to seal.
+    expect(run.stdout).not.toContain('seal it to propose it');
   });
 
   it('are all kept with --keep-forks', () => {

@@ -37,7 +37,7 @@ describe("a batch's evidence", () => {
     );
     expect(run.code, run.stderr).toBe(6);
     const pkg = JSON.parse(run.stdout) as Pkg;
-    expect(pkg.evidence[0]!.label).toMatch(/^bad \(failure\)/);
+    expect(pkg.evidence[0]!.label).toMatch(/^bad \(the deciding job\)/);
     expect(JSON.stringify(pkg.evidence[0])).toContain('failing with status 3');
     expect(JSON.stringify(pkg.evidence)).toContain('fine');
     const bad = memberLines(run.pkg!).find((l) => l.text.startsWith('bad'))!;

@@ -4,7 +4,9 @@
  * order (ties by job id), and each strategy's rule holds — race takes the
  * first to end, any the first success (none: any_exhausted), quorum the
  * first K successes, all fails on the first failure, allSettled waits for
- * every job and is success only when all succeeded. Seeded and bounded.
+ * every job and is success only when all succeeded; the first failure of a
+ * failed all or allSettled is named with the winners (the deciding job).
+ * Seeded and bounded.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -68,12 +70,17 @@ describe('the join', () => {
 
         const all = decideJoin('all', null, members);
         const firstFailure = ended.find((m) => m.status !== 'success');
-        if (firstFailure) expect(all).toMatchObject({ status: 'failure', decider: firstFailure });
+        // The failure that decided is recorded among the winners, so the result marks it the deciding job.
+        if (firstFailure) expect(all).toMatchObject({ status: 'failure', decider: firstFailure, winners: [firstFailure] });
         else expect(all?.status ?? null).toBe(pending === 0 ? 'success' : null);
 
         const settled = decideJoin('allSettled', null, members);
         if (pending > 0) expect(settled).toBeNull();
-        else expect(settled?.status).toBe(firstFailure ? 'failure' : 'success');
+        else {
+          expect(settled?.status).toBe(firstFailure ? 'failure' : 'success');
+          const named = firstFailure ? [...wins, firstFailure].sort(byFinish) : wins;
+          expect(settled?.winners.map((w) => w.index)).toEqual(named.map((w) => w.index));
+        }
       }),
       PARAMS,
     );
