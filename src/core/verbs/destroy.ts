@@ -123,7 +123,7 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     status: 'success',
     key_findings: [
       `removed: ${list([...disposition.removed, ...(logsRemoved ? ['job logs'] : [])])}`,
-      `retained: ${list(disposition.retained)}`,
+      `retained: ${list(disposition.retained)}${keptForForks(ctx, ws.id, disposition.retained)}`,
       `unverified: ${list(disposition.unverified)}`,
       ...(disposition.reclaiming?.length
         ? [`reclaiming: ${list(disposition.reclaiming)} (unreachable now; deleted in the background; doctor finishes an interrupted reclaim)`]
@@ -144,6 +144,20 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     attention,
   });
   return { result, removed: [...disposition.removed, ...(logsRemoved ? ['job logs'] : [])], unverified: [...disposition.unverified] };
+}
+
+/** Why storage is retained when live forks still read its layers (native keeps a parent's image for them): their names. */
+function keptForForks(ctx: EngineContext, id: string, retained: readonly string[]): string {
+  if (!retained.includes('storage')) return '';
+  const store = ctx.store();
+  const live = snapshotRecords(ctx)
+    .childrenOf(id)
+    .map((f) => f.childId)
+    .filter((child) => {
+      const state = store.getWorkspace(child)?.state;
+      return state !== undefined && state !== 'destroyed';
+    });
+  return live.length === 0 ? '' : ` (storage: forks ${live.join(', ')} still read its layers; it goes with the last of them)`;
 }
 
 /** A job's log file, gone: one unlink (rmSync's lstat-then-unlink walk cost more than the unlink, #20); already gone is fine. */

@@ -275,12 +275,17 @@ export function workspaceStorage(options: {
         });
         return 'reclaiming' as const;
       };
+      // Kept for forks' layers: reported retained, not removed (a new user found the image still on disk after a
+      // destroy that said it removed the storage).
+      let keptForForks = false;
       if (proceed && isMountPoint(layered.imageMount(id))) {
         // Its idmapped binds of inherited layers pin their stores' images (layer-idmaps.ts): they go first.
         await layered.releaseIdmaps(id);
         // Layered (#14): a fork's chain may still use this image's frozen layers; then it stays, as a retained store.
-        if (await layered.retainIfShared(id)) await dropOwnLayers(id);
-        else if (background) {
+        if (await layered.retainIfShared(id)) {
+          keptForForks = true;
+          await dropOwnLayers(id);
+        } else if (background) {
           const state = await reclaimLater(layered.imageMount(id));
           // Retained stores this workspace's chain was the last to use (its meta is gone, so it no longer counts).
           await layered.collectStores().catch(() => undefined);
@@ -299,7 +304,7 @@ export function workspaceStorage(options: {
       }
       // A lazily unmounted image (something still held it) keeps its loop device until its last user goes.
       const held = unmounted !== 'not-mounted' && !(await waitForLoopRelease(layout.workspaceDir(id), unmounted === 'unmounted' ? 2000 : 250));
-      return (await exists(layout.workspaceDir(id))) ? 'retained' : held ? 'unverified' : 'removed';
+      return keptForForks || (await exists(layout.workspaceDir(id))) ? 'retained' : held ? 'unverified' : 'removed';
     },
 
     prune,
