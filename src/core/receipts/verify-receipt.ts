@@ -83,7 +83,13 @@ export function verifyReceiptFile(file: string, options: { artifactsDir?: string
     checks.push({
       what: 'expected digest',
       ok: computed === expected,
-      detail: computed === expected ? 'the receipt is the one pinned' : `the receipt hashes to ${computed}, not the pinned ${expected}`,
+      detail:
+        computed === expected
+          ? 'the receipt is the one pinned'
+          : receipt.previous_sha256 === expected
+            ? // An export adds a version that names the one before it; the name alone proves nothing (a forger can write it).
+              `the receipt hashes to ${computed}, not the pinned ${expected}: it is version ${String(receipt.version)}, made after the pinned one (which its previous_sha256 names); verify version ${Number(receipt.version) - 1}'s own file (the receipt verb writes any version), or pin this version's digest`
+            : `the receipt hashes to ${computed}, not the pinned ${expected}`,
     });
   }
   if (options.artifactsDir !== undefined) {
