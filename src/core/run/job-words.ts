@@ -38,7 +38,9 @@ export function jobSummary(job: JobRecord, failure: string | null = null): strin
     case 'resource_exhausted':
       return `${what} and was killed by the kernel for exceeding its memory budget`;
     case 'infrastructure_failure':
-      return `job ${job.id} in workspace ${job.workspaceId} could not run: the engine failed${failure ? ` (${failure})` : ''}`;
+      // Not "could not run": a job the engine died under ran for a while (a new user read that of a 13.8 s job); the
+      // failure's own words say which it was.
+      return `job ${job.id} in workspace ${job.workspaceId} ended without a result: the engine failed${failure ? ` (${failure})` : ''}`;
     case 'inconclusive':
       return `${what} and exited 0, but its verification reached no verdict (inconclusive)`;
     case 'policy_denied':

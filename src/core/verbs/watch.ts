@@ -281,7 +281,7 @@ function nearestBudget(f: SampleFacts): WatchViolation | null {
   for (const c of checks) {
     if (c.used === null || c.budget <= 0 || c.used < c.budget * BUDGET_NEAR_RATIO) continue;
     const pct = Math.floor((c.used / c.budget) * 100);
-    const shown = c.unit === 'bytes' ? `${formatBytes(c.used)} of ${formatBytes(c.budget)}` : `${Math.round(c.used)} s of ${c.budget} s`;
+    const shown = c.unit === 'bytes' ? `${formatBytes(c.used)} of ${formatBytes(c.budget)}` : `${c.used.toFixed(1)} s of ${c.budget} s`;
     return {
       code: 'budget_near',
       at: f.sample.at,
@@ -329,7 +329,8 @@ function report(ctx: EngineContext, r: ReportFacts): ResultPackage {
     status: r.status,
     key_findings: findings,
     resource_usage: {
-      cpu_seconds: last?.cpu_seconds ?? null,
+      // Rounded as a run's is: the cgroup's nanoseconds printed whole read "cpu 0.833441065 s".
+      cpu_seconds: last?.cpu_seconds == null ? null : Math.round(last.cpu_seconds * 1000) / 1000,
       max_memory_bytes: peak('memory_bytes'),
       max_memory_scope: peak('memory_bytes') === null ? null : 'workspace',
       peak_pids: peak('pids'),
