@@ -201,7 +201,14 @@ function canonicalIp(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (isIP(address) !== 6) return address;
-  return expandV6(address).join(':');
+  const groups = expandV6(address);
+  // An IPv4-mapped address in any spelling (`::ffff:7f00:1`, `0:0:0:0:0:ffff:7f00:1`) is that IPv4 address: it
+  // reaches it (red team 2).
+  if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') {
+    const [hi, lo] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  }
+  return groups.join(':');
 }
 
 function expandV6(address: string): string[] {

@@ -25,7 +25,7 @@
 import { isIP, type Socket } from 'node:net';
 import { TLSSocket, connect as tlsConnect, type SecureContext } from 'node:tls';
 import { parseHead } from './egress-head.js';
-import { ResponseRedactor, ValueMasker } from './egress-response-redact.js';
+import { QUIET_FLUSH_MS, ResponseRedactor, ValueMasker } from './egress-response-redact.js';
 import { PlaceholderScanner, SECRET_BODY_MAX_BYTES, SUBSTITUTIONS_PER_REQUEST_MAX, placeholdersIn, secretIsFor, type JobSecret } from './egress-secrets.js';
 
 export interface SecretTunnel {
@@ -46,7 +46,7 @@ export interface SecretTunnel {
   redacted(name: string): void;
   /** A response could not be scanned for values (compressed, malformed) and was refused: recorded. */
   unscannable(why: string): void;
-  /** A response's end was masked as a value's possible start, bytes the job may have chosen: the proxy cuts the job's network (recorded). */
+  /** A response's end was masked as a value's possible start, bytes the job may have chosen: the proxy cuts the job's other tunnels and later connections (recorded); this one ends once its answer is out. */
   probed(): void;
   /** A request was refused before it went (too many placeholders to replace): recorded. */
   requestRefused(why: string): void;
@@ -85,17 +85,36 @@ export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t:
   client.on('end', () => upstream.end());
   // Back to the job, every value masked at its own length (reflection): a value never goes out in plain text, but
   // the promise is about what the job can see, whatever the upstream sends.
+  // A probe of the redactor ends this tunnel once the masked answer is out (the proxy cuts the job's others at once).
+  let probed = false;
   const masker = ValueMasker.of(
     t.secrets,
     (name) => t.redacted(name),
-    () => t.probed(),
+    () => {
+      probed = true;
+      t.probed();
+    },
   );
   client.on('drain', () => upstream.resume());
-  upstream.on('data', (chunk: Buffer) => {
-    const out = masker.push(chunk);
+  const deliver = (out: Buffer) => {
+    if (probed) return endThenFinish(client, upstream, out, t);
     if (out.length > 0 && !client.write(out)) upstream.pause();
+  };
+  const quiet = quietFlusher(
+    () => masker.holding(),
+    () => masker.flush(),
+    deliver,
+  );
+  upstream.on('data', (chunk: Buffer) => {
+    if (probed) return;
+    deliver(masker.push(chunk));
+    if (!probed) quiet.arm();
   });
-  upstream.on('end', () => client.end(masker.flush()));
+  upstream.on('end', () => {
+    quiet.cancel();
+    client.end(masker.flush());
+  });
+  upstream.on('close', () => quiet.cancel());
   if (first.length > 0) send(first);
   client.resume();
 }
@@ -155,21 +174,68 @@ interface Exchange {
 
 /** The upstream's responses, every secret's value redacted before the job sees it (egress-response-redact.ts). */
 function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent: Exchange): void {
+  // A probe of the redactor ends this tunnel once the masked answer is out (the proxy cuts the job's others at once).
+  let probed = false;
   const redactor = new ResponseRedactor(t.secrets, {
     nextMethod: () => sent.methods.shift(),
     redacted: (name) => t.redacted(name),
-    probed: () => t.probed(),
+    probed: () => {
+      probed = true;
+      t.probed();
+    },
   });
   job.on('drain', () => upTls.resume());
+  const deliver = (out: Buffer) => {
+    if (probed) return endThenFinish(job, upTls, out, t);
+    if (out.length > 0 && !job.write(out)) upTls.pause();
+  };
+  const quiet = quietFlusher(
+    () => redactor.holding(),
+    () => redactor.quiet(),
+    deliver,
+  );
   upTls.on('data', (chunk: Buffer) => {
+    if (probed) return;
     const { out, refused } = redactor.push(chunk);
     if (refused !== undefined) {
+      quiet.cancel();
       t.unscannable(refused);
       return endThenFinish(job, upTls, Buffer.concat([out, Buffer.from(badGateway(refused), 'latin1')]), t);
     }
-    if (out.length > 0 && !job.write(out)) upTls.pause();
+    deliver(out);
+    if (!probed) quiet.arm();
   });
-  upTls.on('end', () => job.end(redactor.end()));
+  upTls.on('end', () => {
+    quiet.cancel();
+    job.end(redactor.end());
+  });
+  upTls.on('close', () => quiet.cancel());
+}
+
+/**
+ * Releases what a redactor holds back once its upstream has been quiet for QUIET_FLUSH_MS: every read holds its
+ * last bytes back whatever they are (egress-response-redact.ts), and a server that sent them and now waits for
+ * the job (a greeting, a WebSocket message, a stream's event) must not wait for ever. Re-armed by each read.
+ */
+function quietFlusher(holding: () => boolean, flush: () => Buffer, write: (out: Buffer) => void): { arm(): void; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const cancel = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    arm() {
+      cancel();
+      if (!holding()) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        const out = flush();
+        if (out.length > 0) write(out);
+      }, QUIET_FLUSH_MS);
+      timer.unref();
+    },
+    cancel,
+  };
 }
 
 /**
@@ -178,8 +244,8 @@ function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent:
  * answer still queued, and the job read an empty reply (curl 52) instead of why (1 run in 3, measured). Nothing
  * more of the upstream is read meanwhile.
  */
-function endThenFinish(job: TLSSocket, upTls: TLSSocket, answer: Buffer | string, t: SecretTunnel): void {
-  upTls.pause();
+function endThenFinish(job: Socket, upstream: Socket, answer: Buffer | string, t: SecretTunnel): void {
+  upstream.pause();
   const timer = setTimeout(() => t.finish(), ANSWER_FLUSH_MS);
   timer.unref();
   job.end(answer, () => {

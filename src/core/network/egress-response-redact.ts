@@ -99,6 +99,11 @@ export class ValueMasker {
    * longer value's mask: red team).
    */
   private carried: Array<{ from: number; to: number; mask: string }> = [];
+  /**
+   * The last (longest form − 1) bytes released, as they came: after a quiet flush released a value's first bytes
+   * (fewer than a probe's), the rest of that value in the next read is masked though no whole value is in it.
+   */
+  private context = '';
   private readonly set: ValueSet;
   private readonly seen: (name: string) => void;
   private readonly probed: () => void;
@@ -114,9 +119,17 @@ export class ValueMasker {
   push(chunk: Buffer): Buffer {
     return this.release(this.held + chunk.toString('latin1'), false);
   }
-  /** What is held back, now: an end that could begin a value is masked (the bytes that would complete it may never come here). */
+  /**
+   * What is held back, now: at a stream's end, or when it has been quiet for QUIET_FLUSH_MS (a server that speaks
+   * and waits for an answer must not wait for ever). An end that could begin a value is masked (the bytes that
+   * would complete it may never come here); the stream may go on after a quiet flush.
+   */
   flush(): Buffer {
     return this.release(this.held, true);
+  }
+  /** Whether bytes are held back: what a quiet flush would release. */
+  holding(): boolean {
+    return this.held.length > 0;
   }
 
   private release(text: string, final: boolean): Buffer {
@@ -126,7 +139,9 @@ export class ValueMasker {
     // Whatever the bytes: a hold that depended on them told the job whether they begin a value (the file's comment).
     const hold = final ? text.length : Math.max(0, text.length - (this.set.longest - 1));
     if (partial > 0) spans.push({ from: text.length - partial, to: text.length, mask: '*'.repeat(partial) });
-    let covered = false;
+    // An end inside a whole value begun before this window (carried in) is covered as well (red team 2: an honest
+    // body ending in a value whose tail begins a form cut the job's network).
+    let covered = partial > 0 && this.carried.some((sp) => sp.from <= text.length - partial && sp.to >= text.length);
     for (const { at, value: v } of occurrences(text, this.set)) {
       spans.push({ from: at, to: at + v.bytes.length, mask: v.mask });
       if (at < hold) this.seen(v.name); // one at or after hold is found again with the next read
@@ -134,6 +149,15 @@ export class ValueMasker {
     }
     // A possible start masked anyway as a whole value (one value beginning another) answers nothing: no probe.
     if (partial > 0 && !covered) this.probed();
+    // A value whose first bytes a quiet flush released: its rest here is masked. (Nothing to learn from it: the bytes
+    // complete a whole value, which only a job already holding the value could have chosen.)
+    const c = this.context.length;
+    if (c > 0)
+      for (const { at, value: v } of occurrences(this.context + text.slice(0, this.set.longest - 1), this.set))
+        if (at < c && at + v.bytes.length > c) {
+          spans.push({ from: 0, to: at + v.bytes.length - c, mask: v.mask.slice(c - at) });
+          if (!this.carried.some((sp) => sp.from === 0)) this.seen(v.name);
+        }
     spans.sort((a, b) => a.from - b.from);
     // The released part with every span masked (their union where they overlap).
     let out = '';
@@ -148,6 +172,7 @@ export class ValueMasker {
       at = to;
     }
     if (at < hold) out += text.slice(at, hold);
+    this.context = (this.context + text.slice(0, hold)).slice(-Math.max(0, this.set.longest - 1));
     this.held = text.slice(hold);
     // Every span that reaches past hold goes on, at the held text's offsets — one carried in whole too, when the
     // held text is still all a form's possible start (hold 0): dropping it let its bytes go in the clear once a
@@ -291,6 +316,24 @@ export class ResponseRedactor {
     return { out: done() };
   }
 
+  /** Whether a body's bytes are held back (a quiet flush would release them); a head waits to be whole. */
+  holding(): boolean {
+    return this.mode.kind !== 'head' && this.mode.kind !== 'trailers' && this.body.holding();
+  }
+
+  /**
+   * The upstream has been quiet for QUIET_FLUSH_MS with body bytes held back: they go now, framed as the body is
+   * (a chunk of their own in a chunked body), masked as at an end. A server that sends and then waits for the
+   * job (a greeting, a WebSocket message, an event of a stream) would otherwise wait for ever.
+   */
+  quiet(): Buffer {
+    if (!this.holding()) return Buffer.alloc(0);
+    const rest = this.body.flush();
+    if (rest.length === 0) return rest;
+    const chunked = this.mode.kind === 'chunk-data' || this.mode.kind === 'chunk-size' || this.mode.kind === 'chunk-end';
+    return chunked ? Buffer.from(chunkOf(rest), 'latin1') : rest;
+  }
+
   /** The upstream ended: whatever is held back goes (masked), and a head never completed goes redacted, a value's possible first part at its end masked. */
   end(): Buffer {
     // The possible first part is found in the bytes as they came: redacting first could hide a longer value's start.
@@ -354,6 +397,12 @@ export class ResponseRedactor {
     return left === 0 ? { kind: 'head' } : { kind: 'length', left };
   }
 }
+
+/**
+ * How long a stream may be quiet with bytes held back before they go (ValueMasker.flush): long enough that a value
+ * arriving in two reads is seldom split by it, short enough that a server waiting for the job is answered.
+ */
+export const QUIET_FLUSH_MS = 50;
 
 /** Content and transfer codings a refusal names as they are; any other is named by none of its characters. */
 const KNOWN_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'compress', 'x-compress', 'zstd', 'dcb', 'dcz', 'exi', 'pack200-gzip', 'aes128gcm']);

@@ -25,6 +25,11 @@ describe("the host's own addresses", () => {
     expect(checkAddress(patterns('api.test', '203.0.113.80:443'), '203.0.113.80', 443, own).allowed).toBe(true);
   });
 
+  it('include an IPv4-mapped address however it is spelt, as the IPv4 address it reaches (red team 2)', () => {
+    for (const a of ['::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1', '::ffff:cb00:7150'])
+      expect(checkAddress(patterns('api.test'), a, 443, own), a).toMatchObject({ allowed: false, reason: 'private address' });
+  });
+
   it('leave every other public address as it was', () => {
     expect(checkAddress(patterns('api.test'), '203.0.113.81', 443, own).allowed).toBe(true);
     expect(checkAddress(patterns('api.test'), '203.0.113.80', 443).allowed).toBe(true); // no interface list given: the ranges alone

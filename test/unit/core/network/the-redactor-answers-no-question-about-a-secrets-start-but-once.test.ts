@@ -92,3 +92,21 @@ describe('the redactor', () => {
     expect(redactInPieces([S], transfer, [], ['GET']).refused).toBe('compressed: a coding not listed here');
   });
 });
+
+describe('the redactor, on an honest body', () => {
+  it('reports no probe for an end inside a whole value begun in an earlier read (red team 2)', () => {
+    // The upper-case hex form's tail is also a start of that form: the end is a possible start, covered by the value.
+    const v = secret('V', 'wbwbbwww<wb<<wbwwbwb');
+    const hex = Buffer.from(v.value).toString('hex').toUpperCase();
+    const body = `xx${hex}`;
+    for (const cut of [0, 3, 20]) {
+      let probes = 0;
+      const m = ValueMasker.of([v], undefined, () => void probes++);
+      const out = Buffer.concat([m.push(Buffer.from(body.slice(0, cut), 'latin1')), m.push(Buffer.from(body.slice(cut), 'latin1')), m.flush()]).toString(
+        'latin1',
+      );
+      expect(out).not.toContain(hex.slice(0, 8));
+      expect(probes, `read split at ${cut}`).toBe(0);
+    }
+  });
+});
