@@ -50,6 +50,7 @@ export class EgressLedger {
   denied = 0;
   /** Decisions past MAX_KEPT: counted, not kept. */
   dropped = 0;
+  private cutKept = false;
   /** Secrets at egress (#18 item 3): requests (or bodies) each secret's value was put into, by `NAME → host`. Never a value. */
   readonly substitutions = new Map<string, number>();
 
@@ -69,8 +70,11 @@ export class EgressLedger {
     if (!/^[\x21-\x7e]{1,1100}$/.test(decision.host)) decision = { ...decision, host: hostEvidence(decision.host) };
     if (decision.verdict === 'allowed') this.allowed += 1;
     else this.denied += 1;
-    if (this.decisions.length < MAX_KEPT) this.decisions.push(decision);
+    // The cut is always kept, past MAX_KEPT too: a later run with secrets in the workspace is refused on it (run.ts),
+    // and a job must not push it out of the record with a thousand connections first.
+    if (this.decisions.length < MAX_KEPT || (decision.reason === NETWORK_CUT_REASON && !this.cutKept)) this.decisions.push(decision);
     else this.dropped += 1;
+    if (decision.reason === NETWORK_CUT_REASON) this.cutKept = true;
   }
 }
 

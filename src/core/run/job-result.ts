@@ -5,6 +5,7 @@
  * provider, never from the process that ran the job: a detached job's
  * supervisor is gone by the time anyone reads it.
  */
+import { NETWORK_CUT_REASON } from '../network/egress-ledger.js';
 import { statSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import { jobOutputView } from '../output/job-evidence.js';
@@ -90,6 +91,11 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(read.inputs);
   const warnings = [...measuredLimitWarnings(summary.policy_summary), ...(parts.warnings ?? [])];
+  // A probe of the secret redactor is more than one denial among others: the job lost its network, and the workspace its secrets.
+  if (read.network?.includes(NETWORK_CUT_REASON))
+    warnings.push(
+      "the job's network was cut: a response ended with what may be a secret value's first bytes (a probe of the redactor); runs with secrets in this workspace and its forks are refused from now on",
+    );
   const failure = parts.failureMessage ?? null;
   if (failure !== null) warnings.unshift(failure);
   else if (provider && job.state === 'finished') {

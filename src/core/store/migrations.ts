@@ -3,6 +3,11 @@
  * database's `user_version` is the schema version; a store written by a newer
  * headspace is refused before anything touches it (see open-store.ts).
  */
+import { NETWORK_CUT_REASON } from '../network/egress-ledger.js';
+
+/** NETWORK_CUT_REASON as a SQL string literal: the partial index's condition, which a query must name alike to use it. */
+export const NETWORK_CUT_SQL = `'${NETWORK_CUT_REASON.split("'").join("''")}'`;
+
 export const MIGRATIONS: readonly string[] = [
   // 1: workspaces, jobs, the intent journal.
   `
@@ -364,6 +369,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX IF EXISTS workspaces_state;
   DROP INDEX IF EXISTS intents_workspace_open;
+  `,
+  // A job whose network was cut for probing the secret redactor (red team, session 12): a run with secrets in its
+  // workspace, or a fork of it, is refused after it (run.ts). Partial, so it holds the cut rows alone and no other
+  // decision's insert writes to it. The literal is NETWORK_CUT_REASON's (egress-ledger.ts), quotes doubled.
+  `
+  CREATE INDEX network_decisions_cut ON network_decisions(workspace_id) WHERE reason = ${NETWORK_CUT_SQL};
   `,
 ];
 

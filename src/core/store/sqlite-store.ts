@@ -8,7 +8,7 @@ import { EngineError } from '../errors.js';
 import type { WorkspaceState } from '../lifecycle/transitions.js';
 import { transition } from '../lifecycle/transitions.js';
 import { JOB_SLOT_COUNT } from '../job-identity.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, NETWORK_CUT_SQL, SCHEMA_VERSION } from './migrations.js';
 import { EventQueue } from './event-queue.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { refuseUnsafeHome } from './home-safety.js';
@@ -576,6 +576,16 @@ export class SqliteStore {
       insert.run(jobId, seq, workspaceId, d.at, d.verdict, d.host.slice(0, 255), d.port, d.via, d.reason ?? null, d.bytesUp, d.bytesDown),
     );
     this.sql('UPDATE jobs SET network_summary = ? WHERE id = ?').run(summary, jobId);
+  }
+
+  /** The first job of these workspaces whose network was cut for probing the secret redactor (NETWORK_CUT_REASON), if any. */
+  networkCutIn(workspaceIds: readonly string[]): { jobId: string; workspaceId: string; at: number } | undefined {
+    if (workspaceIds.length === 0) return undefined;
+    // The reason as the partial index's literal, so the index (cut rows only) serves it.
+    const row = this.sql(
+      `SELECT job_id, workspace_id, at FROM network_decisions WHERE reason = ${NETWORK_CUT_SQL} AND workspace_id IN (${workspaceIds.map(() => '?').join(', ')}) ORDER BY at LIMIT 1`,
+    ).get(...workspaceIds) as Row | undefined;
+    return row === undefined ? undefined : { jobId: String(row.job_id), workspaceId: String(row.workspace_id), at: Number(row.at) };
   }
 
   networkDecisions(jobId: string): EgressDecision[] {

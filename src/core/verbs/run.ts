@@ -19,6 +19,7 @@ import { planChecks, type VerificationRequest } from '../verification/verificati
 import { checkRulesBeforeJob } from '../rules/supervise.js';
 import { TEST_RESOLVER_ENV } from '../network/egress-resolver.js';
 import { planSecrets, type SecretInput } from '../network/egress-secrets.js';
+import { refuseSecretsAfterAProbe } from '../network/secrets-after-a-probe.js';
 
 /** A run's verification contract (#16) is part of its input: verify, expectFiles, expectOutput. */
 export interface RunInput extends VerificationRequest {
@@ -101,6 +102,7 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   });
   // Secrets (#18 item 3): refused before anything is recorded or runs when the workspace's egress cannot keep them.
   const secrets = planSecrets(input.secrets, ws.policy, env);
+  if (secrets.length > 0) refuseSecretsAfterAProbe(ctx, ws.id);
   const jobEnv = secrets.length === 0 ? env : { ...env, ...Object.fromEntries(secrets.map((s) => [s.name, s.placeholder])) };
   // Supervision rules (#16): a refusal here comes before anything is recorded or started (no job, no process, no cgroup).
   const ruleWarnings = checkRulesBeforeJob(
