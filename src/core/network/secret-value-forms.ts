@@ -26,6 +26,41 @@ export const ENCODED_FORMS_MIN_BYTES = 8;
 /** A base64 run this long at least is masked (the part of an offset value's encoding that depends on the value alone). */
 const BASE64_MIN_CHARS = 8;
 
+/** How many of the value's bytes a form's first part must encode to be masked at a stream's end (value-matcher.ts). */
+export const PARTIAL_VALUE_BYTES = 4;
+
+/**
+ * Every form of `value` (as secretValueForms lists them), each with how many of its first characters encode
+ * PARTIAL_VALUE_BYTES of the value: the fewest of its characters a stream's end must show before it is masked as
+ * a possible start. Worked out per form, from the same encoder run over the value's first 4 bytes (each encoder
+ * here writes a value's prefix as a prefix of its own form), not from the form's average length: an escape early
+ * in the value (`ghp\u005f…`) or base64's 6 bits a character pinned only 3 bytes that way (red team 2). Base64's
+ * forms take 6 characters (36 bits); hex 8.
+ */
+export function secretValueFormsWithLeast(value: string): Array<{ text: string; least: number }> {
+  const bytes = Buffer.from(value, 'utf8');
+  const raw = bytes.toString('latin1');
+  if (bytes.length < ENCODED_FORMS_MIN_BYTES) return [{ text: raw, least: Math.min(PARTIAL_VALUE_BYTES, raw.length - 1) }];
+  // The value's first characters whose bytes make PARTIAL_VALUE_BYTES at least (never half a character).
+  let prefix = '';
+  for (const c of value) {
+    if (Buffer.byteLength(prefix) >= PARTIAL_VALUE_BYTES) break;
+    prefix += c;
+  }
+  const prefixBytes = Buffer.from(prefix, 'utf8');
+  const pairs: Array<[string, number]> = [[raw, prefixBytes.length]];
+  const aligned = (whole: string[], ofPrefix: string[]) => whole.forEach((text, i) => pairs.push([text, ofPrefix[i]!.length]));
+  aligned(jsonForms(value), jsonForms(prefix));
+  aligned(percentForms(bytes), percentForms(prefixBytes));
+  aligned(htmlForms(raw), htmlForms(prefixBytes.toString('latin1')));
+  for (const text of base64Forms(bytes)) pairs.push([text, Math.ceil((PARTIAL_VALUE_BYTES * 8) / 6)]);
+  for (const text of [bytes.toString('hex'), bytes.toString('hex').toUpperCase()]) pairs.push([text, PARTIAL_VALUE_BYTES * 2]);
+  // One text from two encoders keeps the larger count: a masked end must pin 4 bytes whichever wrote it.
+  const least = new Map<string, number>();
+  for (const [text, n] of pairs) least.set(text, Math.max(least.get(text) ?? 0, n));
+  return [...least].map(([text, n]) => ({ text, least: Math.min(n, text.length - 1) }));
+}
+
 /** Every form of `value` to mask, each once, as latin1 text of its bytes; the value's own UTF-8 bytes first. */
 export function secretValueForms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');

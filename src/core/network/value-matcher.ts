@@ -16,7 +16,7 @@
  * per form.
  */
 import type { JobSecret } from './egress-secrets.js';
-import { secretValueForms } from './secret-value-forms.js';
+import { secretValueFormsWithLeast } from './secret-value-forms.js';
 
 export interface MaskedValue {
   name: string;
@@ -27,8 +27,9 @@ export interface MaskedValue {
   mask: string;
   /**
    * How many of this form's first characters at a stream's end are masked (and taken for a probe, see
-   * partialValueAtEnd): as many as encode PARTIAL_VALUE_BYTES of the value (4 in the value as is, 8 in hex), or
-   * all but the last of a short form.
+   * partialValueAtEnd): as many as encode 4 of the value's bytes (secret-value-forms.ts PARTIAL_VALUE_BYTES: 4
+   * in the value as is, 8 in hex, 6 in base64, an escape's whole length), or all but the last of a short form.
+   * (At 4 hex characters, 2 bytes, a job found the start of a 40-character value in 2,752 requests: red team.)
    */
   partialLeast: number;
 }
@@ -61,7 +62,7 @@ function buildValueSet(secrets: readonly JobSecret[]): ValueSet {
   const seen = new Set<string>();
   const values: MaskedValue[] = [];
   for (const s of secrets)
-    for (const bytes of secretValueForms(s.value)) {
+    for (const { text: bytes, least } of secretValueFormsWithLeast(s.value)) {
       // The same form of two secrets' (equal) values: the first secret's name and placeholder stand for both.
       if (seen.has(bytes)) continue;
       seen.add(bytes);
@@ -70,7 +71,7 @@ function buildValueSet(secrets: readonly JobSecret[]): ValueSet {
         bytes,
         placeholder: s.placeholder,
         mask: `[hs-redacted ${s.name}]${'*'.repeat(bytes.length)}`.slice(0, bytes.length),
-        partialLeast: Math.min(bytes.length - 1, Math.ceil((PARTIAL_VALUE_BYTES * bytes.length) / Math.max(1, Buffer.byteLength(s.value, 'utf8')))),
+        partialLeast: least,
       });
     }
   values.sort((a, b) => b.bytes.length - a.bytes.length);
@@ -167,14 +168,6 @@ function firstBeginning(text: string, set: ValueSet, least: (v: MaskedValue) => 
   for (let i = tail; i < text.length; i++) if (beginsAFormAt(text, i, set, least)) return i;
   return text.length;
 }
-
-/**
- * How many bytes of the value a form's first part at a stream's end must encode to be masked: fewer would mask
- * the last letters of many a plain body; as many as this in a form that expands the value (hex: 8 characters)
- * means a job guessing a random value's start must guess 4 bytes at once (red team, session 12: at 4 hex
- * characters, 2 bytes, a job found the start of a 40-character value in 2,752 requests).
- */
-const PARTIAL_VALUE_BYTES = 4;
 
 /**
  * How many bytes at the end of `text` could be the first part of a form (a proper prefix of one, at least its

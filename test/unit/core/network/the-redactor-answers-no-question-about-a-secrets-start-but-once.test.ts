@@ -110,3 +110,29 @@ describe('the redactor, on an honest body', () => {
     }
   });
 });
+
+describe('the redactor, on an encoded form’s start', () => {
+  /** Whether an end of `end` is masked (and a probe) for the secret `value`. */
+  const masks = (value: string, end: string) => {
+    let probes = 0;
+    const m = ValueMasker.of([secret('E', value)], undefined, () => void probes++);
+    Buffer.concat([m.push(Buffer.from(`x${end}`, 'latin1')), m.flush()]);
+    return probes > 0;
+  };
+
+  it('needs 6 base64 characters (4 bytes), never the 5 that pinned 3 bytes and 6 bits (red team 2)', () => {
+    const value = 'Zq9secretVALUE1234567890abcdefXY';
+    const b64 = Buffer.from(`\0${value}`).toString('base64').slice(4); // the offset-1 form: it starts at the value's byte 2
+    expect(masks(value, b64.slice(0, 5))).toBe(false);
+    expect(masks(value, b64.slice(0, 6))).toBe(true);
+  });
+
+  it('needs an escape-heavy JSON form’s first 4 bytes whole, however long their escapes', () => {
+    const value = 'ghp_Zq9secretVALUE1234567890abcdef';
+    const escaped = [...value].map((c) => (/[A-Za-z0-9]/.test(c) ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('');
+    expect(escaped.startsWith('ghp\\u005f')).toBe(true);
+    expect(masks(value, escaped.slice(0, 4))).toBe(false); // `ghp\` pins 3 bytes
+    expect(masks(value, escaped.slice(0, 8))).toBe(false); // `ghp\u005` still 3
+    expect(masks(value, escaped.slice(0, 9))).toBe(true); // `ghp\u005f`: 4
+  });
+});
