@@ -354,6 +354,12 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
   }
   pending.settled = true;
   ctx.pending.delete(pending);
+  // The job's network was cut while this was being looked up or connected: refused with the reason, not ended
+  // silently (curl read "Proxy CONNECT aborted" where the other calls after the cut read a 403).
+  if (ctx.cut) {
+    if ('socket' in reached) reached.socket.destroy();
+    return deny(NETWORK_CUT_REASON);
+  }
   if (!('socket' in reached)) return deny(reached.reason, reached.status, reached.socksCode);
   // Recorded the moment it is allowed; splice fills in its bytes when the tunnel ends or close() ends it.
   const decision: EgressDecision = { at, verdict: 'allowed', host, port: target.port, via: target.via, bytesUp: 0, bytesDown: 0 };
