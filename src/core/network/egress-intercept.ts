@@ -95,9 +95,15 @@ export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t:
       t.probed();
     },
   );
-  client.on('drain', () => upstream.resume());
+  client.on('drain', () => {
+    if (!ending.has(client)) upstream.resume();
+  });
   const deliver = (out: Buffer) => {
-    if (probed) return endThenFinish(client, upstream, out, t);
+    if (ending.has(client)) return;
+    if (probed) {
+      quiet.cancel();
+      return endThenFinish(client, upstream, out, t);
+    }
     if (out.length > 0 && !client.write(out)) upstream.pause();
   };
   const quiet = quietFlusher(
@@ -106,7 +112,7 @@ export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t:
     deliver,
   );
   upstream.on('data', (chunk: Buffer) => {
-    if (probed) return;
+    if (probed || ending.has(client)) return;
     deliver(masker.push(chunk));
     if (!probed) quiet.arm();
   });
@@ -184,9 +190,15 @@ function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent:
       t.probed();
     },
   });
-  job.on('drain', () => upTls.resume());
+  job.on('drain', () => {
+    if (!ending.has(job)) upTls.resume();
+  });
   const deliver = (out: Buffer) => {
-    if (probed) return endThenFinish(job, upTls, out, t);
+    if (ending.has(job)) return;
+    if (probed) {
+      quiet.cancel();
+      return endThenFinish(job, upTls, out, t);
+    }
     if (out.length > 0 && !job.write(out)) upTls.pause();
   };
   const quiet = quietFlusher(
@@ -195,7 +207,7 @@ function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent:
     deliver,
   );
   upTls.on('data', (chunk: Buffer) => {
-    if (probed) return;
+    if (probed || ending.has(job)) return;
     const { out, refused } = redactor.push(chunk);
     if (refused !== undefined) {
       quiet.cancel();
@@ -244,7 +256,15 @@ function quietFlusher(holding: () => boolean, flush: () => Buffer, write: (out: 
  * answer still queued, and the job read an empty reply (curl 52) instead of why (1 run in 3, measured). Nothing
  * more of the upstream is read meanwhile.
  */
+/**
+ * Job sides being ended with a last answer (endThenFinish): nothing more is written to them — a write after end
+ * destroys the socket at once, and the answer queued before it with it — and their upstream is not resumed.
+ */
+const ending = new WeakSet<Socket>();
+
 function endThenFinish(job: Socket, upstream: Socket, answer: Buffer | string, t: SecretTunnel): void {
+  if (ending.has(job)) return;
+  ending.add(job);
   upstream.pause();
   const timer = setTimeout(() => t.finish(), ANSWER_FLUSH_MS);
   timer.unref();

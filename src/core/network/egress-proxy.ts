@@ -62,6 +62,8 @@ export interface EgressProxyOptions {
   limits?: Partial<EgressLimits>;
   /** The job's secrets (#18 item 3) and the workspace CA that terminates its TLS; none: tunnels are spliced blind. */
   secrets?: EgressSecrets;
+  /** The job's network was cut for probing the secret redactor (cutNetwork): told at once, with the probing host, so it is recorded before the job ends. */
+  onCut?: (at: number, host: string, port: number) => void;
 }
 
 export interface EgressSecrets {
@@ -117,6 +119,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     limits,
     closing: false,
     cut: false,
+    ...(options.onCut === undefined ? {} : { onCut: options.onCut }),
     tunnels: new Set(),
     pending: new Set(),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
@@ -191,6 +194,7 @@ interface Context {
   secrets?: EgressSecrets;
   /** Set at a job's first probe of the redactor (cutNetwork): from then on it reaches nothing. */
   cut: boolean;
+  onCut?: (at: number, host: string, port: number) => void;
 }
 
 interface Pending {
@@ -455,7 +459,19 @@ function splice(client: Socket, upstream: Socket, rest: Buffer, ctx: Context, de
       substituted: (name) => ctx.ledger.substituted(name, host),
       redacted: (name) => ctx.ledger.redacted(name, host),
       unscannable: (why) => record(`response refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
-      probed: () => cutNetwork(ctx, () => record(NETWORK_CUT_REASON), finish),
+      probed: () =>
+        cutNetwork(
+          ctx,
+          () => {
+            record(NETWORK_CUT_REASON);
+            try {
+              ctx.onCut?.(ctx.now(), host, port);
+            } catch {
+              // A store that cannot take the record now still gets it with the job's end (recordNetworkDecisions).
+            }
+          },
+          finish,
+        ),
       requestRefused: (why) => record(`request refused (${why.replace(/[^a-z0-9 :-]/gi, '').slice(0, 60)})`),
       finish,
     };
@@ -489,10 +505,9 @@ function cutNetwork(ctx: Context, record: () => void, probing: () => void): void
   ctx.cut = true;
   record();
   // The probing tunnel is not among them: it ends itself once its masked answer is out (ended under TLS at once,
-  // that answer was lost 1 run in 4, and the job read an error instead).
-  setImmediate(() => {
-    for (const finish of [...ctx.tunnels]) if (finish !== probing) finish();
-  });
+  // that answer was lost 1 run in 4, and the job read an error instead). The others end now, not a turn later:
+  // their reads and quiet flushes in between could each carry one more masked answer (review, session 12).
+  for (const finish of [...ctx.tunnels]) if (finish !== probing) finish();
 }
 
 async function socks5(client: Socket, ctx: Context, headTimer: NodeJS.Timeout, handshakeDone: () => void): Promise<void> {

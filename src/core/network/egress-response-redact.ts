@@ -135,7 +135,9 @@ export class ValueMasker {
   private release(text: string, final: boolean): Buffer {
     const carried = new Set(this.carried);
     const spans = [...this.carried];
-    const partial = final ? partialValueAtEnd(text, this.set) : 0;
+    // Counted over what a quiet flush already released too: a value's first 3 bytes let go there, its next 30 here
+    // must still count as one possible start, or they went unmasked and unreported (review, session 12).
+    const partial = final ? Math.min(text.length, partialValueAtEnd(this.context + text, this.set)) : 0;
     // Whatever the bytes: a hold that depended on them told the job whether they begin a value (the file's comment).
     const hold = final ? text.length : Math.max(0, text.length - (this.set.longest - 1));
     if (partial > 0) spans.push({ from: text.length - partial, to: text.length, mask: '*'.repeat(partial) });
@@ -214,8 +216,16 @@ export class ResponseRedactor {
   private readonly set: ValueSet;
   private body: ValueMasker;
   private readonly hooks: ResponseHooks;
+  /** A probe was made: nothing after the probing response is relayed (a pipelined second answer in the same read was one more). */
+  private probedAt = false;
   constructor(secrets: readonly JobSecret[], hooks: ResponseHooks) {
-    this.hooks = hooks;
+    this.hooks = {
+      ...hooks,
+      probed: () => {
+        this.probedAt = true;
+        hooks.probed();
+      },
+    };
     this.set = valueSetOf(secrets);
     this.body = this.masker();
   }
@@ -233,7 +243,7 @@ export class ResponseRedactor {
     const out: string[] = [];
     const emit = (b: Buffer | string) => out.push(typeof b === 'string' ? b : b.toString('latin1'));
     const done = (): Buffer => Buffer.from(out.join(''), 'latin1');
-    while (this.buffered.length > 0) {
+    while (this.buffered.length > 0 && !this.probedAt) {
       const m = this.mode;
       if (m.kind === 'head') {
         // Not HTTP at the start (a server that speaks first, another protocol in the tunnel): masked byte for byte
@@ -313,6 +323,7 @@ export class ResponseRedactor {
         this.buffered = '';
       }
     }
+    if (this.probedAt) this.buffered = '';
     return { out: done() };
   }
 

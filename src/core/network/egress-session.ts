@@ -38,6 +38,8 @@ export async function openEgressSession(
     socket?: { home: string; workspaceId: string; owner?: JobUser };
     /** The job's secrets (#18 item 3): their tunnels are TLS-terminated with the workspace's CA (under `socket.home`). */
     secrets?: readonly JobSecret[];
+    /** The job's network was cut for probing the secret redactor: record it now (egress-proxy.ts onCut). */
+    onCut?: (at: number, host: string, port: number) => void;
   },
 ): Promise<EgressSession> {
   const env = options.env ?? process.env;
@@ -71,6 +73,7 @@ export async function openEgressSession(
         ...(dir === undefined ? {} : { dir }),
         ...(socket?.owner === undefined ? {} : { owner: socket.owner }),
         ...withSecrets,
+        ...(options.onCut === undefined ? {} : { onCut: options.onCut }),
       });
     } catch (error) {
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });

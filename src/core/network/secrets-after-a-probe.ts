@@ -4,9 +4,10 @@
  * one answer, and may have kept it in the workspace's files. The cut ended
  * that job's proxy only, so a second run picked up where the first stopped:
  * a red team walked a value a character per run (session 12). So a run with
- * secrets in that workspace, or in a fork of it (a fork holds its files),
- * is refused before anything is recorded or runs; a run without secrets is
- * not affected. The way on is a fresh workspace.
+ * secrets in that workspace, in a fork of it (a fork holds its files), or in
+ * one a fork of it was settled back into, is refused before anything is
+ * recorded or runs; a run without secrets is not affected. The way on is a
+ * fresh workspace.
  */
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
@@ -18,14 +19,24 @@ const LINEAGE_MAX = 64;
 
 export function refuseSecretsAfterAProbe(ctx: EngineContext, workspaceId: string): void {
   const records = snapshotRecords(ctx);
+  // Whose files this workspace may hold: the workspaces it was forked from, and the forks whose outputs were
+  // taken into any of them by select or apply (review, session 12: a probing fork settled back into its parent).
   const lineage = [workspaceId];
-  for (let parent = records.forkOf(workspaceId)?.parentId; parent !== undefined && lineage.length < LINEAGE_MAX; parent = records.forkOf(parent)?.parentId) {
-    if (lineage.includes(parent)) break;
-    lineage.push(parent);
+  for (let i = 0; i < lineage.length && lineage.length < LINEAGE_MAX; i++) {
+    const id = lineage[i]!;
+    const sources = [
+      records.forkOf(id)?.parentId,
+      ...records
+        .outputsOf(id)
+        .filter((o) => o.parentId === id && (o.decision === 'select' || o.decision === 'apply'))
+        .map((o) => o.childId),
+    ];
+    for (const source of sources) if (source !== undefined && !lineage.includes(source)) lineage.push(source);
   }
   const cut = ctx.store().networkCutIn(lineage);
   if (cut === undefined) return;
-  const where = cut.workspaceId === workspaceId ? `workspace ${workspaceId}` : `workspace ${cut.workspaceId}, which ${workspaceId} was forked from,`;
+  const where =
+    cut.workspaceId === workspaceId ? `workspace ${workspaceId}` : `workspace ${cut.workspaceId}, whose files ${workspaceId} holds through a fork or a settle,`;
   throw new EngineError(
     'POLICY_DENIED',
     `job ${cut.jobId} in ${where} probed the secret redactor at ${new Date(cut.at).toISOString()} (its network was cut); a run with secrets here is refused, since its files may hold what that job learnt; nothing ran`,

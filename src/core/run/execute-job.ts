@@ -105,6 +105,7 @@ export async function executeJob(ctx: EngineContext, request: ExecuteJob): Promi
         // The socket is the job uid's alone (#18 F3): the workspace's recorded identity, as the providers run its jobs.
         socket: { home: ctx.home, workspaceId: ws.id, owner: ws.jobSlot === null ? { uid: LEGACY_JOB_UID, gid: LEGACY_JOB_UID } : jobUserOfSlot(ws.jobSlot) },
         ...(request.secrets === undefined || request.secrets.length === 0 ? {} : { secrets: request.secrets }),
+        onCut: (at, host, port) => store.recordNetworkCut(jobId, ws.id, at, host, port),
       });
     }
     outcome = await request.provider.run({

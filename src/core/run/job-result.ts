@@ -5,7 +5,6 @@
  * provider, never from the process that ran the job: a detached job's
  * supervisor is gone by the time anyone reads it.
  */
-import { NETWORK_CUT_REASON } from '../network/egress-ledger.js';
 import { statSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import { jobOutputView } from '../output/job-evidence.js';
@@ -72,6 +71,7 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
       receipt: store.receiptOf(job.id),
       // What the job's egress proxy allowed and denied (#18), as journalled with its terminal record.
       network: store.networkSummary(job.id),
+      networkCut: store.jobNetworkCut(job.id),
       envNames: store.envNames(job.id),
       inputs: store.listInputs(ws.id, job.id),
       artifacts,
@@ -92,7 +92,7 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   summary.inputs = provenanceInputs(read.inputs);
   const warnings = [...measuredLimitWarnings(summary.policy_summary), ...(parts.warnings ?? [])];
   // A probe of the secret redactor is more than one denial among others: the job lost its network, and the workspace its secrets.
-  if (read.network?.includes(NETWORK_CUT_REASON))
+  if (read.networkCut)
     warnings.push(
       "the job's network was cut: a response ended with what may be a secret value's first bytes (a probe of the redactor); runs with secrets in this workspace and its forks are refused from now on",
     );

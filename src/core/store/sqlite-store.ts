@@ -588,8 +588,25 @@ export class SqliteStore {
     return row === undefined ? undefined : { jobId: String(row.job_id), workspaceId: String(row.workspace_id), at: Number(row.at) };
   }
 
+  /**
+   * A job's network cut, recorded the moment it happens (seq -1, beside the decisions its end records): a run with
+   * secrets in the workspace is refused from then on, not only once the probing job has ended — a second job of a
+   * workspace running jobs at once, or the job's engine killed before its end, left it taking secrets (review).
+   */
+  recordNetworkCut(jobId: string, workspaceId: string, at: number, host: string, port: number): void {
+    this.sql(
+      `INSERT OR IGNORE INTO network_decisions (job_id, seq, workspace_id, at, verdict, host, port, via, reason, bytes_up, bytes_down) VALUES (?, -1, ?, ?, 'denied', ?, ?, 'http-connect', ${NETWORK_CUT_SQL}, 0, 0)`,
+    ).run(jobId, workspaceId, at, host.slice(0, 255), port);
+  }
+
+  /** Whether this job's network was cut for probing the secret redactor (its record, not its summary line, which names 5 denials at most). */
+  jobNetworkCut(jobId: string): boolean {
+    return this.sql(`SELECT 1 FROM network_decisions WHERE job_id = ? AND reason = ${NETWORK_CUT_SQL} LIMIT 1`).get(jobId) !== undefined;
+  }
+
   networkDecisions(jobId: string): EgressDecision[] {
-    const rows = this.sql('SELECT * FROM network_decisions WHERE job_id = ? ORDER BY seq').all(jobId) as Row[];
+    // seq -1 is the cut as recorded when it happened (recordNetworkCut): the decisions list has it in its place.
+    const rows = this.sql('SELECT * FROM network_decisions WHERE job_id = ? AND seq >= 0 ORDER BY seq').all(jobId) as Row[];
     return rows.map((r) => ({
       at: Number(r.at),
       verdict: r.verdict as EgressDecision['verdict'],

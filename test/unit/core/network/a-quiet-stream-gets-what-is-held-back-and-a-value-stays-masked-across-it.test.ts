@@ -65,3 +65,26 @@ describe('a quiet flush', () => {
     expect(text(raw.quiet())).toBe('* OK IMAP ready\r\n');
   });
 });
+
+describe('a quiet flush, then an end', () => {
+  it('masks and reports a value’s start counted across the flush: 3 bytes let go there, the rest at the end (review)', () => {
+    let probes = 0;
+    const m = ValueMasker.of([S], undefined, () => void probes++);
+    m.push(Buffer.from(`saw ${S.value.slice(0, 3)}`, 'latin1'));
+    expect(text(m.flush())).toBe(`saw ${S.value.slice(0, 3)}`);
+    m.push(Buffer.from(S.value.slice(3, 35), 'latin1'));
+    const end = text(m.flush());
+    expect(end).toBe('*'.repeat(32));
+    expect(probes).toBe(1);
+  });
+
+  it('relays nothing of a pipelined response after one that probed, in the same read (review)', () => {
+    let probes = 0;
+    const r = new ResponseRedactor([S], { nextMethod: () => 'GET', redacted: () => undefined, probed: () => void probes++ });
+    const answer = (body: string) => `HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const out = text(r.push(Buffer.from(answer(`echo:${S.value.slice(0, 5)}`) + answer('echo:second') + answer(`echo:${S.value.slice(0, 6)}`), 'latin1')).out);
+    expect(probes).toBe(1);
+    expect(out).toContain('echo:*****');
+    expect(out).not.toContain('echo:second');
+  });
+});

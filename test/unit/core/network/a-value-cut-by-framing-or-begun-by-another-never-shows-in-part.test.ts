@@ -35,8 +35,10 @@ describe('a reflected value', () => {
         // The job padded its request so the upstream's (miscounted) body ends `inside` bytes into the echoed value.
         const shown = `{"pad":"${'x'.repeat(7)}","key":"${SA.value.slice(0, inside)}`;
         const response = `HTTP/1.1 200 OK\r\nContent-Length: ${shown.length}\r\n\r\n${shown}${SA.value.slice(inside)}"}`;
-        const { text, refused } = redactInPieces([SA], response, at, ['GET']);
-        expect(refused).toBe('bytes after a complete response that are not a response');
+        const { text, refused, probes } = redactInPieces([SA], response, at, ['GET']);
+        // A masked end is a probe: nothing after it is relayed; an end too short to mask is followed by a refusal.
+        if (probes > 0) expect(refused).toBeUndefined();
+        else expect(refused).toBe('bytes after a complete response that are not a response');
         expect(showsPart(text, SA.value)).toBe(false);
         expect(text.length).toBe(response.length - (SA.value.length - inside) - 2); // the body keeps its length
       }),
