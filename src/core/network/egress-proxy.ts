@@ -341,6 +341,8 @@ async function decide(ctx: Context, target: Target): Promise<Upstream> {
     return { denied: `${host}:${target.port} denied (${reason})`, status, socksCode };
   };
   if (valid === null) return deny('malformed host', 400, 2);
+  // Cut already: no lookup or connect is made for the job any more.
+  if (ctx.cut) return deny(NETWORK_CUT_REASON);
   const named = checkTarget(ctx.patterns, host, target.port);
   if (!named.allowed) return deny(named.reason);
   // From here the decision awaits a lookup and a connect; close() may settle it first, and then it is recorded once, by close().
