@@ -84,3 +84,30 @@ export async function startUpstreams(ca: TestCa): Promise<Upstreams> {
     },
   };
 }
+
+/** One HTTPS test host answering `handler`, its names mapped to loopback, and the native engine environment that reaches it in test mode. */
+export interface SecretHost {
+  port: number;
+  /** HEADSPACE_PROVIDER=native, the resolver map for the names and the test CA: what a run needs to reach the host by name. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startSecretHost(names: readonly string[], handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<SecretHost> {
+  const ca = makeTestCa(names);
+  const server = createHttpsServer({ key: ca.key, cert: ca.cert }, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    env: {
+      HEADSPACE_PROVIDER: 'native',
+      HEADSPACE_TEST_RESOLVER_MAP: JSON.stringify(Object.fromEntries(names.map((n) => [n, '127.0.0.1']))),
+      HEADSPACE_TEST_UPSTREAM_CA: ca.ca,
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(ca.dir, { recursive: true, force: true });
+    },
+  };
+}

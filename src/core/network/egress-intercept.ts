@@ -85,42 +85,20 @@ export function relayScanned(client: Socket, upstream: Socket, first: Buffer, t:
   client.on('end', () => upstream.end());
   // Back to the job, every value masked at its own length (reflection): a value never goes out in plain text, but
   // the promise is about what the job can see, whatever the upstream sends.
-  // A probe of the redactor ends this tunnel once the masked answer is out (the proxy cuts the job's others at once).
-  let probed = false;
+  const back = towardJob(client, upstream, t, {
+    holding: () => masker.holding(),
+    quiet: () => masker.flush(),
+  });
   const masker = ValueMasker.of(
     t.secrets,
     (name) => t.redacted(name),
-    () => {
-      probed = true;
-      t.probed();
-    },
-  );
-  client.on('drain', () => {
-    if (!ending.has(client)) upstream.resume();
-  });
-  const deliver = (out: Buffer) => {
-    if (ending.has(client)) return;
-    if (probed) {
-      quiet.cancel();
-      return endThenFinish(client, upstream, out, t);
-    }
-    if (out.length > 0 && !client.write(out)) upstream.pause();
-  };
-  const quiet = quietFlusher(
-    () => masker.holding(),
-    () => masker.flush(),
-    deliver,
+    () => back.probed(),
   );
   upstream.on('data', (chunk: Buffer) => {
-    if (probed || ending.has(client)) return;
-    deliver(masker.push(chunk));
-    if (!probed) quiet.arm();
+    if (back.stopped()) return;
+    back.deliver(masker.push(chunk));
   });
-  upstream.on('end', () => {
-    quiet.cancel();
-    client.end(masker.flush());
-  });
-  upstream.on('close', () => quiet.cancel());
+  upstream.on('end', () => back.end(masker.flush()));
   if (first.length > 0) send(first);
   client.resume();
 }
@@ -180,48 +158,72 @@ interface Exchange {
 
 /** The upstream's responses, every secret's value redacted before the job sees it (egress-response-redact.ts). */
 function relayResponses(upTls: TLSSocket, job: TLSSocket, t: SecretTunnel, sent: Exchange): void {
-  // A probe of the redactor ends this tunnel once the masked answer is out (the proxy cuts the job's others at once).
-  let probed = false;
+  const back = towardJob(job, upTls, t, {
+    holding: () => redactor.holding(),
+    quiet: () => redactor.quiet(),
+  });
   const redactor = new ResponseRedactor(t.secrets, {
     nextMethod: () => sent.methods.shift(),
     redacted: (name) => t.redacted(name),
-    probed: () => {
-      probed = true;
-      t.probed();
-    },
+    probed: () => back.probed(),
   });
-  job.on('drain', () => {
-    if (!ending.has(job)) upTls.resume();
+  upTls.on('data', (chunk: Buffer) => {
+    if (back.stopped()) return;
+    const { out, refused } = redactor.push(chunk);
+    if (refused === undefined) return back.deliver(out);
+    t.unscannable(refused);
+    back.endWith(Buffer.concat([out, Buffer.from(badGateway(refused), 'latin1')]));
   });
+  upTls.on('end', () => back.end(redactor.end()));
+}
+
+/**
+ * The upstream-to-job half of a secret-bearing tunnel, after its redactor (a raw stream's masker, or the response
+ * parser): each redacted piece goes to the job with backpressure; what the redactor holds back goes after a quiet
+ * spell (quietFlusher); a probe of the redactor ends this tunnel once the masked answer is out (the proxy cuts the
+ * job's other tunnels at once); and nothing more goes to a job side being ended with a last answer.
+ */
+function towardJob(
+  job: Socket,
+  upstream: Socket,
+  t: SecretTunnel,
+  redactor: { holding(): boolean; quiet(): Buffer },
+): { probed(): void; stopped(): boolean; deliver(out: Buffer): void; endWith(answer: Buffer): void; end(rest: Buffer): void } {
+  let probed = false;
+  const endWith = (answer: Buffer) => {
+    quiet.cancel();
+    endThenFinish(job, upstream, answer, t);
+  };
   const deliver = (out: Buffer) => {
     if (ending.has(job)) return;
-    if (probed) {
-      quiet.cancel();
-      return endThenFinish(job, upTls, out, t);
-    }
-    if (out.length > 0 && !job.write(out)) upTls.pause();
+    if (probed) return endWith(out);
+    if (out.length > 0 && !job.write(out)) upstream.pause();
   };
   const quiet = quietFlusher(
     () => redactor.holding(),
     () => redactor.quiet(),
     deliver,
   );
-  upTls.on('data', (chunk: Buffer) => {
-    if (probed || ending.has(job)) return;
-    const { out, refused } = redactor.push(chunk);
-    if (refused !== undefined) {
+  job.on('drain', () => {
+    if (!ending.has(job)) upstream.resume();
+  });
+  upstream.on('close', () => quiet.cancel());
+  return {
+    probed() {
+      probed = true;
+      t.probed();
+    },
+    stopped: () => probed || ending.has(job),
+    deliver(out) {
+      deliver(out);
+      if (!probed) quiet.arm();
+    },
+    endWith,
+    end(rest) {
       quiet.cancel();
-      t.unscannable(refused);
-      return endThenFinish(job, upTls, Buffer.concat([out, Buffer.from(badGateway(refused), 'latin1')]), t);
-    }
-    deliver(out);
-    if (!probed) quiet.arm();
-  });
-  upTls.on('end', () => {
-    quiet.cancel();
-    job.end(redactor.end());
-  });
-  upTls.on('close', () => quiet.cancel());
+      job.end(rest);
+    },
+  };
 }
 
 /**

@@ -10,42 +10,31 @@
  * run with secrets in the workspace, or a fork of it, is refused (red team 2:
  * runs took turns walking the value, keeping their progress in the files).
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
-import { makeTestCa, type TestCa } from '../../helpers/tls-upstream.js';
+import { startSecretHost, type SecretHost } from '../../helpers/tls-upstream.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
 const home = makeHome();
 const VALUE = `Wq${process.pid}-kept-from-the-job-whole-or-in-part`;
-let ca: TestCa;
-let server: Server;
+let host: SecretHost;
 let port = 0;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  ca = makeTestCa(['api.test', 'echo.test']);
   // Answers with whatever the query asked for, at the very end of its body: the red team's oracle.
-  server = createServer({ key: ca.key, cert: ca.cert }, (req, res) => {
+  host = await startSecretHost(['api.test', 'echo.test'], (req, res) => {
     const body = `echo:${decodeURIComponent((req.url ?? '').split('?')[1] ?? '')}`;
     res.writeHead(200, { 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  env = {
-    HEADSPACE_PROVIDER: 'native',
-    HEADSPACE_TEST_RESOLVER_MAP: JSON.stringify({ 'api.test': '127.0.0.1', 'echo.test': '127.0.0.1' }),
-    HEADSPACE_TEST_UPSTREAM_CA: ca.ca,
-    TOKEN: VALUE,
-  };
+  port = host.port;
+  env = { ...host.env, TOKEN: VALUE };
 });
 afterAll(async () => {
   await home.cleanup();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await host?.close();
 });
 
 const echo = (guess: string) => `curl -sS https://echo.test:${port}/?${guess}; echo " [curl $?]"`;

@@ -7,40 +7,29 @@
  * event, waits 1.5 s, and streams another: the job reads the first well
  * before the second.
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
-import { makeTestCa, type TestCa } from '../../helpers/tls-upstream.js';
+import { startSecretHost, type SecretHost } from '../../helpers/tls-upstream.js';
 import { nativeReadiness } from '../../unit/providers/native/native-readiness.js';
 
 const readiness = await nativeReadiness();
 const home = makeHome();
-let ca: TestCa;
-let server: Server;
+let host: SecretHost;
 let port = 0;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  ca = makeTestCa(['api.test']);
-  server = createServer({ key: ca.key, cert: ca.cert }, (_req, res) => {
+  host = await startSecretHost(['api.test'], (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write('data: first\n\n');
     setTimeout(() => res.end('data: second\n\n'), 1500);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  env = {
-    HEADSPACE_PROVIDER: 'native',
-    HEADSPACE_TEST_RESOLVER_MAP: JSON.stringify({ 'api.test': '127.0.0.1' }),
-    HEADSPACE_TEST_UPSTREAM_CA: ca.ca,
-    TOKEN: 'a-secret-value-for-the-stream-test',
-  };
+  port = host.port;
+  env = { ...host.env, TOKEN: 'a-secret-value-for-the-stream-test' };
 });
 afterAll(async () => {
   await home.cleanup();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await host?.close();
 });
 
 describe.runIf(readiness.ready && process.getuid?.() === 0)(`a streamed answer on native (needs a ready native host as root: ${readiness.reason})`, () => {
