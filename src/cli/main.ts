@@ -397,6 +397,9 @@ async function callVerb(engine: Engine, spec: EngineVerbSpec, input: Record<stri
       if (opts.logs === true) return renderLogsDump(await engine.logStream({ handle: String(input.handle) }), opts.raw === true);
       // The inspection worked: exit 0, the job's own status is in the result (#12 item 16).
       return { kind: 'package', pkg: await method(input), exitCode: 0 };
+    case 'fork':
+      // Ctrl-C stops between children (the made ones stay whole, the rest are not started), in-process and through serve alike.
+      return untilInterrupted(io, async (signal) => pkg(await method({ ...input, signal })));
     case 'events claim':
     case 'events follow':
     case 'events deliver':

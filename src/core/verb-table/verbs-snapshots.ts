@@ -67,7 +67,7 @@ export const diffVerb = defineVerb({
   handler: async () => (await import('../verbs/diff.js')).diffWorkspace,
 });
 
-export const forkVerb = defineVerb({
+export const forkVerb = defineVerb<'fork', 'fork', ReturnType<typeof forkInput>, { signal: AbortSignal }>({
   name: 'fork',
   method: 'fork',
   group: 'lifecycle',
@@ -77,18 +77,22 @@ export const forkVerb = defineVerb({
   summary: "make N workspaces holding exactly a workspace's files now (or at a checkpoint), each with its policy and a link to it",
   description:
     "Make count new workspaces holding exactly this one's files (or a checkpoint's: at), each with its policy, to try approaches side by side; seal and settle bring the best back. Refused while a job runs unless at.",
-  input: (z: Zod) =>
-    z.strictObject({
-      workspaceId: workspaceIdField(z),
-      count: z.int().min(1).max(16).optional().describe('how many forks (default 1)'),
-      workspaceIds: z.array(z.string().describe('a new workspace id')).optional().describe("choose the forks' ids"),
-      at: checkpointIdField(z).optional().describe('fork from this checkpoint instead of the files now'),
-      budget: budgetField(z).optional().describe("narrow the forks' budgets: each field at most the parent's, never more"),
-    }),
+  input: (z: Zod) => forkInput(z),
+  runtimeKeys: ['signal'],
   // Over MCP the forks keep the parent's budget: the narrowing fields would double the tool's size for a rare need.
   mcpOmits: ['budget'],
   handler: async () => (await import('../verbs/fork.js')).forkWorkspace,
 });
+
+function forkInput(z: Zod) {
+  return z.strictObject({
+    workspaceId: workspaceIdField(z),
+    count: z.int().min(1).max(16).optional().describe('how many forks (default 1)'),
+    workspaceIds: z.array(z.string().describe('a new workspace id')).optional().describe("choose the forks' ids"),
+    at: checkpointIdField(z).optional().describe('fork from this checkpoint instead of the files now'),
+    budget: budgetField(z).optional().describe("narrow the forks' budgets: each field at most the parent's, never more"),
+  });
+}
 
 export const sealVerb = defineVerb({
   name: 'seal',

@@ -29,6 +29,12 @@ export interface ForkInput {
   at?: string;
   /** Narrow the children's budgets: each field at most the parent's. */
   budget?: Partial<Budget>;
+  /**
+   * Aborting it (the CLI's Ctrl-C, a served call's relayed signal, an MCP cancel) stops between children: the ones
+   * made stay whole and ready, the rest are never started, and the result reads cancelled. Without it, Ctrl-C killed an
+   * in-process fork mid-child (an intent for doctor), and through `serve` every child was still made.
+   */
+  signal?: AbortSignal;
 }
 
 export const MAX_FORKS = 16;
@@ -99,6 +105,10 @@ export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promi
   const reviewPolicy = target.records.reviewPolicy(parent.id);
   const made: string[] = [];
   for (const childId of ids) {
+    // One turn of the event loop first: a provider whose fork is synchronous work (the fake's) would otherwise hold
+    // the loop from the first child to the last, and a Ctrl-C or a relayed signal would land only after all of them.
+    if (input.signal !== undefined) await new Promise((resolve) => setImmediate(resolve));
+    if (input.signal?.aborted === true) break;
     const baseId = ctx.ids('cp');
     const now = ctx.clock.now();
     const { intent, jobSlot } = store.atomically(() => {
@@ -176,9 +186,21 @@ export async function forkWorkspace(ctx: EngineContext, input: ForkInput): Promi
         action: nextAction('seal', { workspaceId: childId }),
       }),
     );
+  const cancelled = made.length < ids.length;
+  if (cancelled)
+    attention.push(
+      attentionItem(
+        'note',
+        `interrupted: ${ids.length - made.length} of ${ids.length} forks were not made (${ids.slice(made.length).join(', ')}); fork again for more`,
+      ),
+    );
   return buildResult({
-    outcome_summary: `workspace ${parent.id} forked into ${made.join(', ')}, each holding exactly its files at checkpoint ${source.id}`,
-    status: 'success',
+    outcome_summary: cancelled
+      ? made.length === 0
+        ? `interrupted before any fork of ${parent.id} was made; nothing was forked`
+        : `interrupted: workspace ${parent.id} forked into ${made.join(', ')} only (${made.length} of ${ids.length}), each holding exactly its files at checkpoint ${source.id}`
+      : `workspace ${parent.id} forked into ${made.join(', ')}, each holding exactly its files at checkpoint ${source.id}`,
+    status: cancelled ? 'cancelled' : 'success',
     key_findings: [
       ...made.map((id) => ({ kind: 'workspace', text: `fork ${id}: ready`, id, state: 'ready' })),
       forkBaselineFinding(`fork baseline: checkpoint ${source.id} of ${parent.id}, digest ${source.digest}`, {

@@ -42,6 +42,8 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   // A tool call must return: the wait is bounded (its schema's maximum), 300 s when none is given; the call's abort ends the wait, not the jobs.
   wait: async (args, ctx) => ({ ...args, timeoutSeconds: args.timeoutSeconds ?? MCP_WAIT_DEFAULT_SECONDS, signal: ctx.signal }),
   watch: async (args, ctx) => ({ ...args, signal: ctx.signal }),
+  // A cancelled call stops making forks between children; the ones made stay whole.
+  fork: async (args, ctx) => ({ ...args, signal: ctx.signal }),
   // A batch call returns its group id at once (#16): a detached process drives it, so the call's end never cancels it.
   batch: async (args) => ({ ...args, detach: true }),
   'batch-wait': async (args, ctx) => ({ ...args, timeoutSeconds: args.timeoutSeconds ?? MCP_WAIT_DEFAULT_SECONDS, signal: ctx.signal }),
