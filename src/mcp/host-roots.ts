@@ -89,6 +89,9 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
     async writable(hostPath) {
       const set = await current();
       const lexical = absolute(hostPath, cwd);
+      // A destination ending in / names a folder the file goes into under its own name (export's rule). resolve()
+      // drops that slash, which turned `out/` for a missing folder into a file named `out`, where the CLI refuses.
+      if (hostPath.endsWith('/')) return intoFolder(hostPath, lexical, set);
       const name = basename(lexical);
       const folder = realpathOrNull(dirname(lexical));
       const roots = realRoots(set);
@@ -109,6 +112,20 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
       return real;
     },
   };
+
+  /** A folder destination (`dir/`): it must exist, be a folder under a root (the root itself too), and keep its slash. */
+  function intoFolder(hostPath: string, lexical: string, set: RootSet): string {
+    const roots = realRoots(set);
+    const folder = realpathOrNull(lexical);
+    if (folder === null) {
+      if (!roots.some((root) => isWithin(lexical, root))) throw outsideRoots(toolName, hostPath, lexical, set);
+      throw new EngineError('BAD_PATH', `${hostPath} names a folder that does not exist on the host; nothing was written`, {
+        hint: 'create the folder first, or give a file path (without the trailing /)',
+      });
+    }
+    if (!roots.some((root) => isWithin(folder, root))) throw outsideRoots(toolName, hostPath, folder, set);
+    return `${folder}/`;
+  }
 }
 
 /** One line naming the roots and where they came from, for refusals and the learn text. */

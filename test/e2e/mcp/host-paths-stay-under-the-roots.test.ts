@@ -116,6 +116,20 @@ describe('host paths over MCP without client roots', () => {
     expect(throughLink.text).toMatch(/symbolic link/);
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
   });
+
+  it('exports into a folder named with a trailing slash, as the CLI does, and refuses one that does not exist', async () => {
+    mkdirSync(join(inside, 'into'));
+    const into = await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: `${join(inside, 'into')}/` });
+    expect(into.isError, into.text).toBe(false);
+    expect(readFileSync(join(inside, 'into', 'out.txt'), 'utf8')).toBe('job bytes');
+    // A missing folder used to become a file of that name (resolve() dropped the slash), where the CLI refuses.
+    const missing = await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: `${join(inside, 'nodir')}/` });
+    expect(missing.isError, missing.text).toBe(true);
+    expect(missing.text).toMatch(/does not exist/);
+    expect(existsSync(join(inside, 'nodir'))).toBe(false);
+    expectRefusedByRoots(await call(mcp, 'export', { workspaceId: 'roots-ws', name: 'out.txt', to: `${join(inside, 'link-to-outside')}/` }), /resolves to/);
+    expect(existsSync(join(outside, 'out.txt'))).toBe(false);
+  });
 });
 
 describe('host paths over MCP with --root', () => {
