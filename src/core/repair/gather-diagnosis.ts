@@ -128,13 +128,21 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
     }
   }
 
+  // A workspace created after the list above was read has no facts yet; a leftover naming it (a folder its create
+  // was still making) would be planned as one of no workspace. Its record is read now, as the logs below are judged.
+  for (const { leftover } of leftovers) {
+    const id = leftover.workspaceId;
+    if (id === null || workspaces[id] !== undefined) continue;
+    const late = store.getWorkspace(id);
+    if (late)
+      workspaces[id] = { state: late.state, provider: late.provider, view: 'unknown', environmentDigest: late.environmentDigest, unexportedArtifacts: [] };
+  }
+
   const strayLogs: string[] = [];
   const jobsDir = join(ctx.home, 'jobs');
   for (const file of safeReaddir(jobsDir).sort()) {
     if (!file.endsWith('.log')) continue;
-    const job = store.getJob(file.slice(0, -'.log'.length));
-    const ws = job ? workspaces[job.workspaceId] : undefined;
-    if (!job || ws === undefined || ws.state === 'destroyed') strayLogs.push(join(jobsDir, file));
+    if (isStrayLog(store, file.slice(0, -'.log'.length))) strayLogs.push(join(jobsDir, file));
   }
 
   const snapshots = await gatherSnapshotFacts(ctx);
@@ -143,6 +151,18 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
   // planned away as debris (red team, session 11). One that ends in between is caught when the repair is applied.
   const { busy, liveExportDestinations } = busyWorkspaces(store);
   return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, strayLogs, liveExportDestinations, snapshots }, warnings };
+}
+
+/**
+ * A job log is stray when the store does not know its job, or knows the job's workspace destroyed, read now from
+ * the store: the workspace list read above is older than the jobs folder, and a workspace created in between (its
+ * first job's log already open) counted as unknown, so doctor --repair --apply deleted live jobs' output (red team).
+ * A job is recorded before its log is opened (recordJob, then executeJob), so a log of an unknown job is a crash's.
+ */
+function isStrayLog(store: SqliteStore, jobId: string): boolean {
+  const job = store.getJob(jobId);
+  if (!job) return true;
+  return store.getWorkspace(job.workspaceId)?.state === 'destroyed';
 }
 
 async function hostFileDigest(path: string): Promise<{ exists: boolean; sha256: string | null; size: number | null }> {
