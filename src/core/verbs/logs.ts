@@ -4,7 +4,7 @@ import { fullOutputOf, nextAction } from '../next-action.js';
 import { EngineError } from '../errors.js';
 import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
-import type { ResultPackage } from '../result/result-package.js';
+import { attentionItem, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor, usageOfJob } from '../result/package-parts.js';
 import { createReadStream } from 'node:fs';
@@ -93,6 +93,19 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   // Streamed line by line: a log may be far larger than what fits in one string.
   const { picked, total, matched, view } = await selectLines(ctx.logPath(job.id), input, pattern, maxLines);
   const shown = picked.slice(0, maxLines);
+  // A tail longer than maxLines shows its end; the page before it is one call away.
+  const first = shown[0]?.[0];
+  const windowStart = input.tail === undefined ? undefined : Math.max(1, total - input.tail + 1);
+  const earlier =
+    windowStart !== undefined && first !== undefined && first > windowStart
+      ? [
+          attentionItem(
+            'next-step',
+            `${first - windowStart} earlier line(s) of the last ${input.tail} were not shown: the page before is lines ${Math.max(windowStart, first - maxLines)} to ${first - 1}`,
+            { job_id: job.id },
+          ),
+        ]
+      : [];
   const width = String(shown[shown.length - 1]?.[0] ?? 1).length;
   const excerpt = shown.map(([n, l]) => `${String(n).padStart(width)}: ${l.length > 1000 ? `${l.slice(0, 1000)}…[+${l.length - 1000} chars]` : l}`).join('\n');
   return buildResult({
@@ -113,6 +126,7 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
         retrieval_action: fullOutputOf(job.id),
       },
     ],
+    attention: earlier,
   });
 }
 
@@ -130,6 +144,8 @@ async function selectLines(
   const picked: Array<[number, string]> = [];
   let total = 0;
   let matched = 0;
+  const ringSize = Math.min(input.tail ?? 1, maxLines);
+  const ring: Array<[number, string]> = [];
   const lines = createInterface({ input: createReadStream(path).on('error', () => undefined), crlfDelay: Infinity });
   try {
     for await (const line of lines) {
@@ -137,8 +153,9 @@ async function selectLines(
       if (input.head !== undefined) {
         if (total <= input.head) picked.push([total, line]);
       } else if (input.tail !== undefined) {
-        picked.push([total, line]);
-        if (picked.length > input.tail) picked.shift();
+        // A ring of the lines that can be shown (the window's last maxLines), one slot written per line: an array
+        // shifted per line was quadratic (a 100,000-line tail of a 150,000-line log took 10 s).
+        ring[(total - 1) % ringSize] = [total, line];
       } else if (input.lines && !pattern) {
         if (total >= input.lines.from && total <= input.lines.to) picked.push([total, line]);
       } else if ((!input.lines || (total >= input.lines.from && total <= input.lines.to)) && pattern?.(line)) {
@@ -150,7 +167,12 @@ async function selectLines(
     // A missing log reads as empty.
   }
   if (input.head !== undefined) return { picked, total, matched: picked.length, view: `first ${input.head} line(s)` };
-  if (input.tail !== undefined) return { picked, total, matched: picked.length, view: `last ${input.tail} line(s)` };
+  if (input.tail !== undefined) {
+    // The end of the log, in order: the ring's oldest slot is the one after the last written.
+    const start = total % ringSize;
+    const last = total < ringSize ? ring : [...ring.slice(start), ...ring.slice(0, start)];
+    return { picked: last, total, matched: Math.min(input.tail, total), view: `last ${input.tail} line(s)` };
+  }
   if (input.lines && !pattern) return { picked, total, matched: picked.length, view: describeLineRange(input.lines, total) };
   const range = input.lines ? describeLineRange(input.lines, total) : 'the whole log';
   return { picked, total, matched, view: `lines matching /${input.grep}/ in ${range}` };

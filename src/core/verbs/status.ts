@@ -7,6 +7,7 @@ import { attentionItem, type KeyFinding, type ResultPackage } from '../result/re
 import { nextAction } from '../next-action.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence } from '../output/job-evidence.js';
+import { withBytesSoFar } from '../run/job-result.js';
 import { commandLabel } from '../run/job-words.js';
 import { requireWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
@@ -79,7 +80,10 @@ export async function reportStatus(ctx: EngineContext, input: StatusInput = {}):
     });
   }
   const jobs = store.listJobs(ws.id);
-  const latest = jobs[jobs.length - 1];
+  // A running job's record counts its bytes only when it ends: its log says what it has printed so far (a new user
+  // read "output 0 bytes" beside 62 lines of it).
+  const last = jobs[jobs.length - 1];
+  const latest = last === undefined ? undefined : withBytesSoFar(last, ctx.logPath(last.id));
   const running = jobs.filter((j) => j.state === 'running').length;
   const attention = await reconcile(ctx, { workspaceId: ws.id });
   // A running job: what a caller asks next is its output so far, or to end it.

@@ -117,6 +117,8 @@ export async function watchTarget(ctx: EngineContext, input: WatchInput): Promis
     );
     const usage: LiveUsage = ws.state === 'destroyed' || view instanceof Error ? {} : ((await provider.liveUsage?.(ws.id).catch(() => ({}))) ?? {});
     const output = outputSoFar(ctx, job, now);
+    // The watched job's output so far, for whoever reports progress (MCP's notifications said 0 bytes beside samples counting it).
+    if (job !== undefined && output.bytes !== null) ctx.events.emit({ type: 'job.output-size', jobId: job.id, bytes: output.bytes });
     const storage = view instanceof Error ? null : (view.storageBytes ?? null);
     // Progress: new output, or a change in the workspace's storage (files written), seen since the last sample.
     if (progress === null || progress.jobId !== (job?.id ?? null)) {

@@ -205,30 +205,36 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
     async switchStack(id, next, metaTmp, job, view) {
       const options = await prepareLowers(id, next, job);
       const target = join(mountBase, 'fs', id);
+      // Under the workspace's mount lock (mount-lock.ts): a call meeting the gap between the unmount and the mount
+      // waits for it instead of mounting the old stack itself, which the new one was then stacked over (red team).
       const script = [
         'cd "$1" || exit 3',
+        'exec 9>>"$7" || exit 3',
+        '/usr/bin/flock 9 || exit 3',
         '/usr/bin/umount "$2" || exit 3',
         'mv -f "$3" "$4" || exit 4',
         '/usr/bin/mount -t overlay overlay -o "$5" "$2" || exit 5',
         'if [ -n "$6" ]; then /usr/bin/umount "$6" && rmdir "$6"; fi',
         'exit 0',
       ].join('\n');
-      await run('/bin/sh', ['-c', script, 'switch', imgArea, target, metaTmp, layout.metaPath(id), options, view ?? '']).catch((error: unknown) => {
-        const code = (error as { code?: number }).code;
-        const stderr = String((error as { stderr?: string }).stderr ?? '')
-          .trim()
-          .split('\n')[0];
-        throw new ProviderError(
-          code === 3
-            ? `native workspace ${id}'s files are in use on the host, so its layers cannot be switched now (${stderr})`
-            : `cannot switch the layered filesystem of native workspace ${id}: ${stderr}`,
-          {
-            cause: error,
-            hint: code === 3 ? 'wait for the other headspace call on this workspace to finish, then try again' : 'doctor checks the native provider',
-            action: nextAction('doctor', { provider: 'native' }),
-          },
-        );
-      });
+      await run('/bin/sh', ['-c', script, 'switch', imgArea, target, metaTmp, layout.metaPath(id), options, view ?? '', layout.mountLockPath(id)]).catch(
+        (error: unknown) => {
+          const code = (error as { code?: number }).code;
+          const stderr = String((error as { stderr?: string }).stderr ?? '')
+            .trim()
+            .split('\n')[0];
+          throw new ProviderError(
+            code === 3
+              ? `native workspace ${id}'s files are in use on the host, so its layers cannot be switched now (${stderr})`
+              : `cannot switch the layered filesystem of native workspace ${id}: ${stderr}`,
+            {
+              cause: error,
+              hint: code === 3 ? 'wait for the other headspace call on this workspace to finish, then try again' : 'doctor checks the native provider',
+              action: nextAction('doctor', { provider: 'native' }),
+            },
+          );
+        },
+      );
       // Binds the new stack does not use (a restore to a chain without them) would pin other stores' images.
       await releaseIdmapBinds(imageMount(id), new Set(planLayerIdmaps(id, job, next.lowers).binds.map((bind) => bind.name)));
     },

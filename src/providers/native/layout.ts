@@ -35,6 +35,8 @@ export interface Layout {
   filesDir(id: string): string;
   imagePath(id: string): string;
   metaPath(id: string): string;
+  /** flock'd by whoever mounts or unmounts the workspace's files (mount-lock.ts): a remount, a layer switch, a removal. */
+  mountLockPath(id: string): string;
   jobPath(id: string): string;
   stopSentinelPath(id: string, jobId: string): string;
   /** Cgroup directory name for the workspace: unique per root, so two roots never share a cgroup. */
@@ -56,6 +58,7 @@ export function layoutOf(root: string): Layout {
     filesDir: (id) => join(workspacesDir, id, 'files'),
     imagePath: (id) => join(workspacesDir, id, 'storage.img'),
     metaPath: (id) => join(workspacesDir, id, 'meta.json'),
+    mountLockPath: (id) => join(workspacesDir, id, 'mount.lock'),
     jobPath: (id) => join(workspacesDir, id, 'job.json'),
     stopSentinelPath: (id, jobId) => join(workspacesDir, id, `stop-${jobId}`),
     cgroupName: (id) => `${rootTag}-${id}`,

@@ -23,6 +23,7 @@ import { DEFAULT_BUDGET } from '../../core/policy/policy.js';
 import type { Layout } from './layout.js';
 import { EMPTY_FACTS, LAYER_NAME, unreferencedLayers, type LayerStack } from './overlay-layers.js';
 import { ensureUnderBase, pruneMountBase } from './mount-base.js';
+import { withMountLock } from './mount-lock.js';
 import type { HostEnv } from './probe.js';
 import type { ReachablePaths } from './reachable-paths.js';
 import { openSafeFs, type SafeFs } from './safe-fs.js';
@@ -138,26 +139,36 @@ export function workspaceStorage(options: {
     if (meta.storage !== 'loop-ext4') return;
     const mountPoint = imageMountPoint(id);
     if (isMountedOver(mountPoint, dirname(mountPoint))) return;
-    if (meta.layers !== undefined) {
-      if (process.getuid?.() !== 0)
-        throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, {
-          hint: 'run headspace as root',
-        });
-      await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
-      await layered.mountStack(id, meta.layers, users.of(meta));
-      return;
-    }
+    if (process.getuid?.() !== 0)
+      throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, {
+        hint: 'run headspace as root',
+      });
+    // Asked again under the mount lock, with meta.json read again: a layer switch or a removal may be between its
+    // unmount and what follows, and mounting the stack read before would stack it under (or over) the switch's.
+    await withMountLock(
+      layout.mountLockPath(id),
+      async () => {
+        if (isMountedOver(mountPoint, dirname(mountPoint))) return;
+        const now = await readMeta(layout.metaPath(id));
+        if (now === undefined) throw noWorkspace(id);
+        await mountFiles(id, now);
+      },
+      () => {
+        throw noWorkspace(id);
+      },
+    );
+  }
+
+  /** Mounts an unmounted workspace's files (a reboot, an interrupted removal), under its mount lock. */
+  async function mountFiles(id: string, meta: WorkspaceMeta): Promise<void> {
+    await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
+    if (meta.layers !== undefined) return layered.mountStack(id, meta.layers, users.of(meta));
     const image = layout.imagePath(id);
     if (!existsSync(image))
       throw new ProviderError(`the storage image of native workspace ${id} is missing (${image})`, {
         hint: 'the workspace files are lost; remove the workspace',
       });
-    if (process.getuid?.() !== 0)
-      throw new ProviderError(`native workspace ${id} keeps its files on a loop-mounted image, which only root can mount again`, {
-        hint: 'run headspace as root',
-      });
-    await ensureUnderBase(mountBase, 'fs', { name: id, mode: 0o711 }, root);
-    await mountWorkspaceFilesystem(image, mountPoint);
+    await mountWorkspaceFilesystem(image, imageMountPoint(id));
   }
 
   /** A retained store keeps only the layers other chains use: the removed workspace's own upper and private checkpoints go. */
@@ -170,11 +181,7 @@ export function workspaceStorage(options: {
   async function requireMeta(id: string, files = true): Promise<WorkspaceMeta> {
     validateId('workspace', id);
     const meta = await readMeta(layout.metaPath(id));
-    if (meta === undefined)
-      throw new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, {
-        hint: 'list the workspaces',
-        action: nextAction('ls'),
-      });
+    if (meta === undefined) throw noWorkspace(id);
     if (files) await ensureFiles(id, meta);
     return meta;
   }
@@ -257,8 +264,10 @@ export function workspaceStorage(options: {
     },
 
     async remove(id) {
-      // The overlay (or the image's mount) at fs/<id> is what jobs bind: it goes now, whatever else waits.
-      const unmounted = await unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
+      // The overlay (or the image's mount) at fs/<id> is what jobs bind: it goes now, whatever else waits. Under the
+      // mount lock, so a call that read meta.json before it was removed cannot mount the files again behind it.
+      const unmount = () => unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
+      const unmounted = await withMountLock(layout.mountLockPath(id), unmount, unmount);
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
       let proceed = unmounted !== 'failed';
       // Reclaimed in the background (reclaim-storage.ts) once nothing a job can reach is left: a clean unmount and an image
@@ -323,6 +332,10 @@ export function workspaceStorage(options: {
       return ids;
     },
   };
+}
+
+function noWorkspace(id: string): EngineError {
+  return new EngineError('WORKSPACE_NOT_FOUND', `no native workspace ${id}`, { hint: 'list the workspaces', action: nextAction('ls') });
 }
 
 /** Is overlayfs available (the layered filesystem, #14)? Read once: /proc/filesystems lists it once the module is loaded. */
