@@ -167,14 +167,28 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     }, skipped ${judgement.length} judgement call(s)`;
     if (input.verify) {
       const again = await plan(ctx, warnings);
-      const left = again.filter((r) => r.safe);
+      // A repair that failed to take is one made above and planned again; one planned now that was not made above is
+      // new since (another process's create, fork or destroy under way beside doctor): said, not counted a failure.
+      // Counted as failures they made doctor --verify exit 7 beside live work (red team: 15 of 46 runs).
+      const made = new Set(applied.filter((a) => a.skipped === undefined).map((a) => repairKey(a.repair)));
+      const safeAgain = again.filter((r) => r.safe);
+      const left = safeAgain.filter((r) => made.has(repairKey(r)));
+      const appeared = safeAgain.filter((r) => !made.has(repairKey(r)));
       if (left.length === 0)
         findings.push(`verify: nothing safe is left to repair${again.length ? ` (${again.length} judgement call(s) remain, listed below)` : ''}`);
       else {
         status = 'infrastructure_failure';
         for (const r of left) warnings.push(`verify: still needs repair after it was applied: ${describeRepair(r)} — ${r.reason}`);
       }
+      for (const r of appeared) findings.push(`verify: new since the repair (another process may be at work): ${describeRepair(r)} — ${r.reason}`);
+      if (appeared.length > 0)
+        attention.push(
+          attentionItem('next-step', `look again once other work has ended: ${appeared.length} repair(s) appeared since`, {
+            action: nextAction('doctor', { repair: true }),
+          }),
+        );
       summary += left.length ? `; verify found ${left.length} still to repair` : '; verify found nothing left to repair';
+      if (appeared.length > 0) summary += ` (and ${appeared.length} new since)`;
     }
   }
   if (input.file !== undefined) {
@@ -238,4 +252,9 @@ async function plan(ctx: EngineContext, warnings: string[]): Promise<Repair[]> {
   const { diagnosis, warnings: found } = await gatherDiagnosis(ctx);
   for (const w of found) if (!warnings.includes(w)) warnings.push(w);
   return planRepairs(diagnosis);
+}
+
+/** A repair's identity across two plans: what it acts on and how. */
+function repairKey(repair: Repair): string {
+  return `${repair.kind}\0${repair.target}`;
 }
