@@ -21,7 +21,7 @@
  *    most of it (65536 was accepted with pid_max 32768).
  *  - cpu ≤ CPUs online: a quota past every CPU throttles nothing.
  */
-import { EngineError } from '../errors.js';
+import { EngineError, inputRef } from '../errors.js';
 import type { HostCapacity } from '../provider.js';
 import { BUDGET_FIELDS } from './budget-fields.js';
 import { formatBytes } from './effective-policy.js';
@@ -86,18 +86,25 @@ export function capacityRefusals(budget: Budget, capacity: HostCapacity | undefi
   return refusals;
 }
 
-/** Throws POLICY_DENIED naming each field past the host's capacity, the host fact, and the largest accepted value. */
-export function assertWithinCapacity(budget: Budget, capacity: HostCapacity | undefined, provider: string): void {
+/**
+ * Throws POLICY_DENIED naming each field past the host's capacity, the host fact, and the largest accepted value.
+ * With `inputsOf` (the verb whose `budget` input was asked), the fields are input marks each face spells: the CLI
+ * its flags, MCP and the library `budget.memoryBytes` (MCP's refusals told a model to pass --memory-bytes).
+ */
+export function assertWithinCapacity(budget: Budget, capacity: HostCapacity | undefined, provider: string, inputsOf?: string): void {
   const refusals = capacityRefusals(budget, capacity);
   if (refusals.length === 0) return;
+  const field = (r: CapacityRefusal, value?: number) =>
+    inputsOf === undefined ? (value === undefined ? r.flag : `${r.flag} ${largestArg(r)}`) : inputRef(`budget.${r.key}`, value);
   const text = refusals.map(
     (r) =>
-      `${r.flag} ${show(r.key, r.asked)} is more than this host can give: ${r.bound.host}; the largest accepted is ${fits(r) ? show(r.key, r.bound.largest) : `nothing: no ${r.flag} fits now`}`,
+      `${field(r)} ${show(r.key, r.asked)} is more than this host can give: ${r.bound.host}; the largest accepted is ${fits(r) ? show(r.key, r.bound.largest) : `nothing: no ${field(r)} fits now`}`,
   );
-  const asks = refusals.filter(fits).map((r) => `${r.flag} ${largestArg(r)}`);
+  const asks = refusals.filter(fits).map((r) => field(r, r.bound.largest));
   const storage = refusals.some((r) => r.key === 'storageBytes') ? 'free space on the storage filesystem (destroy unused workspaces)' : '';
   throw new EngineError('POLICY_DENIED', `the ${provider} provider refuses this budget: ${text.join('; ')}`, {
     hint: [asks.length > 0 ? `ask for ${asks.join(' ')} or less` : '', storage].filter((h) => h !== '').join(', or '),
+    ...(inputsOf === undefined ? {} : { inputsOf }),
   });
 }
 

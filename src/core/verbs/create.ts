@@ -93,7 +93,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   assertJobsAtOnce(policy, caps);
   // A budget the host cannot honour is no limit (a 500 GiB image on 79 GB free filled the host disk).
   const capacity = await provider.capacity?.();
-  assertWithinCapacity(policy.budget, capacity, providerName);
+  assertWithinCapacity(policy.budget, capacity, providerName, 'create');
   // The provider's own refusals of the plan (a missing or reserved host path) come before the
   // record too: a refused create must not leave a failed workspace holding its id (#10 item 12).
   await provider.checkPlan?.({ workspaceId, policy, profile });
@@ -107,7 +107,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     if (capacity?.storage !== undefined) {
       const promised = store.liveStorageBudget(providerName);
       const storage = { ...capacity.storage, committedBytes: Math.max(capacity.storage.committedBytes, promised) };
-      assertWithinCapacity(policy.budget, { ...capacity, storage }, providerName);
+      assertWithinCapacity(policy.budget, { ...capacity, storage }, providerName, 'create');
     }
     // Recorded as requested and moved on to provisioning in the same write: the path says both (#20: one row write, not two).
     transition('requested', 'provisioning');

@@ -74,7 +74,9 @@ describe('create against the host capacity', () => {
       category: 'policy_denied',
       message: expect.stringMatching(/free .* the largest accepted is 61\.8 GiB/),
     });
-    await expect(refused).rejects.toMatchObject({ hint: expect.stringContaining('--storage-bytes 63323M') });
+    // The library and MCP read the field they pass, not the CLI's flag (the CLI spells these marks as --storage-bytes).
+    await expect(refused).rejects.toMatchObject({ hint: expect.stringContaining(`budget.storageBytes: ${63323 * MiB}`) });
+    await expect(refused).rejects.toMatchObject({ message: expect.stringMatching(/^the fake provider refuses this budget: budget\.storageBytes 500 GiB/) });
     expect(await (await t.engine.provider('fake')).listWorkspaces()).toEqual([]);
     expect((await t.engine.ls({ all: true })).key_findings).toEqual([]);
     // The id stays free: the same id with a budget that fits is created.
