@@ -1,3 +1,4 @@
+import { workspaceFileState } from '../files/workspace-file-state.js';
 import { unlinkSync } from 'node:fs';
 import { removeWorkspaceCa } from '../network/egress-ca.js';
 import { nextAction } from '../next-action.js';
@@ -47,13 +48,20 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
   });
   const unexported = artifacts.filter((a) => a.exportedTo === null);
   if (unexported.length > 0 && input.force !== true) {
+    // A declaration no job ever fulfilled cannot be exported: "export them first" sent a new user round in circles.
+    const provider = await ctx.provider(ws.provider);
+    const missing: string[] = [];
+    for (const a of unexported) if ((await workspaceFileState(provider, ws.id, a.name)) === 'missing') missing.push(a.name);
+    const never = missing.length === 0 ? '' : ` (never produced, no such file: ${missing.map(quotedName).join(', ')})`;
     throw new EngineError(
       'WOULD_DISCARD',
-      `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}; nothing was removed`,
-      {
-        hint: 'export them first, or discard them deliberately with force',
-        action: nextAction('destroy', { workspaceId: ws.id, force: true }),
-      },
+      `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}${never}; nothing was removed`,
+      missing.length === 0
+        ? { hint: 'export them first, or discard them deliberately with force', action: nextAction('destroy', { workspaceId: ws.id, force: true }) }
+        : {
+            hint: `withdraw a declaration that was never produced (declare with remove)${missing.length < unexported.length ? ', export the others' : ''}, or discard them deliberately with force`,
+            action: nextAction('declare', { workspaceId: ws.id, name: missing[0]!, remove: true }),
+          },
     );
   }
   // Sealed outputs this workspace is the parent or the fork of: destroying either side leaves them unsettleable (#14 review).
