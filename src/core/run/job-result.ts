@@ -109,6 +109,12 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
         `${String(f.tool)} ran no test: a run with no tests proves nothing; check that the tests are discovered (package __init__.py files, the path or pattern given)`,
       );
     }
+    // A success whose output reports failed tests: the status is the command's exit code, and `… | tail` ends with tail's.
+    const broken = typeof f !== 'string' && f.kind === 'test-summary' ? Number(f.failed ?? 0) + Number(f.errors ?? 0) : 0;
+    if (broken > 0 && job.status === 'success')
+      warnings.push(
+        `exit 0, but ${String((f as { tool: unknown }).tool)}'s summary reports ${broken} failed or erroring test(s): success is the command's exit code, and a pipe (… | tail) ends with its last command's`,
+      );
   }
   return buildResult({
     outcome_summary:

@@ -56,12 +56,16 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     throw new EngineError(
       'WOULD_DISCARD',
       `workspace ${ws.id} has declared artifacts that were never exported: ${unexported.map((a) => quotedName(a.name)).join(', ')}${never}; nothing was removed`,
-      missing.length === 0
-        ? { hint: 'export them first, or discard them deliberately with force', action: nextAction('destroy', { workspaceId: ws.id, force: true }) }
-        : {
-            hint: `withdraw a declaration that was never produced (declare with remove)${missing.length < unexported.length ? ', export the others' : ''}, or discard them deliberately with force`,
-            action: nextAction('declare', { workspaceId: ws.id, name: missing[0]!, remove: true }),
-          },
+      {
+        hint:
+          missing.length === 0
+            ? 'export them first, or discard them deliberately with force'
+            : `withdraw a declaration that was never produced (declare with remove)${missing.length < unexported.length ? ', export the others' : ''}, or discard them deliberately with force`,
+        action:
+          missing.length === 0
+            ? nextAction('destroy', { workspaceId: ws.id, force: true })
+            : nextAction('declare', { workspaceId: ws.id, name: missing[0]!, remove: true }),
+      },
     );
   }
   // Sealed outputs this workspace is the parent or the fork of: destroying either side leaves them unsettleable (#14 review).
