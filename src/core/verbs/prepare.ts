@@ -214,7 +214,7 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
     artifacts: artifactEntries(ctx.store(), id),
     warnings,
     provenance,
-    ...(passed ? {} : { attention: [againAttention(file)] }),
+    ...(passed ? {} : { attention: [againAttention(file, plan.loaded.verification.expectOutput.length > 0)] }),
   });
 
   /** A setup job (or the no-op job) that did not succeed by its own exit ends prepare without a receipt. */
@@ -281,7 +281,7 @@ async function reverify(
     ...(status === 'success' || result === null ? {} : { evidence: result.evidence }),
     warnings: result?.warnings ?? [],
     provenance,
-    ...(status === 'success' ? {} : { attention: [againAttention(file)] }),
+    ...(status === 'success' ? {} : { attention: [againAttention(file, plan.loaded.verification.expectOutput.length > 0)] }),
   });
 }
 
@@ -305,10 +305,21 @@ function verifyFields(ctx: EngineContext, loaded: LoadedManifest, judged: Judged
   };
 }
 
-function againAttention(file: string) {
-  return {
-    kind: 'next-step' as const,
-    text: 'fix the workspace or the verify section, then prepare again: only the checks are judged again (after a no-op job), nothing is recreated',
-    action: nextAction('prepare', { file }),
-  };
+/**
+ * What to do after a failed verification. Output checks judge the setup's last command's output, which only a new
+ * prepare (recreate) produces: "prepare again, nothing is recreated" then met a refusal, and its remedy (recreate)
+ * discarded a fix made in the workspace (new user). Said up front, with the call that works.
+ */
+function againAttention(file: string, outputChecks: boolean) {
+  return outputChecks
+    ? {
+        kind: 'next-step' as const,
+        text: "fix the setup or the verify section, then prepare with recreate: its output checks judge the setup's last command's output, which only a new prepare makes (a fix made inside the workspace is discarded with it: make it in the manifest's inputs or setup)",
+        action: nextAction('prepare', { file, recreate: true }),
+      }
+    : {
+        kind: 'next-step' as const,
+        text: 'fix the workspace or the verify section, then prepare again: only the checks are judged again (after a no-op job), nothing is recreated',
+        action: nextAction('prepare', { file }),
+      };
 }

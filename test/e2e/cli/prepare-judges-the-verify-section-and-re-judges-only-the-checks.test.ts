@@ -63,6 +63,15 @@ describe('prepare with a verify section', () => {
     expect(refused.stderr).toContain('--recreate');
   });
 
+  it('with an output check, a failing verification points at recreate, not at a prepare it would refuse', () => {
+    writeFileSync(file, `${base}  - output: '^answer=\\d+$'\n  - command: cat missing.txt\n`);
+    const failed = cli(home, ['prepare', file, '--json', '--recreate']);
+    expect(failed.code, failed.stderr).toBe(6);
+    const attention = (JSON.parse(failed.stdout) as { attention: Array<{ text: string; action?: { args: Record<string, unknown> } }> }).attention;
+    expect(attention[0]!.text).toMatch(/^fix the setup or the verify section, then prepare with recreate: its output checks judge/);
+    expect(attention[0]!.action?.args).toMatchObject({ recreate: true });
+  });
+
   it('without output checks, a failing check is exit 6 and the next prepare judges the checks again without recreating', () => {
     writeFileSync(file, `${base}  - file: out.txt\n`);
     expect(prepare('--recreate').code).toBe(0);
