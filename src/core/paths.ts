@@ -43,7 +43,8 @@ function workspacePathOfBytes(bytes: Buffer, { allowRoot }: { allowRoot: boolean
     throw badPath(`'${shown(text)}' contains '..'; paths may not leave the workspace`);
   if (segments.length === 0) {
     if (allowRoot) return '';
-    throw badPath('the path is empty');
+    // '.' or './' named the root where a name is needed (put's destination): "the path is empty" read as a bug.
+    throw badPath(text === '' ? 'the path is empty' : `'${shown(text)}' names the workspace root itself, and a name under it is needed here`);
   }
   return segments.map((s) => nameText(s)).join('/');
 }

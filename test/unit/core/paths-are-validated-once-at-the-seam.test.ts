@@ -21,6 +21,12 @@ describe('workspace paths', () => {
     }
   });
 
+  it("says that '.' names the root where a name is needed, and that '' is empty", () => {
+    expect(() => normalizeWorkspacePath('.')).toThrow("'.' names the workspace root itself, and a name under it is needed here");
+    expect(() => normalizeWorkspacePath('./')).toThrow("'./' names the workspace root itself");
+    expect(() => normalizeWorkspacePath('')).toThrow('the path is empty');
+  });
+
   it('checks the bytes an escaped path stands for and returns its canonical text', () => {
     for (const bad of ['\\x2e\\x2e/x', 'a/\\x2e.', '\\x2fetc/passwd', 'a\\x00b', 'a\\b']) {
       expect(() => normalizeWorkspacePath(bad), bad).toThrow(expect.objectContaining({ code: 'BAD_PATH' }));
