@@ -10,6 +10,7 @@
  * Every mount runs with the image area as its working directory and names
  * its layers relatively, so no host path appears in the job's mountinfo.
  */
+import { withImageLock } from './mount-lock.js';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
@@ -93,13 +94,22 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
   async function ensureStore(store: string): Promise<void> {
     const mountPoint = imageMount(store);
     if (isMountedOver(mountPoint, imgArea)) return;
-    const image = imageOf(store);
-    if (!existsSync(image))
+    const missing = () => {
       throw new ProviderError(`the layer store ${store} (a workspace image holding frozen layers) is missing`, {
         hint: 'the files of the workspaces and checkpoints built on it are lost; remove them',
       });
-    await ensureUnderBase(mountBase, 'img', { name: store, mode: 0o700 }, root);
-    await mountWorkspaceFilesystem(image, mountPoint);
+    };
+    // Asked again under the image's lock: a parent and its forks remounting at once each mounted it (mount-lock.ts).
+    await withImageLock(
+      imageOf(store),
+      `layer store ${store}`,
+      async () => {
+        if (isMountedOver(mountPoint, imgArea)) return;
+        await ensureUnderBase(mountBase, 'img', { name: store, mode: 0o700 }, root);
+        await mountWorkspaceFilesystem(imageOf(store), mountPoint);
+      },
+      missing,
+    );
   }
 
   async function mountOverlay(options: string, target: string): Promise<void> {
@@ -210,7 +220,7 @@ export function layeredStorage(layout: Layout, mountBase: string, root: string, 
       const script = [
         'cd "$1" || exit 3',
         'exec 9>>"$7" || exit 3',
-        '/usr/bin/flock 9 || exit 3',
+        '/usr/bin/flock -w 60 9 || exit 3',
         '/usr/bin/umount "$2" || exit 3',
         'mv -f "$3" "$4" || exit 4',
         '/usr/bin/mount -t overlay overlay -o "$5" "$2" || exit 5',

@@ -147,6 +147,7 @@ export function workspaceStorage(options: {
     // unmount and what follows, and mounting the stack read before would stack it under (or over) the switch's.
     await withMountLock(
       layout.mountLockPath(id),
+      `native workspace ${id}'s files`,
       async () => {
         if (isMountedOver(mountPoint, dirname(mountPoint))) return;
         const now = await readMeta(layout.metaPath(id));
@@ -267,7 +268,7 @@ export function workspaceStorage(options: {
       // The overlay (or the image's mount) at fs/<id> is what jobs bind: it goes now, whatever else waits. Under the
       // mount lock, so a call that read meta.json before it was removed cannot mount the files again behind it.
       const unmount = () => unmountWorkspaceFilesystem(imageMountPoint(id)).catch(() => 'failed' as const);
-      const unmounted = await withMountLock(layout.mountLockPath(id), unmount, unmount);
+      const unmounted = await withMountLock(layout.mountLockPath(id), `native workspace ${id}'s files`, unmount, unmount);
       // An image still mounted stays (retained): deleting it would only hide it while the loop device holds it.
       let proceed = unmounted !== 'failed';
       // Reclaimed in the background (reclaim-storage.ts) once nothing a job can reach is left: a clean unmount and an image
