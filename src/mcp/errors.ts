@@ -89,10 +89,14 @@ export function toolErrorResult(error: EngineError): CallToolResult {
 }
 
 /** Arguments that do not match the tool's input schema: a protocol error naming each bad field. */
-export function invalidArguments(tool: string, error: z.ZodError): ProtocolFault {
+export function invalidArguments(tool: string, error: z.ZodError, input?: z.ZodType): ProtocolFault {
   const issues = error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(arguments)', message: issue.message }));
   const listed = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-  return new ProtocolFault(WIRE_CODES.invalidParams, `invalid arguments for tool ${tool}: ${listed}`, { tool, issues });
+  // A key the tool does not take (workspaceId where inspect takes handle): name the ones it does, so the next call is right.
+  const keys = Object.keys((input as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+  const unknownTopLevel = error.issues.some((issue) => issue.code === 'unrecognized_keys' && issue.path.length === 0);
+  const takes = unknownTopLevel && keys.length > 0 ? `; ${tool} takes: ${keys.join(', ')}` : '';
+  return new ProtocolFault(WIRE_CODES.invalidParams, `invalid arguments for tool ${tool}: ${listed}${takes}`, { tool, issues });
 }
 
 export function unknownTool(name: string, known: readonly string[]): ProtocolFault {

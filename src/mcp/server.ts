@@ -111,7 +111,7 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
     const tool = byName.get(request.params.name);
     if (!tool) throw unknownTool(request.params.name, [...byName.keys()]);
     const parsed = tool.input.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+    if (!parsed.success) throw invalidArguments(tool.name, parsed.error, tool.input);
     // Asked through this request, so over HTTP the roots/list travels on the call's own stream.
     const askRoots = async () => (await extra.sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: ROOTS_LIST_TIMEOUT_MS })).roots;
     const hostPaths = hostPathGuard(() => roots.current(askRoots), cwd, tool.name);

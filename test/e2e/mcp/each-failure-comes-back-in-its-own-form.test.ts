@@ -70,4 +70,11 @@ describe('failures over MCP', () => {
     expect((await protocolError('create', { workspaceId: 'x', netwrok: 'enabled' })).code).toBe(-32602);
     expect((await protocolError('no-such-tool', {})).code).toBe(-32602);
   });
+
+  it('names the keys a tool takes when it was given one it does not take', async () => {
+    // inspect takes handle: a model that passed workspaceId learnt only that the key was wrong (new user).
+    const error = await protocolError('inspect', { workspaceId: 'demo' });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/; inspect takes: handle(, \w+)*$/);
+  });
 });
