@@ -10,8 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { inputRef } from '../verb-table/command-words.js';
-import { nextAction } from '../next-action.js';
-import { attentionItem, type ResultPackage } from '../result/result-package.js';
+import type { ResultPackage } from '../result/result-package.js';
 import { refuseUndetachable, supervisorEnv } from '../run/detach-job.js';
 import { currentOwner, processStartTime, type Owner } from '../store/owner.js';
 import { requireSnapshots } from '../snapshots/snapshot-guards.js';
@@ -141,8 +140,8 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
     if (driver) batchRecords(ctx).adopt(groupId, null, driver);
     return batchResult(ctx, groupId, {
       verb: 'batch',
+      // Its batch-wait (and batch-cancel) next steps come from batchResult, as for any unfinished batch: given here too, batch-wait was listed twice.
       lead: `batch ${groupId} started: a detached driver runs it`,
-      attention: [attentionItem('next-step', 'its result, once the join decides', { action: nextAction('batch-wait', { groupId }) })],
     });
   }
   await driveBatch(ctx, groupId, { onAbort: 'cancel', ...(input.signal ? { signal: input.signal } : {}) });

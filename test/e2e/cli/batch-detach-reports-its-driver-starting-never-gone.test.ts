@@ -19,6 +19,8 @@ describe('a detached batch', () => {
       expect(started.code, started.stderr).toBe(0);
       expect(started.stdout).not.toContain('driver is gone');
       expect(started.stdout).toMatch(/driver pid \d+/);
+      // One way to its result, once (it was suggested twice).
+      expect((started.pkg!.attention as Array<{ action?: { verb: string } }>).filter((a) => a.action?.verb === 'batch-wait')).toHaveLength(1);
       const group = groupIdOf(started.pkg!);
       expect(cli(home, ['batch', 'status', group]).stdout).not.toContain('driver is gone');
       expect(cli(home, ['batch', 'wait', group]).code).toBe(0);
