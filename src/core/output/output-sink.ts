@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OutputStream } from '../provider.js';
+import { OutputTail } from './output-tail.js';
 
 /**
  * Receives a job's output: keeps at most `budget` bytes in the log file and
  * counts every byte (so a result can say how much was printed in all). Past
- * the budget it only counts: the output budget caps capture, never the job
- * (#12 item 2), so the host's disk holds at most the budget per job however
- * long the job prints, and the wall clock is what bounds a job that never
- * stops.
+ * the budget it keeps the output's first bytes and its last lines (the
+ * budget's last sixteenth, at most 1 MiB, held in memory until the end) with
+ * a line marking the gap between, and counts the rest: the output budget
+ * caps capture, never the job (#12 item 2), so the host's disk holds at most
+ * the budget per job however long the job prints, and the wall clock is what
+ * bounds a job that never stops.
  *
  * stdout and stderr are merged a whole line at a time: pipes deliver chunks
  * at arbitrary byte boundaries, and merging raw chunks could splice an
@@ -42,6 +45,22 @@ const PENDING_LIMIT = 64 * 1024;
 const NEWLINE = 0x0a;
 
 /**
+ * The output budget's last sixteenth (at most 1 MiB) is kept for the output's end: past the budget, the log holds
+ * its first bytes, a line marking the gap, then its last lines. A budget under 16 KiB keeps its first bytes only.
+ */
+const TAIL_SHARE = 16;
+const TAIL_MAX = 1024 * 1024;
+const TAIL_MIN_BUDGET = 16 * 1024;
+/** Room within the tail's share for the gap's marker line, so the log never holds more than the budget. */
+const MARKER_RESERVE = 160;
+
+function splitBudget(budget: number): { headBytes: number; tail: OutputTail | null } {
+  if (budget < TAIL_MIN_BUDGET) return { headBytes: budget, tail: null };
+  const tailBytes = Math.min(TAIL_MAX, Math.floor(budget / TAIL_SHARE));
+  return { headBytes: budget - tailBytes, tail: new OutputTail(tailBytes) };
+}
+
+/**
  * Creates the log, making its folder only when it is missing: the folder
  * exists from a home's first job on, and a mkdir (recursive: a stat too)
  * before every job's log was two wasted syscalls per job (#20).
@@ -67,12 +86,14 @@ export function openOutputSink(path: string, budget: number): OutputSink {
   const pending: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
   const pendingBytes: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
   let inMemory: Buffer[] | null = [];
+  const { headBytes, tail } = splitBudget(budget);
 
-  const store = (bytes: Buffer) => {
-    const room = budget - stored;
-    if (room <= 0 || bytes.length === 0) return;
-    const piece = bytes.length <= room ? bytes : bytes.subarray(0, room);
+  /** Appends to the log, the digest and (while small) the in-memory copy. */
+  let lastByte = NEWLINE;
+  const keep = (piece: Buffer) => {
+    if (piece.length === 0) return;
     writeSync(fd, piece);
+    lastByte = piece[piece.length - 1]!;
     keptHash.update(piece);
     // A copy: the piece may be a view of a chunk its producer reuses.
     if (inMemory !== null) {
@@ -80,6 +101,12 @@ export function openOutputSink(path: string, budget: number): OutputSink {
       else inMemory = null;
     }
     stored += piece.length;
+  };
+  const store = (bytes: Buffer) => {
+    if (bytes.length === 0) return;
+    const room = Math.max(0, headBytes - stored);
+    if (room > 0) keep(bytes.length <= room ? bytes : bytes.subarray(0, room));
+    if (bytes.length > room) tail?.push(bytes.subarray(room));
   };
   const flush = (stream: OutputStream) => {
     if (pendingBytes[stream] === 0) return;
@@ -92,8 +119,8 @@ export function openOutputSink(path: string, budget: number): OutputSink {
     write(stream, chunk) {
       total += chunk.length;
       streamBytes[stream] += chunk.length;
-      // Past the budget nothing more is kept: skip the line merging too, so counting is all a flood costs.
-      if (!closed && stored < budget) {
+      // Past the head, lines still merge into the tail; without one (a tiny budget), counting is all a flood costs.
+      if (!closed && (stored < headBytes || tail !== null)) {
         const lastNewline = chunk.lastIndexOf(NEWLINE);
         if (lastNewline === -1) {
           pending[stream].push(chunk);
@@ -115,6 +142,18 @@ export function openOutputSink(path: string, budget: number): OutputSink {
       if (closed) return;
       flush('stdout');
       flush('stderr');
+      if (tail !== null && tail.length > 0) {
+        if (total <= budget) keep(tail.contents());
+        else {
+          // Past the budget: the tail's last lines after a marked gap, so a job's last words (its answer, its error)
+          // survive a flood before them (a new user lost a final answer line after 10 MiB of rows).
+          const kept = tail.lastLines(tail.capacity - MARKER_RESERVE);
+          const gap = total - stored - kept.length;
+          const newline = stored > 0 && lastByte !== NEWLINE ? '\n' : '';
+          keep(Buffer.from(`${newline}…[${gap} bytes not kept: the output budget keeps the first ${stored} and the last ${kept.length} bytes]…\n`));
+          keep(kept);
+        }
+      }
       closed = true;
       closeSync(fd);
       keptSha256 = `sha256:${keptHash.digest('hex')}`;

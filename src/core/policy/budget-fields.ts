@@ -61,7 +61,8 @@ export const BUDGET_FIELDS: readonly BudgetField[] = [
     min: 1024,
     max: 2 ** 32,
     unit: 'bytes',
-    description: 'stdout+stderr kept per job; past it output is counted but not kept (marked truncated) and the job runs on',
+    description:
+      'stdout+stderr kept per job; past it the first bytes and the last lines are kept around a marked gap, the rest counted (truncated), and the job runs on',
   },
   {
     key: 'concurrency',

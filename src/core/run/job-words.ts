@@ -62,7 +62,7 @@ export function jobFindings(job: JobRecord, budget: { outputBytes: number; wallC
   // Derived from the counts, not limitHit: a job can be truncated and also time out.
   if (job.outputBytes > job.storedBytes) {
     findings.push(
-      `output budget of ${formatBytes(budget.outputBytes)} was reached: ${job.outputBytes} bytes printed, the first ${job.storedBytes} kept (truncated); the job ran on to its own end`,
+      `output budget of ${formatBytes(budget.outputBytes)} was reached: ${job.outputBytes} bytes printed, ${job.storedBytes} kept (truncated: its first bytes and, past a marked gap, its last lines); the job ran on to its own end`,
     );
   }
   return findings;

@@ -78,7 +78,10 @@ export async function readLogs(ctx: EngineContext, input: LogsInput): Promise<Re
   // No policy summary here: reading a log should not cost a provider probe.
   const provenance = provenanceFor(ctx, 'logs', { workspace: ws, job });
   const base = {
-    warnings: job.storedBytes < job.outputBytes ? [`only the first ${job.storedBytes} of ${job.outputBytes} bytes were kept (output budget)`] : [],
+    warnings:
+      job.storedBytes < job.outputBytes
+        ? [`only ${job.storedBytes} of ${job.outputBytes} bytes were kept (output budget): the first, and past a line marking the gap, the last`]
+        : [],
     resource_usage: usageOfJob(job),
     provenance,
   };

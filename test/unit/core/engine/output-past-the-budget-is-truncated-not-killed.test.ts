@@ -1,7 +1,8 @@
 /**
  * The output budget caps what is captured, not how long a job may print:
- * past it, capture stops (every byte is still counted, at most the budget is
- * kept, the evidence is marked truncated) and the job runs on to its own exit
+ * past it, the log keeps the first bytes and the last lines around a marked
+ * gap (every byte is still counted, at most the budget is kept, the evidence
+ * is marked truncated) and the job runs on to its own exit
  * status, which alone decides its status. The wall clock still bounds a job
  * that prints forever.
  */
@@ -32,7 +33,10 @@ describe('output past the budget', () => {
     expect(pkg.key_findings.join('\n')).toMatch(/output budget of 64 KiB was reached.*truncated/);
     const log = join(t.home, 'jobs', `${pkg.provenance.job_id}.log`);
     expect(statSync(log).size).toBeLessThanOrEqual(BUDGET);
-    expect(readFileSync(log, 'utf8')).not.toContain('finished-after-the-flood');
+    // The first bytes, a marked gap, then the last lines: what the job said after its flood is kept.
+    expect(readFileSync(log, 'utf8')).toMatch(
+      /…\[\d+ bytes not kept: the output budget keeps the first \d+ and the last \d+ bytes\]…\n[\s\S]*finished-after-the-flood\n$/,
+    );
   });
 
   it('leaves the status to the job’s own exit status', async () => {
