@@ -455,9 +455,9 @@ async function jobView(view, gen, id) {
     await loadLog(gen, false); // follow: append what the job wrote since
   }
   if (gen !== generation) return;
+  // The package and the actions row (status, stop, the live marker) change together: rendered either side of the
+  // samples' fetch, the page showed a cancelled outcome beside "live: following the output" for that long.
   document.getElementById('job-package').replaceChildren(resultPackage(pkg));
-  await showSamples(gen, id);
-  if (gen !== generation) return;
   document
     .getElementById('job-actions')
     .replaceChildren(
@@ -465,6 +465,8 @@ async function jobView(view, gen, id) {
       running && session.allowActions ? el('button', { testid: 'stop', onclick: () => stopJob(pkg.provenance.workspace_id, id) }, 'stop…') : '',
       running ? el('span', { class: 'muted', testid: 'live' }, 'live: following the output') : '',
     );
+  await showSamples(gen, id);
+  if (gen !== generation) return;
   if (running) timer = setTimeout(route, 1000);
 }
 
