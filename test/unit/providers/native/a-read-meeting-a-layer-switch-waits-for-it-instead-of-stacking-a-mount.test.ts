@@ -10,32 +10,15 @@
  * The switch is played here by hand, holding the same lock: unmount, let a
  * read start, mount the same stack again, release. One mount must be left.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeNativeWorkspace } from './native-fixture.js';
+import { holdLock, makeNativeWorkspace, mountsAt } from './native-fixture.js';
 import { nativeReadiness } from './native-readiness.js';
 
 const readiness = await nativeReadiness();
 const overlay = /\toverlay\n/.test(readFileSync('/proc/filesystems', 'utf8'));
-
-function mountsAt(path: string): string[] {
-  return readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .filter((line) => line.split(' ')[4] === path);
-}
-
-/** Holds `lock` (flock) until the returned function is called, as the switch's shell does. */
-async function holdLock(lock: string): Promise<() => Promise<void>> {
-  const holder = spawn('/usr/bin/flock', ['-x', lock, '/bin/sh', '-c', 'echo held; read _ || true'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await new Promise((resolve) => holder.stdout.once('data', resolve));
-  return () =>
-    new Promise((resolve) => {
-      holder.once('close', () => resolve());
-      holder.stdin.end();
-    });
-}
 
 describe.runIf(readiness.ownFilesystem && overlay)(`a read during a layer switch (needs root, loop devices and overlayfs: ${readiness.storageDetail})`, () => {
   it('waits for the switch and leaves one mount, not two stacked', async () => {

@@ -8,36 +8,15 @@
  * The other caller is played by hand, holding the image's lock: a read that
  * needs the store waits, finds it mounted by then, and mounts nothing more.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeNativeWorkspace } from './native-fixture.js';
+import { holdLock, makeNativeWorkspace, mountPointEnding, mountsAt } from './native-fixture.js';
 import { nativeReadiness } from './native-readiness.js';
 
 const readiness = await nativeReadiness();
 const overlay = /\toverlay\n/.test(readFileSync('/proc/filesystems', 'utf8'));
-
-const mountsAt = (path: string) =>
-  readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .filter((line) => line.split(' ')[4] === path);
-const mountPointEnding = (suffix: string) =>
-  readFileSync('/proc/self/mountinfo', 'utf8')
-    .split('\n')
-    .map((l) => l.split(' ')[4] ?? '')
-    .find((p) => p.endsWith(suffix))!;
-
-/** Holds the lock on `file` (an existing file: flock(1) opens it) until the returned function is called. */
-async function holdLock(file: string): Promise<() => Promise<void>> {
-  const holder = spawn('/usr/bin/flock', ['-x', file, '/bin/sh', '-c', 'echo held; read _ || true'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  await new Promise((resolve) => holder.stdout.once('data', resolve));
-  return () =>
-    new Promise((resolve) => {
-      holder.once('close', () => resolve());
-      holder.stdin.end();
-    });
-}
 
 describe.runIf(readiness.ownFilesystem && overlay)(`a store image found unmounted (needs root, loop devices and overlayfs: ${readiness.storageDetail})`, () => {
   it('is mounted once when another caller mounts it first', async () => {

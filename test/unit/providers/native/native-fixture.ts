@@ -2,6 +2,7 @@
  * A real native workspace for integration tests: temp root, one workspace,
  * a `run` helper that collects output, and a teardown that removes it.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,4 +101,30 @@ export function reclaimShellRunning(dir: string): boolean {
     if (argv[3] === 'headspace-reclaim' && argv[4] === dir) return true;
   }
   return false;
+}
+
+/** The lines of /proc/self/mountinfo whose mount point is `path` (two means one mount stacked on another). */
+export function mountsAt(path: string): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter((line) => line.split(' ')[4] === path);
+}
+
+/** The first mount point in /proc/self/mountinfo ending with `suffix`. */
+export function mountPointEnding(suffix: string): string {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .find((path) => path.endsWith(suffix))!;
+}
+
+/** Holds an flock on `file` (flock(1) opens it, creating it if missing) until the returned function is called, as another caller would. */
+export async function holdLock(file: string): Promise<() => Promise<void>> {
+  const holder = spawn('/usr/bin/flock', ['-x', file, '/bin/sh', '-c', 'echo held; read _ || true'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise((resolve) => holder.stdout.once('data', resolve));
+  return () =>
+    new Promise((resolve) => {
+      holder.once('close', () => resolve());
+      holder.stdin.end();
+    });
 }
