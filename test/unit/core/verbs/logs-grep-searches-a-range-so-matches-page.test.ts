@@ -4,42 +4,25 @@
  * after the last match shown, and each page is bounded by maxLines. grep with
  * head or tail is still refused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadspace, type Engine } from '../../../../src/api/index.js';
+import { describe, expect, it } from 'vitest';
+import { lineNumbers, tracedJob } from '../../../helpers/traced-job.js';
 
-const home = mkdtempSync(join(tmpdir(), 'hs-logs-range-'));
-let engine: Engine;
-let jobId: string;
-
-beforeAll(async () => {
-  engine = createHeadspace({ home, defaultProvider: 'fake' });
-  const workspaceId = (await engine.create({})).provenance.workspace_id!;
-  jobId = (await engine.run({ workspaceId, argv: ['trace', '100'] })).provenance.job_id!;
-});
-afterAll(() => {
-  engine.close();
-  rmSync(home, { recursive: true, force: true });
-});
-
-const numbers = (excerpt: string | undefined) => (excerpt ?? '').split('\n').map((line) => Number(/^\s*(\d+):/.exec(line)?.[1]));
+const traced = tracedJob('hs-logs-range-');
 
 describe('logs with grep and lines', () => {
   it('returns only matches inside the range, at most maxLines, marked truncated when more matched', async () => {
-    const page = await engine.logs({ jobId, grep: 'step=0000[2-5]', lines: { from: 25, to: 2 ** 31 - 1 }, maxLines: 10 });
-    expect(numbers(page.evidence[0]?.excerpt)).toEqual([25, 26, 27, 28, 29, 30, 31, 32, 33, 34]);
+    const page = await traced.engine.logs({ jobId: traced.jobId, grep: 'step=0000[2-5]', lines: { from: 25, to: 2 ** 31 - 1 }, maxLines: 10 });
+    expect(lineNumbers(page.evidence[0]?.excerpt)).toEqual([25, 26, 27, 28, 29, 30, 31, 32, 33, 34]);
     expect(page.evidence[0]?.truncated).toBe(true);
-    const next = await engine.logs({ jobId, grep: 'step=0000[2-5]', lines: { from: 35, to: 50 }, maxLines: 10 });
-    expect(numbers(next.evidence[0]?.excerpt)).toEqual([35, 36, 37, 38, 39, 40, 41, 42, 43, 44]);
-    const last = await engine.logs({ jobId, grep: 'step=0000[2-5]', lines: { from: 55, to: 100 }, maxLines: 10 });
-    expect(numbers(last.evidence[0]?.excerpt)).toEqual([55, 56, 57, 58, 59, 60]);
+    const next = await traced.engine.logs({ jobId: traced.jobId, grep: 'step=0000[2-5]', lines: { from: 35, to: 50 }, maxLines: 10 });
+    expect(lineNumbers(next.evidence[0]?.excerpt)).toEqual([35, 36, 37, 38, 39, 40, 41, 42, 43, 44]);
+    const last = await traced.engine.logs({ jobId: traced.jobId, grep: 'step=0000[2-5]', lines: { from: 55, to: 100 }, maxLines: 10 });
+    expect(lineNumbers(last.evidence[0]?.excerpt)).toEqual([55, 56, 57, 58, 59, 60]);
     expect(last.evidence[0]?.truncated).toBe(false);
   });
 
   it('still refuses grep with head or tail', async () => {
-    await expect(engine.logs({ jobId, grep: 'x', head: 5 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(engine.logs({ jobId, grep: 'x', tail: 5, lines: { from: 1, to: 2 } })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(traced.engine.logs({ jobId: traced.jobId, grep: 'x', head: 5 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(traced.engine.logs({ jobId: traced.jobId, grep: 'x', tail: 5, lines: { from: 1, to: 2 } })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 });

@@ -5,33 +5,16 @@
  * the log's last lines, in one pass of constant work per line, and names the
  * page before it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeadspace, type Engine } from '../../../../src/api/index.js';
+import { describe, expect, it } from 'vitest';
+import { lineNumbers, tracedJob } from '../../../helpers/traced-job.js';
 
-const home = mkdtempSync(join(tmpdir(), 'hs-logs-tail-'));
-let engine: Engine;
-let jobId: string;
-
-beforeAll(async () => {
-  engine = createHeadspace({ home, defaultProvider: 'fake' });
-  const workspaceId = (await engine.create({})).provenance.workspace_id!;
-  jobId = (await engine.run({ workspaceId, argv: ['trace', '100'] })).provenance.job_id!;
-});
-afterAll(() => {
-  engine.close();
-  rmSync(home, { recursive: true, force: true });
-});
-
-const numbers = (excerpt: string | undefined) => (excerpt ?? '').split('\n').map((line) => Number(/^\s*(\d+):/.exec(line)?.[1]));
+const traced = tracedJob('hs-logs-tail-');
 
 describe('logs with a tail', () => {
   it('longer than maxLines shows the last maxLines lines and names the page before them', async () => {
-    const page = await engine.logs({ jobId, tail: 50, maxLines: 10 });
+    const page = await traced.engine.logs({ jobId: traced.jobId, tail: 50, maxLines: 10 });
     const total = page.evidence[0]!.total_lines!;
-    expect(numbers(page.evidence[0]?.excerpt)).toEqual(Array.from({ length: 10 }, (_, i) => total - 9 + i));
+    expect(lineNumbers(page.evidence[0]?.excerpt)).toEqual(Array.from({ length: 10 }, (_, i) => total - 9 + i));
     expect(page.evidence[0]?.truncated).toBe(true);
     expect(page.outcome_summary).toContain('10 of 50 line(s) shown');
     expect(page.attention.map((a) => a.text)).toEqual([
@@ -40,17 +23,17 @@ describe('logs with a tail', () => {
   });
 
   it('within maxLines shows the whole window in order and suggests nothing more', async () => {
-    const page = await engine.logs({ jobId, tail: 5 });
+    const page = await traced.engine.logs({ jobId: traced.jobId, tail: 5 });
     const total = page.evidence[0]!.total_lines!;
-    expect(numbers(page.evidence[0]?.excerpt)).toEqual([total - 4, total - 3, total - 2, total - 1, total]);
+    expect(lineNumbers(page.evidence[0]?.excerpt)).toEqual([total - 4, total - 3, total - 2, total - 1, total]);
     expect(page.evidence[0]?.truncated).toBe(false);
     expect(page.attention).toEqual([]);
   });
 
   it('longer than the log shows it all', async () => {
-    const page = await engine.logs({ jobId, tail: 100_000, maxLines: 1000 });
+    const page = await traced.engine.logs({ jobId: traced.jobId, tail: 100_000, maxLines: 1000 });
     const total = page.evidence[0]!.total_lines!;
-    expect(numbers(page.evidence[0]?.excerpt)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    expect(lineNumbers(page.evidence[0]?.excerpt)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     expect(page.attention).toEqual([]);
   });
 });
