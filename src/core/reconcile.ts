@@ -67,6 +67,19 @@ function storeAttention(
   for (const intent of store.openIntents()) {
     if (workspaceId && intent.workspaceId !== workspaceId) continue;
     if (isOwnerAlive(intent.owner)) continue;
+    // A destroy cut short (killed, say, while it waited on a held lock) may have taken part of the workspace away
+    // already: the record still reads as before, and the only way on is to destroy it again, which finishes it and
+    // settles the intent. Naming doctor here sent the caller through a repair plan that only says the same thing.
+    if (intent.op === 'remove') {
+      attention.push(
+        attentionItem(
+          'unsettled-intent',
+          `the destroy of workspace ${intent.workspaceId} (intent #${intent.id}) was cut short and its process (pid ${intent.owner.pid}) is gone; the workspace may be partly removed: destroy it again to finish`,
+          { workspace_id: intent.workspaceId, action: nextAction('destroy', { workspaceId: intent.workspaceId }) },
+        ),
+      );
+      continue;
+    }
     attention.push(
       attentionItem(
         'unsettled-intent',

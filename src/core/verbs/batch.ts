@@ -14,7 +14,7 @@ import type { ResultPackage } from '../result/result-package.js';
 import { refuseUndetachable, supervisorEnv } from '../run/detach-job.js';
 import { currentOwner, processStartTime, type Owner } from '../store/owner.js';
 import { requireSnapshots } from '../snapshots/snapshot-guards.js';
-import { requireLiveWorkspace } from './workspace-guards.js';
+import { requireLiveWorkspace, requireUnexpired } from './workspace-guards.js';
 import type { GroupRecord } from '../batch/batch-records.js';
 import { batchResult } from '../batch/batch-result.js';
 import { readBatchSpec } from '../batch/batch-spec.js';
@@ -111,7 +111,10 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
     const key = `${m.forkOf !== null ? 'fork' : 'run'}:${id}`;
     if (checked.has(key)) continue;
     checked.add(key);
-    const ws = m.forkOf !== null ? (await requireSnapshots(ctx, id, 'a batch job with fork')).ws : requireLiveWorkspace(ctx, id);
+    const found = m.forkOf !== null ? (await requireSnapshots(ctx, id, 'a batch job with fork')).ws : requireLiveWorkspace(ctx, id);
+    // Past its TTL it takes no job and gives no fork (a fork inherits the expiry): refused here, before anything is
+    // recorded, rather than as one job's failure at launch while the batch's other jobs run.
+    const ws = requireUnexpired(ctx, found, m.forkOf !== null ? 'nothing was run (a fork of it would inherit its expiry)' : 'nothing was run');
     // Each job is a detached run (it outlives the batch's driver): refused now if its provider cannot be.
     refuseUndetachable(ctx, ws.provider);
   }

@@ -9,7 +9,7 @@ import type { ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import { crashPoint } from '../crash-points.js';
-import { currentOwner } from '../store/owner.js';
+import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
@@ -111,6 +111,11 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
       `removed=${disposition.removed.join('+') || 'none'}${disposition.reclaiming?.length ? ` reclaiming=${disposition.reclaiming.join('+')}` : ''}`,
       ctx.clock.now(),
     );
+    // An earlier destroy of it that was cut short (its process gone) is finished by this one: settled with it, so the
+    // next verb does not still say "destroy it again" of a destroyed workspace.
+    for (const stale of store.openIntents())
+      if (stale.workspaceId === ws.id && stale.op === 'remove' && stale.id !== intent && !isOwnerAlive(stale.owner))
+        store.settleIntent(stale.id, `removed (finished by intent #${intent})`, ctx.clock.now());
     const moved = store.moveWorkspaceThrough(ws.id, path.slice(1), ctx.clock.now());
     // Released with the destroy, in one commit: forced, they are let go rather than left sealed against a workspace that is gone.
     for (const o of unsettled) if (records.beginSettle(o.id, 'release')) records.finishSettle(o.id, ctx.clock.now());

@@ -38,6 +38,21 @@ describe('reconciliation at entry', () => {
     store.close();
   });
 
+  it('names destroy as the way out of a destroy cut short, not a doctor round trip', async () => {
+    t = makeTestEngine();
+    await t.engine.create({ workspaceId: 'halfgone' });
+    const store = SqliteStore.open(t.home);
+    store.openIntent({ workspaceId: 'halfgone', jobId: null, op: 'remove', provider: 'fake', owner: deadOwner, createdAt: 0 });
+    const pkg = await t.engine.ls();
+    const item = pkg.attention.find((a) => a.kind === 'unsettled-intent');
+    expect(item?.text).toMatch(/the destroy of workspace halfgone \(intent #\d+\) was cut short .* destroy it again to finish/);
+    expect(item?.action).toEqual({ verb: 'destroy', args: { workspaceId: 'halfgone' } });
+    await t.engine.destroy({ workspaceId: 'halfgone' });
+    expect(store.getWorkspace('halfgone')?.state).toBe('destroyed');
+    expect(attentionTexts(await t.engine.ls()).join('\n')).not.toContain('cut short');
+    store.close();
+  });
+
   it('reports a running job whose process is gone, naming stop as the way out', async () => {
     t = makeTestEngine();
     await t.engine.create({ workspaceId: 'orphan' });
