@@ -307,6 +307,7 @@ async function dispatch(verb: string, args: string[], opts: Opts, io: CliIo): Pr
       ...(opts.maxResultBytes !== undefined && { maxResultBytes: parsePositiveInt('--max-result-bytes', String(opts.maxResultBytes)) }),
       ...(opts.maxStructuredBytes !== undefined && { maxStructuredBytes: parsePositiveInt('--max-structured-bytes', String(opts.maxStructuredBytes)) }),
       ...(opts.root !== undefined && { roots: opts.root as string[] }),
+      ...(opts.tools !== undefined && { tools: String(opts.tools) }),
       env: io.env,
       stderr: io.stderr,
     });

@@ -25,7 +25,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import type { z } from 'zod';
 import { EngineError } from '../core/errors.js';
 import { EXIT_CODES, type Category } from '../core/status.js';
-import { withAction, type NextAction } from '../core/next-action.js';
+import { withAction, type NextAction, type RenderAction } from '../core/next-action.js';
 import { mcpActionRenderer } from './render-action.js';
 
 /** JSON-RPC codes this server emits. -32002 is MCP's "resource not found". */
@@ -64,10 +64,10 @@ export class ProtocolFault extends Error {
   }
 }
 
-export function errorDocument(error: EngineError): ErrorDocument {
+export function errorDocument(error: EngineError, renderAction: RenderAction = mcpActionRenderer): ErrorDocument {
   // The hint's suggested call follows it as a tool call, never a CLI command (#11).
   const remediation =
-    error.hint === undefined ? (error.action === undefined ? null : mcpActionRenderer(error.action)) : withAction(error.hint, error.action, mcpActionRenderer);
+    error.hint === undefined ? (error.action === undefined ? null : renderAction(error.action)) : withAction(error.hint, error.action, renderAction);
   return {
     code: EXIT_CODES[error.category],
     message: error.message,
@@ -79,8 +79,8 @@ export function errorDocument(error: EngineError): ErrorDocument {
 }
 
 /** A refused or failed verb, as a tool error result the model reads and acts on. */
-export function toolErrorResult(error: EngineError): CallToolResult {
-  const doc = errorDocument(error);
+export function toolErrorResult(error: EngineError, renderAction?: RenderAction): CallToolResult {
+  const doc = errorDocument(error, renderAction);
   const text = [
     `error: ${doc.category} (exit ${doc.code}, ${doc.reason}): ${oneLine(doc.message)}`,
     `hint: ${oneLine(doc.remediation ?? 'call the learn prompt, or the doctor tool, for the rules')}`,
@@ -108,8 +108,8 @@ export function unknownTool(name: string, known: readonly string[]): ProtocolFau
  * engine raised on purpose, otherwise (our bug) a -32603 protocol error. The
  * fault's stack is written to `log` (stderr), never sent to the client.
  */
-export function toolFailure(value: unknown, log: (line: string) => void): CallToolResult {
-  if (value instanceof EngineError && value.code !== 'INTERNAL') return toolErrorResult(value);
+export function toolFailure(value: unknown, log: (line: string) => void, renderAction?: RenderAction): CallToolResult {
+  if (value instanceof EngineError && value.code !== 'INTERNAL') return toolErrorResult(value, renderAction);
   throw internalFault(value, log);
 }
 

@@ -11,6 +11,8 @@ import { EngineError } from '../core/errors.js';
 import { describeRoots, fallbackRoots } from './host-roots.js';
 import { DEFAULT_HTTP_PORT, isLoopback, parsePort } from './loopback.js';
 import type { EngineFactory } from './server.js';
+import { TOOLS } from './tools/index.js';
+import { selectTools } from './tools/select-tools.js';
 
 export interface ServeOptions {
   engineFactory: EngineFactory;
@@ -29,6 +31,8 @@ export interface ServeOptions {
   roots?: readonly string[];
   /** The server's working directory (the default root, unless it is `/`); default process.cwd(). */
   cwd?: string;
+  /** Raw --tools value: the tools and sets to serve (select-tools.ts); every tool when absent. */
+  tools?: string;
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;
 }
@@ -50,6 +54,7 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
   const cwd = options.cwd ?? process.cwd();
   for (const root of options.roots ?? []) checkRootFlag(root, cwd);
   const roots = fallbackRoots(options.roots ?? [], cwd);
+  const tools = options.tools === undefined ? undefined : selectTools(TOOLS, options.tools);
   // Fail fast on a bad --provider or an unusable store, before a client connects.
   const probe = await options.engineFactory();
   probe.close();
@@ -59,6 +64,7 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
     log,
     fallbackRoots: roots,
     cwd,
+    ...(tools === undefined ? {} : { tools }),
     ...(options.maxResultBytes === undefined ? {} : { maxResultBytes: options.maxResultBytes }),
     ...(options.maxStructuredBytes === undefined ? {} : { maxStructuredBytes: options.maxStructuredBytes }),
   };

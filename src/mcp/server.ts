@@ -31,7 +31,7 @@ import { internalFault, invalidArguments, resourceFailure, toolFailure, unknownT
 import { FILE_RESOURCE_MAX_BYTES, FILE_URI_TEMPLATE, readWorkspaceFile } from './resources.js';
 import { reportProgress } from './progress.js';
 import { boundStructured, DEFAULT_MAX_STRUCTURED_BYTES } from './bound-structured.js';
-import { mcpActionRenderer } from './render-action.js';
+import { mcpActionRendererFor } from './render-action.js';
 import { RESULT_SCHEMA_URI, ResultPackageSchema, TOOL_OUTPUT_JSON_SCHEMA } from './result-schema.js';
 import { TOOLS } from './tools/index.js';
 import { HOST_ROOTS_INSTRUCTIONS, type ToolSpec } from './tools/tool-spec.js';
@@ -79,6 +79,8 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const tools = options.tools ?? TOOLS;
   const byName = new Map(tools.map((t) => [t.name, t]));
+  // Suggested calls read as tool calls only for the tools listed here (--tools may serve fewer than all).
+  const mcpActionRenderer = mcpActionRendererFor(new Set(byName.keys()));
   const inFlight = new Set<Promise<unknown>>();
   const server = new McpServer(
     { name: 'headspace', title: 'headspace', version: packageVersion() },
@@ -155,7 +157,7 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
             ...(structured.originalBytes === undefined ? {} : { _meta: { [TRUNCATED_META_KEY]: { original_bytes: structured.originalBytes } } }),
           };
         },
-        (error: unknown) => toolFailure(error, log),
+        (error: unknown) => toolFailure(error, log, mcpActionRenderer),
       ),
     );
   });
