@@ -16,7 +16,10 @@
  *   that list — never a value or a digest of one: a digest of a short
  *   secret can be reversed by guessing, so values are not bound at all;
  * - inputs: every input of the workspace recorded by the time the job
- *   started (destination, size, sha256);
+ *   started (destination, size, sha256 as put); one that a later restore or
+ *   settle may have replaced names it (`may_differ_after`), and those changes
+ *   are listed (`tree_changes`), as is the fork the files began as
+ *   (`forked_from`): tree-history.ts;
  * - verification: each check, its outcome and its evidence digest;
  * - output: the sha256 of the output KEPT (at most the output budget) with
  *   the kept and total byte counts;
@@ -26,9 +29,13 @@
  * job's artifacts issues the next version of its receipt — the same
  * bindings plus the artifact — naming the previous version's sha256 in
  * `previous_sha256`. Earlier versions stay stored and retrievable; none is
- * ever rewritten. An artifact belongs to the job that declared it (run
- * --declare); one declared by the declare verb belongs to the latest
- * finished job of the workspace when it is exported.
+ * ever rewritten. An exported artifact goes on the receipt of the job that
+ * ran last in the workspace before the export (the bytes are what that job
+ * left, whoever wrote them), with `declared_by_job` naming the declarer when
+ * it is another job or none (the declare verb): binding it to its declarer
+ * let a later job's bytes stand under an earlier job's receipt (red team).
+ * When a restore or a settle changed the files after that last job, no job
+ * left those bytes, and no receipt binds the export.
  *
  * The file form (`receipt --out`) is an envelope {receipt, sha256}, itself
  * canonical: `receipt verify` recomputes the sha256 of the receipt's
@@ -40,6 +47,7 @@ import type { EngineContext } from '../context.js';
 import { canonicalDigest, canonicalJson, sha256Of } from '../canonical-json.js';
 import { policyDigest, isoTime } from '../result/package-parts.js';
 import type { JobRecord, SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
+import { describeTreeChange, readTreeChanges, supersedingChange } from './tree-history.js';
 
 export const JOB_RECEIPT_SCHEMA = 'headspace.job-receipt/v1';
 
@@ -48,6 +56,8 @@ export interface ReceiptArtifact {
   size_bytes: number;
   sha256: string;
   exported_to: string;
+  /** Present when the artifact was declared by another job than the receipt's (its id) or by the declare verb (null). */
+  declared_by_job?: string | null;
 }
 
 export interface JobReceipt {
@@ -69,7 +79,11 @@ export interface JobReceipt {
   policy_digest: string;
   environment_digest: string | null;
   env: { names: string[]; names_sha256: string };
-  inputs: Array<{ destination: string; size_bytes: number; sha256: string }>;
+  inputs: Array<{ destination: string; size_bytes: number; sha256: string; may_differ_after?: string }>;
+  /** Restores and settles of the workspace before the job started (absent when none). */
+  tree_changes?: Array<{ change: string; at: string }>;
+  /** The workspace is a fork: the files began as this workspace's checkpoint (absent otherwise). */
+  forked_from?: { workspace_id: string; checkpoint_id: string; digest: string };
   verification: unknown;
   output: { sha256: string; kept_bytes: number; total_bytes: number };
   artifacts: ReceiptArtifact[];
@@ -107,6 +121,10 @@ export function issueJobReceipt(
   const existing = store.receiptOf(job.id);
   if (existing) return existing.sha256;
   const envNames = store.envNames(job.id);
+  // Absent fields keep a receipt with neither byte-identical to one issued before they existed.
+  const changes = readTreeChanges(store, ws.id, job.startedAt);
+  const fork = store.statement('SELECT parent_id, parent_checkpoint_id, parent_digest FROM forks WHERE child_id = ?').get(ws.id) as
+    { parent_id: string; parent_checkpoint_id: string; parent_digest: string } | undefined;
   const receipt: JobReceipt = {
     schema: JOB_RECEIPT_SCHEMA,
     version: 1,
@@ -129,7 +147,17 @@ export function issueJobReceipt(
     inputs: store
       .listInputs(ws.id)
       .filter((i) => i.createdAt <= job.startedAt || i.jobId === job.id)
-      .map((i) => ({ destination: i.destination, size_bytes: i.sizeBytes, sha256: prefixed(i.sha256) })),
+      .map((i) => {
+        const after = supersedingChange(i, changes);
+        return {
+          destination: i.destination,
+          size_bytes: i.sizeBytes,
+          sha256: prefixed(i.sha256),
+          ...(after ? { may_differ_after: describeTreeChange(after) } : {}),
+        };
+      }),
+    ...(changes.length > 0 ? { tree_changes: changes.map((c) => ({ change: describeTreeChange(c), at: isoTime(c.at)! })) } : {}),
+    ...(fork ? { forked_from: { workspace_id: fork.parent_id, checkpoint_id: fork.parent_checkpoint_id, digest: fork.parent_digest } } : {}),
     verification: store.verificationOf(job.id) ?? { outcome: 'none', checks: [] },
     output: { ...(kept ?? keptOutputDigest(ctx.logPath(job.id))), total_bytes: job.outputBytes },
     artifacts: [],
@@ -156,11 +184,11 @@ export function reissueOnExport(
   declaredByJob: string | null,
   artifact: ReceiptArtifact,
 ): { jobId: string; sha256: string; version: number } | null {
-  const owner =
-    (declaredByJob !== null && store.receiptOf(declaredByJob) ? declaredByJob : null) ??
-    store.latestFinishedJobs(ws.id, 0, 1).find((j) => store.receiptOf(j.id))?.id ??
-    null;
-  if (owner === null) return null;
+  const last = store.latestFinishedJobs(ws.id, 0, 1)[0];
+  if (last === undefined || last.finishedAt === null || !store.receiptOf(last.id)) return null;
+  // A restore or settle since that job ended: the bytes are none of its jobs' leaving.
+  if (readTreeChanges(store, ws.id, Number.MAX_SAFE_INTEGER).some((c) => c.at >= last.finishedAt!)) return null;
+  const owner = last.id;
   const previous = store.receiptOf(owner)!;
   const before = (JSON.parse(previous.document) as ReceiptEnvelope).receipt;
   const receipt: JobReceipt = {
@@ -168,9 +196,10 @@ export function reissueOnExport(
     version: previous.version + 1,
     previous_sha256: previous.sha256,
     issued_at: isoTime(ctx.clock.now())!,
-    artifacts: [...before.artifacts.filter((a) => a.name !== artifact.name), { ...artifact, sha256: prefixed(artifact.sha256) }].sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    ),
+    artifacts: [
+      ...before.artifacts.filter((a) => a.name !== artifact.name),
+      { ...artifact, sha256: prefixed(artifact.sha256), ...(declaredByJob === owner ? {} : { declared_by_job: declaredByJob }) },
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
   return { jobId: owner, sha256: storeReceipt(ctx, store, receipt), version: receipt.version };
 }

@@ -116,7 +116,9 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
     key_findings: [
       `${result.size} bytes verified as sha256:${result.sha256}`,
       'the artifact now outlives its workspace',
-      ...(reissued ? [`job ${reissued.jobId}'s receipt is now version ${reissued.version}, binding this artifact: ${reissued.sha256}`] : []),
+      reissued
+        ? `job ${reissued.jobId}'s receipt is now version ${reissued.version}, binding this artifact: ${reissued.sha256}${reissued.jobId === declared.declaredByJob ? '' : ` (the job that ran last here; ${declared.declaredByJob === null ? 'the artifact was declared after the fact' : `declared by job ${declared.declaredByJob}`})`}`
+        : 'no job receipt binds this export: no job has finished here, or a restore or settle changed the files after the last one',
     ],
     artifacts: artifactEntries(store, ws.id),
     provenance: provenanceFor(ctx, 'export', { workspace: ws, startedAt, finishedAt: ctx.clock.now() }),

@@ -13,6 +13,7 @@ import { nextAction } from '../next-action.js';
 import type { JobReceipt, ReceiptEnvelope } from '../receipts/job-receipt.js';
 import { verifyReceiptFile } from '../receipts/verify-receipt.js';
 import { buildResult } from '../result/build-result.js';
+import { quotedName } from '../result/visible-text.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { ResultPackage } from '../result/result-package.js';
 
@@ -67,6 +68,18 @@ export async function receiptOfJob(ctx: EngineContext, input: ReceiptInput): Pro
     `binds: status ${receipt.status}, exit ${receipt.exit_code ?? '(none)'}, command ${receipt.command_sha256}, policy ${receipt.policy_digest}, output ${receipt.output.sha256} (${receipt.output.kept_bytes} of ${receipt.output.total_bytes} bytes kept)`,
     `verification: ${(receipt.verification as { outcome?: string }).outcome ?? 'none'}; inputs: ${receipt.inputs.length}; env names: ${receipt.env.names.length === 0 ? 'none' : receipt.env.names.join(', ')}; exported artifacts: ${receipt.artifacts.length}`,
   ];
+  // What changed the files besides jobs, so the inputs' digests are not read as what the job ran on (a new user's review).
+  const differ = receipt.inputs.filter((i) => i.may_differ_after !== undefined).length;
+  if (receipt.forked_from) findings.push(`files began as fork of workspace ${receipt.forked_from.workspace_id} at ${receipt.forked_from.checkpoint_id}`);
+  if (receipt.tree_changes?.length)
+    findings.push(
+      `files changed besides jobs before it started: ${receipt.tree_changes.map((c) => c.change).join(', ')}${differ ? `; ${differ} input(s) may differ from what was put` : ''}`,
+    );
+  const declaredElsewhere = receipt.artifacts.filter((a) => a.declared_by_job !== undefined);
+  if (declaredElsewhere.length)
+    findings.push(
+      `exported after it as the job that ran last, declared elsewhere: ${declaredElsewhere.map((a) => `${quotedName(a.name)} (${a.declared_by_job === null ? 'declared after the fact' : `declared by ${a.declared_by_job}`})`).join(', ')}`,
+    );
   if (written) findings.push(`written to ${written}: it verifies offline from this file alone`);
   const provenance = provenanceFor(ctx, 'receipt', { workspace: store.getWorkspace(job.workspaceId), job });
   provenance.receipt_sha256 = row.sha256;
