@@ -20,52 +20,86 @@ import type { EngineContext } from '../context.js';
 import { EngineError, isEngineError } from '../errors.js';
 import type { HostClone } from '../manifest/git-input.js';
 import { nextAction } from '../next-action.js';
-import type { Provider } from '../provider.js';
+import type { Provider, ReadStream } from '../provider.js';
 import type { RepositoryMove } from './plan.js';
 import { putFiles } from './put.js';
 
-/** A workspace file's bytes, or null when there is no regular file there. */
-async function readWorkspaceFile(provider: Provider, workspaceId: string, path: string): Promise<Buffer | null> {
+/**
+ * Opens a workspace file for `use`, or returns null when there is no regular
+ * file there. Nothing here reads a file whole into memory: the workspace is
+ * a job's to fill, and a sparse 2 GiB `.git/HEAD` once cost the host 4 GB
+ * (a red team); HEAD is read up to a few KiB, tracked files are hashed as
+ * they stream, and a file in the way is only opened.
+ */
+async function withWorkspaceFile<T>(provider: Provider, workspaceId: string, path: string, use: (stream: ReadStream) => Promise<T>): Promise<T | null> {
+  let stream: ReadStream;
   try {
-    const stream = await provider.read(workspaceId, path, 1024 * 1024);
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream.chunks) chunks.push(chunk);
-      return Buffer.concat(chunks);
-    } finally {
-      await stream.close();
-    }
+    stream = await provider.read(workspaceId, path, 1024 * 1024);
   } catch (error) {
     if (isEngineError(error) && (error.code === 'FILE_NOT_FOUND' || error.code === 'NOT_A_REGULAR_FILE' || error.code === 'BAD_PATH')) return null;
     throw error;
   }
+  try {
+    return await use(stream);
+  } finally {
+    await stream.close();
+  }
 }
 
-/** git's object id of a blob: sha1 (or sha256 for a sha256 repository) over `blob <size>\0<bytes>`. */
-function blobId(bytes: Buffer, hexLength: number): string {
-  return createHash(hexLength === 64 ? 'sha256' : 'sha1')
-    .update(`blob ${bytes.length}\0`)
-    .update(bytes)
-    .digest('hex');
+/** A ref file is a line: past this it names no commit, and is not read on. */
+const HEAD_MAX_BYTES = 4096;
+
+/** The HEAD file's text, '' when it is larger than any ref line, or null when there is none. */
+function readHead(provider: Provider, workspaceId: string, path: string): Promise<string | null> {
+  return withWorkspaceFile(provider, workspaceId, path, async (stream) => {
+    if (stream.size > HEAD_MAX_BYTES) return '';
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of stream.chunks) {
+      chunks.push(chunk);
+      bytes += chunk.length;
+      if (bytes > HEAD_MAX_BYTES) return '';
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  });
+}
+
+/**
+ * git's object id of the blob a workspace file holds — sha1 (or sha256 for a
+ * sha256 repository) over `blob <size>\0<bytes>` — hashed as it streams, or
+ * null when there is no regular file. A file whose length moved during the
+ * read hashes as no blob (it is being changed: dirty either way).
+ */
+function workspaceBlobId(provider: Provider, workspaceId: string, path: string, hexLength: number): Promise<string | null> {
+  return withWorkspaceFile(provider, workspaceId, path, async (stream) => {
+    const hash = createHash(hexLength === 64 ? 'sha256' : 'sha1').update(`blob ${stream.size}\0`);
+    let bytes = 0;
+    for await (const chunk of stream.chunks) {
+      bytes += chunk.length;
+      if (bytes > stream.size) return '(changed while read)';
+      hash.update(chunk);
+    }
+    return bytes === stream.size ? hash.digest('hex') : '(changed while read)';
+  });
 }
 
 /** What makes a clone in the workspace dirty against the commit it was made at, at most a few lines; empty when clean. */
 async function dirtiness(provider: Provider, workspaceId: string, move: RepositoryMove, clone: HostClone): Promise<string[]> {
   const to = move.clone.to;
   const found: string[] = [];
-  const head = await readWorkspaceFile(provider, workspaceId, `${to}/.git/HEAD`);
-  if (head === null || head.toString('utf8').trim() !== move.from) found.push(`${to}/.git/HEAD no longer names ${move.from} (a job committed or checked out)`);
+  const head = await readHead(provider, workspaceId, `${to}/.git/HEAD`);
+  if (head === null || head.trim() !== move.from) found.push(`${to}/.git/HEAD no longer names ${move.from} (a job committed or checked out)`);
   const tracked = (await clone.trackedFiles(move.from)).filter((f) => f.mode === '100644' || f.mode === '100755');
   const trackedPaths = new Set(tracked.map((f) => f.path));
   for (const file of tracked) {
     if (found.length >= 5) break;
-    const bytes = await readWorkspaceFile(provider, workspaceId, `${to}/${file.path}`);
-    if (bytes === null) found.push(`${to}/${file.path} is gone`);
-    else if (blobId(bytes, file.blob.length) !== file.blob) found.push(`${to}/${file.path} was changed`);
+    const blob = await workspaceBlobId(provider, workspaceId, `${to}/${file.path}`, file.blob.length);
+    if (blob === null) found.push(`${to}/${file.path} is gone`);
+    else if (blob !== file.blob) found.push(`${to}/${file.path} was changed`);
   }
   for (const path of (await clone.changedPaths(move.from, move.clone.commit)).write) {
     if (found.length >= 5) break;
-    if (!trackedPaths.has(path) && (await readWorkspaceFile(provider, workspaceId, `${to}/${path}`)) !== null)
+    if (!trackedPaths.has(path) && (await withWorkspaceFile(provider, workspaceId, `${to}/${path}`, async () => true)) !== null)
       found.push(`${to}/${path} is untracked and the update would overwrite it`);
   }
   return found;

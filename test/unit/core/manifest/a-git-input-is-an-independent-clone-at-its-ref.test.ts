@@ -130,6 +130,23 @@ describe('a git input', () => {
     await expect(read('app/OTHER')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
   });
 
+  it('reads a HEAD grown past any ref line as dirty without reading it whole', async () => {
+    // A job's sparse 2 GiB HEAD once cost the host 4 GB of memory here (a red team): HEAD is read up to 4 KiB.
+    t = makeTestEngine();
+    project = makeProject();
+    const { second, work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/.git/HEAD', `${second}${' '.repeat(8192)}\n`] });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    git(work, 'commit', '--quiet', '-am', 'three');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({
+      code: 'MANIFEST_CHANGED',
+      message: expect.stringContaining(`app/.git/HEAD no longer names ${second}`),
+    });
+  });
+
   it('refuses, before writing anything, a fast-forward that would bring a symbolic link in', async () => {
     t = makeTestEngine();
     project = makeProject();
