@@ -19,10 +19,10 @@ import { FORMAT_CHAR_PATTERN, escapeChar } from './visible-text.js';
 const ANSI_ESCAPES = /\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|[ -/]*[0-~]?)|\x9b[0-?]*[ -/]*[@-~]?/g;
 
 /** C0 controls except tab and newline, DEL, C1 controls, and bidi/format characters (see visible-text.ts). */
-const CONTROL_CHARS = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`, 'g');
+const CONTROL_CHARS = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`, 'gu');
 
 /** True when `text` holds anything `cleanLine` would change (a cheap pre-check). */
-const NEEDS_CLEANING = new RegExp(CONTROL_CHARS.source);
+const NEEDS_CLEANING = new RegExp(CONTROL_CHARS.source, 'u');
 
 /** UTF-8 size of `text`; lone surrogates count as the 3-byte U+FFFD they encode to. */
 export function utf8Length(text: string): number {

@@ -20,9 +20,11 @@ export function shellQuote(word: string): string {
 /** One character inside $'…': bash reads \\xHH as a raw byte, so anything past ASCII goes as \\uHHHH (its UTF-8). */
 function shellEscape(ch: string): string {
   const named: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\t': '\\t', '\r': '\\r' };
-  const code = ch.charCodeAt(0);
+  const code = ch.codePointAt(0)!;
+  // bash's $'…' reads \UHHHHHHHH past U+FFFF.
+  if (named[ch] === undefined && code > 0xffff) return `\\U${code.toString(16).padStart(8, '0')}`;
   return named[ch] ?? (code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
 }
 
-const SHELL_UNSAFE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`);
-const SHELL_ESCAPED = new RegExp(`[\\\\'\\x00-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`, 'g');
+const SHELL_UNSAFE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`, 'u');
+const SHELL_ESCAPED = new RegExp(`[\\\\'\\x00-\\x1f\\x7f-\\x9f${FORMAT_CHAR_PATTERN.source.slice(1, -1)}]`, 'gu');

@@ -10,20 +10,32 @@
  */
 import { canonicalText, stringText } from '../name-text.js';
 
-/** Bidi controls (embeddings, overrides, isolates, marks) and line/paragraph separators: invisible, yet they move or break what is drawn. */
-const FORMAT_CHARS = '\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
-/** C0 controls except tab and newline, DEL, C1 controls, and FORMAT_CHARS. */
-const TERMINAL_UNSAFE = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHARS}]`, 'g');
-/** The invisible characters the markdown cleaners also show (see sanitize-text.ts). */
-export const FORMAT_CHAR_PATTERN = new RegExp(`[${FORMAT_CHARS}]`, 'g');
+/**
+ * Bidi controls (embeddings, overrides, isolates, marks) and line/paragraph
+ * separators, which move or break what is drawn; and the characters that
+ * draw nothing yet reach a model reading the text: zero-width spaces and
+ * joiners, word joiners and invisible operators, the BOM, the soft hyphen,
+ * interlinear annotation marks, and the tag and variation-selector planes
+ * (U+E0000–E0FFF). A job printed an instruction in tag characters that a
+ * reviewer saw as nothing and a model read whole (a red team). The emoji
+ * variation selectors U+FE00–FE0F are left as they are: a heart is drawn
+ * with one.
+ */
+const FORMAT_CHARS =
+  '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb\\u{e0000}-\\u{e0fff}';
+/** C0 controls except tab and newline, DEL, C1 controls, and FORMAT_CHARS (by code point: the last range is astral). */
+const TERMINAL_UNSAFE = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHARS}]`, 'gu');
+/** The invisible characters the markdown cleaners also show (see sanitize-text.ts); a pattern built from it needs the `u` flag. */
+export const FORMAT_CHAR_PATTERN = new RegExp(`[${FORMAT_CHARS}]`, 'gu');
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
 
-/** One character as an escape: `\n`, `\r`, `\t`, `\x1b` below U+0100, `\u202e` above. */
+/** One character as an escape: `\n`, `\r`, `\t`, `\x1b` below U+0100, `\u202e` above, `\u{e0041}` past U+FFFF. */
 export function escapeChar(ch: string): string {
   const named = NAMED[ch];
   if (named !== undefined) return named;
-  const code = ch.charCodeAt(0);
+  const code = ch.codePointAt(0)!;
+  if (code > 0xffff) return `\\u{${code.toString(16)}}`;
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
