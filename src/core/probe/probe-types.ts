@@ -34,6 +34,8 @@ export interface JobFacts {
   exitCode: number | null;
   /** The job's captured stdout+stderr (merged a line at a time), as text. */
   output: string;
+  /** The run's result package as a reader gets it: its markdown, then its JSON (what an agent reads of the job's output). */
+  rendered?: string;
 }
 
 /** What a scenario may ask of the host side; built by run-probe for one probe workspace. */

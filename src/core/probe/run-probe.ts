@@ -18,6 +18,7 @@ import { labelLimit } from '../policy/label-limit.js';
 import { DEFAULT_BUDGET, defaultPolicy, type Budget } from '../policy/policy.js';
 import type { ProviderCapabilities } from '../provider.js';
 import type { AttentionItem } from '../result/result-package.js';
+import { renderJson } from '../result/render-json.js';
 import { renderMarkdown } from '../result/render-markdown.js';
 import { selectExcerpt } from '../output/select-excerpt.js';
 import type { WorkspaceRecord } from '../store/sqlite-store.js';
@@ -240,7 +241,12 @@ async function runScenario(
     const ran = await runJob(ctx, { workspaceId: input.workspaceId, argv: attempt.argv, jobId, ...(attempt.env ? { env: attempt.env } : {}) });
     watching.abort();
     await watcher;
-    const job: JobFacts = { status: ran.status, exitCode: ran.provenance.exit_code, output: readJobLog(ctx, jobId)?.toString('utf8') ?? '' };
+    const job: JobFacts = {
+      status: ran.status,
+      exitCode: ran.provenance.exit_code,
+      output: readJobLog(ctx, jobId)?.toString('utf8') ?? '',
+      rendered: `${renderMarkdown(ran)}\n${renderJson(ran)}`,
+    };
     const judgement = scenario.judge(job, await attempt.observe(job));
     const excerpt = judgement.verdict === 'contained' ? null : excerptOf(judgement.lines ?? [], job.output);
     return result({ verdict: judgement.verdict, evidence: judgement.evidence, jobId, excerpt });

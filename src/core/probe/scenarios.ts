@@ -14,7 +14,7 @@ import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js'
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
 import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
-import { hostileNames } from './scenarios-output.js';
+import { hostileNames, invisibleOutput } from './scenarios-output.js';
 import { socketMemory } from './scenarios-memory.js';
 import { budgetPastHost } from './scenarios-capacity.js';
 import { inheritedLimits, ptyPool } from './scenarios-terminals.js';
@@ -50,6 +50,7 @@ export const SCENARIOS: readonly Scenario[] = [
   hostPathThroughLink,
   landlockLayer,
   hostileNames,
+  invisibleOutput,
   socketMemory,
   budgetPastHost,
   inheritedLimits,
