@@ -76,7 +76,9 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
       `workspace ${ws.id} has sealed outputs not settled yet: ${unsettled.map(describeOutput).join(', ')}; destroying it would leave them unsettleable; nothing was removed`,
       {
         hint: 'settle them first (select or apply takes one into its parent, release lets it go), or destroy with force, which releases them',
-        action: nextAction('settle', { outputId: unsettled[0]!.id, decision: unsettled[0]!.parentId === ws.id ? 'select' : 'release' }),
+        // Release, whichever side goes: work settled into a parent about to be destroyed goes with it, and select into a
+        // parent that has moved is refused (a new user was offered a select that failed, then an apply that conflicted).
+        action: nextAction('settle', { outputId: unsettled[0]!.id, decision: 'release' }),
       },
     );
   }

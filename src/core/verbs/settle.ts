@@ -61,6 +61,17 @@ function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
 }
 
 /**
+ * Both sides left the path exactly alike: both deleted it, or both made it
+ * the same type with the same content and mode. Not a conflict (as in git):
+ * a new user's apply was refused on a file both sides had written with the
+ * same bytes.
+ */
+function sameEnd(a: TreeChange, b: TreeChange): boolean {
+  if (a.kind === 'delete' || b.kind === 'delete') return a.kind === 'delete' && b.kind === 'delete';
+  return a.type === b.type && (a.type === 'directory' || a.sha256 !== null) && a.sha256 === b.sha256 && a.mode === b.mode;
+}
+
+/**
  * Two changes touch the same thing: the same path (directories both kept are no clash), or one deletes a directory
  * the other writes under, or makes a file (or link) where the other writes under a directory: settle removes a
  * directory the fork made a file, and with it what the parent had put there since the baseline.
@@ -68,7 +79,7 @@ function refuseSettled(ctx: EngineContext, out: OutputRecord): void {
 export function overlapping(parentChanges: readonly TreeChange[], outputChanges: readonly TreeChange[]): string[] {
   const replacesUnder = (a: TreeChange, b: TreeChange) => (a.kind === 'delete' || a.type !== 'directory') && b.path.startsWith(`${a.path}/`);
   const clash = (a: TreeChange, b: TreeChange) =>
-    (a.path === b.path && !(a.type === 'directory' && b.type === 'directory' && a.kind !== 'delete' && b.kind !== 'delete')) ||
+    (a.path === b.path && !(a.type === 'directory' && b.type === 'directory' && a.kind !== 'delete' && b.kind !== 'delete') && !sameEnd(a, b)) ||
     replacesUnder(a, b) ||
     replacesUnder(b, a);
   return [...new Set(outputChanges.filter((o) => parentChanges.some((p) => clash(p, o))).map((o) => o.path))].sort();
@@ -175,7 +186,7 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
         'SETTLE_CONFLICT',
         `output ${out.id} and workspace ${parent.ws.id} both changed: ${conflicts.slice(0, 20).join(', ')}${conflicts.length > 20 ? `, … (${conflicts.length} paths)` : ''}; nothing was applied or consumed`,
         {
-          hint: 'settle the paths by hand (restore or edit one side), seal the child again, then apply',
+          hint: `settle the paths by hand (restore or edit one side), then release this output (settle ${out.id} release), seal the child again and apply the new output`,
           action: nextAction('diff', { workspaceId: parent.ws.id, from: baseline.id }),
         },
       );

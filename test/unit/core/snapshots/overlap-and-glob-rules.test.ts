@@ -27,6 +27,15 @@ describe('overlapping', () => {
     expect(overlapping([change('d', 'modify', 'file')], [change('d/new.txt', 'create')])).toEqual(['d/new.txt']);
   });
 
+  it('lets both sides leave a path exactly alike (same bytes and mode, or both deleted), not when the bytes or mode differ', () => {
+    const wrote = (path: string, sha: string, mode = 0o644): TreeChange => ({ ...change(path, 'modify'), sha256: sha.repeat(64), mode });
+    expect(overlapping([wrote('note.txt', 'a')], [wrote('note.txt', 'a')])).toEqual([]);
+    expect(overlapping([change('gone', 'delete')], [change('gone', 'delete')])).toEqual([]);
+    expect(overlapping([wrote('note.txt', 'a')], [wrote('note.txt', 'b')])).toEqual(['note.txt']);
+    expect(overlapping([wrote('run.sh', 'a', 0o755)], [wrote('run.sh', 'a')])).toEqual(['run.sh']);
+    expect(overlapping([change('x', 'delete')], [wrote('x', 'a')])).toEqual(['x']);
+  });
+
   it('lets both sides create the same directory and different files in it', () => {
     expect(
       overlapping([change('out', 'create', 'directory'), change('out/a', 'create')], [change('out', 'create', 'directory'), change('out/b', 'create')]),
