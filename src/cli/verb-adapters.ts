@@ -459,8 +459,16 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
   },
   seal: {
     args: [['<workspace>', 'workspaceId']],
+    flags: {
+      exclude: {
+        flags: '--exclude <glob>',
+        description: "leave out paths matching a glob, or under a directory matching it (a run's byproducts: __pycache__, *.pyc, report.xml); repeatable",
+        repeatable: true,
+        parse: (raw: never) => raw,
+      },
+    },
     explain:
-      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. A fork holds one unsettled output: sealing again unchanged returns it, changed since is refused (exit 2) until that output is settled or released. A fork settles back at most once: after a select or apply of its output, seal is refused (exit 2, ALREADY_SETTLED) and points at a fresh fork of the parent; after a release it may seal again. Refused while a job runs in the fork.",
+      "Freezes a fork's changes against its fork baseline into an output (out-…): each path, its kind (create, modify, delete), digest and mode, and a checkpoint of the fork that holds the bytes, so what settles is what was sealed whatever the fork does next. --exclude GLOB (repeatable; `*` within a name, `**` across names, a glob without / matches a name at any depth) leaves out each change whose path, or a directory above it, matches: a run's byproducts (__pycache__, *.pyc, test reports) that would otherwise conflict on apply; the result counts and names what was left out, which stays in the fork (a deleted directory still goes whole). A fork holds one unsettled output: sealing again unchanged returns it, changed since is refused (exit 2) until that output is settled or released. A fork settles back at most once: after a select or apply of its output, seal is refused (exit 2, ALREADY_SETTLED) and points at a fresh fork of the parent; after a release it may seal again. Refused while a job runs in the fork.",
   },
   settle: {
     args: [
@@ -468,7 +476,7 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
       ['<decision>', 'decision'],
     ],
     explain:
-      "Consumes a sealed output exactly once. select: only while the parent has not changed since the fork baseline (else exit 2 pointing at apply). apply: three-way onto a parent that moved; paths both sides changed are refused by name (exit 2) and the output stays unconsumed. A file reading as more than 256 MiB (read whole by the engine), or files together reading as more than the parent's storage budget (a sparse file lands whole), are refused with exit 3 before anything is consumed. release: consumed without touching the parent. discard: consumed and the fork destroyed; refused (exit 1, WOULD_DISCARD, nothing settled) while the fork holds declared artifacts never exported, named (export them, release instead, or destroy the fork with --force). Before select or apply the parent's merge gate runs (review-policy): each reviewer's decision (proposal digest, paths, kinds, verdict, reason — never file bodies) is journalled and shown; a denial (exit 3) names the paths and the rule and consumes nothing. A second settle is refused (exit 2) naming the first decision. The settle is journalled: after a crash doctor --repair rolls a select or apply back (the output stays unconsumed) and finishes a release or discard.",
+      "Consumes a sealed output exactly once. select: only while the parent has not changed since the fork baseline (else exit 2 pointing at apply). apply: three-way onto a parent that moved; paths both sides changed are refused by name (exit 2) and the output stays unconsumed, unless both left a path exactly alike (the same bytes and mode, or both deleted it). A file reading as more than 256 MiB (read whole by the engine), or files together reading as more than the parent's storage budget (a sparse file lands whole), are refused with exit 3 before anything is consumed. release: consumed without touching the parent. discard: consumed and the fork destroyed; refused (exit 1, WOULD_DISCARD, nothing settled) while the fork holds declared artifacts never exported, named (export them, release instead, or destroy the fork with --force). Before select or apply the parent's merge gate runs (review-policy): each reviewer's decision (proposal digest, paths, kinds, verdict, reason — never file bodies) is journalled and shown; a denial (exit 3) names the paths and the rule and consumes nothing. A second settle is refused (exit 2) naming the first decision. The settle is journalled: after a crash doctor --repair rolls a select or apply back (the output stays unconsumed) and finishes a release or discard.",
   },
   'review-policy': {
     args: [['<workspace>', 'workspaceId']],

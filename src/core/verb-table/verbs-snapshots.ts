@@ -103,7 +103,15 @@ export const sealVerb = defineVerb({
   title: 'Seal a fork',
   summary: "freeze a fork's changes against its fork baseline into an output (out-…) to settle once",
   description: "Freeze a fork's changes since it was forked (paths, kinds, digests) into an output (out-…) that settle takes into its parent exactly once.",
-  input: (z: Zod) => z.strictObject({ workspaceId: workspaceIdField(z).describe('the fork to seal') }),
+  input: (z: Zod) =>
+    z.strictObject({
+      workspaceId: workspaceIdField(z).describe('the fork to seal'),
+      exclude: z
+        .array(z.string().describe('a glob, e.g. __pycache__, *.pyc, build/**'))
+        .max(100)
+        .optional()
+        .describe("paths the output leaves out (a run's byproducts): a path is left out when it or a directory above it matches"),
+    }),
   handler: async () => (await import('../verbs/seal.js')).sealWorkspace,
 });
 

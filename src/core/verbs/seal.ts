@@ -13,9 +13,48 @@ import type { TreeChange } from '../snapshots/snapshot-ops.js';
 import { takeCheckpoint } from '../snapshots/take-checkpoint.js';
 import { outputFinding } from '../snapshots/snapshot-findings.js';
 import { describeChange } from './diff.js';
+import { globMatches } from '../snapshots/review-gate.js';
+import { inputRef } from '../verb-table/command-words.js';
 
 export interface SealInput {
   workspaceId: string;
+  /**
+   * Globs of paths the output leaves out (a run's byproducts: __pycache__,
+   * *.pyc, report.xml), as the merge gate reads globs (`*` within a name,
+   * `**` across names, no `/` a name at any depth); a path is left out when
+   * it or a directory above it matches. A new user's every apply conflicted
+   * on the .pyc files and reports each test run rewrote on both sides.
+   */
+  exclude?: string[];
+}
+
+const MAX_EXCLUDES = 100;
+
+/** The changes `exclude` leaves in, and how many it left out. */
+export function withoutExcluded(changes: readonly TreeChange[], exclude: readonly string[]): { kept: TreeChange[]; left: TreeChange[] } {
+  if (exclude.length === 0) return { kept: [...changes], left: [] };
+  const matches = (path: string) => {
+    const parts = path.split('/');
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const prefix = parts.slice(0, depth).join('/');
+      if (exclude.some((glob) => globMatches(glob, prefix))) return true;
+    }
+    return false;
+  };
+  const kept: TreeChange[] = [];
+  const left: TreeChange[] = [];
+  for (const change of changes) (matches(change.path) ? left : kept).push(change);
+  return { kept, left };
+}
+
+function checkedExcludes(exclude: unknown): string[] {
+  if (exclude === undefined) return [];
+  if (!Array.isArray(exclude) || exclude.length > MAX_EXCLUDES || exclude.some((g) => typeof g !== 'string' || g === '' || g.length > 256))
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('exclude')} takes at most ${MAX_EXCLUDES} globs, each 1 to 256 characters`, {
+      hint: `e.g. ${inputRef('exclude', '__pycache__')} or ${inputRef('exclude', '*.pyc')}`,
+      inputsOf: 'seal',
+    });
+  return exclude as string[];
 }
 
 /** An output holds at most this many changes: its list is recorded whole. */
@@ -36,6 +75,7 @@ export function proposalDigest(changes: readonly TreeChange[]): string {
  * whatever the child does afterwards.
  */
 export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promise<ResultPackage> {
+  const exclude = checkedExcludes(input.exclude);
   const target = await requireSnapshots(ctx, input.workspaceId, 'seal');
   const fork = target.records.forkOf(target.ws.id);
   if (!fork)
@@ -61,7 +101,9 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
   if (open) return resealed(ctx, target, open, attention, startedAt);
   const sealed = await takeCheckpoint(ctx, target, 'seal', null);
   // Against the seal checkpoint, not the live files: what the list names is what the checkpoint holds.
-  const { changes, truncated } = await target.ops.changes(target.ws.id, fork.childBaseId, MAX_OUTPUT_CHANGES);
+  const scanned = await target.ops.changes(target.ws.id, fork.childBaseId, MAX_OUTPUT_CHANGES);
+  const { truncated } = scanned;
+  const { kept: changes, left } = withoutExcluded(scanned.changes, exclude);
   const moved = await target.ops.changes(target.ws.id, sealed.id, 1);
   if (truncated || moved.changes.length > 0) {
     target.records.deleteCheckpoint(sealed.id);
@@ -96,7 +138,7 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
     await target.ops.drop(target.ws.id, sealed.id).catch(() => undefined);
     return resealed(ctx, target, raced, attention, startedAt);
   }
-  return sealedResult(ctx, target, { ...output, state: 'sealed', decision: null, settledAt: null }, attention, startedAt, false);
+  return sealedResult(ctx, target, { ...output, state: 'sealed', decision: null, settledAt: null }, attention, startedAt, false, left);
 }
 
 /**
@@ -175,6 +217,7 @@ function sealedResult(
   attention: AttentionItem[],
   startedAt: number,
   again: boolean,
+  left: readonly TreeChange[] = [],
 ): ResultPackage {
   const { id, changes, parentId, proposalDigest: digest } = out;
   attention.push(
@@ -191,7 +234,17 @@ function sealedResult(
     ...changes.slice(0, SHOWN).map(describeChange),
   ];
   if (changes.length > SHOWN) findings.push(`… and ${changes.length - SHOWN} more (diff shows them all)`);
-  if (again) findings.push(`already sealed at ${new Date(out.createdAt).toISOString()} and unchanged since: this is that output; no new one was made`);
+  if (left.length > 0)
+    findings.push(
+      `left out by exclude: ${left.length} change(s) (${left
+        .slice(0, 5)
+        .map((c) => displayName(c.path))
+        .join(', ')}${left.length > 5 ? ', …' : ''}): they stay in the fork and never reach the parent`,
+    );
+  if (again)
+    findings.push(
+      `already sealed at ${new Date(out.createdAt).toISOString()} and unchanged since: this is that output, with what it left out then; no new one was made`,
+    );
   return buildResult({
     outcome_summary: `the changes of ${target.ws.id} since its fork are sealed as output ${id} (${changes.length} change(s))${again ? ', sealed before' : ''}; settle it once`,
     status: 'success',
