@@ -5,6 +5,7 @@ import { EngineError, toEngineError } from '../core/errors.js';
 import type { ResultPackage } from '../core/result/result-package.js';
 import { EXIT_CODES, categoryOfStatus } from '../core/status.js';
 import { COMMON_OPTIONS, VERBS, type VerbSpec } from './catalog.js';
+import { loadVerbManifest } from '../core/verb-table/verb-manifest.js';
 import { inputFromArgv, type EngineVerbSpec } from './verb-commands.js';
 import type { Engine } from '../core/engine.js';
 import { processIo, writeAll, type CliIo } from './io.js';
@@ -74,13 +75,20 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     );
   }
   try {
-    return await render(io, done, wantsJson, maxResultBytes, provider);
+    return await render(io, done, wantsJson, maxResultBytes, provider, argv);
   } catch (error) {
     return fail(io, toEngineError(error), wantsJson, provider);
   }
 }
 
-async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBytes: number | undefined, provider: string | undefined): Promise<number> {
+async function render(
+  io: CliIo,
+  outcome: CliOutcome,
+  json: boolean,
+  maxResultBytes: number | undefined,
+  provider: string | undefined,
+  argv: readonly string[] = [],
+): Promise<number> {
   switch (outcome.kind) {
     case 'package': {
       const { renderMarkdown } = await import('../core/result/render-markdown.js');
@@ -98,7 +106,7 @@ async function render(io: CliIo, outcome: CliOutcome, json: boolean, maxResultBy
               renderMarkdown(outcome.pkg, {
                 renderAction,
                 ...(maxResultBytes === undefined ? {} : { maxBytes: maxResultBytes }),
-                ...fullResultCommand(io, outcome.pkg),
+                ...fullResultCommand(io, outcome.pkg, argv),
               }),
             ),
       );
@@ -147,11 +155,31 @@ async function streamFile(input: NodeJS.ReadableStream, out: NodeJS.WritableStre
  * anything again. Rerunning a build or a test suite to see the rest of its
  * findings would cost its time and repeat its side effects.
  */
-function fullResultCommand(io: CliIo, pkg: ResultPackage): { fullResult?: string } {
-  const handle = pkg.provenance.job_id ?? pkg.provenance.workspace_id;
-  if (handle === null || pkg.provenance.verb === 'destroy') return {};
+function fullResultCommand(io: CliIo, pkg: ResultPackage, argv: readonly string[]): { fullResult?: string } {
   const home = io.env.HEADSPACE_HOME;
-  return { fullResult: `${home === undefined || home === '' ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace inspect ${handle} --json` };
+  const prefix = `${home === undefined || home === '' ? '' : `HEADSPACE_HOME=${shellQuote(home)} `}headspace`;
+  const verb = pkg.provenance.verb;
+  const handle = pkg.provenance.job_id ?? pkg.provenance.workspace_id;
+  // inspect re-renders a job's (or a workspace's) own package: the same result as run's, wait's or inspect's.
+  if (SHOWN_AGAIN_BY_INSPECT.has(verb) && handle !== null) return { fullResult: `${prefix} inspect ${handle} --json` };
+  // Any other verb's package is its own: the same call again with --json, when that call only reads (a new user was
+  // sent to a job's inspect for a batch's status). A call that changed something is not offered again.
+  if (readsOnly(verb) && argv.length > 0)
+    return {
+      fullResult: `${prefix} ${argv
+        .filter((w) => w !== '--json')
+        .map(shellQuote)
+        .join(' ')} --json`,
+    };
+  return {};
+}
+
+/** Verbs whose result `inspect` of its job or workspace gives back whole. */
+const SHOWN_AGAIN_BY_INSPECT: ReadonlySet<string> = new Set(['run', 'wait', 'inspect']);
+
+/** True for a verb of the table that changes nothing (the manifest's effect), so calling it again is harmless. */
+function readsOnly(verb: string): boolean {
+  return loadVerbManifest().find((entry) => entry.name === verb)?.effect === 'reads';
 }
 
 async function fail(io: CliIo, error: EngineError, json: boolean, provider?: string): Promise<number> {
