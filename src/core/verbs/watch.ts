@@ -45,6 +45,11 @@ export interface WatchSample {
   workspace_state: string;
   /** The provider's view of the workspace: ready, missing, or unknown when it could not be asked. */
   provider_state: 'ready' | 'missing' | 'unknown';
+  /**
+   * The workspace's CPU seconds, every job it has run counted (the provider
+   * samples its cgroup, not one job's); memory, pids and storage are the
+   * workspace's too. A job's own CPU is in its result once it ends.
+   */
   cpu_seconds: number | null;
   memory_bytes: number | null;
   pids: number | null;
@@ -364,7 +369,8 @@ export function sampleLine(s: WatchSample): string {
     `+${s.elapsed_seconds.toFixed(1)}s`,
     s.job_id ?? s.workspace_id,
     s.state,
-    `cpu ${fig(s.cpu_seconds, (n) => `${n.toFixed(1)}s`)}`,
+    // The workspace's figures, all jobs counted: "job-… cpu 1.8s" was read as the job's own (0.09 s, a new user).
+    `workspace cpu ${fig(s.cpu_seconds, (n) => `${n.toFixed(1)}s`)}`,
     `mem ${fig(s.memory_bytes, formatBytes)}`,
     `pids ${fig(s.pids, String)}`,
     `storage ${fig(s.storage_bytes, formatBytes)}`,
