@@ -1,5 +1,5 @@
 import type { EngineContext } from '../context.js';
-import { nextAction } from '../next-action.js';
+import { nextAction, type NextAction } from '../next-action.js';
 import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
@@ -14,7 +14,8 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
   const now = ctx.clock.now();
   const findings: string[] = [];
   const attention: AttentionItem[] = [];
-  const warnings: string[] = [];
+  let expired = 0;
+  let destroyed = 0;
   for (const ws of store.listWorkspaces()) {
     if (ws.expiresAt === null || ws.expiresAt > now) continue;
     if (ws.state === 'running') {
@@ -33,19 +34,33 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
       }
       store.moveWorkspace(ws.id, 'expired', ctx.clock.now());
       findings.push(`workspace ${ws.id} marked expired`);
+      expired++;
     }
     try {
       await destroyWorkspace(ctx, { workspaceId: ws.id });
       findings.push(`workspace ${ws.id} destroyed (expired at ${new Date(ws.expiresAt).toISOString()})`);
+      destroyed++;
     } catch (error) {
-      warnings.push(`workspace ${ws.id} expired but could not be destroyed: ${(error as Error).message}`);
+      // What kept it (an artifact never exported, a sealed output) is the caller's to act on: its way out as attention,
+      // not only a warning (a new user saw "0 destroyed" beside "marked expired" and no next step).
+      const action = (error as { action?: NextAction }).action;
+      attention.push(
+        attentionItem('expired', `workspace ${ws.id} expired and was kept: ${(error as Error).message}`, {
+          workspace_id: ws.id,
+          ...(action === undefined ? {} : { action }),
+        }),
+      );
     }
   }
+  const parts = [
+    `gc destroyed ${destroyed} expired workspace(s)`,
+    ...(expired > 0 ? [`marked ${expired} expired`] : []),
+    ...(attention.length > 0 ? [`left ${attention.length} (see attention)`] : []),
+  ];
   return buildResult({
-    outcome_summary: findings.length ? `gc expired or destroyed ${findings.filter((f) => f.includes('destroyed')).length} workspace(s)` : 'nothing to collect',
+    outcome_summary: findings.length || attention.length ? parts.join('; ') : 'nothing to collect',
     status: 'success',
     key_findings: findings,
-    warnings,
     provenance: provenanceFor(ctx, 'gc', { startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });
