@@ -23,6 +23,7 @@ export interface BatchPackage {
   status: string;
   outcome_summary: string;
   key_findings: Array<BatchFinding | string>;
+  warnings: string[];
 }
 
 let specs = 0;

@@ -237,6 +237,12 @@ function concurrencyWarnings(ctx: EngineContext, group: GroupRecord, members: Me
   const perWorkspace = new Map<string, number>();
   for (const m of members) if (m.forkOf === null && m.workspaceId !== null) perWorkspace.set(m.workspaceId, (perWorkspace.get(m.workspaceId) ?? 0) + 1);
   const warnings: string[] = [];
+  // A race one job at a time is no race: the first job in the spec ends first and decides, and the rest never start
+  // (a new user's race always "won" with its first job, exit 6 for the others, and nothing said why).
+  if (group.strategy === 'race' && group.concurrency < members.length)
+    warnings.push(
+      `race at concurrency ${group.concurrency} runs ${group.concurrency === 1 ? 'one job' : `${group.concurrency} jobs`} at a time: the first to end decides, so jobs queued behind ${group.concurrency === 1 ? 'it' : 'them'} never race (give concurrency ${members.length} to start all ${members.length} at once)`,
+    );
   for (const [id, count] of perWorkspace) {
     const allowed = ctx.store().getWorkspace(id)?.policy.budget.concurrency ?? 1;
     if (group.concurrency > allowed && count > allowed)
