@@ -38,6 +38,14 @@ export interface ProbeResult {
   /** True when the provider can create and run workspaces at all. */
   ready: boolean;
   checks: ProbeCheck[];
+  /**
+   * Set when nothing on this host points the provider anywhere (no engine
+   * address given and none at the default place; no swarm manager named):
+   * not a fault to look at, only a backend not set up. doctor says so in one
+   * line instead of counting it (a new user's clean home reported "5 things
+   * to look at", docker and swarm he had never asked for).
+   */
+  unconfigured?: true;
 }
 
 export interface ProviderCapabilities {

@@ -96,6 +96,14 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   for (const name of names) {
     const provider = await ctx.provider(name);
     const probe = await provider.probe();
+    // A backend nothing points at, asked about by no one: one line with how to set it up, not a fault to count.
+    if (probe.unconfigured === true && name !== ctx.defaultProvider && input.provider === undefined) {
+      const failed = probe.checks.find((c) => !c.ok);
+      findings.push(
+        `provider ${name}: not configured here (${failed?.detail ?? 'nothing points at it'}); to use it: ${failed?.remedy ?? "see the provider's section in the README"}`,
+      );
+      continue;
+    }
     findings.push(`provider ${name}: ${probe.ready ? 'ready' : 'NOT ready'}${name === ctx.defaultProvider ? ' (default)' : ''}`);
     // Checks that failed for one reason are one line (memory, pids and cpu share their cgroup detail).
     const lines = new Map<string, string[]>();

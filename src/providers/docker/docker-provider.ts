@@ -617,7 +617,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         .sort();
     },
 
-    leftovers: () => sweeper.list(),
+    // An engine that is not set up here (probe says unconfigured) holds nothing of ours to list.
+    leftovers: async () => ((await probe()).result.unconfigured === true ? [] : sweeper.list()),
     removeLeftover: (leftover: Leftover) => sweeper.remove(leftover),
   };
   const sweeper = dockerLeftovers(engine, rootTag, nameOf);

@@ -90,7 +90,9 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
       detail: `no Docker Engine answers at ${engineAddress(dockerHost)}: ${messageOf(error)}`,
       remedy: REMEDIES.engine,
     });
-    return { result: { provider: PROVIDER_NAME, ready: false, checks }, facts };
+    // No address given and no socket at the default place: docker is not set up here, which is no fault.
+    const unconfigured = dockerHost === undefined && process.env.DOCKER_HOST === undefined && (error as { code?: unknown }).code === 'ENOENT';
+    return { result: { provider: PROVIDER_NAME, ready: false, checks, ...(unconfigured ? { unconfigured: true as const } : {}) }, facts };
   }
   const cgroupDetail = (ok: boolean, what: string) => `${what} ${ok ? 'available' : 'not available'} to the engine (cgroup v${facts.cgroupVersion ?? '?'})`;
   // On v1, socket buffers are charged to a container only once its memory.kmem.tcp.limit_in_bytes is set, which the

@@ -29,7 +29,7 @@ export async function chooseCgroupDriver(uid = process.getuid?.() ?? -1, mounts?
         details.push(`cgroup v2 at ${base.delegateDir}: memory, pids, cpu available`);
         return { driver: createCgroupV2Driver(base), details, enforces: { memory: true, pids: true, cpu: true } };
       }
-      details.push(`cgroup v2 at ${base.delegateDir}: missing ${missing.join(', ') || 'write access'}`);
+      details.push(`cgroup v2 at ${base.delegateDir} lacks ${missing.join(', ') || 'write access'}, so it is not used`);
       v2Missing = missing;
     }
   }
@@ -52,7 +52,13 @@ export async function chooseCgroupDriver(uid = process.getuid?.() ?? -1, mounts?
     details.push(`cgroup v1: ${found.join(', ')}${writable ? '' : ' (not writable)'}`);
     if (v1.memory !== undefined && !boundsSockets)
       details.push(`cgroup v1 memory: no ${V1_SOCKET_LIMIT_FILE} on this kernel, so socket buffers would escape the memory budget`);
-    if (enforces.memory || enforces.pids || enforces.cpu) return { driver: createCgroupV1Driver(v1), details, enforces };
+    // The driver in use first: "ok — cgroup v2 …: missing memory, pids, cpu" read as a failure to a new user.
+    if (enforces.memory || enforces.pids || enforces.cpu)
+      return {
+        driver: createCgroupV1Driver(v1),
+        details: [...details.filter((d) => d.startsWith('cgroup v1')), ...details.filter((d) => !d.startsWith('cgroup v1'))],
+        enforces,
+      };
   }
   const v2Controllers = v2 === undefined ? [] : await v2ControllersAvailable(v2.dir);
   return { details, enforces: { memory: false, pids: false, cpu: false }, remedy: cgroupRemedy({ uid, v1, v2Dir: v2?.dir, v2Controllers, v2Missing }) };

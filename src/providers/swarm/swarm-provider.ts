@@ -194,7 +194,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     const done = () => ({ result: { provider: SWARM_PROVIDER_NAME, ready: checks.every((c) => c.ok || c.advisory === true), checks }, nodes });
     if (managerHost === '') {
       checks.push({ name: 'swarm-manager', ok: false, detail: 'HEADSPACE_SWARM_HOST is not set', remedy: REMEDY });
-      return done();
+      const { result } = done();
+      return { result: { ...result, unconfigured: true }, nodes };
     }
     let info: { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; Nodes?: number } };
     try {
