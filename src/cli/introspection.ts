@@ -5,6 +5,7 @@ import { EXIT_CODES, exitCodeMeanings } from '../core/status.js';
 import { learnData, learnText } from '../core/learn.js';
 import { CLI_LEARN_SURFACE } from './learn-surface.js';
 import { COMMON_OPTIONS, TOPICS, VERBS } from './catalog.js';
+import { explainManifest } from './explain-manifest.js';
 import type { CliOutcome } from './main.js';
 import { packageVersion } from '../core/version.js';
 
@@ -80,6 +81,11 @@ function explain(path: string[]): CliOutcome {
     return { kind: 'document', text, json: { path: key, summary: verb.summary, explain: verb.explain, args: verb.args, options: verb.options } };
   }
   const topic = TOPICS[key];
+  // The manifest's keys come from its published schema, so they cannot drift from what prepare accepts.
+  if (topic && key === 'manifest') {
+    const text = explainManifest(topic);
+    return { kind: 'document', text: `# ${key}\n\n${text}`, json: { path: key, explain: text } };
+  }
   if (topic) return { kind: 'document', text: `# ${key}\n\n${topic}\n`, json: { path: key, explain: topic } };
   throw new EngineError('BAD_ARGUMENT', `nothing to explain at '${key.slice(0, 60)}'`, {
     hint: `try one of: ${[...VERBS.map((v) => v.name), ...Object.keys(TOPICS)].join(', ')}`,

@@ -11,7 +11,7 @@
  * other verbs of the CLI never pay for it.
  */
 import { z } from 'zod';
-import { BUDGET_FIELDS } from '../policy/budget-fields.js';
+import { BUDGET_FIELDS, parseBudgetValue, type BudgetField } from '../policy/budget-fields.js';
 import { PROFILES } from '../policy/profiles.js';
 
 export const MANIFEST_SCHEMA_ID = 'headspace.workspace/v1';
@@ -21,15 +21,33 @@ export { MANIFEST_FILE_NAME } from './manifest-name.js';
 const relativeHostPath = (what: string) =>
   z.string().min(1).describe(`${what}, relative to the manifest's directory; absolute paths, '..' and symbolic links on the way are refused`);
 
+/** A byte count as the CLI's budget flags take it: digits and a K, M, G or T suffix (powers of 1024), e.g. 512M. */
+const BYTES_TEXT = /^\d+(?:\.\d+)?[kKmMgGtT](?:i?[bB])?$/;
+
+/**
+ * One budget field. A byte field also takes `512M` as the CLI's flags do (a
+ * new user's `memoryBytes: 100M` was refused with the validator's own
+ * "expected number, received string").
+ */
+function budgetField(f: BudgetField): z.ZodType<number | undefined> {
+  const plain = (f.kind === 'integer' ? z.int() : z.number()).min(f.min).max(f.max);
+  if (f.unit !== 'bytes') return plain.optional().describe(`${f.description} (${f.unit})`);
+  const text = z
+    .string()
+    .regex(BYTES_TEXT, `a whole number of bytes, or one with a K, M, G or T suffix (powers of 1024), e.g. 512M`)
+    .transform((raw, ctx) => {
+      try {
+        return parseBudgetValue(f, raw);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${raw} is not from ${f.min} to ${f.max} bytes` });
+        return z.NEVER;
+      }
+    });
+  return z.union([plain, text]).optional().describe(`${f.description} (${f.unit}; a number, or with a K, M, G or T suffix: 512M)`);
+}
+
 const budget = z
-  .strictObject(
-    Object.fromEntries(
-      BUDGET_FIELDS.map((f) => [
-        f.key,
-        (f.kind === 'integer' ? z.int() : z.number()).min(f.min).max(f.max).optional().describe(`${f.description} (${f.unit})`),
-      ]),
-    ) as Record<string, z.ZodOptional<z.ZodNumber>>,
-  )
+  .strictObject(Object.fromEntries(BUDGET_FIELDS.map((f) => [f.key, budgetField(f)])) as Record<string, z.ZodType<number | undefined>>)
   .describe('budgets; each one left out takes the closed default');
 
 export const ManifestSchema = z

@@ -6,6 +6,7 @@
  * or a workspace path that leaves the workspace. What comes back holds every
  * host path resolved under the manifest's directory.
  */
+import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { lstat, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -269,13 +270,20 @@ function describeIssue(doc: Document, lines: LineCounter, issue: z.core.$ZodIssu
         ? "must be one line of text, or a list of text arguments (an argv; quote a number or true: '126')"
         : path[0] === 'verify' && path.length === 2
           ? 'a check has exactly one of command:, file: (with an optional sha256:) or output:'
-          : issue.message;
+          : path[0] === 'policy' && path[1] === 'budget'
+            ? `a whole number of bytes within the field's range, or one with a K, M, G or T suffix (powers of 1024), e.g. 512M; not '${shown(String(valueAt(doc, path)))}'`
+            : issue.message;
     return `${keyPath(path)}, line ${lineOf(doc, lines, path)}: ${choices}`;
   }
   const where = path.length === 0 ? 'the manifest' : keyPath(path);
   const line = lineOf(doc, lines, path);
   const message = issue.code === 'invalid_value' && path[0] === 'schema' && path.length === 1 ? `must be ${MANIFEST_SCHEMA_ID}` : issue.message;
   return `${where}${line === undefined ? '' : `, line ${line}`}: ${message}`;
+}
+
+/** The value the document holds at a path, as given. */
+function valueAt(doc: Document, path: ReadonlyArray<string | number>): unknown {
+  return doc.getIn(path);
 }
 
 /** `inputs[2].path` */
@@ -305,6 +313,9 @@ function shown(text: string): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
-function bad(file: string, detail: string, hint = `see docs/headspace.workspace.v1.schema.json for the ${MANIFEST_SCHEMA_ID} schema`): EngineError {
+/** The published schema, shipped in the package beside dist/ (a relative docs/ path meant nothing after an npm install). */
+const SCHEMA_FILE = fileURLToPath(new URL('../../../docs/headspace.workspace.v1.schema.json', import.meta.url));
+
+function bad(file: string, detail: string, hint = `the ${MANIFEST_SCHEMA_ID} keys are in its JSON Schema, ${SCHEMA_FILE}`): EngineError {
   return new EngineError('BAD_MANIFEST', `${file} is refused: ${detail}; nothing was done`, { hint });
 }

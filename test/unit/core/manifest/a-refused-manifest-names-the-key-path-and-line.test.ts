@@ -23,7 +23,12 @@ const head = 'schema: headspace.workspace/v1\nid: w\nprovider: fake\n';
 const cases: Array<[title: string, body: string, expected: RegExp]> = [
   ['an unknown key at the top', `${head}colour: red\n`, /colour, line 4: unknown key 'colour'/],
   ['an unknown key in an input', `${head}inputs:\n  - path: a.txt\n  - path: a.txt\n    dest: b\n`, /inputs\[1\]\.dest, line 7: unknown key 'dest'/],
-  ['a wrong type', `${head}policy:\n  budget:\n    memoryBytes: lots\n`, /policy\.budget\.memoryBytes, line 6: .*expected number/],
+  [
+    'a byte budget that is neither a number nor one with a suffix',
+    `${head}policy:\n  budget:\n    memoryBytes: lots\n`,
+    /policy\.budget\.memoryBytes, line 6: a whole number of bytes .* e\.g\. 512M; not 'lots'/,
+  ],
+  ['a wrong type', `${head}policy:\n  budget:\n    cpuLimit: lots\n`, /policy\.budget\.cpuLimit, line 6: .*expected number/],
   ['a budget out of range', `${head}policy:\n  budget:\n    memoryBytes: 10\n`, /policy\.budget\.memoryBytes, line 6:/],
   ['another schema', 'schema: headspace.workspace/v9\nid: w\n', /schema, line 1: must be headspace\.workspace\/v1/],
   ['a missing id', 'schema: headspace.workspace/v1\n', /id, line 1:/],
