@@ -17,6 +17,7 @@ import { assertEnforceable, effectivePolicy, formatBytes } from '../policy/effec
 import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
 import { validateBudget } from '../policy/budget-fields.js';
+import { callerPathNote } from './caller-path.js';
 import { notReadyError } from '../infrastructure-errors.js';
 import { describeCheck } from '../verification/run-checks.js';
 import type { CheckKind } from '../verification/verification.js';
@@ -310,7 +311,7 @@ async function toolChecks(
     const at = found[s.program] ?? null;
     checks.push(
       at !== null
-        ? { name: `${s.name} ${s.program}`, ok: true, detail: `found at ${at} in the ${profile} profile` }
+        ? { name: `${s.name} ${s.program}`, ok: true, detail: `found at ${at} in the ${profile} profile${elsewhereForCaller(s.program, at)}` }
         : {
             name: `${s.name} ${s.program}`,
             ok: false,
@@ -330,4 +331,9 @@ function errorOf(error: unknown): { error?: EngineError } {
 
 function messageOf(error: unknown): string {
   return error instanceof EngineError ? error.message : 'could not be checked';
+}
+
+/** The note for the caller's own PATH (this process's): see callerPathNote. */
+function elsewhereForCaller(program: string, at: string): string {
+  return callerPathNote(program, at, process.env.PATH);
 }
