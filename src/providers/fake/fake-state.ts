@@ -73,17 +73,38 @@ export interface FakeStore {
 
 export function fakeStore(persistPath: string | undefined): FakeStore {
   let memory: FakeState = { workspaces: {} };
+  /**
+   * The file's identity when `memory` was read from it or written to it:
+   * inode, size and mtime. Every save is a rename onto it (a new inode), so
+   * an unchanged identity means no process has saved since, and the parse is
+   * skipped: a running job asks whether it was stopped every 20 ms, and each
+   * ask parsed the whole file (every workspace's files), which grew with the
+   * state (#20). Callers of load() only read what it returns.
+   */
+  let stamp: string | null = null;
+  const identity = (file = persistPath!): string | null => {
+    try {
+      const st = statSync(file, { bigint: true });
+      return `${st.ino}:${st.size}:${st.mtimeNs}`;
+    } catch {
+      return null;
+    }
+  };
 
   const load = (): FakeState => {
     if (!persistPath) return memory;
+    const now = identity();
+    if (now !== null && now === stamp) return memory;
     try {
       memory = JSON.parse(readFileSync(persistPath, 'utf8')) as FakeState;
+      stamp = now;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
         throw new ProviderError(`fake provider state is unreadable: ${(error as Error).message}`, {
           hint: `the fake provider's state file ${persistPath} is damaged: remove it to start the fake afresh (its workspaces are lost)`,
         });
       memory = { workspaces: {} };
+      stamp = null;
     }
     return memory;
   };
@@ -93,7 +114,11 @@ export function fakeStore(persistPath: string | undefined): FakeStore {
     mkdirSync(dirname(persistPath), { recursive: true });
     const tmp = `${persistPath}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state));
+    // Taken before the rename (which keeps inode, size and mtime): a save by another process right after ours then
+    // reads as a change, never as ours.
+    const written = identity(tmp);
     renameSync(tmp, persistPath);
+    stamp = written;
   };
   return {
     load,
@@ -101,7 +126,14 @@ export function fakeStore(persistPath: string | undefined): FakeStore {
       const release = persistPath ? lockFile(`${persistPath}.lock`) : () => undefined;
       try {
         const state = load();
-        const out = fn(state);
+        let out: ReturnType<typeof fn>;
+        try {
+          out = fn(state);
+        } catch (error) {
+          // fn may have changed the state before it threw: nothing of that was saved, so read the file afresh next time.
+          stamp = null;
+          throw error;
+        }
         save(state);
         return out;
       } finally {
