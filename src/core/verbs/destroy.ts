@@ -11,7 +11,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import { crashPoint } from '../crash-points.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
-import { requireLiveWorkspace } from './workspace-guards.js';
+import { requireLiveWorkspace, requireWorkspace } from './workspace-guards.js';
 import { EngineError } from '../errors.js';
 import { toEntry } from '../result/artifact-view.js';
 import { displayHostPath, quotedName } from '../result/visible-text.js';
@@ -40,6 +40,17 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
   const records = snapshotRecords(ctx);
   // The checks' reads and reconcile's in one read transaction: one snapshot, one read lock (#20). The lease below checks again atomically.
   const { ws, artifacts, outputs, reconciled } = store.readConsistently(() => {
+    const found = requireWorkspace(ctx, input.workspaceId);
+    // Destroyed already (a retry after a timeout, a second agent): said as such, not "create a new one".
+    if (found.state === 'destroyed')
+      throw new EngineError(
+        'WORKSPACE_DESTROYED',
+        `workspace ${found.id} was already destroyed (at ${new Date(found.updatedAt).toISOString()}); nothing was done`,
+        {
+          hint: 'nothing of it is left to remove; its record stays listed with ls all',
+          action: nextAction('ls', { all: true }),
+        },
+      );
     const live = requireLiveWorkspace(ctx, input.workspaceId);
     // Refused at once while a job runs (what refuseIfRunning does, on the record just read).
     if (live.state === 'running') throw store.busyError(live.id);

@@ -25,7 +25,11 @@ describe('destroy', () => {
       message: expect.stringContaining('destroyed workspace'),
     });
     await expect(t.engine.run({ workspaceId: 'gone', argv: ['echo'] })).rejects.toMatchObject({ code: 'WORKSPACE_DESTROYED' });
-    await expect(t.engine.destroy({ workspaceId: 'gone' })).rejects.toMatchObject({ code: 'WORKSPACE_DESTROYED' });
+    await expect(t.engine.destroy({ workspaceId: 'gone' })).rejects.toMatchObject({
+      code: 'WORKSPACE_DESTROYED',
+      message: expect.stringMatching(/^workspace gone was already destroyed \(at .*\); nothing was done$/),
+      hint: expect.stringContaining('nothing of it is left to remove'),
+    });
   });
 });
 
