@@ -34,8 +34,8 @@
  * left, whoever wrote them), with `declared_by_job` naming the declarer when
  * it is another job or none (the declare verb): binding it to its declarer
  * let a later job's bytes stand under an earlier job's receipt (red team).
- * When a restore or a settle changed the files after that last job, no job
- * left those bytes, and no receipt binds the export.
+ * When a put, a restore or a settle began after that last job, no job left
+ * those bytes, and no receipt binds the export.
  *
  * The file form (`receipt --out`) is an envelope {receipt, sha256}, itself
  * canonical: `receipt verify` recomputes the sha256 of the receipt's
@@ -47,7 +47,7 @@ import type { EngineContext } from '../context.js';
 import { canonicalDigest, canonicalJson, sha256Of } from '../canonical-json.js';
 import { policyDigest, isoTime } from '../result/package-parts.js';
 import type { JobRecord, SqliteStore, WorkspaceRecord } from '../store/sqlite-store.js';
-import { describeTreeChange, readTreeChanges, supersedingChange } from './tree-history.js';
+import { describeTreeChange, filesChangedBesidesJobsSince, readTreeChanges, supersedingChange } from './tree-history.js';
 
 export const JOB_RECEIPT_SCHEMA = 'headspace.job-receipt/v1';
 
@@ -186,8 +186,8 @@ export function reissueOnExport(
 ): { jobId: string; sha256: string; version: number } | null {
   const last = store.latestFinishedJobs(ws.id, 0, 1)[0];
   if (last === undefined || last.finishedAt === null || !store.receiptOf(last.id)) return null;
-  // A restore or settle since that job ended: the bytes are none of its jobs' leaving.
-  if (readTreeChanges(store, ws.id, Number.MAX_SAFE_INTEGER).some((c) => c.at >= last.finishedAt!)) return null;
+  // A put, restore or settle since that job ended: the bytes are no job's leaving.
+  if (filesChangedBesidesJobsSince(store, ws.id, last.finishedAt)) return null;
   const owner = last.id;
   const previous = store.receiptOf(owner)!;
   const before = (JSON.parse(previous.document) as ReceiptEnvelope).receipt;

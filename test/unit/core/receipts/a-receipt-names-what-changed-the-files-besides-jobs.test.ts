@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobReceipt } from '../../../../src/core/receipts/job-receipt.js';
+import { SqliteStore } from '../../../../src/core/store/sqlite-store.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 import { idAfter } from '../../../helpers/snapshots.js';
 
@@ -108,6 +109,45 @@ describe('a receipt and what changed the files besides jobs', () => {
     const earlier = await receiptOf(a.provenance.job_id!);
     expect(earlier.version).toBe(1);
     expect(earlier.artifacts).toEqual([]);
+  });
+
+  it('binds no receipt to an export of bytes put after the last job', async () => {
+    setUp();
+    await t.engine.create({ workspaceId: 'w' });
+    const job = await t.engine.run({ workspaceId: 'w', argv: ['write', 'report.txt', 'GOOD'], declares: [{ name: 'report.txt', purpose: 'report' }] });
+    tick();
+    await t.engine.put({ workspaceId: 'w', hostPath: join(dir, 'a.txt'), destination: 'report.txt', overwrite: true });
+    tick();
+    const exported = await t.engine.export({ workspaceId: 'w', name: 'report.txt', to: join(dir, 'report.txt') });
+    expect(exported.key_findings.join('\n')).toContain('no job receipt binds this export');
+    expect((await receiptOf(job.provenance.job_id!)).version).toBe(1);
+  });
+
+  it('names a restore that did not finish as a change too', async () => {
+    setUp();
+    await t.engine.create({ workspaceId: 'w' });
+    const cp = idAfter((await t.engine.checkpoint({ workspaceId: 'w' })).key_findings, 'checkpoint');
+    tick();
+    await t.engine.put({ workspaceId: 'w', hostPath: join(dir, 'a.txt'), destination: 'in.txt' });
+    tick();
+    // A restore whose process died after it began: its intent stays open until doctor settles it.
+    const store = SqliteStore.open(t.home);
+    store.openIntent({
+      workspaceId: 'w',
+      jobId: null,
+      op: 'restore',
+      provider: 'fake',
+      owner: { pid: 2 ** 22 - 3, started: '1' },
+      createdAt: t.clock.now(),
+      target: cp,
+      traceId: null,
+    });
+    store.close();
+    tick();
+    const job = await t.engine.run({ workspaceId: 'w', argv: ['true'] });
+    const receipt = await receiptOf(job.provenance.job_id!);
+    expect(receipt.tree_changes?.map((c) => c.change)).toEqual([`restore ${cp} (unfinished)`]);
+    expect(receipt.inputs[0]?.may_differ_after).toBe(`restore ${cp} (unfinished)`);
   });
 
   it('binds no receipt to an export made after a restore since the last job', async () => {
