@@ -512,7 +512,8 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     ],
     flags: {
       verifyFile: null,
-      out: { flags: '--out <file>', description: 'also write the receipt file (canonical JSON) for offline verification' },
+      out: { flags: '--out <file>', description: 'also write the receipt file (canonical JSON) for offline verification; an existing file is refused' },
+      overwrite: { description: 'with --out: replace a file already there' },
       artifactsDir: { flags: '--artifacts <dir>', description: "with verify: a directory holding the receipt's exported artifacts, each re-hashed" },
       expectSha256: { flags: '--expect-sha256 <hex>', description: "with verify: the receipt's sha256 pinned earlier (provenance.receipt_sha256 of the run)" },
       version: { flags: '--version-number <n>', description: 'an earlier version of the receipt (each export issues the next)' },

@@ -53,7 +53,8 @@ export const receiptVerb = defineVerb({
     z.strictObject({
       jobId: jobIdField(z).optional().describe('the job whose receipt to get (its latest version)'),
       version: z.int().min(1).max(1_000_000).optional().describe('an earlier version (each export issues the next)'),
-      out: z.string().optional().describe('also write the receipt file (the host path) for later offline verification'),
+      out: z.string().optional().describe('also write the receipt file (the host path) for later offline verification; an existing file is refused'),
+      overwrite: z.boolean().optional().describe('with out: replace a file already there'),
       verifyFile: z.string().optional().describe('instead: a receipt file (host path) to verify offline'),
       artifactsDir: z.string().optional().describe("with verifyFile: a host directory holding the receipt's exported artifacts, each re-hashed"),
       expectSha256: z.string().optional().describe("with verifyFile: the receipt's sha256 as pinned earlier (provenance.receipt_sha256)"),

@@ -3,7 +3,7 @@
  * one asked for), optionally written to a host file; or, with verifyFile,
  * the offline check of such a file (receipts/verify-receipt.ts).
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
@@ -20,8 +20,10 @@ import type { ResultPackage } from '../result/result-package.js';
 export interface ReceiptInput {
   jobId?: string;
   version?: number;
-  /** Host path to write the receipt file to (replaced whole, through a temporary file and a rename). */
+  /** Host path to write the receipt file to (through a temporary file and a rename); an existing other file is refused unless overwrite. */
   out?: string;
+  /** With out: replace a file already there. */
+  overwrite?: boolean;
   /** Instead: a receipt file to verify offline. */
   verifyFile?: string;
   artifactsDir?: string;
@@ -62,7 +64,12 @@ export async function receiptOfJob(ctx: EngineContext, input: ReceiptInput): Pro
   }
   const receipt = (JSON.parse(row.document) as ReceiptEnvelope).receipt;
   let written: string | null = null;
-  if (input.out !== undefined) written = writeReceiptFile(resolve(input.out), row.document);
+  if (input.overwrite !== undefined && input.out === undefined)
+    throw new EngineError('BAD_ARGUMENT', `${inputRef('overwrite')} goes with ${inputRef('out')}`, {
+      hint: `give ${inputRef('out')} too, or leave ${inputRef('overwrite')} out`,
+      inputsOf: 'receipt',
+    });
+  if (input.out !== undefined) written = writeReceiptFile(resolve(input.out), row.document, input.overwrite === true);
   const findings = [
     `receipt version ${row.version}${receipt.previous_sha256 ? ` (previous ${receipt.previous_sha256})` : ''}, issued ${receipt.issued_at}`,
     `binds: status ${receipt.status}, exit ${receipt.exit_code ?? '(none)'}, command ${receipt.command_sha256}, policy ${receipt.policy_digest}, output ${receipt.output.sha256} (${receipt.output.kept_bytes} of ${receipt.output.total_bytes} bytes kept)`,
@@ -126,7 +133,21 @@ function verifyFile(ctx: EngineContext, file: string, input: ReceiptInput): Resu
   });
 }
 
-function writeReceiptFile(path: string, document: string): string {
+function writeReceiptFile(path: string, document: string, overwrite: boolean): string {
+  // An existing file is someone's: replaced only when asked (a new user's receipt call replaced his source file).
+  // One already holding exactly this receipt is left as it is: writing it again is no change.
+  let existing: Buffer | null = null;
+  try {
+    existing = lstatSync(path).isFile() ? readFileSync(path) : Buffer.alloc(0);
+  } catch {
+    existing = null;
+  }
+  if (existing !== null && !overwrite && existing.toString('utf8') !== document)
+    throw new EngineError('DESTINATION_EXISTS', `${path} already exists; the receipt was not written`, {
+      hint: `give another ${inputRef('out')} path, or set ${inputRef('overwrite')} to replace it`,
+      inputsOf: 'receipt',
+    });
+  if (existing !== null && existing.toString('utf8') === document) return path;
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, document, { mode: 0o644, flag: 'wx' });
