@@ -47,6 +47,28 @@ export function withoutExcluded(changes: readonly TreeChange[], exclude: readonl
   return { kept, left };
 }
 
+/**
+ * A change kept that takes a whole directory away — its deletion, or a file
+ * or link put in its place — takes what is under it too, left out or not.
+ * Sealed anyway, a red team's excluded `secrets/prod.key` was said to stay
+ * in the fork, passed a deny-path gate that never saw it, and was deleted
+ * from the parent with its directory. Refused (the caller drops its seal
+ * checkpoint), naming both.
+ */
+export function excludedUnderTakenDirectory(kept: readonly TreeChange[], left: readonly TreeChange[]): EngineError | null {
+  const takers = kept.filter((c) => c.kind === 'delete' || (c.kind === 'modify' && c.type !== 'directory'));
+  for (const excluded of left) {
+    const taker = takers.find((t) => excluded.path.startsWith(`${t.path}/`));
+    if (taker === undefined) continue;
+    return new EngineError(
+      'BAD_ARGUMENT',
+      `${inputRef('exclude')} leaves out ${displayName(excluded.path)}, but the output ${taker.kind === 'delete' ? 'deletes' : 'replaces'} ${displayName(taker.path)}, which takes it along; nothing was sealed`,
+      { hint: `leave out ${displayName(taker.path)} too, or keep ${displayName(excluded.path)} in the output`, inputsOf: 'seal' },
+    );
+  }
+  return null;
+}
+
 function checkedExcludes(exclude: unknown): string[] {
   if (exclude === undefined) return [];
   if (!Array.isArray(exclude) || exclude.length > MAX_EXCLUDES || exclude.some((g) => typeof g !== 'string' || g === '' || g.length > 256))
@@ -98,12 +120,18 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
   const startedAt = ctx.clock.now();
   await requireUsableCheckpoint(target, fork.childBaseId);
   const open = unsettledOutputOf(target);
-  if (open) return resealed(ctx, target, open, attention, startedAt);
+  if (open) return resealed(ctx, target, open, attention, startedAt, exclude, fork.childBaseId);
   const sealed = await takeCheckpoint(ctx, target, 'seal', null);
   // Against the seal checkpoint, not the live files: what the list names is what the checkpoint holds.
   const scanned = await target.ops.changes(target.ws.id, fork.childBaseId, MAX_OUTPUT_CHANGES);
   const { truncated } = scanned;
   const { kept: changes, left } = withoutExcluded(scanned.changes, exclude);
+  const takenAlong = excludedUnderTakenDirectory(changes, left);
+  if (takenAlong !== null) {
+    target.records.deleteCheckpoint(sealed.id);
+    await target.ops.drop(target.ws.id, sealed.id).catch(() => undefined);
+    throw takenAlong;
+  }
   const moved = await target.ops.changes(target.ws.id, sealed.id, 1);
   if (truncated || moved.changes.length > 0) {
     target.records.deleteCheckpoint(sealed.id);
@@ -136,7 +164,7 @@ export async function sealWorkspace(ctx: EngineContext, input: SealInput): Promi
   if (raced) {
     target.records.deleteCheckpoint(sealed.id);
     await target.ops.drop(target.ws.id, sealed.id).catch(() => undefined);
-    return resealed(ctx, target, raced, attention, startedAt);
+    return resealed(ctx, target, raced, attention, startedAt, exclude, fork.childBaseId);
   }
   return sealedResult(ctx, target, { ...output, state: 'sealed', decision: null, settledAt: null }, attention, startedAt, false, left);
 }
@@ -172,7 +200,15 @@ function unsettledOutputOf(target: SnapshotTarget): OutputRecord | undefined {
  * there). Changed since, a new output would leave the first one unsettled
  * forever beside it, so it is refused, naming it and how to let it go.
  */
-async function resealed(ctx: EngineContext, target: SnapshotTarget, out: OutputRecord, attention: AttentionItem[], startedAt: number): Promise<ResultPackage> {
+async function resealed(
+  ctx: EngineContext,
+  target: SnapshotTarget,
+  out: OutputRecord,
+  attention: AttentionItem[],
+  startedAt: number,
+  exclude: readonly string[],
+  baseId: string,
+): Promise<ResultPackage> {
   const letGo = nextAction('settle', { outputId: out.id, decision: 'release' });
   if (out.state !== 'sealed')
     throw new EngineError(
@@ -189,6 +225,15 @@ async function resealed(ctx: EngineContext, target: SnapshotTarget, out: OutputR
       'ALREADY_SEALED',
       `workspace ${target.ws.id} was sealed as output ${out.id}, not settled yet, and changed since (${since.changes[0]!.kind} ${displayName(since.changes[0]!.path)}${since.truncated ? ', …' : ''}); nothing was sealed`,
       { hint: 'settle that output first (release lets it go without touching the parent), then seal again', action: letGo },
+    );
+  // Unchanged, but asked to leave out something else than that output did: returning it would ignore the exclude (a
+  // new user's seal again with __pycache__ excluded got the first output back, .pyc files and all).
+  const asked = withoutExcluded((await target.ops.changes(target.ws.id, baseId, MAX_OUTPUT_CHANGES)).changes, exclude).kept;
+  if (proposalDigest(asked) !== out.proposalDigest)
+    throw new EngineError(
+      'ALREADY_SEALED',
+      `workspace ${target.ws.id} is sealed as output ${out.id}, not settled yet, which holds ${out.changes.length} change(s); with what this seal leaves out it would hold ${asked.length}; nothing was sealed`,
+      { hint: 'release that output (it leaves the parent untouched), then seal again with what to leave out', action: letGo },
     );
   // Read again after the comparison: a settle that decided the output meanwhile (a discard racing this seal) would
   // otherwise be answered as "sealed before", naming an output that is already going or gone.

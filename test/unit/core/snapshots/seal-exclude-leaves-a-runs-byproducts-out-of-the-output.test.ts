@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TreeChange } from '../../../../src/core/snapshots/snapshot-ops.js';
-import { withoutExcluded } from '../../../../src/core/verbs/seal.js';
+import { excludedUnderTakenDirectory, withoutExcluded } from '../../../../src/core/verbs/seal.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 import { idAfter, refusal } from '../../../helpers/snapshots.js';
 
@@ -54,6 +54,35 @@ describe('seal --exclude', () => {
     const read = async (path: string) => (await t!.engine.readFile({ workspaceId: 'p', path, maxBytes: 1024 })).bytes.toString('utf8');
     expect(await read('fix.py')).toBe('the fix');
     expect(await read('report.xml')).toBe('parent run');
+  });
+
+  it('refuses to leave out a path whose directory the output deletes or replaces, which would take it along', () => {
+    const removed = (path: string, type: TreeChange['type'] = 'file'): TreeChange => ({ ...created(path, type), kind: 'delete' });
+    const madeFile: TreeChange = { ...created('secrets'), kind: 'modify', previousSha256: null };
+    const changes = [removed('secrets', 'directory'), removed('secrets/readme'), removed('secrets/prod.key')];
+    const { kept, left } = withoutExcluded(changes, ['*.key']);
+    expect(excludedUnderTakenDirectory(kept, left)?.message).toBe(
+      'exclude leaves out secrets/prod.key, but the output deletes secrets, which takes it along; nothing was sealed',
+    );
+    const retyped = withoutExcluded([madeFile, removed('secrets/prod.key')], ['*.key']);
+    expect(excludedUnderTakenDirectory(retyped.kept, retyped.left)?.message).toContain('the output replaces secrets');
+    const whole = withoutExcluded(changes, ['secrets']);
+    expect(excludedUnderTakenDirectory(whole.kept, whole.left)).toBeNull();
+  });
+
+  it('refuses a second seal of an unchanged fork that would leave out something else, pointing at release', async () => {
+    t = makeTestEngine();
+    await t.engine.create({ workspaceId: 'p' });
+    await t.engine.fork({ workspaceId: 'p', workspaceIds: ['c'] });
+    await t.engine.run({ workspaceId: 'c', argv: ['write', 'fix.py', 'the fix'] });
+    await t.engine.run({ workspaceId: 'c', argv: ['write', '__pycache__/fix.pyc', 'bytes'] });
+    const first = idAfter((await t.engine.seal({ workspaceId: 'c' })).key_findings, 'output');
+    const error = await refusal(t.engine.seal({ workspaceId: 'c', exclude: ['__pycache__'] }));
+    expect(error.code).toBe('ALREADY_SEALED');
+    expect(error.message).toContain(`is sealed as output ${first}, not settled yet, which holds 2 change(s); with what this seal leaves out it would hold 1`);
+    expect(error.action).toEqual({ verb: 'settle', args: { outputId: first, decision: 'release' } });
+    // The same seal again is still that output.
+    expect(idAfter((await t.engine.seal({ workspaceId: 'c' })).key_findings, 'output')).toBe(first);
   });
 
   it('refuses an empty glob as a bad argument naming the input', async () => {
