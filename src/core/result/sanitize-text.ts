@@ -8,7 +8,7 @@
  * excerpt selector can stream a large log without holding it as one string.
  */
 
-import { FORMAT_CHAR_PATTERN, escapeChar } from './visible-text.js';
+import { FORMAT_CHAR_PATTERN, escapeChar, keptSelector } from './visible-text.js';
 
 /**
  * CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), DCS/SOS/PM/APC strings
@@ -57,7 +57,8 @@ export function collapseCarriageReturns(line: string): string {
  * Tab and newline are kept; the caller decides what a newline means.
  */
 export function replaceControlChars(text: string): string {
-  return text.replace(CONTROL_CHARS, (ch) => {
+  return text.replace(CONTROL_CHARS, (ch: string, offset: number, whole: string) => {
+    if (keptSelector(ch, offset, whole)) return ch;
     const code = ch.charCodeAt(0);
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
     if (code === 0x7f) return '\u2421';

@@ -12,21 +12,36 @@ import { canonicalText, stringText } from '../name-text.js';
 
 /**
  * Bidi controls (embeddings, overrides, isolates, marks) and line/paragraph
- * separators, which move or break what is drawn; and the characters that
- * draw nothing yet reach a model reading the text: zero-width spaces and
- * joiners, word joiners and invisible operators, the BOM, the soft hyphen,
- * interlinear annotation marks, and the tag and variation-selector planes
- * (U+E0000–E0FFF). A job printed an instruction in tag characters that a
- * reviewer saw as nothing and a model read whole (a red team). The emoji
- * variation selectors U+FE00–FE0F are left as they are: a heart is drawn
- * with one.
+ * separators, which move or break what is drawn; and every character that
+ * draws nothing yet reaches a model reading the text: the format characters
+ * (Cf: zero-width spaces and joiners, the BOM, the soft hyphen, tags,
+ * interlinear marks) and the default-ignorable ones (variation selectors,
+ * fillers, invisible operators), as file names already are (name-text.ts).
+ * A red team hid an instruction in tag characters, then in a run of 56
+ * variation selectors after an emoji. One emoji variation selector right
+ * after a visible character is kept (keptSelector): a heart is drawn with one.
  */
-const FORMAT_CHARS =
-  '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb\\u{e0000}-\\u{e0fff}';
-/** C0 controls except tab and newline, DEL, C1 controls, and FORMAT_CHARS (by code point: the last range is astral). */
+const FORMAT_CHARS = '\\p{Cf}\\p{Default_Ignorable_Code_Point}\\u061c\\u2028\\u2029';
+/** C0 controls except tab and newline, DEL, C1 controls, and FORMAT_CHARS (by code point: property escapes need the `u` flag). */
 const TERMINAL_UNSAFE = new RegExp(`[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f${FORMAT_CHARS}]`, 'gu');
 /** The invisible characters the markdown cleaners also show (see sanitize-text.ts); a pattern built from it needs the `u` flag. */
 export const FORMAT_CHAR_PATTERN = new RegExp(`[${FORMAT_CHARS}]`, 'gu');
+const INVISIBLE_ONE = new RegExp(`^[${FORMAT_CHARS}]$`, 'u');
+
+/**
+ * True for an emoji variation selector (U+FE0E, U+FE0F) that a visible
+ * character right before it draws with: the one such selector is kept where
+ * every other invisible character is shown as an escape. `offset` is where
+ * `ch` stands in `text` (a replace callback's arguments).
+ */
+export function keptSelector(ch: string, offset: number, text: string): boolean {
+  if (ch !== '\ufe0e' && ch !== '\ufe0f') return false;
+  if (offset === 0) return false;
+  const before = text.codePointAt(offset - 1) ?? 0;
+  // A low surrogate before: read the whole code point it ends.
+  const previous = before >= 0xdc00 && before <= 0xdfff && offset >= 2 ? String.fromCodePoint(text.codePointAt(offset - 2)!) : String.fromCodePoint(before);
+  return !INVISIBLE_ONE.test(previous) && previous !== '\n' && previous.charCodeAt(0) > 0x20;
+}
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\\': '\\\\' };
 
@@ -47,7 +62,9 @@ export function isTerminalUnsafe(text: string): boolean {
 
 /** Text for a terminal: controls other than `\n` and `\t`, and bidi/format characters, shown as escapes (`\x1b`, `\r`, `\u202e`). */
 export function escapeForTerminal(text: string): string {
-  return isTerminalUnsafe(text) ? text.replace(TERMINAL_UNSAFE, escapeChar) : text;
+  return isTerminalUnsafe(text)
+    ? text.replace(TERMINAL_UNSAFE, (ch: string, offset: number, whole: string) => (keptSelector(ch, offset, whole) ? ch : escapeChar(ch)))
+    : text;
 }
 
 /**

@@ -6,10 +6,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { selectExcerpt } from '../../../../src/core/output/select-excerpt.js';
+import { FORMAT_CHAR_PATTERN } from '../../../../src/core/result/visible-text.js';
+
+/** Invisible and format characters are shown as escapes (visible-text.ts): a clean line holds none. */
+const invisible = new RegExp(FORMAT_CHAR_PATTERN.source, 'u');
 
 describe('selectExcerpt on a log that fits', () => {
   it('returns any clean log within budget unchanged', () => {
-    const cleanLine = fc.string({ unit: 'grapheme', maxLength: 60 }).filter((s) => !/[\x00-\x1f\x7f-\x9f]/.test(s) && !s.startsWith('…'));
+    const cleanLine = fc.string({ unit: 'grapheme', maxLength: 60 }).filter((s) => !/[\x00-\x1f\x7f-\x9f]/.test(s) && !invisible.test(s) && !s.startsWith('…'));
     fc.assert(
       fc.property(fc.array(cleanLine, { maxLength: 30 }), fc.boolean(), (lines, finalNewline) => {
         const log = lines.join('\n') + (finalNewline && lines.length > 0 ? '\n' : '');

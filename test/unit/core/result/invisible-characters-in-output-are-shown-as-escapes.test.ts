@@ -30,6 +30,16 @@ describe('invisible characters in job output', () => {
     expect(quoted).toBe("$'name\\U000e0041\\u200b'");
   });
 
+  it('show a run of variation selectors, and the other default-ignorable characters, as escapes', () => {
+    // 4-bit values in selectors after an emoji spelt an instruction (a red team): only one selector draws.
+    const smuggled = `\u{1f600}${'\ufe00\ufe0f\ufe07'.repeat(4)}`;
+    expect(cleanLine(smuggled)).toBe(`\u{1f600}${'\\ufe00\\ufe0f\\ufe07'.repeat(4)}`);
+    for (const ch of ['\u034f', '\u115f', '\u17b4', '\u180b', '\u2065', '\u3164', '\uffa0', String.fromCodePoint(0x1d173)]) {
+      expect(cleanLine(`a${ch}b`)).not.toContain(ch);
+      expect(escapeForTerminal(`a${ch}b`)).not.toContain(ch);
+    }
+  });
+
   it('leave an emoji with its variation selector drawn as it is', () => {
     expect(cleanLine('done \u2764\ufe0f')).toBe('done \u2764\ufe0f');
     expect(escapeForTerminal('done \u2764\ufe0f')).toBe('done \u2764\ufe0f');
