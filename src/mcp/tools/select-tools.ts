@@ -2,7 +2,7 @@
  * `headspace mcp --tools LIST`: serve only the named tools, or named sets of
  * them. Every connected agent pays for `tools/list` in its context before its
  * first call (about 47 KB for all 30 tools); one that only creates, runs,
- * reads and destroys needs a third of that. A tool left out cannot be called
+ * reads, exports and destroys needs about half of that. A tool left out cannot be called
  * (the unknown-tool error names the ones served), and the learn prompt lists
  * only the served ones.
  *
@@ -13,8 +13,13 @@ import { EngineError } from '../../core/errors.js';
 import type { ToolSpec } from './tool-spec.js';
 
 export const TOOL_SETS: Readonly<Record<string, readonly string[]>> = {
-  /** The everyday flow: create → put → run → read → export → destroy. */
-  core: ['create', 'run', 'status', 'logs', 'inspect', 'ls', 'ls-files', 'put', 'export', 'destroy'],
+  /**
+   * The everyday flow: create → put → run → read → declare, export and check
+   * its receipt → destroy, with stop and wait for a run that was detached
+   * (a new user's core could not export an undeclared file nor stop a
+   * detached job, and results offered calls to both).
+   */
+  core: ['create', 'run', 'status', 'logs', 'inspect', 'ls', 'ls-files', 'put', 'declare', 'export', 'receipt', 'wait', 'stop', 'destroy'],
   /** Jobs that outlive the call (run with detach: true). */
   detach: ['wait', 'watch', 'stop'],
   /** Checkpoints, forks, and settling a fork's work back. */

@@ -23,8 +23,9 @@ describe('the --tools sets', () => {
   });
 
   it('combine sets and single tools, in the table order, each once', () => {
-    expect(names('core')).toEqual(['create', 'run', 'inspect', 'logs', 'ls', 'destroy', 'put', 'export', 'ls-files', 'status']);
-    expect(names('wait, core ,wait')).toEqual(['create', 'run', 'inspect', 'logs', 'ls', 'destroy', 'put', 'export', 'ls-files', 'status', 'wait']);
+    const core = ['create', 'run', 'stop', 'inspect', 'logs', 'ls', 'destroy', 'put', 'declare', 'export', 'ls-files', 'status', 'wait', 'receipt'];
+    expect(names('core')).toEqual(core);
+    expect(names('fork, core ,fork')).toEqual([...core.slice(0, 13), 'fork', 'receipt']);
     expect(names('all')).toEqual(TOOLS.map((t) => t.name));
   });
 
@@ -50,6 +51,8 @@ describe('the --tools sets', () => {
   it('make a suggested call to a tool not served read as the operator’s, not as a call', () => {
     const render = mcpActionRendererFor(new Set(names('core')));
     expect(render(nextAction('destroy', { workspaceId: 'w' }))).toBe('destroy {"workspaceId":"w"}');
-    expect(render(nextAction('wait', { jobIds: ['job-1'] }))).toMatch(/^the wait tool is not served here \(this server was started with --tools\)/);
+    expect(render(nextAction('fork', { workspaceId: 'w' }))).toBe(
+      'the fork tool is not served here (this server was started with --tools): ask the operator to add fork to --tools (its set: snapshots), or to run headspace fork with {"workspaceId":"w"}',
+    );
   });
 });
