@@ -89,7 +89,8 @@ function outputEvidence(job: JobRecord, log: Buffer | null, budgetBytes: number)
       kind: 'fact',
       source: job.id,
       truncated: false,
-      excerpt: '(the captured output is no longer kept)',
+      // A running job whose supervisor has not opened its log yet has none so far; only an ended job's log was removed.
+      excerpt: job.state === 'running' ? '(no output yet)' : '(the captured output is no longer kept)',
       total_bytes: job.outputBytes,
     };
   }
