@@ -243,7 +243,8 @@ export interface HostClone {
   /** True when `newer` descends from `older` in the clone (a fast-forward). */
   isAncestor(older: string, newer: string): Promise<boolean>;
   /** Blob id, mode and path of every tracked file at `commit`. */
-  trackedFiles(commit: string): Promise<Array<{ mode: string; blob: string; path: string }>>;
+  /** Each tracked file at `commit`: mode, blob id, path and the blob's size in bytes (ls-tree -l). */
+  trackedFiles(commit: string): Promise<Array<{ mode: string; blob: string; path: string; size: number }>>;
   /** Paths added or changed (`write`) and removed (`remove`) from `older` to `newer`. */
   changedPaths(older: string, newer: string): Promise<{ write: string[]; remove: string[] }>;
   remove(): void;
@@ -290,15 +291,16 @@ export async function independentClone(source: GitSource, commit: string): Promi
       remove,
       isAncestor: async (older, newer) => (await git(['-C', dir, 'merge-base', '--is-ancestor', older, newer])).ok,
       async trackedFiles(at) {
-        const listed = await git(['-C', dir, 'ls-tree', '-r', '-z', '--full-tree', at]);
+        const listed = await git(['-C', dir, 'ls-tree', '-r', '-l', '-z', '--full-tree', at]);
         if (!listed.ok) throw new EngineError('INTERNAL', `${key}: could not list the files of ${at}: ${listed.err}`, { hint: 'report this' });
         return listed.out
           .split('\0')
           .filter((l) => l !== '')
           .map((line) => {
             const [meta, path] = [line.slice(0, line.indexOf('\t')), line.slice(line.indexOf('\t') + 1)];
-            const [mode, , blob] = meta.split(' ');
-            return { mode: mode!, blob: blob!, path };
+            // `<mode> <type> <object> <size, padded>`: a submodule's size is `-`.
+            const [mode, , blob, size] = meta.trim().split(/\s+/);
+            return { mode: mode!, blob: blob!, path, size: size === undefined || size === '-' ? -1 : Number(size) };
           });
       },
       async changedPaths(older, newer) {

@@ -130,6 +130,22 @@ describe('a git input', () => {
     await expect(read('app/OTHER')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
   });
 
+  it('finds a tracked file changed to the same size by its bytes, and one of another size by its size alone', async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const { work } = makeRepository(project.dir);
+    const file = project.write('headspace.yml', manifestAt('main'));
+    await t.engine.prepare({ file });
+    // 'two\n' is 4 bytes: 'owt\n' is the same size, so only its hash tells it changed.
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/VERSION', 'owt\n'] });
+    writeFileSync(join(work, 'VERSION'), 'three\n');
+    git(work, 'commit', '--quiet', '-am', 'three');
+    git(work, 'push', '--quiet', join(project.dir, 'repo.git'), 'main');
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ message: expect.stringContaining('app/VERSION was changed') });
+    await t.engine.run({ workspaceId: 'with-git', argv: ['write', 'app/VERSION', 'a longer edit\n'] });
+    await expect(t.engine.prepare({ file })).rejects.toMatchObject({ message: expect.stringContaining('app/VERSION was changed') });
+  });
+
   it('reads a HEAD grown past any ref line as dirty without reading it whole', async () => {
     // A job's sparse 2 GiB HEAD once cost the host 4 GB of memory here (a red team): HEAD is read up to 4 KiB.
     t = makeTestEngine();
