@@ -186,7 +186,7 @@ async function settleIntoParent(ctx: EngineContext, out: OutputRecord, decision:
         'SETTLE_CONFLICT',
         `output ${out.id} and workspace ${parent.ws.id} both changed: ${conflicts.slice(0, 20).join(', ')}${conflicts.length > 20 ? `, … (${conflicts.length} paths)` : ''}; nothing was applied or consumed`,
         {
-          hint: `settle the paths by hand (restore or edit one side), then release this output (settle ${out.id} release), seal the child again and apply the new output`,
+          hint: `settle the paths by hand (restore or edit one side), then release this output (its decision release), seal the child again and apply the new output; paths that are only a run's byproducts (__pycache__, test reports) can be left out of that seal (seal's exclude)`,
           action: nextAction('diff', { workspaceId: parent.ws.id, from: baseline.id }),
         },
       );
