@@ -74,7 +74,8 @@ function storeAttention(
       attention.push(
         attentionItem(
           'unsettled-intent',
-          `the destroy of workspace ${intent.workspaceId} (intent #${intent.id}) was cut short and its process (pid ${intent.owner.pid}) is gone; the workspace may be partly removed: destroy it again to finish`,
+          // "intent #N " as every unsettled intent is named, so doctor's report and a reader find it by that.
+          `the destroy of workspace ${intent.workspaceId} was cut short: intent #${intent.id} was never settled and its process (pid ${intent.owner.pid}) is gone; the workspace may be partly removed: destroy it again to finish`,
           { workspace_id: intent.workspaceId, action: nextAction('destroy', { workspaceId: intent.workspaceId }) },
         ),
       );

@@ -45,7 +45,7 @@ describe('reconciliation at entry', () => {
     store.openIntent({ workspaceId: 'halfgone', jobId: null, op: 'remove', provider: 'fake', owner: deadOwner, createdAt: 0 });
     const pkg = await t.engine.ls();
     const item = pkg.attention.find((a) => a.kind === 'unsettled-intent');
-    expect(item?.text).toMatch(/the destroy of workspace halfgone \(intent #\d+\) was cut short .* destroy it again to finish/);
+    expect(item?.text).toMatch(/^the destroy of workspace halfgone was cut short: intent #\d+ was never settled .* destroy it again to finish$/);
     expect(item?.action).toEqual({ verb: 'destroy', args: { workspaceId: 'halfgone' } });
     await t.engine.destroy({ workspaceId: 'halfgone' });
     expect(store.getWorkspace('halfgone')?.state).toBe('destroyed');
