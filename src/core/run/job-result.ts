@@ -12,7 +12,9 @@ import type { Provider } from '../provider.js';
 import { toEntry, unexportedAttention } from '../result/artifact-view.js';
 import { buildResult } from '../result/build-result.js';
 import { measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
-import type { AttentionItem, KeyFinding, ResultPackage } from '../result/result-package.js';
+import { attentionItem, type AttentionItem, type KeyFinding, type ResultPackage } from '../result/result-package.js';
+import { quotedName } from '../result/visible-text.js';
+import { nextAction } from '../next-action.js';
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { provenanceInputs } from '../verbs/put.js';
 import { commandLabel, jobFindings, jobSummary } from './job-words.js';
@@ -97,11 +99,24 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
       "the job's network was cut: a response ended with what may be a secret value's first bytes (a probe of the redactor); runs with secrets in this workspace and its forks are refused from now on",
     );
   const failure = parts.failureMessage ?? null;
+  let unproduced: string[] = [];
   if (failure !== null) warnings.unshift(failure);
   else if (provider && job.state === 'finished') {
     const declared = read.artifacts.filter((a) => a.declaredByJob === job.id);
-    warnings.push(...(await unproducedDeclarationWarnings(provider, ws.id, declared, job.cwd ?? '')));
+    const checked = await unproducedDeclarationWarnings(provider, ws.id, declared, job.cwd ?? '');
+    warnings.push(...checked.warnings);
+    unproduced = checked.missing;
   }
+  // An artifact the job did not produce: withdrawing its declaration is the way on, not an export that would fail.
+  const unexported = read.unexported.map((a) =>
+    a.name !== undefined && unproduced.includes(a.name)
+      ? attentionItem('unexported-artifact', `artifact ${quotedName(a.name)} is declared but was not produced; produce it, or withdraw the declaration`, {
+          workspace_id: ws.id,
+          name: a.name,
+          action: nextAction('declare', { workspaceId: ws.id, name: a.name, remove: true }),
+        })
+      : a,
+  );
   // A test run that ran no test reads as a pass (exit 0, "OK") and proves nothing: say so (a missing tests/__init__.py, a wrong -k).
   for (const f of output.findings) {
     if (typeof f !== 'string' && f.kind === 'test-summary' && f.failed === 0 && !f.passed && !f.errors) {
@@ -139,7 +154,7 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
             outputShownWhole: !output.evidence.some((e) => e.label === 'captured output' && e.source === job.id && e.truncated),
           })),
       ...parts.attention.filter((a) => a.kind !== 'unexported-artifact'),
-      ...read.unexported,
+      ...unexported,
     ],
   });
 }

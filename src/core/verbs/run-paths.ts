@@ -38,17 +38,22 @@ export async function checkWorkingDirectory(provider: Provider, workspaceId: str
   }
 }
 
-/** One warning per declared artifact the job did not leave as a file (names are workspace-root relative). */
+/**
+ * One warning per declared artifact the job did not leave as a file (names are workspace-root relative), and those
+ * names, so the result does not also offer an export of them that would fail (a new user's run, status and inspect did).
+ */
 export async function unproducedDeclarationWarnings(
   provider: Provider,
   workspaceId: string,
   declarations: readonly Declaration[],
   cwd: string,
-): Promise<string[]> {
+): Promise<{ warnings: string[]; missing: string[] }> {
   const warnings: string[] = [];
+  const missing: string[] = [];
   for (const { name } of declarations) {
     const found = await workspaceFileState(provider, workspaceId, name);
     if (found === 'file' || found === 'unknown') continue;
+    missing.push(name);
     const inCwd = cwd === '' ? null : `${cwd}/${name}`;
     const there = inCwd !== null && (await workspaceFileState(provider, workspaceId, inCwd)) === 'file';
     const where = `/workspace/${name}`;
@@ -65,5 +70,5 @@ export async function unproducedDeclarationWarnings(
         `declared artifact ${quotedName(name)} was not produced: there is no file ${where} (artifact names are relative to the workspace root${cwd === '' ? '' : `, not to the cwd ${cwd}`}); list the workspace's files (ls-files) to find what the job wrote`,
       );
   }
-  return warnings;
+  return { warnings, missing };
 }
