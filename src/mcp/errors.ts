@@ -27,7 +27,7 @@ import { EngineError } from '../core/errors.js';
 import { EXIT_CODES, type Category } from '../core/status.js';
 import { withAction, type NextAction, type RenderAction } from '../core/next-action.js';
 import { mcpActionRenderer } from './render-action.js';
-import { TOOL_SETS } from './tools/select-tools.js';
+import { setServing } from './tools/select-tools.js';
 
 /** JSON-RPC codes this server emits. -32002 is MCP's "resource not found". */
 export const WIRE_CODES = Object.freeze({
@@ -102,7 +102,7 @@ export function invalidArguments(tool: string, error: z.ZodError, input?: z.ZodT
 
 export function unknownTool(name: string, known: readonly string[]): ProtocolFault {
   // A tool this server left out (--tools) is named as such, with the set that serves it: the model can ask for it.
-  const set = Object.entries(TOOL_SETS).find(([, members]) => members.includes(name))?.[0];
+  const set = setServing(name);
   const leftOut = set === undefined ? '' : ` (a headspace tool this server does not serve: the operator adds it with --tools ${set})`;
   return new ProtocolFault(WIRE_CODES.invalidParams, `unknown tool '${name.slice(0, 80)}'${leftOut}; the tools are: ${known.join(', ')}`, { tool: name });
 }

@@ -5,7 +5,7 @@
 import { plainAction, type RenderAction } from '../core/next-action.js';
 import { VERB_TABLE } from '../core/verb-table/verb-table.js';
 import { commandWords } from '../core/verb-table/command-words.js';
-import { TOOL_SETS } from './tools/select-tools.js';
+import { setServing } from './tools/select-tools.js';
 
 /** Verbs this server has no tool for (rules, review-policy, most events-*, gc): kept off MCP on purpose, an operator's to run. */
 const NOT_TOOLS: ReadonlySet<string> = new Set(VERB_TABLE.filter((verb) => verb.onMcp === false).map((verb) => verb.name));
@@ -35,15 +35,10 @@ export function mcpActionRendererFor(served: ReadonlySet<string>): RenderAction 
     if (NOT_TOOLS.has(action.verb))
       return `not an MCP tool: ask the operator to run \`headspace ${commandWords(action.verb)}\` with ${JSON.stringify(action.args)}`;
     if (!served.has(action.verb))
-      return `the ${action.verb} tool is not served here (this server was started with --tools): ask the operator to add ${action.verb} to --tools (its set: ${setOf(action.verb)}), or to run headspace ${commandWords(action.verb)} with ${JSON.stringify(action.args)}`;
+      return `the ${action.verb} tool is not served here (this server was started with --tools): ask the operator to add ${action.verb} to --tools (its set: ${setServing(action.verb) ?? 'all'}), or to run headspace ${commandWords(action.verb)} with ${JSON.stringify(action.args)}`;
     return plainAction(action);
   };
 }
 
 /** The renderer of a server that serves every tool. */
 export const mcpActionRenderer: RenderAction = mcpActionRendererFor(EVERY_TOOL);
-
-/** The first --tools set that serves `tool` (`all` when none names it). */
-function setOf(tool: string): string {
-  return Object.entries(TOOL_SETS).find(([, members]) => members.includes(tool))?.[0] ?? 'all';
-}

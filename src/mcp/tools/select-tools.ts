@@ -32,6 +32,11 @@ export const TOOL_SETS: Readonly<Record<string, readonly string[]>> = {
   operator: ['doctor', 'probe', 'receipt', 'declare'],
 };
 
+/** The first set that serves `tool`, or undefined for a name no set holds (not a headspace tool). */
+export function setServing(tool: string): string | undefined {
+  return Object.entries(TOOL_SETS).find(([, members]) => members.includes(tool))?.[0];
+}
+
 /** The tools a --tools value names (comma-separated tool and set names, `all` for every tool), in the table's order. */
 export function selectTools(all: readonly ToolSpec[], list: string): readonly ToolSpec[] {
   const known = new Set(all.map((t) => t.name));
