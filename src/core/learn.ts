@@ -33,25 +33,41 @@ export interface LearnData {
  * a CLI flag it cannot use (#12 item 22) and core writes no face's syntax.
  */
 export interface LearnSurface {
-  workflow: string[];
+  workflow: LearnLine[];
   /** Rules of this face, after the shared ones. */
-  rules: string[];
+  rules: LearnLine[];
 }
 
-const SHARED_RULES = [
+/**
+ * A line about one verb is shown only where that verb is offered: `mcp
+ * --tools core` serves no batch tool, and a prompt describing batch's exit
+ * codes would send a model to a tool it cannot call.
+ */
+export type LearnLine = string | { text: string; verb: string };
+
+const SHARED_RULES: readonly LearnLine[] = [
   'Read the status and the exit code first; they agree one to one.',
   'Never put a secret on the command line: argv is recorded verbatim.',
   'Every limit says whether it is enforced or only measured.',
   'Exit 0 is not task success: give a run checks (verify commands, expected files, expected output) and read its verification verdict; inconclusive (exit 9) means a check could not answer, not that the job passed.',
-  "A batch (several jobs joined by all, allSettled, race, any or quorum) exits with its join's status: 0 when it succeeded, 6 for a failed join (any_exhausted: no job of an any batch succeeded; a quorum out of reach), else the status of the job that decided; the losers are stopped and named.",
+  {
+    verb: 'batch',
+    text: "A batch (several jobs joined by all, allSettled, race, any or quorum) exits with its join's status: 0 when it succeeded, 6 for a failed join (any_exhausted: no job of an any batch succeeded; a quorum out of reach), else the status of the job that decided; the losers are stopped and named.",
+  },
 ];
+
+/** The lines whose verb (if they name one) is among `verbs`, as text. */
+function offeredLines(lines: readonly LearnLine[], verbs: readonly LearnVerb[]): string[] {
+  const offered = new Set(verbs.map((v) => v.name));
+  return lines.flatMap((line) => (typeof line === 'string' ? [line] : offered.has(line.verb) ? [line.text] : []));
+}
 
 export function learnData(verbs: readonly LearnVerb[], surface: LearnSurface): LearnData {
   return {
     name: 'headspace',
     purpose: 'Run commands in an isolated, budgeted workspace and get back a compact, evidence-bearing result package instead of a raw log.',
-    workflow: surface.workflow,
-    rules: [...SHARED_RULES, ...surface.rules],
+    workflow: offeredLines(surface.workflow, verbs),
+    rules: offeredLines([...SHARED_RULES, ...surface.rules], verbs),
     result_sections: SECTION_ORDER,
     exit_codes: exitCodeMeanings(),
     exit_code_names: EXIT_CODES,

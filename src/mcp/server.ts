@@ -271,13 +271,22 @@ function mcpLearnText(tools: readonly ToolSpec[]): string {
 /** The workflow as tool calls: the prompt never tells a model a CLI flag it cannot pass (#12 item 22). */
 const MCP_LEARN_SURFACE: LearnSurface = {
   workflow: [
-    'create {"purpose": "…"} → a workspace id in provenance.workspace_id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
-    'run {"workspaceId": W, "argv": ["python3", "-c", "print(1)"]} → a bounded result: status, key findings, an excerpt of the output chosen for you. A long run: ask for progress (a progress token; with the official SDK, onprogress plus resetTimeoutOnProgress: true), or your client may give up at its request timeout',
-    'logs {"jobId": J, "grep": REGEX} | {"jobId": J, "tail": N} | {"jobId": J, "lines": {"from": A, "to": B}} → drill into the output without loading it all',
-    'inspect {"handle": J} → a job\'s status and excerpt again; {"handle": W} → a workspace and its jobs',
-    'status {} → where you are: the workspace used most recently and its latest job, in a few lines',
-    'stop {"workspaceId": W, "apply": true} → end a running job (from any client or process)',
-    'destroy {"workspaceId": W} → remove it',
+    {
+      verb: 'create',
+      text: 'create {"purpose": "…"} → a workspace id in provenance.workspace_id (closed policy: no network, 512 MiB, 1 CPU, 128 pids, 300 s)',
+    },
+    {
+      verb: 'run',
+      text: 'run {"workspaceId": W, "argv": ["python3", "-c", "print(1)"]} → a bounded result: status, key findings, an excerpt of the output chosen for you. A long run: ask for progress (a progress token; with the official SDK, onprogress plus resetTimeoutOnProgress: true), or your client may give up at its request timeout',
+    },
+    {
+      verb: 'logs',
+      text: 'logs {"jobId": J, "grep": REGEX} | {"jobId": J, "tail": N} | {"jobId": J, "lines": {"from": A, "to": B}} → drill into the output without loading it all',
+    },
+    { verb: 'inspect', text: 'inspect {"handle": J} → a job\'s status and excerpt again; {"handle": W} → a workspace and its jobs' },
+    { verb: 'status', text: 'status {} → where you are: the workspace used most recently and its latest job, in a few lines' },
+    { verb: 'stop', text: 'stop {"workspaceId": W, "apply": true} → end a running job (from any client or process)' },
+    { verb: 'destroy', text: 'destroy {"workspaceId": W} → remove it' },
   ],
   rules: ['structuredContent holds the result as JSON; the text is the same result as bounded markdown.'],
 };

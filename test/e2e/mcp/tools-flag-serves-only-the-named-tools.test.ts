@@ -2,7 +2,7 @@
  * `headspace mcp --tools <list>` lists only those tools (every agent pays
  * for tools/list in its context): a tool left out is an unknown tool (-32602
  * naming the ones served), the learn prompt lists only the served ones, and
- * the list is smaller than the whole one. A word that names no tool or set
+ * the list is smaller than the whole one; the prompt's rules name no tool left out. A word that names no tool or set
  * is refused before the server starts (exit 1, the sets in the hint).
  */
 import { spawnSync } from 'node:child_process';
@@ -54,6 +54,8 @@ describe('mcp --tools', () => {
     const text = (messages[0]!.content as { text: string }).text;
     expect(text).toContain('- wait: ');
     expect(text).not.toContain('- fork: ');
+    // Its rules and workflow name no tool left out either: batch's exit codes are no use without batch.
+    expect(text).not.toContain('A batch (');
   });
 
   it('refuses a word that names no tool or set before serving', () => {
