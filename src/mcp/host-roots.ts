@@ -146,10 +146,15 @@ export function describeRoots(set: RootSet): string {
 
 function outsideRoots(toolName: string, given: string, real: string, set: RootSet): EngineError {
   const resolved = real === given ? '' : ` (it resolves to ${real})`;
+  // A path outside the operator's --root ceiling stays refused whatever the client adds: saying "add a root in the
+  // client" there sent a user round a loop of client settings that could not help.
+  const beyondCeiling = set.ceiling !== undefined && !set.ceiling.some((top) => isWithin(real, realpathOrNull(top) ?? top));
   const remedy =
-    set.origin === 'client'
+    set.origin === 'client' && !beyondCeiling
       ? 'use a path under one of the roots, or add the folder as a root in the MCP client'
-      : 'use a path under one of the roots, or restart the server with `headspace mcp --root DIR` (repeatable) naming the folders it may use';
+      : beyondCeiling
+        ? `use a path under one of the roots; the server's --root (${set.ceiling!.join(', ')}) bounds every client root, so a folder outside it needs the server restarted with a --root that holds it`
+        : 'use a path under one of the roots, or restart the server with `headspace mcp --root DIR` (repeatable) naming the folders it may use';
   if (set.dirs.length === 0) {
     return new EngineError('POLICY_DENIED', `${toolName} touches host paths only under the MCP server's roots, and it has none (${describeRoots(set)})`, {
       hint: remedy,

@@ -3,6 +3,8 @@
  * offers roots is narrowed to them, so a token holder on a shared server who
  * answers roots/list with `file:///` still reaches nothing outside the
  * operator's folders. A client root inside a --root folder narrows further.
+ * Each refusal's remedy is the one that can help: the client's roots inside
+ * the ceiling, the server's --root outside it.
  * Driven with the SDK client against the built bin over stdio.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +50,9 @@ describe('--root as a ceiling', () => {
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('policy_denied');
     expect(refused.text).toContain(`within --root: ${allowed}`);
+    // The remedy is the operator's --root, not a client root the ceiling would cut away again.
+    expect(refused.text).toContain(`the server's --root (${allowed}) bounds every client root`);
+    expect(refused.text).not.toContain('add the folder as a root in the MCP client');
     const ok = await put(mcp, 'ceiling-ws', join(allowed, 'data.txt'), 'b');
     expect(ok.isError, ok.text).toBe(false);
   });
@@ -55,6 +60,9 @@ describe('--root as a ceiling', () => {
   it('narrows further to a client root inside the --root folder', async () => {
     const mcp = await serverWith([inner], 'inner-ws');
     expect((await put(mcp, 'inner-ws', join(inner, 'data.txt'), 'a')).isError).toBe(false);
-    expect((await put(mcp, 'inner-ws', join(allowed, 'data.txt'), 'b')).isError).toBe(true);
+    const outsideClientRoot = await put(mcp, 'inner-ws', join(allowed, 'data.txt'), 'b');
+    expect(outsideClientRoot.isError).toBe(true);
+    // Inside the ceiling, a client root can still widen to it: that remedy stands.
+    expect(outsideClientRoot.text).toContain('add the folder as a root in the MCP client');
   });
 });
