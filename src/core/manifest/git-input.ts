@@ -9,16 +9,23 @@
  *
  * The content is hostile-ish, so git runs with hooks, fsmonitor and the
  * system/global configuration off (a repository's own configuration cannot
- * make it run a command), objects are fsck'ed on the way in, only the
+ * make it run a command), never finds a repository by itself (every call
+ * runs in an empty private directory with discovery stopped above it, and a
+ * local source is named by its git directory: a red team's bare repository
+ * committed beside a manifest made `plan` run its core.gitProxy as the
+ * caller), a source's git directory holds no link or special file (links
+ * there pulled another repository's objects in), a checkout is measured
+ * against the storage budget before it is written (a 232 KB repository
+ * wrote 2 GB to the host's /tmp), objects are fsck'ed on the way in, only the
  * transports a manifest may name are allowed (never ext:: or fd::), HTTP
  * redirects are not followed, nothing ever prompts, and a clone's remote URL
  * keeps no password. A link in the checkout is refused by the copy into the
  * workspace (files/host-source.ts), never followed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, rmSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, type Stats } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { EngineError } from '../errors.js';
 import { redactGitUrl, urlForClone } from './git-url.js';
 
@@ -59,13 +66,24 @@ const SAFE = [
   'http.followRedirects=false',
   '-c',
   'credential.helper=',
+  // A bare repository is used only where this module names it (--git-dir, a clone's source), never one git came upon.
+  '-c',
+  'safe.bareRepository=explicit',
 ];
 
 /**
  * Runs git asynchronously: a clone over the network can take a while, and
  * the engine's process (an MCP server) must keep answering meanwhile.
  */
-function git(args: string[], options: { cwd?: string; remote?: GitSource } = {}): Promise<{ ok: boolean; out: string; err: string }> {
+function git(args: string[], options: { remote?: GitSource } = {}): Promise<{ ok: boolean; out: string; err: string }> {
+  // Never the caller's directory: git looks for a repository there and up from it, and obeys the configuration of the one
+  // it finds (core.gitProxy, url.*.insteadOf). An empty directory of our own, with discovery stopped above it, finds none;
+  // a call about a repository names it (--git-dir, or -C into a clone this module made).
+  const cwd = mkdtempSync(join(tmpdir(), 'hs-git-'));
+  return runGit(args, cwd, options).finally(() => rmSync(cwd, { recursive: true, force: true }));
+}
+
+function runGit(args: string[], cwd: string, options: { remote?: GitSource }): Promise<{ ok: boolean; out: string; err: string }> {
   // A remote fetch gets the user's HOME (ssh keys and known_hosts, ~/.netrc) and agent socket, never git's global configuration.
   const remoteEnv: Record<string, string> = options.remote?.remote
     ? {
@@ -76,10 +94,11 @@ function git(args: string[], options: { cwd?: string; remote?: GitSource } = {})
     : { HOME: tmpdir() };
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...SAFE, ...args], {
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_CEILING_DIRECTORIES: dirname(cwd),
         GIT_CONFIG_NOSYSTEM: '1',
         GIT_CONFIG_GLOBAL: '/dev/null',
         GIT_TERMINAL_PROMPT: '0',
@@ -153,8 +172,8 @@ export async function resolveGitRef(source: GitSource, ref: string): Promise<str
   const repository = source.location;
   const key = source.key;
   if (!existsSync(repository)) throw new EngineError('FILE_NOT_FOUND', `${key}: no repository at ${repository}`, { hint: 'check the source path' });
-  refuseBorrowedObjects(repository, key);
-  const found = await git(['-C', repository, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+  const gitDir = ownGitDir(repository, key);
+  const found = await git(['--git-dir', gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (!found.ok || !/^[0-9a-f]{40,64}$/.test(found.out)) {
     throw new EngineError('BAD_ARGUMENT', `${key}: ref '${ref.slice(0, 80)}' does not name a commit in ${repository}`, {
       hint: 'name a branch, a tag or a commit the repository has',
@@ -193,10 +212,14 @@ async function resolveRemoteRef(source: GitSource, ref: string): Promise<string>
 
 /** Bytes a local repository's checkout at `commit` takes: the sum of its files' sizes (`ls-tree -l`), read without cloning. */
 export async function checkedOutBytes(source: GitSource, commit: string): Promise<number> {
-  const listed = await git(['-C', source.location, 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
-  if (!listed.ok) return 0;
+  const listed = await git(['--git-dir', ownGitDir(source.location, source.key), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+  return listed.ok ? sumOfSizes(listed.out) : 0;
+}
+
+/** The sum of the sizes in `ls-tree -r -l -z` output (a submodule's `-` counts nothing). */
+function sumOfSizes(listing: string): number {
   let bytes = 0;
-  for (const line of listed.out.split('\0')) {
+  for (const line of listing.split('\0')) {
     const size = Number(line.slice(0, line.indexOf('\t')).trim().split(/\s+/)[3]);
     if (Number.isFinite(size)) bytes += size;
   }
@@ -204,13 +227,15 @@ export async function checkedOutBytes(source: GitSource, commit: string): Promis
 }
 
 /**
- * The source must hold its own objects: its git directory is `.git` (a real
- * directory, not a file or link pointing elsewhere) or the repository itself
- * (bare), with no alternates and no `commondir` (a worktree). Otherwise a
- * clone would read another repository the manifest does not name — one
- * outside the manifest's directory, or outside an MCP server's roots.
+ * The source's git directory, checked to hold its own objects: `.git` (a
+ * real directory, not a file or link pointing elsewhere) or the repository
+ * itself (bare), with no alternates and no `commondir` (a worktree), and no
+ * link or special file where git reads (objects, refs, HEAD, config,
+ * packed-refs, info). Otherwise a clone would read another repository the
+ * manifest does not name — one outside the manifest's directory, or outside
+ * an MCP server's roots — and a FIFO would hold git until its timeout.
  */
-function refuseBorrowedObjects(repository: string, key: string): void {
+function ownGitDir(repository: string, key: string): string {
   const dotGit = join(repository, '.git');
   const dotGitStat = lstatOrNull(dotGit);
   let gitDir = repository;
@@ -221,12 +246,47 @@ function refuseBorrowedObjects(repository: string, key: string): void {
       });
     gitDir = dotGit;
   }
+  const odd = firstLinkOrSpecial(gitDir, ['HEAD', 'config', 'packed-refs', 'shallow', 'objects', 'refs', 'info']);
+  if (odd !== null)
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `${key}: ${relative(repository, odd) || odd} in the repository is a link or a special file, which a clone would follow`,
+      {
+        hint: 'name a repository whose objects and refs are its own files (clone it afresh), not links into another',
+      },
+    );
+  if (lstatOrNull(join(gitDir, 'HEAD')) === null || !lstatOrNull(join(gitDir, 'objects'))?.isDirectory())
+    throw new EngineError('BAD_ARGUMENT', `${key}: ${repository} is not a git repository (no .git directory, and not a bare repository)`, {
+      hint: 'name a clone or a bare repository, or take the folder in as an input instead',
+    });
   for (const borrowed of [join(gitDir, 'objects', 'info', 'alternates'), join(gitDir, 'commondir')]) {
     if (lstatOrNull(borrowed) !== null)
       throw new EngineError('BAD_ARGUMENT', `${key}: the repository borrows objects from another (${borrowed.slice(repository.length + 1)})`, {
         hint: 'repack it with its own objects (git repack -a -d, then remove the alternates file), or clone it first',
       });
   }
+  return gitDir;
+}
+
+/** The first entry among `names` in `dir`, or below those that are directories, that is neither a directory nor a regular file (a link, a FIFO, a device); null when none is. */
+function firstLinkOrSpecial(dir: string, names: readonly string[]): string | null {
+  const pending: string[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const stats = lstatOrNull(path);
+    if (stats === null || stats.isFile()) continue;
+    if (!stats.isDirectory()) return path;
+    pending.push(path);
+  }
+  // Entry types from readdir (no stat per entry): a repository of many loose objects is walked in one call per folder.
+  while (pending.length > 0) {
+    const at = pending.pop()!;
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      if (entry.isDirectory()) pending.push(join(at, entry.name));
+      else if (!entry.isFile()) return join(at, entry.name);
+    }
+  }
+  return null;
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -252,8 +312,9 @@ export interface HostClone {
 
 /** True when `newer` descends from `older` in the source (a fast-forward); a remote is cloned to tell. */
 export async function isFastForward(source: GitSource, older: string, newer: string): Promise<boolean> {
-  if (!source.remote) return (await git(['-C', source.location, 'merge-base', '--is-ancestor', older, newer])).ok;
-  const clone = await independentClone(source, newer);
+  if (!source.remote) return (await git(['--git-dir', ownGitDir(source.location, source.key), 'merge-base', '--is-ancestor', older, newer])).ok;
+  // Ancestry needs the history, not the files: nothing is checked out.
+  const clone = await independentClone(source, newer, { checkout: false });
   try {
     return await clone.isAncestor(older, newer);
   } finally {
@@ -261,9 +322,17 @@ export async function isFastForward(source: GitSource, older: string, newer: str
   }
 }
 
+/** What a clone may write: `maxCheckoutBytes` (the workspace's storage budget) is checked against the commit's files before any is written. */
+export interface CloneOptions {
+  maxCheckoutBytes?: number;
+  /** False: history only, no files (an ancestry check). */
+  checkout?: boolean;
+}
+
 /** Clones the repository independently into a fresh temporary directory, detached at `commit`; the caller removes it. */
-export async function independentClone(source: GitSource, commit: string): Promise<HostClone> {
+export async function independentClone(source: GitSource, commit: string, options: CloneOptions = {}): Promise<HostClone> {
   const key = source.key;
+  if (!source.remote) ownGitDir(source.location, key);
   const parent = mkdtempSync(join(tmpdir(), 'hs-clone-'));
   const remove = () => rmSync(parent, { recursive: true, force: true });
   const dir = join(parent, 'clone');
@@ -281,7 +350,18 @@ export async function independentClone(source: GitSource, commit: string): Promi
     // The clone's configuration names where it came from: never with a password (it is copied into the workspace).
     if (source.remote && !(await git(['-C', dir, 'remote', 'set-url', 'origin', '--', urlForClone(source.location)])).ok)
       throw new EngineError('INTERNAL', `${key}: could not record the clone's origin without its credentials`, { hint: 'report this' });
-    const checkedOut = await git(['-C', dir, 'checkout', '--quiet', '--detach', commit]);
+    if (options.maxCheckoutBytes !== undefined) {
+      // Before any file is written: a blob of zeros stored once and named under many paths packs small and checks out huge.
+      const listed = await git(['-C', dir, 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+      const bytes = listed.ok ? sumOfSizes(listed.out) : 0;
+      if (bytes > options.maxCheckoutBytes)
+        throw new EngineError(
+          'POLICY_DENIED',
+          `${key}: the checkout of ${source.shown} at ${commit} would write ${bytes} bytes, more than the workspace's storage budget (${options.maxCheckoutBytes} bytes); nothing was checked out`,
+          { hint: 'raise storageBytes in the manifest, or pin a smaller commit' },
+        );
+    }
+    const checkedOut = options.checkout === false ? { ok: true, err: '' } : await git(['-C', dir, 'checkout', '--quiet', '--detach', commit]);
     if (!checkedOut.ok)
       throw new EngineError('BAD_ARGUMENT', `${key}: checking out ${commit} of ${source.shown} failed: ${checkedOut.err}`, {
         hint: 'check the ref; a remote commit must be reachable from a branch or tag it advertises',

@@ -84,7 +84,17 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
     // With prettyErrors the first line of the message ends "at line L, column C:".
     throw bad(absolute, `not YAML: ${parseError.message.split('\n')[0]!.replace(/:$/, '')}`, 'fix the YAML syntax');
   }
-  const data: unknown = doc.toJS({ maxAliasCount: 50 });
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 50 });
+  } catch (error) {
+    // The yaml package stops an alias bomb (aliases of aliases, a billion laughs) with a plain error: it is the manifest's fault, not ours.
+    throw bad(
+      absolute,
+      `its aliases expand too far (${error instanceof Error ? error.message : String(error)})`,
+      'write the values out, or use fewer nested aliases',
+    );
+  }
   const parsed = ManifestSchema.safeParse(data ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((issue) => describeIssue(doc, lines, issue));
@@ -97,7 +107,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
 
   const inputs: ManifestInput[] = [];
   for (const [i, input] of (manifest.inputs ?? []).entries()) {
-    const hostPath = await checkHostPath(absolute, dir, input.path, at(['inputs', i, 'path']));
+    const hostPath = await checkHostPath(absolute, dir, input.path, at(['inputs', i, 'path']), { gitMetadata: 'refused' });
     const to = workspacePath(absolute, input.to ?? input.path, at(['inputs', i, input.to === undefined ? 'path' : 'to']));
     const clash = inputs.find((other) => other.to === to || to.startsWith(`${other.to}/`) || other.to.startsWith(`${to}/`));
     if (clash) throw bad(absolute, `${at(['inputs', i])}: lands at '${to}', overlapping ${clash.key} ('${clash.to}')`, 'give each input its own destination');
@@ -122,7 +132,7 @@ export async function loadManifest(file: string): Promise<LoadedManifest> {
   }
   const envFiles: LoadedManifest['envFiles'] = [];
   for (const [i, path] of (manifest.envFiles ?? []).entries()) {
-    envFiles.push({ hostPath: await checkHostPath(absolute, dir, path, at(['envFiles', i])), path, key: `envFiles[${i}]` });
+    envFiles.push({ hostPath: await checkHostPath(absolute, dir, path, at(['envFiles', i]), { gitMetadata: 'refused' }), path, key: `envFiles[${i}]` });
   }
   const artifacts = (manifest.artifacts ?? []).map((a, i) => ({
     name: workspacePath(absolute, a.name, at(['artifacts', i, 'name'])),
@@ -228,11 +238,25 @@ function canonicalJson(value: unknown): string {
  * A path that does not exist yet passes here: plan reports it, prepare
  * refuses it.
  */
-async function checkHostPath(file: string, dir: string, raw: string, where: string): Promise<string> {
+/**
+ * A manifest path as a host path under the manifest's directory. `.git` is
+ * refused where files are copied or read as they are (inputs, env files):
+ * what lies there is the user's own git metadata, not the project's content
+ * (.git/config may hold a remote URL with a token), and a manifest from
+ * someone else's repository could otherwise name it. A repository source
+ * may name it: a clone carries the history, never the configuration.
+ */
+async function checkHostPath(file: string, dir: string, raw: string, where: string, options: { gitMetadata?: 'refused' } = {}): Promise<string> {
   if (raw.includes('\0')) throw bad(file, `${where}: a path may not contain a NUL byte`);
   if (isAbsolute(raw)) throw bad(file, `${where}: '${shown(raw)}' is absolute; give a path relative to the manifest's directory`);
   const parts = raw.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.includes('..')) throw bad(file, `${where}: '${shown(raw)}' contains '..'; inputs stay under the manifest's directory`);
+  if (options.gitMetadata === 'refused' && parts.some((p) => p.toLowerCase() === '.git'))
+    throw bad(
+      file,
+      `${where}: '${shown(raw)}' is inside a .git directory, the user's git metadata (its config may hold credentials)`,
+      'take the repository in as a repositories entry (a clone at a ref), or name the project files themselves',
+    );
   if (parts.length === 0) throw bad(file, `${where}: '${shown(raw)}' names the manifest's directory itself; name a file or directory in it`);
   let at = dir;
   for (const part of parts) {

@@ -121,7 +121,7 @@ export async function fastForwardClones(ctx: EngineContext, workspaceId: string,
   const clones: HostClone[] = [];
   try {
     for (const move of moves) {
-      const clone = await independentClone(move.clone, move.clone.commit);
+      const clone = await independentClone(move.clone, move.clone.commit, { maxCheckoutBytes: ws.policy.budget.storageBytes });
       clones.push(clone);
       const dirty = await dirtiness(provider, ws.id, move, clone);
       if (dirty.length > 0)

@@ -155,7 +155,7 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
   }
   for (const clone of plan.clones) {
     const { independentClone } = await import('../manifest/git-input.js');
-    const made = await independentClone(clone, clone.commit);
+    const made = await independentClone(clone, clone.commit, { maxCheckoutBytes: plan.policy.budget.storageBytes });
     try {
       const put = await putFiles(ctx, { workspaceId: id, hostPath: made.dir, destination: clone.to });
       inputs.push(put.provenance.inputs[0]!);

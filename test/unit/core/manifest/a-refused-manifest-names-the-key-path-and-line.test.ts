@@ -2,7 +2,8 @@
  * A headspace.yml is refused before anything happens (#17): unknown keys,
  * wrong types, YAML that does not parse, and paths that escape — `..`,
  * absolute where relative is required, a symbolic link on the way, a
- * workspace destination outside the workspace — each named by its key path
+ * workspace destination outside the workspace, a path into the user's .git
+ * metadata, an alias bomb — each named by its key path (or the cause)
  * and line. plan and prepare both refuse, and nothing is created.
  */
 import { symlinkSync } from 'node:fs';
@@ -49,6 +50,14 @@ const cases: Array<[title: string, body: string, expected: RegExp]> = [
   ],
   ['YAML that does not parse', `${head}inputs: [\n`, /not YAML: .*line \d+/],
   ['a duplicated key', `${head}id: again\n`, /not YAML: .*[Mm]ap keys must be unique/],
+  // The user's own git metadata is not the project's content: its config may hold a token (red team, manifests).
+  ['an input inside .git', `${head}inputs:\n  - path: .git/config\n`, /inputs\[0\]\.path, line 5: '\.git\/config' is inside a \.git directory/],
+  ['an env file inside a nested .git', `${head}envFiles: [sub/.git/config]\n`, /envFiles\[0\], line 4: 'sub\/\.git\/config' is inside a \.git directory/],
+  [
+    'aliases nested into a billion laughs',
+    `${head}a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+    /its aliases expand too far/,
+  ],
 ];
 
 describe('a refused manifest', () => {
