@@ -7,9 +7,13 @@
  * under the server's ROOTS:
  *
  * - the client's roots, when it offers the `roots` capability, narrowed to
- *   the --root folders when the operator gave any (roots/list,
- *   asked again after notifications/roots/list_changed; only file:// URIs
- *   count, and an empty list means none);
+ *   the --root folders when the operator gave any, and over HTTP always to
+ *   the fallback below (roots/list, asked again after
+ *   notifications/roots/list_changed; only file:// URIs count, and an empty
+ *   list means none). Over stdio the client is the program that started the
+ *   server, configured by the user; over HTTP it is whoever holds the token,
+ *   and a red team's client answering `file:///` read /etc/shadow from a
+ *   server started in /tmp without --root;
  * - otherwise the `--root DIR` values (repeatable);
  * - otherwise the directory the server was started in, unless that is `/`:
  *   then there are none and every host-path call is refused with a remedy.
@@ -29,8 +33,10 @@ export interface RootSet {
   /** Absolute directories; [] means no host path is allowed at all. */
   dirs: readonly string[];
   origin: 'client' | 'flag' | 'cwd' | 'cwd-is-root';
-  /** The --root folders the client's roots were narrowed to, when the operator gave any. */
+  /** The folders the client's roots were narrowed to: the operator's --root, or (over HTTP) the fallback roots. */
   ceiling?: readonly string[];
+  /** Where the ceiling came from, as `origin` says of the fallback. */
+  ceilingOrigin?: 'flag' | 'cwd' | 'cwd-is-root';
 }
 
 /** Checks host paths a tool call is about to touch, returning the real path it may use. */
@@ -132,7 +138,7 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
 export function describeRoots(set: RootSet): string {
   switch (set.origin) {
     case 'client': {
-      const within = set.ceiling === undefined ? '' : ` (within --root: ${set.ceiling.join(', ')})`;
+      const within = set.ceiling === undefined ? '' : ` (within ${ceilingWords(set)})`;
       return set.dirs.length === 0 ? `the client offered no file:// roots${within}` : `the client's roots: ${set.dirs.join(', ')}${within}`;
     }
     case 'flag':
@@ -144,6 +150,14 @@ export function describeRoots(set: RootSet): string {
   }
 }
 
+/** The ceiling as a refusal names it: `--root: X`, or the folder an HTTP server started in. */
+function ceilingWords(set: RootSet): string {
+  const dirs = (set.ceiling ?? []).join(', ');
+  if (set.ceilingOrigin === 'cwd') return `the directory the server started in: ${dirs}`;
+  if (set.ceilingOrigin === 'cwd-is-root') return 'no folder: the server started in / and was given no --root';
+  return `--root: ${dirs}`;
+}
+
 function outsideRoots(toolName: string, given: string, real: string, set: RootSet): EngineError {
   const resolved = real === given ? '' : ` (it resolves to ${real})`;
   // A path outside the operator's --root ceiling stays refused whatever the client adds: saying "add a root in the
@@ -153,7 +167,7 @@ function outsideRoots(toolName: string, given: string, real: string, set: RootSe
     set.origin === 'client' && !beyondCeiling
       ? 'use a path under one of the roots, or add the folder as a root in the MCP client'
       : beyondCeiling
-        ? `use a path under one of the roots; the server's --root (${set.ceiling!.join(', ')}) bounds every client root, so a folder outside it needs the server restarted with a --root that holds it`
+        ? `use a path under one of the roots; ${set.ceilingOrigin === 'flag' || set.ceilingOrigin === undefined ? `the server's --root (${set.ceiling!.join(', ')})` : `over HTTP, ${ceilingWords(set)}`} bounds every client root, so a folder outside it needs the server restarted with a --root that holds it`
         : 'use a path under one of the roots, or restart the server with `headspace mcp --root DIR` (repeatable) naming the folders it may use';
   if (set.dirs.length === 0) {
     return new EngineError('POLICY_DENIED', `${toolName} touches host paths only under the MCP server's roots, and it has none (${describeRoots(set)})`, {
@@ -235,15 +249,22 @@ export function narrowToCeiling(client: RootSet, ceiling: readonly string[]): Ro
   return { dirs: [...dirs], origin: 'client', ceiling: [...ceiling] };
 }
 
-export function trackRoots(clientOffersRoots: () => boolean, fallback: RootSet): RootsTracker {
+/**
+ * `bounded`: the client's roots are always narrowed to the fallback roots
+ * (an HTTP server's client is any token holder, not the operator); otherwise
+ * only to an operator's --root.
+ */
+export function trackRoots(clientOffersRoots: () => boolean, fallback: RootSet, options: { bounded?: boolean } = {}): RootsTracker {
   let cached: Promise<RootSet> | null = null;
+  const ceilingOrigin = fallback.origin === 'client' ? undefined : fallback.origin;
+  const ceiling = fallback.origin === 'flag' || (options.bounded === true && ceilingOrigin !== undefined) ? fallback.dirs : null;
   return {
     current(ask) {
       if (!clientOffersRoots()) return Promise.resolve(fallback);
       if (cached === null) {
-        // An operator's --root is a ceiling the client cannot widen.
-        const fromClient = (roots: ReadonlyArray<{ uri: string }>) =>
-          fallback.origin === 'flag' ? narrowToCeiling(rootSetFromClient(roots), fallback.dirs) : rootSetFromClient(roots);
+        // An operator's --root (over HTTP, the fallback roots) is a ceiling the client cannot widen.
+        const fromClient = (roots: ReadonlyArray<{ uri: string }>): RootSet =>
+          ceiling === null ? rootSetFromClient(roots) : { ...narrowToCeiling(rootSetFromClient(roots), ceiling), ceilingOrigin: ceilingOrigin! };
         const asked = ask().then(fromClient, (cause: unknown) => {
           if (cached === asked) cached = null;
           throw new EngineError(

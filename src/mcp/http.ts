@@ -157,7 +157,8 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
         `too many sessions (${maxSessions}); end one (DELETE ${MCP_PATH} with its mcp-session-id) or wait until one has been idle ${idleMs / 1000} s`,
       );
     }
-    const hs = createMcpServer(engineFactory, options);
+    // Over HTTP the client is whoever holds the token: its roots never reach past the server's own (host-roots.ts).
+    const hs = createMcpServer(engineFactory, { ...options, boundClientRoots: true });
     pending.add(hs);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -70,7 +70,7 @@ export async function serveMcp(options: ServeOptions): Promise<number> {
   };
   // Said once at start, so an operator sees what a model may touch on the host.
   log(
-    `headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them${roots.origin === 'flag' ? ' (narrowed to --root, a ceiling they cannot widen)' : ''}, otherwise ${describeRoots(roots)}`,
+    `headspace mcp: host paths (put, export, run inputs, create hostPaths) are limited to the client's roots when it offers them${roots.origin === 'flag' ? ' (narrowed to --root, a ceiling they cannot widen)' : options.http ? ' (narrowed to the folder below, a ceiling they cannot widen over HTTP)' : ''}, otherwise ${describeRoots(roots)}`,
   );
   const stop = new AbortController();
   const onSignal = () => stop.abort();

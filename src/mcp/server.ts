@@ -56,6 +56,8 @@ export interface McpServerOptions {
   fallbackRoots?: RootSet;
   /** What relative host paths are relative to; default process.cwd(). */
   cwd?: string;
+  /** Narrow the client's roots to the fallback roots whatever their origin (HTTP: the client is any token holder). */
+  boundClientRoots?: boolean;
 }
 
 /** Where the markdown's markers send a reader for a shrunk field: not `--json`, which a model over MCP cannot pass. */
@@ -104,7 +106,9 @@ export function createMcpServer(engineFactory: EngineFactory, options: McpServer
   }
 
   const cwd = options.cwd ?? process.cwd();
-  const roots = trackRoots(() => server.server.getClientCapabilities()?.roots !== undefined, options.fallbackRoots ?? fallbackRoots([], cwd));
+  const roots = trackRoots(() => server.server.getClientCapabilities()?.roots !== undefined, options.fallbackRoots ?? fallbackRoots([], cwd), {
+    bounded: options.boundClientRoots === true,
+  });
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => roots.invalidate());
 
   const listed: Tool[] = tools.map(describeTool);
@@ -259,7 +263,7 @@ function mcpLearnText(tools: readonly ToolSpec[]): string {
     'Each verb below is a tool of the same name, called with JSON arguments (its input schema names them). Each tool returns the result package as structuredContent and as bounded markdown text; a refusal is a tool error naming its category and exit code.',
     `A workspace file can be read as the resource ${FILE_URI_TEMPLATE} (at most ${FILE_RESOURCE_MAX_BYTES} bytes).`,
     "Never put a secret in argv: it is recorded verbatim. Pass it in run's env; values are never recorded.",
-    "Host paths (put, export, run's inputs, create's hostPaths) must lie under the server's roots: your client's roots when it offers them (narrowed to the folders given with `headspace mcp --root DIR`, if any), otherwise those --root folders, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.",
+    "Host paths (put, export, run's inputs, create's hostPaths) must lie under the server's roots: your client's roots when it offers them (narrowed to the folders given with `headspace mcp --root DIR`, if any; over HTTP, without --root, to the directory the server started in), otherwise those --root folders, otherwise the directory the server started in (none when that is /). Links and `..` are resolved before the check, and export never writes through a link. A path outside is refused as policy_denied naming the roots.",
     '',
   ].join('\n');
   return `${preface}\n${learnText(

@@ -83,10 +83,11 @@ export async function connectStdio(options: StdioOptions = {}): Promise<McpHandl
 }
 
 /** Starts `headspace mcp --http --port 0 …` and waits for the URL and token on stderr. */
-export async function startHttp(options: { provider?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<HttpServerHandle> {
+export async function startHttp(options: { provider?: string; env?: Record<string, string>; args?: string[]; cwd?: string } = {}): Promise<HttpServerHandle> {
   assertBuilt();
   const { home, cleanup } = makeHome();
   const child = spawn(BIN, ['mcp', '--http', '--port', '0', ...(options.args ?? [])], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: baseEnv(home, options.provider ?? 'fake', options.env ?? {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -42,4 +42,4 @@ export const HOST_ROOTS_RULE = "Host paths must lie under the server's roots (se
 
 /** The whole rule, said once in the server's instructions (server.ts) rather than in each tool that touches host paths. */
 export const HOST_ROOTS_INSTRUCTIONS =
-  "Host paths (run's inputs, put, export, a plan or prepare manifest) must lie under the server's roots (your client's roots if it offers them, else the server's --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";
+  "Host paths (run's inputs, put, export, a plan or prepare manifest) must lie under the server's roots (your client's roots if it offers them, within the server's --root folders if any, over HTTP within its working directory otherwise; else the --root folders, else its working directory), checked after resolving links and `..`; anything else is refused (policy_denied).";
