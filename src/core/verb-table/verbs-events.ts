@@ -40,7 +40,7 @@ export const eventsSubscribeVerb = defineVerb({
   handler: async () => (await import('../verbs/events-subscribe.js')).subscribeEvents,
 });
 
-export const eventsClaimVerb = defineVerb<'events-claim', 'claimEvents', ReturnType<typeof claimInput>, { signal: AbortSignal }>({
+export const eventsClaimVerb = defineVerb<'events-claim', 'claimEvents', ReturnType<typeof claimInput>, { signal: AbortSignal; pullOnly: boolean }>({
   name: 'events-claim',
   method: 'claimEvents',
   group: 'lifecycle',
@@ -51,7 +51,8 @@ export const eventsClaimVerb = defineVerb<'events-claim', 'claimEvents', ReturnT
   description:
     'Take pending events of a subscription, each to exactly one claimer, waiting up to waitSeconds for the first (none: an empty success). Each event: id, name (job.succeeded, job.failed, …), job_id, workspace_id, status, exit_code, times. Ack each once handled; unacked, it returns when the lease ends.',
   input: (z: Zod) => claimInput(z),
-  runtimeKeys: ['signal'],
+  // pullOnly: set by the MCP face (an agent), never a model's argument.
+  runtimeKeys: ['signal', 'pullOnly'],
   mcpMaximum: { waitSeconds: 60 },
   handler: async () => (await import('../verbs/events-claim.js')).claimEvents,
 });
@@ -65,7 +66,7 @@ function claimInput(z: Zod) {
   });
 }
 
-export const eventsAckVerb = defineVerb({
+export const eventsAckVerb = defineVerb<'events-ack', 'ackEvents', ReturnType<typeof ackInput>, { pullOnly: boolean }>({
   name: 'events-ack',
   method: 'ackEvents',
   group: 'lifecycle',
@@ -74,9 +75,14 @@ export const eventsAckVerb = defineVerb({
   title: 'Acknowledge job events',
   summary: 'acknowledge claimed events so they are never delivered again; a second ack reads duplicate',
   description: 'Acknowledge claimed events once handled, so they never come back; a second ack of one reads duplicate, not an error.',
-  input: (z: Zod) => z.strictObject({ subscriptionId: subscriptionIdField(z), eventIds: eventIdsField(z).describe('the events to acknowledge') }),
+  input: (z: Zod) => ackInput(z),
+  runtimeKeys: ['pullOnly'],
   handler: async () => (await import('../verbs/events-settle.js')).ackEvents,
 });
+
+function ackInput(z: Zod) {
+  return z.strictObject({ subscriptionId: subscriptionIdField(z), eventIds: eventIdsField(z).describe('the events to acknowledge') });
+}
 
 export const eventsRequeueVerb = defineVerb({
   name: 'events-requeue',

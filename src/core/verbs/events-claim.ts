@@ -9,6 +9,7 @@ import { nextAction } from '../next-action.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { ResultPackage } from '../result/result-package.js';
+import { EngineError } from '../errors.js';
 import type { Delivery } from '../store/event-queue.js';
 import { deliveryFinding } from '../events/event-view.js';
 import { waitForChange } from '../events/wait-for-change.js';
@@ -24,6 +25,21 @@ export interface EventsClaimInput {
   leaseSeconds?: number;
   /** Ends a wait early (an empty claim). */
   signal?: AbortSignal;
+  /**
+   * Refuse a webhook subscription: its events are pushed by the operator's
+   * `events deliver`, and an agent (MCP) claiming or acknowledging them would
+   * keep the operator's alerts from ever going out (red team, host surfaces).
+   */
+  pullOnly?: boolean;
+}
+
+/** Refuses a webhook subscription to a pull-only caller (an agent over MCP), before anything is claimed or acknowledged. */
+export function refusePushedSubscription(ctx: EngineContext, subscriptionId: string, verb: string): void {
+  const sub = ctx.store().events.requireSubscription(validateSubscriptionId(subscriptionId));
+  if (sub.webhookUrl === null) return;
+  throw new EngineError('POLICY_DENIED', `subscription ${sub.id} pushes its events to a webhook; ${verb} here would take them from its receiver`, {
+    hint: 'subscribe to the events you need under a name of your own (no webhook), and claim from that',
+  });
 }
 
 export const DEFAULT_CLAIM_MAX = 10;
@@ -46,6 +62,7 @@ export async function claimDeliveries(ctx: EngineContext, input: EventsClaimInpu
 
 export async function claimEvents(ctx: EngineContext, input: EventsClaimInput): Promise<ResultPackage> {
   const startedAt = ctx.clock.now();
+  if (input.pullOnly === true) refusePushedSubscription(ctx, input.subscriptionId, 'a claim');
   const claimed = await claimDeliveries(ctx, input);
   return buildResult({
     outcome_summary: claimed.length === 0 ? 'no events to claim' : `claimed ${claimed.length} event(s); ack each once handled`,

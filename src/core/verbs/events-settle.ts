@@ -8,16 +8,20 @@ import { EngineError } from '../errors.js';
 import { buildResult } from '../result/build-result.js';
 import { provenanceFor } from '../result/package-parts.js';
 import type { ResultPackage, StructuredFinding } from '../result/result-package.js';
+import { refusePushedSubscription } from './events-claim.js';
 import { validateSubscriptionId } from './events-subscribe.js';
 
 export interface EventsAckInput {
   subscriptionId: string;
   /** The event ids a claim returned. */
   eventIds: string[];
+  /** Refuse a webhook subscription (an agent over MCP; see EventsClaimInput.pullOnly). */
+  pullOnly?: boolean;
 }
 
 export async function ackEvents(ctx: EngineContext, input: EventsAckInput): Promise<ResultPackage> {
   const now = ctx.clock.now();
+  if (input.pullOnly === true) refusePushedSubscription(ctx, input.subscriptionId, 'an acknowledgement');
   const ids = requireIds(input.eventIds, 'ack');
   const outcomes = ctx.store().events.ack(validateSubscriptionId(input.subscriptionId), ids, now);
   const duplicates = outcomes.filter((o) => o.outcome === 'duplicate').length;

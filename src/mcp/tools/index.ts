@@ -48,7 +48,9 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   batch: async (args) => ({ ...args, detach: true }),
   'batch-wait': async (args, ctx) => ({ ...args, timeoutSeconds: args.timeoutSeconds ?? MCP_WAIT_DEFAULT_SECONDS, signal: ctx.signal }),
   // A cancelled call ends a waiting claim (an empty claim) instead of leaving it to its wait.
-  'events-claim': async (args, ctx) => ({ ...args, signal: ctx.signal }),
+  // A webhook subscription is the operator's pusher's: an agent claiming or acknowledging its events would silence it.
+  'events-claim': async (args, ctx) => ({ ...args, signal: ctx.signal, pullOnly: true }),
+  'events-ack': async (args) => ({ ...args, pullOnly: true }),
   put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
   // The manifest through the roots (the server's instructions say so once); its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
