@@ -28,7 +28,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { EngineError } from '../core/errors.js';
 import { createEventStore } from './event-store.js';
-import { bearerCheck, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, foreignRequestReason, isLoopback, listenRefusal } from './loopback.js';
+import {
+  bearerCheck,
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  foreignRequestReason,
+  isLoopback,
+  LISTENER_OPTIONS,
+  listenRefusal,
+  MAX_CONNECTIONS,
+} from './loopback.js';
 import { createMcpServer, type EngineFactory, type HeadspaceMcpServer, type McpServerOptions } from './server.js';
 
 export const MCP_PATH = '/mcp';
@@ -180,13 +189,14 @@ export async function startHttpServer(engineFactory: EngineFactory, options: Htt
     }
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(LISTENER_OPTIONS, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`headspace mcp: request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) refuse(res, error instanceof BodyError ? 400 : 500, error instanceof BodyError ? error.message : 'internal error');
       else res.end();
     });
   });
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(host, options.port ?? DEFAULT_HTTP_PORT, error, ' or --host')));
     server.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());

@@ -10,6 +10,19 @@ import { EngineError } from '../core/errors.js';
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 7340;
 
+/**
+ * Bounds on what a caller may hold before it shows a token (red team, host
+ * surfaces: another local user held 20,000 connections open, trickling
+ * header lines, until the server had no descriptor left for a real client).
+ * Headers must arrive within 10 s and a whole request within 30 s (Node's
+ * defaults: 60 s and 300 s), checked every second; past MAX_CONNECTIONS a
+ * new connection is closed at once, so the engine keeps descriptors for its
+ * store, logs and jobs. A local user can still crowd the port (see the
+ * README's "What is not covered").
+ */
+export const LISTENER_OPTIONS = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 } as const;
+export const MAX_CONNECTIONS = 256;
+
 /** localhost, ::1 or 127.x.y.z (brackets allowed). */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -75,7 +88,7 @@ export function listenRefusal(host: string, port: number, error: NodeJS.ErrnoExc
   const where = `${host}:${port}`;
   if (error.code === 'EADDRINUSE')
     return new EngineError('PORT_IN_USE', `cannot listen on ${where}: another process holds the port (EADDRINUSE)`, {
-      hint: `choose another --port (0 picks a free one)${orElse}; \`ss -ltnp 'sport = :${port}'\` names the process that holds it (perhaps another headspace server)`,
+      hint: `choose another --port (0 picks a free one)${orElse}; \`ss -ltnp 'sport = :${port}'\` names the process that holds it (perhaps another headspace server). If it is not yours, a client set up for this port sends it its bearer token: give that client a new token along with the new port`,
     });
   return new EngineError('BAD_ARGUMENT', `cannot listen on ${where}: ${error.code ?? error.message}`, {
     hint: `choose another --port (0 picks a free one)${orElse}`,

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { EngineError, type Engine } from '../api/index.js';
-import { bearerCheck, DEFAULT_HTTP_HOST, foreignRequestReason, listenRefusal } from '../mcp/loopback.js';
+import { bearerCheck, DEFAULT_HTTP_HOST, foreignRequestReason, LISTENER_OPTIONS, listenRefusal, MAX_CONNECTIONS } from '../mcp/loopback.js';
 import { GET_ROUTES, POST_ROUTES, type RouteContext } from './ui-routes.js';
 
 export const DEFAULT_UI_PORT = 7341;
@@ -85,7 +85,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
     return send(res, 200, await post(context, body));
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(LISTENER_OPTIONS, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof EngineError) {
         const status = error.category === 'user_error' ? 400 : 409;
@@ -95,6 +95,7 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
       send(res, 500, { error: { code: 'INTERNAL', message: 'internal error (see the server’s stderr)' } });
     });
   });
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenRefusal(DEFAULT_HTTP_HOST, options.port ?? DEFAULT_UI_PORT, error, '')));
     server.listen(options.port ?? DEFAULT_UI_PORT, DEFAULT_HTTP_HOST, () => resolve());
