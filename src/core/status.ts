@@ -57,17 +57,21 @@ export const EXIT_CODES: Readonly<Record<Category, number>> = Object.freeze({
   inconclusive: 9,
 });
 
+/** Each category in words; the README's exit-code table says the same, with examples (a new user found `explain` saying less). */
 export const CATEGORY_MEANINGS: Readonly<Record<Category, string>> = Object.freeze({
   success: 'the verb completed',
-  user_error: 'bad flag, missing argument, unknown id or illegal move: fix the call',
+  user_error:
+    'bad flag, missing argument, unknown id or illegal move: fix the call; also a destroy (or a settle discard) refusing to throw away artifacts never exported or outputs not settled',
   environment_error:
-    'a local set-up problem, or the workspace is busy with another job; or a snapshot refusal: a consumed or invalid checkpoint, an output already settled, a moved parent or a conflict',
-  policy_denied: 'the declared policy could not be satisfied: refused before anything ran',
-  timeout: "the wall-clock budget was hit, or wait's timeout ran out (the jobs run on)",
-  cancelled: "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which",
+    'a local set-up problem, a store written by a newer headspace, a port or server in the way, or the workspace is busy with another job; or a snapshot refusal: a consumed or invalid checkpoint, an output already settled, a moved parent or a conflict',
+  policy_denied:
+    'the declared policy could not be satisfied: refused before anything ran (e.g. no cgroup to back a budget, a provider without snapshots, a merge-gate denial)',
+  timeout: "the wall-clock budget was hit, or a wait's or a batch's timeout ran out (the jobs run on)",
+  cancelled:
+    "the job was cancelled: by stop, or by its caller (an interrupt, a client's cancellation); the result says which. Also an interrupted watch or wait, and a cancelled batch",
   computation_failed:
-    "the job ran and failed (non-zero exit, 126 not executable, 127 not found); or a batch's join failed (any_exhausted: no job succeeded; a quorum out of reach)",
-  infrastructure_failure: "the engine or the host broke: not the command's fault",
+    "the job ran and failed (non-zero exit, 126 not executable, 127 not found); or a batch's join failed (any_exhausted: no job succeeded; a quorum out of reach); or watch met a violation (not_running, progress_stale, budget_near, runtime_unhealthy)",
+  infrastructure_failure: "the engine or the host broke (e.g. bubblewrap or user namespaces missing): not the command's fault",
   resource_exhausted: 'the kernel killed the job for exceeding its memory budget',
   inconclusive:
     "the job ran but its verification reached no verdict: a check's command was missing or not executable, or a check ran out of its time (a verifier fault, never the job's pass or fail)",

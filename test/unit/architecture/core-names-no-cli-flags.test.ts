@@ -54,6 +54,7 @@ const ALLOWED: readonly Allowed[] = [
       '--full-tree',
       '--name-status',
       '--no-renames',
+      '--git-dir',
     ],
   ),
   ...argv('core/run/detach-job.ts', "the shared supervisor's argv (bin/headspace-supervisor --shared <home>), started by a detached run", ['--shared']),
