@@ -12,8 +12,13 @@ import { nextAction, type NextAction } from './next-action.js';
 import { EngineError } from './errors.js';
 import type { ProbeCheck } from './provider.js';
 
-/** An absolute path after a separator; `/workspace…` is the job's own view, not the host's. */
-const HOST_PATH = /(^|[\s'"`(=:,])\/(?!workspace(?:[/\s'"`),;:]|$))[^\s'"`),;]+/g;
+/**
+ * An absolute path after a separator; `/workspace…` is the job's own view,
+ * not the host's, and `//…` is a URL's authority (`tcp://127.0.0.1:2375`,
+ * `unix:///var/run/docker.sock`: an address the user configured, which a new
+ * user found scrubbed to `tcp:<host path>`).
+ */
+const HOST_PATH = /(^|[\s'"`(=:,])\/(?!\/)(?!workspace(?:[/\s'"`),;:]|$))[^\s'"`),;]+/g;
 const LOOP_DEVICE = /\bloop\d+\b/g;
 
 export function withoutHostDetail(text: string): string {

@@ -21,6 +21,8 @@ export interface ExportCap {
   maxBytes: number;
   /** e.g. "the workspace's storage_bytes budget" or "--max-bytes". */
   source: string;
+  /** The caller gave this cap (not the budget's default): a suggested retry passes it on. */
+  given?: boolean;
 }
 
 /**
@@ -63,7 +65,13 @@ export async function exportFile(
   if (existing && !options.overwrite) {
     throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, {
       hint: 'export again, replacing it',
-      action: nextAction('export', { workspaceId, name: path, to: destination, overwrite: true }),
+      action: nextAction('export', {
+        workspaceId,
+        name: path,
+        to: destination,
+        overwrite: true,
+        ...(options.cap.given ? { maxBytes: options.cap.maxBytes } : {}),
+      }),
     });
   }
   if (existing && !existing.isFile()) {
@@ -89,7 +97,7 @@ export async function exportFile(
   }
   const stream = await provider.read(workspaceId, path, 1024 * 1024);
   try {
-    refuseOversized(path, stream, options.cap, { workspaceId, destination });
+    refuseOversized(path, stream, options.cap, { workspaceId, destination, overwrite: options.overwrite });
     refuseWithoutSpace(parent, stream);
   } catch (error) {
     await stream.close();
@@ -117,7 +125,7 @@ export async function exportFile(
         hash.update(chunk);
         writeSkippingZeros(fd, chunk, size);
         size += chunk.length;
-        if (size > options.cap.maxBytes) refuseOversized(path, { size }, options.cap, { workspaceId, destination }); // grew during the copy
+        if (size > options.cap.maxBytes) refuseOversized(path, { size }, options.cap, { workspaceId, destination, overwrite: options.overwrite }); // grew during the copy
         options.onProgress?.(size, stream.size);
       }
       ftruncateSync(fd, size); // the trailing hole, if any, still counts
@@ -150,7 +158,13 @@ export async function exportFile(
         if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
           throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, {
             hint: 'export again, replacing it',
-            action: nextAction('export', { workspaceId, name: path, to: destination, overwrite: true }),
+            action: nextAction('export', {
+              workspaceId,
+              name: path,
+              to: destination,
+              overwrite: true,
+              ...(options.cap.given ? { maxBytes: options.cap.maxBytes } : {}),
+            }),
           });
         throw cause;
       }
@@ -165,14 +179,26 @@ export async function exportFile(
   }
 }
 
-function refuseOversized(path: string, stream: Pick<ReadStream, 'size'>, cap: ExportCap, target: { workspaceId: string; destination: string }): void {
+function refuseOversized(
+  path: string,
+  stream: Pick<ReadStream, 'size'>,
+  cap: ExportCap,
+  target: { workspaceId: string; destination: string; overwrite: boolean },
+): void {
   if (stream.size <= cap.maxBytes) return;
   throw new EngineError(
     'POLICY_DENIED',
     `${path} has an apparent size of ${stream.size} bytes, past the export cap of ${cap.maxBytes} bytes (${cap.source}); nothing was written`,
     {
       hint: `export it anyway with a cap of ${stream.size} bytes (zero blocks stay holes on the host)`,
-      action: nextAction('export', { workspaceId: target.workspaceId, name: path, to: target.destination, maxBytes: stream.size }),
+      // The retry keeps the call's overwrite: without it the suggested call met DESTINATION_EXISTS, whose retry dropped the cap.
+      action: nextAction('export', {
+        workspaceId: target.workspaceId,
+        name: path,
+        to: target.destination,
+        maxBytes: stream.size,
+        ...(target.overwrite ? { overwrite: true } : {}),
+      }),
     },
   );
 }

@@ -69,7 +69,7 @@ export async function exportArtifact(ctx: EngineContext, input: ExportInput): Pr
   const cap =
     input.maxBytes === undefined
       ? { maxBytes: ws.policy.budget.storageBytes, source: "the workspace's storage_bytes budget; export's max bytes overrides it" }
-      : { maxBytes: input.maxBytes, source: "export's max bytes" };
+      : { maxBytes: input.maxBytes, source: "export's max bytes", given: true };
   const provider = await ctx.provider(ws.provider);
   const startedAt = ctx.clock.now();
   // The intent is the lease (no job starts while the copy runs) and records
