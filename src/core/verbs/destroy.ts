@@ -73,8 +73,9 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
             ? 'export them first, or discard them deliberately with force'
             : `withdraw a declaration that was never produced (declare with remove)${missing.length < unexported.length ? ', export the others' : ''}, or discard them deliberately with force`,
         action:
+          // The safe way out is the call: an agent that follows `action` must not be handed the one that throws the work away.
           missing.length === 0
-            ? nextAction('destroy', { workspaceId: ws.id, force: true })
+            ? nextAction('export', { workspaceId: ws.id, name: unexported[0]!.name }, ['to'])
             : nextAction('declare', { workspaceId: ws.id, name: missing[0]!, remove: true }),
       },
     );

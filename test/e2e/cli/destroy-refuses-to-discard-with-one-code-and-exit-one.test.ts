@@ -1,7 +1,8 @@
 /**
  * destroy's two refusals to discard work — declared artifacts never exported,
  * a sealed output not settled — are one state conflict: code WOULD_DISCARD,
- * exit 1 (user_error) for both, removing nothing. `destroy --help` and
+ * exit 1 (user_error) for both, removing nothing, and suggesting the safe
+ * call (an export, a release), never the --force that discards. `destroy --help` and
  * `explain destroy` say what --force does to each.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,9 +17,17 @@ function ok(args: string[]): string {
   return out.stdout;
 }
 
-function refusal(args: string[]): { code: number; error: { code: number; reason: string; category: string; message: string } } {
+interface ErrorDocument {
+  code: number;
+  reason: string;
+  category: string;
+  message: string;
+  action?: { verb: string; args: Record<string, unknown>; needs?: string[] };
+}
+
+function refusal(args: string[]): { code: number; error: ErrorDocument } {
   const out = cli(home, [...args, '--json']);
-  return { code: out.code, error: JSON.parse(out.stderr) as { code: number; reason: string; category: string; message: string } };
+  return { code: out.code, error: JSON.parse(out.stderr) as ErrorDocument };
 }
 
 describe('destroy refusing to discard', () => {
@@ -28,6 +37,8 @@ describe('destroy refusing to discard', () => {
     const refused = refusal(['destroy', 'art']);
     expect(refused.code).toBe(1);
     expect(refused.error).toMatchObject({ code: 1, reason: 'WOULD_DISCARD', category: 'user_error' });
+    // The suggested call is the safe way out, an export: an agent following it never throws the artifact away.
+    expect(refused.error.action).toEqual({ verb: 'export', args: { workspaceId: 'art', name: 'r.txt' }, needs: ['to'] });
     ok(['status', 'art']);
   });
 
