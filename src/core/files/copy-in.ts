@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EngineContext } from '../context.js';
 import { nextAction } from '../next-action.js';
-import { EngineError } from '../errors.js';
+import { EngineError, inputRef } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { FileEntry, Provider } from '../provider.js';
 import type { InputRecord, WorkspaceRecord } from '../store/sqlite-store.js';
@@ -41,8 +41,10 @@ export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: 
       {
         hint:
           replaced !== null && replaced.kind !== 'missing'
-            ? `remove the old ${destination} first (a job: rm -r), then put it; or create the workspace with a larger storageBytes budget`
-            : 'create the workspace with a larger storageBytes budget, or copy less',
+            ? `remove the old ${destination} first (a job: rm -r), then put it; or create the workspace with a larger ${inputRef('budget.storageBytes')} budget`
+            : `create the workspace with a larger ${inputRef('budget.storageBytes')} budget, or copy less`,
+        // Spelt as create's input (the budget is set there): --storage-bytes on the CLI, budget.storageBytes elsewhere.
+        inputsOf: 'create',
       },
     );
   }

@@ -46,9 +46,15 @@ export function assertEnforceable(effective: EffectivePolicy, provider: string):
   if (effective.refusals.length === 0) return;
   const names = effective.refusals.map((r) => r.limit).join(', ');
   const first = effective.refusals[0]!;
+  // Each reason once, its remedy moved to the hint: a reason that is itself "the P provider cannot enforce X" read
+  // "cannot enforce filesystem: filesystem: … cannot enforce filesystem" to a new user.
+  const said = effective.refusals.map((r) => {
+    const reason = r.reason.replace(/;?\s*remedy:.*$/s, '');
+    return reason.startsWith(`the ${provider} provider`) ? reason : `${r.limit}: ${reason}`;
+  });
   throw new EngineError(
     'POLICY_DENIED',
-    `the ${provider} provider cannot enforce ${names}: ${effective.refusals.map((r) => `${r.limit}: ${r.reason}`).join('; ')}`,
+    said.length === 1 && said[0]!.startsWith(`the ${provider} provider`) ? said[0]! : `the ${provider} provider cannot enforce ${names}: ${said.join('; ')}`,
     {
       hint: first.reason.includes('remedy:')
         ? first.reason.slice(first.reason.indexOf('remedy:') + 7).trim()

@@ -39,6 +39,12 @@ export function labelLimit(name: LimitName, policy: Pick<Policy, 'network' | 'ho
       by: 'none',
       reason: `the ${caps.provider} provider does not offer network-allowlist (egress through the engine's proxy); remedy: create it on the native provider, or with network disabled`,
     };
+  if (name === 'filesystem' && policy.hostPaths.length > 0 && caps.reasons[name] === undefined)
+    return {
+      label: 'measured',
+      by: 'none',
+      reason: `the ${caps.provider} provider cannot bind host paths into a workspace; remedy: create it on the native provider, or bring the files in with put or a run's inputs`,
+    };
   return { label: 'measured', by: 'none', reason: caps.reasons[name] ?? `the ${caps.provider} provider cannot enforce ${name}` };
 }
 

@@ -1,4 +1,4 @@
-import { EngineError } from '../errors.js';
+import { EngineError, inputRef } from '../errors.js';
 import { nextAction } from '../next-action.js';
 
 /**
@@ -11,10 +11,12 @@ import { nextAction } from '../next-action.js';
 export function openNetworkRefused(): EngineError {
   return new EngineError(
     'POLICY_DENIED',
-    'open network access is refused: no provider offers a workspace the whole network, because sharing the host network would expose its loopback services; list the hosts a job needs instead (network allow=HOST[,HOST…])',
+    `open network access is refused: no provider offers a workspace the whole network, because sharing the host network would expose its loopback services; list the hosts a job needs instead (${inputRef('network', 'allow=HOST[,HOST…]')})`,
     {
-      hint: "create it with network allow=HOST (e.g. allow=registry.npmjs.org), or with network disabled and bring what the job needs in first, with put or a run's inputs",
+      hint: `create it with ${inputRef('network', 'allow=HOST')} (e.g. allow=registry.npmjs.org), or with ${inputRef('network', 'disabled')} and bring what the job needs in first, with put or a run's inputs`,
       action: nextAction('create', { network: 'allow=registry.npmjs.org' }),
+      // The CLI spells these --network allow=HOST, the library and MCP network: "allow=HOST" (a new user read "network allow=HOST" as no flag at all).
+      inputsOf: 'create',
     },
   );
 }

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { EngineError, ProviderError } from '../../core/errors.js';
+import { EngineError, inputRef, ProviderError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { clippedPath, nameText } from '../../core/name-text.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
@@ -258,7 +258,7 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
         throw new EngineError(
           'POLICY_DENIED',
           `'${clippedPath(rel)}' (${data.length} bytes) is larger than the workspace's storage budget (${storageBytes} bytes); it was not written`,
-          { hint: 'create the workspace with a larger storageBytes budget' },
+          { hint: `create the workspace with a larger ${inputRef('budget.storageBytes')} budget`, inputsOf: 'create' },
         );
       }
       const { last, missingFrom } = await walk(rel, parts);

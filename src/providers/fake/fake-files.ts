@@ -4,7 +4,7 @@
  * implied by the paths under them, as the provider contract speaks them.
  */
 import { createHash } from 'node:crypto';
-import { EngineError } from '../../core/errors.js';
+import { EngineError, inputRef } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { normalizeWorkspacePath } from '../../core/paths.js';
 import type { LimitName } from '../../core/policy/policy.js';
@@ -72,7 +72,7 @@ export function writeFakeFile(
       throw new EngineError(
         'POLICY_DENIED',
         `writing ${key} would take the workspace to ${after} bytes, past its storage_bytes budget of ${ws.storageBudget}`,
-        { hint: 'create the workspace with a larger storageBytes budget' },
+        { hint: `create the workspace with a larger ${inputRef('budget.storageBytes')} budget`, inputsOf: 'create' },
       );
     }
     if (ws.links?.[key] !== undefined && !writeOptions.overwrite)

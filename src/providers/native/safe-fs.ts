@@ -19,7 +19,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { EngineError } from '../../core/errors.js';
+import { EngineError, inputRef } from '../../core/errors.js';
 import { clippedPath } from '../../core/name-text.js';
 import { nextAction } from '../../core/next-action.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, removeTree, viaFd, walkTree } from '../../core/files/fd-walk.js';
@@ -80,7 +80,8 @@ function mapOpenError(error: unknown, rel: string): EngineError {
   }
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new EngineError('POLICY_DENIED', `the workspace's storage is full; '${clippedPath(rel)}' was not written`, {
-      hint: 'create the workspace with a larger storageBytes budget, or remove files',
+      hint: `create the workspace with a larger ${inputRef('budget.storageBytes')} budget, or remove files`,
+      inputsOf: 'create',
     });
   return new EngineError('PROVIDER_FAILURE', `cannot open '${clippedPath(rel)}': ${code ?? String(error)}`, {
     hint: 'if the workspace is damaged, destroy it; doctor names what is broken',
