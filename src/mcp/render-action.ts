@@ -33,7 +33,8 @@ export function mcpActionRendererFor(served: ReadonlySet<string>): RenderAction 
     // The command as the shell spells it (commandWords: `headspace batch cancel`), never the verb name, which once named a
     // command that did not exist (`headspace batch-cancel`); its arguments as the library names them.
     if (NOT_TOOLS.has(action.verb))
-      return `not an MCP tool: ask the operator to run \`headspace ${commandWords(action.verb)}\` with ${JSON.stringify(action.args)}`;
+      // No backticks of its own: the markdown renderer wraps an action in them, and nested ones read doubled.
+      return `not an MCP tool: ask the operator to run headspace ${commandWords(action.verb)} with ${JSON.stringify(action.args)}`;
     if (!served.has(action.verb))
       return `the ${action.verb} tool is not served here (this server was started with --tools): ask the operator to add ${action.verb} to --tools (its set: ${setServing(action.verb) ?? 'all'}), or to run headspace ${commandWords(action.verb)} with ${JSON.stringify(action.args)}`;
     return plainAction(action);

@@ -25,7 +25,7 @@ describe('an MCP suggestion of a verb with no tool', () => {
     ] as const) {
       expect(names.has(verb)).toBe(false);
       const text = mcpActionRenderer(nextAction(verb, args));
-      expect(text).toBe(`not an MCP tool: ask the operator to run \`headspace ${words}\` with ${JSON.stringify(args)}`);
+      expect(text).toBe(`not an MCP tool: ask the operator to run headspace ${words} with ${JSON.stringify(args)}`);
     }
   });
 
