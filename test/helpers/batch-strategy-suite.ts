@@ -42,5 +42,7 @@ export function strategySuite(cases: () => StrategyCases): void {
     expect(run.pkg!.status).toBe('failure');
     expect(statuses).toEqual({ one: 'failure', two: 'success', three: 'failure' });
     expect(run.pkg!.outcome_summary).toContain('2 of 3 jobs did not succeed');
+    // The strategy is named once, in the parentheses, not again at the join's summary.
+    expect(run.pkg!.outcome_summary).toMatch(/\(allSettled\): 2 of 3 jobs did not succeed/);
   });
 }

@@ -138,7 +138,8 @@ export function batchResult(ctx: EngineContext, groupId: string, options: BatchR
   const state = finished ? (group.summary ?? '') : `${ended} of ${members.length} jobs ended, the join has not decided`;
   const soleWinner = ordered.length === 1 && ordered[0]!.jobId ? store.getJob(ordered[0]!.jobId) : undefined;
   return buildResult({
-    outcome_summary: `${options.lead ? `${options.lead}; ` : ''}batch ${group.id} (${group.strategy}): ${state}`,
+    // The join's summary leads with its strategy ("race: …"), already named in the parentheses: said once.
+    outcome_summary: `${options.lead ? `${options.lead}; ` : ''}batch ${group.id} (${group.strategy}): ${state.startsWith(`${group.strategy}: `) ? state.slice(group.strategy.length + 2) : state}`,
     status,
     key_findings: lines,
     evidence,
