@@ -316,7 +316,8 @@ interface ReportFacts {
 
 function report(ctx: EngineContext, r: ReportFacts): ResultPackage {
   const seconds = Math.round((r.finishedAt - r.startedAt) / 100) / 10;
-  const what = r.job ? `job ${r.job.id}` : `workspace ${r.ws.id}`;
+  // Named as asked: a watch of a workspace is of the workspace, with the job it followed (it read "watch of job c2" to a new user who watched cc).
+  const what = r.input.handle === r.ws.id ? `workspace ${r.ws.id}${r.job ? ` (job ${r.job.id})` : ''}` : r.job ? `job ${r.job.id}` : `workspace ${r.ws.id}`;
   const outcome =
     r.violation !== null
       ? `watch of ${what} ended at the first violation, ${r.violation.code}: ${r.violation.text}`
