@@ -280,7 +280,13 @@ function workspacePath(file: string, raw: string, where: string): string {
 function describeIssue(doc: Document, lines: LineCounter, issue: z.core.$ZodIssue): string {
   const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => `${keyPath([...path, key])}, line ${lineOfKey(doc, lines, path, key)}: unknown key '${shown(key)}'`).join('; ');
+    const known = knownKeysAt(path);
+    return issue.keys
+      .map((key) => {
+        const near = closestKey(key, known);
+        return `${keyPath([...path, key])}, line ${lineOfKey(doc, lines, path, key)}: unknown key '${shown(key)}'${near === null ? '' : ` (did you mean '${near}'?)`}`;
+      })
+      .join('; ');
   }
   if (issue.code === 'invalid_union') {
     // A union (a verify check's kinds, a command's two forms): describe the one branch whose keys fit, else say what the choices are.
@@ -302,7 +308,54 @@ function describeIssue(doc: Document, lines: LineCounter, issue: z.core.$ZodIssu
   const where = path.length === 0 ? 'the manifest' : keyPath(path);
   const line = lineOf(doc, lines, path);
   const message = issue.code === 'invalid_value' && path[0] === 'schema' && path.length === 1 ? `must be ${MANIFEST_SCHEMA_ID}` : issue.message;
-  return `${where}${line === undefined ? '' : `, line ${line}`}: ${message}`;
+  // YAML reads a bare true, 126 or 1.5 as a boolean or a number: an argument must be quoted to stay text.
+  const quote =
+    issue.code === 'invalid_type' && issue.expected === 'string' && typeof path[path.length - 1] === 'number'
+      ? ` (quote it to keep it text: '${shown(String(valueAt(doc, path)))}')`
+      : '';
+  return `${where}${line === undefined ? '' : `, line ${line}`}: ${message}${quote}`;
+}
+
+/** The keys the manifest's schema takes at `path` (an object's; through arrays by their element), for a did-you-mean. */
+function knownKeysAt(path: readonly (string | number)[]): string[] {
+  let schema: unknown = ManifestSchema;
+  for (const step of path) {
+    schema = unwrapped(schema);
+    const def = (schema as { def?: { type?: string; element?: unknown; shape?: Record<string, unknown> } }).def;
+    if (typeof step === 'number') schema = def?.type === 'array' ? def.element : undefined;
+    else schema = def?.shape?.[step];
+    if (schema === undefined) return [];
+  }
+  const shape = (unwrapped(schema) as { def?: { shape?: Record<string, unknown> } }).def?.shape;
+  return shape === undefined ? [] : Object.keys(shape);
+}
+
+/** An optional, nullable or defaulted schema's inner one. */
+function unwrapped(schema: unknown): unknown {
+  let at = schema as { def?: { type?: string; innerType?: unknown } } | undefined;
+  while (at?.def !== undefined && ['optional', 'nullable', 'default', 'prefault'].includes(at.def.type ?? '')) at = at.def.innerType as typeof at;
+  return at;
+}
+
+/** The known key within two edits of `key` (case aside), or null. */
+function closestKey(key: string, known: readonly string[]): string | null {
+  let best: { name: string; distance: number } | null = null;
+  for (const name of known) {
+    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
+    if (distance <= 2 && (best === null || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name ?? null;
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /** The value the document holds at a path, as given. */

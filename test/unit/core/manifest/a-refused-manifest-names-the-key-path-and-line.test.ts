@@ -23,7 +23,14 @@ const head = 'schema: headspace.workspace/v1\nid: w\nprovider: fake\n';
 
 const cases: Array<[title: string, body: string, expected: RegExp]> = [
   ['an unknown key at the top', `${head}colour: red\n`, /colour, line 4: unknown key 'colour'/],
-  ['an unknown key in an input', `${head}inputs:\n  - path: a.txt\n  - path: a.txt\n    dest: b\n`, /inputs\[1\]\.dest, line 7: unknown key 'dest'/],
+  [
+    'an unknown key in an input',
+    `${head}inputs:\n  - path: a.txt\n  - path: a.txt\n    dest: b\n`,
+    /inputs\[1\]\.dest, line 7: unknown key 'dest'; nothing was done/,
+  ],
+  ['a misspelt key', `${head}purpos: x\n`, /purpos, line 4: unknown key 'purpos' \(did you mean 'purpose'\?\)/],
+  ['a misspelt key in an input', `${head}inputs:\n  - path: a.txt\n    too: b\n`, /inputs\[0\]\.too, line 6: unknown key 'too' \(did you mean 'to'\?\)/],
+  ['a bare true in an argv', `${head}setup:\n  - argv: [echo, true]\n`, /setup\[0\]\.argv\[1\], line 5: .*quote it to keep it text: 'true'/],
   [
     'a byte budget that is neither a number nor one with a suffix',
     `${head}policy:\n  budget:\n    memoryBytes: lots\n`,
