@@ -25,7 +25,7 @@ import {
 import { checkpointVerb, diffVerb, forkVerb, restoreVerb, reviewPolicyVerb, sealVerb, settleVerb } from './verbs-snapshots.js';
 import { receiptVerb, rulesField, rulesVerb, verificationFields } from './verbs-verification.js';
 
-export const createVerb = defineVerb({
+export const createVerb = defineVerb<'create', 'create', ReturnType<typeof createInput>, { privateTargetsRefused: boolean }>({
   name: 'create',
   method: 'create',
   group: 'lifecycle',
@@ -35,41 +35,46 @@ export const createVerb = defineVerb({
   summary: 'provision a workspace under a closed-by-default policy; the only verb that mints a workspace id',
   description:
     'Create an isolated workspace before running anything; it is closed by default (no network, no host paths, 512 MiB, 1 CPU, 300 s per job) and keeps its files until destroyed. The new id is in provenance.workspace_id.',
-  input: (z: Zod) =>
-    z.strictObject({
-      workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
-      provider: z
-        .string()
-        .optional()
-        .describe(
-          'backend: "native" (Linux: namespaces, seccomp, cgroups), "docker" (a container on a Docker Engine) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default',
-        ),
-      profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
-      network: z
-        .union([z.string(), z.array(z.string())])
-        .optional()
-        .describe(
-          '"disabled" (default); "allow=HOST[,HOST…]" (*.domain wildcards, :port; no port means 80 and 443): jobs reach only those hosts, through the engine\'s egress proxy, each decision in the result; "enabled" is refused (policy_denied)',
-        ),
-      hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
-      purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
-      owner: z.string().optional().describe('who owns it'),
-      ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
-      budget: budgetField(z).optional(),
-      reviewPolicy: z
-        .strictObject({
-          denyPaths: z.array(z.string()).optional().describe('globs no settled output may touch, e.g. *.pem, .git/**, .env'),
-          maxFiles: z.int().min(0).optional().describe('at most this many changed paths per output'),
-          maxBytes: z.int().min(0).optional().describe('at most this many changed bytes per output'),
-        })
-        .optional()
-        .describe("the merge gate outputs of this workspace's forks pass before settling into it (#14; review-policy changes it)"),
-      rules: rulesField(z),
-    }),
+  input: (z: Zod) => createInput(z),
+  // Set by the MCP face: an agent may not open the host's own services to a job (core/network/private-targets.ts).
+  runtimeKeys: ['privateTargetsRefused'],
   // The merge gate guards a workspace against what its forks propose: set by a person (CLI, library), like review-policy.
   mcpOmits: ['reviewPolicy'],
   handler: async () => (await import('../verbs/create.js')).createWorkspace,
 });
+
+function createInput(z: Zod) {
+  return z.strictObject({
+    workspaceId: z.string().optional().describe('choose the id (1–64 of A-Z a-z 0-9 . _ -); omit it to get a fresh one'),
+    provider: z
+      .string()
+      .optional()
+      .describe(
+        'backend: "native" (Linux: namespaces, seccomp, cgroups), "docker" (a container on a Docker Engine) or "fake" (in memory, no isolation, for trying things out); default: the server\'s default',
+      ),
+    profile: z.enum(PROFILES).optional().describe('runtime profile; "host" exposes the host toolchains read-only (python3, sh, …)'),
+    network: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe(
+        '"disabled" (default); "allow=HOST[,HOST…]" (*.domain wildcards, :port; no port means 80 and 443): jobs reach only those hosts, through the engine\'s egress proxy, each decision in the result; "enabled" is refused (policy_denied)',
+      ),
+    hostPaths: z.array(z.string().describe('an absolute host path')).optional().describe('host paths to expose read-only; refused unless the provider can'),
+    purpose: z.string().optional().describe('why the workspace exists (shown by ls and inspect)'),
+    owner: z.string().optional().describe('who owns it'),
+    ttlSeconds: z.number().positive().optional().describe('expire after this many seconds (gc then removes it)'),
+    budget: budgetField(z).optional(),
+    reviewPolicy: z
+      .strictObject({
+        denyPaths: z.array(z.string()).optional().describe('globs no settled output may touch, e.g. *.pem, .git/**, .env'),
+        maxFiles: z.int().min(0).optional().describe('at most this many changed paths per output'),
+        maxBytes: z.int().min(0).optional().describe('at most this many changed bytes per output'),
+      })
+      .optional()
+      .describe("the merge gate outputs of this workspace's forks pass before settling into it (#14; review-policy changes it)"),
+    rules: rulesField(z),
+  });
+}
 
 export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { signal: AbortSignal; canceller: string }>({
   name: 'run',
@@ -477,15 +482,18 @@ export const prepareVerb = defineVerb({
   summary:
     'materialise a headspace.yml: create, copy inputs, declare artifacts, run setup, judge its verify checks; a second prepare with nothing changed does nothing',
   description: 'Materialise a headspace.yml: create, copy, declare, run setup, record a receipt. Unchanged: does nothing; changed: refused unless recreate.',
-  input: (z: Zod) =>
-    z.strictObject({
-      file: manifestFile(z),
-      env: callerEnv(z),
-      recreate: z.boolean().optional().describe('destroy a changed workspace, prepare it anew'),
-    }),
+  input: (z: Zod) => prepareInput(z),
   mcpOmits: ['env'],
   handler: async () => (await import('../verbs/prepare.js')).prepareWorkspace,
 });
+
+function prepareInput(z: Zod) {
+  return z.strictObject({
+    file: manifestFile(z),
+    env: callerEnv(z),
+    recreate: z.boolean().optional().describe('destroy a changed workspace, prepare it anew'),
+  });
+}
 
 /** Every engine verb, in the order faces list them. */
 export const VERB_TABLE = [

@@ -9,6 +9,7 @@ import { validateBudget } from '../policy/budget-fields.js';
 import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { openNetworkRefused } from '../policy/open-network.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
+import { refusePrivateTargets } from '../network/private-targets.js';
 import { networkPolicy, type NetworkInput } from '../network/network-input.js';
 import { ensureWorkspaceCa } from '../network/egress-ca.js';
 import type { ProviderCapabilities } from '../provider.js';
@@ -34,6 +35,8 @@ export interface CreateInput {
   profile?: string;
   /** `disabled` (default), `enabled` (refused), or `allow=PATTERN[,PATTERN…]` (one or several, #18). */
   network?: NetworkInput;
+  /** Refuse an allow-list naming a loopback, private or link-local IP literal (set by the MCP face: an agent's call). */
+  privateTargetsRefused?: boolean;
   hostPaths?: string[];
   budget?: Partial<Budget>;
   purpose?: string;
@@ -59,6 +62,7 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     throw new EngineError('BAD_ARGUMENT', `unknown profile '${profile.slice(0, 40)}'`, { hint: `choose one of: ${PROFILES.join(', ')}` });
   }
   const network = networkPolicy(input.network);
+  if (input.privateTargetsRefused === true) refusePrivateTargets(network.networkAllow);
   if (input.ttlSeconds !== undefined && (!Number.isFinite(input.ttlSeconds) || input.ttlSeconds <= 0)) {
     throw new EngineError('BAD_ARGUMENT', `${inputRef('ttlSeconds')} takes a positive number of seconds`, {
       hint: `for example ${inputRef('ttlSeconds', 3600)} (an hour)`,

@@ -22,8 +22,12 @@ const MCP_WAIT_DEFAULT_SECONDS = 300;
 
 /** Arguments that name host paths go through the server's roots first (#10 item 6); run's job ends when the call is aborted. */
 const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext) => Promise<Args>>> = {
-  create: async (args, ctx) =>
-    args.hostPaths === undefined ? args : { ...args, hostPaths: await Promise.all((args.hostPaths as string[]).map((path) => ctx.hostPaths.readable(path))) },
+  // An agent may not open the host's own services to a job (an allow-list naming 127.0.0.1:PORT or a private address).
+  create: async (args, ctx) => ({
+    ...args,
+    privateTargetsRefused: true,
+    ...(args.hostPaths === undefined ? {} : { hostPaths: await Promise.all((args.hostPaths as string[]).map((path) => ctx.hostPaths.readable(path))) }),
+  }),
   run: async (args, ctx) => {
     const inputs = args.inputs as Array<{ destination: string; hostPath: string }> | undefined;
     return {
