@@ -70,7 +70,7 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
       {
         hint:
           missing.length === 0
-            ? 'export them first, or discard them deliberately with force'
+            ? 'force discards them deliberately; to keep them, export them first'
             : `withdraw a declaration that was never produced (declare with remove)${missing.length < unexported.length ? ', export the others' : ''}, or discard them deliberately with force`,
         action:
           // The safe way out is the call: an agent that follows `action` must not be handed the one that throws the work away.

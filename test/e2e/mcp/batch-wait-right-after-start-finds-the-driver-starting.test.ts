@@ -24,7 +24,7 @@ describe('batch-wait right after the batch tool', () => {
     for (const text of [started, early]) {
       expect(text).not.toContain('driver is gone');
       expect(text).toMatch(/driver pid \d+/);
-      expect(text).toContain(`headspace batch cancel\` with {"groupId":"${group}"}`);
+      expect(text).toContain(`headspace batch cancel with {"groupId":"${group}"}`);
       expect(text).not.toContain('headspace batch-cancel');
     }
     await call('batch-wait', { groupId: group });

@@ -50,7 +50,7 @@ describe('texts over MCP', () => {
 
     const destroy = await call('destroy', { workspaceId: 'w' });
     expect(destroy.isError).toBe(true);
-    expect(destroy.text).toContain('discard them deliberately with force: `destroy {"workspaceId":"w","force":true}`');
+    expect(destroy.text).toContain('to keep them, export them first: `export {"workspaceId":"w","name":"out.txt","to":<to>}`');
     expect(destroy.text).not.toMatch(CLI_WORDS);
 
     const running = mcp.client.callTool({ name: 'run', arguments: { workspaceId: 'w', argv: ['block'] } });

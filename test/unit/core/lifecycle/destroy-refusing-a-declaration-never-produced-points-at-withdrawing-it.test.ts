@@ -32,5 +32,5 @@ it('still asks to export a declared file that exists', async () => {
   await t.engine.run({ workspaceId: 'w', argv: ['write', 'out.txt', 'x'], declares: [{ name: 'out.txt', purpose: 'kept' }] });
   const error = await refusal(t.engine.destroy({ workspaceId: 'w' }));
   expect(error.message).not.toContain('never produced');
-  expect(error.hint).toBe('export them first, or discard them deliberately with force');
+  expect(error.hint).toBe('force discards them deliberately; to keep them, export them first');
 });
