@@ -65,13 +65,7 @@ export async function exportFile(
   if (existing && !options.overwrite) {
     throw new EngineError('DESTINATION_EXISTS', `${destination} already exists on the host; nothing was written`, {
       hint: 'export again, replacing it',
-      action: nextAction('export', {
-        workspaceId,
-        name: path,
-        to: destination,
-        overwrite: true,
-        ...(options.cap.given ? { maxBytes: options.cap.maxBytes } : {}),
-      }),
+      action: replacingExport(workspaceId, path, destination, options.cap),
     });
   }
   if (existing && !existing.isFile()) {
@@ -158,13 +152,7 @@ export async function exportFile(
         if ((cause as NodeJS.ErrnoException).code === 'EEXIST')
           throw new EngineError('DESTINATION_EXISTS', `${destination} appeared during the export; nothing was written`, {
             hint: 'export again, replacing it',
-            action: nextAction('export', {
-              workspaceId,
-              name: path,
-              to: destination,
-              overwrite: true,
-              ...(options.cap.given ? { maxBytes: options.cap.maxBytes } : {}),
-            }),
+            action: replacingExport(workspaceId, path, destination, options.cap),
           });
         throw cause;
       }
@@ -177,6 +165,11 @@ export async function exportFile(
     rmSync(temporary, { force: true });
     await stream.close();
   }
+}
+
+/** The same export, replacing the destination, keeping a cap the caller gave (a retry that dropped it met the cap again). */
+function replacingExport(workspaceId: string, name: string, to: string, cap: ExportCap) {
+  return nextAction('export', { workspaceId, name, to, overwrite: true, ...(cap.given ? { maxBytes: cap.maxBytes } : {}) });
 }
 
 function refuseOversized(
