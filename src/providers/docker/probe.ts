@@ -13,11 +13,11 @@ export const PROVIDER_NAME = 'docker';
 
 export const REMEDIES = {
   engine:
-    'start a Docker Engine and point DOCKER_HOST at it (on Linux, as root: eval "$(bash scripts/setup-docker.sh)" installs docker.io and starts a private dockerd)',
+    'start a Docker Engine and point DOCKER_HOST at it (on Linux, as root, in a clone of headspace: eval "$(bash scripts/setup-docker.sh)" installs docker.io and starts a private dockerd)',
   cgroups:
     'run the engine on a host whose cgroups have the memory (with swap accounting), pids and cpu controllers (swapaccount=1 on the kernel command line for cgroup v1, and a memory controller with kmem.tcp accounting), or on cgroup v2',
   image:
-    'build the default images with scripts/setup-docker.sh, or point the profile at your own image: HEADSPACE_DOCKER_IMAGE_HOST=<image> (docker pull it first)',
+    'build the default images with scripts/setup-docker.sh (in a clone of headspace), or point the profile at your own image: HEADSPACE_DOCKER_IMAGE_HOST=<image> (docker pull it first)',
   storage: 'use the native provider (as root it gives each workspace a filesystem of its budget) where the storage budget must hold',
 } as const;
 

@@ -57,7 +57,7 @@ export const SWARM_PROVIDER_NAME = 'swarm';
 export const LABEL_NODE_ENGINE = 'dev.headspace.engine';
 
 const REMEDY =
-  'point HEADSPACE_SWARM_HOST at a Swarm manager whose nodes carry the label dev.headspace.engine=<their Engine API address> and run dockerd with no default bridge ("bridge": "none" in daemon.json) (as root, for a test swarm on this machine: eval "$(bash scripts/setup-swarm.sh)")';
+  'point HEADSPACE_SWARM_HOST at a Swarm manager whose nodes carry the label dev.headspace.engine=<their Engine API address> and run dockerd with no default bridge ("bridge": "none" in daemon.json) (as root, for a test swarm on this machine, in a clone of headspace: eval "$(bash scripts/setup-swarm.sh)")';
 
 /** What a caller does about a lost workspace: Swarm moves nothing, so only a new one helps. */
 const LOST_NEXT = (id: string) => ({
