@@ -49,8 +49,9 @@ export interface HostPathGuard {
 
 /** The roots when the client offers none: --root values, else `cwd` unless it is `/`. */
 export function fallbackRoots(flagRoots: readonly string[], cwd: string): RootSet {
-  if (flagRoots.length > 0) return { dirs: flagRoots.map((dir) => resolve(cwd, dir)), origin: 'flag' };
-  const here = resolve(cwd);
+  // Resolved once, here: a root is the folder it named when the server started, whatever is renamed over it later.
+  if (flagRoots.length > 0) return { dirs: flagRoots.map((dir) => realpathOrNull(resolve(cwd, dir)) ?? resolve(cwd, dir)), origin: 'flag' };
+  const here = realpathOrNull(resolve(cwd)) ?? resolve(cwd);
   return here === sep ? { dirs: [], origin: 'cwd-is-root' } : { dirs: [here], origin: 'cwd' };
 }
 
@@ -60,7 +61,10 @@ export function rootSetFromClient(roots: ReadonlyArray<{ uri: string }>): RootSe
   for (const root of roots) {
     if (!root.uri.startsWith('file://')) continue;
     try {
-      dirs.push(fileURLToPath(root.uri));
+      // Pinned to its real path when listed; a root that does not exist then is none (red team round 2: a client named
+      // a missing folder under the server's, made it a link to /etc, and the check resolved the link on each call).
+      const real = realpathOrNull(fileURLToPath(root.uri));
+      if (real !== null) dirs.push(real);
     } catch {
       // A file URI with a host part or an encoded slash: not a local directory.
     }
@@ -90,6 +94,7 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
         });
       }
       if (!roots.some((root) => isWithin(real, root))) throw outsideRoots(toolName, hostPath, real, set);
+      refuseGitMetadata(toolName, hostPath, real, roots);
       return real;
     },
     async writable(hostPath) {
@@ -115,6 +120,7 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
           hint: 'remove the link or choose another destination',
         });
       }
+      refuseGitMetadata(toolName, hostPath, real, roots);
       return real;
     },
   };
@@ -130,8 +136,24 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
       });
     }
     if (!roots.some((root) => isWithin(folder, root))) throw outsideRoots(toolName, hostPath, folder, set);
+    refuseGitMetadata(toolName, hostPath, folder, roots);
     return `${folder}/`;
   }
+}
+
+/**
+ * A `.git` folder under a root is the user's git metadata, not the project:
+ * its config and hooks run commands on the user's next git call, and its
+ * config may hold a token. An agent neither reads nor writes it (red team
+ * round 2: an MCP export over `.git/config` with overwrite set core.fsmonitor).
+ */
+function refuseGitMetadata(toolName: string, given: string, real: string, roots: readonly string[]): void {
+  const root = roots.find((r) => isWithin(real, r));
+  const below = root === undefined ? real : real.slice(root.length);
+  if (!below.split(sep).some((part) => part.toLowerCase() === '.git')) return;
+  throw new EngineError('POLICY_DENIED', `host path ${given} is inside a .git folder, the user's git metadata; ${toolName} over MCP never reads or writes it`, {
+    hint: "name the project's own files; take a repository in with a manifest's repositories entry (a clone at a ref)",
+  });
 }
 
 /** One line naming the roots and where they came from, for refusals and the learn text. */
@@ -189,9 +211,9 @@ function absolute(hostPath: string, cwd: string): string {
   return resolve(cwd, hostPath);
 }
 
-/** Roots resolved through their own links, so a root given as a link still contains its real files. */
-function realRoots(set: RootSet): string[] {
-  return set.dirs.map((dir) => realpathOrNull(dir) ?? dir);
+/** The roots as they were resolved when they were set (fallbackRoots, rootSetFromClient, narrowToCeiling): never again at a check. */
+function realRoots(set: RootSet): readonly string[] {
+  return set.dirs;
 }
 
 function realpathOrNull(path: string): string | null {
@@ -240,7 +262,8 @@ export function narrowToCeiling(client: RootSet, ceiling: readonly string[]): Ro
   };
   const tops = ceiling.map(real);
   const dirs = new Set<string>();
-  for (const dir of client.dirs.map(real)) {
+  // client.dirs are real already (rootSetFromClient).
+  for (const dir of client.dirs) {
     for (const top of tops) {
       if (isWithin(dir, top)) dirs.add(dir);
       else if (isWithin(top, dir)) dirs.add(top);

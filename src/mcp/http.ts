@@ -238,7 +238,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  // A caller without the token (401) or from a foreign page (403) keeps no connection: kept alive, 256 of them asking
+  // every few seconds held every slot (red team round 2).
+  const close = status === 401 || status === 403 ? { connection: 'close' } : {};
+  res.writeHead(status, { 'content-type': 'application/json', ...close });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: status === 401 ? -32001 : -32000, message }, id: null }));
 }
 

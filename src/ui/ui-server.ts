@@ -118,7 +118,9 @@ export async function startUiServer(options: UiServerOptions): Promise<RunningUi
 
 function send(res: ServerResponse, status: number, value: unknown): void {
   if (res.headersSent) return void res.end();
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+  // As the MCP server's refusals: a caller without the token keeps no connection (mcp/http.ts refuse).
+  const close = status === 401 || status === 403 ? { connection: 'close' } : {};
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...close });
   res.end(JSON.stringify(value));
 }
 

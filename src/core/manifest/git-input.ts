@@ -72,10 +72,24 @@ const SAFE = [
 ];
 
 /**
- * Runs git asynchronously: a clone over the network can take a while, and
- * the engine's process (an MCP server) must keep answering meanwhile.
+ * Every transport refused, for the calls that need none (rev-parse, ls-tree,
+ * merge-base, checkout, diff): a partial clone's promisor remote makes git
+ * fetch a missing object by itself, through the repository's own
+ * core.sshCommand (red team round 2 ran a program with `plan` that way; this
+ * git predates GIT_NO_LAZY_FETCH). On the command line, so a repository's
+ * own protocol.*.allow cannot turn one back on.
  */
-function git(args: string[], options: { remote?: GitSource } = {}): Promise<{ ok: boolean; out: string; err: string }> {
+const OFFLINE = ['allow', 'file.allow', 'git.allow', 'ssh.allow', 'http.allow', 'https.allow', 'ext.allow', 'fd.allow'].flatMap((key) => [
+  '-c',
+  `protocol.${key}=never`,
+]);
+
+/**
+ * Runs git asynchronously: a clone over the network can take a while, and
+ * the engine's process (an MCP server) must keep answering meanwhile. Only
+ * `clone` and `ls-remote` (`network: true`) may use a transport.
+ */
+function git(args: string[], options: { remote?: GitSource; network?: boolean } = {}): Promise<{ ok: boolean; out: string; err: string }> {
   // Never the caller's directory: git looks for a repository there and up from it, and obeys the configuration of the one
   // it finds (core.gitProxy, url.*.insteadOf). An empty directory of our own, with discovery stopped above it, finds none;
   // a call about a repository names it (--git-dir, or -C into a clone this module made).
@@ -83,7 +97,7 @@ function git(args: string[], options: { remote?: GitSource } = {}): Promise<{ ok
   return runGit(args, cwd, options).finally(() => rmSync(cwd, { recursive: true, force: true }));
 }
 
-function runGit(args: string[], cwd: string, options: { remote?: GitSource }): Promise<{ ok: boolean; out: string; err: string }> {
+function runGit(args: string[], cwd: string, options: { remote?: GitSource; network?: boolean }): Promise<{ ok: boolean; out: string; err: string }> {
   // A remote fetch gets the user's HOME (ssh keys and known_hosts, ~/.netrc) and agent socket, never git's global configuration.
   const remoteEnv: Record<string, string> = options.remote?.remote
     ? {
@@ -93,7 +107,7 @@ function runGit(args: string[], cwd: string, options: { remote?: GitSource }): P
       }
     : { HOME: tmpdir() };
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...SAFE, ...args], {
+    const child = spawn('git', [...SAFE, ...(options.network === true ? [] : OFFLINE), ...args], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -172,7 +186,7 @@ export async function resolveGitRef(source: GitSource, ref: string): Promise<str
   const repository = source.location;
   const key = source.key;
   if (!existsSync(repository)) throw new EngineError('FILE_NOT_FOUND', `${key}: no repository at ${repository}`, { hint: 'check the source path' });
-  const gitDir = ownGitDir(repository, key);
+  const gitDir = await checkedGitDir(repository, key);
   const found = await git(['--git-dir', gitDir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   if (!found.ok || !/^[0-9a-f]{40,64}$/.test(found.out)) {
     throw new EngineError('BAD_ARGUMENT', `${key}: ref '${ref.slice(0, 80)}' does not name a commit in ${repository}`, {
@@ -190,7 +204,7 @@ export async function resolveGitRef(source: GitSource, ref: string): Promise<str
  */
 async function resolveRemoteRef(source: GitSource, ref: string): Promise<string> {
   if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(ref)) return ref;
-  const listed = await git(['ls-remote', '--', source.location], { remote: source });
+  const listed = await git(['ls-remote', '--', source.location], { remote: source, network: true });
   if (!listed.ok)
     throw new EngineError('FILE_NOT_FOUND', `${source.key}: could not list ${source.shown}: ${listed.err}`, {
       hint: 'check the URL, the network and your credentials (ssh agent, ~/.netrc, or user:token in an https URL)',
@@ -212,7 +226,7 @@ async function resolveRemoteRef(source: GitSource, ref: string): Promise<string>
 
 /** Bytes a local repository's checkout at `commit` takes: the sum of its files' sizes (`ls-tree -l`), read without cloning. */
 export async function checkedOutBytes(source: GitSource, commit: string): Promise<number> {
-  const listed = await git(['--git-dir', ownGitDir(source.location, source.key), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+  const listed = await git(['--git-dir', await checkedGitDir(source.location, source.key), 'ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
   return listed.ok ? sumOfSizes(listed.out) : 0;
 }
 
@@ -268,6 +282,38 @@ function ownGitDir(repository: string, key: string): string {
   return gitDir;
 }
 
+/**
+ * ownGitDir, and the source's own configuration read as data (never with its
+ * includes): refused when it makes the repository partial (a promisor remote
+ * git would fetch from by itself) or includes other files (which could be
+ * anything on the host). What it says about hooks, fsmonitor, transports and
+ * credentials is overridden on every call (SAFE, OFFLINE).
+ */
+async function checkedGitDir(repository: string, key: string): Promise<string> {
+  const gitDir = ownGitDir(repository, key);
+  const listed = await git(['config', '--file', join(gitDir, 'config'), '--null', '--list']);
+  if (!listed.ok) {
+    if (lstatOrNull(join(gitDir, 'config')) === null) return gitDir;
+    throw new EngineError('BAD_ARGUMENT', `${key}: the repository's configuration cannot be read (${listed.err})`, {
+      hint: 'name a repository whose .git/config git itself reads',
+    });
+  }
+  const keys = listed.out
+    .split('\0')
+    .map((entry) => entry.split('\n')[0]!.toLowerCase())
+    .filter((k) => k !== '');
+  const hostile = keys.filter(
+    (k) => k.startsWith('include.') || k.startsWith('includeif.') || k === 'extensions.partialclone' || /^remote\..*\.(promisor|partialclonefilter)$/.test(k),
+  );
+  if (hostile.length > 0)
+    throw new EngineError(
+      'BAD_ARGUMENT',
+      `${key}: the repository's configuration sets ${[...new Set(hostile)].slice(0, 3).join(', ')}: a partial clone fetches from its remote by itself, and an include reads other files`,
+      { hint: 'name a complete repository with a plain configuration (clone it afresh without --filter), not a partial clone' },
+    );
+  return gitDir;
+}
+
 /** The first entry among `names` in `dir`, or below those that are directories, that is neither a directory nor a regular file (a link, a FIFO, a device); null when none is. */
 function firstLinkOrSpecial(dir: string, names: readonly string[]): string | null {
   const pending: string[] = [];
@@ -312,7 +358,7 @@ export interface HostClone {
 
 /** True when `newer` descends from `older` in the source (a fast-forward); a remote is cloned to tell. */
 export async function isFastForward(source: GitSource, older: string, newer: string): Promise<boolean> {
-  if (!source.remote) return (await git(['--git-dir', ownGitDir(source.location, source.key), 'merge-base', '--is-ancestor', older, newer])).ok;
+  if (!source.remote) return (await git(['--git-dir', await checkedGitDir(source.location, source.key), 'merge-base', '--is-ancestor', older, newer])).ok;
   // Ancestry needs the history, not the files: nothing is checked out.
   const clone = await independentClone(source, newer, { checkout: false });
   try {
@@ -332,13 +378,14 @@ export interface CloneOptions {
 /** Clones the repository independently into a fresh temporary directory, detached at `commit`; the caller removes it. */
 export async function independentClone(source: GitSource, commit: string, options: CloneOptions = {}): Promise<HostClone> {
   const key = source.key;
-  if (!source.remote) ownGitDir(source.location, key);
+  if (!source.remote) await checkedGitDir(source.location, key);
   const parent = mkdtempSync(join(tmpdir(), 'hs-clone-'));
   const remove = () => rmSync(parent, { recursive: true, force: true });
   const dir = join(parent, 'clone');
   try {
     const cloned = await git(['clone', '--quiet', '--no-local', '--no-hardlinks', '--no-checkout', '--no-recurse-submodules', '--', source.location, dir], {
       remote: source,
+      network: true,
     });
     if (!cloned.ok)
       throw new EngineError('BAD_ARGUMENT', `${key}: git clone of ${source.shown} failed: ${cloned.err}`, {

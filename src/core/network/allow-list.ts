@@ -197,7 +197,7 @@ export function checkAddress(patterns: readonly AllowPattern[], address: string,
   return listed.length > 0 ? { allowed: true, matched: listed } : { allowed: false, reason: 'private address', matched: [] };
 }
 
-function canonicalIp(address: string): string {
+export function canonicalIp(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (isIP(address) !== 6) return address;

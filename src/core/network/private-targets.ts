@@ -8,14 +8,20 @@
  * Names are unaffected: the proxy refuses a name that resolves to such an
  * address unless an IP literal names it.
  */
+import { networkInterfaces } from 'node:os';
 import { EngineError } from '../errors.js';
-import { isPrivateAddress, parsePattern } from './allow-list.js';
+import { canonicalIp, isPrivateAddress, ownAddressesOf, parsePattern } from './allow-list.js';
 
-/** Throws POLICY_DENIED, before anything is made, when a pattern names a loopback, private, link-local or other non-public address. */
-export function refusePrivateTargets(patterns: readonly string[] | undefined): void {
+/**
+ * Throws POLICY_DENIED, before anything is made, when a pattern names a
+ * loopback, private, link-local or other non-public address, or one of the
+ * host's own (a public address of an interface reaches what listens on
+ * 0.0.0.0 just as well: red team round 2).
+ */
+export function refusePrivateTargets(patterns: readonly string[] | undefined, own: ReadonlySet<string> = ownAddressesOf(networkInterfaces())): void {
   const named = (patterns ?? []).filter((text) => {
     const pattern = parsePattern(text);
-    return pattern.ip !== 0 && isPrivateAddress(pattern.host);
+    return pattern.ip !== 0 && (isPrivateAddress(pattern.host) || own.has(canonicalIp(pattern.host)));
   });
   if (named.length === 0) return;
   throw new EngineError(

@@ -4,7 +4,9 @@
  * and close a connection whose headers have not all arrived within 10 s: a
  * red team's local user held 20,000 connections open by trickling header
  * lines, and a real client with the token got no answer. Once the hostile
- * connections are gone the server answers again.
+ * connections are gone the server answers again. A request refused for its
+ * token closes its connection, so a kept-alive caller without the token
+ * holds no slot.
  */
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +35,10 @@ describe('an HTTP listener under a flood of slow connections', () => {
       expect(Math.max(...closedAt)).toBeLessThan(15_000);
       const client = await server.connect();
       expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      // A request refused for its token closes its connection: a kept-alive one asking every few seconds held a slot.
+      const refused = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('connection')).toBe('close');
     } finally {
       for (const socket of sockets) socket.destroy();
       await server.close();

@@ -4,6 +4,10 @@
  * and there are none when that directory is `/` (#10 item 6). Containment is
  * by whole path components, so /a/bc is not under /a/b.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeRoots, fallbackRoots, isWithin, rootSetFromClient } from '../../../src/mcp/host-roots.js';
 
@@ -22,11 +26,20 @@ describe('host roots', () => {
     expect(describeRoots(set)).toContain('--root');
   });
 
-  it('keep only file:// roots from the client, decoded', () => {
-    expect(rootSetFromClient([{ uri: 'file:///home/u/my%20proj' }, { uri: 'https://example.invalid/x' }, { uri: 'file://server/share' }])).toEqual({
-      dirs: ['/home/u/my proj'],
-      origin: 'client',
-    });
+  it('keep only file:// roots from the client, decoded, that exist', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'my proj '));
+    try {
+      expect(
+        rootSetFromClient([
+          { uri: pathToFileURL(dir).href },
+          { uri: 'file:///home/nobody-here/missing%20proj' },
+          { uri: 'https://example.invalid/x' },
+          { uri: 'file://server/share' },
+        ]),
+      ).toEqual({ dirs: [dir], origin: 'client' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('contain a path by whole components only', () => {

@@ -5,7 +5,10 @@
  * packed-refs is a FIFO, fails plan's checks and is refused by prepare
  * before anything is made; a folder that
  * is not a repository is refused, not resolved in the repository around it;
- * and a clone whose checkout is larger than the storage budget is refused
+ * a partial clone (whose promisor remote git would fetch from by itself,
+ * through the repository's own sshCommand) and a configuration that
+ * includes other files are refused, and nothing it names runs; and a clone
+ * whose checkout is larger than the storage budget is refused
  * before a file of it is written (one blob named under many paths packs
  * small and checks out huge).
  */
@@ -87,6 +90,26 @@ describe('git on the host', () => {
     git(project.dir, 'commit', '--quiet', '-m', 'project');
     const file = project.write('headspace.yml', manifestFrom('plain'));
     await refusedBoth(file, /repositories\[0\]: .*plain is not a git repository/);
+  });
+
+  it("runs nothing a partial clone's own configuration names, and refuses it and an include", async () => {
+    t = makeTestEngine();
+    project = makeProject();
+    const work = makeRepository(project.dir, 'partial', { 'a.txt': 'a\n' });
+    const marker = join(project.dir, 'ssh-ran');
+    // A promisor remote: git fetches a missing object from it by itself, through the repository's own sshCommand.
+    writeFileSync(
+      join(work, '.git', 'config'),
+      `[core]\n\trepositoryformatversion = 1\n\tsshCommand = sh -c 'id > ${marker}' x\n[extensions]\n\tpartialClone = origin\n[remote "origin"]\n\turl = ssh://example.invalid/x\n\tpromisor = true\n`,
+    );
+    const file = project.write('headspace.yml', manifestFrom('partial').replace('ref: main', `ref: "${'1'.repeat(40)}"`));
+    await refusedBoth(file, /repositories\[0\]: the repository's configuration sets extensions\.partialclone, remote\.origin\.promisor: a partial clone/);
+    expect(existsSync(marker), "the promisor fetch ran the repository's sshCommand").toBe(false);
+
+    const including = makeRepository(project.dir, 'including', { 'b.txt': 'b\n' });
+    writeFileSync(join(including, '.git', 'config'), `[core]\n\trepositoryformatversion = 0\n[include]\n\tpath = /etc/gitconfig\n`);
+    project.write('headspace.yml', manifestFrom('including'));
+    await refusedBoth(file, /the repository's configuration sets include\.path/);
   });
 
   it('refuses a checkout larger than the storage budget before writing a file of it', async () => {
