@@ -5,6 +5,7 @@ import { EngineError, inputRef } from '../errors.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import type { FileEntry, Provider } from '../provider.js';
 import type { InputRecord, WorkspaceRecord } from '../store/sqlite-store.js';
+import { attentionItem, type AttentionItem } from '../result/result-package.js';
 import { readHostFile, scanHostSource } from './host-source.js';
 
 export interface CopyInRequest {
@@ -12,6 +13,18 @@ export interface CopyInRequest {
   destination: string;
   overwrite: boolean;
   jobId: string | null;
+  /** Leave out nested `.git` entries (host-source.ts ScanOptions), naming each to `onLeftOut`. */
+  withoutGitMetadata?: boolean;
+  onLeftOut?: (paths: string[]) => void;
+}
+
+/** The note a copy that left `.git` entries out carries: where, and why. */
+export function leftOutGitAttention(destination: string, paths: readonly string[]): AttentionItem {
+  const shown = paths.slice(0, 3).map((p) => `${destination}/${p}`);
+  return attentionItem(
+    'left-out',
+    `left out ${paths.length} .git folder(s) (a nested clone's metadata, whose config may hold a token): ${shown.join(', ')}${paths.length > 3 ? ', …' : ''}`,
+  );
 }
 
 /**
@@ -23,7 +36,8 @@ export interface CopyInRequest {
  */
 export async function copyIn(ctx: EngineContext, ws: WorkspaceRecord, provider: Provider, request: CopyInRequest): Promise<InputRecord> {
   const destination = normalizeWorkspacePath(request.destination);
-  const source = await scanHostSource(request.hostPath);
+  const source = await scanHostSource(request.hostPath, { withoutGitMetadata: request.withoutGitMetadata === true });
+  if (source.leftOut.length > 0) request.onLeftOut?.(source.leftOut);
   const view = await provider.inspect(ws.id);
   const replaced = request.overwrite ? await existingTree(provider, ws.id, destination) : null;
   // The whole source must fit beside what is there now, an overwrite's old files included. They are freed only as

@@ -18,6 +18,18 @@ export interface HostSource {
   root: string;
   files: HostFile[];
   totalBytes: number;
+  /** `.git` entries left out (withoutGitMetadata), relative to the root. */
+  leftOut: string[];
+}
+
+export interface ScanOptions {
+  /**
+   * Leave out every `.git` entry (a nested clone's metadata) of a directory:
+   * for copies an untrusted party asks for (a manifest's inputs, an agent's
+   * put), since its config may hold a token (red team round 2: a manifest's
+   * directory input carried deps/foo/.git/config into the workspace).
+   */
+  withoutGitMetadata?: boolean;
 }
 
 const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -29,7 +41,7 @@ const O_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
  * the copy forever). The walk is fd-relative and iterative (fd-walk.ts), so a
  * tree deeper than PATH_MAX is copied rather than failing as exit 7 (#10 item 8).
  */
-export async function scanHostSource(hostPath: string): Promise<HostSource> {
+export async function scanHostSource(hostPath: string, options: ScanOptions = {}): Promise<HostSource> {
   refuseReservedHostPath(hostPath, 'put source');
   let top: Stats;
   try {
@@ -37,14 +49,19 @@ export async function scanHostSource(hostPath: string): Promise<HostSource> {
   } catch {
     throw new EngineError('FILE_NOT_FOUND', `no file or directory at ${hostPath} on the host`, { hint: missingHostPathHint(hostPath) });
   }
-  if (top.isFile()) return { kind: 'file', root: hostPath, files: [{ relative: '', size: top.size }], totalBytes: top.size };
+  if (top.isFile()) return { kind: 'file', root: hostPath, files: [{ relative: '', size: top.size }], totalBytes: top.size, leftOut: [] };
   if (!top.isDirectory()) throw refuse(hostPath, top);
   const files: HostFile[] = [];
+  const leftOut: string[] = [];
   const dir = await open(hostPath, O_DIR_NOFOLLOW).catch((cause: unknown) => {
     throw hostError(hostPath, cause);
   });
   try {
     await walkTree(dir, '', ({ rel, stats }) => {
+      if (options.withoutGitMetadata === true && rel.slice(rel.lastIndexOf('/') + 1).toLowerCase() === '.git') {
+        leftOut.push(rel);
+        return 'next';
+      }
       if (stats.isDirectory()) return 'descend';
       if (!stats.isFile()) throw refuse(`${hostPath}/${rel}`, stats);
       files.push({ relative: rel, size: stats.size });
@@ -55,7 +72,7 @@ export async function scanHostSource(hostPath: string): Promise<HostSource> {
   } finally {
     await dir.close();
   }
-  return { kind: 'directory', root: hostPath, files, totalBytes: files.reduce((n, f) => n + f.size, 0) };
+  return { kind: 'directory', root: hostPath, files, totalBytes: files.reduce((n, f) => n + f.size, 0), leftOut };
 }
 
 function refuse(path: string, stat: Stats): EngineError {

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import type { EngineContext } from '../context.js';
 import { EngineError } from '../errors.js';
 import { parseEnvFile } from '../files/env-file.js';
-import { readHostFile, scanHostSource } from '../files/host-source.js';
+import { readHostFile, scanHostSource, type ScanOptions } from '../files/host-source.js';
 import { assertEnforceable, effectivePolicy, formatBytes } from '../policy/effective-policy.js';
 import { assertWithinCapacity } from '../policy/host-capacity.js';
 import { defaultPolicy, type Budget, type Policy } from '../policy/policy.js';
@@ -102,7 +102,14 @@ export async function planManifest(ctx: EngineContext, loaded: LoadedManifest, e
   const copies: PlannedCopy[] = [];
   for (const input of loaded.inputs) {
     try {
-      copies.push({ key: input.key, path: input.path, to: input.to, hostPath: input.hostPath, ...(await digestHostSource(input.hostPath)) });
+      // A manifest's author is not the user: a nested clone's .git (its config may hold a token) never comes in (files/host-source.ts).
+      copies.push({
+        key: input.key,
+        path: input.path,
+        to: input.to,
+        hostPath: input.hostPath,
+        ...(await digestHostSource(input.hostPath, { withoutGitMetadata: true })),
+      });
       checks.push({ name: `${input.key} ${input.path}`, ok: true, detail: 'readable' });
     } catch (error) {
       checks.push({ name: `${input.key} ${input.path}`, ok: false, detail: messageOf(error), ...errorOf(error) });
@@ -242,8 +249,11 @@ export function stepText(step: PlanStep): string {
 }
 
 /** Size, file count and sha256 of a host file or directory, computed exactly as the copy records them (files/copy-in.ts). */
-export async function digestHostSource(hostPath: string): Promise<{ kind: 'file' | 'directory'; sizeBytes: number; fileCount: number; sha256: string }> {
-  const source = await scanHostSource(hostPath);
+export async function digestHostSource(
+  hostPath: string,
+  options: ScanOptions = {},
+): Promise<{ kind: 'file' | 'directory'; sizeBytes: number; fileCount: number; sha256: string }> {
+  const source = await scanHostSource(hostPath, options);
   const manifest: string[] = [];
   for (const file of source.files) {
     const bytes = await readHostFile(source, file);

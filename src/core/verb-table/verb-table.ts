@@ -76,7 +76,7 @@ function createInput(z: Zod) {
   });
 }
 
-export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { signal: AbortSignal; canceller: string }>({
+export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { signal: AbortSignal; canceller: string; withoutGitMetadata: boolean }>({
   name: 'run',
   method: 'run',
   group: 'lifecycle',
@@ -87,7 +87,8 @@ export const runVerb = defineVerb<'run', 'run', ReturnType<typeof runInput>, { s
   description:
     'Run one command (argv, no shell: use ["sh", "-c", "…"] for one) in a workspace and wait; the result gives the status and an excerpt of the output chosen for you (logs for more). argv is recorded verbatim, so pass secrets in env: env values are given to the job but never recorded.',
   input: (z: Zod) => runInput(z),
-  runtimeKeys: ['signal', 'canceller'],
+  // withoutGitMetadata: set by the MCP face, an agent's copy of its inputs (files/host-source.ts).
+  runtimeKeys: ['signal', 'canceller', 'withoutGitMetadata'],
   // A secret's value would pass through the agent that calls the tool, the party it is kept from (#18 item 3): CLI and library only.
   mcpOmits: ['secrets'],
   handler: async () => (await import('../verbs/run.js')).runJob,
@@ -290,7 +291,7 @@ export const doctorVerb = defineVerb({
   handler: async () => (await import('../verbs/doctor.js')).diagnose,
 });
 
-export const putVerb = defineVerb({
+export const putVerb = defineVerb<'put', 'put', ReturnType<typeof putInput>, { withoutGitMetadata: boolean }>({
   name: 'put',
   method: 'put',
   group: 'lifecycle',
@@ -300,15 +301,20 @@ export const putVerb = defineVerb({
   summary: 'copy a host file or directory into a workspace, recording destination, size and sha256 — never the bytes',
   description:
     "Copy a HOST file or directory (read as the server's user) into a workspace; the result records destination, size and sha256, never the bytes. Refused: links, devices, FIFOs and sockets in the source; `..`, absolute or NUL destinations; anything past the storage budget (policy_denied); an existing destination unless overwrite. run's inputs copy and run in one call.",
-  input: (z: Zod) =>
-    z.strictObject({
-      workspaceId: workspaceIdField(z),
-      hostPath: z.string().describe("the host file or directory to copy (absolute, or relative to the server's working directory)"),
-      destination: z.string().describe('where it lands, relative to the workspace root, e.g. data/input.csv'),
-      overwrite: z.boolean().optional().describe('true to replace an existing destination'),
-    }),
+  input: (z: Zod) => putInput(z),
+  // Set by the MCP face: an agent's copy leaves nested .git metadata out (files/host-source.ts).
+  runtimeKeys: ['withoutGitMetadata'],
   handler: async () => (await import('../verbs/put.js')).putFiles,
 });
+
+function putInput(z: Zod) {
+  return z.strictObject({
+    workspaceId: workspaceIdField(z),
+    hostPath: z.string().describe("the host file or directory to copy (absolute, or relative to the server's working directory)"),
+    destination: z.string().describe('where it lands, relative to the workspace root, e.g. data/input.csv'),
+    overwrite: z.boolean().optional().describe('true to replace an existing destination'),
+  });
+}
 
 export const declareVerb = defineVerb({
   name: 'declare',

@@ -137,7 +137,8 @@ export async function prepareWorkspace(ctx: EngineContext, input: PrepareInput =
   done.push(steps[0]!);
   const inputs: ResultPackage['provenance']['inputs'] = [];
   for (const copy of plan.copies) {
-    const put = await putFiles(ctx, { workspaceId: id, hostPath: copy.hostPath, destination: copy.to });
+    const put = await putFiles(ctx, { workspaceId: id, hostPath: copy.hostPath, destination: copy.to, withoutGitMetadata: true });
+    for (const item of put.attention) if (item.kind === 'left-out') warnings.push(`${copy.key}: ${item.text}`);
     const recorded = put.provenance.inputs[0]!;
     inputs.push(recorded);
     const step = steps.find((s) => s.step === 'copy' && s.input === copy.key)!;

@@ -1,6 +1,6 @@
 import type { EngineContext } from '../context.js';
 import { crashPoint } from '../crash-points.js';
-import { copyIn } from '../files/copy-in.js';
+import { copyIn, leftOutGitAttention } from '../files/copy-in.js';
 import { normalizeWorkspacePath } from '../paths.js';
 import { reconcile } from '../reconcile.js';
 import type { ResultPackage } from '../result/result-package.js';
@@ -20,6 +20,8 @@ export interface PutInput {
   /** Workspace-relative destination. */
   destination: string;
   overwrite?: boolean;
+  /** Leave nested `.git` entries out (set by the MCP face, and by prepare for a manifest's inputs; files/host-source.ts). */
+  withoutGitMetadata?: boolean;
 }
 
 export function describeInput(input: InputRecord): string {
@@ -57,7 +59,14 @@ export async function putFiles(ctx: EngineContext, input: PutInput): Promise<Res
   crashPoint('put', 'after-intent');
   let record: InputRecord;
   try {
-    record = await copyIn(ctx, ws, provider, { hostPath: input.hostPath, destination: input.destination, overwrite: input.overwrite === true, jobId: null });
+    record = await copyIn(ctx, ws, provider, {
+      hostPath: input.hostPath,
+      destination: input.destination,
+      overwrite: input.overwrite === true,
+      jobId: null,
+      withoutGitMetadata: input.withoutGitMetadata === true,
+      onLeftOut: (paths) => attention.push(leftOutGitAttention(normalizeWorkspacePath(input.destination), paths)),
+    });
     crashPoint('put', 'after-provider-call');
   } catch (error) {
     store.settleIntent(intent, `failed: ${(error as EngineError).code ?? 'error'}`, ctx.clock.now());

@@ -8,7 +8,7 @@ import type { ResultPackage } from '../result/result-package.js';
 import { crashPoint } from '../crash-points.js';
 import { currentOwner } from '../store/owner.js';
 import { requireLiveWorkspace, requireUnexpired } from './workspace-guards.js';
-import { copyIn } from '../files/copy-in.js';
+import { copyIn, leftOutGitAttention } from '../files/copy-in.js';
 import { checkDeclaration, type Declaration } from './declare.js';
 import { recordJob } from '../run/record-job.js';
 import { checkWorkingDirectory } from './run-paths.js';
@@ -41,6 +41,8 @@ export interface RunInput extends VerificationRequest {
   canceller?: string;
   /** Host files or directories copied in before the job starts (never overwriting). */
   inputs?: Array<{ destination: string; hostPath: string }>;
+  /** Leave nested `.git` entries out of the inputs (set by the MCP face: an agent's copy; files/host-source.ts). */
+  withoutGitMetadata?: boolean;
   /** Artifacts the job will produce; only declared artifacts can be exported. */
   declares?: Declaration[];
   /**
@@ -131,7 +133,14 @@ export async function runJob(ctx: EngineContext, input: RunInput): Promise<Resul
   // never overwrite: replacing a file is a deliberate act that belongs to put.
   // They are recorded with the job's id, and its result names them from the store.
   for (const item of input.inputs ?? []) {
-    await copyIn(ctx, ws, provider, { hostPath: item.hostPath, destination: item.destination, overwrite: false, jobId });
+    await copyIn(ctx, ws, provider, {
+      hostPath: item.hostPath,
+      destination: item.destination,
+      overwrite: false,
+      jobId,
+      withoutGitMetadata: input.withoutGitMetadata === true,
+      onLeftOut: (paths) => attention.push(leftOutGitAttention(item.destination, paths)),
+    });
   }
 
   if (input.detach === true) return runDetached(ctx, { workspace: ws, jobId, argv: input.argv, env: jobEnv, cwd, declarations, checks, secrets, attention });

@@ -41,6 +41,7 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
           }),
       // A detached run outlives the call: the call's end must not stop it.
       ...(args.detach === true ? {} : { signal: ctx.signal, canceller: CLIENT_CANCELLER }),
+      withoutGitMetadata: true,
     };
   },
   // A tool call must return: the wait is bounded (its schema's maximum), 300 s when none is given; the call's abort ends the wait, not the jobs.
@@ -55,7 +56,8 @@ const PREPARE: Partial<Record<AnyVerb['name'], (args: Args, ctx: ToolCallContext
   // A webhook subscription is the operator's pusher's: an agent claiming or acknowledging its events would silence it.
   'events-claim': async (args, ctx) => ({ ...args, signal: ctx.signal, pullOnly: true }),
   'events-ack': async (args) => ({ ...args, pullOnly: true }),
-  put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string) }),
+  // An agent's copy leaves a nested clone's .git out: its config may hold the user's token.
+  put: async (args, ctx) => ({ ...args, hostPath: await ctx.hostPaths.readable(args.hostPath as string), withoutGitMetadata: true }),
   export: async (args, ctx) => ({ ...args, to: await ctx.hostPaths.writable(args.to as string) }),
   // The manifest through the roots (the server's instructions say so once); its inputs and env files cannot leave its directory ('..' and links are refused), so they stay under them too.
   plan: async (args, ctx) => ({ ...args, file: await ctx.hostPaths.readable((args.file as string | undefined) ?? 'headspace.yml') }),
