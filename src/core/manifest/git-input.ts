@@ -309,7 +309,7 @@ async function checkedGitDir(repository: string, key: string): Promise<string> {
     throw new EngineError(
       'BAD_ARGUMENT',
       `${key}: the repository's configuration sets ${[...new Set(hostile)].slice(0, 3).join(', ')}: a partial clone fetches from its remote by itself, and an include reads other files`,
-      { hint: 'name a complete repository with a plain configuration (clone it afresh without --filter), not a partial clone' },
+      { hint: 'name a complete repository with a plain configuration (a full clone, made afresh), not a partial clone' },
     );
   return gitDir;
 }
