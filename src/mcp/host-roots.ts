@@ -27,6 +27,7 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../core/errors.js';
+import { isGitMetadata } from '../core/files/git-directory.js';
 
 /** The roots in force and where they came from (named in every refusal). */
 export interface RootSet {
@@ -148,12 +149,24 @@ export function hostPathGuard(current: () => Promise<RootSet>, cwd: string, tool
  * round 2: an MCP export over `.git/config` with overwrite set core.fsmonitor).
  */
 function refuseGitMetadata(toolName: string, given: string, real: string, roots: readonly string[]): void {
-  const root = roots.find((r) => isWithin(real, r));
-  const below = root === undefined ? real : real.slice(root.length);
-  if (!below.split(sep).some((part) => part.toLowerCase() === '.git')) return;
-  throw new EngineError('POLICY_DENIED', `host path ${given} is inside a .git folder, the user's git metadata; ${toolName} over MCP never reads or writes it`, {
-    hint: "name the project's own files; take a repository in with a manifest's repositories entry (a clone at a ref)",
-  });
+  const root = roots.find((r) => isWithin(real, r)) ?? sep;
+  // The root, each folder below it on the way, and the path itself: a `.git` name, or a git directory by git's own
+  // test whatever its name (round 3 rewrote proj/.bare/config, a bare-plus-worktrees layout's metadata).
+  let at = root;
+  const steps = [root];
+  for (const part of real
+    .slice(root.length)
+    .split(sep)
+    .filter((p) => p !== ''))
+    steps.push((at = join(at, part)));
+  if (!steps.some((path) => isGitMetadata(path, basename(path)))) return;
+  throw new EngineError(
+    'POLICY_DENIED',
+    `host path ${given} is inside a .git folder or another git directory, the user's git metadata; ${toolName} over MCP never reads or writes it`,
+    {
+      hint: "name the project's own files; take a repository in with a manifest's repositories entry (a clone at a ref)",
+    },
+  );
 }
 
 /** One line naming the roots and where they came from, for refusals and the learn text. */

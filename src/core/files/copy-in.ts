@@ -23,7 +23,7 @@ export function leftOutGitAttention(destination: string, paths: readonly string[
   const shown = paths.slice(0, 3).map((p) => `${destination}/${p}`);
   return attentionItem(
     'left-out',
-    `left out ${paths.length} .git folder(s) (a nested clone's metadata, whose config may hold a token): ${shown.join(', ')}${paths.length > 3 ? ', …' : ''}`,
+    `left out ${paths.length} .git folder(s) or git directories (a nested clone's metadata, whose config may hold a token): ${shown.join(', ')}${paths.length > 3 ? ', …' : ''}`,
   );
 }
 

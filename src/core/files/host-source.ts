@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../errors.js';
 import { O_DIR_NOFOLLOW, TreeChangedError, WalkError, openDirBeneath, viaFd, walkTree } from './fd-walk.js';
+import { isGitMetadata } from './git-directory.js';
 import { refuseReservedHostPath } from './host-path-guard.js';
 import { pathComponents } from '../paths.js';
 
@@ -24,7 +25,8 @@ export interface HostSource {
 
 export interface ScanOptions {
   /**
-   * Leave out every `.git` entry (a nested clone's metadata) of a directory:
+   * Leave out every `.git` entry and every git directory by git's own test
+   * (a bare mirror, a `.bare`; files/git-directory.ts) of a directory:
    * for copies an untrusted party asks for (a manifest's inputs, an agent's
    * put), since its config may hold a token (red team round 2: a manifest's
    * directory input carried deps/foo/.git/config into the workspace).
@@ -58,7 +60,7 @@ export async function scanHostSource(hostPath: string, options: ScanOptions = {}
   });
   try {
     await walkTree(dir, '', ({ rel, stats }) => {
-      if (options.withoutGitMetadata === true && rel.slice(rel.lastIndexOf('/') + 1).toLowerCase() === '.git') {
+      if (options.withoutGitMetadata === true && isGitMetadata(`${hostPath}/${rel}`, rel.slice(rel.lastIndexOf('/') + 1))) {
         leftOut.push(rel);
         return 'next';
       }

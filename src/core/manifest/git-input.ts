@@ -69,15 +69,20 @@ const SAFE = [
   // A bare repository is used only where this module names it (--git-dir, a clone's source), never one git came upon.
   '-c',
   'safe.bareRepository=explicit',
+  // Attributes change the bytes a checkout writes: none from a HOME another user could write (/tmp/.config/git/attributes).
+  '-c',
+  'core.attributesFile=/dev/null',
 ];
 
 /**
  * Every transport refused, for the calls that need none (rev-parse, ls-tree,
  * merge-base, checkout, diff): a partial clone's promisor remote makes git
  * fetch a missing object by itself, through the repository's own
- * core.sshCommand (red team round 2 ran a program with `plan` that way; this
- * git predates GIT_NO_LAZY_FETCH). On the command line, so a repository's
- * own protocol.*.allow cannot turn one back on.
+ * core.sshCommand (red team round 2 ran a program with `plan` that way).
+ * On the command line, so a repository's own protocol.*.allow cannot turn
+ * one back on. GIT_NO_LAZY_FETCH (below) says the same to a git that knows
+ * it, including the source's upload-pack during a clone, where `-c` does not
+ * reach (round 3).
  */
 const OFFLINE = ['allow', 'file.allow', 'git.allow', 'ssh.allow', 'http.allow', 'https.allow', 'ext.allow', 'fd.allow'].flatMap((key) => [
   '-c',
@@ -105,7 +110,7 @@ function runGit(args: string[], cwd: string, options: { remote?: GitSource; netw
         GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
         ...(process.env.SSH_AUTH_SOCK === undefined ? {} : { SSH_AUTH_SOCK: process.env.SSH_AUTH_SOCK }),
       }
-    : { HOME: tmpdir() };
+    : { HOME: cwd };
   return new Promise((resolve, reject) => {
     const child = spawn('git', [...SAFE, ...(options.network === true ? [] : OFFLINE), ...args], {
       cwd,
@@ -119,6 +124,7 @@ function runGit(args: string[], cwd: string, options: { remote?: GitSource; netw
         GIT_ASKPASS: '/bin/false',
         SSH_ASKPASS: '/bin/false',
         GIT_PROTOCOL_FROM_USER: '0',
+        GIT_NO_LAZY_FETCH: '1',
         ...remoteEnv,
       },
     });
@@ -260,7 +266,7 @@ function ownGitDir(repository: string, key: string): string {
       });
     gitDir = dotGit;
   }
-  const odd = firstLinkOrSpecial(gitDir, ['HEAD', 'config', 'packed-refs', 'shallow', 'objects', 'refs', 'info']);
+  const odd = firstLinkOrSpecial(gitDir, ['HEAD', 'config', 'config.worktree', 'packed-refs', 'shallow', 'objects', 'refs', 'info']);
   if (odd !== null)
     throw new EngineError(
       'BAD_ARGUMENT',
@@ -291,7 +297,9 @@ function ownGitDir(repository: string, key: string): string {
  */
 async function checkedGitDir(repository: string, key: string): Promise<string> {
   const gitDir = ownGitDir(repository, key);
-  const listed = await git(['config', '--file', join(gitDir, 'config'), '--null', '--list']);
+  // As git reads it (the repository's config and, with worktreeConfig, config.worktree: round 3 hid a promisor there),
+  // its includes listed but never followed.
+  const listed = await git(['--git-dir', gitDir, 'config', '--list', '--null', '--no-includes']);
   if (!listed.ok) {
     if (lstatOrNull(join(gitDir, 'config')) === null) return gitDir;
     throw new EngineError('BAD_ARGUMENT', `${key}: the repository's configuration cannot be read (${listed.err})`, {

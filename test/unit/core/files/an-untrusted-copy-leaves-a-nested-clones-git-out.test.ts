@@ -20,11 +20,16 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** deps/foo: a clone (its .git); deps/dep.git: a bare mirror (a git directory by another name). Both configs hold a token. */
 function depsWithAClone(root: string): string {
   const deps = join(root, 'deps');
   mkdirSync(join(deps, 'foo', '.git'), { recursive: true });
   writeFileSync(join(deps, 'foo', '.git', 'config'), '[remote "origin"]\n\turl = https://user:SECRETTOKEN@example.com/x\n');
   writeFileSync(join(deps, 'foo', 'lib.py'), 'x = 1\n');
+  mkdirSync(join(deps, 'dep.git', 'objects'), { recursive: true });
+  mkdirSync(join(deps, 'dep.git', 'refs'));
+  writeFileSync(join(deps, 'dep.git', 'HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(join(deps, 'dep.git', 'config'), '[remote "origin"]\n\turl = https://user:SECRET2@example.com/dep\n');
   return deps;
 }
 
@@ -42,11 +47,13 @@ describe('a copy an untrusted party asks for', () => {
     await t.engine.create({ workspaceId: 'w' });
     const agent = await t.engine.put({ workspaceId: 'w', hostPath: deps, destination: 'agent', withoutGitMetadata: true });
     expect(agent.outcome_summary).toContain('a directory of 1 file(s)');
-    expect(agent.attention.find((a) => a.kind === 'left-out')?.text).toContain('left out 1 .git folder(s)');
+    expect(agent.attention.find((a) => a.kind === 'left-out')?.text).toContain('left out 2 .git folder(s) or git directories');
     expect(agent.attention.find((a) => a.kind === 'left-out')?.text).toContain('agent/foo/.git');
+    expect(agent.attention.find((a) => a.kind === 'left-out')?.text).toContain('agent/dep.git');
     const user = await t.engine.put({ workspaceId: 'w', hostPath: deps, destination: 'user' });
-    expect(user.outcome_summary).toContain('a directory of 2 file(s)');
+    expect(user.outcome_summary).toContain('a directory of 4 file(s)');
     expect(await readable('w', 'agent/foo/.git/config')).not.toBe('read');
+    expect(await readable('w', 'agent/dep.git/config')).not.toBe('read');
     expect(await readable('w', 'user/foo/.git/config')).toBe('read');
   });
 
@@ -60,7 +67,7 @@ describe('a copy an untrusted party asks for', () => {
     expect(JSON.stringify(plan.key_findings)).toContain('1 file');
     const prepared = await t.engine.prepare({ file });
     expect(prepared.status, prepared.outcome_summary).toBe('success');
-    expect(prepared.warnings.join('\n')).toContain('inputs[0]: left out 1 .git folder(s)');
+    expect(prepared.warnings.join('\n')).toContain('inputs[0]: left out 2 .git folder(s) or git directories');
     expect(await readable('m', 'deps/foo/.git/config')).not.toBe('read');
     expect(await readable('m', 'deps/foo/lib.py')).toBe('read');
   });

@@ -106,6 +106,13 @@ describe('git on the host', () => {
     await refusedBoth(file, /repositories\[0\]: the repository's configuration sets extensions\.partialclone, remote\.origin\.promisor: a partial clone/);
     expect(existsSync(marker), "the promisor fetch ran the repository's sshCommand").toBe(false);
 
+    // The same in config.worktree, which git reads once extensions.worktreeConfig is set (red team round 3).
+    const worktreeConfig = makeRepository(project.dir, 'worktree-config', { 'c.txt': 'c\n' });
+    writeFileSync(join(worktreeConfig, '.git', 'config'), `[core]\n\trepositoryformatversion = 1\n[extensions]\n\tworktreeConfig = true\n`);
+    writeFileSync(join(worktreeConfig, '.git', 'config.worktree'), `[remote "origin"]\n\turl = ssh://example.invalid/x\n\tpromisor = true\n`);
+    project.write('headspace.yml', manifestFrom('worktree-config'));
+    await refusedBoth(file, /the repository's configuration sets remote\.origin\.promisor/);
+
     const including = makeRepository(project.dir, 'including', { 'b.txt': 'b\n' });
     writeFileSync(join(including, '.git', 'config'), `[core]\n\trepositoryformatversion = 0\n[include]\n\tpath = /etc/gitconfig\n`);
     project.write('headspace.yml', manifestFrom('including'));
