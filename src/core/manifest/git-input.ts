@@ -27,6 +27,7 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, type Stats } f
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { EngineError } from '../errors.js';
+import { isGitDirectory } from '../files/git-directory.js';
 import { redactGitUrl, urlForClone } from './git-url.js';
 
 /** Where a repository comes from: a local directory, or a remote URL (which may carry a secret: only `shown` is ever written down). */
@@ -275,7 +276,7 @@ function ownGitDir(repository: string, key: string): string {
         hint: 'name a repository whose objects and refs are its own files (clone it afresh), not links into another',
       },
     );
-  if (lstatOrNull(join(gitDir, 'HEAD')) === null || !lstatOrNull(join(gitDir, 'objects'))?.isDirectory())
+  if (!isGitDirectory(gitDir))
     throw new EngineError('BAD_ARGUMENT', `${key}: ${repository} is not a git repository (no .git directory, and not a bare repository)`, {
       hint: 'name a clone or a bare repository, or take the folder in as an input instead',
     });
