@@ -72,7 +72,7 @@ export interface MemberRecord {
   argv: string[];
   state: MemberState;
   jobId: string | null;
-  /** Only for a member that never started (skipped): its status; a started member's status is its job's. */
+  /** Only for a member that never started (skipped) or was lost (ended, its job's process gone: drive-batch.ts): its status; a started member's status is its job's. */
   status: ResultStatus | null;
   endedAt: number | null;
   note: string | null;

@@ -15,7 +15,7 @@ import { commandLabel } from '../run/job-words.js';
 import { isOwnerAlive } from '../store/owner.js';
 import type { ResultStatus } from '../status.js';
 import type { CleanupReport, ForkReport, GroupRecord, MemberRecord } from './batch-records.js';
-import { batchRecords, memberView, WAITING } from './drive-batch.js';
+import { batchRecords, lostMember, memberView, WAITING } from './drive-batch.js';
 import { byFinish } from './join.js';
 
 /** At most this many jobs' output is shown as evidence; the rest are named with the call that returns each. */
@@ -174,12 +174,13 @@ function groupLine(group: GroupRecord, n: number): KeyFinding {
 /** One member in one line: its name, status, command, job and workspace; a winner says so. */
 function memberLine(ctx: EngineContext, m: MemberRecord, winner: boolean, forkDestroyed: boolean): KeyFinding {
   const job = m.jobId ? ctx.store().getJob(m.jobId) : undefined;
-  const status = m.state === 'skipped' ? (m.status ?? 'cancelled') : job?.state === 'finished' ? (job.status ?? 'unknown') : m.state;
+  const lost = lostMember(m);
+  const status = m.state === 'skipped' || lost ? (m.status ?? 'cancelled') : job?.state === 'finished' ? (job.status ?? 'unknown') : m.state;
   const where = m.workspaceId ?? `a fork of ${m.forkOf}`;
   const exit = job?.exitCode !== null && job?.exitCode !== undefined ? ` (exit ${job.exitCode})` : '';
   // A skipped member says why; a queued one says what it waits for (a busy workspace).
   const note =
-    (m.note && (m.state === 'skipped' || (m.state === 'queued' && m.note.startsWith(WAITING))) ? `; ${m.note}` : '') +
+    (m.note && (m.state === 'skipped' || lost || (m.state === 'queued' && m.note.startsWith(WAITING))) ? `; ${m.note}` : '') +
     (forkDestroyed ? `; its fork was destroyed when the batch settled` : '');
   const label = winner ? (status === 'success' ? ' [winner]' : ' [deciding job]') : '';
   return {

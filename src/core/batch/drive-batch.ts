@@ -57,9 +57,17 @@ export function tryAdopt(ctx: EngineContext, group: GroupRecord, me: Owner = cur
   return batchRecords(ctx).adopt(group.id, group.driver, me);
 }
 
+/** How a member's note starts when its job's process died without recording the job's end (settleMembers). */
+export const LOST = "its job's process died without recording the job's end";
+
+/** A member ended as lost (endLostMembers): its status is on its row, as a skipped member's, not its job's. */
+export function lostMember(m: MemberRecord): boolean {
+  return m.state === 'ended' && m.status !== null;
+}
+
 /** A member as the join sees it, from its row and its job's record. */
 export function memberView(m: MemberRecord, job: JobRecord | undefined): MemberView {
-  if (m.state === 'skipped') return { index: m.index, name: m.name, jobId: m.jobId, done: true, status: m.status, finishedAt: m.endedAt };
+  if (m.state === 'skipped' || lostMember(m)) return { index: m.index, name: m.name, jobId: m.jobId, done: true, status: m.status, finishedAt: m.endedAt };
   const done = job?.state === 'finished';
   return {
     index: m.index,
@@ -94,6 +102,7 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
       records.release(groupId, me);
       return 'timeout';
     }
+    await endLostMembers(ctx, records, group);
     const members = settleMembers(ctx, records, group);
     const views = members.map((m) => memberView(m, m.jobId ? store.getJob(m.jobId) : undefined));
     const decision = judge(ctx, records.group(groupId)!, views, interrupted);
@@ -108,6 +117,7 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
     await launchIntoFreeSlots(ctx, records, group, members);
     reportBatchProgress(ctx, groupId);
     await sleep(POLL_MS);
+    store.refuseIfMoved();
   }
 }
 
@@ -130,6 +140,39 @@ function settleMembers(ctx: EngineContext, records: BatchRecords, group: GroupRe
     records.setMember(group.id, m.index, { state: job.state === 'finished' ? 'ended' : 'running' });
   }
   return records.members(group.id);
+}
+
+/**
+ * A running member whose job's process (a detached run's supervisor) died
+ * without recording the job's end: the job will never end by itself, and the
+ * join (and every later member queued for its workspace, which the record
+ * still holds) would wait forever. The job is stopped as `stop` stops such a
+ * job (what remains of it is ended and its record reads cancelled, saying
+ * its process was gone), and the member ends lost: infrastructure_failure,
+ * naming the process. The job's end is read again after the death was seen:
+ * a process records its job's end before it exits, so a record still running
+ * then is lost for good, never a job that ended in between.
+ */
+async function endLostMembers(ctx: EngineContext, records: BatchRecords, group: GroupRecord): Promise<void> {
+  const store = ctx.store();
+  for (const m of records.members(group.id)) {
+    if (m.state !== 'running' || m.jobId === null) continue;
+    const job = store.getJob(m.jobId);
+    if (job?.state !== 'running' || isOwnerAlive(job.owner) || store.getJob(job.id)?.state !== 'running') continue;
+    let failed = '';
+    try {
+      const { stopJob } = await import('../verbs/stop.js');
+      await stopJob(ctx, { workspaceId: job.workspaceId, jobId: job.id, apply: true, graceSeconds: 0, settleTimeoutMs: group.cleanupTimeoutMs });
+    } catch (error) {
+      failed = `; stopping what remained of it failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    records.setMember(group.id, m.index, {
+      state: 'ended',
+      status: 'infrastructure_failure',
+      endedAt: ctx.clock.now(),
+      note: `${LOST} (pid ${job.owner.pid})${failed}`,
+    });
+  }
 }
 
 /** A recorded decision (a driver that died mid-cleanup), a cancel, the batch's own timeout, or the strategy's join. */

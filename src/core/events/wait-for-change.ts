@@ -30,6 +30,7 @@ export async function waitForChange(ctx: EngineContext, untilMs: number, signal?
       const now = Date.now();
       if (now >= untilMs || now - started >= LOOK_ANYWAY_MS) return;
       await Promise.race([woken, sleep(Math.min(POLL_MS, untilMs - now))]);
+      ctx.store().refuseIfMoved();
       if (queue.changeCounter() !== version) return;
     }
   } finally {

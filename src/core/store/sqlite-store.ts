@@ -2,7 +2,7 @@ import type { EgressDecision } from '../network/egress-ledger.js';
 import type { JobUsage } from '../provider.js';
 import Database from 'better-sqlite3';
 import { nextAction } from '../next-action.js';
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineError } from '../errors.js';
 import type { WorkspaceState } from '../lifecycle/transitions.js';
@@ -101,12 +101,17 @@ export class SqliteStore {
   private readonly actor: string | null;
   /** Moves a busy process's WAL checkpoints to a worker thread; the autocheckpoint stays the cap (#20). */
   private readonly checkpoints: WalCheckpointer;
+  /** The file this connection opened (device and inode), to tell it from whatever is at `path` later. */
+  private readonly identity: { dev: number; ino: number } | null;
+  /** When `refuseIfMoved` last looked (epoch ms): a waiter calls it every poll, the stat runs at most every 250 ms. */
+  private lastLookedAt = 0;
 
   private constructor(path: string, db: Database.Database, actor: string | null) {
     this.path = path;
     this.db = db;
     this.actor = actor;
     this.checkpoints = new WalCheckpointer(path, () => this.sql('PRAGMA wal_checkpoint(NOOP)').get() as { log: number; checkpointed: number });
+    this.identity = fileIdentity(path);
     this.events = new EventQueue(
       (text) => this.sql(text),
       (fn) => this.atomically(fn),
@@ -231,6 +236,28 @@ export class SqliteStore {
         this.db.pragma(`user_version = ${v + 1}`);
       }
     });
+  }
+
+  /**
+   * Throws STORE_UNAVAILABLE when the file this connection opened is no
+   * longer the one at its path (HEADSPACE_HOME deleted, moved or replaced).
+   * An open connection reads and writes an unlinked file as ever, so a
+   * process that waits on the store (wait, batch wait, a batch's driver, a
+   * waiting claim) would otherwise wait forever for a change nobody can
+   * make: two such drivers outlived their test's home. Looks at most every
+   * 250 ms, so a waiter may call it on every poll.
+   */
+  refuseIfMoved(): void {
+    const now = Date.now();
+    if (this.identity === null || now - this.lastLookedAt < 250) return;
+    this.lastLookedAt = now;
+    const current = fileIdentity(this.path);
+    if (current !== null && current.dev === this.identity.dev && current.ino === this.identity.ino) return;
+    throw new EngineError(
+      'STORE_UNAVAILABLE',
+      `the state store this process opened is no longer at ${this.path}: its HEADSPACE_HOME was deleted, moved or replaced while it waited, so nothing it waited for can be recorded there`,
+      { hint: 'point HEADSPACE_HOME at the home that holds the work, and list what it holds' },
+    );
   }
 
   schemaVersion(): number {
@@ -951,6 +978,12 @@ export class SqliteStore {
       ) as Row[]
     ).map(toJob);
   }
+}
+
+/** A file's device and inode, or null when nothing is there. */
+function fileIdentity(path: string): { dev: number; ino: number } | null {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat ? { dev: stat.dev, ino: stat.ino } : null;
 }
 
 /** Keeps the recorded path readable across many jobs: ready → running → ready collapses. */

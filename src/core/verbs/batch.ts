@@ -205,6 +205,7 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
     }
     reportBatchProgress(ctx, input.groupId);
     await new Promise((r) => setTimeout(r, POLL_MS));
+    ctx.store().refuseIfMoved();
   }
 }
 
@@ -228,5 +229,6 @@ export async function cancelBatch(ctx: EngineContext, input: { groupId: string }
     else if (Date.now() > until)
       return batchResult(ctx, input.groupId, { verb: 'batch-cancel', lead: 'the cancel is recorded; the batch has not finished its cleanup yet' });
     else await new Promise((r) => setTimeout(r, POLL_MS));
+    ctx.store().refuseIfMoved();
   }
 }

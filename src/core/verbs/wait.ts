@@ -77,11 +77,19 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
   reportOutputSizes(ctx, jobs, sizes);
   while (!done() && Date.now() < deadline && input.signal?.aborted !== true) {
     await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())), input.signal);
+    store.refuseIfMoved();
     jobs = read();
     if (++polls % ORPHAN_CHECK_EVERY === 0 && !done()) {
       reportOutputSizes(ctx, jobs, sizes);
       orphaned = orphans();
-      if (orphaned.length > 0) break;
+      if (orphaned.length > 0) {
+        // Read again after the deaths were seen: a process records its job's end before it exits, so one that ended the
+        // job between the read above and the look at /proc is not taken for lost. What still runs now is lost for good.
+        jobs = read();
+        const running = new Set(jobs.filter((j) => j.state === 'running').map((j) => j.id));
+        orphaned = orphaned.filter((j) => running.has(j.id));
+        if (orphaned.length > 0 || done()) break;
+      }
     }
   }
   const waited = (Date.now() - startedAt) / 1000;

@@ -1,0 +1,56 @@
+/**
+ * A process that waits on the state store (wait, and a detached batch's
+ * driver) holds the store's file open, and an open file outlives its name:
+ * with HEADSPACE_HOME deleted or moved, it read the old file forever and
+ * waited for an end nobody could record (two drivers outlived their test's
+ * home this way). It now notices that the file it opened is no longer at its
+ * path and stops with an environment error (exit 2) that says so.
+ */
+import { existsSync, readdirSync, readlinkSync, renameSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, cliAsync, makeHome, sharedSupervisorsOf } from '../../helpers/cli.js';
+import { groupIdOf, hostProcesses, memberLines, runBatch, type BatchPackage } from '../../helpers/batch.js';
+
+const { home, cleanup } = makeHome();
+const moved = `${home}-moved`;
+afterAll(async () => {
+  if (existsSync(moved)) renameSync(moved, home);
+  await cleanup();
+});
+
+describe('a waiter whose home is moved away', () => {
+  it('stops with an environment error instead of waiting forever', async () => {
+    expect(cli(home, ['create', '--workspace-id', 'w']).code).toBe(0);
+    const started = runBatch(home, ['--strategy', 'all', '--detach'], [{ workspace: 'w', command: 'sleep 60', name: 'long' }]);
+    expect(started.code, started.stderr).toBe(0);
+    const group = groupIdOf(started.pkg!);
+    const status = () => JSON.parse(cli(home, ['batch', 'status', group, '--json']).stdout) as BatchPackage;
+    for (let i = 0; i < 200 && memberLines(status())[0]!.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 25));
+    const job = memberLines(status())[0]!.id!;
+    const driver = hostProcesses((argv) => argv.includes('batch') && argv.includes('wait') && argv.includes(group));
+    expect(driver).toHaveLength(1);
+
+    const waiting = cliAsync(home, ['wait', job, '--timeout', '50']);
+    // Moved only once the wait holds the store open (a wait started after the move would open a fresh home).
+    const holdsTheStore = () =>
+      hostProcesses((argv) => argv.includes('wait') && argv.includes(job)).some((pid) => {
+        try {
+          return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `${home}/state.db`);
+        } catch {
+          return false;
+        }
+      });
+    for (let i = 0; i < 500 && !holdsTheStore(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(holdsTheStore()).toBe(true);
+    renameSync(home, moved);
+    const waited = await waiting;
+    expect(waited.code, waited.stderr).toBe(2);
+    expect(waited.stderr).toContain(`the state store this process opened is no longer at ${home}/state.db`);
+    // The detached driver stops the same way (it has no stdio: it is gone, long before its batch could end).
+    for (let i = 0; i < 250 && existsSync(`/proc/${driver[0]}`); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(`/proc/${driver[0]}`)).toBe(false);
+    // The supervisor still runs the job in the moved home; put it back so cleanup can stop both.
+    renameSync(moved, home);
+    expect(sharedSupervisorsOf(home)).toHaveLength(1);
+  }, 60_000);
+});
