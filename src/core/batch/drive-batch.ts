@@ -27,9 +27,9 @@ import type { ResultStatus } from '../status.js';
 import { BatchRecords, type CleanupReport, type GroupRecord, type MemberRecord } from './batch-records.js';
 import { settleForks } from './batch-forks.js';
 import { byFinish, decideJoin, type JoinDecision, type MemberView } from './join.js';
+import { WAITER_POLL_MS, waitForChange } from '../events/wait-for-change.js';
 
 /** Between looks at the members' job records: a job's end is seen within this (one indexed read per running member). */
-const POLL_MS = 10;
 /** How a queued member's note starts when it waits for a busy workspace (batch-result.ts shows it while queued). */
 export const WAITING = 'waiting:';
 /** A loser's TERM grace before the kill: its work is unwanted, so short. */
@@ -116,7 +116,14 @@ export async function driveBatch(ctx: EngineContext, groupId: string, options: D
     }
     await launchIntoFreeSlots(ctx, records, group, members);
     reportBatchProgress(ctx, groupId);
-    await sleep(POLL_MS);
+    // Until another process commits (a job recorded or ended, a cancel asked for), the next look would find what this one
+    // did: one read of the store's change counter every few ms instead (a look every 10 ms kept a fifth of a core busy
+    // for a whole batch). Still a look at least every 200 ms, for a lost job's process and the progress of output, and
+    // at the batch's own deadlines.
+    // The batch's timeout is on the engine's clock, the caller's `until` on the host's: both as host time, and never
+    // less than a few ms ahead, so a deadline already passed cannot make this loop spin.
+    const timeoutAt = group.timeoutMs !== null ? Date.now() + (group.createdAt + group.timeoutMs - ctx.clock.now()) : Infinity;
+    await waitForChange(ctx, Math.max(Date.now() + 5, Math.min(timeoutAt, options.until ?? Infinity)), options.signal, WAITER_POLL_MS);
     store.refuseIfMoved();
   }
 }
@@ -362,6 +369,3 @@ export function reportBatchProgress(ctx: EngineContext, groupId: string): void {
   ctx.events.emit({ type: 'batch.progress', groupId, done, running, queued, bytes });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}

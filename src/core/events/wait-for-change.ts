@@ -9,10 +9,16 @@
 import type { EngineContext } from '../context.js';
 
 export const POLL_MS = 5;
+/** For a waiter whose caller is a person or an agent, not a claim racing other claims: wait, batch wait, a batch's driver. */
+export const WAITER_POLL_MS = 15;
 const LOOK_ANYWAY_MS = 200;
 
-/** Resolves when the store may have changed, `untilMs` (epoch ms) passed, or `signal` aborted. */
-export async function waitForChange(ctx: EngineContext, untilMs: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolves when the store may have changed, `untilMs` (epoch ms) passed, or `signal` aborted. `pollMs`: between reads
+ * of the counter; a waiter that can take a few more ms to notice (wait, a batch's driver) reads it less often, since
+ * each read is a timer's wake-up too.
+ */
+export async function waitForChange(ctx: EngineContext, untilMs: number, signal?: AbortSignal, pollMs = POLL_MS): Promise<void> {
   const queue = ctx.store().events;
   const version = queue.changeCounter();
   const started = Date.now();
@@ -29,7 +35,7 @@ export async function waitForChange(ctx: EngineContext, untilMs: number, signal?
     while (!fired && !signal?.aborted) {
       const now = Date.now();
       if (now >= untilMs || now - started >= LOOK_ANYWAY_MS) return;
-      await Promise.race([woken, sleep(Math.min(POLL_MS, untilMs - now))]);
+      await Promise.race([woken, sleep(Math.min(pollMs, untilMs - now))]);
       ctx.store().refuseIfMoved();
       if (queue.changeCounter() !== version) return;
     }

@@ -101,6 +101,11 @@ export class SqliteStore {
   private readonly actor: string | null;
   /** Moves a busy process's WAL checkpoints to a worker thread; the autocheckpoint stays the cap (#20). */
   private readonly checkpoints: WalCheckpointer;
+  /**
+   * SQLite's data_version, prepared once: waiters read it every few ms (wait-for-change.ts), and `db.pragma()`
+   * prepares a statement on every call, which made a waiting `wait` cost more than reading its records.
+   */
+  private readonly dataVersion: Database.Statement;
   /** The file this connection opened (device and inode), to tell it from whatever is at `path` later. */
   private readonly identity: { dev: number; ino: number } | null;
   /** When `refuseIfMoved` last looked (epoch ms): a waiter calls it every poll, the stat runs at most every 250 ms. */
@@ -112,10 +117,11 @@ export class SqliteStore {
     this.actor = actor;
     this.checkpoints = new WalCheckpointer(path, () => this.sql('PRAGMA wal_checkpoint(NOOP)').get() as { log: number; checkpointed: number });
     this.identity = fileIdentity(path);
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.events = new EventQueue(
       (text) => this.sql(text),
       (fn) => this.atomically(fn),
-      () => this.db.pragma('data_version', { simple: true }) as number,
+      () => this.dataVersion.get() as number,
     );
   }
 

@@ -20,6 +20,7 @@ import { batchResult } from '../batch/batch-result.js';
 import { readBatchSpec } from '../batch/batch-spec.js';
 import { batchRecords, driveBatch, reportBatchProgress, tryAdopt } from '../batch/drive-batch.js';
 import { STRATEGIES, type Strategy } from '../batch/join.js';
+import { WAITER_POLL_MS, waitForChange } from '../events/wait-for-change.js';
 
 /** The detached driver is `headspace batch wait GROUP`, which adopts the seat: a bin, as only a bin exits. */
 const HEADSPACE_BIN = fileURLToPath(new URL('../../../bin/headspace', import.meta.url));
@@ -173,8 +174,6 @@ export async function batchStatus(ctx: EngineContext, input: { groupId: string }
   return batchResult(ctx, input.groupId, { verb: 'batch-status' });
 }
 
-const POLL_MS = 15;
-
 /**
  * Blocks until the batch has finished, driving it when no live process does
  * (the detached driver's way in, and how a batch whose driver died is
@@ -204,7 +203,8 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
       continue;
     }
     reportBatchProgress(ctx, input.groupId);
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    // Another process drives it: its commits move the store's change counter (a look at least every 200 ms anyway).
+    await waitForChange(ctx, Math.max(Date.now() + 5, until ?? Infinity), input.signal, WAITER_POLL_MS);
     ctx.store().refuseIfMoved();
   }
 }
@@ -228,7 +228,7 @@ export async function cancelBatch(ctx: EngineContext, input: { groupId: string }
     if (tryAdopt(ctx, now)) await driveBatch(ctx, input.groupId, { onAbort: 'release' });
     else if (Date.now() > until)
       return batchResult(ctx, input.groupId, { verb: 'batch-cancel', lead: 'the cancel is recorded; the batch has not finished its cleanup yet' });
-    else await new Promise((r) => setTimeout(r, POLL_MS));
+    else await waitForChange(ctx, Math.max(Date.now() + 5, until), undefined, WAITER_POLL_MS);
     ctx.store().refuseIfMoved();
   }
 }
