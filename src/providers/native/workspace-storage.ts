@@ -297,8 +297,14 @@ export function workspaceStorage(options: {
           await dropOwnLayers(id);
         } else if (background) {
           const state = await reclaimLater(layered.imageMount(id));
-          // Retained stores this workspace's chain was the last to use (its meta is gone, so it no longer counts).
+          // Retained stores this workspace's chain was the last to use (its meta is gone, and its folder is journalled for
+          // the reclaim, so it no longer counts).
           await layered.collectStores().catch(() => undefined);
+          // The reclaim's shell prunes the mount base once it has deleted the folder. When it did so before the collection
+          // above took its store's directory out of img/, img/ (and so the base) stayed, empty and without their home
+          // marker: once per CI run, named a leftover by doctor. Pruning again is safe either way (only empty levels, and
+          // only once no workspace folder is left, the reclaiming one included).
+          await prune();
           return state;
         } else {
           proceed = (await unmountWorkspaceFilesystem(layered.imageMount(id)).catch(() => 'failed' as const)) !== 'failed';

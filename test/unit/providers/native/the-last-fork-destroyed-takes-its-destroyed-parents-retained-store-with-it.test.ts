@@ -5,11 +5,12 @@
  * until its background reclaim deleted it: destroying the last fork left the
  * parent's image mounted and on disk until doctor's repair (red team,
  * session 10). A removed workspace's folder, journalled for reclaim, no
- * longer keeps anything in use.
+ * longer keeps anything in use, and the mount base goes with it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { layoutOf } from '../../../../src/providers/native/layout.js';
 import { makeNativeWorkspace, testJobUser, waitForReclaim } from './native-fixture.js';
 import { nativeReadiness } from './native-readiness.js';
 
@@ -39,6 +40,10 @@ describe.runIf(readiness.ownFilesystem)(`a destroyed parent's retained store (ne
       await waitForReclaim(parent.root, child);
       expect(existsSync(retained), 'the retained image is deleted').toBe(false);
       expect(mountsNaming(`/img/${parent.workspaceId}`), 'and no longer mounted').toEqual([]);
+      // The mount base went with the last workspace: the store was collected before the reclaim's shell pruned the base
+      // (collected after, its mount kept img/ and the base behind, empty and without their home marker).
+      const base = join('/run/headspace-native', layoutOf(parent.root).cgroupName('').replace(/-$/, ''));
+      expect(existsSync(base), `the mount base ${base} is gone`).toBe(false);
     } finally {
       // A failure midway leaves the fork (its own loop mount and cgroups) behind unless it is removed too.
       await parent.provider.remove(child).catch(() => undefined);
