@@ -368,4 +368,3 @@ export function reportBatchProgress(ctx: EngineContext, groupId: string): void {
   if (previous?.key === key) return;
   ctx.events.emit({ type: 'batch.progress', groupId, done, running, queued, bytes });
 }
-

@@ -193,4 +193,3 @@ function jobLine(j: JobRecord): KeyFinding {
     ...(j.finishedAt !== null ? { finished_at: isoTime(j.finishedAt) } : {}),
   };
 }
-
