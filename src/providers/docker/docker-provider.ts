@@ -71,7 +71,7 @@ import { hostNoPressurePages } from '../native/socket-memory.js';
 import { containerCgroupUsage } from './container-usage.js';
 import { findImageTools } from './find-tools.js';
 import { boundContainerSockets } from './socket-cgroup.js';
-import { ADVISORY_CHECKS, probeEngine, PROVIDER_NAME, REMEDIES, type EngineProbe } from './probe.js';
+import { ADVISORY_CHECKS, probeEngine, PROBE_TIMEOUT_MS, PROVIDER_NAME, REMEDIES, withinMs, type EngineProbe } from './probe.js';
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
@@ -618,7 +618,16 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     },
 
     // An engine that is not set up here (probe says unconfigured) holds nothing of ours to list.
-    leftovers: async () => ((await probe()).result.unconfigured === true ? [] : sweeper.list()),
+    leftovers: async () => {
+      const probed = (await probe()).result;
+      if (probed.unconfigured === true) return [];
+      // An engine that did not answer the probe (bounded: probe.ts) is not asked again without a bound: one that
+      // accepts and never answers held doctor, the recovery tool, forever. The probe's own words say why nothing was listed.
+      const engineCheck = probed.checks.find((c) => c.name === 'engine');
+      if (engineCheck !== undefined && !engineCheck.ok) throw new Error(engineCheck.detail);
+      // And one that answered it and then stalls is given as long as the probe was.
+      return withinMs(PROBE_TIMEOUT_MS, sweeper.list());
+    },
     removeLeftover: (leftover: Leftover) => sweeper.remove(leftover),
   };
   const sweeper = dockerLeftovers(engine, rootTag, nameOf);

@@ -8,17 +8,53 @@
  *  - an exec's output is demultiplexed here from the hijacked stream into
  *    stdout/stderr chunks, in order, straight to the caller.
  */
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
+import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { ProviderError } from '../../core/errors.js';
+import { lazyRequire } from '../../core/lazy-require.js';
 import { nextAction } from '../../core/next-action.js';
 
 export type Engine = Docker;
 
+const dockerode = lazyRequire<typeof Docker>('dockerode');
+
+/**
+ * The engine at `dockerHost` (else DOCKER_HOST, else the default socket),
+ * made when first used. dockerode loads docker-modem and ssh2 with it, about
+ * 250 ms of CPU a CLI call on this machine kind, and a provider is often made
+ * only to be asked nothing of the engine: doctor lists every provider (with no
+ * engine set up here, a socket that is not there answers it, below), and the
+ * swarm provider makes its manager's before it knows there is one (#20).
+ */
 export function connectEngine(dockerHost?: string): Engine {
   const host = dockerHost ?? process.env.DOCKER_HOST;
-  if (host?.startsWith('unix://')) return new Docker({ socketPath: host.slice('unix://'.length) });
-  return new Docker();
+  let engine: Docker | undefined;
+  const real = (): Docker => {
+    const Made = dockerode();
+    return (engine ??= host?.startsWith('unix://') ? new Made({ socketPath: host.slice('unix://'.length) }) : new Made());
+  };
+  // Every property read goes to the engine itself (methods bound to it), so the object behaves as dockerode's own.
+  return new Proxy({} as Docker, {
+    get(_target, key) {
+      const target = real();
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The socket path of a local engine address that has nothing at it (the
+ * default /var/run/docker.sock where no engine was ever installed), else
+ * undefined: what a connection would fail with (ENOENT), known without
+ * loading dockerode.
+ */
+export function missingSocket(dockerHost?: string): string | undefined {
+  const address = engineAddress(dockerHost);
+  if (!address.startsWith('unix://')) return undefined;
+  const path = address.slice('unix://'.length);
+  return existsSync(path) ? undefined : path;
 }
 
 /** Where the engine is reached, for messages. */

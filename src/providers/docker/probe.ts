@@ -6,7 +6,7 @@
  * cap in any driver the engine ships, so it is measured (advisory check).
  */
 import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
-import { engineAddress, type Engine } from './engine-client.js';
+import { engineAddress, missingSocket, type Engine } from './engine-client.js';
 import { imageOfProfile } from './profiles.js';
 
 export const PROVIDER_NAME = 'docker';
@@ -48,9 +48,9 @@ export interface EngineProbe {
   facts: EngineFacts;
 }
 
-const PROBE_TIMEOUT_MS = 10_000;
+export const PROBE_TIMEOUT_MS = 10_000;
 
-function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
+export function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
@@ -67,6 +67,9 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
   const checks: ProbeCheck[] = [];
   const facts: EngineFacts = { memory: false, swap: false, pids: false, cpu: false, seccomp: false };
   try {
+    // Nothing at a local socket's path: the answer a connection would give, without loading dockerode to hear it.
+    const missing = missingSocket(dockerHost);
+    if (missing !== undefined) throw Object.assign(new Error(`connect ENOENT ${missing}`), { code: 'ENOENT' });
     // Bounded: an address that accepts and never answers must not hang doctor or create.
     const [version, info] = await withinMs(PROBE_TIMEOUT_MS, Promise.all([engine.version(), engine.info() as Promise<Record<string, unknown>>]));
     facts.version = version.Version;
