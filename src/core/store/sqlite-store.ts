@@ -3,7 +3,7 @@ import type { JobUsage } from '../provider.js';
 import Database from 'better-sqlite3';
 import { nextAction } from '../next-action.js';
 import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { EngineError } from '../errors.js';
 import type { WorkspaceState } from '../lifecycle/transitions.js';
 import { transition } from '../lifecycle/transitions.js';
@@ -190,7 +190,8 @@ export class SqliteStore {
       if (cause instanceof EngineError) throw cause;
       throw new EngineError('STORE_UNAVAILABLE', `cannot create the state directory ${home}`, { hint: 'set HEADSPACE_HOME to a writable directory', cause });
     }
-    const path = join(home, 'state.db');
+    // Absolute as opened: `refuseIfMoved` stats it again later, when the process may have another cwd.
+    const path = resolve(home, 'state.db');
     // Read the version from the file header before opening: a newer store must
     // be left byte-identical, and even opening it in WAL mode could touch it.
     const onDisk = readSchemaVersionFromHeader(path);
