@@ -165,11 +165,22 @@ async function endLostMembers(ctx: EngineContext, records: BatchRecords, group: 
   for (const m of records.members(group.id)) {
     if (m.state !== 'running' || m.jobId === null) continue;
     const job = store.getJob(m.jobId);
-    if (job?.state !== 'running' || isOwnerAlive(job.owner) || store.getJob(job.id)?.state !== 'running') continue;
+    if (job?.state !== 'running' || isOwnerAlive(job.owner)) continue;
+    // A home moved away under the driver ends the supervisor too: that is the driver's end, not the member's loss.
+    store.refuseIfMoved({ now: true });
+    if (store.getJob(job.id)?.state !== 'running') continue;
     let failed = '';
     try {
       const { stopJob } = await import('../verbs/stop.js');
-      await stopJob(ctx, { workspaceId: job.workspaceId, jobId: job.id, apply: true, graceSeconds: 0, settleTimeoutMs: group.cleanupTimeoutMs });
+      const stopped = await stopJob(ctx, {
+        workspaceId: job.workspaceId,
+        jobId: job.id,
+        apply: true,
+        graceSeconds: 0,
+        settleTimeoutMs: group.cleanupTimeoutMs,
+      });
+      // A stop that could not confirm every process of the job ended says so on the member, as the stop itself would.
+      if (stopped.status === 'infrastructure_failure') failed = `; stopping what remained of it was not confirmed: ${stopped.outcome_summary}`;
     } catch (error) {
       failed = `; stopping what remained of it failed: ${error instanceof Error ? error.message : String(error)}`;
     }

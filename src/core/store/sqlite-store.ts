@@ -252,11 +252,13 @@ export class SqliteStore {
    * process that waits on the store (wait, batch wait, a batch's driver, a
    * waiting claim) would otherwise wait forever for a change nobody can
    * make: two such drivers outlived their test's home. Looks at most every
-   * 250 ms, so a waiter may call it on every poll.
+   * 250 ms, so a waiter may call it on every poll; `now` looks at once (before
+   * a waiter concludes anything else from what it read, e.g. that a job's
+   * process died: a home taken away ends that process too).
    */
-  refuseIfMoved(): void {
+  refuseIfMoved(options: { now?: boolean } = {}): void {
     const now = Date.now();
-    if (this.identity === null || now - this.lastLookedAt < 250) return;
+    if (this.identity === null || (options.now !== true && now - this.lastLookedAt < 250)) return;
     this.lastLookedAt = now;
     const current = fileIdentity(this.path);
     if (current !== null && current.dev === this.identity.dev && current.ino === this.identity.ino) return;
@@ -987,10 +989,14 @@ export class SqliteStore {
   }
 }
 
-/** A file's device and inode, or null when nothing is there. */
+/** A file's device and inode, or null when it cannot be reached (nothing there, a file where the home was: ENOTDIR, a loop, no permission). */
 function fileIdentity(path: string): { dev: number; ino: number } | null {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat ? { dev: stat.dev, ino: stat.ino } : null;
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat ? { dev: stat.dev, ino: stat.ino } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Keeps the recorded path readable across many jobs: ready → running → ready collapses. */

@@ -85,6 +85,8 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
       reportOutputSizes(ctx, jobs, sizes);
       orphaned = orphans();
       if (orphaned.length > 0) {
+        // A home moved away under the wait ends its supervisor too: say that, not that the job's process died.
+        store.refuseIfMoved({ now: true });
         // Read again after the deaths were seen: a process records its job's end before it exits, so one that ended the
         // job between the read above and the look at /proc is not taken for lost. What still runs now is lost for good.
         jobs = read();

@@ -49,6 +49,7 @@ import { createDockerProvider, rootTagOf } from '../docker/docker-provider.js';
 import { connectEngine, statusOf, type Engine } from '../docker/engine-client.js';
 import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE } from '../docker/plan-container.js';
 import { imageOfProfile } from '../docker/profiles.js';
+import { PROBE_TIMEOUT_MS, withinMs } from '../docker/probe.js';
 import { planAnchor } from './plan-service.js';
 import { nodeMeetsConstraints, type SwarmNodeFacts } from './node-constraints.js';
 
@@ -199,7 +200,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     }
     let info: { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean; Nodes?: number } };
     try {
-      info = (await manager.info()) as typeof info;
+      // Bounded, as the docker probe is: a manager address that accepts and never answers held doctor forever.
+      info = (await withinMs(PROBE_TIMEOUT_MS, manager.info())) as typeof info;
     } catch (error) {
       checks.push({ name: 'swarm-manager', ok: false, detail: `no engine answers at ${managerHost}: ${message(error)}`, remedy: REMEDY });
       return done();
@@ -214,7 +216,9 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       remedy: REMEDY,
     });
     if (!isManager) return done();
-    const listed = (await manager.listNodes()) as Array<SwarmNodeFacts & { Spec?: { Availability?: string }; Status?: { State?: string } }>;
+    const listed = (await withinMs(PROBE_TIMEOUT_MS, manager.listNodes())) as Array<
+      SwarmNodeFacts & { Spec?: { Availability?: string }; Status?: { State?: string } }
+    >;
     const image = imageOfProfile('host');
     const problems: string[] = [];
     for (const node of listed) {
@@ -232,18 +236,15 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       try {
         const e = nodeEngine(engine);
         // Fail closed on the network: a task with no network gets the node's default bridge if it has one.
-        const networks = (await e.listNetworks()) as Array<{ Name: string }>;
+        const networks = (await withinMs(PROBE_TIMEOUT_MS, e.listNetworks())) as Array<{ Name: string }>;
         if (networks.some((n) => n.Name === 'bridge'))
           problems.push(`${name} has a default bridge network (run its dockerd with "bridge": "none" in daemon.json)`);
         else if (
           image !== undefined &&
-          !(await e
-            .getImage(image)
-            .inspect()
-            .then(
-              () => true,
-              () => false,
-            ))
+          !(await withinMs(PROBE_TIMEOUT_MS, e.getImage(image).inspect()).then(
+            () => true,
+            () => false,
+          ))
         )
           problems.push(`${name} lacks the image ${image}`);
         else nodes.push({ engine, name });

@@ -6,7 +6,7 @@
  * home this way). It now notices that the file it opened is no longer at its
  * path and stops with an environment error (exit 2) that says so.
  */
-import { existsSync, readdirSync, readlinkSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome, sharedSupervisorsOf } from '../../helpers/cli.js';
 import { groupIdOf, hostProcesses, memberLines, runBatch, type BatchPackage } from '../../helpers/batch.js';
@@ -17,6 +17,16 @@ afterAll(async () => {
   if (existsSync(moved)) renameSync(moved, home);
   await cleanup();
 });
+
+/** Does the `wait JOB` process hold the home's state.db open? */
+const holdsTheStore = (job: string) =>
+  hostProcesses((argv) => argv.includes('wait') && argv.includes(job)).some((pid) => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `${home}/state.db`);
+    } catch {
+      return false;
+    }
+  });
 
 describe('a waiter whose home is moved away', () => {
   it('stops with an environment error instead of waiting forever', async () => {
@@ -32,16 +42,8 @@ describe('a waiter whose home is moved away', () => {
 
     const waiting = cliAsync(home, ['wait', job, '--timeout', '50']);
     // Moved only once the wait holds the store open (a wait started after the move would open a fresh home).
-    const holdsTheStore = () =>
-      hostProcesses((argv) => argv.includes('wait') && argv.includes(job)).some((pid) => {
-        try {
-          return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `${home}/state.db`);
-        } catch {
-          return false;
-        }
-      });
-    for (let i = 0; i < 500 && !holdsTheStore(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(holdsTheStore()).toBe(true);
+    for (let i = 0; i < 500 && !holdsTheStore(job); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(holdsTheStore(job)).toBe(true);
     renameSync(home, moved);
     const waited = await waiting;
     expect(waited.code, waited.stderr).toBe(2);
@@ -52,5 +54,27 @@ describe('a waiter whose home is moved away', () => {
     // The supervisor still runs the job in the moved home; put it back so cleanup can stop both.
     renameSync(moved, home);
     expect(sharedSupervisorsOf(home)).toHaveLength(1);
+  }, 60_000);
+
+  it('says the same when a file stands where the home was, not that the job died or that headspace broke', async () => {
+    expect(cli(home, ['create', '--workspace-id', 'v']).code).toBe(0);
+    const run = cli(home, ['run', '--detach', '--json', 'v', 'sleep', '60']);
+    expect(run.code, run.stderr).toBe(0);
+    const job = (JSON.parse(run.stdout) as { provenance: { job_id: string } }).provenance.job_id;
+    const waiting = cliAsync(home, ['wait', job, '--timeout', '50']);
+    for (let i = 0; i < 500 && !holdsTheStore(job); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(holdsTheStore(job)).toBe(true);
+    renameSync(home, moved);
+    // A stat of <file>/state.db fails with ENOTDIR, not ENOENT: it once escaped as an internal error (exit 7), or the
+    // supervisor's end (it refuses such a home) was reported first as the job's process dying.
+    writeFileSync(home, '');
+    try {
+      const waited = await waiting;
+      expect(waited.code, waited.stderr).toBe(2);
+      expect(waited.stderr).toContain(`the state store this process opened is no longer at ${home}/state.db`);
+    } finally {
+      rmSync(home);
+      renameSync(moved, home);
+    }
   }, 60_000);
 });
