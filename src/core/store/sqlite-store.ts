@@ -110,13 +110,16 @@ export class SqliteStore {
   private readonly identity: { dev: number; ino: number } | null;
   /** When `refuseIfMoved` last looked (epoch ms): a waiter calls it every poll, the stat runs at most every 250 ms. */
   private lastLookedAt = 0;
+  /** How many of `refuseIfMoved`'s looks in a row found another file, or none, at `path`. */
+  private movedLooks = 0;
 
   private constructor(path: string, db: Database.Database, actor: string | null) {
     this.path = path;
     this.db = db;
     this.actor = actor;
     this.checkpoints = new WalCheckpointer(path, () => this.sql('PRAGMA wal_checkpoint(NOOP)').get() as { log: number; checkpointed: number });
-    this.identity = fileIdentity(path);
+    const opened = fileIdentity(path);
+    this.identity = typeof opened === 'object' ? opened : null;
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.events = new EventQueue(
       (text) => this.sql(text),
@@ -261,7 +264,16 @@ export class SqliteStore {
     if (this.identity === null || (options.now !== true && now - this.lastLookedAt < 250)) return;
     this.lastLookedAt = now;
     const current = fileIdentity(this.path);
-    if (current !== null && current.dev === this.identity.dev && current.ino === this.identity.ino) return;
+    // A look that could not tell (EACCES, EIO, ESTALE: a path unreadable for a moment) decides nothing.
+    if (current === 'unknown') return;
+    if (current !== 'gone' && current.dev === this.identity.dev && current.ino === this.identity.ino) {
+      this.movedLooks = 0;
+      return;
+    }
+    // Moved only when two looks in a row say so (a waiter's look is 250 ms after the last): a symlink in the home's
+    // path replaced by rm then ln, not atomically, read as gone for a moment and killed a batch's driver. A caller about
+    // to conclude something else from what it read (`now`) takes one look as it is.
+    if (options.now !== true && ++this.movedLooks < 2) return;
     throw new EngineError(
       'STORE_UNAVAILABLE',
       `the state store this process opened is no longer at ${this.path}: its HEADSPACE_HOME was deleted, moved or replaced while it waited, so nothing it waited for can be recorded there`,
@@ -989,13 +1001,16 @@ export class SqliteStore {
   }
 }
 
-/** A file's device and inode, or null when it cannot be reached (nothing there, a file where the home was: ENOTDIR, a loop, no permission). */
-function fileIdentity(path: string): { dev: number; ino: number } | null {
+/** The stat errors that mean nothing is at a path any more (a file where the home was gives ENOTDIR), not that it could not be looked at. */
+const GONE_CODES = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
+
+/** A file's device and inode; 'gone' when nothing is at the path; 'unknown' when the look itself failed (EACCES, EIO, ESTALE). */
+function fileIdentity(path: string): { dev: number; ino: number } | 'gone' | 'unknown' {
   try {
     const stat = statSync(path, { throwIfNoEntry: false });
-    return stat ? { dev: stat.dev, ino: stat.ino } : null;
-  } catch {
-    return null;
+    return stat ? { dev: stat.dev, ino: stat.ino } : 'gone';
+  } catch (error) {
+    return GONE_CODES.has((error as NodeJS.ErrnoException).code ?? '') ? 'gone' : 'unknown';
   }
 }
 

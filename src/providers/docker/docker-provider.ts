@@ -132,7 +132,8 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     if (cached !== undefined) return cached;
     let info;
     try {
-      info = await engine.getContainer(nameOf(id)).inspect();
+      // Bounded: every verb's reconcile and doctor ask this, and an engine that accepts and never answers held them forever.
+      info = await withinMs(PROBE_TIMEOUT_MS, engine.getContainer(nameOf(id)).inspect());
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw engineFailure('inspecting the workspace container', error);

@@ -130,7 +130,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
 
   async function serviceLabels(id: string): Promise<Record<string, string> | undefined> {
     try {
-      const info = (await manager.getService(nameOf(id)).inspect()) as { Spec: { Labels?: Record<string, string> } };
+      // Bounded, as every call of locate (each verb's reconcile and doctor ask it): a silent manager held them forever.
+      const info = (await withinMs(PROBE_TIMEOUT_MS, manager.getService(nameOf(id)).inspect())) as { Spec: { Labels?: Record<string, string> } };
       const labels = info.Spec.Labels ?? {};
       return labels[LABEL_ROOT] === rootTag && labels[LABEL_WORKSPACE] === id ? labels : undefined;
     } catch (error) {
@@ -150,7 +151,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       Status?: { State?: string; Err?: string; ContainerStatus?: { ContainerID?: string } };
     }>;
     try {
-      tasks = (await manager.listTasks({ filters: { service: [nameOf(id)] } })) as typeof tasks;
+      tasks = (await withinMs(PROBE_TIMEOUT_MS, manager.listTasks({ filters: { service: [nameOf(id)] } }))) as typeof tasks;
     } catch (error) {
       throw managerFailure('listing the workspace task', error);
     }
@@ -160,7 +161,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       return { node: '?', engine: null, containerId: null, lost: 'Swarm has not placed its task on any node' };
     let node: { Description?: { Hostname?: string }; Spec?: { Labels?: Record<string, string> }; Status?: { State?: string; Addr?: string } };
     try {
-      node = (await manager.getNode(task.NodeID).inspect()) as typeof node;
+      node = (await withinMs(PROBE_TIMEOUT_MS, manager.getNode(task.NodeID).inspect())) as typeof node;
     } catch (error) {
       if (statusOf(error) === 404) return { node: task.NodeID, engine: null, containerId: null, lost: `its node ${task.NodeID} has left the swarm` };
       throw managerFailure('inspecting the workspace node', error);
@@ -216,9 +217,14 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       remedy: REMEDY,
     });
     if (!isManager) return done();
-    const listed = (await withinMs(PROBE_TIMEOUT_MS, manager.listNodes())) as Array<
-      SwarmNodeFacts & { Spec?: { Availability?: string }; Status?: { State?: string } }
-    >;
+    let listed: Array<SwarmNodeFacts & { Spec?: { Availability?: string }; Status?: { State?: string } }>;
+    try {
+      listed = (await withinMs(PROBE_TIMEOUT_MS, manager.listNodes())) as typeof listed;
+    } catch (error) {
+      // A check that failed, not a probe that threw: doctor reported a thrown probe as an internal error (exit 7).
+      checks.push({ name: 'swarm-nodes', ok: false, detail: `the manager did not list its nodes: ${message(error)}`, remedy: REMEDY });
+      return done();
+    }
     const image = imageOfProfile('host');
     const problems: string[] = [];
     for (const node of listed) {
@@ -241,9 +247,10 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
           problems.push(`${name} has a default bridge network (run its dockerd with "bridge": "none" in daemon.json)`);
         else if (
           image !== undefined &&
+          // Only a 404 is a missing image: a silent engine is said to be one (below), not to lack it.
           !(await withinMs(PROBE_TIMEOUT_MS, e.getImage(image).inspect()).then(
             () => true,
-            () => false,
+            (error: unknown) => (statusOf(error) === 404 ? false : Promise.reject(error as Error)),
           ))
         )
           problems.push(`${name} lacks the image ${image}`);

@@ -6,12 +6,18 @@
  * now is not attempted after a probe the engine did not answer (whose
  * failed engine check already says so), and is bounded itself. The swarm
  * provider's probe asked its manager with no bound at all (an outside red
- * team found doctor held there too): it is bounded the same way.
+ * team found doctor held there too): it is bounded the same way, as are
+ * both providers' questions about one recorded workspace (every verb's
+ * reconcile and doctor ask them: a second round found doctor held there), and
+ * a manager that answers but never lists its nodes is a failed check, not an
+ * internal error (exit 7).
  */
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliAsync, makeHome } from '../../helpers/cli.js';
+import Database from 'better-sqlite3';
+import { createServer as createHttpServer } from 'node:http';
+import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
 
 const { home, cleanup } = makeHome();
 afterAll(cleanup);
@@ -29,7 +35,7 @@ describe('doctor against an engine that accepts and never answers', () => {
       const started = Date.now();
       const doctor = await cliAsync(home, ['doctor'], { DOCKER_HOST: `unix://${socket}`, HEADSPACE_SWARM_HOST: `unix://${socket}` });
       expect(doctor.code, doctor.stderr).toBe(0);
-      expect(Date.now() - started).toBeLessThan(45_000);
+      expect(Date.now() - started).toBeLessThan(60_000);
       expect(doctor.stdout).toContain(`docker engine: FAILED — no Docker Engine answers at unix://${socket}: no answer within 10 s`);
       // Said once, as the engine check: the leftover listing is not attempted (it once hung here), nor reported again.
       expect(doctor.stdout).not.toContain('could not list its leftovers');
@@ -38,5 +44,31 @@ describe('doctor against an engine that accepts and never answers', () => {
       for (const c of held) c.destroy();
       await new Promise((r) => server.close(r));
     }
-  }, 60_000);
+  }, 120_000);
+
+  it('reports a manager that answers but never lists its nodes as a failed check', async () => {
+    const socket = join(home, 'half.sock');
+    const server = createHttpServer((req, res) => {
+      if (req.url?.endsWith('/info')) res.end(JSON.stringify({ Swarm: { LocalNodeState: 'active', ControlAvailable: true, Nodes: 1 } }));
+      // Anything else (the node list) is never answered.
+    });
+    await new Promise<void>((r) => server.listen(socket, r));
+    // A workspace recorded on swarm, so doctor asks the manager about it too (and the manager never answers that).
+    expect(cli(home, ['create', '--workspace-id', 'on-swarm']).code).toBe(0);
+    const db = new Database(join(home, 'state.db'));
+    db.prepare('UPDATE workspaces SET provider = ? WHERE id = ?').run('swarm', 'on-swarm');
+    db.close();
+    try {
+      const doctor = await cliAsync(home, ['doctor', '--provider', 'swarm'], { HEADSPACE_SWARM_HOST: `unix://${socket}` });
+      // Exit 7 is doctor's verdict on a named provider that is not ready; the probe itself once threw instead.
+      expect(doctor.stderr).not.toContain('internal error');
+      expect(doctor.stdout).toContain('swarm swarm-nodes: FAILED — the manager did not list its nodes: no answer within 10 s');
+      expect(doctor.stdout).toContain(
+        'workspace on-swarm: the swarm provider could not be asked (the Swarm manager failed inspecting the workspace service: no answer within 10 s)',
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  }, 90_000);
 });
