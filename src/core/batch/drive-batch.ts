@@ -57,7 +57,7 @@ export function tryAdopt(ctx: EngineContext, group: GroupRecord, me: Owner = cur
   return batchRecords(ctx).adopt(group.id, group.driver, me);
 }
 
-/** How a member's note starts when its job's process died without recording the job's end (settleMembers). */
+/** How a member's note starts when its job's process died without recording the job's end (endLostMembers). */
 export const LOST = "its job's process died without recording the job's end";
 
 /** A member ended as lost (endLostMembers): its status is on its row, as a skipped member's, not its job's. */

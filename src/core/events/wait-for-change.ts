@@ -4,7 +4,9 @@
  * connection commits; a read of the connection's own page, no lock) every
  * 5 ms, and wake at once on this engine's own job.finished (a commit on
  * its own connection does not move the counter). Every 200 ms they look
- * anyway, so an expired lease is noticed without any commit.
+ * anyway, so an expired lease is noticed without any commit. Every waiter
+ * (claim, follow, deliver, wait, batch wait, a batch's driver) passes here,
+ * so this is where it stops when its home was moved away (refuseIfMoved).
  */
 import type { EngineContext } from '../context.js';
 
