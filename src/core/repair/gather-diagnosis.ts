@@ -12,6 +12,7 @@ import type { EngineContext } from '../context.js';
 import type { SqliteStore } from '../store/sqlite-store.js';
 import { isOwnerAlive } from '../store/owner.js';
 import { gatherSnapshotFacts } from '../snapshots/gather-snapshot-facts.js';
+import { INSPECTS_AT_ONCE, settleEach } from '../settle-each.js';
 import type { DeadIntent, Diagnosis, OrphanJob, WorkspaceFacts } from './plan-repairs.js';
 
 /** An export's intent target: what it publishes and where. */
@@ -50,15 +51,14 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
   const store = ctx.store();
   const warnings: string[] = [];
   const workspaces: Record<string, WorkspaceFacts> = {};
-  for (const ws of store.listWorkspaces({ includeDestroyed: true })) {
-    let view: WorkspaceFacts['view'] = 'missing';
-    if (ws.state !== 'destroyed') {
-      try {
-        view = (await (await ctx.provider(ws.provider)).inspect(ws.id)).state;
-      } catch {
-        view = 'unknown';
-      }
-    }
+  const recorded = store.listWorkspaces({ includeDestroyed: true });
+  // Every provider asked at once (settle-each.ts says why); a destroyed workspace's provider is not asked.
+  const views = await settleEach(recorded, INSPECTS_AT_ONCE, async (ws) =>
+    ws.state === 'destroyed' ? ('missing' as const) : (await (await ctx.provider(ws.provider)).inspect(ws.id)).state,
+  );
+  for (const [i, ws] of recorded.entries()) {
+    const answer = views[i]!;
+    const view: WorkspaceFacts['view'] = answer.status === 'fulfilled' ? answer.value : 'unknown';
     workspaces[ws.id] = {
       state: ws.state,
       provider: ws.provider,
@@ -118,14 +118,15 @@ export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: 
   }
 
   const leftovers: Diagnosis['leftovers'] = [];
-  for (const name of ctx.providerNames()) {
-    try {
-      const provider = await ctx.provider(name);
-      if (!provider.leftovers) continue;
-      for (const leftover of await provider.leftovers()) leftovers.push({ provider: name, leftover });
-    } catch (error) {
-      warnings.push(`the ${name} provider could not list its leftovers: ${(error as Error).message}`);
-    }
+  const names = ctx.providerNames();
+  const listed = await settleEach(names, names.length, async (name) => {
+    const provider = await ctx.provider(name);
+    return provider.leftovers ? provider.leftovers() : [];
+  });
+  for (const [i, name] of names.entries()) {
+    const answer = listed[i]!;
+    if (answer.status === 'rejected') warnings.push(`the ${name} provider could not list its leftovers: ${(answer.reason as Error).message}`);
+    else for (const leftover of answer.value) leftovers.push({ provider: name, leftover });
   }
 
   // A workspace created after the list above was read has no facts yet; a leftover naming it (a folder its create

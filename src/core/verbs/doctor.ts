@@ -16,6 +16,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { measuredByDefault } from '../policy/label-limit.js';
 import { LIMIT_NAMES } from '../policy/policy.js';
+import { INSPECTS_AT_ONCE, settleEach } from '../settle-each.js';
 
 export interface DoctorInput {
   /** Check only this provider; default: every registered provider. */
@@ -72,30 +73,42 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   const batches = diagnoseBatches(store);
   findings.push(...batches.findings);
   attention.push(...batches.attention);
-  for (const ws of store.listWorkspaces()) {
-    try {
-      const provider = await ctx.provider(ws.provider);
-      const view = await provider.inspect(ws.id);
-      if (view.state === 'missing' && view.lost !== undefined && ws.state === 'ready') noticeLost(ctx, ws.id, view.lost, input, findings, attention);
-      else if (view.state === 'missing')
-        attention.push(
-          attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`, {
-            workspace_id: ws.id,
-          }),
-        );
-    } catch (error) {
+  const recorded = store.listWorkspaces();
+  const names = input.provider ? [input.provider] : ctx.providerNames();
+  // Every provider question at once, each bounded by its provider, reported below in order (settle-each.ts says why).
+  const [views, probes] = await Promise.all([
+    settleEach(recorded, INSPECTS_AT_ONCE, async (ws) => (await ctx.provider(ws.provider)).inspect(ws.id)),
+    settleEach(names, names.length, async (name) => {
+      const provider = await ctx.provider(name);
+      const probe = await provider.probe();
+      return { probe, caps: probe.ready ? await provider.capabilities() : null };
+    }),
+  ]);
+  recorded.forEach((ws, i) => {
+    const answer = views[i]!;
+    if (answer.status === 'rejected') {
       attention.push(
-        attentionItem('unverified-workspace', `workspace ${ws.id}: the ${ws.provider} provider could not be asked (${(error as Error).message})`, {
+        attentionItem('unverified-workspace', `workspace ${ws.id}: the ${ws.provider} provider could not be asked (${(answer.reason as Error).message})`, {
           workspace_id: ws.id,
         }),
       );
+      return;
     }
-  }
-  const names = input.provider ? [input.provider] : ctx.providerNames();
+    const view = answer.value;
+    if (view.state === 'missing' && view.lost !== undefined && ws.state === 'ready') noticeLost(ctx, ws.id, view.lost, input, findings, attention);
+    else if (view.state === 'missing')
+      attention.push(
+        attentionItem('missing-workspace', `workspace ${ws.id} is recorded as ${ws.state} but the ${ws.provider} provider no longer knows it`, {
+          workspace_id: ws.id,
+        }),
+      );
+  });
   let defaultNotReady: EngineError | null = null;
-  for (const name of names) {
-    const provider = await ctx.provider(name);
-    const probe = await provider.probe();
+  for (const [i, name] of names.entries()) {
+    const answer = probes[i]!;
+    // An unknown provider name (or a probe that threw) is the call's error, as when the providers were asked in turn.
+    if (answer.status === 'rejected') throw answer.reason;
+    const { probe, caps } = answer.value;
     // A backend nothing points at, asked about by no one: one line with how to set it up, not a fault to count.
     if (probe.unconfigured === true && name !== ctx.defaultProvider && input.provider === undefined) {
       const failed = probe.checks.find((c) => !c.ok);
@@ -117,8 +130,7 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     for (const check of probe.checks) if (!check.ok && check.remedy) remedies.set(check.remedy, [...(remedies.get(check.remedy) ?? []), check.name]);
     for (const [remedy, checks] of remedies) attention.push(attentionItem('remedy', `${name} ${checks.join(', ')}: ${remedy}`));
     if (!probe.ready && name === ctx.defaultProvider) defaultNotReady = notReadyError(name, probe.checks);
-    if (probe.ready) {
-      const caps = await provider.capabilities();
+    if (caps !== null) {
       // The engine's own limits (wall clock, output, concurrency) are never a provider's gap.
       const measured = measuredByDefault(caps, LIMIT_NAMES);
       findings.push(`  ${name} isolation layers: ${caps.layers.join(', ') || '(none)'}; not enforced: ${measured.join(', ') || '(none)'}`);

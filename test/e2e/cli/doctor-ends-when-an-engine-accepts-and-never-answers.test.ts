@@ -10,20 +10,27 @@
  * both providers' questions about one recorded workspace (every verb's
  * reconcile and doctor ask them: a second round found doctor held there), and
  * a manager that answers but never lists its nodes is a failed check, not an
- * internal error (exit 7).
+ * internal error (exit 7). Each provider, and each recorded workspace's
+ * provider, is asked at once (session 17): one after another, each silent
+ * engine added its whole bound to doctor's time.
  */
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { createServer as createHttpServer } from 'node:http';
-import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
+import { cliAsync, makeHome } from '../../helpers/cli.js';
 
-const { home, cleanup } = makeHome();
-afterAll(cleanup);
+const homes = [makeHome(), makeHome()];
+afterAll(() => Promise.all(homes.map((h) => h.cleanup())));
 
-describe('doctor against an engine that accepts and never answers', () => {
-  it('ends after the probe bound, the engine named as not answering', async () => {
+/** The probe bound (docker/probe.ts PROBE_TIMEOUT_MS) each unanswered question costs. */
+const BOUND_MS = 10_000;
+
+// Each case has a home of its own and waits on sockets, not the CPU: they run at once.
+describe.concurrent('doctor against an engine that accepts and never answers', () => {
+  it('ends after one probe bound, both engines named as not answering', async () => {
+    const home = homes[0]!.home;
     const socket = join(home, 'silent.sock');
     const held = new Set<Socket>();
     const server = createServer((c) => {
@@ -35,7 +42,8 @@ describe('doctor against an engine that accepts and never answers', () => {
       const started = Date.now();
       const doctor = await cliAsync(home, ['doctor'], { DOCKER_HOST: `unix://${socket}`, HEADSPACE_SWARM_HOST: `unix://${socket}` });
       expect(doctor.code, doctor.stderr).toBe(0);
-      expect(Date.now() - started).toBeLessThan(60_000);
+      // The docker and the swarm probe are asked at once: asked in turn, they took two bounds.
+      expect(Date.now() - started).toBeLessThan(2 * BOUND_MS - 1_000);
       expect(doctor.stdout).toContain(`docker engine: FAILED — no Docker Engine answers at unix://${socket}: no answer within 10 s`);
       // Said once, as the engine check: the leftover listing is not attempted (it once hung here), nor reported again.
       expect(doctor.stdout).not.toContain('could not list its leftovers');
@@ -46,7 +54,8 @@ describe('doctor against an engine that accepts and never answers', () => {
     }
   }, 120_000);
 
-  it('reports a manager that answers but never lists its nodes as a failed check', async () => {
+  it('reports a manager that answers but never lists its nodes as a failed check, in two bounds', async () => {
+    const home = homes[1]!.home;
     const socket = join(home, 'half.sock');
     const server = createHttpServer((req, res) => {
       if (req.url?.endsWith('/info')) res.end(JSON.stringify({ Swarm: { LocalNodeState: 'active', ControlAvailable: true, Nodes: 1 } }));
@@ -54,12 +63,16 @@ describe('doctor against an engine that accepts and never answers', () => {
     });
     await new Promise<void>((r) => server.listen(socket, r));
     // A workspace recorded on swarm, so doctor asks the manager about it too (and the manager never answers that).
-    expect(cli(home, ['create', '--workspace-id', 'on-swarm']).code).toBe(0);
+    expect((await cliAsync(home, ['create', '--workspace-id', 'on-swarm'])).code).toBe(0);
     const db = new Database(join(home, 'state.db'));
     db.prepare('UPDATE workspaces SET provider = ? WHERE id = ?').run('swarm', 'on-swarm');
     db.close();
     try {
+      const started = Date.now();
       const doctor = await cliAsync(home, ['doctor', '--provider', 'swarm'], { HEADSPACE_SWARM_HOST: `unix://${socket}` });
+      // The node list and the workspace are asked at once, then the workspace again for the repair plan: asked in
+      // turn, three bounds.
+      expect(Date.now() - started).toBeLessThan(3 * BOUND_MS - 1_000);
       // Exit 7 is doctor's verdict on a named provider that is not ready; the probe itself once threw instead.
       expect(doctor.stderr).not.toContain('internal error');
       expect(doctor.stdout).toContain('swarm swarm-nodes: FAILED — the manager did not list its nodes: no answer within 10 s');
