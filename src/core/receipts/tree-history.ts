@@ -34,9 +34,11 @@ export interface TreeChangeRecord {
  * the files as they were.
  */
 export function readTreeChanges(store: SqliteStore, workspaceId: string, until: number): TreeChangeRecord[] {
+  // Puts are read too and passed over below: the op list is intents_file_changes' own, so this read searches that
+  // partial index instead of scanning every intent of the home (migrations.ts).
   const rows = store
     .statement(
-      "SELECT op, target, created_at, settled_at, outcome FROM intents WHERE workspace_id = ? AND op IN ('restore', 'settle') AND created_at <= ? ORDER BY created_at, id",
+      "SELECT op, target, created_at, settled_at, outcome FROM intents WHERE workspace_id = ? AND op IN ('put', 'restore', 'settle') AND created_at <= ? ORDER BY created_at, id",
     )
     .all(workspaceId, until) as Array<{ op: string; target: string | null; created_at: number; settled_at: number | null; outcome: string | null }>;
   const changes: TreeChangeRecord[] = [];

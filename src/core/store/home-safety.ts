@@ -40,17 +40,30 @@ const modeText = (mode: number) => (mode & 0o7777).toString(8).padStart(4, '0');
 /**
  * Why the home is not this user's alone, or null. `met` is every directory
  * and link the lookup of the home passed through, the home itself last;
- * `ownGroups` the groups only this user is in. Pure, for the tests.
+ * `ownGroups` the groups only this user is in, or how to read them: it is
+ * asked only for a group-writable directory that no other rule decides
+ * (a long-lived engine judges its home on every call, and reading the
+ * account files each time was a tenth of a fake create+run+destroy cycle's
+ * CPU, #20). Pure, for the tests.
  */
-export function unsafeHomeReason(met: readonly PathOwnership[], uid: number, ownGroups: ReadonlySet<number> = new Set()): string | null {
+export function unsafeHomeReason(
+  met: readonly PathOwnership[],
+  uid: number,
+  ownGroups: ReadonlySet<number> | (() => ReadonlySet<number>) = new Set(),
+): string | null {
+  let groups = typeof ownGroups === 'function' ? null : ownGroups;
+  const isOwnGroup = (gid: number) => (groups ??= (ownGroups as () => ReadonlySet<number>)()).has(gid);
   for (const [i, entry] of met.entries()) {
     if (entry.uid !== 0 && entry.uid !== uid) return `${entry.path} is owned by uid ${entry.uid}, neither root nor this user (uid ${uid})`;
     if (entry.link === true) continue;
+    const home = i === met.length - 1;
+    // A sticky directory on the way (/tmp): others may add entries there, never rename ours.
+    if (!home && (entry.mode & STICKY) !== 0) continue;
     const others = (entry.mode & OTHER_WRITE) !== 0;
-    const group = (entry.mode & GROUP_WRITE) !== 0 && !ownGroups.has(entry.gid);
-    if (i === met.length - 1 && (others || group)) return `${entry.path} is writable by its group or by others (mode ${modeText(entry.mode)})`;
-    if ((others || group) && (entry.mode & STICKY) === 0)
-      return `${entry.path} is writable by its group or by others without the sticky bit (mode ${modeText(entry.mode)})`;
+    if (others || ((entry.mode & GROUP_WRITE) !== 0 && !isOwnGroup(entry.gid)))
+      return home
+        ? `${entry.path} is writable by its group or by others (mode ${modeText(entry.mode)})`
+        : `${entry.path} is writable by its group or by others without the sticky bit (mode ${modeText(entry.mode)})`;
   }
   return null;
 }
@@ -147,7 +160,7 @@ export function refuseUnsafeHome(home: string): void {
   }
   // Not made yet: every entry met is a directory on the way (the home's own rule applies once it exists).
   const met = chain.missing ? [...chain.met, { path: '(the home, to be made)', uid, gid: -1, mode: 0o40700 }] : chain.met;
-  const reason = unsafeHomeReason(met, uid, readOwnGroups(uid));
+  const reason = unsafeHomeReason(met, uid, () => readOwnGroups(uid));
   if (reason === null) return;
   throw new EngineError('STORE_UNAVAILABLE', `the headspace home ${home} is not this user's alone: ${reason}; another user could change its state`, {
     hint: 'use a home that only you (and root) can change all the way down: no directory on the way writable by others (chmod go-w) or owned by another user, and no link of theirs; or set HEADSPACE_HOME to one',

@@ -378,6 +378,18 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX network_decisions_cut ON network_decisions(workspace_id) WHERE reason = 'network cut: a response ended with what may be a secret value''s first bytes';
   `,
+  // Reads that scanned a table growing with the home's whole history (#20, found by EXPLAIN QUERY PLAN over every
+  // statement the everyday verbs prepare: test/unit/core/store/per-call-reads-search-the-tables-that-grow-with-history).
+  // Every run's receipt reads its workspace's puts, restores and settles (tree-history.ts), and so does an export,
+  // and each scanned every intent of the home, three more per create+run+destroy; a workspace's outputs
+  // (snapshot-records.ts) scanned every output. intents_file_changes is partial, and both reads name its op list
+  // exactly as written here (SQLite uses a partial index only then): it holds the puts, restores and settles alone,
+  // so no create, run or destroy writes to it (the WAL frames of #20 item 4 stay as they were).
+  `
+  CREATE INDEX intents_file_changes ON intents(workspace_id, created_at) WHERE op IN ('put', 'restore', 'settle');
+  CREATE INDEX outputs_child ON outputs(child_id);
+  CREATE INDEX outputs_parent ON outputs(parent_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

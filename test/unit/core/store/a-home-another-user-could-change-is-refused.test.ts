@@ -50,6 +50,21 @@ describe("which homes are this user's alone", () => {
     expect(unsafeHomeReason([root, mine, entry('/home/me/work/h', ME, 0o700)], ME, new Set())).toContain('/home/me/work is writable');
   });
 
+  it('reads the account files only for a group-writable directory no other rule decides (#20: every call judges the home)', () => {
+    let reads = 0;
+    const groups = () => {
+      reads++;
+      return new Set([1000]);
+    };
+    const tmp = entry('/tmp', 0, 0o1777);
+    expect(unsafeHomeReason([root, tmp, entry('/tmp/h', ME, 0o700)], ME, groups)).toBeNull();
+    expect(unsafeHomeReason([root, entry('/tmp', 0, 0o777), entry('/tmp/h', ME, 0o700)], ME, groups)).toContain('without the sticky bit');
+    expect(reads).toBe(0);
+    const mine = entry('/home/me/work', ME, 0o775, { gid: 1000 });
+    expect(unsafeHomeReason([root, mine, entry('/home/me/work/a', ME, 0o775, { gid: 1000 }), entry('/home/me/work/a/h', ME, 0o700)], ME, groups)).toBeNull();
+    expect(reads).toBe(1);
+  });
+
   it('judges a link by its owner, not by its mode (always 0777)', () => {
     expect(unsafeHomeReason([root, entry('/home/me/h', ME, 0o777, { link: true }), entry('/data/h', ME, 0o700)], ME)).toBeNull();
     expect(unsafeHomeReason([root, entry('/tmp/x', 1001, 0o777, { link: true }), entry('/data/h', ME, 0o700)], ME)).toContain('owned by uid 1001');
@@ -100,6 +115,22 @@ describe.runIf(asRoot)('opening the store (as root, to give entries to another u
     symlinkSync(join(scratch, 'hop', 'home'), join(scratch, 'ours'));
     expect(() => SqliteStore.open(join(scratch, 'ours'))).toThrow(
       expect.objectContaining({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining(`${join(scratch, 'hop')} is owned by uid 65534`) }),
+    );
+  });
+
+  // The account files are read only when a directory on the way is group-writable (#20): both sides of that read.
+  it("opens a home under a directory group-writable for root's own group, and refuses one for daemon's group", () => {
+    const ours = join(scratch, 'group-ours');
+    mkdirSync(ours);
+    chownSync(ours, 0, 0);
+    chmodSync(ours, 0o775);
+    SqliteStore.open(join(ours, 'home')).close();
+    const theirs = join(scratch, 'group-theirs');
+    mkdirSync(theirs);
+    chownSync(theirs, 0, 1);
+    chmodSync(theirs, 0o775);
+    expect(() => SqliteStore.open(join(theirs, 'home'))).toThrow(
+      expect.objectContaining({ code: 'STORE_UNAVAILABLE', message: expect.stringContaining(`${theirs} is writable by its group or by others`) }),
     );
   });
 
