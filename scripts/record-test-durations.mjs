@@ -39,10 +39,14 @@ function fromCache() {
 
 /** [path, ms] of each file, from a run's printed file lines (colours stripped). */
 function fromLog() {
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
-  const files = [...plain.matchAll(/^ [✓❯×] +[a-z]+ +(test\/\S+\.test\.ts) \(.*\) (\d+)ms$/gmu)].map((m) => [m[1], Number(m[2])]);
+  // Colours stripped, CRLF taken as LF; the project label is coloured (` unit `) or, without colours, `|unit|`.
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '').replace(/\r$/gm, '');
+  const files = [...plain.matchAll(/^ [✓❯×] +(?:\|[a-z]+\||[a-z]+) +(test\/\S+\.test\.ts) \(.*\) (\d+)ms$/gmu)].map((m) => [m[1], Number(m[2])]);
   if (files.length === 0) throw new Error(`record-test-durations: no file lines in ${source}: is it the output of a whole npm test?`);
-  return files;
+  // A file twice (logs of several runs put together) keeps its longer time.
+  const longest = new Map();
+  for (const [path, ms] of files) longest.set(path, Math.max(ms, longest.get(path) ?? 0));
+  return [...longest];
 }
 
 const durations = Object.fromEntries(

@@ -23,6 +23,8 @@ export async function settleEach<T, R>(items: readonly T[], limit: number, ask: 
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  // At least one worker, whatever the limit (0 or NaN would leave every answer a hole).
+  const workers = Math.max(1, Math.min(Number.isFinite(limit) ? Math.floor(limit) : 1, items.length));
+  await Promise.all(Array.from({ length: workers }, worker));
   return settled;
 }

@@ -75,13 +75,16 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
   attention.push(...batches.attention);
   const recorded = store.listWorkspaces();
   const names = input.provider ? [input.provider] : ctx.providerNames();
+  /** A backend nothing points at, asked about by no one: reported in one line, its capabilities never asked. */
+  const unconfiguredAside = (name: string, probe: { unconfigured?: boolean }) =>
+    probe.unconfigured === true && name !== ctx.defaultProvider && input.provider === undefined;
   // Every provider question at once, each bounded by its provider, reported below in order (settle-each.ts says why).
   const [views, probes] = await Promise.all([
     settleEach(recorded, INSPECTS_AT_ONCE, async (ws) => (await ctx.provider(ws.provider)).inspect(ws.id)),
     settleEach(names, names.length, async (name) => {
       const provider = await ctx.provider(name);
       const probe = await provider.probe();
-      return { probe, caps: probe.ready ? await provider.capabilities() : null };
+      return { probe, caps: probe.ready && !unconfiguredAside(name, probe) ? await provider.capabilities() : null };
     }),
   ]);
   recorded.forEach((ws, i) => {
@@ -110,7 +113,7 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     if (answer.status === 'rejected') throw answer.reason;
     const { probe, caps } = answer.value;
     // A backend nothing points at, asked about by no one: one line with how to set it up, not a fault to count.
-    if (probe.unconfigured === true && name !== ctx.defaultProvider && input.provider === undefined) {
+    if (unconfiguredAside(name, probe)) {
       const failed = probe.checks.find((c) => !c.ok);
       findings.push(
         `provider ${name}: not configured here (${failed?.detail ?? 'nothing points at it'}); to use it: ${failed?.remedy ?? "see the provider's section in the README"}`,

@@ -61,6 +61,13 @@ describe('settleEach', () => {
     );
   });
 
+  it('asks every item, one at a time, when the limit is 0 or not a number', async () => {
+    for (const limit of [0, Number.NaN, -3]) {
+      const settled = await settleEach([1, 2], limit, async (n) => n * 10);
+      expect(settled.map((s) => s.status === 'fulfilled' && s.value)).toEqual([10, 20]);
+    }
+  });
+
   it('answers nothing for no items', async () => {
     expect(await settleEach([], 4, async () => 1)).toEqual([]);
   });
