@@ -47,15 +47,23 @@ export function partialFilesOf(destination: string): string[] {
     .map((n) => join(dirname(destination), n));
 }
 
-export async function gatherDiagnosis(ctx: EngineContext): Promise<{ diagnosis: Diagnosis; warnings: string[] }> {
+/**
+ * `answered`: each workspace's provider view as the caller has just asked it (doctor's report), taken instead of
+ * asking again; a workspace not in it is asked.
+ */
+export async function gatherDiagnosis(
+  ctx: EngineContext,
+  answered?: ReadonlyMap<string, WorkspaceFacts['view']>,
+): Promise<{ diagnosis: Diagnosis; warnings: string[] }> {
   const store = ctx.store();
   const warnings: string[] = [];
   const workspaces: Record<string, WorkspaceFacts> = {};
   const recorded = store.listWorkspaces({ includeDestroyed: true });
   // Every provider asked at once (settle-each.ts says why); a destroyed workspace's provider is not asked.
-  const views = await settleEach(recorded, INSPECTS_AT_ONCE, async (ws) =>
-    ws.state === 'destroyed' ? ('missing' as const) : (await (await ctx.provider(ws.provider)).inspect(ws.id)).state,
-  );
+  const views = await settleEach(recorded, INSPECTS_AT_ONCE, async (ws): Promise<WorkspaceFacts['view']> => {
+    if (ws.state === 'destroyed') return 'missing';
+    return answered?.get(ws.id) ?? (await (await ctx.provider(ws.provider)).inspect(ws.id)).state;
+  });
   for (const [i, ws] of recorded.entries()) {
     const answer = views[i]!;
     const view: WorkspaceFacts['view'] = answer.status === 'fulfilled' ? answer.value : 'unknown';

@@ -8,7 +8,7 @@ import { applyRepairs } from '../repair/apply-repairs.js';
 import { diagnoseEvents } from '../events/doctor-events.js';
 import { describeRepair } from '../repair/describe-repair.js';
 import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
-import { planRepairs, type Repair } from '../repair/plan-repairs.js';
+import { planRepairs, type Repair, type WorkspaceFacts } from '../repair/plan-repairs.js';
 import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { diagnoseBatches } from '../batch/diagnose-batches.js';
 import { buildResult } from '../result/build-result.js';
@@ -140,7 +140,15 @@ export async function diagnose(ctx: EngineContext, input: DoctorInput = {}): Pro
     }
   }
 
-  const planned = await plan(ctx, warnings);
+  // The plan's facts take the providers' answers about the recorded workspaces from above, asked a moment ago: asking
+  // again cost a second probe bound against an engine that does not answer. --verify's plan below asks afresh.
+  const answered = new Map<string, WorkspaceFacts['view']>(
+    recorded.map((ws, i) => {
+      const answer = views[i]!;
+      return [ws.id, answer.status === 'fulfilled' ? answer.value.state : 'unknown'];
+    }),
+  );
+  const planned = await plan(ctx, warnings, answered);
   // A host where the default provider cannot run is not healthy: doctor says so in its exit code (#12 item 12).
   let status: 'success' | 'infrastructure_failure' = defaultNotReady === null ? 'success' : 'infrastructure_failure';
   if (defaultNotReady !== null) {
@@ -271,8 +279,8 @@ function noticeLost(ctx: EngineContext, id: string, reason: string, input: Docto
   );
 }
 
-async function plan(ctx: EngineContext, warnings: string[]): Promise<Repair[]> {
-  const { diagnosis, warnings: found } = await gatherDiagnosis(ctx);
+async function plan(ctx: EngineContext, warnings: string[], answered?: ReadonlyMap<string, WorkspaceFacts['view']>): Promise<Repair[]> {
+  const { diagnosis, warnings: found } = await gatherDiagnosis(ctx, answered);
   for (const w of found) if (!warnings.includes(w)) warnings.push(w);
   return planRepairs(diagnosis);
 }
