@@ -1,6 +1,3 @@
-/** How many recorded workspaces' providers a diagnosis asks about at once (a native inspect reads its image's mount). */
-export const INSPECTS_AT_ONCE = 8;
-
 /**
  * Asks `ask` of every item, at most `limit` at a time, and returns each answer or failure in the items' order.
  *
@@ -8,7 +5,8 @@ export const INSPECTS_AT_ONCE = 8;
  * question to an engine is bounded at 10 s (docker/probe.ts PROBE_TIMEOUT_MS). Asked one after another, a diagnosis
  * against engines that accept and never answer took 10 s per question, 40 s and more for a home with a swarm
  * workspace (#20). Asked together, it takes about one bound. The order of the answers is the items' own, so what is
- * reported from them reads the same whichever answered first.
+ * reported from them reads the same whichever answered first. The dashboard's storage column measures its
+ * workspaces through it too (reads/workspace-facts.ts).
  */
 export async function settleEach<T, R>(items: readonly T[], limit: number, ask: (item: T) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
   const settled: PromiseSettledResult<R>[] = new Array<PromiseSettledResult<R>>(items.length);

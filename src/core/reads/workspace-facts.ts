@@ -7,6 +7,7 @@
  * `storage` is set, because on some providers it walks a workspace's files.
  */
 import type { EngineContext } from '../context.js';
+import { settleEach } from '../settle-each.js';
 import { EngineError } from '../errors.js';
 import type { ProviderCapabilities } from '../provider.js';
 import { policySummary } from '../result/package-parts.js';
@@ -58,23 +59,10 @@ export async function workspaceFacts(ctx: EngineContext, input: WorkspaceFactsIn
     })),
   );
   if (input.storage !== true) return facts;
-  let next = 0;
-  const measure = async () => {
-    while (next < records.length) {
-      const i = next++;
-      const ws = records[i]!;
-      facts[i]!.storage_bytes =
-        ws.state === 'destroyed'
-          ? null
-          : await ctx
-              .provider(ws.provider)
-              .then(
-                async (p) => (await p.inspect(ws.id)).storageBytes ?? null,
-                () => null,
-              )
-              .catch(() => null);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(STORAGE_AT_ONCE, records.length) }, measure));
+  const measured = await settleEach(records, STORAGE_AT_ONCE, async (ws) =>
+    ws.state === 'destroyed' ? null : ((await (await ctx.provider(ws.provider)).inspect(ws.id)).storageBytes ?? null),
+  );
+  // A provider that could not say (or could not be made) measures nothing: null, as for a destroyed workspace.
+  measured.forEach((answer, i) => (facts[i]!.storage_bytes = answer.status === 'fulfilled' ? answer.value : null));
   return facts;
 }

@@ -12,8 +12,11 @@ import type { EngineContext } from '../context.js';
 import type { SqliteStore } from '../store/sqlite-store.js';
 import { isOwnerAlive } from '../store/owner.js';
 import { gatherSnapshotFacts } from '../snapshots/gather-snapshot-facts.js';
-import { INSPECTS_AT_ONCE, settleEach } from '../settle-each.js';
+import { settleEach } from '../settle-each.js';
 import type { DeadIntent, Diagnosis, OrphanJob, WorkspaceFacts } from './plan-repairs.js';
+
+/** How many recorded workspaces' providers a diagnosis asks about at once (doctor's report too; a native inspect reads its image's mount). */
+export const INSPECTS_AT_ONCE = 8;
 
 /** An export's intent target: what it publishes and where. */
 export interface ExportTarget {

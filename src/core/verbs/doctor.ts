@@ -7,7 +7,7 @@ import { reconcile } from '../reconcile.js';
 import { applyRepairs } from '../repair/apply-repairs.js';
 import { diagnoseEvents } from '../events/doctor-events.js';
 import { describeRepair } from '../repair/describe-repair.js';
-import { gatherDiagnosis } from '../repair/gather-diagnosis.js';
+import { gatherDiagnosis, INSPECTS_AT_ONCE } from '../repair/gather-diagnosis.js';
 import { planRepairs, type Repair, type WorkspaceFacts } from '../repair/plan-repairs.js';
 import { attentionItem, type AttentionItem, type ResultPackage } from '../result/result-package.js';
 import { diagnoseBatches } from '../batch/diagnose-batches.js';
@@ -16,7 +16,7 @@ import { provenanceFor } from '../result/package-parts.js';
 import { SCHEMA_VERSION } from '../store/migrations.js';
 import { measuredByDefault } from '../policy/label-limit.js';
 import { LIMIT_NAMES } from '../policy/policy.js';
-import { INSPECTS_AT_ONCE, settleEach } from '../settle-each.js';
+import { settleEach } from '../settle-each.js';
 
 export interface DoctorInput {
   /** Check only this provider; default: every registered provider. */
