@@ -58,8 +58,9 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   const { workspace: ws, provider } = parts;
   const store = ctx.store();
   const job = withBytesSoFar(parts.job, ctx.logPath(parts.job.id));
-  const caps = provider ? await provider.capabilities().catch(() => null) : null;
-  const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
+  // Asked at once: each is a question to an engine that may have stopped answering, and each such question is
+  // bounded (a docker engine's: 10 s); asked in turn, a quiet engine added both bounds to the run's end.
+  const [caps, view] = provider ? await Promise.all([provider.capabilities().catch(() => null), provider.inspect(ws.id).catch(() => null)]) : [null, null];
   // Every store read of the result in one read transaction: one snapshot, and one read lock instead of one per query (#20).
   const read = store.readConsistently(() => {
     const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });

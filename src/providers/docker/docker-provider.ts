@@ -29,7 +29,7 @@ import { statfs } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { EngineError, ProviderError } from '../../core/errors.js';
+import { EngineError, ProviderError, WorkspaceLostError } from '../../core/errors.js';
 import { nextAction } from '../../core/next-action.js';
 import { notReadyError } from '../../core/infrastructure-errors.js';
 import { validateId } from '../../core/ids.js';
@@ -75,6 +75,7 @@ import { ADVISORY_CHECKS, probeEngine, PROBE_TIMEOUT_MS, PROVIDER_NAME, REMEDIES
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
+import { ANSWER_BOUND_MS, EngineSilentError } from './answer-bounds.js';
 import { openSafeFs } from '../native/safe-fs.js';
 import { dockerSeccompProfile } from './seccomp-profile.js';
 
@@ -87,6 +88,12 @@ export interface DockerProviderOptions {
 
 /** stop's grace between SIGTERM and the kill when the caller names none. */
 const DEFAULT_STOP_GRACE_MS = 5000;
+/**
+ * How long after a job is aborted its run waits for the engine to confirm the job's end (its kill answered, its
+ * stream closed) before giving up on a silent engine: two answer bounds, as the kill is one call and the exec's
+ * end another.
+ */
+const GIVE_UP_AFTER_ABORT_MS = 2 * ANSWER_BOUND_MS;
 
 /** One job at a time per workspace on docker, and why (#19). */
 const JOBS_AT_ONCE_DOCKER = 1;
@@ -255,12 +262,16 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
    * (plan-job.ts), TERM, the grace, then KILL. `found` is false when nothing
    * of the uid ran; `empty` when nothing of it is left.
    */
-  async function endJobs(ws: Known, graceMs: number): Promise<{ empty: boolean; found: boolean }> {
+  async function endJobs(ws: Known, graceMs: number, givenUp?: AbortSignal): Promise<{ empty: boolean; found: boolean }> {
     const stop = planStopExec(ws.user, graceMs);
     let line = '';
     // The job's own end-of-job sweep (the same kill as the same uid) can end this exec as it runs: again, then.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const result = await controlExec(engine, ws.containerId, { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' }).catch((error: unknown) => {
+      // The stop script's whole run is bounded (its grace, then the answer bound): its stream is ours, not a job's.
+      const bound = AbortSignal.timeout(graceMs + ANSWER_BOUND_MS);
+      const signal = givenUp === undefined ? bound : AbortSignal.any([bound, givenUp]);
+      const spec = { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' };
+      const result = await controlExec(engine, ws.containerId, spec, signal).catch((error: unknown) => {
         if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
         throw engineFailure('stopping a job', error);
       });
@@ -485,11 +496,19 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       });
       markers.begin(id, request.jobId);
       let ending: Promise<unknown> | undefined;
+      // Once the job is aborted (its wall clock, a caller's cancel), an engine that stopped answering is given up on
+      // after GIVE_UP_AFTER_ABORT_MS: its stream and every call still waiting are destroyed, and the job ends as lost.
+      const givingUp = new AbortController();
+      let giveUpTimer: NodeJS.Timeout | undefined;
       const onAbort = () => {
+        giveUpTimer ??= setTimeout(
+          () => givingUp.abort(new EngineSilentError(`job ${request.jobId}'s end, after it was aborted`, GIVE_UP_AFTER_ABORT_MS)),
+          GIVE_UP_AFTER_ABORT_MS,
+        );
         // The job's exec may not have started yet: try again until it is gone.
         ending ??= (async () => {
-          for (let attempt = 0; attempt < 20 && !finished; attempt++) {
-            const { found } = await endJobs(ws, 0).catch(() => ({ found: false }));
+          for (let attempt = 0; attempt < 20 && !finished && !givingUp.signal.aborted; attempt++) {
+            const { found } = await endJobs(ws, 0, givingUp.signal).catch(() => ({ found: false }));
             if (found && attempt > 0) break;
             await new Promise((r) => setTimeout(r, 100));
           }
@@ -502,17 +521,28 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         request.signal.addEventListener('abort', onAbort, { once: true });
         if (request.signal.aborted) onAbort();
         const spec = { cmd: plan.cmd, env: plan.env, user: plan.user, workingDir: plan.workingDir };
-        const exec = await runExec(engine, ws.containerId, spec, request.onOutput).catch(async (error: unknown) => {
-          // 409: the container is not running (an engine restart, or a job that signalled its init): the exec was
-          // never created, so start the container again and run the job once more.
-          if (statusOf(error) !== 409) throw engineFailure('running the job', error);
-          ws.running = false;
-          await ensureRunning(ws);
-          return runExec(engine, ws.containerId, spec, request.onOutput).catch((again: unknown) => {
-            known.delete(id);
-            throw engineFailure('running the job', again);
+        const exec = await runExec(engine, ws.containerId, spec, request.onOutput, givingUp.signal)
+          .catch(async (error: unknown) => {
+            // 409: the container is not running (an engine restart, or a job that signalled its init): the exec was
+            // never created, so start the container again and run the job once more.
+            if (statusOf(error) !== 409) throw error;
+            ws.running = false;
+            await ensureRunning(ws);
+            return runExec(engine, ws.containerId, spec, request.onOutput, givingUp.signal).catch((again: unknown) => {
+              known.delete(id);
+              throw again;
+            });
+          })
+          .catch((error: unknown) => {
+            if (!givingUp.signal.aborted) throw error instanceof EngineError ? error : engineFailure('running the job', error);
+            // Whether the job's processes ended is unknown: the workspace runs no more jobs (fail closed).
+            const reason = `the Docker Engine stopped answering after job ${request.jobId} was aborted, so its end could not be confirmed`;
+            throw new WorkspaceLostError(`docker workspace ${id} is lost: ${reason}`, reason, {
+              hint: `${REMEDIES.engine}; then destroy the workspace (its container and volume go with it) and create it again`,
+              action: nextAction('doctor', { provider: 'docker' }),
+              cause: error,
+            });
           });
-        });
         finished = true;
         const durationMs = performance.now() - started;
         const stopped = markers.wasStopped(id, request.jobId);
@@ -532,6 +562,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         };
       } finally {
         finished = true;
+        clearTimeout(giveUpTimer);
         request.signal.removeEventListener('abort', onAbort);
         await ending;
         markers.end(id, request.jobId);

@@ -14,6 +14,7 @@ import type { Readable } from 'node:stream';
 import { ProviderError } from '../../core/errors.js';
 import { lazyRequire } from '../../core/lazy-require.js';
 import { nextAction } from '../../core/next-action.js';
+import { boundAnswers } from './answer-bounds.js';
 
 export type Engine = Docker;
 
@@ -31,8 +32,12 @@ export function connectEngine(dockerHost?: string): Engine {
   const host = dockerHost ?? process.env.DOCKER_HOST;
   let engine: Docker | undefined;
   const real = (): Docker => {
+    if (engine !== undefined) return engine;
     const Made = dockerode();
-    return (engine ??= host?.startsWith('unix://') ? new Made({ socketPath: host.slice('unix://'.length) }) : new Made());
+    engine = host?.startsWith('unix://') ? new Made({ socketPath: host.slice('unix://'.length) }) : new Made();
+    // Every call it makes waits a bounded time for its answer (answer-bounds.ts).
+    boundAnswers(engine.modem as unknown as Parameters<typeof boundAnswers>[0]);
+    return engine;
   };
   // Every property read goes to the engine itself (methods bound to it), so the object behaves as dockerode's own.
   return new Proxy({} as Docker, {
@@ -188,13 +193,19 @@ export interface ExecResult {
  * Runs one exec to its end, streaming its output to `onOutput` frame by frame
  * (docker's 8-byte multiplex header: stream, 3 zero bytes, big-endian size).
  * Returns when the exec's process has exited and its output is drained.
+ * Aborting `signal` gives up on it: its calls and its stream are destroyed and
+ * this rejects with the signal's reason (the exec itself runs on in the engine
+ * unless its caller ends it; a caller gives up on an engine that went quiet).
  */
 export async function runExec(
   engine: Engine,
   containerId: string,
   spec: ExecSpec,
   onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+  signal?: AbortSignal,
 ): Promise<{ execId: string; exitCode: number | null }> {
+  const given = signal === undefined ? {} : { abortSignal: signal };
+  const gaveUp = () => signal!.reason as Error;
   const exec = await engine.getContainer(containerId).exec({
     Cmd: spec.cmd,
     Env: spec.env,
@@ -204,10 +215,21 @@ export async function runExec(
     AttachStderr: true,
     AttachStdin: false,
     Tty: false,
+    ...given,
   });
-  const stream = (await exec.start({ hijack: true, stdin: false })) as unknown as Readable;
+  if (signal?.aborted) throw gaveUp();
+  const stream = (await exec.start({ hijack: true, stdin: false, ...given })) as unknown as Readable;
   let pending: Buffer = Buffer.alloc(0);
   await new Promise<void>((resolve, reject) => {
+    if (signal !== undefined) {
+      const onGiveUp = () => {
+        stream.destroy();
+        reject(gaveUp());
+      };
+      if (signal.aborted) return onGiveUp();
+      signal.addEventListener('abort', onGiveUp, { once: true });
+      stream.once('close', () => signal.removeEventListener('abort', onGiveUp));
+    }
     stream.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       while (pending.length >= 8) {
@@ -225,20 +247,35 @@ export async function runExec(
   });
   // The stream can end a moment before the engine records the exit: ask until it has.
   for (let attempt = 0; ; attempt++) {
-    const info = await exec.inspect();
+    if (signal?.aborted) throw gaveUp();
+    const info = await exec.inspect(given);
     if (!info.Running) return { execId: exec.id, exitCode: info.ExitCode ?? null };
     if (attempt > 200) return { execId: exec.id, exitCode: null };
     await new Promise((r) => setTimeout(r, attempt < 10 ? 2 : 20));
   }
 }
 
-/** Runs a control exec (ours, not a job) and returns its stdout text; stderr is kept for the error. */
-export async function controlExec(engine: Engine, containerId: string, spec: ExecSpec): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs a control exec (ours, not a job) and returns its stdout text; stderr is kept for the error. `signal` gives up
+ * on it as in runExec.
+ */
+export async function controlExec(
+  engine: Engine,
+  containerId: string,
+  spec: ExecSpec,
+  signal?: AbortSignal,
+): Promise<{ exitCode: number | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const { exitCode } = await runExec(engine, containerId, spec, (stream, chunk) => {
-    if (stream === 'stdout') stdout += chunk.toString('utf8');
-    else stderr += chunk.toString('utf8');
-  });
+  const { exitCode } = await runExec(
+    engine,
+    containerId,
+    spec,
+    (stream, chunk) => {
+      if (stream === 'stdout') stdout += chunk.toString('utf8');
+      else stderr += chunk.toString('utf8');
+    },
+    signal,
+  );
   return { exitCode, stdout, stderr };
 }

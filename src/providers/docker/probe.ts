@@ -5,6 +5,7 @@
  * refuse (exit 3), never a weaker box. Storage on a local volume has no size
  * cap in any driver the engine ships, so it is measured (advisory check).
  */
+import { ANSWER_BOUND_MS } from './answer-bounds.js';
 import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
 import { engineAddress, missingSocket, type Engine } from './engine-client.js';
 import { imageOfProfile } from './profiles.js';
@@ -48,7 +49,8 @@ export interface EngineProbe {
   facts: EngineFacts;
 }
 
-export const PROBE_TIMEOUT_MS = 10_000;
+/** The probe's own bound: one Engine API answer's (answer-bounds.ts), so a silent engine costs doctor one bound. */
+export const PROBE_TIMEOUT_MS = ANSWER_BOUND_MS;
 
 export function withinMs<T>(ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -78,7 +78,8 @@ describe.concurrent('doctor against an engine that accepts and never answers', (
       expect(doctor.stderr).not.toContain('internal error');
       expect(doctor.stdout).toContain('swarm swarm-nodes: FAILED — the manager did not list its nodes: no answer within 10 s');
       expect(doctor.stdout).toContain(
-        'workspace on-swarm: the swarm provider could not be asked (the Swarm manager failed inspecting the workspace service: no answer within 10 s)',
+        // Named by the one bound every engine call has (answer-bounds.ts), which ends it first.
+        'workspace on-swarm: the swarm provider could not be asked (the Swarm manager failed inspecting the workspace service: no answer within 10 s (GET services))',
       );
     } finally {
       server.closeAllConnections();
