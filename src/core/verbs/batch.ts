@@ -185,7 +185,10 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
   const until = timeout === undefined ? undefined : Date.now() + timeout * 1000;
   const records = batchRecords(ctx);
   let adoptedFrom: string | null = null;
-  for (;;) {
+  for (let looked = 0; ; looked++) {
+    // What a wait read is answered only from a store still at its home (as wait's is): a batch can end because its
+    // home was moved, in a file nobody else will read.
+    if (looked > 0) ctx.store().refuseIfMoved({ now: true });
     const group = records.group(input.groupId)!;
     if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-wait', ...(adoptedFrom ? { lead: adoptedFrom } : {}) });
     if (input.signal?.aborted)

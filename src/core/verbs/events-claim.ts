@@ -57,6 +57,8 @@ export async function claimDeliveries(ctx: EngineContext, input: EventsClaimInpu
     if (claimed.length > 0 || Date.now() >= until || input.signal?.aborted) return claimed;
     // Cheap reads until something may be claimable; the write lock is taken only then.
     while (Date.now() < until && !input.signal?.aborted && !queue.hasClaimable(id, ctx.clock.now())) await waitForChange(ctx, until, input.signal);
+    // After a wait, a claim is taken only from a store still at its home: one leased in a moved file could never be acked.
+    ctx.store().refuseIfMoved({ now: true });
   }
 }
 

@@ -96,6 +96,10 @@ export async function waitForJobs(ctx: EngineContext, input: WaitInput): Promise
       }
     }
   }
+  // Whatever ended the wait, what it read is answered only from a store still at its home: a job can end because its
+  // home was moved (a fake job's state went with it, a supervisor gave up), and its record, written to the moved
+  // file, is one nobody else will read: the move is the answer (exit 2), as when the wait notices it first.
+  store.refuseIfMoved({ now: true });
   const waited = (Date.now() - startedAt) / 1000;
   if (orphaned.length > 0 && !done()) return ownerless(ctx, jobs, orphaned, waited);
   if (!done()) return unfinished(ctx, jobs, input.signal?.aborted === true ? 'cancelled' : 'timeout', waited);
