@@ -1,5 +1,7 @@
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
+import { ProviderError } from '../../core/errors.js';
+import { nextAction } from '../../core/next-action.js';
 
 /**
  * Every Engine API call the docker and swarm providers make waits a bounded
@@ -31,6 +33,18 @@ export const ANSWER_BOUND_MS = 10_000;
 export const CONTAINER_WAIT_BOUND_MS = 60_000;
 
 /**
+ * Removing a container or a volume answers when its files are gone: a volume of two million files took ~20 s on a
+ * healthy engine, which the default bound reported as unverified. HEADSPACE_DOCKER_REMOVAL_SECONDS sets it (1 to
+ * 3,600) for an engine whose volumes hold more.
+ */
+export const REMOVAL_BOUND_MS = 120_000;
+
+function removalBoundMs(): number {
+  const given = Number(process.env.HEADSPACE_DOCKER_REMOVAL_SECONDS);
+  return Number.isInteger(given) && given >= 1 && given <= 3600 ? given * 1000 : REMOVAL_BOUND_MS;
+}
+
+/**
  * A call that sends a body (an archive put) is answered after the body is
  * sent: the bound grows by a second per MiB, so a large put to a remote
  * engine over a slow link is not cut short while it is still sending.
@@ -51,7 +65,12 @@ export interface DialShape {
 /** How long a call may wait for its answer, from its options: the default, a container wait's, plus its body's share. */
 export function answerBoundMs(options: DialShape): number {
   const path = (options.path ?? '').split('?')[0]!;
-  const base = /^(\/v\d+\.\d+)?\/containers\/[^/]+\/wait$/.test(path) ? CONTAINER_WAIT_BOUND_MS : ANSWER_BOUND_MS;
+  const unversioned = path.replace(/^\/v\d+\.\d+(?=\/)/, '');
+  const base = /^\/containers\/[^/]+\/wait$/.test(unversioned)
+    ? CONTAINER_WAIT_BOUND_MS
+    : options.method === 'DELETE' && /^\/(containers|volumes)\/[^/]+$/.test(unversioned)
+      ? removalBoundMs()
+      : ANSWER_BOUND_MS;
   return base + Math.floor(sentBytes(options) / (1024 * 1024)) * MS_PER_MIB_SENT;
 }
 
@@ -74,12 +93,24 @@ function sentBytes(options: DialShape): number {
   return 0;
 }
 
-/** The error a call ends with when its answer did not come in time; the providers' messages wrap it. */
-export class EngineSilentError extends Error {
+/**
+ * The error a call ends with when its answer did not come in time. A provider failure (exit 7) with the remedy
+ * for an engine that is up but silent, wherever it surfaces: as a plain Error it reached callers that did not
+ * wrap it as an "internal error … a headspace bug" (red team, session 18).
+ */
+export class EngineSilentError extends ProviderError {
   constructor(what: string, ms: number) {
-    super(`no answer within ${ms / 1000} s (${what})`);
+    super(`no answer within ${ms / 1000} s (${what})`, {
+      hint: 'the engine took the connection but did not answer: see whether it is alive (docker info), restart it if it hangs, then try again; doctor checks the provider',
+      action: nextAction('doctor'),
+    });
     this.name = 'EngineSilentError';
   }
+}
+
+/** Did this failure come from an engine that did not answer (itself, or the error a provider wrapped it in)? */
+export function isEngineSilence(error: unknown): boolean {
+  return error instanceof EngineSilentError || (error instanceof Error && error.cause instanceof EngineSilentError);
 }
 
 type DialCallback = (error: unknown, data: unknown) => void;

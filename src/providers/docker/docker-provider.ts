@@ -218,8 +218,10 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
   }
 
   function engineFailure(what: string, error: unknown): ProviderError {
+    // An engine that is up but silent needs another remedy than one that is not there (red team, session 18).
+    const silent = error instanceof EngineSilentError;
     return new ProviderError(`the Docker Engine failed ${what}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 240)}`, {
-      hint: `${REMEDIES.engine}; doctor checks the docker provider`,
+      hint: silent ? error.hint! : `${REMEDIES.engine}; doctor checks the docker provider`,
       action: nextAction('doctor', { provider: 'docker' }),
       cause: error,
     });
@@ -267,11 +269,9 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     let line = '';
     // The job's own end-of-job sweep (the same kill as the same uid) can end this exec as it runs: again, then.
     for (let attempt = 0; attempt < 3; attempt++) {
-      // The stop script's whole run is bounded (its grace, then the answer bound): its stream is ours, not a job's.
-      const bound = AbortSignal.timeout(graceMs + ANSWER_BOUND_MS);
-      const signal = givenUp === undefined ? bound : AbortSignal.any([bound, givenUp]);
+      // A control exec: given up on once the engine stops answering about it (engine-client.ts watchEngine).
       const spec = { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' };
-      const result = await controlExec(engine, ws.containerId, spec, signal).catch((error: unknown) => {
+      const result = await controlExec(engine, ws.containerId, spec, givenUp).catch((error: unknown) => {
         if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
         throw engineFailure('stopping a job', error);
       });
@@ -299,6 +299,9 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
 
     async capabilities(): Promise<ProviderCapabilities> {
       const { result, facts } = await probe();
+      // An engine that did not answer the probe is not one that enforces nothing: what it enforces is unknown, and
+      // a result built on "not ready" said "measured, not enforced" of every limit its container did enforce.
+      if (facts.silent === true) throw engineFailure('answering what it enforces', new EngineSilentError('GET version, GET info', PROBE_TIMEOUT_MS));
       const ready = result.ready;
       const notReady = result.checks
         .filter((c) => !c.ok && !ADVISORY_CHECKS.has(c.name))
@@ -533,12 +536,23 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
               throw again;
             });
           })
-          .catch((error: unknown) => {
-            if (!givingUp.signal.aborted) throw error instanceof EngineError ? error : engineFailure('running the job', error);
+          .catch(async (error: unknown) => {
+            // The engine went quiet before the job's stream began (its exec created, its start sent, and no answer): the
+            // job may run all the same, unwatched and past any wall clock. Ended here if the engine answers that; if it
+            // does not, the workspace is lost as below (red team, session 18: a `sleep` ran on, the workspace ready).
+            if (!givingUp.signal.aborted && error instanceof EngineSilentError) {
+              const ended = await endJobs(ws, 0, givingUp.signal).then(
+                (r) => r.empty,
+                () => false,
+              );
+              if (ended) throw engineFailure('running the job', error);
+            } else if (!givingUp.signal.aborted) throw error instanceof EngineError ? error : engineFailure('running the job', error);
             // Whether the job's processes ended is unknown: the workspace runs no more jobs (fail closed).
-            const reason = `the Docker Engine stopped answering after job ${request.jobId} was aborted, so its end could not be confirmed`;
+            const reason = givingUp.signal.aborted
+              ? `the Docker Engine stopped answering after job ${request.jobId} was aborted, so its end could not be confirmed`
+              : `the Docker Engine stopped answering as job ${request.jobId} started, and whether it runs could not be learnt`;
             throw new WorkspaceLostError(`docker workspace ${id} is lost: ${reason}`, reason, {
-              hint: `${REMEDIES.engine}; then destroy the workspace (its container and volume go with it) and create it again`,
+              hint: 'see whether the engine is alive (docker info) and restart it if it hangs; then export what you need, destroy the workspace and create it again',
               action: nextAction('doctor', { provider: 'docker' }),
               cause: error,
             });
@@ -623,10 +637,14 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       const unverified: RemovableResource[] = [];
       for (const job of markers.live(workspaceId)) markers.markStopped(workspaceId, job);
       const name = nameOf(workspaceId);
+      // An engine that did not answer fails the removal: the workspace stays as it was, and destroying it again once
+      // the engine answers finishes it. Returned as unverified, the workspace was recorded destroyed and its
+      // container, volume and job ran on with nothing to find them (red team, session 18).
       try {
         await engine.getContainer(name).remove({ force: true, v: false });
         removed.push('runtime');
       } catch (error) {
+        if (error instanceof EngineSilentError) throw engineFailure('removing the workspace container', error);
         if (statusOf(error) === 404) removed.push('runtime');
         else unverified.push('runtime');
       }
@@ -634,6 +652,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         await engine.getVolume(name).remove();
         removed.push('storage');
       } catch (error) {
+        if (error instanceof EngineSilentError) throw engineFailure('removing the workspace volume', error);
         if (statusOf(error) === 404) removed.push('storage');
         else if (statusOf(error) === 409) retained.push('storage');
         else unverified.push('storage');

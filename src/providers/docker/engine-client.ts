@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import { ProviderError } from '../../core/errors.js';
 import { lazyRequire } from '../../core/lazy-require.js';
 import { nextAction } from '../../core/next-action.js';
-import { boundAnswers } from './answer-bounds.js';
+import { ANSWER_BOUND_MS, EngineSilentError, boundAnswers } from './answer-bounds.js';
 
 export type Engine = Docker;
 
@@ -203,6 +203,7 @@ export async function runExec(
   spec: ExecSpec,
   onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
   signal?: AbortSignal,
+  options: { watchEngine?: boolean } = {},
 ): Promise<{ execId: string; exitCode: number | null }> {
   const given = signal === undefined ? {} : { abortSignal: signal };
   const gaveUp = () => signal!.reason as Error;
@@ -220,7 +221,10 @@ export async function runExec(
   if (signal?.aborted) throw gaveUp();
   const stream = (await exec.start({ hijack: true, stdin: false, ...given })) as unknown as Readable;
   let pending: Buffer = Buffer.alloc(0);
+  let heardAt = Date.now();
+  let watch: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve, reject) => {
+    if (options.watchEngine === true) watch = watchEngine(exec, stream, () => heardAt, given, reject);
     if (signal !== undefined) {
       const onGiveUp = () => {
         stream.destroy();
@@ -231,6 +235,7 @@ export async function runExec(
       stream.once('close', () => signal.removeEventListener('abort', onGiveUp));
     }
     stream.on('data', (chunk: Buffer) => {
+      heardAt = Date.now();
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       while (pending.length >= 8) {
         const size = pending.readUInt32BE(4);
@@ -244,7 +249,7 @@ export async function runExec(
     stream.once('end', resolve);
     stream.once('close', resolve);
     stream.once('error', reject);
-  });
+  }).finally(() => clearInterval(watch));
   // The stream can end a moment before the engine records the exit: ask until it has.
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) throw gaveUp();
@@ -256,8 +261,36 @@ export async function runExec(
 }
 
 /**
- * Runs a control exec (ours, not a job) and returns its stdout text; stderr is kept for the error. `signal` gives up
- * on it as in runExec.
+ * While an exec's stream says nothing, asks the engine about the exec every ANSWER_BOUND_MS (each question bounded
+ * itself): an engine that still answers is at work (an `rm -rf` of a large tree prints nothing for minutes), one
+ * that does not has gone quiet, and the exec is given up on with that question's EngineSilentError. Only our
+ * control execs are watched: a job's stream is bounded by its wall clock.
+ */
+function watchEngine(
+  exec: Docker.Exec,
+  stream: Readable,
+  heardAt: () => number,
+  given: { abortSignal?: AbortSignal },
+  fail: (error: unknown) => void,
+): NodeJS.Timeout {
+  let asking = false;
+  return setInterval(() => {
+    if (asking || Date.now() - heardAt() < ANSWER_BOUND_MS) return;
+    asking = true;
+    exec.inspect(given).then(
+      () => (asking = false),
+      (error: unknown) => {
+        if (!(error instanceof EngineSilentError)) return void (asking = false);
+        stream.destroy();
+        fail(error);
+      },
+    );
+  }, ANSWER_BOUND_MS);
+}
+
+/**
+ * Runs a control exec (ours, not a job) and returns its stdout text; stderr is kept for the error. It is given up
+ * on when the engine stops answering about it (watchEngine); `signal` gives up on it as in runExec.
  */
 export async function controlExec(
   engine: Engine,
@@ -276,6 +309,7 @@ export async function controlExec(
       else stderr += chunk.toString('utf8');
     },
     signal,
+    { watchEngine: true },
   );
   return { exitCode, stdout, stderr };
 }

@@ -5,7 +5,7 @@
  * refuse (exit 3), never a weaker box. Storage on a local volume has no size
  * cap in any driver the engine ships, so it is measured (advisory check).
  */
-import { ANSWER_BOUND_MS } from './answer-bounds.js';
+import { ANSWER_BOUND_MS, isEngineSilence } from './answer-bounds.js';
 import type { ProbeCheck, ProbeResult } from '../../core/provider.js';
 import { engineAddress, missingSocket, type Engine } from './engine-client.js';
 import { imageOfProfile } from './profiles.js';
@@ -42,6 +42,8 @@ export interface EngineFacts {
   /** The engine host's architecture (x86_64, aarch64): the seccomp profile's ABI. */
   arch?: string;
   hostImage?: { ref: string; id?: string };
+  /** The engine took the connection and did not answer the probe: nothing can be said of what it enforces. */
+  silent?: boolean;
 }
 
 export interface EngineProbe {
@@ -95,6 +97,7 @@ export async function probeEngine(engine: Engine, dockerHost: string | undefined
       detail: `no Docker Engine answers at ${engineAddress(dockerHost)}: ${messageOf(error)}`,
       remedy: REMEDIES.engine,
     });
+    if (isEngineSilence(error) || messageOf(error).startsWith('no answer within')) facts.silent = true;
     // No address given and no socket at the default place: docker is not set up here, which is no fault.
     const unconfigured = dockerHost === undefined && process.env.DOCKER_HOST === undefined && (error as { code?: unknown }).code === 'ENOENT';
     return { result: { provider: PROVIDER_NAME, ready: false, checks, ...(unconfigured ? { unconfigured: true as const } : {}) }, facts };

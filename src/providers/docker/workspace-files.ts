@@ -19,6 +19,7 @@ import { clippedPath, nameText } from '../../core/name-text.js';
 import { normalizeWorkspacePath, pathComponents } from '../../core/paths.js';
 import type { FileEntry, ReadStream, WriteOptions } from '../../core/provider.js';
 import type { JobUser } from '../../core/job-identity.js';
+import { isEngineSilence } from './answer-bounds.js';
 import { controlExec, getArchive, kindOfMode, putArchive, statPath, type Engine, type StatKind } from './engine-client.js';
 import { WORKSPACE_DIR } from './plan-container.js';
 import { TarReader, writeTar, type TarHeader, type TarWriteEntry } from './tar.js';
@@ -365,7 +366,11 @@ export function workspaceFiles(engine: Engine, containerId: string, owner: JobUs
       const rel = normalizeWorkspacePath(path, { allowRoot: true });
       const parts = pathComponents(rel);
       if (parts.length === 0) return true;
-      const { last } = await walk(rel, parts).catch(() => ({ last: undefined }));
+      const { last } = await walk(rel, parts).catch((error: unknown) => {
+        // An engine that did not answer says nothing of the path: not "no such directory".
+        if (isEngineSilence(error)) throw error;
+        return { last: undefined };
+      });
       return last === 'directory';
     },
   };

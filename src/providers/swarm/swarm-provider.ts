@@ -50,6 +50,7 @@ import { connectEngine, statusOf, type Engine } from '../docker/engine-client.js
 import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE } from '../docker/plan-container.js';
 import { imageOfProfile } from '../docker/profiles.js';
 import { PROBE_TIMEOUT_MS, withinMs } from '../docker/probe.js';
+import { isEngineSilence } from '../docker/answer-bounds.js';
 import { planAnchor } from './plan-service.js';
 import { nodeMeetsConstraints, type SwarmNodeFacts } from './node-constraints.js';
 
@@ -488,14 +489,23 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
       const removed: RemovableResource[] = [];
       const retained: RemovableResource[] = [];
       const unverified: RemovableResource[] = [];
-      const placement = await locate(workspaceId).catch(() => undefined);
+      // A manager that did not answer tells nothing of where the workspace is: the removal fails and the workspace
+      // stays as it was (a silent manager's destroy once reported its storage removed, taking "no answer" for "no
+      // workspace", while the service, container and volume all stayed).
+      const placement = await locate(workspaceId).catch((error: unknown) => {
+        throw error instanceof EngineError ? error : managerFailure('locating the workspace', error);
+      });
       // The workspace container first, through its node's docker provider (which also ends its jobs); on a lost
       // node it went with the node. Its volume stays while the anchor task holds it, and goes below.
       let containerGone = true;
       if (placement?.engine != null && placement.lost === null) {
         const inner = await nodeProvider(placement.engine)
           .remove(workspaceId)
-          .catch(() => null);
+          .catch((error: unknown) => {
+            // A node engine that did not answer fails the removal, as the docker provider's own does.
+            if (isEngineSilence(error)) throw error;
+            return null;
+          });
         containerGone = inner?.removed.includes('runtime') === true;
       }
       let serviceGone: boolean;
@@ -503,6 +513,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         await manager.getService(nameOf(workspaceId)).remove();
         serviceGone = true;
       } catch (error) {
+        if (isEngineSilence(error)) throw managerFailure('removing the workspace service', error);
         serviceGone = statusOf(error) === 404;
       }
       (containerGone && serviceGone ? removed : unverified).push('runtime');
@@ -523,6 +534,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
           removed.push('storage');
           break;
         } catch (error) {
+          if (isEngineSilence(error)) throw error;
           if (statusOf(error) === 404) {
             removed.push('storage');
             break;

@@ -18,7 +18,7 @@ import { dockerReadiness } from '../../helpers/docker-readiness.js';
 import { freezableEngine } from '../../helpers/freezable-engine.js';
 
 const readiness = await dockerReadiness();
-const homes = [makeHome(), makeHome()];
+const homes = [makeHome(), makeHome(), makeHome(), makeHome(), makeHome()];
 const real = process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
 const envOn = (host: string): Record<string, string> => ({ HEADSPACE_PROVIDER: 'docker', DOCKER_HOST: host });
 afterAll(async () => {
@@ -79,6 +79,70 @@ describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering
       expect(put.code, put.stderr).toBe(7);
       expect(put.stderr).toMatch(/no answer within 10 s \(PUT containers archive\)/);
       expect(relay.heldEver()).toBeGreaterThan(0);
+    } finally {
+      await relay.close();
+    }
+  }, 120_000);
+
+  it('ends a run whose exec start is never answered, and fails the workspace when the job cannot be seen ended', async () => {
+    const home = homes[2]!.home;
+    const relay = await freezableEngine(join(home, 'relay.sock'), real);
+    try {
+      const env = envOn(relay.host);
+      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-2'], env)).code).toBe(0);
+      // The engine may start the job's process all the same: a run that only failed left it running unwatched, the
+      // workspace ready for another job beside it (red team). The kill's own exec start goes unanswered too.
+      relay.holdWhen(/^POST \/[^ ]*exec\/[^/ ]+\/start/);
+      const started = Date.now();
+      const run = await cliAsync(home, ['run', 'quiet-2', 'sleep', '120'], env);
+      expect(Date.now() - started, `${run.stdout}\n${run.stderr}`).toBeLessThan(3 * BOUND_MS + 8_000);
+      expect(run.code, run.stderr).toBe(7);
+      expect(run.stdout + run.stderr).toContain('stopped answering as job');
+      const listed = JSON.parse(cli(home, ['ls', '--json']).stdout) as { key_findings: Array<{ id: string; state: string }> };
+      expect(listed.key_findings.find((w) => w.id === 'quiet-2')?.state).toBe('failed');
+    } finally {
+      await relay.close();
+    }
+  }, 120_000);
+
+  it('ends a put --overwrite whose removal exec goes quiet once started, after the engine stops answering about it', async () => {
+    const home = homes[3]!.home;
+    const relay = await freezableEngine(join(home, 'relay.sock'), real);
+    try {
+      const env = envOn(relay.host);
+      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-3'], env)).code).toBe(0);
+      const file = join(home, 'note.txt');
+      writeFileSync(file, 'hello\n');
+      // A directory where the file goes: --overwrite removes it first, through a control exec (`rm -rf`).
+      expect((await cliAsync(home, ['run', 'quiet-3', 'mkdir', 'note.txt'], env)).code).toBe(0);
+      // That exec is answered (101), then nothing, and nothing more from the engine.
+      const quiet = relay.freezeAfterEngineSays('101 UPGRADED');
+      const started = Date.now();
+      const put = await cliAsync(home, ['put', '--overwrite', 'quiet-3', file, 'note.txt'], env);
+      await quiet;
+      // Silent for a bound, then a question about the exec that goes unanswered for another.
+      expect(Date.now() - started, `${put.stdout}\n${put.stderr}`).toBeLessThan(3 * BOUND_MS + 8_000);
+      expect(put.code, put.stderr).toBe(7);
+      expect(put.stderr).toMatch(/no answer within 10 s \(GET exec json\)/);
+      expect(put.stderr).not.toContain('headspace bug');
+    } finally {
+      await relay.close();
+    }
+  }, 120_000);
+
+  it('fails a destroy the engine does not answer, leaving the workspace recorded, not destroyed', async () => {
+    const home = homes[4]!.home;
+    const relay = await freezableEngine(join(home, 'relay.sock'), real);
+    try {
+      const env = envOn(relay.host);
+      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-4'], env)).code).toBe(0);
+      relay.holdWhen(/^DELETE \/[^ ]*containers\//);
+      // A removal's bound is set short here (it is two minutes by default: a volume of two million files takes ~20 s).
+      const destroy = await cliAsync(home, ['destroy', 'quiet-4', '--force'], { ...env, HEADSPACE_DOCKER_REMOVAL_SECONDS: '5' });
+      // Recorded destroyed with its container "unverified", it was a container, volume and job nothing tracked.
+      expect(destroy.code, `${destroy.stdout}\n${destroy.stderr}`).toBe(7);
+      const listed = JSON.parse(cli(home, ['ls', '--json']).stdout) as { key_findings: Array<{ id: string; state: string }> };
+      expect(listed.key_findings.find((w) => w.id === 'quiet-4')?.state).toBe('ready');
     } finally {
       await relay.close();
     }
