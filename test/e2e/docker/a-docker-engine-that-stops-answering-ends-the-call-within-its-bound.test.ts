@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
 import { dockerReadiness } from '../../helpers/docker-readiness.js';
-import { freezableEngine } from '../../helpers/freezable-engine.js';
+import { freezableEngine, type FreezableEngine } from '../../helpers/freezable-engine.js';
 
 const readiness = await dockerReadiness();
 const homes = [makeHome(), makeHome(), makeHome(), makeHome(), makeHome()];
@@ -30,43 +30,57 @@ afterAll(async () => {
 /** One answer's bound (answer-bounds.ts ANSWER_BOUND_MS). */
 const BOUND_MS = 10_000;
 
+interface Quiet {
+  home: string;
+  env: Record<string, string>;
+  relay: FreezableEngine;
+}
+
+/** Case `i`: its home, a relay before the real engine, and workspace quiet-i made through it; the relay closed after. */
+async function onRelay(i: number, createArgs: string[], work: (q: Quiet) => Promise<void>): Promise<void> {
+  const home = homes[i]!.home;
+  const relay = await freezableEngine(join(home, 'relay.sock'), real);
+  try {
+    const env = envOn(relay.host);
+    const made = await cliAsync(home, ['create', '--workspace-id', `quiet-${i}`, ...createArgs], env);
+    expect(made.code, made.stderr).toBe(0);
+    await work({ home, env, relay });
+  } finally {
+    await relay.close();
+  }
+}
+
+/** The workspace's state as the store records it (read without the engine). */
+const stateOf = (home: string, id: string) =>
+  (JSON.parse(cli(home, ['ls', '--json']).stdout) as { key_findings: Array<{ id: string; state: string }> }).key_findings.find((w) => w.id === id)?.state;
+
 // Every call through a relay is made with cliAsync: a spawnSync would block this process, and the relay in it.
 // Each case has a home and a relay of its own, and waits on sockets: they run at once.
 describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   it('ends a job whose engine went quiet mid-job after its wall clock and two bounds, exit 7, the workspace failed', async () => {
-    const home = homes[0]!.home;
-    const relay = await freezableEngine(join(home, 'relay.sock'), real);
-    try {
-      const env = envOn(relay.host);
-      const made = await cliAsync(home, ['create', '--workspace-id', 'quiet-0', '--wall-clock-seconds', '2'], env);
-      expect(made.code, made.stderr).toBe(0);
-      const quiet = relay.freezeAfterEngineSays('job-started');
+    await onRelay(0, ['--wall-clock-seconds', '5'], async ({ home, env, relay }) => {
+      // Quiet from the job's exec start on (its 101, the run's first): waiting for the job's first output instead lost
+      // the race with its 2 s wall clock on a loaded machine, and the engine never went quiet.
+      const quiet = relay.freezeAfterEngineSays('101 UPGRADED');
       const started = Date.now();
-      const running = cliAsync(home, ['run', '--json', 'quiet-0', 'sh', '-c', 'echo job-started; sleep 300'], env);
-      await quiet;
+      const running = cliAsync(home, ['run', '--json', 'quiet-0', 'sleep', '300'], env);
+      // A run that ended before the engine went quiet is shown with what it said, not left to the test's timeout.
+      const first = await Promise.race([quiet.then(() => 'quiet' as const), running.then((r) => r)]);
+      if (first !== 'quiet') expect(first).toBe('a run still going when the engine went quiet');
       const run = await running;
-      const took = Date.now() - started;
-      // The wall clock (2 s), two bounds for the kill and the stream's end, one for the result's questions to the
+      // The wall clock (5 s), two bounds for the kill and the stream's end, one for the result's questions to the
       // engine (its capabilities and its view of the workspace, asked at once), and room for a loaded machine.
-      expect(took, `${run.stdout}\n${run.stderr}`).toBeLessThan(2_000 + 3 * BOUND_MS + 8_000);
+      expect(Date.now() - started, `${run.stdout}\n${run.stderr}`).toBeLessThan(5_000 + 3 * BOUND_MS + 8_000);
       expect(run.code, run.stderr).toBe(7);
       expect(run.stdout + run.stderr).toContain('the Docker Engine stopped answering after job');
       // The store says the workspace is failed: it is not offered another job on an engine that may still run this one.
-      const listed = cli(home, ['ls', '--json']);
-      const workspaces = (JSON.parse(listed.stdout) as { key_findings: Array<{ id: string; state: string }> }).key_findings;
-      expect(workspaces.find((w) => w.id === 'quiet-0')?.state).toBe('failed');
+      expect(stateOf(home, 'quiet-0')).toBe('failed');
       expect(relay.heldEver()).toBeGreaterThan(0);
-    } finally {
-      await relay.close();
-    }
+    });
   }, 120_000);
 
   it('ends a put whose archive call is never answered after one bound, exit 7, naming the call', async () => {
-    const home = homes[1]!.home;
-    const relay = await freezableEngine(join(home, 'relay.sock'), real);
-    try {
-      const env = envOn(relay.host);
-      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-1'], env)).code).toBe(0);
+    await onRelay(1, [], async ({ home, env, relay }) => {
       const file = join(home, 'note.txt');
       writeFileSync(file, 'hello\n');
       // The engine answers the lookup and every other call; an archive upload is never answered.
@@ -79,17 +93,11 @@ describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering
       expect(put.code, put.stderr).toBe(7);
       expect(put.stderr).toMatch(/no answer within 10 s \(PUT containers archive\)/);
       expect(relay.heldEver()).toBeGreaterThan(0);
-    } finally {
-      await relay.close();
-    }
+    });
   }, 120_000);
 
   it('ends a run whose exec start is never answered, and fails the workspace when the job cannot be seen ended', async () => {
-    const home = homes[2]!.home;
-    const relay = await freezableEngine(join(home, 'relay.sock'), real);
-    try {
-      const env = envOn(relay.host);
-      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-2'], env)).code).toBe(0);
+    await onRelay(2, [], async ({ home, env, relay }) => {
       // The engine may start the job's process all the same: a run that only failed left it running unwatched, the
       // workspace ready for another job beside it (red team). The kill's own exec start goes unanswered too.
       relay.holdWhen(/^POST \/[^ ]*exec\/[^/ ]+\/start/);
@@ -98,19 +106,12 @@ describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering
       expect(Date.now() - started, `${run.stdout}\n${run.stderr}`).toBeLessThan(3 * BOUND_MS + 8_000);
       expect(run.code, run.stderr).toBe(7);
       expect(run.stdout + run.stderr).toContain('stopped answering as job');
-      const listed = JSON.parse(cli(home, ['ls', '--json']).stdout) as { key_findings: Array<{ id: string; state: string }> };
-      expect(listed.key_findings.find((w) => w.id === 'quiet-2')?.state).toBe('failed');
-    } finally {
-      await relay.close();
-    }
+      expect(stateOf(home, 'quiet-2')).toBe('failed');
+    });
   }, 120_000);
 
   it('ends a put --overwrite whose removal exec goes quiet once started, after the engine stops answering about it', async () => {
-    const home = homes[3]!.home;
-    const relay = await freezableEngine(join(home, 'relay.sock'), real);
-    try {
-      const env = envOn(relay.host);
-      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-3'], env)).code).toBe(0);
+    await onRelay(3, [], async ({ home, env, relay }) => {
       const file = join(home, 'note.txt');
       writeFileSync(file, 'hello\n');
       // A directory where the file goes: --overwrite removes it first, through a control exec (`rm -rf`).
@@ -125,26 +126,17 @@ describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering
       expect(put.code, put.stderr).toBe(7);
       expect(put.stderr).toMatch(/no answer within 10 s \(GET exec json\)/);
       expect(put.stderr).not.toContain('headspace bug');
-    } finally {
-      await relay.close();
-    }
+    });
   }, 120_000);
 
   it('fails a destroy the engine does not answer, leaving the workspace recorded, not destroyed', async () => {
-    const home = homes[4]!.home;
-    const relay = await freezableEngine(join(home, 'relay.sock'), real);
-    try {
-      const env = envOn(relay.host);
-      expect((await cliAsync(home, ['create', '--workspace-id', 'quiet-4'], env)).code).toBe(0);
+    await onRelay(4, [], async ({ home, env, relay }) => {
       relay.holdWhen(/^DELETE \/[^ ]*containers\//);
       // A removal's bound is set short here (it is two minutes by default: a volume of two million files takes ~20 s).
       const destroy = await cliAsync(home, ['destroy', 'quiet-4', '--force'], { ...env, HEADSPACE_DOCKER_REMOVAL_SECONDS: '5' });
       // Recorded destroyed with its container "unverified", it was a container, volume and job nothing tracked.
       expect(destroy.code, `${destroy.stdout}\n${destroy.stderr}`).toBe(7);
-      const listed = JSON.parse(cli(home, ['ls', '--json']).stdout) as { key_findings: Array<{ id: string; state: string }> };
-      expect(listed.key_findings.find((w) => w.id === 'quiet-4')?.state).toBe('ready');
-    } finally {
-      await relay.close();
-    }
+      expect(stateOf(home, 'quiet-4')).toBe('ready');
+    });
   }, 120_000);
 });
