@@ -16,8 +16,11 @@ export interface FreezableEngine {
   host: string;
   /** Stops answering: every connection, held or new, gets no byte more. */
   freeze(): void;
-  /** Resolves once `text` has passed from the engine to a client (a job's output), then the relay freezes. */
-  freezeAfterEngineSays(text: string): Promise<void>;
+  /**
+   * Resolves once what the engine has sent on one connection matches `said` (a string: contains it), then the relay
+   * freezes: every connection it has is held from then on, so not even an engine's close gets through.
+   */
+  freezeAfterEngineSays(said: string | RegExp): Promise<void>;
   /** From now on a connection is held (never answered) once its request bytes match `pattern`. */
   holdWhen(pattern: RegExp): void;
   /** How many connections it has held unanswered so far (a held one its client gave up on counts too). */
@@ -30,7 +33,8 @@ export async function freezableEngine(socketPath: string, engineHost: string): P
   const upstreamPath = engineHost.slice('unix://'.length);
   let frozen = false;
   let holdPattern: RegExp | null = null;
-  const waiters: Array<{ text: string; resolve: () => void }> = [];
+  const waiters: Array<{ said: string | RegExp; resolve: () => void }> = [];
+  const clients = new Set<Socket>();
   const sockets = new Set<Socket>();
   const heldOnes = new Set<Socket>();
   let heldCount = 0;
@@ -50,6 +54,9 @@ export async function freezableEngine(socketPath: string, engineHost: string): P
       heldOnes.delete(client);
     });
     if (frozen) return hold(client, null);
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
+    let heard = '';
     const upstream = connect(upstreamPath);
     sockets.add(upstream);
     upstream.on('error', () => client.destroy());
@@ -66,11 +73,13 @@ export async function freezableEngine(socketPath: string, engineHost: string): P
     upstream.on('data', (bytes: Buffer) => {
       if (frozen || heldOnes.has(client)) return hold(client, upstream);
       client.write(bytes);
-      const said = bytes.toString('latin1');
+      // What this connection has heard, kept to its last 64 KiB: an answer's head can come in several chunks.
+      heard = (heard + bytes.toString('latin1')).slice(-64 * 1024);
       for (const w of [...waiters])
-        if (said.includes(w.text)) {
+        if (typeof w.said === 'string' ? heard.includes(w.said) : w.said.test(heard)) {
           waiters.splice(waiters.indexOf(w), 1);
           frozen = true;
+          for (const c of clients) if (!heldOnes.has(c)) hold(c, null);
           w.resolve();
         }
     });
@@ -81,8 +90,9 @@ export async function freezableEngine(socketPath: string, engineHost: string): P
     host: `unix://${socketPath}`,
     freeze: () => {
       frozen = true;
+      for (const c of clients) if (!heldOnes.has(c)) hold(c, null);
     },
-    freezeAfterEngineSays: (text) => new Promise<void>((resolve) => waiters.push({ text, resolve })),
+    freezeAfterEngineSays: (said) => new Promise<void>((resolve) => waiters.push({ said, resolve })),
     holdWhen: (pattern) => {
       holdPattern = pattern;
     },

@@ -54,6 +54,10 @@ export function withBytesSoFar(job: JobRecord, logPath: string): JobRecord {
   return { ...job, outputBytes: size, storedBytes: size };
 }
 
+/** A result whose provider could not say what it enforces (an engine that did not answer) claims no limit either way. */
+export const UNASKED_LIMITS_WARNING =
+  'the provider did not answer what it enforces, so this result labels no limit enforced or measured (asked again once it answers, it says)';
+
 export async function jobResult(ctx: EngineContext, parts: JobResultParts): Promise<ResultPackage> {
   const { workspace: ws, provider } = parts;
   const store = ctx.store();
@@ -94,6 +98,8 @@ export async function jobResult(ctx: EngineContext, parts: JobResultParts): Prom
   // Inputs are named once, in provenance (destination, size, digest): not again as findings.
   summary.inputs = provenanceInputs(read.inputs);
   const warnings = [...measuredLimitWarnings(summary.policy_summary), ...(parts.warnings ?? [])];
+  // Nothing claimed either way is said to be unknown, not left to read as "nothing measured" (red team, session 18).
+  if (provider && caps === null) warnings.push(UNASKED_LIMITS_WARNING);
   // A probe of the secret redactor is more than one denial among others: the job lost its network, and the workspace its secrets.
   if (read.networkCut)
     warnings.push(

@@ -67,8 +67,8 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const store = ctx.store();
   const attention = await reconcile(ctx, { workspaceId: ws.id, checkProvider: true });
   const provider = await ctx.provider(ws.provider).catch(() => null);
-  const caps = provider ? await provider.capabilities().catch(() => null) : null;
-  const view = provider ? await provider.inspect(ws.id).catch(() => null) : null;
+  // Asked at once, as a run's result asks them (job-result.ts): each is bounded, and a quiet engine added both.
+  const [caps, view] = provider ? await Promise.all([provider.capabilities().catch(() => null), provider.inspect(ws.id).catch(() => null)]) : [null, null];
   const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job: recorded, caps });
   if (recorded) {
     // A running job (a detached one, say) as its log shows it so far: its record counts bytes only when it ends.

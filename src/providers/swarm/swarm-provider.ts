@@ -123,7 +123,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
 
   function managerFailure(what: string, error: unknown): ProviderError {
     return new ProviderError(`the Swarm manager failed ${what}: ${message(error)}`, {
-      hint: `${REMEDY}; doctor checks the swarm provider`,
+      // A manager that is up but silent needs the silent engine's remedy, not the set-up's.
+      hint: isEngineSilence(error) ? (error as EngineError).hint! : `${REMEDY}; doctor checks the swarm provider`,
       action: nextAction('doctor', { provider: SWARM_PROVIDER_NAME }),
       cause: error,
     });

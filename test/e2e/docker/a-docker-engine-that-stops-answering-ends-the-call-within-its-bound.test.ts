@@ -29,6 +29,8 @@ afterAll(async () => {
 
 /** One answer's bound (answer-bounds.ts ANSWER_BOUND_MS). */
 const BOUND_MS = 10_000;
+/** An exec start's whole answer, its 101 and every header (they can come in several chunks): the stream has begun. */
+const EXEC_STREAM_BEGUN = /101 UPGRADED[\s\S]*?\r\n\r\n/;
 
 interface Quiet {
   home: string;
@@ -61,7 +63,7 @@ describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering
     await onRelay(0, ['--wall-clock-seconds', '5'], async ({ home, env, relay }) => {
       // Quiet from the job's exec start on (its 101, the run's first): waiting for the job's first output instead lost
       // the race with its 2 s wall clock on a loaded machine, and the engine never went quiet.
-      const quiet = relay.freezeAfterEngineSays('101 UPGRADED');
+      const quiet = relay.freezeAfterEngineSays(EXEC_STREAM_BEGUN);
       const started = Date.now();
       const running = cliAsync(home, ['run', '--json', 'quiet-0', 'sleep', '300'], env);
       // A run that ended before the engine went quiet is shown with what it said, not left to the test's timeout.
@@ -117,11 +119,12 @@ describe.runIf(readiness.ready).concurrent(`a docker engine that stops answering
       // A directory where the file goes: --overwrite removes it first, through a control exec (`rm -rf`).
       expect((await cliAsync(home, ['run', 'quiet-3', 'mkdir', 'note.txt'], env)).code).toBe(0);
       // That exec is answered (101), then nothing, and nothing more from the engine.
-      const quiet = relay.freezeAfterEngineSays('101 UPGRADED');
+      const quiet = relay.freezeAfterEngineSays(EXEC_STREAM_BEGUN);
       const started = Date.now();
       const put = await cliAsync(home, ['put', '--overwrite', 'quiet-3', file, 'note.txt'], env);
       await quiet;
-      // Silent for a bound, then a question about the exec that goes unanswered for another.
+      // Silent for a bound, then a question about the exec that goes unanswered for another: the exec's stream is held
+      // open (the relay passes on not even the engine's close), so only the watch on the engine can end it.
       expect(Date.now() - started, `${put.stdout}\n${put.stderr}`).toBeLessThan(3 * BOUND_MS + 8_000);
       expect(put.code, put.stderr).toBe(7);
       expect(put.stderr).toMatch(/no answer within 10 s \(GET exec json\)/);
