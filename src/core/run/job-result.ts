@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import type { EngineContext } from '../context.js';
 import { jobOutputView } from '../output/job-evidence.js';
-import type { Provider } from '../provider.js';
+import type { Provider, ProviderCapabilities, WorkspaceDescriptor } from '../provider.js';
 import { toEntry, unexportedAttention } from '../result/artifact-view.js';
 import { buildResult } from '../result/build-result.js';
 import { measuredLimitWarnings, provenanceFor, usageOfJob } from '../result/package-parts.js';
@@ -58,13 +58,25 @@ export function withBytesSoFar(job: JobRecord, logPath: string): JobRecord {
 export const UNASKED_LIMITS_WARNING =
   'the provider did not answer what it enforces, so this result labels no limit enforced or measured (asked again once it answers, it says)';
 
+/**
+ * What a result asks the provider: what it enforces and its view of the workspace, each null when it could not
+ * say. Asked at once: each is a question to an engine that may have stopped answering, bounded (a docker engine's:
+ * 10 s), and asked in turn a quiet engine added both bounds (a run's result, inspect).
+ */
+export async function askProvider(
+  provider: Provider | null | undefined,
+  workspaceId: string,
+): Promise<{ caps: ProviderCapabilities | null; view: WorkspaceDescriptor | null }> {
+  if (!provider) return { caps: null, view: null };
+  const [caps, view] = await Promise.all([provider.capabilities().catch(() => null), provider.inspect(workspaceId).catch(() => null)]);
+  return { caps, view };
+}
+
 export async function jobResult(ctx: EngineContext, parts: JobResultParts): Promise<ResultPackage> {
   const { workspace: ws, provider } = parts;
   const store = ctx.store();
   const job = withBytesSoFar(parts.job, ctx.logPath(parts.job.id));
-  // Asked at once: each is a question to an engine that may have stopped answering, and each such question is
-  // bounded (a docker engine's: 10 s); asked in turn, a quiet engine added both bounds to the run's end.
-  const [caps, view] = provider ? await Promise.all([provider.capabilities().catch(() => null), provider.inspect(ws.id).catch(() => null)]) : [null, null];
+  const { caps, view } = await askProvider(provider, ws.id);
   // Every store read of the result in one read transaction: one snapshot, and one read lock instead of one per query (#20).
   const read = store.readConsistently(() => {
     const summary = provenanceFor(ctx, parts.verb, { workspace: ws, job, caps });

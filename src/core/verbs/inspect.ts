@@ -12,7 +12,7 @@ import { isoTime, measuredLimitWarnings, provenanceFor, usageOfJob } from '../re
 import type { JobRecord, WorkspaceRecord } from '../store/sqlite-store.js';
 import { jobOutputEvidence, jobOutputView } from '../output/job-evidence.js';
 import { jobFindings, jobSummary, commandLabel } from '../run/job-words.js';
-import { withBytesSoFar } from '../run/job-result.js';
+import { askProvider, withBytesSoFar } from '../run/job-result.js';
 import { snapshotFindings } from '../snapshots/snapshot-view.js';
 import type { VerificationBlock } from '../verification/verification.js';
 import { verificationFinding } from '../verification/verification-view.js';
@@ -67,8 +67,7 @@ export async function inspectHandle(ctx: EngineContext, input: InspectInput): Pr
   const store = ctx.store();
   const attention = await reconcile(ctx, { workspaceId: ws.id, checkProvider: true });
   const provider = await ctx.provider(ws.provider).catch(() => null);
-  // Asked at once, as a run's result asks them (job-result.ts): each is bounded, and a quiet engine added both.
-  const [caps, view] = provider ? await Promise.all([provider.capabilities().catch(() => null), provider.inspect(ws.id).catch(() => null)]) : [null, null];
+  const { caps, view } = await askProvider(provider, ws.id);
   const summary = provenanceFor(ctx, 'inspect', { workspace: ws, job: recorded, caps });
   if (recorded) {
     // A running job (a detached one, say) as its log shows it so far: its record counts bytes only when it ends.

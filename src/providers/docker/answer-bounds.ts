@@ -93,6 +93,10 @@ function sentBytes(options: DialShape): number {
   return 0;
 }
 
+/** What to do about an engine that is up but silent: also the hint of every failure it causes (docker, swarm). */
+export const SILENT_ENGINE_HINT =
+  'the engine took the connection but did not answer: see whether it is alive (docker info), restart it if it hangs, then try again; doctor checks the provider';
+
 /**
  * The error a call ends with when its answer did not come in time. A provider failure (exit 7) with the remedy
  * for an engine that is up but silent, wherever it surfaces: as a plain Error it reached callers that did not
@@ -101,7 +105,7 @@ function sentBytes(options: DialShape): number {
 export class EngineSilentError extends ProviderError {
   constructor(what: string, ms: number) {
     super(`no answer within ${ms / 1000} s (${what})`, {
-      hint: 'the engine took the connection but did not answer: see whether it is alive (docker info), restart it if it hangs, then try again; doctor checks the provider',
+      hint: SILENT_ENGINE_HINT,
       action: nextAction('doctor'),
     });
     this.name = 'EngineSilentError';

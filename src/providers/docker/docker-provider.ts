@@ -75,7 +75,7 @@ import { ADVISORY_CHECKS, probeEngine, PROBE_TIMEOUT_MS, PROVIDER_NAME, REMEDIES
 import { imageOfProfile } from './profiles.js';
 import { oomDuring } from './oom-events.js';
 import { workspaceFiles } from './workspace-files.js';
-import { ANSWER_BOUND_MS, EngineSilentError } from './answer-bounds.js';
+import { ANSWER_BOUND_MS, EngineSilentError, SILENT_ENGINE_HINT } from './answer-bounds.js';
 import { openSafeFs } from '../native/safe-fs.js';
 import { dockerSeccompProfile } from './seccomp-profile.js';
 
@@ -218,12 +218,23 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
   }
 
   function engineFailure(what: string, error: unknown): ProviderError {
-    // An engine that is up but silent needs another remedy than one that is not there (red team, session 18).
-    const silent = error instanceof EngineSilentError;
     return new ProviderError(`the Docker Engine failed ${what}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 240)}`, {
-      hint: silent ? error.hint! : `${REMEDIES.engine}; doctor checks the docker provider`,
+      // An engine that is up but silent needs another remedy than one that is not there (red team, session 18).
+      hint: error instanceof EngineSilentError ? SILENT_ENGINE_HINT : `${REMEDIES.engine}; doctor checks the docker provider`,
       action: nextAction('doctor', { provider: 'docker' }),
       cause: error,
+    });
+  }
+
+  /** Whether a job's processes ended is unknown: the workspace runs no more jobs (fail closed). */
+  function lostToQuietEngine(id: string, jobId: string, afterAbort: boolean, cause: unknown): WorkspaceLostError {
+    const reason = afterAbort
+      ? `the Docker Engine stopped answering after job ${jobId} was aborted, so its end could not be confirmed`
+      : `the Docker Engine stopped answering as job ${jobId} started, and whether it runs could not be learnt`;
+    return new WorkspaceLostError(`docker workspace ${id} is lost: ${reason}`, reason, {
+      hint: 'see whether the engine is alive (docker info) and restart it if it hangs; then export what you need, destroy the workspace and create it again',
+      action: nextAction('doctor', { provider: 'docker' }),
+      cause,
     });
   }
 
@@ -537,25 +548,20 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
             });
           })
           .catch(async (error: unknown) => {
+            const afterAbort = givingUp.signal.aborted;
+            if (!afterAbort && !(error instanceof EngineSilentError)) throw error instanceof EngineError ? error : engineFailure('running the job', error);
             // The engine went quiet before the job's stream began (its exec created, its start sent, and no answer): the
-            // job may run all the same, unwatched and past any wall clock. Ended here if the engine answers that; if it
-            // does not, the workspace is lost as below (red team, session 18: a `sleep` ran on, the workspace ready).
-            if (!givingUp.signal.aborted && error instanceof EngineSilentError) {
-              const ended = await endJobs(ws, 0, givingUp.signal).then(
+            // job may run all the same, unwatched and past any wall clock. Ended here if the engine answers that (red
+            // team, session 18: a `sleep` ran on, the workspace ready).
+            if (
+              !afterAbort &&
+              (await endJobs(ws, 0, givingUp.signal).then(
                 (r) => r.empty,
                 () => false,
-              );
-              if (ended) throw engineFailure('running the job', error);
-            } else if (!givingUp.signal.aborted) throw error instanceof EngineError ? error : engineFailure('running the job', error);
-            // Whether the job's processes ended is unknown: the workspace runs no more jobs (fail closed).
-            const reason = givingUp.signal.aborted
-              ? `the Docker Engine stopped answering after job ${request.jobId} was aborted, so its end could not be confirmed`
-              : `the Docker Engine stopped answering as job ${request.jobId} started, and whether it runs could not be learnt`;
-            throw new WorkspaceLostError(`docker workspace ${id} is lost: ${reason}`, reason, {
-              hint: 'see whether the engine is alive (docker info) and restart it if it hangs; then export what you need, destroy the workspace and create it again',
-              action: nextAction('doctor', { provider: 'docker' }),
-              cause: error,
-            });
+              ))
+            )
+              throw engineFailure('running the job', error);
+            throw lostToQuietEngine(id, request.jobId, afterAbort, error);
           });
         finished = true;
         const durationMs = performance.now() - started;

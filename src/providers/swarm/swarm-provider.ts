@@ -50,7 +50,7 @@ import { connectEngine, statusOf, type Engine } from '../docker/engine-client.js
 import { labelsOf, LABEL_JOB_USER, LABEL_POLICY, LABEL_PROFILE, LABEL_ROOT, LABEL_WORKSPACE } from '../docker/plan-container.js';
 import { imageOfProfile } from '../docker/profiles.js';
 import { PROBE_TIMEOUT_MS, withinMs } from '../docker/probe.js';
-import { isEngineSilence } from '../docker/answer-bounds.js';
+import { SILENT_ENGINE_HINT, isEngineSilence } from '../docker/answer-bounds.js';
 import { planAnchor } from './plan-service.js';
 import { nodeMeetsConstraints, type SwarmNodeFacts } from './node-constraints.js';
 
@@ -124,7 +124,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
   function managerFailure(what: string, error: unknown): ProviderError {
     return new ProviderError(`the Swarm manager failed ${what}: ${message(error)}`, {
       // A manager that is up but silent needs the silent engine's remedy, not the set-up's.
-      hint: isEngineSilence(error) ? (error as EngineError).hint! : `${REMEDY}; doctor checks the swarm provider`,
+      hint: isEngineSilence(error) ? SILENT_ENGINE_HINT : `${REMEDY}; doctor checks the swarm provider`,
       action: nextAction('doctor', { provider: SWARM_PROVIDER_NAME }),
       cause: error,
     });
