@@ -77,13 +77,27 @@ ${MINE}
 mine
 # Nothing to end (a job whose exec has not started yet, or an idle container): say so.
 if [ -z "$found" ]; then echo none; exit 0; fi
+# The grace is wall time: $now in centiseconds since boot, read from /proc/uptime by the shell itself (no
+# process of $me). Counting the loop's sleeps left out each scan of /proc, which is slow with many processes
+# or under load: a 1 s grace once lasted several. Where /proc/uptime cannot be read, the sleeps are counted.
+clock=count; now=0
+read -r up rest 2>/dev/null < /proc/uptime && case "$up" in *[!0-9.]*) ;; [0-9]*.[0-9][0-9]) clock=uptime ;; esac
+tick() {
+  if [ "$clock" = uptime ] && read -r up rest 2>/dev/null < /proc/uptime; then
+    now=$(( \${up%.*} * 100 + 1\${up#*.} - 100 ))
+  else
+    now=$((now + 5))
+  fi
+}
 kill -15 -1 2>/dev/null
-waited=0
-while [ "$waited" -lt "$grace" ]; do
+tick
+deadline=$((now + (grace + 9) / 10))
+while :; do
   mine
   [ -z "$found" ] && break
+  tick
+  [ "$now" -ge "$deadline" ] && break
   sleep 0.05
-  waited=$((waited + 50))
 done
 finish 250
 if [ -n "$found" ]; then echo "left$found"; else echo empty; fi
