@@ -508,7 +508,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         cwd: cwd === '' ? '' : Buffer.concat(pathComponents(cwd).flatMap((p, i) => (i === 0 ? [p] : [Buffer.from('/'), p]))).toString('utf8'),
         user: ws.user,
       });
-      markers.begin(id, request.jobId);
+      const beganAt = markers.begin(id, request.jobId);
       let ending: Promise<unknown> | undefined;
       // Once the job is aborted (its wall clock, a caller's cancel), an engine that stopped answering is given up on
       // after GIVE_UP_AFTER_ABORT_MS: its stream and every call still waiting are destroyed, and the job ends as lost.
@@ -565,12 +565,14 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
           });
         finished = true;
         const durationMs = performance.now() - started;
-        const stopped = markers.wasStopped(id, request.jobId);
+        const signalled = exec.exitCode !== null && exec.exitCode > 128 && exec.exitCode < 128 + 65;
+        // Its own sentinel, or a stop of no named job that began before this run was live and so could not name it.
+        const stopped = markers.wasStopped(id, request.jobId) || (signalled && markers.stoppedAllSince(id, beganAt));
         const aborted = request.signal.aborted;
         // The kernel's OOM kill as the engine reports it (an `oom` event for the container), never guessed from 137;
         // a SIGKILL exit makes us wait a moment for the event, which the engine can record just after the exit.
         const oomKilled = await oomDuring(engine, ws.containerId, since, exec.exitCode === 137 ? 500 : 0);
-        const killed = exec.exitCode !== null && exec.exitCode > 128 && exec.exitCode < 128 + 65 && (stopped || aborted || oomKilled);
+        const killed = signalled && (stopped || aborted || oomKilled);
         return {
           exitCode: killed ? null : exec.exitCode,
           signal: killed ? signalName(exec.exitCode! - 128) : null,
@@ -617,9 +619,17 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       if (stopOptions.jobId !== undefined && targets.length === 0) return { stopped: false, empty: true };
       if (targets.length === 0) {
         // No run is waiting on a job here, but one whose caller died leaves its exec running in the
-        // container: end every process of the workspace's uid (an idle container has none).
-        const { empty, found } = await endJobs(ws, 0);
-        return { stopped: found, empty };
+        // container: end every process of the workspace's uid (an idle container has none). A run that
+        // begins meanwhile is ended too, and learns it from the stop-all marker (job-markers.ts).
+        const startedAt = markers.beginStopAll(workspaceId);
+        let found = true;
+        try {
+          const ended = await endJobs(ws, 0);
+          found = ended.found;
+          return { stopped: found, empty: ended.empty };
+        } finally {
+          markers.endStopAll(workspaceId, startedAt, found);
+        }
       }
       // The sentinels first, then the signals: each run() reads its own to report stopped=true. Which job
       // is live comes from these host-side markers, never from anything inside the container.
