@@ -283,7 +283,11 @@ export const CLI_ADAPTERS: Readonly<Record<string, CliAdapter>> = {
     explain:
       'Removes the workspace along a fixed lifecycle path (e.g. ready -> cancelled -> destroyed) and reports what was removed, retained and unverified (on native, storage still being deleted in the background is listed as reclaiming; doctor finishes an interrupted reclaim), and the exports that survive it. It refuses (exit 1, WOULD_DISCARD), removing nothing, while declared artifacts are unexported or while sealed outputs it is the parent or the fork of are unsettled (--force discards those artifacts and releases those outputs, naming each). A running job must be stopped first (there is no running -> destroyed edge).',
   },
-  gc: { args: [], explain: 'Marks every workspace past its expiry as expired and destroys it; a workspace with a running job is left alone and reported.' },
+  gc: {
+    args: [],
+    explain:
+      "Marks every workspace past its expiry as expired and destroys it; a workspace with a running job is left alone and reported. A destroy its provider fails (exit 7) leaves that provider's other expired workspaces untried in this pass; all stay recorded for the next.",
+  },
   doctor: {
     args: [['[file]', 'file']],
     flags: {
