@@ -27,9 +27,11 @@ afterAll(async () => {
 
 describe.runIf(readiness.ready)(`workspaces on a three-node swarm${readiness.ready ? '' : ` (skipped: ${readiness.reason})`}`, () => {
   // Six services scheduled at once, then six jobs in turn: 12–20 s alone here, past 30 s on a loaded machine.
+  // An 8 s wall clock: the later test's `sleep 30` must outlast it, and an `echo` here must not (at 3 s, one did at
+  // load ~6 in CI: its exec on a remote node took that long to start and end).
   it('places six workspaces on at least two nodes and runs a job in each', { timeout: 90_000 }, async () => {
     const made = await Promise.all(
-      ids.map((id) => cliAsync(home, ['create', '--workspace-id', id, '--memory-bytes', '67108864', '--wall-clock-seconds', '3'], env)),
+      ids.map((id) => cliAsync(home, ['create', '--workspace-id', id, '--memory-bytes', '67108864', '--wall-clock-seconds', '8'], env)),
     );
     for (const m of made) expect(m.code, m.stdout + m.stderr).toBe(0);
     for (const id of ids) {
