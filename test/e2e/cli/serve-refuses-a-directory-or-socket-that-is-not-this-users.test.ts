@@ -4,7 +4,7 @@
  * or that another user owns, and a socket path taken by something that is
  * not this user's socket.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ const homes = [makeHome(), makeHome(), makeHome(), makeHome()];
 const elsewhere = mkdtempSync(join(tmpdir(), 'hs-serve-elsewhere-'));
 afterAll(async () => {
   for (const h of homes) await h.cleanup();
+  rmSync(elsewhere, { recursive: true, force: true });
 });
 
 const plants: Array<[string, (home: string) => void]> = [

@@ -8,6 +8,7 @@
  * host for identity); a host that compresses anyway is refused (502),
  * recorded, never passed unscanned.
  */
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -59,6 +60,8 @@ afterAll(async () => {
   await home.cleanup();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
+  // Its CA directory, as startUpstreams and startSecretHost remove theirs (CI runs left it in /tmp).
+  if (ca as TestCa | undefined) rmSync(ca.dir, { recursive: true, force: true });
 });
 
 const findings = (stdout: string) => (JSON.parse(stdout) as { key_findings: string[] }).key_findings;
