@@ -133,8 +133,12 @@ export function createEngine(options: EngineOptions): EngineWithProviders {
     Promise.resolve()
       .then(() => {
         // A long-lived engine (serve, mcp, ui, the shared supervisor) opened its store once: the home is judged again
-        // on every call, or one made unsafe after the start (a chmod 777 above it) was still served (red team, session 11).
-        if (store !== null) refuseUnsafeHome(home);
+        // on every call, or one made unsafe after the start (a chmod 777 above it) was still served (red team, session 11);
+        // and its store must still be the one at the home, or every call read and wrote a file moved or deleted away.
+        if (store !== null) {
+          refuseUnsafeHome(home);
+          store.refuseIfMoved({ now: true });
+        }
         return { ...ctx, traceId: ids('trace') };
       })
       .then(work)

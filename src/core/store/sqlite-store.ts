@@ -257,7 +257,9 @@ export class SqliteStore {
    * make: two such drivers outlived their test's home. Looks at most every
    * 250 ms, so a waiter may call it on every poll; `now` looks at once (before
    * a waiter concludes anything else from what it read, e.g. that a job's
-   * process died: a home taken away ends that process too).
+   * process died: a home taken away ends that process too). A long-lived
+   * engine looks at once at the start of every call (engine.ts), and each
+   * waiting verb before it answers.
    */
   refuseIfMoved(options: { now?: boolean } = {}): void {
     const now = Date.now();
@@ -276,8 +278,10 @@ export class SqliteStore {
     if (options.now !== true && ++this.movedLooks < 2) return;
     throw new EngineError(
       'STORE_UNAVAILABLE',
-      `the state store this process opened is no longer at ${this.path}: its HEADSPACE_HOME was deleted, moved or replaced while it waited, so nothing it waited for can be recorded there`,
-      { hint: 'point HEADSPACE_HOME at the home that holds the work, and list what it holds' },
+      `the state store this process opened is no longer at ${this.path}: its HEADSPACE_HOME was deleted, moved or replaced since, so nothing done now can be recorded there`,
+      {
+        hint: 'point HEADSPACE_HOME at the home that holds the work, and list what it holds; a long-lived engine opened before the move must be started again',
+      },
     );
   }
 

@@ -149,6 +149,8 @@ export async function startBatch(ctx: EngineContext, input: BatchInput): Promise
     });
   }
   await driveBatch(ctx, groupId, { onAbort: 'cancel', ...(input.signal ? { signal: input.signal } : {}) });
+  // Answered only from a store still at its home, as a batch wait is: a batch can end because its home was moved.
+  ctx.store().refuseIfMoved({ now: true });
   return batchResult(ctx, groupId, { verb: 'batch' });
 }
 
@@ -185,10 +187,11 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
   const until = timeout === undefined ? undefined : Date.now() + timeout * 1000;
   const records = batchRecords(ctx);
   let adoptedFrom: string | null = null;
-  for (let looked = 0; ; looked++) {
+  for (;;) {
     // What a wait read is answered only from a store still at its home (as wait's is): a batch can end because its
-    // home was moved, in a file nobody else will read.
-    if (looked > 0) ctx.store().refuseIfMoved({ now: true });
+    // home was moved, in a file nobody else will read. The first read too: a long-lived engine's store was opened
+    // before this call, and a batch wait that found the batch finished answered from a moved file.
+    ctx.store().refuseIfMoved({ now: true });
     const group = records.group(input.groupId)!;
     if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-wait', ...(adoptedFrom ? { lead: adoptedFrom } : {}) });
     if (input.signal?.aborted)
@@ -226,6 +229,8 @@ export async function cancelBatch(ctx: EngineContext, input: { groupId: string }
   // The driver sees the request on its next look; with none alive, this call drives the cancellation itself.
   const until = Date.now() + group.cleanupTimeoutMs + 10_000;
   for (;;) {
+    // Each read it may answer from is from a store still at its home (as a batch wait's).
+    ctx.store().refuseIfMoved({ now: true });
     const now = records.group(input.groupId)!;
     if (now.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-cancel' });
     if (tryAdopt(ctx, now)) await driveBatch(ctx, input.groupId, { onAbort: 'release' });
