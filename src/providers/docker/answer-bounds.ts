@@ -28,7 +28,8 @@ export const ANSWER_BOUND_MS = 10_000;
 /**
  * A container's `wait` answers when the container exits: the one-shot helpers
  * (the volume's chown, a tool lookup) do seconds of work, so they get a
- * minute, not the default.
+ * minute, not the default. So does a restart (a job that resisted its stop,
+ * docker-provider.ts), which answers once the container is up again.
  */
 export const CONTAINER_WAIT_BOUND_MS = 60_000;
 
@@ -66,7 +67,7 @@ export interface DialShape {
 export function answerBoundMs(options: DialShape): number {
   const path = (options.path ?? '').split('?')[0]!;
   const unversioned = path.replace(/^\/v\d+\.\d+(?=\/)/, '');
-  const base = /^\/containers\/[^/]+\/wait$/.test(unversioned)
+  const base = /^\/containers\/[^/]+\/(wait|restart)$/.test(unversioned)
     ? CONTAINER_WAIT_BOUND_MS
     : options.method === 'DELETE' && /^\/(containers|volumes)\/[^/]+$/.test(unversioned)
       ? removalBoundMs()

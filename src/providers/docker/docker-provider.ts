@@ -89,6 +89,23 @@ export interface DockerProviderOptions {
 /** stop's grace between SIGTERM and the kill when the caller names none. */
 const DEFAULT_STOP_GRACE_MS = 5000;
 /**
+ * How long past its grace a stop may take (its scans of /proc and its KILL rounds, slow with many processes or under
+ * load) before the job counts as resisting it and its container is restarted: 30 s, or
+ * HEADSPACE_DOCKER_STOP_SLACK_SECONDS (1 to 600).
+ */
+function stopSlackMs(): number {
+  const given = Number(process.env.HEADSPACE_DOCKER_STOP_SLACK_SECONDS);
+  return Number.isInteger(given) && given >= 1 && given <= 600 ? given * 1000 : 30_000;
+}
+
+/** A stop exec that ran past its grace and STOP_SLACK_MS: the job resisted it. */
+class StopOverranError extends Error {
+  constructor() {
+    super('the stop ran past its grace');
+    this.name = 'StopOverranError';
+  }
+}
+/**
  * How long after a job is aborted its run waits for the engine to confirm the job's end (its kill answered, its
  * stream closed) before giving up on a silent engine: two answer bounds, as the kill is one call and the exec's
  * end another.
@@ -274,22 +291,65 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
    * Ends the workspace's job inside the container: every process of its uid
    * (plan-job.ts), TERM, the grace, then KILL. `found` is false when nothing
    * of the uid ran; `empty` when nothing of it is left.
+   *
+   * The stop script runs as the job's uid (that is what lets its `kill -1`
+   * reach every process of the job and nothing else), so the job can signal
+   * it: a job that stopped it (SIGSTOP) held `stop` forever, one that killed
+   * it survived its stop, and either outlived its wall clock (red team,
+   * session 19). A stop that has not ended within its grace and
+   * stopSlackMs(), that was ended before it could answer three times, or
+   * that left processes, is a job resisting its end: the container is
+   * restarted, which ends every process in it (its files are in the volume).
    */
   async function endJobs(ws: Known, graceMs: number, givenUp?: AbortSignal): Promise<{ empty: boolean; found: boolean }> {
     const stop = planStopExec(ws.user, graceMs);
     let line = '';
     // The job's own end-of-job sweep (the same kill as the same uid) can end this exec as it runs: again, then.
     for (let attempt = 0; attempt < 3; attempt++) {
-      // A control exec: given up on once the engine stops answering about it (engine-client.ts watchEngine).
+      // A control exec: given up on once the engine stops answering about it (engine-client.ts watchEngine), and
+      // once it overruns its grace by stopSlackMs().
       const spec = { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' };
-      const result = await controlExec(engine, ws.containerId, spec, givenUp).catch((error: unknown) => {
-        if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
-        throw engineFailure('stopping a job', error);
-      });
-      line = result.stdout.trim();
+      const bounded = new AbortController();
+      const overran = new StopOverranError();
+      const timer = setTimeout(() => bounded.abort(overran), graceMs + stopSlackMs());
+      const forward = () => bounded.abort(givenUp!.reason);
+      if (givenUp?.aborted) forward();
+      else givenUp?.addEventListener('abort', forward, { once: true });
+      try {
+        const result = await controlExec(engine, ws.containerId, spec, bounded.signal).catch((error: unknown) => {
+          if (error === overran) return null;
+          if (statusOf(error) === 409 || statusOf(error) === 404) return { exitCode: 0, stdout: 'none\n', stderr: '' }; // not running: nothing runs
+          throw engineFailure('stopping a job', error);
+        });
+        if (result === null) {
+          line = 'overran';
+          break;
+        }
+        line = result.stdout.trim();
+      } finally {
+        clearTimeout(timer);
+        givenUp?.removeEventListener('abort', forward);
+      }
       if (line === 'none' || line === 'empty' || line.startsWith('left')) break;
     }
-    return { empty: line === 'empty' || line === 'none', found: line !== 'none' };
+    if (line === 'none') return { empty: true, found: false };
+    if (line === 'empty') return { empty: true, found: true };
+    return { empty: await restartResisting(ws), found: true };
+  }
+
+  /** Restarts the workspace's container to end a job that resisted its stop; true once it is up again with nothing of the job left. */
+  async function restartResisting(ws: Known): Promise<boolean> {
+    try {
+      // t=0: its processes are killed at once (the job had its grace already).
+      await engine.getContainer(ws.containerId).restart({ t: 0 });
+    } catch (error) {
+      if (error instanceof EngineSilentError) throw engineFailure('restarting the workspace container to end a job that resisted its stop', error);
+      return false;
+    }
+    ws.running = true;
+    // A new start of the container: its sockets are bound again before the next job (cgroup v1).
+    ws.socketsBound = false;
+    return true;
   }
 
   /** A container made before the job user and the container's init were kept apart: its init would die with a job's kill. */
@@ -614,27 +674,35 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
 
     async stop(workspaceId: string, stopOptions: StopOptions = {}): Promise<StopReport> {
       const ws = await requireWorkspace(workspaceId);
-      const live = markers.live(workspaceId);
-      const targets = stopOptions.jobId === undefined ? live : live.filter((job) => job === stopOptions.jobId);
-      if (stopOptions.jobId !== undefined && targets.length === 0) return { stopped: false, empty: true };
-      if (targets.length === 0) {
-        // No run is waiting on a job here, but one whose caller died leaves its exec running in the
-        // container: end every process of the workspace's uid (an idle container has none). A run that
-        // begins meanwhile is ended too, and learns it from the stop-all marker (job-markers.ts).
+      const graceMs = stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS;
+      let live = markers.live(workspaceId);
+      if (stopOptions.jobId !== undefined && !live.includes(stopOptions.jobId)) return { stopped: false, empty: true };
+      if (live.length === 0) {
+        // No run is waiting on a job here, but one whose caller died leaves its exec running in the container: end
+        // every process of the workspace's uid (an idle container has none), with the grace a TERM handler is promised.
+        // A run that begins meanwhile is ended too, and learns it from the stop-all marker (job-markers.ts).
         const startedAt = markers.beginStopAll(workspaceId);
         let found = true;
         try {
-          const ended = await endJobs(ws, 0);
+          const ended = await endJobs(ws, graceMs);
           found = ended.found;
-          return { stopped: found, empty: ended.empty };
+          if (found) return { stopped: true, empty: ended.empty };
         } finally {
           markers.endStopAll(workspaceId, startedAt, found);
         }
+        // Nothing ran. A stop comes when the store records a job running, and a run records its job before its exec
+        // starts: wait a moment for that run (as below), or a stop reported the job cancelled while it ran to its end
+        // (red team, session 19).
+        for (let attempt = 0; attempt < 20 && live.length === 0; attempt++) {
+          await new Promise((r) => setTimeout(r, 100));
+          live = markers.live(workspaceId);
+        }
+        if (live.length === 0) return { stopped: false, empty: true };
       }
+      const targets = stopOptions.jobId === undefined ? live : live.filter((job) => job === stopOptions.jobId);
       // The sentinels first, then the signals: each run() reads its own to report stopped=true. Which job
       // is live comes from these host-side markers, never from anything inside the container.
       for (const job of targets) markers.markStopped(workspaceId, job);
-      const graceMs = stopOptions.graceMs ?? DEFAULT_STOP_GRACE_MS;
       // One job at a time: its processes are every process of the workspace's uid.
       let result = await endJobs(ws, graceMs);
       for (let attempt = 0; attempt < 20 && !result.found && markers.live(workspaceId).some((job) => targets.includes(job)); attempt++) {
@@ -654,20 +722,23 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       for (const job of markers.live(workspaceId)) markers.markStopped(workspaceId, job);
       const name = nameOf(workspaceId);
       // Asked first within the ordinary bound: a hung engine then costs a destroy 10 s, not the removal's two minutes.
+      // An engine that did not answer, or could not be reached (down, its socket gone, DOCKER_HOST pointing elsewhere),
+      // fails the removal: the workspace stays as it was, and destroying it again once the engine answers finishes it.
+      // Returned as unverified, the workspace was recorded destroyed and its container, volume and job ran on with
+      // nothing to find them (red team, sessions 18 and 19: a silent engine, then a stopped one). Only an engine's own
+      // answer (a status) that is not 404 or 409 is left unverified.
+      const unanswered = (error: unknown) => error instanceof EngineSilentError || statusOf(error) === undefined;
       await engine
         .getContainer(name)
         .inspect()
         .catch((error: unknown) => {
-          if (error instanceof EngineSilentError) throw engineFailure('answering about the workspace container', error);
+          if (unanswered(error)) throw engineFailure('answering about the workspace container', error);
         });
-      // An engine that did not answer fails the removal: the workspace stays as it was, and destroying it again once
-      // the engine answers finishes it. Returned as unverified, the workspace was recorded destroyed and its
-      // container, volume and job ran on with nothing to find them (red team, session 18).
       try {
         await engine.getContainer(name).remove({ force: true, v: false });
         removed.push('runtime');
       } catch (error) {
-        if (error instanceof EngineSilentError) throw engineFailure('removing the workspace container', error);
+        if (unanswered(error)) throw engineFailure('removing the workspace container', error);
         if (statusOf(error) === 404) removed.push('runtime');
         else unverified.push('runtime');
       }
@@ -675,7 +746,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         await engine.getVolume(name).remove();
         removed.push('storage');
       } catch (error) {
-        if (error instanceof EngineSilentError) throw engineFailure('removing the workspace volume', error);
+        if (unanswered(error)) throw engineFailure('removing the workspace volume', error);
         if (statusOf(error) === 404) removed.push('storage');
         else if (statusOf(error) === 409) retained.push('storage');
         else unverified.push('storage');

@@ -8,12 +8,14 @@
  *    read by run() when the exec ends, so the run reports stopped=true and
  *    both the job and the stop read cancelled (the seed's docker provider
  *    reported a stopped job as failed: this is what prevents it).
- *  - `stop-all` is written by a stop that found no live job to name (a run
- *    whose caller died leaves its exec running): `<started> [<ended>]` in
- *    epoch ms. A run begun while it was under way (and so not seen by it)
- *    whose job then ended by a signal was ended by it: without this, that
- *    run reported a plain signal death while the stop said it had stopped
- *    the job (docker conformance, a stop racing a run's start).
+ *  - `stop-all.<pid>.<started>` is written by a stop that found no live job
+ *    to name (a run whose caller died leaves its exec running), one per stop:
+ *    `<started> [<ended>]` in epoch ms. A run begun while one was under way
+ *    (and so not seen by it) whose job then ended by a signal was ended by
+ *    it: without this, that run reported a plain signal death while the stop
+ *    said it had stopped the job (docker conformance, a stop racing a run's
+ *    start). One whose stop process died before its end counts no more; one
+ *    ended ten minutes ago is removed by the next.
  * They live on this host under the provider root, which no job can reach:
  * which job is live and whether it was stopped (what stop acts on and what
  * status a run records) never come from a file inside the container (#19).
@@ -47,8 +49,35 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Not a job's marker: job markers end in .run or .stop. */
-const STOP_ALL = 'stop-all';
+/** Not a job's marker (those end in .run or .stop): `stop-all.<pid>.<started>`. */
+const STOP_ALL = 'stop-all.';
+const stopAllName = (pid: number, startedAt: number) => `${STOP_ALL}${pid}.${startedAt}`;
+/** How long an ended stop-all marker is kept: far longer than a run takes to read it after its job ends. */
+const STOP_ALL_KEPT_MS = 10 * 60_000;
+
+/** The stop-all markers in a workspace's marker directory, each with its stopping process and its end, if any. */
+function stopAlls(folder: string): Array<{ path: string; pid: number; ended: number | undefined }> {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const found: Array<{ path: string; pid: number; ended: number | undefined }> = [];
+  for (const name of names) {
+    if (!name.startsWith(STOP_ALL)) continue;
+    const pid = Number(name.slice(STOP_ALL.length).split('.')[0]);
+    let text: string;
+    try {
+      text = readFileSync(join(folder, name), 'utf8');
+    } catch {
+      continue; // removed meanwhile
+    }
+    const ended = Number(text.trim().split(' ')[1]);
+    found.push({ path: join(folder, name), pid, ended: Number.isFinite(ended) ? ended : undefined });
+  }
+  return found;
+}
 
 export function jobMarkers(root: string): JobMarkers {
   const dir = (ws: string) => join(root, 'jobs', ws);
@@ -90,23 +119,19 @@ export function jobMarkers(root: string): JobMarkers {
     beginStopAll(ws) {
       const at = Date.now();
       mkdirSync(dir(ws), { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir(ws), STOP_ALL), `${at}\n`);
+      for (const mark of stopAlls(dir(ws)))
+        if (mark.ended === undefined ? !alive(mark.pid) : mark.ended < at - STOP_ALL_KEPT_MS) rmSync(mark.path, { force: true });
+      writeFileSync(join(dir(ws), stopAllName(process.pid, at)), `${at}\n`);
       return at;
     },
     endStopAll(ws, startedAt, endedSomething) {
-      if (endedSomething) writeFileSync(join(dir(ws), STOP_ALL), `${startedAt} ${Date.now()}\n`);
-      else rmSync(join(dir(ws), STOP_ALL), { force: true });
+      const path = join(dir(ws), stopAllName(process.pid, startedAt));
+      if (endedSomething) writeFileSync(path, `${startedAt} ${Date.now()}\n`);
+      else rmSync(path, { force: true });
     },
     stoppedAllSince(ws, beganAt) {
-      let text: string;
-      try {
-        text = readFileSync(join(dir(ws), STOP_ALL), 'utf8');
-      } catch {
-        return false;
-      }
-      const [, ended] = text.trim().split(' ').map(Number);
-      // Under way (no end yet), or ended after the run began.
-      return ended === undefined || !(ended < beganAt);
+      // Under way (its process alive, no end yet), or ended after the run began.
+      return stopAlls(dir(ws)).some((mark) => (mark.ended === undefined ? alive(mark.pid) : !(mark.ended < beganAt)));
     },
     forget(ws) {
       rmSync(dir(ws), { recursive: true, force: true });

@@ -64,6 +64,10 @@ finish() {
 
 /** $1 the job uid, then the job's argv. Runs as the job uid. */
 export const JOB_WRAPPER = `me=$1; shift
+# A stop's TERM reaches this shell too (kill -1): it outlives it to report the job's own end, a TERM handler's exit
+# code as native records it, where dying of it recorded SIGTERM. A handler, not an ignore: the job starts with TERM at
+# its default (an ignored signal stays ignored across exec). The KILL after the grace ends this shell as ever.
+trap : TERM
 "$@"
 status=$?
 ${MINE}

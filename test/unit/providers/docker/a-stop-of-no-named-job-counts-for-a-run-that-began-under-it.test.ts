@@ -5,13 +5,14 @@
  * reported a plain signal death instead (docker conformance, a stop
  * racing a run's start). Asked only for a job that ended by a signal.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { jobMarkers } from '../../../../src/providers/docker/job-markers.js';
 
 let root: string;
+
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hs-docker-stop-all-'));
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -47,6 +48,26 @@ it('does not count for a run that began after the stop ended', () => {
   markers.endStopAll('ws', markers.beginStopAll('ws'), true);
   vi.setSystemTime(1_000_001);
   expect(markers.stoppedAllSince('ws', markers.begin('ws', 'job-2'))).toBe(false);
+});
+
+it('keeps two stops apart: one that found nothing leaves the other standing', () => {
+  const markers = jobMarkers(root);
+  const started = markers.beginStopAll('ws');
+  const began = markers.begin('ws', 'job-1');
+  // Another process's stop, which ended the job after the run began: a file of its own (its pid is not ours).
+  writeFileSync(join(root, 'jobs', 'ws', `stop-all.4194998.${began}`), `${began} ${began + 30}\n`);
+  markers.endStopAll('ws', started, false);
+  expect(markers.stoppedAllSince('ws', began)).toBe(true);
+});
+
+it('does not count a stop whose process died before its end, and the next stop clears it', () => {
+  const markers = jobMarkers(root);
+  const began = markers.begin('ws', 'job-1');
+  // A pid far above pid_max belongs to no process: a stop interrupted (kill -9) before it wrote its end.
+  writeFileSync(join(root, 'jobs', 'ws', `stop-all.4194999.${began}`), `${began}\n`);
+  expect(markers.stoppedAllSince('ws', began)).toBe(false);
+  markers.endStopAll('ws', markers.beginStopAll('ws'), false);
+  expect(markers.stoppedAllSince('ws', began)).toBe(false);
 });
 
 it('is no job of the workspace, and goes with its markers', () => {
