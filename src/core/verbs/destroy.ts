@@ -94,7 +94,9 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
       },
     );
   }
-  const attention = reconciled.filter((a) => a.kind !== 'unexported-artifact');
+  // What the destroy itself settles is not attention: its unexported artifacts (named as discarded) and its expiry
+  // ("the next gc will remove it" of the workspace just removed, red team, session 19).
+  const attention = reconciled.filter((a) => a.kind !== 'unexported-artifact' && !(a.kind === 'expired' && a.workspace_id === ws.id));
   const path = removalPath(ws.state);
   const startedAt = ctx.clock.now();
   const provider = await ctx.provider(ws.provider);

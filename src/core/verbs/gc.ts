@@ -54,7 +54,8 @@ export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage>
           `workspace ${ws.id} expired and was not tried: the ${ws.provider} provider failed on ${failed.workspaceId} (${failed.message})`,
           {
             workspace_id: ws.id,
-            action: nextAction('destroy', { workspaceId: ws.id }),
+            // The pass again once the provider answers (a destroy of it now would fail the same way).
+            action: nextAction('gc'),
           },
         ),
       );
