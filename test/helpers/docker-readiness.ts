@@ -36,3 +36,15 @@ export async function dockerReadiness(): Promise<DockerReadiness> {
   }
   return { ready: true, reason: '' };
 }
+
+/**
+ * The environment a docker e2e test's CLI calls need, which the CLI helper clears: the docker provider and the
+ * engine's address (DOCKER_HOST, when set), then `extra`.
+ */
+export function dockerCliEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    HEADSPACE_PROVIDER: 'docker',
+    ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
+    ...extra,
+  };
+}

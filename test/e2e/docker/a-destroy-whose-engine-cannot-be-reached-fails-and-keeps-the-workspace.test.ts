@@ -12,17 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { dockerReadiness } from '../../helpers/docker-readiness.js';
+import { dockerCliEnv, dockerReadiness } from '../../helpers/docker-readiness.js';
 import { findingTexts } from '../../helpers/result-packages.js';
 import type { ResultPackage } from '../../../src/core/result/result-package.js';
 
 const readiness = await dockerReadiness();
 const { home, cleanup } = makeHome();
 const nowhere = mkdtempSync(join(tmpdir(), 'hs-no-engine-'));
-const env: Record<string, string> = {
-  HEADSPACE_PROVIDER: 'docker',
-  ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
-};
+const env = dockerCliEnv();
 // The same home and workspace, with DOCKER_HOST at a socket path nothing listens on.
 const unreachable = { ...env, DOCKER_HOST: `unix://${join(nowhere, 'docker.sock')}` };
 afterAll(async () => {

@@ -14,15 +14,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome, untilAJobRuns } from '../../helpers/cli.js';
-import { dockerReadiness } from '../../helpers/docker-readiness.js';
+import { dockerCliEnv, dockerReadiness } from '../../helpers/docker-readiness.js';
 
 const readiness = await dockerReadiness();
 const { home, cleanup } = makeHome();
-const env: Record<string, string> = {
-  HEADSPACE_PROVIDER: 'docker',
-  HEADSPACE_DOCKER_STOP_SLACK_SECONDS: '2',
-  ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
-};
+const env = dockerCliEnv({ HEADSPACE_DOCKER_STOP_SLACK_SECONDS: '2' });
 const made: string[] = [];
 afterAll(async () => {
   for (const id of made) cli(home, ['destroy', id, '--force'], env);

@@ -10,14 +10,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, callEnv, cli, cliAsync, makeHome } from '../../helpers/cli.js';
-import { dockerReadiness } from '../../helpers/docker-readiness.js';
+import { dockerCliEnv, dockerReadiness } from '../../helpers/docker-readiness.js';
 
 const readiness = await dockerReadiness();
 const { home, cleanup } = makeHome();
-const env: Record<string, string> = {
-  HEADSPACE_PROVIDER: 'docker',
-  ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
-};
+const env = dockerCliEnv();
 afterAll(async () => {
   if (readiness.ready) cli(home, ['destroy', 'handled', '--force'], env);
   await cleanup();

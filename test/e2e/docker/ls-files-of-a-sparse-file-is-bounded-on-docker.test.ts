@@ -7,14 +7,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { dockerReadiness } from '../../helpers/docker-readiness.js';
+import { dockerCliEnv, dockerReadiness } from '../../helpers/docker-readiness.js';
 
 const readiness = await dockerReadiness();
 const { home, cleanup } = makeHome();
-const env: Record<string, string> = {
-  HEADSPACE_PROVIDER: 'docker',
-  ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
-};
+const env = dockerCliEnv();
 afterAll(async () => {
   if (readiness.ready) cli(home, ['destroy', 'sparse', '--force'], env);
   await cleanup();

@@ -8,15 +8,12 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, makeHome } from '../../helpers/cli.js';
-import { dockerReadiness } from '../../helpers/docker-readiness.js';
+import { dockerCliEnv, dockerReadiness } from '../../helpers/docker-readiness.js';
 import { makeProject } from '../../helpers/manifest-dir.js';
 
 const readiness = await dockerReadiness();
 const { home, cleanup } = makeHome();
-const env: Record<string, string> = {
-  HEADSPACE_PROVIDER: 'docker',
-  ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
-};
+const env = dockerCliEnv();
 const project = makeProject({
   'headspace.yml': `schema: headspace.workspace/v1
 id: docker-tools

@@ -6,15 +6,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, cliAsync, makeHome, untilAJobRuns } from '../../helpers/cli.js';
-import { dockerReadiness } from '../../helpers/docker-readiness.js';
+import { dockerCliEnv, dockerReadiness } from '../../helpers/docker-readiness.js';
 
 const readiness = await dockerReadiness();
 const { home, cleanup } = makeHome();
-// The CLI helper clears the environment: the engine's address goes along explicitly.
-const env: Record<string, string> = {
-  HEADSPACE_PROVIDER: 'docker',
-  ...(process.env.DOCKER_HOST === undefined ? {} : { DOCKER_HOST: process.env.DOCKER_HOST }),
-};
+const env = dockerCliEnv();
 afterAll(async () => {
   if (readiness.ready) cli(home, ['destroy', 'watched', '--force'], env);
   await cleanup();
