@@ -98,7 +98,13 @@ function stopSlackMs(): number {
   return Number.isInteger(given) && given >= 1 && given <= 600 ? given * 1000 : 30_000;
 }
 
-/** A stop exec that ran past its grace and STOP_SLACK_MS: the job resisted it. */
+/**
+ * The slack of the kill that ends an aborted job (its wall clock, a cancel): short, so that a job resisting it has its
+ * container restarted well within GIVE_UP_AFTER_ABORT_MS, which is for an engine that went quiet (red team, session 19).
+ */
+const ABORT_STOP_SLACK_MS = 5_000;
+
+/** A stop exec that ran past its grace and slack: the job resisted it. */
 class StopOverranError extends Error {
   constructor() {
     super('the stop ran past its grace');
@@ -301,7 +307,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
    * that left processes, is a job resisting its end: the container is
    * restarted, which ends every process in it (its files are in the volume).
    */
-  async function endJobs(ws: Known, graceMs: number, givenUp?: AbortSignal): Promise<{ empty: boolean; found: boolean }> {
+  async function endJobs(ws: Known, graceMs: number, givenUp?: AbortSignal, slackMs = stopSlackMs()): Promise<{ empty: boolean; found: boolean }> {
     const stop = planStopExec(ws.user, graceMs);
     let line = '';
     // The job's own end-of-job sweep (the same kill as the same uid) can end this exec as it runs: again, then.
@@ -311,7 +317,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
       const spec = { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' };
       const bounded = new AbortController();
       const overran = new StopOverranError();
-      const timer = setTimeout(() => bounded.abort(overran), graceMs + stopSlackMs());
+      const timer = setTimeout(() => bounded.abort(overran), graceMs + slackMs);
       const forward = () => bounded.abort(givenUp!.reason);
       if (givenUp?.aborted) forward();
       else givenUp?.addEventListener('abort', forward, { once: true });
@@ -334,16 +340,17 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     }
     if (line === 'none') return { empty: true, found: false };
     if (line === 'empty') return { empty: true, found: true };
-    return { empty: await restartResisting(ws), found: true };
+    return { empty: await restartResisting(ws, givenUp), found: true };
   }
 
   /** Restarts the workspace's container to end a job that resisted its stop; true once it is up again with nothing of the job left. */
-  async function restartResisting(ws: Known): Promise<boolean> {
+  async function restartResisting(ws: Known, givenUp?: AbortSignal): Promise<boolean> {
     try {
       // t=0: its processes are killed at once (the job had its grace already).
-      await engine.getContainer(ws.containerId).restart({ t: 0 });
+      await engine.getContainer(ws.containerId).restart({ t: 0, ...(givenUp === undefined ? {} : { abortSignal: givenUp }) });
     } catch (error) {
-      if (error instanceof EngineSilentError) throw engineFailure('restarting the workspace container to end a job that resisted its stop', error);
+      if (error instanceof EngineSilentError || givenUp?.aborted === true)
+        throw engineFailure('restarting the workspace container to end a job that resisted its stop', error);
       return false;
     }
     ws.running = true;
@@ -582,7 +589,9 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
         // The job's exec may not have started yet: try again until it is gone.
         ending ??= (async () => {
           for (let attempt = 0; attempt < 20 && !finished && !givingUp.signal.aborted; attempt++) {
-            const { found } = await endJobs(ws, 0, givingUp.signal).catch(() => ({ found: false }));
+            // A resisting job's container is restarted well before the give-up: with the stop's own slack (30 s) the
+            // give-up came first, and a job that froze its stop failed its workspace as if the engine had gone quiet.
+            const { found } = await endJobs(ws, 0, givingUp.signal, ABORT_STOP_SLACK_MS).catch(() => ({ found: false }));
             if (found && attempt > 0) break;
             await new Promise((r) => setTimeout(r, 100));
           }

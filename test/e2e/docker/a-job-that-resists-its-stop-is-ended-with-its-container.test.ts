@@ -8,6 +8,7 @@
  * 30 s by default) or is ended before it answers is a job resisting its end:
  * the container is restarted, which ends every process in it, and both the
  * stop and the run read cancelled (exit 5), with nothing of the job left.
+ * The kill at a job's wall clock does the same, sooner.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -69,6 +70,21 @@ describe.runIf(readiness.ready && spawnSync('python3', ['--version']).status ===
       const left = cli(home, ['run', id, 'sh', '-c', 'ps -o args | grep -c "[r]esist.py" || true'], env);
       expect(left.code, left.stdout + left.stderr).toBe(0);
       expect(left.stdout).toMatch(/```\w*\n0\n```/);
+    });
+
+    // The kill at a job's wall clock has a short slack of its own (5 s): with the stop's 30 s, the run gave up on the
+    // engine first (20 s after the abort), ended exit 7 and failed a workspace whose engine had answered throughout.
+    it('ends a job that freezes its kill at the wall clock as a timeout, and the workspace runs the next job', async () => {
+      made.push('resist-clock');
+      expect(cli(home, ['create', '--workspace-id', 'resist-clock', '--wall-clock-seconds', '3'], env).code).toBe(0);
+      const run = cli(home, ['run', '--input', `resist.py=${resister('SIGSTOP')}`, 'resist-clock', 'python3', 'resist.py'], {
+        ...env,
+        HEADSPACE_DOCKER_STOP_SLACK_SECONDS: '30',
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(4);
+      const next = cli(home, ['run', 'resist-clock', 'echo', 'still here'], env);
+      expect(next.code, next.stdout + next.stderr).toBe(0);
+      expect(next.stdout).toContain('still here');
     });
   },
 );
