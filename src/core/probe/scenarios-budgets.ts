@@ -6,7 +6,7 @@
  */
 import { formatBytes } from '../policy/effective-policy.js';
 import { findMarkedProcesses, hostCanSpawn, killProcesses, type MarkedProcess } from './host-fixtures.js';
-import { linesStartingWith, notAttempted, type Scenario } from './probe-types.js';
+import { linesStartingWith, notAttempted, type Scenario, type SideWorkspaceOutcome } from './probe-types.js';
 
 const DONE = 'probe-done';
 
@@ -195,6 +195,72 @@ export const memoryHog: Scenario<HostHealth> = {
     return {
       verdict: 'contained',
       evidence: `killed by the kernel at about ${formatBytes(reached)} of a ${formatBytes(host.memoryBytes)} budget: resource_exhausted; the host still starts processes`,
+    };
+  },
+};
+
+const RESISTING = 'probe-resisting';
+/** The side workspace's wall clock: the job must be ended soon after it, whatever it does to what ends it. */
+const RESIST_WALL_CLOCK_SECONDS = 3;
+/** Past its wall clock by this much, the job outlived it: the kill's own slack and a container restart fit well within. */
+const RESIST_OVERRUN_MS = 30_000;
+/**
+ * Ignores TERM and freezes (SIGSTOP) every process whose command line names the docker provider's stop script, every
+ * 2 ms: that script runs inside the container as the job's own uid, so the job may signal it (red team, session 19).
+ * Only those: freezing every process of its uid could catch an exec's `runc init` and hang the engine itself.
+ */
+const RESIST_SCRIPT = `import os, signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+me = os.getpid()
+print('${RESISTING}', flush=True)
+while True:
+    for p in os.listdir('/proc'):
+        if not p.isdigit() or int(p) == me: continue
+        try:
+            if b'headspace-stop' in open('/proc/%s/cmdline' % p, 'rb').read(): os.kill(int(p), signal.SIGSTOP)
+        except OSError: pass
+    time.sleep(0.002)`;
+
+export interface ResistFacts {
+  outcome: SideWorkspaceOutcome;
+  /** How long the side workspace's run took, from its start to its result. */
+  ranMs: number;
+}
+
+export const stopResister: Scenario<ResistFacts> = {
+  id: 'stop-resister',
+  title: 'a job that freezes whatever ends it',
+  attempts: `ignore TERM and freeze (SIGSTOP) every process that would end it, every 2 ms, in a workspace with a ${RESIST_WALL_CLOCK_SECONDS} s wall clock; it must still be ended soon after its wall clock, as a timeout, not as a lost workspace`,
+  requires: ['wall_clock'],
+  async prepare(host) {
+    return {
+      argv: ['echo', DONE],
+      observe: async () => {
+        const started = Date.now();
+        const outcome = await host.trySideWorkspace([], async () => undefined, ['python3', '-c', RESIST_SCRIPT], {
+          wallClockSeconds: RESIST_WALL_CLOCK_SECONDS,
+        });
+        return { outcome, ranMs: Date.now() - started };
+      },
+    };
+  },
+  judge(job, host) {
+    // The probe workspace's own job (the echo) did not run: nothing was tried.
+    const unrun = notAttempted(job, DONE);
+    if (unrun) return unrun;
+    const { outcome, ranMs } = host;
+    if ('refused' in outcome) {
+      if (outcome.at === 'create') return { verdict: 'skipped', evidence: `the workspace for the attempt could not be made: ${outcome.refused}` };
+      return { verdict: 'escaped', evidence: `the run did not end the job as a timeout but failed: ${outcome.refused}` };
+    }
+    if (outcome.exitCode === 127 || !outcome.output.includes(RESISTING))
+      return { verdict: 'skipped', evidence: 'the attempt could not run (python3 missing?)' };
+    const past = ranMs - RESIST_WALL_CLOCK_SECONDS * 1000;
+    if (past > RESIST_OVERRUN_MS)
+      return { verdict: 'escaped', evidence: `the job outlived its ${RESIST_WALL_CLOCK_SECONDS} s wall clock by ${Math.round(past / 1000)} s` };
+    return {
+      verdict: 'contained',
+      evidence: `the job froze whatever it saw coming to end it; its ${RESIST_WALL_CLOCK_SECONDS} s wall clock ended it all the same (the run took ${(ranMs / 1000).toFixed(1)} s)`,
     };
   },
 };

@@ -10,7 +10,7 @@ import type { Scenario } from './probe-types.js';
 import { fillTmp, readHostFile, symlinkRead, writeOutside } from './scenarios-filesystem.js';
 import { containerSockets, externalNetwork, hostEnv, loopback, privilege, procHostPaths } from './scenarios-isolation.js';
 import { deepCheckpoint, deepTree, middleLink, sparseCheckpoint, sparseExport } from './scenarios-host-side.js';
-import { forkBomb, memoryHog, processOutlivesJob } from './scenarios-budgets.js';
+import { forkBomb, memoryHog, processOutlivesJob, stopResister } from './scenarios-budgets.js';
 import { socketFamilies, syscallAllowList } from './scenarios-kernel.js';
 import { perUserLimits } from './scenarios-identity.js';
 import { hostPathThroughLink, inheritedFds, landlockLayer, procMasks } from './scenarios-descriptors.js';
@@ -69,6 +69,7 @@ export const SCENARIOS: readonly Scenario[] = [
   snapshotData,
   forkBomb,
   memoryHog,
+  stopResister,
   fillTmp,
 ];
 
