@@ -189,8 +189,8 @@ export async function waitForBatch(ctx: EngineContext, input: { groupId: string;
   let adoptedFrom: string | null = null;
   for (;;) {
     // What a wait read is answered only from a store still at its home (as wait's is): a batch can end because its
-    // home was moved, in a file nobody else will read. The first read too: a long-lived engine's store was opened
-    // before this call, and a batch wait that found the batch finished answered from a moved file.
+    // home was moved, in a file nobody else will read. Looked at before every read, so after every drive and wait;
+    // the first look repeats the engine's own at the call's start, a stat.
     ctx.store().refuseIfMoved({ now: true });
     const group = records.group(input.groupId)!;
     if (group.state === 'finished') return batchResult(ctx, input.groupId, { verb: 'batch-wait', ...(adoptedFrom ? { lead: adoptedFrom } : {}) });

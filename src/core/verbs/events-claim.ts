@@ -53,8 +53,8 @@ export async function claimDeliveries(ctx: EngineContext, input: EventsClaimInpu
   const leaseMs = (input.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
   const until = Date.now() + (input.waitSeconds ?? 0) * 1000;
   for (;;) {
-    // A claim is taken only from a store still at its home, the first too (a long-lived engine opened its store before
-    // this call): one leased in a moved file could never be acked.
+    // A claim is taken only from a store still at its home: one leased in a moved file could never be acked. Looked at
+    // before every claim, so after every wait; the first look repeats the engine's own at the call's start, a stat.
     ctx.store().refuseIfMoved({ now: true });
     const claimed = queue.claim(id, max, ctx.clock.now(), leaseMs);
     if (claimed.length > 0 || Date.now() >= until || input.signal?.aborted) return claimed;

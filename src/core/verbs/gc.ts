@@ -15,7 +15,7 @@ import { toEngineError } from '../errors.js';
  * and said "left N", as if each had been kept on purpose. The provider's
  * other expired workspaces are then not tried: against an engine that
  * accepts and never answers, each try cost its own bound (10 s) for the same
- * answer. They stay expired and recorded, each named with its destroy.
+ * answer. They stay expired and recorded, each named with gc as its next step.
  */
 export async function collectGarbage(ctx: EngineContext): Promise<ResultPackage> {
   const store = ctx.store();

@@ -312,8 +312,9 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
     let line = '';
     // The job's own end-of-job sweep (the same kill as the same uid) can end this exec as it runs: again, then.
     for (let attempt = 0; attempt < 3; attempt++) {
-      // A control exec: given up on once the engine stops answering about it (engine-client.ts watchEngine), and
-      // once it overruns its grace by stopSlackMs().
+      // A control exec: given up on once the engine stops answering about it (engine-client.ts watchEngine), when
+      // `givenUp` aborts, and once it overruns its grace by its slack. Forwarded by hand and removed after each attempt:
+      // AbortSignal.any left a listener on `givenUp` per attempt (a MaxListenersExceededWarning in a run's stderr).
       const spec = { cmd: stop.cmd, env: [], user: stop.user, workingDir: '/' };
       const bounded = new AbortController();
       const overran = new StopOverranError();
