@@ -49,9 +49,19 @@ export function batchRecords(ctx: EngineContext): BatchRecords {
   return new BatchRecords(ctx.store());
 }
 
-/** Takes the driver's seat when it is free or its holder is dead; true when this process now drives. */
+/**
+ * The batches a loop of this process drives now, by store and group. The seat is held by a process (pid and start
+ * time), so the seat alone cannot tell this process's loops apart: in a long-lived engine (serve, mcp) a second batch
+ * wait on a batch this process drove found the seat its own and started a second loop beside the first, and both
+ * launched the same queued member, each with a job id of its own. Process-wide on purpose, as the seat is.
+ */
+const drivenHere = new Set<string>();
+const drivenKey = (ctx: EngineContext, groupId: string): string => `${ctx.store().path}\0${groupId}`;
+
+/** Takes the driver's seat when it is free or its holder is dead; true when this process now drives and no loop of it already does. */
 export function tryAdopt(ctx: EngineContext, group: GroupRecord, me: Owner = currentOwner()): boolean {
   if (group.state !== 'running') return false;
+  if (drivenHere.has(drivenKey(ctx, group.id))) return false;
   if (group.driver && group.driver.pid === me.pid && group.driver.started === me.started) return true;
   if (group.driver && isOwnerAlive(group.driver)) return false;
   return batchRecords(ctx).adopt(group.id, group.driver, me);
@@ -81,6 +91,17 @@ export function memberView(m: MemberRecord, job: JobRecord | undefined): MemberV
 
 /** Drives the group until it is finished, the caller's `until` passes, or the signal aborts. The caller must hold the seat (tryAdopt). */
 export async function driveBatch(ctx: EngineContext, groupId: string, options: DriveOptions): Promise<DriveEnd> {
+  const key = drivenKey(ctx, groupId);
+  if (drivenHere.has(key)) return 'not-driver';
+  drivenHere.add(key);
+  try {
+    return await driveHeld(ctx, groupId, options);
+  } finally {
+    drivenHere.delete(key);
+  }
+}
+
+async function driveHeld(ctx: EngineContext, groupId: string, options: DriveOptions): Promise<DriveEnd> {
   const records = batchRecords(ctx);
   const store = ctx.store();
   const me = currentOwner();
