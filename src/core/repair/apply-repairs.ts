@@ -138,6 +138,25 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<RepairDone>
         return { kept: `kept ${action.leftover.kind} ${action.leftover.target}: it was no longer a leftover when doctor came to remove it` };
       return `removed ${action.leftover.kind} ${action.leftover.target}`;
     }
+    case 'remove-workspace': {
+      // Read again: a destroyed id may be used again, and a create of it since made it someone's workspace.
+      const record = store.getWorkspace(action.workspaceId);
+      if (record !== undefined && record.state !== 'destroyed')
+        return { kept: `kept workspace ${action.workspaceId} at the ${action.provider} provider: it is recorded ${record.state} now` };
+      const provider = await ctx.provider(action.provider);
+      const disposition = await journal(action.provider, async () => {
+        if (!(await provider.listWorkspaces()).includes(action.workspaceId)) return undefined;
+        return provider.remove(action.workspaceId);
+      });
+      if (disposition === undefined) return { kept: `kept nothing: the ${action.provider} provider no longer holds workspace ${action.workspaceId}` };
+      if (disposition.unverified.length > 0)
+        throw new Error(`the ${action.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}; doctor will name it again`);
+      return `removed workspace ${action.workspaceId} at the ${action.provider} provider (${[
+        `removed: ${disposition.removed.join(', ') || 'nothing'}`,
+        ...(disposition.retained.length ? [`retained: ${disposition.retained.join(', ')}`] : []),
+        ...(disposition.reclaiming?.length ? [`reclaiming: ${disposition.reclaiming.join(', ')}`] : []),
+      ].join('; ')})`;
+    }
     case 'snapshot':
       return applySnapshotRepair(ctx, action.step, journal);
     case 'remove-file':

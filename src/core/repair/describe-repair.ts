@@ -4,6 +4,7 @@ const VERBS: Record<Repair['kind'], string> = {
   'finish-job': 'finish',
   'settle-intent': 'settle',
   'remove-leftover': 'remove',
+  'remove-workspace': 'remove',
   'remove-temporary-file': 'remove temporary file',
   'remove-log': 'remove stray log',
   snapshot: 'repair',

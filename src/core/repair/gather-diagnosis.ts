@@ -13,7 +13,7 @@ import type { SqliteStore } from '../store/sqlite-store.js';
 import { isOwnerAlive } from '../store/owner.js';
 import { gatherSnapshotFacts } from '../snapshots/gather-snapshot-facts.js';
 import { settleEach } from '../settle-each.js';
-import type { DeadIntent, Diagnosis, OrphanJob, WorkspaceFacts } from './plan-repairs.js';
+import type { DeadIntent, Diagnosis, OrphanJob, UntrackedWorkspace, WorkspaceFacts } from './plan-repairs.js';
 
 /** How many recorded workspaces' providers a diagnosis asks about at once (doctor's report too; a native inspect reads its image's mount). */
 export const INSPECTS_AT_ONCE = 8;
@@ -139,6 +139,7 @@ export async function gatherDiagnosis(
     if (answer.status === 'rejected') warnings.push(`the ${name} provider could not list its leftovers: ${(answer.reason as Error).message}`);
     else for (const leftover of answer.value) leftovers.push({ provider: name, leftover });
   }
+  const untracked = await gatherUntracked(ctx, names, warnings);
 
   // A workspace created after the list above was read has no facts yet; a leftover naming it (a folder its create
   // was still making) would be planned as one of no workspace. Its record is read now, as the logs below are judged.
@@ -162,7 +163,37 @@ export async function gatherDiagnosis(
   // record, a fork's mounts before its meta.json) is then seen live, where read first it was not, and its work was
   // planned away as debris (red team, session 11). One that ends in between is caught when the repair is applied.
   const { busy, liveExportDestinations } = busyWorkspaces(store);
-  return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, strayLogs, liveExportDestinations, snapshots }, warnings };
+  return { diagnosis: { workspaces, busy, deadIntents, orphanJobs, leftovers, untracked, strayLogs, liveExportDestinations, snapshots }, warnings };
+}
+
+/**
+ * The workspaces each provider holds that the store does not record as live (a destroy recorded whose removal the
+ * provider could not verify left them with nothing that would ever name them again). Only a ready provider is
+ * asked: one that failed its probe (an engine that did not answer it) says so in doctor's checks, and asking it again
+ * would add its whole bound to doctor's time. Each record is read after its provider's list: a create records its
+ * workspace before the provider makes it, so a workspace listed has its record by then unless it has none at all.
+ * A record on another provider (only a hand-edited store has one) is not this provider's to judge.
+ */
+async function gatherUntracked(ctx: EngineContext, names: readonly string[], warnings: string[]): Promise<UntrackedWorkspace[]> {
+  const held = await settleEach(names, names.length, async (name) => {
+    const provider = await ctx.provider(name);
+    return (await provider.probe()).ready ? provider.listWorkspaces() : [];
+  });
+  const store = ctx.store();
+  const untracked: UntrackedWorkspace[] = [];
+  for (const [i, name] of names.entries()) {
+    const answer = held[i]!;
+    if (answer.status === 'rejected') {
+      warnings.push(`the ${name} provider could not list its workspaces: ${(answer.reason as Error).message}`);
+      continue;
+    }
+    for (const workspaceId of answer.value) {
+      const record = store.getWorkspace(workspaceId);
+      if (record === undefined) untracked.push({ provider: name, workspaceId, record: 'none' });
+      else if (record.state === 'destroyed' && record.provider === name) untracked.push({ provider: name, workspaceId, record: 'destroyed' });
+    }
+  }
+  return untracked;
 }
 
 /**

@@ -21,7 +21,11 @@
  *    only when its workspace is idle; a workspace folder only when it never
  *    became ready and has no unexported declared artifact;
  *  - a declared, unexported artifact is never deleted: a destroy cut short
- *    is left for `headspace destroy`, which guards them.
+ *    is left for `headspace destroy`, which guards them;
+ *  - a workspace a provider still holds though its record says destroyed
+ *    (a removal the provider could not verify) is removed at the provider:
+ *    its destroy already passed the artifact guards. One the store has no
+ *    record of is only reported: it may be anyone's work.
  */
 import type { WorkspaceState } from '../lifecycle/transitions.js';
 import type { Leftover } from '../provider.js';
@@ -30,7 +34,7 @@ import type { IntentRecord } from '../store/sqlite-store.js';
 import { settleRun, type RunFact } from '../run/run-machine.js';
 import { SNAPSHOT_OPS, planSnapshotIntent, planSnapshotRepairs, type SnapshotFacts, type SnapshotRepairStep } from '../snapshots/plan-snapshot-repairs.js';
 
-export type RepairKind = 'finish-job' | 'settle-intent' | 'remove-leftover' | 'remove-temporary-file' | 'remove-log' | 'snapshot';
+export type RepairKind = 'finish-job' | 'settle-intent' | 'remove-leftover' | 'remove-workspace' | 'remove-temporary-file' | 'remove-log' | 'snapshot';
 
 export type RepairAction =
   | {
@@ -51,6 +55,7 @@ export type RepairAction =
       recordExport?: { workspaceId: string; name: string; to: string; sha256: string; size: number };
     }
   | { type: 'remove-leftover'; provider: string; leftover: Leftover }
+  | { type: 'remove-workspace'; provider: string; workspaceId: string }
   | { type: 'remove-file'; path: string }
   | { type: 'snapshot'; step: SnapshotRepairStep }
   | { type: 'none' };
@@ -106,6 +111,17 @@ export interface OrphanJob {
   intentIds: number[];
 }
 
+/**
+ * A workspace a provider holds that the store does not record as live: `destroyed` (its record says so; the
+ * provider's removal was not verified, or failed after it answered), or `none` (no record at all: a store replaced
+ * or restored from an older copy, or a row removed by hand).
+ */
+export interface UntrackedWorkspace {
+  provider: string;
+  workspaceId: string;
+  record: 'destroyed' | 'none';
+}
+
 export interface Diagnosis {
   workspaces: Record<string, WorkspaceFacts>;
   /** Workspace id → who keeps it busy: a live job or a live open operation in another process. */
@@ -113,6 +129,8 @@ export interface Diagnosis {
   deadIntents: DeadIntent[];
   orphanJobs: OrphanJob[];
   leftovers: Array<{ provider: string; leftover: Leftover }>;
+  /** Workspaces a provider holds that the store does not record as live; absent: none gathered. */
+  untracked?: UntrackedWorkspace[];
   /** Job logs of destroyed workspaces or of jobs the store does not know. */
   strayLogs: string[];
   /** Host destinations that a live export is writing now: their .partial files are in use. */
@@ -201,6 +219,8 @@ export function planRepairs(d: Diagnosis): Repair[] {
     repairs.push({ ...base, safe: true, reason: `${leftover.detail}: remove it`, action: { type: 'remove-leftover', provider, leftover } });
   }
 
+  repairs.push(...(d.untracked ?? []).map((u) => planUntracked(d, u)));
+
   for (const path of d.strayLogs) {
     repairs.push({
       kind: 'remove-log',
@@ -212,6 +232,26 @@ export function planRepairs(d: Diagnosis): Repair[] {
     });
   }
   return repairs;
+}
+
+function planUntracked(d: Diagnosis, u: UntrackedWorkspace): Repair {
+  const id = u.workspaceId;
+  const base = { kind: 'remove-workspace' as const, target: `workspace ${id} at the ${u.provider} provider`, workspaceId: id };
+  const held = `the ${u.provider} provider still holds workspace ${id}`;
+  if (d.busy[id]) return { ...base, safe: false, reason: `${held}, but ${d.busy[id]} is acting on it; look again when it ends`, action: { type: 'none' } };
+  if (u.record === 'destroyed')
+    return {
+      ...base,
+      safe: true,
+      reason: `${held}, which is recorded destroyed (its removal there was not verified): remove it at the provider`,
+      action: { type: 'remove-workspace', provider: u.provider, workspaceId: id },
+    };
+  return {
+    ...base,
+    safe: false,
+    reason: `${held}, of which this home's store has no record (a store replaced, or restored from an older copy?); its files may be someone's work: look at it with the ${u.provider} provider's own tools, and remove it there once nothing in it is needed`,
+    action: { type: 'none' },
+  };
 }
 
 /**

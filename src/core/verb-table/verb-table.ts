@@ -244,7 +244,15 @@ export const destroyVerb = defineVerb({
     z.strictObject({
       workspaceId: workspaceIdField(z),
       force: z.boolean().optional().describe('true to discard unexported artifacts and release unsettled outputs, which otherwise make destroy refuse'),
+      abandon: z
+        .boolean()
+        .optional()
+        .describe(
+          'true to record the workspace destroyed even when its provider fails the removal (exit 7: its engine gone for good); what the provider holds of it is left, and doctor names it if that provider answers again',
+        ),
     }),
+  // Leaving a container or folder behind on purpose is a person's call, as applying doctor's repairs is.
+  mcpOmits: ['abandon'],
   handler: async () => (await import('../verbs/destroy.js')).destroyWorkspace,
 });
 

@@ -12,7 +12,7 @@ import { crashPoint } from '../crash-points.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace, requireWorkspace } from './workspace-guards.js';
-import { EngineError } from '../errors.js';
+import { EngineError, isEngineError } from '../errors.js';
 import { toEntry } from '../result/artifact-view.js';
 import { displayHostPath, quotedName } from '../result/visible-text.js';
 import { snapshotRecords } from '../snapshots/snapshot-guards.js';
@@ -23,7 +23,12 @@ const describeOutput = (o: OutputRecord) => `${o.id} (fork ${o.childId} of ${o.p
 export interface DestroyInput {
   workspaceId: string;
   force?: boolean;
+  /** When the provider fails the removal (exit 7: its engine gone, say), record the workspace destroyed anyway; what the provider holds of it is left. */
+  abandon?: boolean;
 }
+
+/** What the provider held, said unverified when a removal it failed is abandoned. */
+const ABANDONED_RESOURCES: RemovalDisposition = { removed: [], retained: [], unverified: ['runtime', 'storage'] };
 
 /**
  * Removes a workspace along the fixed removal path (never from running).
@@ -111,20 +116,38 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
   });
   crashPoint('remove', 'after-intent');
   let disposition: RemovalDisposition;
+  /** Why the removal was abandoned (the provider's failure), when it was. */
+  let abandoned: string | null = null;
   try {
     disposition = await provider.remove(ws.id);
     crashPoint('remove', 'after-provider-call');
   } catch (error) {
-    // Leave the workspace as it was: marking it destroyed would hide
-    // whatever the provider failed to remove. The caller can retry.
-    store.settleIntent(intent, `failed: ${(error as Error).message.slice(0, 200)}`, ctx.clock.now());
-    throw error;
+    const failure = isEngineError(error) && error.category === 'infrastructure_failure' ? error : null;
+    if (failure !== null && input.abandon === true) {
+      // Asked for by name, and only for a failure of the machinery: the record goes, what the provider holds stays,
+      // said unverified; doctor names it (a provider holding a workspace recorded destroyed) if that provider answers again.
+      abandoned = failure.message;
+      disposition = ABANDONED_RESOURCES;
+    } else {
+      // Leave the workspace as it was: marking it destroyed would hide
+      // whatever the provider failed to remove. The caller can retry.
+      store.settleIntent(intent, `failed: ${(error as Error).message.slice(0, 200)}`, ctx.clock.now());
+      if (failure === null) throw error;
+      // An engine gone for good would fail every retry: the way out is named, beside the provider's own remedy.
+      throw new EngineError(failure.code, failure.message, {
+        hint: `${failure.hint ?? 'doctor names what is broken'}; if the ${ws.provider} provider will never remove it (its engine gone for good), destroy with abandon records the workspace destroyed and leaves what it holds of it`,
+        ...(failure.action === undefined ? {} : { action: failure.action }),
+        cause: failure,
+      });
+    }
   }
   // Its jobs and its record as destroyed are read in the same commit (#20: no read transaction after it).
   const { jobs, destroyed } = store.atomically(() => {
     store.settleIntent(
       intent,
-      `removed=${disposition.removed.join('+') || 'none'}${disposition.reclaiming?.length ? ` reclaiming=${disposition.reclaiming.join('+')}` : ''}`,
+      abandoned !== null
+        ? `abandoned: ${abandoned.slice(0, 200)}`
+        : `removed=${disposition.removed.join('+') || 'none'}${disposition.reclaiming?.length ? ` reclaiming=${disposition.reclaiming.join('+')}` : ''}`,
       ctx.clock.now(),
     );
     // An earlier destroy of it that was cut short (its process gone) is finished by this one: settled with it, so the
@@ -137,7 +160,14 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     for (const o of unsettled) if (records.beginSettle(o.id, 'release')) records.finishSettle(o.id, ctx.clock.now());
     return { jobs: store.listJobs(ws.id), destroyed: moved };
   });
-  const warnings = disposition.unverified.length ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`] : [];
+  const warnings =
+    abandoned !== null
+      ? [
+          `the ${ws.provider} provider failed the removal (${abandoned}); abandoned as asked: the workspace is recorded destroyed, and whatever the provider still holds of it is left there (doctor names it, and its repair with apply removes it, if that provider answers again)`,
+        ]
+      : disposition.unverified.length
+        ? [`the ${ws.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}`]
+        : [];
   // The workspace's egress CA (#18 item 3) goes with it: its keys serve no other workspace.
   removeWorkspaceCa(ctx.home, ws.id);
   let logsRemoved = 0;
@@ -152,7 +182,10 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     .filter((a) => a.exportedTo !== null)
     .map((a) => `export survives: ${quotedName(a.name)} at ${a.exportedTo === null ? '' : displayHostPath(a.exportedTo)} (sha256:${a.exportedSha256})`);
   const result = buildResult({
-    outcome_summary: `workspace ${ws.id} was destroyed on ${ws.provider}`,
+    outcome_summary:
+      abandoned !== null
+        ? `workspace ${ws.id} was recorded destroyed; its removal on ${ws.provider} failed and was abandoned`
+        : `workspace ${ws.id} was destroyed on ${ws.provider}`,
     status: 'success',
     key_findings: [
       `removed: ${list([...disposition.removed, ...(logsRemoved ? ['job logs'] : [])])}`,
