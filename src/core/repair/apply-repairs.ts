@@ -13,6 +13,7 @@ import { busyWorkspaces } from './gather-diagnosis.js';
 import { applySnapshotRepair } from '../snapshots/apply-snapshot-repair.js';
 import { issueJobReceipt } from '../receipts/job-receipt.js';
 import type { Repair } from './plan-repairs.js';
+import type { RemovalDisposition } from '../provider.js';
 
 export interface AppliedRepair {
   repair: Repair;
@@ -139,16 +140,29 @@ async function applyOne(ctx: EngineContext, repair: Repair): Promise<RepairDone>
       return `removed ${action.leftover.kind} ${action.leftover.target}`;
     }
     case 'remove-workspace': {
-      // Read again: a destroyed id may be used again, and a create of it since made it someone's workspace.
-      const record = store.getWorkspace(action.workspaceId);
-      if (record !== undefined && record.state !== 'destroyed')
-        return { kept: `kept workspace ${action.workspaceId} at the ${action.provider} provider: it is recorded ${record.state} now` };
       const provider = await ctx.provider(action.provider);
-      const disposition = await journal(action.provider, async () => {
-        if (!(await provider.listWorkspaces()).includes(action.workspaceId)) return undefined;
-        return provider.remove(action.workspaceId);
+      // The record's look and the journal in one transaction, which a create of the id waits behind and is then refused
+      // by: read apart, a create between them had its new workspace removed in its place (red team, session 20).
+      const lease = store.leaseDestroyedRecord({
+        workspaceId: action.workspaceId,
+        provider: action.provider,
+        owner: currentOwner(),
+        createdAt: ctx.clock.now(),
+        traceId: ctx.traceId,
       });
-      if (disposition === undefined) return { kept: `kept nothing: the ${action.provider} provider no longer holds workspace ${action.workspaceId}` };
+      if ('state' in lease) return { kept: `kept workspace ${action.workspaceId} at the ${action.provider} provider: it is recorded ${lease.state} now` };
+      let disposition: RemovalDisposition;
+      try {
+        if (!(await provider.listWorkspaces()).includes(action.workspaceId)) {
+          store.settleIntent(lease.intentId, 'done: the provider no longer held it', ctx.clock.now());
+          return { kept: `kept nothing: the ${action.provider} provider no longer holds workspace ${action.workspaceId}` };
+        }
+        disposition = await provider.remove(action.workspaceId);
+      } catch (error) {
+        store.settleIntent(lease.intentId, `failed: ${(error as Error).message.slice(0, 200)}`, ctx.clock.now());
+        throw error;
+      }
+      store.settleIntent(lease.intentId, `removed=${disposition.removed.join('+') || 'none'}`, ctx.clock.now());
       if (disposition.unverified.length > 0)
         throw new Error(`the ${action.provider} provider could not verify the removal of: ${disposition.unverified.join(', ')}; doctor will name it again`);
       return `removed workspace ${action.workspaceId} at the ${action.provider} provider (${[

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { EngineContext } from '../context.js';
+import type { Provider } from '../provider.js';
 import type { SqliteStore } from '../store/sqlite-store.js';
 import { isOwnerAlive } from '../store/owner.js';
 import { gatherSnapshotFacts } from '../snapshots/gather-snapshot-facts.js';
@@ -130,16 +131,21 @@ export async function gatherDiagnosis(
 
   const leftovers: Diagnosis['leftovers'] = [];
   const names = ctx.providerNames();
-  const listed = await settleEach(names, names.length, async (name) => {
-    const provider = await ctx.provider(name);
-    return provider.leftovers ? provider.leftovers() : [];
-  });
+  // Each provider's leftovers and the workspaces it holds asked at once: asked in turn, an engine that answered the
+  // probe and then stalled cost doctor one bound for each (red team, session 20).
+  const [listed, held] = await Promise.all([
+    settleEach(names, names.length, async (name) => {
+      const provider = await ctx.provider(name);
+      return provider.leftovers ? provider.leftovers() : [];
+    }),
+    settleEach(names, names.length, async (name) => heldWorkspaces(await ctx.provider(name))),
+  ]);
   for (const [i, name] of names.entries()) {
     const answer = listed[i]!;
     if (answer.status === 'rejected') warnings.push(`the ${name} provider could not list its leftovers: ${(answer.reason as Error).message}`);
     else for (const leftover of answer.value) leftovers.push({ provider: name, leftover });
   }
-  const untracked = await gatherUntracked(ctx, names, warnings);
+  const untracked = untrackedOf(ctx, names, held, warnings);
 
   // A workspace created after the list above was read has no facts yet; a leftover naming it (a folder its create
   // was still making) would be planned as one of no workspace. Its record is read now, as the logs below are judged.
@@ -167,18 +173,26 @@ export async function gatherDiagnosis(
 }
 
 /**
- * The workspaces each provider holds that the store does not record as live (a destroy recorded whose removal the
- * provider could not verify left them with nothing that would ever name them again). Only a ready provider is
- * asked: one that failed its probe (an engine that did not answer it) says so in doctor's checks, and asking it again
- * would add its whole bound to doctor's time. Each record is read after its provider's list: a create records its
- * workspace before the provider makes it, so a workspace listed has its record by then unless it has none at all.
- * A record on another provider (only a hand-edited store has one) is not this provider's to judge.
+ * What a provider holds, asked only of a ready provider: one that failed its probe (an engine that did not answer
+ * it) says so in doctor's checks, and asking it again would add its whole bound to doctor's time.
  */
-async function gatherUntracked(ctx: EngineContext, names: readonly string[], warnings: string[]): Promise<UntrackedWorkspace[]> {
-  const held = await settleEach(names, names.length, async (name) => {
-    const provider = await ctx.provider(name);
-    return (await provider.probe()).ready ? provider.listWorkspaces() : [];
-  });
+async function heldWorkspaces(provider: Provider): Promise<string[]> {
+  return (await provider.probe()).ready ? provider.listWorkspaces() : [];
+}
+
+/**
+ * The workspaces each provider holds that the store does not record as live (a destroy recorded whose removal the
+ * provider could not verify left them with nothing that would ever name them again). Each record is read after the
+ * providers' lists: a create records its workspace before the provider makes it, so a workspace listed has its
+ * record by then unless it has none at all. A record on another provider (only a hand-edited store has one) is not
+ * this provider's to judge.
+ */
+function untrackedOf(
+  ctx: EngineContext,
+  names: readonly string[],
+  held: ReadonlyArray<PromiseSettledResult<string[]>>,
+  warnings: string[],
+): UntrackedWorkspace[] {
   const store = ctx.store();
   const untracked: UntrackedWorkspace[] = [];
   for (const [i, name] of names.entries()) {

@@ -59,12 +59,15 @@ export interface RuleDecisionRow {
   at: number;
 }
 
+/** doctor's removal of what a provider still holds of a workspace recorded destroyed (core/repair/apply-repairs.ts). */
+export const REMOVE_HELD_OP = 'repair:remove-workspace';
+
 /**
  * Intent ops that hold a workspace exclusively while their process lives
  * (with a running job, which `beginJob` records as the workspace state).
  * A lease of a dead process holds nothing: a crash never locks a workspace.
  */
-export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove', 'checkpoint', 'restore', 'fork', 'settle'];
+export const LEASING_OPS: readonly string[] = ['put', 'export', 'remove', 'checkpoint', 'restore', 'fork', 'settle', REMOVE_HELD_OP];
 
 /** The SQLite file's header keeps user_version at bytes 60–63, big-endian. */
 function readSchemaVersionFromHeader(file: string): number | null {
@@ -321,6 +324,10 @@ export class SqliteStore {
   insertWorkspace(record: Omit<WorkspaceRecord, 'jobSlot' | 'failureReason'>, slots = JOB_SLOT_COUNT): WorkspaceRecord & { jobSlot: number } {
     return this.atomically(() => {
       const existing = this.sql('SELECT state FROM workspaces WHERE id = ?').get(record.id) as Row | undefined;
+      // doctor removing what a provider kept of the destroyed workspace of this id: a create now would have its new
+      // workspace removed in its place (red team, session 20). Looked at in this transaction, as doctor's lease is taken in its.
+      const lease = this.liveLease(record.id);
+      if (lease?.op === REMOVE_HELD_OP) throw this.leaseBusyError(record.id, lease);
       if (existing && existing.state === 'destroyed') {
         // A destroyed workspace keeps nothing but its record; its id may be used again.
         this.sql('DELETE FROM jobs WHERE workspace_id = ?').run(record.id);
@@ -846,13 +853,42 @@ export class SqliteStore {
   }
 
   /** An open put/export/remove intent on the workspace whose process is alive. */
+  /**
+   * Journals doctor's removal of what a provider still holds of a workspace recorded destroyed, in the transaction
+   * that reads its record: a create of the id (its record inserted in one transaction, insertWorkspace) either comes
+   * first and is seen here, and nothing is removed, or comes after and finds this lease live, and is refused busy.
+   * Returns the intent, or the record's state when it is no longer destroyed.
+   */
+  leaseDestroyedRecord(intent: {
+    workspaceId: string;
+    provider: string;
+    owner: Owner;
+    createdAt: number;
+    traceId: string | null;
+  }): { intentId: number } | { state: string } {
+    return this.atomically(() => {
+      const ws = this.getWorkspace(intent.workspaceId);
+      if (ws !== undefined && ws.state !== 'destroyed') return { state: ws.state };
+      const lease = this.liveLease(intent.workspaceId);
+      if (lease) throw this.leaseBusyError(intent.workspaceId, lease);
+      return { intentId: this.openIntent({ ...intent, op: REMOVE_HELD_OP, jobId: null }) };
+    });
+  }
+
   private liveLease(workspaceId: string): IntentRecord | undefined {
     const rows = this.sql('SELECT * FROM intents WHERE workspace_id = ? AND settled_at IS NULL ORDER BY id').all(workspaceId) as Row[];
     return rows.map(toIntent).find((i) => LEASING_OPS.includes(i.op) && isOwnerAlive(i.owner));
   }
 
   private leaseBusyError(workspaceId: string, lease: IntentRecord): EngineError {
-    const what = lease.op === 'remove' ? 'a destroy' : lease.op === 'export' ? 'an export' : `a ${lease.op}`;
+    const what =
+      lease.op === 'remove'
+        ? 'a destroy'
+        : lease.op === 'export'
+          ? 'an export'
+          : lease.op === REMOVE_HELD_OP
+            ? "doctor's removal of what a provider kept of an earlier workspace of this id"
+            : `a ${lease.op}`;
     return new EngineError('WORKSPACE_BUSY', `workspace ${workspaceId} is busy: ${what} is in progress (process ${lease.owner.pid})`, {
       hint: 'wait for it to finish, then try again',
     });

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../context.js';
 import { PROFILES } from '../policy/profiles.js';
 import { EngineError } from '../errors.js';
+import { nextAction } from '../next-action.js';
 import { inputRef } from '../verb-table/command-words.js';
 import { validateId } from '../ids.js';
 import { assertEnforceable, describeLimit, effectivePolicy } from '../policy/effective-policy.js';
@@ -81,11 +82,15 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const provider = await ctx.provider(providerName);
   const store = ctx.store();
   // The id's check and reconcile's reads in one read transaction: one read lock instead of two (#20).
-  const attention = store.readConsistently(() => {
+  const { attention, reused } = store.readConsistently(() => {
     const previous = store.getWorkspace(workspaceId);
     if (previous && previous.state !== 'destroyed') throw workspaceExists(workspaceId, previous.state);
-    return reconcileStore(ctx);
+    return { attention: reconcileStore(ctx), reused: previous !== undefined && previous.provider === providerName };
   });
+  // A destroyed id its provider still holds (a removal unverified, or abandoned): made again, the provider refused it
+  // only after the new record had replaced the destroyed one, and what it held then hid behind a failed workspace
+  // where doctor no longer named it (red team, session 20). Asked before anything is recorded, only for such an id.
+  if (reused && (await provider.inspect(workspaceId)).state !== 'missing') throw heldAfterDestroy(workspaceId, providerName);
 
   const caps = await provider.capabilities();
   if (policy.network === 'enabled' && labelLimit('network', policy, caps).label === 'measured') throw openNetworkRefused();
@@ -177,6 +182,17 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
     provenance: provenanceFor(ctx, 'create', { workspace: ws, caps, startedAt: now, finishedAt: ctx.clock.now() }),
     attention,
   });
+}
+
+function heldAfterDestroy(workspaceId: string, providerName: string): EngineError {
+  return new EngineError(
+    'WORKSPACE_EXISTS',
+    `workspace ${workspaceId} was destroyed, but the ${providerName} provider still holds it (its removal was not verified, or was abandoned); nothing was created`,
+    {
+      hint: "doctor's repair with apply removes what the provider still holds of it; then create it again, or choose another id",
+      action: nextAction('doctor', { repair: true, apply: true }),
+    },
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { crashPoint } from '../crash-points.js';
 import { currentOwner, isOwnerAlive } from '../store/owner.js';
 import type { RemovalDisposition } from '../provider.js';
 import { requireLiveWorkspace, requireWorkspace } from './workspace-guards.js';
-import { EngineError, isEngineError } from '../errors.js';
+import { EngineError, isEngineError, ProviderError } from '../errors.js';
 import { toEntry } from '../result/artifact-view.js';
 import { displayHostPath, quotedName } from '../result/visible-text.js';
 import { snapshotRecords } from '../snapshots/snapshot-guards.js';
@@ -122,7 +122,17 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
     disposition = await provider.remove(ws.id);
     crashPoint('remove', 'after-provider-call');
   } catch (error) {
-    const failure = isEngineError(error) && error.category === 'infrastructure_failure' ? error : null;
+    // The machinery failing (exit 7), or the provider throwing what it never meant to (an unreadable folder on native):
+    // either way a removal that cannot be made. A refusal (bad id, busy) is no failure to abandon over.
+    const failure = !isEngineError(error)
+      ? new ProviderError(`the ${ws.provider} provider failed removing workspace ${ws.id}: ${(error as Error).message}`, {
+          hint: 'doctor names what is broken',
+          action: nextAction('doctor', { provider: ws.provider }),
+          cause: error,
+        })
+      : error.category === 'infrastructure_failure'
+        ? error
+        : null;
     if (failure !== null && input.abandon === true) {
       // Asked for by name, and only for a failure of the machinery: the record goes, what the provider holds stays,
       // said unverified; doctor names it (a provider holding a workspace recorded destroyed) if that provider answers again.
@@ -135,7 +145,7 @@ export async function destroyReporting(ctx: EngineContext, input: DestroyInput):
       if (failure === null) throw error;
       // An engine gone for good would fail every retry: the way out is named, beside the provider's own remedy.
       throw new EngineError(failure.code, failure.message, {
-        hint: `${failure.hint ?? 'doctor names what is broken'}; if the ${ws.provider} provider will never remove it (its engine gone for good), destroy with abandon records the workspace destroyed and leaves what it holds of it`,
+        hint: `${failure.hint ?? 'doctor names what is broken'}; if the ${ws.provider} provider will never remove it (its engine gone for good), destroy with abandon (from the command line or the library; not offered over MCP) records the workspace destroyed and leaves what it holds of it`,
         ...(failure.action === undefined ? {} : { action: failure.action }),
         cause: failure,
       });

@@ -51,7 +51,9 @@ describe.runIf(readiness.ready)(`docker destroy without an engine${readiness.rea
     expect(cli(home, ['create', '--workspace-id', 'left'], env).code).toBe(0);
     const refused = cli(home, ['destroy', 'left'], unreachable);
     expect(refused.code).toBe(7);
-    expect(refused.stdout + refused.stderr).toContain('destroy with abandon records the workspace destroyed');
+    expect(refused.stdout + refused.stderr).toContain(
+      'destroy with abandon (from the command line or the library; not offered over MCP) records the workspace destroyed',
+    );
     const abandoned = cli(home, ['destroy', 'left', '--abandon'], unreachable);
     expect(abandoned.code, abandoned.stdout + abandoned.stderr).toBe(0);
     expect(abandoned.stdout).toContain('workspace left was recorded destroyed; its removal on docker failed and was abandoned');

@@ -54,7 +54,7 @@ it('ends infrastructure_failure, tries the failing provider once, loses nothing,
   );
   const [first, ...rest] = pass.attention.filter((a) => a.kind === 'expired');
   expect(first?.text).toMatch(
-    /^workspace old-a expired and could not be destroyed: the fake backend is broken .*\(create the fake provider without broken: true; if the fake provider will never remove it .*, destroy with abandon records the workspace destroyed .*\)$/,
+    /^workspace old-a expired and could not be destroyed: the fake backend is broken .*\(create the fake provider without broken: true; if the fake provider will never remove it .*, destroy with abandon \(from the command line or the library; not offered over MCP\) records the workspace destroyed .*\)$/,
   );
   expect(rest.map((a) => a.text)).toEqual([
     expect.stringMatching(/^workspace old-b expired and was not tried: the fake provider failed on old-a \(the fake backend is broken/),

@@ -15,7 +15,8 @@ import { jobUserOfSlot } from '../../../../src/core/job-identity.js';
 import { defaultPolicy } from '../../../../src/core/policy/policy.js';
 import { applyRepairs } from '../../../../src/core/repair/apply-repairs.js';
 import type { Repair } from '../../../../src/core/repair/plan-repairs.js';
-import { SqliteStore } from '../../../../src/core/store/sqlite-store.js';
+import { SqliteStore, type WorkspaceRecord } from '../../../../src/core/store/sqlite-store.js';
+import { currentOwner } from '../../../../src/core/store/owner.js';
 import { makeTestEngine, type TestEngine } from '../../../helpers/engine.js';
 
 let t: TestEngine;
@@ -69,30 +70,72 @@ it('reports a workspace the store has no record of as a judgement call and never
   expect(await provider.listWorkspaces()).toContain('stranger');
 });
 
-it('keeps a destroyed id that a create recorded again between the plan and the repair', async () => {
+it('refuses a create of a destroyed id its provider still holds, before recording anything, and names the repair', async () => {
   t = makeTestEngine();
   const provider = await fake();
   await t.engine.create({ workspaceId: 'again' });
   failNextRemoval(provider);
   await t.engine.destroy({ workspaceId: 'again' });
-  const repair: Repair = {
-    kind: 'remove-workspace',
-    target: 'workspace again at the fake provider',
-    workspaceId: 'again',
-    safe: true,
-    reason: 'planned while it was recorded destroyed',
-    action: { type: 'remove-workspace', provider: 'fake', workspaceId: 'again' },
-  };
-  // The id is recorded anew (its create then fails at the provider, which still holds the old one).
-  await t.engine.create({ workspaceId: 'again' }).catch(() => undefined);
+  // Made again, the provider refused it only after the new record replaced the destroyed one: the old workspace then
+  // hid behind a failed one, where doctor no longer named it.
+  await expect(t.engine.create({ workspaceId: 'again' })).rejects.toMatchObject({
+    code: 'WORKSPACE_EXISTS',
+    message: 'workspace again was destroyed, but the fake provider still holds it (its removal was not verified, or was abandoned); nothing was created',
+    action: { verb: 'doctor', args: { repair: true, apply: true } },
+  });
+  const report = await t.engine.doctor({});
+  expect(report.attention.map((a) => a.text).join('\n')).toContain('the fake provider still holds workspace again, which is recorded destroyed');
+  await t.engine.doctor({ repair: true, apply: true });
+  expect((await t.engine.create({ workspaceId: 'again' })).status).toBe('success');
+});
+
+/** What an insert of a new record of `id` carries (the create verb's own, less its policy). */
+const recordOf = (id: string) => ({
+  id,
+  provider: 'fake',
+  state: 'provisioning' as const,
+  profile: 'default',
+  policy: defaultPolicy(),
+  environmentDigest: null,
+  purpose: null,
+  owner: null,
+  createdAt: 0,
+  updatedAt: 0,
+  expiresAt: null,
+  lifecyclePath: ['requested', 'provisioning'] as WorkspaceRecord['lifecyclePath'],
+});
+
+it('takes its look at the record and its journal in one step, which a create of the id is refused behind, and keeps a record made live before it', async () => {
+  t = makeTestEngine();
+  const provider = await fake();
+  await t.engine.create({ workspaceId: 'raced' });
+  failNextRemoval(provider);
+  await t.engine.destroy({ workspaceId: 'raced' });
   const store = SqliteStore.open(t.home);
   try {
-    const state = store.getWorkspace('again')?.state;
-    expect(state).not.toBe('destroyed');
+    const lease = { workspaceId: 'raced', provider: 'fake', owner: currentOwner(), createdAt: 0, traceId: null };
+    // While doctor's removal holds the id, a create's insert is refused busy, naming it.
+    const held = store.leaseDestroyedRecord(lease);
+    expect(held).toHaveProperty('intentId');
+    expect(() => store.insertWorkspace(recordOf('raced'))).toThrow(
+      "workspace raced is busy: doctor's removal of what a provider kept of an earlier workspace of this id is in progress",
+    );
+    store.settleIntent((held as { intentId: number }).intentId, 'done', 0);
+    // A record made live before the look is seen by it, and the repair is not made.
+    store.insertWorkspace(recordOf('raced'));
+    expect(store.leaseDestroyedRecord(lease)).toEqual({ state: 'provisioning' });
+    const repair: Repair = {
+      kind: 'remove-workspace',
+      target: 'workspace raced at the fake provider',
+      workspaceId: 'raced',
+      safe: true,
+      reason: 'planned while it was recorded destroyed',
+      action: { type: 'remove-workspace', provider: 'fake', workspaceId: 'raced' },
+    };
     const ctx = { store: () => store, provider: fake, clock: t.clock, traceId: 'trace-test' } as unknown as EngineContext;
     const [applied] = await applyRepairs(ctx, [repair]);
-    expect(applied?.detail).toBe(`kept workspace again at the fake provider: it is recorded ${state} now`);
-    expect(await provider.listWorkspaces()).toContain('again');
+    expect(applied?.detail).toBe('kept workspace raced at the fake provider: it is recorded provisioning now');
+    expect(await provider.listWorkspaces()).toContain('raced');
   } finally {
     store.close();
   }
@@ -111,4 +154,24 @@ it('does not ask a provider that is not ready what it holds', async () => {
   const report = await t.engine.doctor({ repair: true });
   expect(asked).toBe(0);
   expect(report.warnings.join('\n')).not.toContain('could not list its workspaces');
+});
+
+it('asks a provider what it holds while it lists its leftovers, not after', async () => {
+  t = makeTestEngine();
+  const provider = await fake();
+  // The leftovers answer only once the holdings were asked: asked in turn, each stalled engine cost doctor a bound more.
+  let asked!: () => void;
+  const holdingsAsked = new Promise<void>((resolve) => (asked = resolve));
+  const list = provider.listWorkspaces.bind(provider);
+  provider.listWorkspaces = async () => {
+    asked();
+    return list();
+  };
+  provider.leftovers = () =>
+    Promise.race([
+      holdingsAsked.then(() => []),
+      new Promise<never>((_, fail) => setTimeout(() => fail(new Error('the holdings were not asked meanwhile')), 3_000)),
+    ]);
+  const report = await t.engine.doctor({ repair: true });
+  expect(report.warnings.join('\n')).not.toContain('could not list its leftovers');
 });

@@ -43,7 +43,9 @@ describe('a destroy whose provider fails the removal', () => {
     expect(failed).toBeInstanceOf(EngineError);
     expect((failed as EngineError).category).toBe('infrastructure_failure');
     expect((failed as EngineError).hint).toContain('start the engine');
-    expect((failed as EngineError).hint).toContain('destroy with abandon records the workspace destroyed');
+    expect((failed as EngineError).hint).toContain(
+      'destroy with abandon (from the command line or the library; not offered over MCP) records the workspace destroyed',
+    );
     expect((await t.engine.inspect({ handle: 'w' })).outcome_summary).toContain('ready');
   });
 
@@ -71,6 +73,18 @@ describe('a destroy whose provider fails the removal', () => {
     failRemovals(await fake(), () => new EngineError('BAD_ARGUMENT', 'not a removal this provider makes', { hint: 'none' }));
     await expect(t.engine.destroy({ workspaceId: 'w', abandon: true })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     expect((await t.engine.inspect({ handle: 'w' })).outcome_summary).toContain('ready');
+  });
+
+  it('takes a provider throwing what it never meant to as a failed removal: exit 7 naming abandon, or abandoned with it', async () => {
+    t = makeTestEngine();
+    await t.engine.create({ workspaceId: 'w' });
+    failRemovals(await fake(), () => new Error("ENOTDIR: not a directory, scandir '/somewhere/meta.json'"));
+    await expect(t.engine.destroy({ workspaceId: 'w' })).rejects.toMatchObject({
+      code: 'PROVIDER_FAILURE',
+      hint: expect.stringContaining('destroy with abandon'),
+    });
+    const abandoned = await t.engine.destroy({ workspaceId: 'w', abandon: true });
+    expect(abandoned.warnings.join('\n')).toContain('the fake provider failed the removal (the fake provider failed removing workspace w: ENOTDIR');
   });
 
   it('with abandon, destroys as ever when the removal succeeds', async () => {
