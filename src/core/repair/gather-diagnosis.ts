@@ -184,8 +184,8 @@ async function heldWorkspaces(provider: Provider): Promise<string[]> {
  * The workspaces each provider holds that the store does not record as live (a destroy recorded whose removal the
  * provider could not verify left them with nothing that would ever name them again). Each record is read after the
  * providers' lists: a create records its workspace before the provider makes it, so a workspace listed has its
- * record by then unless it has none at all. A record on another provider (only a hand-edited store has one) is not
- * this provider's to judge.
+ * record by then unless it has none at all. A record on another provider is a later workspace of the id: a record is
+ * replaced only once destroyed (insertWorkspace), so what this provider holds is what that destroy left.
  */
 function untrackedOf(
   ctx: EngineContext,
@@ -204,7 +204,8 @@ function untrackedOf(
     for (const workspaceId of answer.value) {
       const record = store.getWorkspace(workspaceId);
       if (record === undefined) untracked.push({ provider: name, workspaceId, record: 'none' });
-      else if (record.state === 'destroyed' && record.provider === name) untracked.push({ provider: name, workspaceId, record: 'destroyed' });
+      else if (record.provider !== name) untracked.push({ provider: name, workspaceId, record: 'elsewhere', recordedOn: record.provider });
+      else if (record.state === 'destroyed') untracked.push({ provider: name, workspaceId, record: 'destroyed' });
     }
   }
   return untracked;

@@ -112,14 +112,17 @@ export interface OrphanJob {
 }
 
 /**
- * A workspace a provider holds that the store does not record as live: `destroyed` (its record says so; the
- * provider's removal was not verified, or failed after it answered), or `none` (no record at all: a store replaced
- * or restored from an older copy, or a row removed by hand).
+ * A workspace a provider holds that the store does not record as live there: `destroyed` (its record says so; the
+ * provider's removal was not verified, or was abandoned), `elsewhere` (the id's record is a later workspace on
+ * another provider: a record is replaced only once destroyed, so this one is what that destroy left), or `none`
+ * (no record at all: a store replaced or restored from an older copy, or a row removed by hand).
  */
 export interface UntrackedWorkspace {
   provider: string;
   workspaceId: string;
-  record: 'destroyed' | 'none';
+  record: 'destroyed' | 'elsewhere' | 'none';
+  /** `elsewhere`: the provider the id's record names now. */
+  recordedOn?: string;
 }
 
 export interface Diagnosis {
@@ -239,11 +242,14 @@ function planUntracked(d: Diagnosis, u: UntrackedWorkspace): Repair {
   const base = { kind: 'remove-workspace' as const, target: `workspace ${id} at the ${u.provider} provider`, workspaceId: id };
   const held = `the ${u.provider} provider still holds workspace ${id}`;
   if (d.busy[id]) return { ...base, safe: false, reason: `${held}, but ${d.busy[id]} is acting on it; look again when it ends`, action: { type: 'none' } };
-  if (u.record === 'destroyed')
+  if (u.record !== 'none')
     return {
       ...base,
       safe: true,
-      reason: `${held}, which is recorded destroyed (its removal there was not verified): remove it at the provider`,
+      reason:
+        u.record === 'destroyed'
+          ? `${held}, which is recorded destroyed (its removal there was not verified): remove it at the provider`
+          : `${held}, an earlier workspace of that id: the store records ${id} on the ${u.recordedOn ?? 'other'} provider now, made after this one's destroy, whose removal was not verified: remove it at the ${u.provider} provider`,
       action: { type: 'remove-workspace', provider: u.provider, workspaceId: id },
     };
   return {

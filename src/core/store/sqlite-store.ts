@@ -852,12 +852,12 @@ export class SqliteStore {
     return rows.map(toIntent).find((i) => isOwnerAlive(i.owner));
   }
 
-  /** An open put/export/remove intent on the workspace whose process is alive. */
   /**
-   * Journals doctor's removal of what a provider still holds of a workspace recorded destroyed, in the transaction
-   * that reads its record: a create of the id (its record inserted in one transaction, insertWorkspace) either comes
-   * first and is seen here, and nothing is removed, or comes after and finds this lease live, and is refused busy.
-   * Returns the intent, or the record's state when it is no longer destroyed.
+   * Journals doctor's removal of what a provider still holds of a workspace recorded destroyed (or replaced by a
+   * later one on another provider), in the transaction that reads its record: a create of the id (its record
+   * inserted in one transaction, insertWorkspace) either comes first and is seen here, and nothing is removed, or
+   * comes after and finds this lease live, and is refused busy. Returns the intent, or the record's state when it is
+   * a live workspace on `provider`.
    */
   leaseDestroyedRecord(intent: {
     workspaceId: string;
@@ -868,13 +868,15 @@ export class SqliteStore {
   }): { intentId: number } | { state: string } {
     return this.atomically(() => {
       const ws = this.getWorkspace(intent.workspaceId);
-      if (ws !== undefined && ws.state !== 'destroyed') return { state: ws.state };
+      // A live record on another provider is a later workspace: what `intent.provider` holds of the id is not it.
+      if (ws !== undefined && ws.state !== 'destroyed' && ws.provider === intent.provider) return { state: ws.state };
       const lease = this.liveLease(intent.workspaceId);
       if (lease) throw this.leaseBusyError(intent.workspaceId, lease);
       return { intentId: this.openIntent({ ...intent, op: REMOVE_HELD_OP, jobId: null }) };
     });
   }
 
+  /** An open put/export/remove intent on the workspace whose process is alive. */
   private liveLease(workspaceId: string): IntentRecord | undefined {
     const rows = this.sql('SELECT * FROM intents WHERE workspace_id = ? AND settled_at IS NULL ORDER BY id').all(workspaceId) as Row[];
     return rows.map(toIntent).find((i) => LEASING_OPS.includes(i.op) && isOwnerAlive(i.owner));

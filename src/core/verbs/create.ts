@@ -85,12 +85,14 @@ export async function createWorkspace(ctx: EngineContext, input: CreateInput): P
   const { attention, reused } = store.readConsistently(() => {
     const previous = store.getWorkspace(workspaceId);
     if (previous && previous.state !== 'destroyed') throw workspaceExists(workspaceId, previous.state);
-    return { attention: reconcileStore(ctx), reused: previous !== undefined && previous.provider === providerName };
+    return { attention: reconcileStore(ctx), reused: previous?.provider };
   });
   // A destroyed id its provider still holds (a removal unverified, or abandoned): made again, the provider refused it
   // only after the new record had replaced the destroyed one, and what it held then hid behind a failed workspace
-  // where doctor no longer named it (red team, session 20). Asked before anything is recorded, only for such an id.
-  if (reused && (await provider.inspect(workspaceId)).state !== 'missing') throw heldAfterDestroy(workspaceId, providerName);
+  // where doctor no longer named it (red team, session 20); made again on another provider, it hid behind the new one.
+  // Asked of the provider the destroyed record names, before anything is recorded, and only for such an id.
+  if (reused !== undefined && ctx.providerNames().includes(reused) && (await (await ctx.provider(reused)).inspect(workspaceId)).state !== 'missing')
+    throw heldAfterDestroy(workspaceId, reused);
 
   const caps = await provider.capabilities();
   if (policy.network === 'enabled' && labelLimit('network', policy, caps).label === 'measured') throw openNetworkRefused();

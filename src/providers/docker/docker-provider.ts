@@ -291,6 +291,27 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
           hint: 'ask for a concurrency of 1',
         },
       );
+    await refuseEarlierVolume(plan.workspaceId);
+  }
+
+  /**
+   * The engine answers a create of a volume whose name exists with that volume: a workspace made again under the id
+   * of one whose volume a destroy retained (in use) or could not remove got the earlier workspace's files (red team,
+   * session 20), and an undo of a failed create removed them. Such a volume is a doctor leftover once nothing uses it.
+   */
+  async function refuseEarlierVolume(id: string): Promise<void> {
+    // With its container, the volume is a workspace's own: create refuses that one as existing.
+    if ((await lookup(id)) !== undefined) return;
+    try {
+      await withinMs(PROBE_TIMEOUT_MS, engine.getVolume(nameOf(id)).inspect());
+    } catch (error) {
+      if (statusOf(error) === 404) return;
+      throw engineFailure('inspecting the workspace volume', error);
+    }
+    throw new EngineError('WORKSPACE_EXISTS', `the volume of an earlier docker workspace ${id} is still there, with its files; nothing was created`, {
+      hint: "doctor's repair with apply removes it once nothing uses it; then create it again, or choose another id",
+      action: nextAction('doctor', { repair: true, apply: true }),
+    });
   }
 
   /**

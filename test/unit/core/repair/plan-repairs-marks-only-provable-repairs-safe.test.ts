@@ -132,4 +132,19 @@ describe('planRepairs', () => {
       planRepairs(diagnosis({ workspaces: { w: ws({ state: 'failed', view: 'missing', unexportedArtifacts: ['r'] }) }, leftovers: [folder] }))[0]?.safe,
     ).toBe(false);
   });
+
+  it("removes at a provider only a workspace whose record is destroyed or is a later one's elsewhere, and never one with no record or a live process on it", () => {
+    const held = (record: 'destroyed' | 'elsewhere' | 'none') => ({
+      provider: 'docker',
+      workspaceId: 'h',
+      record,
+      ...(record === 'elsewhere' ? { recordedOn: 'fake' } : {}),
+    });
+    const planned = (record: 'destroyed' | 'elsewhere' | 'none', busy: Record<string, string> = {}) =>
+      planRepairs(diagnosis({ untracked: [held(record)], busy }))[0]!;
+    expect(planned('destroyed')).toMatchObject({ safe: true, action: { type: 'remove-workspace', provider: 'docker', workspaceId: 'h' } });
+    expect(planned('elsewhere')).toMatchObject({ safe: true, reason: expect.stringContaining('the store records h on the fake provider now') });
+    expect(planned('none')).toMatchObject({ safe: false, action: { type: 'none' }, reason: expect.stringContaining("this home's store has no record") });
+    expect(planned('destroyed', { h: 'a checkpoint (process 7)' })).toMatchObject({ safe: false, action: { type: 'none' } });
+  });
 });
