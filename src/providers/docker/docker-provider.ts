@@ -84,6 +84,11 @@ export interface DockerProviderOptions {
   root: string;
   /** Engine address (`unix:///path`); default DOCKER_HOST, else the default socket. */
   dockerHost?: string;
+  /**
+   * The workspace volume is made before the workspace, by the swarm's anchor task on its node (swarm-provider.ts):
+   * create then expects it to exist, and does not refuse it as an earlier workspace's.
+   */
+  volumeMadeByAnchor?: boolean;
 }
 
 /** stop's grace between SIGTERM and the kill when the caller names none. */
@@ -300,6 +305,7 @@ export function createDockerProvider(options: DockerProviderOptions): Provider {
    * session 20), and an undo of a failed create removed them. Such a volume is a doctor leftover once nothing uses it.
    */
   async function refuseEarlierVolume(id: string): Promise<void> {
+    if (options.volumeMadeByAnchor === true) return;
     // With its container, the volume is a workspace's own: create refuses that one as existing.
     if ((await lookup(id)) !== undefined) return;
     try {

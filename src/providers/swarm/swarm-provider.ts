@@ -109,7 +109,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
   const nodeProvider = (engine: string): Provider => {
     let p = perNode.get(engine);
     if (p === undefined) {
-      p = createDockerProvider({ root: options.root, dockerHost: engine });
+      p = createDockerProvider({ root: options.root, dockerHost: engine, volumeMadeByAnchor: true });
       perNode.set(engine, p);
     }
     return p;
