@@ -130,6 +130,42 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
     });
   }
 
+  /**
+   * The task makes the workspace volume on its node by name, and a node's engine answers a volume of a name it has
+   * with that volume: an earlier workspace's volume of this id left on a node (retained in use, or a removal not
+   * verified) would be mounted again with its files (red team, session 20; the docker provider refuses the same).
+   * Every usable node is asked, at once, before anything is recorded (checkPlan) and again before the service exists.
+   */
+  async function refuseEarlierVolume(id: string): Promise<void> {
+    // With its service, the volume is a workspace's own: create refuses that one as existing.
+    if ((await serviceLabels(id)) !== undefined) return;
+    const { nodes } = await probe();
+    const found = await Promise.all(
+      nodes.map(async (node) => {
+        try {
+          await withinMs(PROBE_TIMEOUT_MS, nodeEngine(node.engine).getVolume(nameOf(id)).inspect());
+          return node.name;
+        } catch (error) {
+          if (statusOf(error) === 404) return undefined;
+          throw new ProviderError(`the engine of node ${node.name} failed answering about the workspace volume: ${message(error)}`, {
+            hint: isEngineSilence(error) ? SILENT_ENGINE_HINT : `${REMEDY}; doctor checks the swarm provider`,
+            action: nextAction('doctor', { provider: SWARM_PROVIDER_NAME }),
+            cause: error,
+          });
+        }
+      }),
+    );
+    const on = found.filter((n): n is string => n !== undefined);
+    if (on.length > 0)
+      throw new EngineError(
+        'WORKSPACE_EXISTS',
+        `the volume of an earlier swarm workspace ${id} is still on node ${on.join(', ')}, with its files; nothing was created`,
+        {
+          hint: `remove the volume ${nameOf(id)} on that node once nothing uses it (the engine's own volume removal), then create it again; or choose another id`,
+        },
+      );
+  }
+
   async function serviceLabels(id: string): Promise<Record<string, string> | undefined> {
     try {
       // Bounded, as every call of locate (each verb's reconcile and doctor ask it): a silent manager held them forever.
@@ -286,6 +322,7 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
             ? 'the swarm provider runs one job at a time per workspace, as the docker provider does'
             : null;
     if (refusal !== null) throw new EngineError('POLICY_DENIED', refusal, { hint: 'create it with network disabled, no host paths and a concurrency of 1' });
+    await refuseEarlierVolume(plan.workspaceId);
   }
 
   const provider: Provider = {
