@@ -33,6 +33,7 @@ import { LIMIT_NAMES, type LimitName } from '../../core/policy/policy.js';
 import type {
   HostCapacity,
   JobOutcome,
+  Leftover,
   LiveUsage,
   ProbeCheck,
   ProbeResult,
@@ -52,6 +53,7 @@ import { imageOfProfile } from '../docker/profiles.js';
 import { PROBE_TIMEOUT_MS, withinMs } from '../docker/probe.js';
 import { SILENT_ENGINE_HINT, isEngineSilence } from '../docker/answer-bounds.js';
 import { planAnchor } from './plan-service.js';
+import { swarmLeftovers } from './swarm-leftovers.js';
 import { nodeMeetsConstraints, type SwarmNodeFacts } from './node-constraints.js';
 
 export const SWARM_PROVIDER_NAME = 'swarm';
@@ -161,7 +163,8 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         'WORKSPACE_EXISTS',
         `the volume of an earlier swarm workspace ${id} is still on node ${on.join(', ')}, with its files; nothing was created`,
         {
-          hint: `remove the volume ${nameOf(id)} on that node once nothing uses it (the engine's own volume removal), then create it again; or choose another id`,
+          hint: "doctor's repair with apply removes it once nothing uses it (a volume whose service is gone); then create it again, or choose another id",
+          action: nextAction('doctor', { repair: true, apply: true }),
         },
       );
   }
@@ -597,6 +600,17 @@ export function createSwarmProvider(options: SwarmProviderOptions): Provider {
         .filter((id): id is string => id !== undefined)
         .sort();
     },
+
+    // A swarm that failed its probe (a manager that did not answer, or no usable node) is not asked again: its failed
+    // checks already say nothing could be asked of it, and asking again held doctor for another bound.
+    leftovers: async () => ((await probe()).result.ready ? withinMs(PROBE_TIMEOUT_MS, sweeper.list()) : []),
+    removeLeftover: (leftover: Leftover) => sweeper.remove(leftover),
   };
+  const sweeper = swarmLeftovers({
+    rootTag,
+    nodes: async () => (await probe()).nodes,
+    engineOf: nodeEngine,
+    serviceIds: () => provider.listWorkspaces(),
+  });
   return provider;
 }

@@ -4,12 +4,14 @@
  * volume: an earlier workspace's volume of the same id left on a node (a
  * destroy that retained it in use, or could not verify its removal) was
  * mounted again with its files. A create now asks every usable node first
- * and refuses, before the service exists and before anything is recorded.
+ * and refuses, before the service exists and before anything is recorded;
+ * such a volume, whose service is gone, is a doctor leftover.
  */
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rootTagOf } from '../../../src/providers/docker/docker-provider.js';
+import { labelsOf } from '../../../src/providers/docker/plan-container.js';
 import { cli, cliAsync, makeHome } from '../../helpers/cli.js';
 import { swarmReadiness } from '../../helpers/swarm-readiness.js';
 import { NOT_DISPOSABLE } from '../../helpers/swarm-nodes.js';
@@ -38,8 +40,14 @@ describe.runIf(readiness.ready)(`a swarm create over an earlier volume${readines
     const refused = cli(home, ['create', '--workspace-id', id], env);
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
     expect(refused.stdout + refused.stderr).toContain(`the volume of an earlier swarm workspace ${id} is still on node`);
-    // Nothing was recorded: the id is free once the volume is gone.
+    // Nothing was recorded; labelled as the task labels it, the volume is a doctor leftover, and its repair removes it.
     await worker().getVolume(volume).remove();
+    await worker().createVolume({ Name: volume, Labels: labelsOf({ workspaceId: id, rootTag: rootTagOf(join(home, 'swarm')) }) });
+    const doctor = cli(home, ['doctor'], env);
+    expect(doctor.stdout).toContain(`volume ${volume} of workspace ${id} on node`);
+    const applied = cli(home, ['doctor', '--repair', '--apply', '--verify'], env);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`repaired: removed directory swarm volume ${volume} on node`);
     const made = await cliAsync(home, ['create', '--workspace-id', id], env);
     expect(made.code, made.stdout + made.stderr).toBe(0);
   });
