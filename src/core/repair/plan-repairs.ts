@@ -23,9 +23,10 @@
  *  - a declared, unexported artifact is never deleted: a destroy cut short
  *    is left for `headspace destroy`, which guards them;
  *  - a workspace a provider still holds though its record says destroyed
- *    (a removal the provider could not verify) is removed at the provider:
- *    its destroy already passed the artifact guards. One the store has no
- *    record of is only reported: it may be anyone's work.
+ *    (a removal the provider could not verify), or though the id's record
+ *    is now a later workspace on another provider, is removed at the
+ *    provider: its destroy already passed the artifact guards. One the
+ *    store has no record of is only reported: it may be anyone's work.
  */
 import type { WorkspaceState } from '../lifecycle/transitions.js';
 import type { Leftover } from '../provider.js';
